@@ -1,0 +1,106 @@
+/**
+ * The generator's input and output: the contract between the pure core (this package) and the
+ * imperative shell (`@promop/controller`, the `promop render` CLI). Everything here is plain data
+ * so the same input always gives byte-identical output.
+ */
+import type { Prometheus, ServiceMonitor, PodMonitor, PrometheusRule } from '@promop/crds';
+
+/** The kinds the generator reports verdicts for. */
+export type ResourceKind = 'Prometheus' | 'ServiceMonitor' | 'PodMonitor' | 'PrometheusRule';
+
+/** Identifies one resource in verdicts, logs, status and Events. */
+export interface ResourceRef {
+  kind: ResourceKind;
+  namespace: string;
+  name: string;
+}
+
+/** A Namespace as the selectors see it. */
+export interface NamespaceInfo {
+  name: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * A Secret or ConfigMap that a resource may reference. Values are already decoded text
+ * (the shell base64-decodes Secret data). Only the referencing resource's own namespace is ever
+ * looked up, so a cross-namespace reference cannot be expressed.
+ */
+export interface KeyValueSource {
+  namespace: string;
+  name: string;
+  data: Record<string, string>;
+}
+
+/** Everything one rendering of one Prometheus depends on. */
+export interface GeneratorInput {
+  prometheus: Prometheus;
+  /** Candidates: the generator applies the Prometheus' selectors itself. */
+  serviceMonitors: ServiceMonitor[];
+  podMonitors: PodMonitor[];
+  prometheusRules: PrometheusRule[];
+  namespaces: NamespaceInfo[];
+  secrets: KeyValueSource[];
+  configMaps: KeyValueSource[];
+}
+
+/** A problem with a user's input: where it is and a sentence the user understands. */
+export interface FieldProblem {
+  /** JSON path inside the resource, e.g. `spec.endpoints[0].interval`. */
+  path: string;
+  message: string;
+}
+
+/** What the generator decided about one candidate resource, and why. */
+export type Verdict =
+  | {
+      resource: ResourceRef;
+      selected: false;
+      /** Which selector excluded it and why, e.g. `serviceMonitorNamespaceSelector {team: a} does not match namespace "b" (labels: {team: b})`. */
+      reason: string;
+    }
+  | {
+      resource: ResourceRef;
+      selected: true;
+      accepted: true;
+      /** Non-fatal notes, e.g. a field dropped because spec.version does not support it. */
+      warnings: string[];
+    }
+  | {
+      resource: ResourceRef;
+      selected: true;
+      accepted: false;
+      /** The first problem found, as `<path>: <sentence>`. */
+      reason: string;
+      problems: FieldProblem[];
+      warnings: string[];
+    };
+
+/** One ConfigMap's worth of rule files (at most 512 KiB of content). */
+export interface RuleConfigMap {
+  /** `prometheus-<prometheus name>-rulefiles-<i>`. */
+  name: string;
+  /** File name (`<namespace>-<name>-<uid>.yaml`) → file text. */
+  files: Record<string, string>;
+}
+
+/** The result of rendering one Prometheus. */
+export interface GeneratorOutput {
+  /**
+   * False when the Prometheus itself has a problem (bad spec, missing additionalScrapeConfigs
+   * Secret, ...). The controller must then keep the previously applied config and report
+   * `prometheusProblems` in the Prometheus' status.
+   */
+  ok: boolean;
+  prometheusProblems: FieldProblem[];
+  /** Warnings about the Prometheus itself (e.g. fields its version does not support). */
+  prometheusWarnings: string[];
+  /** prometheus.yaml text, one per shard; index = shard number. Empty when !ok. */
+  configs: string[];
+  /** The rule files packed into ConfigMaps; always at least one (possibly empty). */
+  ruleConfigMaps: RuleConfigMap[];
+  /** TLS material referenced by monitors: file name under the certs directory → content. */
+  tlsAssets: Record<string, string>;
+  /** One verdict per candidate ServiceMonitor, PodMonitor and PrometheusRule, plus one for the Prometheus. */
+  verdicts: Verdict[];
+}

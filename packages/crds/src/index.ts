@@ -1,0 +1,1 @@
+export { GROUP, VERSION } from './group.ts';
