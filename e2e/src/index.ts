@@ -1,0 +1,4 @@
+/** The test environment: real tools, a real control plane. Import as `@promop/e2e`. */
+export { toolPath, REPO_ROOT, type ToolName } from './tools.ts';
+export { runPromtool, type PromtoolResult } from './promtool.ts';
+export { startTestEnv, sharedTestEnv, type TestEnv, type ClusterAccess } from './test-env.ts';

@@ -1,0 +1,27 @@
+/**
+ * Finds the real programs the tests run. Lookup order: $PROMOP_TOOLS_DIR, then
+ * $KUBEBUILDER_ASSETS (etcd, kube-apiserver, kube-controller-manager, as controller-runtime's
+ * envtest lays them out), then the repository's .tools/bin, where `pnpm tools` builds them.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The programs `pnpm tools` builds. */
+export type ToolName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'prometheus' | 'promtool' | 'helm';
+
+/** The repository root. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const ENVTEST_TOOLS: ReadonlySet<ToolName> = new Set(['etcd', 'kube-apiserver', 'kube-controller-manager']);
+
+/** Absolute path of `name`; throws (a set-up bug, not user input) when it was never built. */
+export function toolPath(name: ToolName): string {
+  const candidates: string[] = [];
+  if (process.env.PROMOP_TOOLS_DIR) candidates.push(join(process.env.PROMOP_TOOLS_DIR, name));
+  if (process.env.KUBEBUILDER_ASSETS && ENVTEST_TOOLS.has(name)) candidates.push(join(process.env.KUBEBUILDER_ASSETS, name));
+  candidates.push(join(REPO_ROOT, '.tools', 'bin', name));
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`${name} not found (looked in ${candidates.join(', ')}); run \`pnpm tools\` first`);
+  return found;
+}

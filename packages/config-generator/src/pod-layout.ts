@@ -1,0 +1,39 @@
+/**
+ * Where things live inside the Prometheus pod, and the names of the objects that carry them.
+ * The generator writes these paths into prometheus.yaml and the controller mounts volumes at the
+ * same paths: this module is the one place both read them from.
+ */
+
+/** Directory of TLS material taken from Secrets/ConfigMaps (the tls-assets Secret is mounted here). */
+export const CERTS_DIR = '/etc/prometheus/certs';
+/** Parent directory of the rule ConfigMap mounts. */
+export const RULES_DIR = '/etc/prometheus/rules';
+/** Directory where the config Secret is mounted; Prometheus reads prometheus.yaml from it. */
+export const CONFIG_DIR = '/etc/prometheus/config';
+/** Key of prometheus.yaml inside the config Secret. */
+export const CONFIG_FILE_NAME = 'prometheus.yaml';
+/** TSDB data directory. */
+export const STORAGE_DIR = '/prometheus';
+
+/** Every object promop creates for a Prometheus is prefixed like prometheus-operator's. */
+export function prefixedName(prometheusName: string): string {
+  return `prometheus-${prometheusName}`;
+}
+
+/** The rule ConfigMap with index `index`. */
+export function ruleConfigMapName(prometheusName: string, index: number): string {
+  return `${prefixedName(prometheusName)}-rulefiles-${index}`;
+}
+
+/** The Secret holding TLS material referenced by monitors. */
+export function tlsAssetsSecretName(prometheusName: string): string {
+  return `${prefixedName(prometheusName)}-tls-assets-0`;
+}
+
+/**
+ * The file name of one piece of TLS material in the certs directory, as prometheus-operator
+ * names it: `<0 for Secret|1 for ConfigMap>_<namespace>_<name>_<key>`.
+ */
+export function tlsAssetFileName(source: 'secret' | 'configMap', namespace: string, name: string, key: string): string {
+  return `${source === 'secret' ? 0 : 1}_${namespace}_${name}_${key}`;
+}
