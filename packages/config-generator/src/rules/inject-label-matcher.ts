@@ -1,0 +1,86 @@
+/**
+ * PromQL label-matcher injection for `enforcedNamespaceLabel`, done on the lezer syntax tree so
+ * string literals, comments and regexes that merely look like selectors are never touched. The
+ * semantics follow prom-label-proxy's enforcer as prometheus-operator uses it: every vector
+ * selector (including those inside range selectors and subqueries) loses any matcher on the
+ * enforced label and gains `<label>="<value>"` as its last matcher. Unlike prometheus-operator,
+ * the rest of the expression keeps the user's formatting instead of being re-printed.
+ */
+import { parser } from '@prometheus-io/lezer-promql';
+import { isLegacyLabelName } from './prometheus-names.ts';
+
+/** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */
+type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];
+
+interface TextEdit {
+  from: number;
+  to: number;
+  text: string;
+}
+
+/**
+ * Returns `expr` with `label="value"` enforced on every vector selector. `expr` must parse (check
+ * with findPromqlSyntaxError first); on a syntax error the result is unspecified but never throws.
+ */
+export function injectLabelMatcher(expr: string, label: string, value: string): string {
+  const matcher = `${quoteLabelName(label)}=${JSON.stringify(value)}`;
+  const edits: TextEdit[] = [];
+  parser.parse(expr).iterate({
+    enter(ref) {
+      if (ref.name !== 'VectorSelector') return undefined;
+      edits.push(enforceOnSelector(expr, ref.node, label, matcher));
+      // Vector selectors never nest.
+      return false;
+    },
+  });
+  let result = expr;
+  for (const edit of edits.sort((a, b) => b.from - a.from)) {
+    result = result.slice(0, edit.from) + edit.text + result.slice(edit.to);
+  }
+  return result;
+}
+
+function enforceOnSelector(expr: string, selector: SyntaxNode, label: string, matcher: string): TextEdit {
+  const braces = selector.getChild('LabelMatchers');
+  if (!braces) return { from: selector.to, to: selector.to, text: `{${matcher}}` };
+  const items: SyntaxNode[] = [];
+  for (let child = braces.firstChild; child; child = child.nextSibling) {
+    if (child.name === 'UnquotedLabelMatcher' || child.name === 'QuotedLabelMatcher' || child.name === 'QuotedLabelName') items.push(child);
+  }
+  const kept = items.filter((item) => matcherLabelName(expr, item) !== label);
+  const last = items.at(-1);
+  if (kept.length === items.length) {
+    // Nothing to replace: append after the last matcher so the user's spacing stays as written.
+    if (!last) return { from: braces.from + 1, to: braces.from + 1, text: matcher };
+    return { from: last.to, to: last.to, text: `,${matcher}` };
+  }
+  const texts = kept.map((item) => expr.slice(item.from, item.to));
+  return { from: braces.from, to: braces.to, text: `{${[...texts, matcher].join(',')}}` };
+}
+
+/** The label a matcher applies to; a bare quoted name (`{"metric.name"}`) matches `__name__`. */
+function matcherLabelName(expr: string, item: SyntaxNode): string | undefined {
+  if (item.name === 'QuotedLabelName') return '__name__';
+  const name = item.getChild('LabelName') ?? item.getChild('QuotedLabelName');
+  if (!name) return undefined;
+  const text = expr.slice(name.from, name.to);
+  return name.name === 'LabelName' ? text : unquotePromqlString(text);
+}
+
+/** A label name as PromQL must write it: bare when it is a classic identifier, quoted otherwise. */
+export function quoteLabelName(label: string): string {
+  return isLegacyLabelName(label) ? label : JSON.stringify(label);
+}
+
+/**
+ * The value of a PromQL string literal (`"..."`, `'...'` or a raw backtick string). Escapes
+ * beyond the common ones are kept verbatim: only comparing a label name to ours depends on it.
+ */
+function unquotePromqlString(literal: string): string | undefined {
+  const quote = literal[0];
+  const body = literal.slice(1, -1);
+  if (quote === '`') return body;
+  if (quote !== '"' && quote !== "'") return undefined;
+  const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'" };
+  return body.replace(/\\(.)/g, (whole, char: string) => escapes[char] ?? whole);
+}

@@ -1,0 +1,75 @@
+/**
+ * PrometheusRules → rule files packed into ConfigMaps, with one verdict per PrometheusRule. Each
+ * object is checked as Prometheus will check its file; a bad one is left out alone and its
+ * verdict says which field is wrong, so the others still reach Prometheus.
+ */
+import type { Prometheus, PrometheusRule } from '@promop/crds';
+import type { FieldProblem, RuleConfigMap, Verdict } from '../model.ts';
+import type { PrometheusVersion } from '../prometheus-version.ts';
+import { toPrometheusYaml } from '../yaml-output.ts';
+import { isRecord } from './is-record.ts';
+import { MAX_RULE_CONFIGMAP_BYTES, packRuleFiles } from './pack-rule-files.ts';
+import { nameValidationSchemeFor } from './prometheus-names.ts';
+import { buildRuleFileDocument } from './rule-file-document.ts';
+import { ruleFieldSupport } from './rule-field-support.ts';
+import { ruleFileName } from './rule-file-name.ts';
+import { validateRuleSpec } from './validate-rule-spec.ts';
+
+/** What renderRules needs: the Prometheus and the PrometheusRules its selectors already picked. */
+export interface RenderRulesInput {
+  prometheus: Prometheus;
+  /** Already selected by the caller; every one gets a `selected: true` verdict. */
+  rules: PrometheusRule[];
+  version: PrometheusVersion;
+  /** `spec.enforcedNamespaceLabel` of the Prometheus, when set and non-empty. */
+  enforcedNamespaceLabel?: string;
+  /** True for rules listed in `spec.excludedFromEnforcement`. */
+  isExcludedFromEnforcement?: (namespace: string, name: string) => boolean;
+}
+
+/** The rule ConfigMaps (always at least one) and one verdict per input rule, in input order. */
+export interface RenderRulesOutput {
+  ruleConfigMaps: RuleConfigMap[];
+  verdicts: Verdict[];
+}
+
+/** Renders the rule files of one Prometheus. Pure and deterministic. */
+export function renderRules(input: RenderRulesInput): RenderRulesOutput {
+  const prometheusSpec = isRecord(input.prometheus.spec) ? input.prometheus.spec : {};
+  const scheme = nameValidationSchemeFor(input.version, prometheusSpec.nameValidationScheme);
+  const support = ruleFieldSupport(input.version);
+  const files = new Map<string, string>();
+  const verdicts: Verdict[] = input.rules.map((rule) => {
+    const { namespace, name, uid } = identityOf(rule);
+    const resource = { kind: 'PrometheusRule' as const, namespace, name };
+    const problems = validateRuleSpec(rule.spec, { scheme, support });
+    if (problems.length > 0) return rejected(resource, problems, []);
+    const enforced = input.enforcedNamespaceLabel && !input.isExcludedFromEnforcement?.(namespace, name);
+    const { document, warnings } = buildRuleFileDocument(rule.spec, {
+      version: input.version,
+      support,
+      ...(enforced ? { enforcement: { label: input.enforcedNamespaceLabel!, namespace } } : {}),
+    });
+    const text = toPrometheusYaml(document);
+    const size = Buffer.byteLength(text, 'utf8');
+    if (size > MAX_RULE_CONFIGMAP_BYTES) {
+      const message = `the rule file is ${size} bytes, over the ${MAX_RULE_CONFIGMAP_BYTES}-byte (512 KiB) limit of one ConfigMap; split it into several PrometheusRules`;
+      return rejected(resource, [{ path: 'spec', message }], warnings);
+    }
+    files.set(ruleFileName(namespace, name, uid), text);
+    return { resource, selected: true, accepted: true, warnings };
+  });
+  return { ruleConfigMaps: packRuleFiles(input.prometheus.metadata?.name ?? '', files), verdicts };
+}
+
+function rejected(resource: Verdict['resource'], problems: FieldProblem[], warnings: string[]): Verdict {
+  const first = problems[0]!;
+  return { resource, selected: true, accepted: false, reason: `${first.path}: ${first.message}`, problems, warnings };
+}
+
+/** Namespace, name and uid; a missing uid (objects not read from a cluster) leaves it empty. */
+function identityOf(rule: PrometheusRule): { namespace: string; name: string; uid: string } {
+  const metadata: Record<string, unknown> = isRecord(rule.metadata) ? rule.metadata : {};
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  return { namespace: text(metadata.namespace), name: text(metadata.name), uid: text(metadata.uid) };
+}

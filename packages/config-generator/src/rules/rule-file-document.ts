@@ -1,0 +1,109 @@
+/**
+ * The content of one rule file, built from a validated PrometheusRule spec the way
+ * prometheus-operator writes it: keys sorted alphabetically at every level (it marshals through
+ * JSON), fields the Prometheus version does not know dropped with a warning,
+ * `partial_response_strategy` (Thanos Ruler only) always dropped, and, when a namespace label is
+ * enforced, that label added to every rule and matched in every vector selector.
+ */
+import type { PrometheusVersion } from '../prometheus-version.ts';
+import { isRecord } from './is-record.ts';
+import { injectLabelMatcher } from './inject-label-matcher.ts';
+import { RULE_FIELD_MINIMUM_VERSIONS, type RuleFieldSupport } from './rule-field-support.ts';
+
+/** The label promop enforces on a PrometheusRule from `enforcedNamespaceLabel`. */
+export interface NamespaceEnforcement {
+  /** The label name, e.g. `namespace`. */
+  label: string;
+  /** The PrometheusRule's namespace. */
+  namespace: string;
+}
+
+/** How to turn a spec into a rule file for one Prometheus. */
+export interface RuleFileOptions {
+  version: PrometheusVersion;
+  support: RuleFieldSupport;
+  enforcement?: NamespaceEnforcement;
+}
+
+/** The rule file as a plain object ready for YAML, and what was dropped on the way. */
+export interface RuleFileDocument {
+  document: { groups: Record<string, unknown>[] };
+  warnings: string[];
+}
+
+/**
+ * Builds the rule file of `spec`, which must have passed validateRuleSpec (shapes are trusted).
+ * Objects are built in sorted key order because the YAML writer keeps insertion order.
+ */
+export function buildRuleFileDocument(spec: unknown, options: RuleFileOptions): RuleFileDocument {
+  const warnings: string[] = [];
+  const groups = isRecord(spec) && Array.isArray(spec.groups) ? (spec.groups as Record<string, unknown>[]) : [];
+  const drop = (path: string, field: keyof RuleFieldSupport, value: unknown): boolean => {
+    if (value === undefined || value === null || options.support[field]) return false;
+    warnings.push(
+      `${path} was dropped: Prometheus ${options.version.text} does not support it (needs ${RULE_FIELD_MINIMUM_VERSIONS[field]} or later)`,
+    );
+    return true;
+  };
+  const document = {
+    groups: groups.map((group, groupIndex) => {
+      const path = `spec.groups[${groupIndex}]`;
+      const out: Record<string, unknown> = {};
+      setIfPresent(out, 'interval', group.interval);
+      if (!drop(`${path}.labels`, 'groupLabels', group.labels)) setIfPresent(out, 'labels', sortedMap(group.labels));
+      if (!drop(`${path}.limit`, 'limit', group.limit)) setIfPresent(out, 'limit', group.limit);
+      out.name = group.name;
+      if (!drop(`${path}.query_offset`, 'queryOffset', group.query_offset)) setIfPresent(out, 'query_offset', group.query_offset);
+      if (Array.isArray(group.rules)) {
+        out.rules = (group.rules as Record<string, unknown>[]).map((rule, ruleIndex) =>
+          buildRule(rule, `${path}.rules[${ruleIndex}]`, options, drop),
+        );
+      }
+      return out;
+    }),
+  };
+  return { document, warnings };
+}
+
+function buildRule(
+  rule: Record<string, unknown>,
+  path: string,
+  options: RuleFileOptions,
+  drop: (path: string, field: keyof RuleFieldSupport, value: unknown) => boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // Empty names are omitted like Go's `omitempty`; validation guarantees exactly one is set.
+  if (rule.alert !== '') setIfPresent(out, 'alert', rule.alert);
+  setIfPresent(out, 'annotations', sortedMap(rule.annotations));
+  out.expr = options.enforcement ? injectLabelMatcher(String(rule.expr), options.enforcement.label, options.enforcement.namespace) : rule.expr;
+  setIfPresent(out, 'for', rule.for);
+  if (!drop(`${path}.keep_firing_for`, 'keepFiringFor', rule.keep_firing_for)) setIfPresent(out, 'keep_firing_for', rule.keep_firing_for);
+  const labels = isRecord(rule.labels) ? { ...rule.labels } : {};
+  if (options.enforcement) labels[options.enforcement.label] = options.enforcement.namespace;
+  setIfPresent(out, 'labels', sortedMap(labels));
+  if (rule.record !== '') setIfPresent(out, 'record', rule.record);
+  return out;
+}
+
+function setIfPresent(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (value !== undefined && value !== null) target[key] = value;
+}
+
+/** A copy of `map` with keys in Go's order (UTF-8 byte order = code point order); undefined when empty. */
+function sortedMap(map: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(map)) return undefined;
+  const keys = Object.keys(map).sort(compareCodePoints);
+  if (keys.length === 0) return undefined;
+  return Object.fromEntries(keys.map((key) => [key, map[key]]));
+}
+
+/** Compares by Unicode code point, which orders strings as Go compares their UTF-8 bytes. */
+export function compareCodePoints(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const difference = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!;
+    if (difference !== 0) return difference;
+  }
+  return left.length - right.length;
+}

@@ -1,0 +1,166 @@
+/**
+ * The checks Prometheus applies when it loads a rule file (`rulefmt.Parse`), run on a
+ * PrometheusRule's spec before its file is written, so one bad object is rejected alone with the
+ * exact field at fault instead of making Prometheus refuse its whole configuration. Input is
+ * `unknown`: objects may come from a file that skipped the API server's schema validation.
+ * Not checked here: Go templates in alert labels/annotations, and PromQL type errors (`rate(up)`),
+ * which only the Prometheus binary knows.
+ */
+import type { FieldProblem } from '../model.ts';
+import { keyPath } from './field-path.ts';
+import { isRecord } from './is-record.ts';
+import { isNonZeroDuration, isValidPrometheusDuration } from './prometheus-duration.ts';
+import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from './prometheus-names.ts';
+import { findPromqlSyntaxError } from './promql-syntax.ts';
+import type { RuleFieldSupport } from './rule-field-support.ts';
+
+/** What the checks depend on: the target Prometheus' name rules and the fields it supports. */
+export interface RuleValidationOptions {
+  scheme: NameValidationScheme;
+  /** Fields the version does not support are dropped later, so they are not checked. */
+  support: RuleFieldSupport;
+}
+
+/** Every problem in `spec` (a PrometheusRule's `.spec`), in document order; empty when valid. */
+export function validateRuleSpec(spec: unknown, options: RuleValidationOptions): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (!isRecord(spec)) return [{ path: 'spec', message: 'must be an object with a "groups" list' }];
+  if (spec.groups === undefined || spec.groups === null) return problems;
+  if (!Array.isArray(spec.groups)) return [{ path: 'spec.groups', message: 'must be a list of rule groups' }];
+  const firstIndexOfName = new Map<string, number>();
+  spec.groups.forEach((group: unknown, index) => {
+    const path = `spec.groups[${index}]`;
+    if (!isRecord(group)) {
+      problems.push({ path, message: 'must be an object with "name" and "rules"' });
+      return;
+    }
+    if (typeof group.name !== 'string' || group.name === '') {
+      problems.push({ path: `${path}.name`, message: 'group name must be a non-empty string' });
+    } else {
+      const first = firstIndexOfName.get(group.name);
+      if (first !== undefined) {
+        problems.push({
+          path: `${path}.name`,
+          message: `group name "${group.name}" is already used by spec.groups[${first}]; Prometheus refuses a file with repeated group names`,
+        });
+      } else {
+        firstIndexOfName.set(group.name, index);
+      }
+    }
+    checkDuration(group.interval, `${path}.interval`, problems);
+    if (options.support.queryOffset) checkDuration(group.query_offset, `${path}.query_offset`, problems);
+    if (options.support.limit && group.limit !== undefined && !(Number.isInteger(group.limit) && (group.limit as number) >= 0)) {
+      problems.push({ path: `${path}.limit`, message: `must be a non-negative integer, got ${JSON.stringify(group.limit)}` });
+    }
+    if (options.support.groupLabels) checkLabels(group.labels, `${path}.labels`, options.scheme, problems);
+    if (group.rules === undefined || group.rules === null) return;
+    if (!Array.isArray(group.rules)) {
+      problems.push({ path: `${path}.rules`, message: 'must be a list of rules' });
+      return;
+    }
+    group.rules.forEach((rule: unknown, ruleIndex) => checkRule(rule, `${path}.rules[${ruleIndex}]`, options, problems));
+  });
+  return problems;
+}
+
+function checkRule(rule: unknown, path: string, options: RuleValidationOptions, problems: FieldProblem[]): void {
+  if (!isRecord(rule)) {
+    problems.push({ path, message: 'must be an object with "record" or "alert", and "expr"' });
+    return;
+  }
+  for (const field of ['record', 'alert'] as const) {
+    if (rule[field] !== undefined && typeof rule[field] !== 'string') {
+      problems.push({ path: `${path}.${field}`, message: `must be a string, got ${JSON.stringify(rule[field])}` });
+    }
+  }
+  // Like Prometheus, an empty name counts as absent.
+  const record = typeof rule.record === 'string' && rule.record !== '' ? rule.record : undefined;
+  const alert = typeof rule.alert === 'string' && rule.alert !== '' ? rule.alert : undefined;
+  if (record !== undefined && alert !== undefined) {
+    problems.push({ path, message: `only one of "record" and "alert" may be set, found record "${record}" and alert "${alert}"` });
+  } else if (record === undefined && alert === undefined && rule.record === undefined && rule.alert === undefined) {
+    problems.push({ path, message: 'one of "record" or "alert" must be set' });
+  } else if (record === undefined && alert === undefined) {
+    problems.push({ path: rule.alert !== undefined ? `${path}.alert` : `${path}.record`, message: 'must not be empty' });
+  }
+  checkExpr(rule.expr, `${path}.expr`, problems);
+  checkDuration(rule.for, `${path}.for`, problems);
+  if (options.support.keepFiringFor) checkDuration(rule.keep_firing_for, `${path}.keep_firing_for`, problems);
+  if (record !== undefined) {
+    if (!isValidMetricName(record, options.scheme)) {
+      problems.push({ path: `${path}.record`, message: `"${record}" is not a valid metric name (${metricNameRule(options.scheme)})` });
+    } else if (record.includes('{') || record.includes('}')) {
+      problems.push({ path: `${path}.record`, message: `"${record}" contains braces; should that part be in expr?` });
+    }
+    if (isRecord(rule.annotations) && Object.keys(rule.annotations).length > 0) {
+      problems.push({ path: `${path}.annotations`, message: 'a recording rule cannot have annotations' });
+    }
+    if (typeof rule.for === 'string' && isNonZeroDuration(rule.for)) {
+      problems.push({ path: `${path}.for`, message: 'a recording rule cannot have "for"' });
+    }
+    if (options.support.keepFiringFor && typeof rule.keep_firing_for === 'string' && isNonZeroDuration(rule.keep_firing_for)) {
+      problems.push({ path: `${path}.keep_firing_for`, message: 'a recording rule cannot have "keep_firing_for"' });
+    }
+  }
+  checkLabels(rule.labels, `${path}.labels`, options.scheme, problems);
+  checkAnnotations(rule.annotations, `${path}.annotations`, options.scheme, problems);
+}
+
+function checkExpr(expr: unknown, path: string, problems: FieldProblem[]): void {
+  if (expr === undefined || expr === null || expr === '') {
+    problems.push({ path, message: 'must be set' });
+    return;
+  }
+  if (typeof expr === 'number') return;
+  if (typeof expr !== 'string') {
+    problems.push({ path, message: `must be a PromQL expression string, got ${JSON.stringify(expr)}` });
+    return;
+  }
+  const error = findPromqlSyntaxError(expr);
+  if (error) problems.push({ path, message: error.message });
+}
+
+function checkDuration(value: unknown, path: string, problems: FieldProblem[]): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'string' || !isValidPrometheusDuration(value)) {
+    problems.push({ path, message: `${JSON.stringify(value)} is not a valid duration (examples: 30s, 5m, 1h30m)` });
+  }
+}
+
+function checkLabels(labels: unknown, path: string, scheme: NameValidationScheme, problems: FieldProblem[]): void {
+  if (labels === undefined || labels === null) return;
+  if (!isRecord(labels)) {
+    problems.push({ path, message: 'must be a map of label names to values' });
+    return;
+  }
+  for (const [name, value] of Object.entries(labels)) {
+    if (name === '__name__') {
+      problems.push({ path: keyPath(path, name), message: 'label name "__name__" is reserved for the metric name' });
+    } else if (!isValidLabelName(name, scheme)) {
+      problems.push({ path: keyPath(path, name), message: `"${name}" is not a valid label name (${labelNameRule(scheme)})` });
+    }
+    checkText(value, keyPath(path, name), problems);
+  }
+}
+
+function checkAnnotations(annotations: unknown, path: string, scheme: NameValidationScheme, problems: FieldProblem[]): void {
+  if (annotations === undefined || annotations === null) return;
+  if (!isRecord(annotations)) {
+    problems.push({ path, message: 'must be a map of annotation names to values' });
+    return;
+  }
+  for (const [name, value] of Object.entries(annotations)) {
+    if (!isValidLabelName(name, scheme)) {
+      problems.push({ path: keyPath(path, name), message: `"${name}" is not a valid annotation name (${labelNameRule(scheme)})` });
+    }
+    checkText(value, keyPath(path, name), problems);
+  }
+}
+
+function checkText(value: unknown, path: string, problems: FieldProblem[]): void {
+  if (typeof value !== 'string') {
+    problems.push({ path, message: `value must be a string, got ${JSON.stringify(value)}` });
+  } else if (!value.isWellFormed()) {
+    problems.push({ path, message: 'value is not valid UTF-8' });
+  }
+}
