@@ -91,7 +91,8 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 done
 build kubernetes "kubernetes $K8S_VERSION" "$k8s_ldflags" \
   "kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver" \
-  "kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager"
+  "kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager" \
+  "kubectl=k8s.io/kubernetes/cmd/kubectl"
 
 prom_ldflags="-X github.com/prometheus/common/version.Version=$PROMETHEUS_VERSION"
 prom_ldflags+=" -X github.com/prometheus/common/version.Branch=HEAD -X github.com/prometheus/common/version.BuildUser=promop"

@@ -1,1 +1,14 @@
-export default async function globalSetup(): Promise<void> {}
+/**
+ * jest global setup: one control plane for the whole run, shared by every suite that needs a
+ * Kubernetes API. Tests reach it with `sharedTestEnv()`; each works in namespaces of its own.
+ */
+import { startTestEnv, SHARED_KUBECONFIG_ENV, type TestEnv } from './test-env.ts';
+
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  const env = await startTestEnv();
+  // Workers are forked after global setup, so they inherit this variable.
+  process.env[SHARED_KUBECONFIG_ENV] = env.kubeconfigPath;
+  (globalThis as { promopTestEnv?: TestEnv }).promopTestEnv = env;
+  process.stderr.write(`\n[test-env] control plane ready at ${env.apiServerUrl} in ${Date.now() - started} ms\n`);
+}

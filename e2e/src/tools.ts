@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The programs `pnpm tools` builds. */
-export type ToolName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'prometheus' | 'promtool' | 'helm';
+export type ToolName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'prometheus' | 'promtool' | 'helm';
 
 /** The repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,0 +1,34 @@
+/**
+ * Starts the local control plane (etcd, kube-apiserver with RBAC, kube-controller-manager) from
+ * the binaries in .tools/bin and keeps it running until Ctrl-C; every process it started stops
+ * with it. Run it with `pnpm demo`.
+ */
+import { startTestEnv, toolPath } from '../e2e/src/index.ts';
+
+const env = await startTestEnv({ keepDir: process.argv.includes('--keep') });
+let kubectl = 'kubectl';
+try {
+  kubectl = toolPath('kubectl');
+} catch {
+  // Fall back to the user's kubectl.
+}
+process.stdout.write(`
+promop local control plane is running (RBAC enforced): ${env.apiServerUrl}
+
+  export KUBECONFIG=${env.kubeconfigPath}
+  ${kubectl} get namespaces
+  ${kubectl} apply --server-side -f crds/
+  ${kubectl} api-resources --api-group=monitoring.coreos.com
+
+Logs and certificates: ${env.dir}
+Press Ctrl-C to stop; every process started here stops with it.
+`);
+const stop = async (): Promise<void> => {
+  process.stdout.write('\nstopping the control plane...\n');
+  await env.stop();
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());
+if (process.argv.includes('--exit-after-start')) await stop();
+setInterval(() => {}, 1 << 30);
