@@ -1,0 +1,53 @@
+/**
+ * `global.external_labels`: the labels every series and alert leaving this Prometheus carries.
+ * prometheus-operator writes `$(POD_NAME)` for the replica label and has its config-reloader
+ * sidecar substitute it. promop has no such sidecar, so it writes `${POD_NAME}` and relies on
+ * Prometheus itself expanding environment variables in external label values (always on since
+ * Prometheus 3.0; the `expand-external-labels` feature flag before that), with POD_NAME set
+ * from the pod's name by the StatefulSet.
+ */
+import type { PrometheusRenderContext } from './render-context.ts';
+
+/** The environment variable the StatefulSet sets to the pod name. */
+export const POD_NAME_ENV = 'POD_NAME';
+/** Default name of the label carrying `<namespace>/<name>` of the Prometheus object. */
+export const DEFAULT_PROMETHEUS_LABEL_NAME = 'prometheus';
+/** Default name of the label carrying the pod (replica) name. */
+export const DEFAULT_REPLICA_LABEL_NAME = 'prometheus_replica';
+
+/** The fields of the Prometheus spec that shape the external labels. */
+export interface ExternalLabelFields {
+  externalLabels?: Record<string, string> | null;
+  prometheusExternalLabelName?: string | null;
+  replicaExternalLabelName?: string | null;
+}
+
+/** The replica label's name after defaulting; '' means the label is not added. */
+export function replicaLabelName(spec: ExternalLabelFields): string {
+  return spec.replicaExternalLabelName ?? DEFAULT_REPLICA_LABEL_NAME;
+}
+
+/**
+ * Builds external_labels sorted by name (as upstream's map is). The operator-owned labels win
+ * over a user label of the same name, which is dropped with a warning.
+ */
+export function buildExternalLabels(spec: ExternalLabelFields, context: PrometheusRenderContext): Record<string, string> {
+  const labels = new Map<string, string>();
+  const prometheusLabel = spec.prometheusExternalLabelName ?? DEFAULT_PROMETHEUS_LABEL_NAME;
+  if (prometheusLabel !== '') labels.set(prometheusLabel, `${context.namespace}/${context.name}`);
+  const replicaLabel = replicaLabelName(spec);
+  if (replicaLabel !== '') labels.set(replicaLabel, `\${${POD_NAME_ENV}}`);
+
+  const userLabels = spec.externalLabels ?? {};
+  for (const key of Object.keys(userLabels).sort()) {
+    if (labels.has(key)) {
+      context.findings.warn(`spec.externalLabels.${key}: ignored because "${key}" is a label promop sets itself`);
+      continue;
+    }
+    labels.set(key, userLabels[key] ?? '');
+  }
+
+  const sorted: Record<string, string> = {};
+  for (const key of [...labels.keys()].sort()) sorted[key] = labels.get(key) ?? '';
+  return sorted;
+}

@@ -1,0 +1,126 @@
+/**
+ * The `global` block of prometheus.yaml, in prometheus-operator's key order: scrape settings,
+ * external labels, global scrape limits, name validation and histogram settings, then rule
+ * evaluation settings. Fields newer than the Prometheus version are dropped with a warning.
+ */
+import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
+import { versionSupports, type PrometheusRenderContext } from './render-context.ts';
+
+/** The scrape interval and evaluation interval when the spec leaves them empty (the CRD default). */
+export const DEFAULT_INTERVAL = '30s';
+
+/** Directory for bare log file names, as prometheus-operator mounts it. */
+const LOG_DIR = '/var/log/prometheus';
+
+/** The fields of the Prometheus spec that the global block reads. */
+export interface GlobalFields extends ExternalLabelFields {
+  scrapeInterval?: string | null;
+  scrapeTimeout?: string | null;
+  evaluationInterval?: string | null;
+  scrapeProtocols?: string[] | null;
+  bodySizeLimit?: string | null;
+  enforcedBodySizeLimit?: string | null;
+  sampleLimit?: number | null;
+  enforcedSampleLimit?: number | null;
+  targetLimit?: number | null;
+  enforcedTargetLimit?: number | null;
+  labelLimit?: number | null;
+  enforcedLabelLimit?: number | null;
+  labelNameLengthLimit?: number | null;
+  enforcedLabelNameLengthLimit?: number | null;
+  labelValueLengthLimit?: number | null;
+  enforcedLabelValueLengthLimit?: number | null;
+  keepDroppedTargets?: number | null;
+  enforcedKeepDroppedTargets?: number | null;
+  scrapeFailureLogFile?: string | null;
+  nameValidationScheme?: string | null;
+  nameEscapingScheme?: string | null;
+  convertClassicHistogramsToNHCB?: boolean | null;
+  scrapeClassicHistograms?: boolean | null;
+  scrapeNativeHistograms?: boolean | null;
+  ruleQueryOffset?: string | null;
+  queryLogFile?: string | null;
+}
+
+/** Builds the `global` block. */
+export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderContext): Record<string, unknown> {
+  const global: Record<string, unknown> = {};
+  global.scrape_interval = spec.scrapeInterval || DEFAULT_INTERVAL;
+  if (spec.scrapeTimeout) global.scrape_timeout = spec.scrapeTimeout;
+  if (spec.scrapeProtocols && spec.scrapeProtocols.length > 0 && versionSupports(context, 'spec.scrapeProtocols', 'scrape_protocols', '2.49.0')) {
+    global.scrape_protocols = spec.scrapeProtocols;
+  }
+  global.external_labels = buildExternalLabels(spec, context);
+
+  const bodySizeLimit = spec.bodySizeLimit || spec.enforcedBodySizeLimit;
+  if (bodySizeLimit && versionSupports(context, spec.bodySizeLimit ? 'spec.bodySizeLimit' : 'spec.enforcedBodySizeLimit', 'body_size_limit', '2.45.0')) {
+    global.body_size_limit = bodySizeLimit;
+  }
+  appendLimit(global, 'sample_limit', spec.sampleLimit, spec.enforcedSampleLimit, 'sampleLimit', context, '2.45.0');
+  appendLimit(global, 'target_limit', spec.targetLimit, spec.enforcedTargetLimit, 'targetLimit', context, '2.45.0');
+  appendLimit(global, 'label_limit', spec.labelLimit, spec.enforcedLabelLimit, 'labelLimit', context, '2.45.0');
+  appendLimit(global, 'label_name_length_limit', spec.labelNameLengthLimit, spec.enforcedLabelNameLengthLimit, 'labelNameLengthLimit', context, '2.45.0');
+  appendLimit(global, 'label_value_length_limit', spec.labelValueLengthLimit, spec.enforcedLabelValueLengthLimit, 'labelValueLengthLimit', context, '2.45.0');
+  appendLimit(global, 'keep_dropped_targets', spec.keepDroppedTargets, spec.enforcedKeepDroppedTargets, 'keepDroppedTargets', context, '2.47.0');
+
+  if (spec.scrapeFailureLogFile && versionSupports(context, 'spec.scrapeFailureLogFile', 'scrape_failure_log_file', '2.55.0')) {
+    global.scrape_failure_log_file = logFilePath(spec.scrapeFailureLogFile);
+  }
+  if (spec.nameValidationScheme && versionSupports(context, 'spec.nameValidationScheme', 'metric_name_validation_scheme', '3.0.0')) {
+    global.metric_name_validation_scheme = spec.nameValidationScheme.toLowerCase();
+  }
+  if (spec.nameEscapingScheme && versionSupports(context, 'spec.nameEscapingScheme', 'metric_name_escaping_scheme', '3.4.0')) {
+    global.metric_name_escaping_scheme = escapingSchemeName(spec.nameEscapingScheme);
+  }
+  if (isSet(spec.convertClassicHistogramsToNHCB) && versionSupports(context, 'spec.convertClassicHistogramsToNHCB', 'convert_classic_histograms_to_nhcb', '3.4.0')) {
+    global.convert_classic_histograms_to_nhcb = spec.convertClassicHistogramsToNHCB;
+  }
+  if (isSet(spec.scrapeClassicHistograms) && versionSupports(context, 'spec.scrapeClassicHistograms', 'always_scrape_classic_histograms', '3.5.0')) {
+    global.always_scrape_classic_histograms = spec.scrapeClassicHistograms;
+  }
+  if (isSet(spec.scrapeNativeHistograms) && versionSupports(context, 'spec.scrapeNativeHistograms', 'scrape_native_histograms', '3.8.0')) {
+    global.scrape_native_histograms = spec.scrapeNativeHistograms;
+  }
+
+  global.evaluation_interval = spec.evaluationInterval || DEFAULT_INTERVAL;
+  if (spec.ruleQueryOffset && versionSupports(context, 'spec.ruleQueryOffset', 'rule_query_offset', '2.53.0')) global.rule_query_offset = spec.ruleQueryOffset;
+  if (spec.queryLogFile && versionSupports(context, 'spec.queryLogFile', 'query_log_file', '2.16.0')) global.query_log_file = logFilePath(spec.queryLogFile);
+  return global;
+}
+
+/**
+ * A global limit is the user's value capped by the enforced one, or the enforced one alone, so
+ * that jobs without their own limit inherit it.
+ */
+function appendLimit(
+  global: Record<string, unknown>,
+  key: string,
+  limit: number | null | undefined,
+  enforced: number | null | undefined,
+  field: string,
+  context: PrometheusRenderContext,
+  minimum: string,
+): void {
+  const own = limit ?? 0;
+  const cap = enforced ?? 0;
+  let value: number | undefined;
+  if (own > 0) value = cap > 0 && own > cap ? cap : own;
+  else if (cap > 0) value = cap;
+  if (value === undefined) return;
+  const enforcedField = `enforced${field[0]?.toUpperCase()}${field.slice(1)}`;
+  if (versionSupports(context, `spec.${own > 0 ? field : enforcedField}`, key, minimum)) global[key] = value;
+}
+
+/** A bare file name goes to the log directory; a path is kept (upstream's logFilePath). */
+function logFilePath(file: string): string {
+  return file.includes('/') ? file : `${LOG_DIR}/${file}`;
+}
+
+/** CRD values (AllowUTF8, Underscores, Dots, Values) → Prometheus' names. */
+function escapingSchemeName(scheme: string): string {
+  return scheme === 'AllowUTF8' ? 'allow-utf-8' : scheme.toLowerCase();
+}
+
+function isSet(value: boolean | null | undefined): value is boolean {
+  return value !== null && value !== undefined;
+}

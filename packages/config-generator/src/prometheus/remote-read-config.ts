@@ -1,0 +1,50 @@
+/** `remote_read` from `spec.remoteRead`, in prometheus-operator's key order. */
+import { supports } from '../http-client/index.ts';
+import { renderClientPieces, type ClientSpec } from './client-auth.ts';
+import type { PrometheusRenderContext } from './render-context.ts';
+import { sortedMap } from './remote-write-config.ts';
+
+/** prometheus-operator's RemoteReadSpec (the fields promop renders). */
+export interface RemoteReadSpec extends ClientSpec {
+  url?: string | null;
+  name?: string | null;
+  remoteTimeout?: string | null;
+  headers?: Record<string, string> | null;
+  requiredMatchers?: Record<string, string> | null;
+  readRecent?: boolean | null;
+  followRedirects?: boolean | null;
+  filterExternalLabels?: boolean | null;
+}
+
+const HTTP_URL = /^(http|https):\/\/.+$/;
+
+/** Renders every remote read endpoint. */
+export function buildRemoteReadConfigs(remoteReads: readonly RemoteReadSpec[], context: PrometheusRenderContext): Array<Record<string, unknown>> {
+  return remoteReads.map((spec, index) => renderRemoteRead(spec, `spec.remoteRead[${index}]`, context));
+}
+
+function renderRemoteRead(spec: RemoteReadSpec, path: string, context: PrometheusRenderContext): Record<string, unknown> {
+  if (!spec.url || !HTTP_URL.test(spec.url)) context.findings.problem(`${path}.url`, `url must be an http:// or https:// URL, got "${spec.url ?? ''}"`);
+  const out: Record<string, unknown> = { url: spec.url ?? '' };
+  if (spec.remoteTimeout) out.remote_timeout = spec.remoteTimeout;
+  if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.26.0', `${path}.headers`, 'headers')) out.headers = sortedMap(spec.headers);
+  if (spec.name && supports(context, '2.15.0', `${path}.name`, 'name')) out.name = spec.name;
+  if (spec.requiredMatchers && Object.keys(spec.requiredMatchers).length > 0) out.required_matchers = sortedMap(spec.requiredMatchers);
+  if (spec.readRecent) out.read_recent = true;
+
+  const client = renderClientPieces(spec, path, context);
+  if (client.basic_auth) out.basic_auth = client.basic_auth;
+  if (client.bearer_token) out.bearer_token = client.bearer_token;
+  if (client.bearer_token_file) out.bearer_token_file = client.bearer_token_file;
+  if (client.oauth2) out.oauth2 = client.oauth2;
+  if (client.tls_config) out.tls_config = client.tls_config;
+  if (client.authorization) out.authorization = client.authorization;
+  Object.assign(out, client.proxy);
+  if (spec.followRedirects !== null && spec.followRedirects !== undefined && supports(context, '2.26.0', `${path}.followRedirects`, 'follow_redirects')) {
+    out.follow_redirects = spec.followRedirects;
+  }
+  if (spec.filterExternalLabels !== null && spec.filterExternalLabels !== undefined && supports(context, '2.34.0', `${path}.filterExternalLabels`, 'filter_external_labels')) {
+    out.filter_external_labels = spec.filterExternalLabels;
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+/**
+ * The state shared by the modules that render the Prometheus-level parts of prometheus.yaml.
+ * It is the HTTP client context (Secrets are read from the Prometheus' own namespace) plus the
+ * Prometheus' name; its findings hold Prometheus-level problems, any one of which makes the
+ * generator keep the previous config, and warnings such as fields dropped for the version.
+ */
+import { Findings, supports, type HttpClientContext } from '../http-client/render-context.ts';
+import type { PrometheusVersion } from '../prometheus-version.ts';
+import type { SecretStore } from '../secret-store.ts';
+
+/** Context for rendering one Prometheus object's own settings. */
+export interface PrometheusRenderContext extends HttpClientContext {
+  name: string;
+}
+
+/** Creates a context with empty findings and TLS assets. */
+export function createRenderContext(
+  prometheus: { namespace: string; name: string },
+  version: PrometheusVersion,
+  secrets: SecretStore,
+): PrometheusRenderContext {
+  return { namespace: prometheus.namespace, name: prometheus.name, version, secrets, findings: new Findings(), tlsAssets: {} };
+}
+
+/**
+ * True when the Prometheus version supports the field at `path` (rendered as `key`, introduced
+ * in `minimum`); otherwise a warning is recorded and the caller drops the field, as
+ * prometheus-operator does.
+ */
+export function versionSupports(context: PrometheusRenderContext, path: string, key: string, minimum: string): boolean {
+  return supports(context, minimum, path, key);
+}

@@ -1,0 +1,48 @@
+/**
+ * The `storage` block: exemplar storage, TSDB out-of-order window and, for Prometheus >= 3.11,
+ * retention (which older versions take as command-line flags instead; the StatefulSet builder
+ * handles those).
+ */
+import { isAtLeast } from '../prometheus-version.ts';
+import { versionSupports, type PrometheusRenderContext } from './render-context.ts';
+
+/** Retention when neither `retention` nor `retentionSize` is set, as prometheus-operator. */
+export const DEFAULT_RETENTION = '24h';
+/** First Prometheus version that reads retention from the config file. */
+export const RETENTION_IN_CONFIG_SINCE = '3.11.0';
+
+/** The fields of the Prometheus spec that the storage block reads. */
+export interface StorageFields {
+  retention?: string | null;
+  retentionSize?: string | null;
+  exemplars?: { maxSize?: number | null } | null;
+  tsdb?: { outOfOrderTimeWindow?: string | null } | null;
+}
+
+/** True when this Prometheus takes retention from the config file rather than flags. */
+export function retentionInConfigFile(context: PrometheusRenderContext): boolean {
+  return isAtLeast(context.version, RETENTION_IN_CONFIG_SINCE);
+}
+
+/** Builds the `storage` block, or undefined when there is nothing to put in it. */
+export function buildStorageConfig(spec: StorageFields, context: PrometheusRenderContext): Record<string, unknown> | undefined {
+  const storage: Record<string, unknown> = {};
+  const maxExemplars = spec.exemplars?.maxSize;
+  if (maxExemplars !== null && maxExemplars !== undefined && versionSupports(context, 'spec.exemplars.maxSize', 'max_exemplars', '2.29.0')) {
+    storage.exemplars = { max_exemplars: maxExemplars };
+  }
+  const tsdb: Record<string, unknown> = {};
+  const window = spec.tsdb?.outOfOrderTimeWindow;
+  if (window && versionSupports(context, 'spec.tsdb.outOfOrderTimeWindow', 'out_of_order_time_window', '2.39.0')) {
+    tsdb.out_of_order_time_window = window;
+  }
+  if (retentionInConfigFile(context)) {
+    const retention: Record<string, unknown> = {};
+    if (spec.retention) retention.time = spec.retention;
+    if (spec.retentionSize) retention.size = spec.retentionSize;
+    if (!spec.retention && !spec.retentionSize) retention.time = DEFAULT_RETENTION;
+    tsdb.retention = retention;
+  }
+  if (Object.keys(tsdb).length > 0) storage.tsdb = tsdb;
+  return Object.keys(storage).length > 0 ? storage : undefined;
+}

@@ -1,0 +1,47 @@
+/**
+ * Reads a Secret key that must hold a YAML list of mappings, the format of
+ * additionalScrapeConfigs, additionalAlertManagerConfigs and additionalAlertRelabelConfigs.
+ */
+import { load } from 'js-yaml';
+import { readSecretKey, type SecretKeyRef } from '../http-client/index.ts';
+import type { PrometheusRenderContext } from './render-context.ts';
+
+/**
+ * The parsed list, or undefined when the reference is unset, optional and missing, or invalid
+ * (a problem at `path` is then recorded). Key order of every mapping is kept.
+ */
+export function readYamlListSecret(
+  ref: SecretKeyRef | null | undefined,
+  path: string,
+  context: PrometheusRenderContext,
+): Array<Record<string, unknown>> | undefined {
+  if (!ref) return undefined;
+  const text = readSecretKey(ref, path, context);
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = load(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    context.findings.problem(path, `key "${ref.key}" of Secret "${ref.name ?? ''}" is not valid YAML: ${reason}`);
+    return undefined;
+  }
+  // An empty key is an empty list, as yaml.v2 unmarshals it.
+  if (parsed === null || parsed === undefined) return [];
+  if (!Array.isArray(parsed)) {
+    context.findings.problem(path, `key "${ref.key}" of Secret "${ref.name ?? ''}" must hold a YAML list, not ${describeYamlValue(parsed)}`);
+    return undefined;
+  }
+  const badItem = parsed.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+  if (badItem >= 0) {
+    context.findings.problem(path, `key "${ref.key}" of Secret "${ref.name ?? ''}": item ${badItem} of the list must be a mapping, not ${describeYamlValue(parsed[badItem])}`);
+    return undefined;
+  }
+  return parsed as Array<Record<string, unknown>>;
+}
+
+function describeYamlValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
+}
