@@ -1,1 +1,17 @@
+/** `@promop/crds`: types, validators and CRD manifests of monitoring.coreos.com/v1, all from one schema per kind. */
 export { GROUP, VERSION } from './group.ts';
+export { PLURALS, POD_MONITOR_PLURAL, PROMETHEUS_PLURAL, PROMETHEUS_RULE_PLURAL, SERVICE_MONITOR_PLURAL, type Kind } from './names.ts';
+export type {
+  AlertmanagerEndpoints, BasicAuth, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
+  PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Prometheus, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
+  PrometheusStatus, RelabelConfig, RemoteWriteSpec, Rule, RuleGroup, SafeAuthorization, SafeTLSConfig, SecretKeySelector,
+  ServiceMonitor, ServiceMonitorSpec, TLSConfig,
+} from './types.ts';
+export {
+  validatePodMonitor, validatePrometheus, validatePrometheusRule, validateServiceMonitor, pointerToPath,
+  type ValidationError, type ValidationResult,
+} from './validation.ts';
+export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';
+export { renderCrdFiles } from './crd-files.ts';
+export { DURATION_PATTERN, BYTE_SIZE_PATTERN, URL_PATTERN } from './schemas/common.ts';
+export { RELABEL_ACTIONS } from './schemas/relabel-config.ts';

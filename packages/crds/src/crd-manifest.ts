@@ -1,0 +1,145 @@
+/**
+ * The CustomResourceDefinition objects, built from the same spec and status schemas as the types and validators.
+ * crds/*.yaml is this output written by scripts/generate-crds.ts; a test fails when the two differ.
+ */
+import { GROUP, VERSION } from './group.ts';
+import { PLURALS, type Kind } from './names.ts';
+import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
+import { prometheusSpecSchema } from './schemas/prometheus.ts';
+import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
+import { prometheusRuleSpecSchema, prometheusRuleStatusSchema } from './schemas/prometheus-rule.ts';
+import { serviceMonitorSpecSchema, serviceMonitorStatusSchema } from './schemas/service-monitor.ts';
+
+/** The shape of an apiextensions.k8s.io/v1 CustomResourceDefinition, as far as promop writes one. */
+export interface CustomResourceDefinition {
+  apiVersion: 'apiextensions.k8s.io/v1';
+  kind: 'CustomResourceDefinition';
+  metadata: { name: string; labels: Record<string, string> };
+  spec: {
+    group: string;
+    names: { kind: string; listKind: string; plural: string; singular: string; shortNames: string[]; categories: string[] };
+    scope: 'Namespaced';
+    versions: {
+      name: string;
+      served: boolean;
+      storage: boolean;
+      schema: { openAPIV3Schema: Record<string, unknown> };
+      subresources: Record<string, unknown>;
+      additionalPrinterColumns: { name: string; type: string; jsonPath: string; description?: string; priority?: number }[];
+    }[];
+  };
+}
+
+type PrinterColumn = CustomResourceDefinition['spec']['versions'][number]['additionalPrinterColumns'][number];
+
+const AGE_COLUMN: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+/** Columns of monitors and rules: how many Prometheus objects accepted and rejected them (promop's status counts). */
+const CONFIG_RESOURCE_COLUMNS: PrinterColumn[] = [
+  { name: 'Accepted', type: 'integer', jsonPath: '.status.acceptedBy', description: 'Prometheus objects that accepted this object' },
+  { name: 'Rejected', type: 'integer', jsonPath: '.status.rejectedBy', description: 'Prometheus objects that rejected this object' },
+  AGE_COLUMN,
+];
+
+const PROMETHEUS_COLUMNS: PrinterColumn[] = [
+  { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'Prometheus version' },
+  { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired pods per shard' },
+  { name: 'Ready', type: 'integer', jsonPath: '.status.availableReplicas', description: 'Available pods' },
+  { name: 'Reconciled', type: 'string', jsonPath: ".status.conditions[?(@.type == 'Reconciled')].status" },
+  { name: 'Available', type: 'string', jsonPath: ".status.conditions[?(@.type == 'Available')].status" },
+  AGE_COLUMN,
+  { name: 'Paused', type: 'boolean', jsonPath: '.status.paused', priority: 1, description: 'Whether reconciliation is paused' },
+];
+
+/**
+ * Turns a source schema into a structural CRD schema: `additionalProperties: false` beside `properties` is
+ * dropped (structural schemas forbid it; the API server prunes unknown fields instead, and strict field
+ * validation reports them). Everything else is copied as written.
+ */
+export function toStructural(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toStructural);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const source = schema as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (key === 'additionalProperties' && value === false && 'properties' in source) continue;
+    // Under `properties` the keys are field names, not keywords; recurse into each field's schema.
+    result[key] = toStructural(value);
+  }
+  return result;
+}
+
+interface KindDefinition {
+  kind: Kind;
+  shortName: string;
+  spec: object;
+  status: object;
+  columns: PrinterColumn[];
+  subresources: Record<string, unknown>;
+}
+
+const KINDS: KindDefinition[] = [
+  {
+    kind: 'Prometheus',
+    shortName: 'prom',
+    spec: prometheusSpecSchema,
+    status: prometheusStatusSchema,
+    columns: PROMETHEUS_COLUMNS,
+    // `kubectl scale` changes the number of shards, as in prometheus-operator (not replicas per shard).
+    subresources: {
+      status: {},
+      scale: { specReplicasPath: '.spec.shards', statusReplicasPath: '.status.shards', labelSelectorPath: '.status.selector' },
+    },
+  },
+  { kind: 'ServiceMonitor', shortName: 'smon', spec: serviceMonitorSpecSchema, status: serviceMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
+  { kind: 'PodMonitor', shortName: 'pmon', spec: podMonitorSpecSchema, status: podMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
+  { kind: 'PrometheusRule', shortName: 'promrule', spec: prometheusRuleSpecSchema, status: prometheusRuleStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
+];
+
+function crdFor(definition: KindDefinition): CustomResourceDefinition {
+  const plural = PLURALS[definition.kind];
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${GROUP}`, labels: { 'app.kubernetes.io/part-of': 'promop' } },
+    spec: {
+      group: GROUP,
+      names: {
+        kind: definition.kind,
+        listKind: `${definition.kind}List`,
+        plural,
+        singular: definition.kind.toLowerCase(),
+        shortNames: [definition.shortName],
+        categories: ['prometheus-operator'],
+      },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: VERSION,
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              required: ['spec'],
+              properties: {
+                apiVersion: { type: 'string', description: 'API version of the object (monitoring.coreos.com/v1).' },
+                kind: { type: 'string', description: `Kind of the object (${definition.kind}).` },
+                metadata: { type: 'object' },
+                spec: toStructural(definition.spec),
+                status: toStructural(definition.status),
+              },
+            },
+          },
+          subresources: definition.subresources,
+          additionalPrinterColumns: definition.columns,
+        },
+      ],
+    },
+  };
+}
+
+/** The four CustomResourceDefinitions promop serves: Prometheus, ServiceMonitor, PodMonitor, PrometheusRule. */
+export function crdManifests(): CustomResourceDefinition[] {
+  return KINDS.map(crdFor);
+}

@@ -1,0 +1,16 @@
+/** The complete-object schema of each kind: the one source the types, validators and CRDs come from. */
+import { resourceSchema } from './schemas/resource.ts';
+import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
+import { prometheusSpecSchema } from './schemas/prometheus.ts';
+import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
+import { prometheusRuleSpecSchema, prometheusRuleStatusSchema } from './schemas/prometheus-rule.ts';
+import { serviceMonitorSpecSchema, serviceMonitorStatusSchema } from './schemas/service-monitor.ts';
+
+/** Schema of a whole Prometheus object. */
+export const prometheusSchema = resourceSchema('Prometheus', prometheusSpecSchema, prometheusStatusSchema);
+/** Schema of a whole ServiceMonitor object. */
+export const serviceMonitorSchema = resourceSchema('ServiceMonitor', serviceMonitorSpecSchema, serviceMonitorStatusSchema);
+/** Schema of a whole PodMonitor object. */
+export const podMonitorSchema = resourceSchema('PodMonitor', podMonitorSpecSchema, podMonitorStatusSchema);
+/** Schema of a whole PrometheusRule object. */
+export const prometheusRuleSchema = resourceSchema('PrometheusRule', prometheusRuleSpecSchema, prometheusRuleStatusSchema);

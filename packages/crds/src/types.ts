@@ -1,0 +1,76 @@
+/**
+ * TypeScript types derived from the schema literals with json-schema-to-ts, so a field added to a schema is a
+ * field of the type. `keepDefaultedPropertiesOptional`: fields with a CRD default (relabel action, scrapeInterval…)
+ * stay optional, because objects built in code or read from a manifest do not carry the defaults yet; only the
+ * API server (or the validators, which return the defaulted copy) fill them in.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { prometheusRuleSchema, prometheusSchema, podMonitorSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
+import type { labelSelectorSchema, namespaceSelectorSchema, objectMetaSchema, secretKeySelectorSchema } from './schemas/common.ts';
+import type { basicAuthSchema, oauth2Schema, safeAuthorizationSchema } from './schemas/http-auth.ts';
+import type { podMetricsEndpointSchema, podMonitorSpecSchema } from './schemas/pod-monitor.ts';
+import type { prometheusSpecSchema } from './schemas/prometheus.ts';
+import type { prometheusStatusSchema } from './schemas/prometheus-status.ts';
+import type { prometheusRuleSpecSchema, ruleGroupSchema, ruleSchema } from './schemas/prometheus-rule.ts';
+import type { configResourceStatusSchema } from './schemas/config-resource-status.ts';
+import type { relabelConfigSchema } from './schemas/relabel-config.ts';
+import type { remoteWriteSpecSchema } from './schemas/remote-storage.ts';
+import type { endpointSchema, serviceMonitorSpecSchema } from './schemas/service-monitor.ts';
+import type { safeTlsConfigSchema, tlsConfigSchema } from './schemas/tls-config.ts';
+
+type Derive<S> = S extends object ? FromSchema<S & {}, { keepDefaultedPropertiesOptional: true }> : never;
+
+/** A whole Prometheus object. */
+export type Prometheus = Derive<typeof prometheusSchema>;
+/** A whole ServiceMonitor object. */
+export type ServiceMonitor = Derive<typeof serviceMonitorSchema>;
+/** A whole PodMonitor object. */
+export type PodMonitor = Derive<typeof podMonitorSchema>;
+/** A whole PrometheusRule object. */
+export type PrometheusRule = Derive<typeof prometheusRuleSchema>;
+
+/** metadata of the objects, as far as promop reads it. */
+export type ObjectMeta = Derive<typeof objectMetaSchema>;
+/** Prometheus `.spec`. */
+export type PrometheusSpec = Derive<typeof prometheusSpecSchema>;
+/** Prometheus `.status`. */
+export type PrometheusStatus = Derive<typeof prometheusStatusSchema>;
+/** ServiceMonitor `.spec`. */
+export type ServiceMonitorSpec = Derive<typeof serviceMonitorSpecSchema>;
+/** One ServiceMonitor endpoint. */
+export type Endpoint = Derive<typeof endpointSchema>;
+/** PodMonitor `.spec`. */
+export type PodMonitorSpec = Derive<typeof podMonitorSpecSchema>;
+/** One PodMonitor endpoint. */
+export type PodMetricsEndpoint = Derive<typeof podMetricsEndpointSchema>;
+/** PrometheusRule `.spec`. */
+export type PrometheusRuleSpec = Derive<typeof prometheusRuleSpecSchema>;
+/** One rule group. */
+export type RuleGroup = Derive<typeof ruleGroupSchema>;
+/** One alerting or recording rule. */
+export type Rule = Derive<typeof ruleSchema>;
+/** `.status` of ServiceMonitors, PodMonitors and PrometheusRules. */
+export type ConfigResourceStatus = Derive<typeof configResourceStatusSchema>;
+/** One relabeling step. */
+export type RelabelConfig = Derive<typeof relabelConfigSchema>;
+/** TLS settings from Secrets and ConfigMaps only. */
+export type SafeTLSConfig = Derive<typeof safeTlsConfigSchema>;
+/** TLS settings that may also name files. */
+export type TLSConfig = Derive<typeof tlsConfigSchema>;
+/** A key of a Secret in the object's namespace. */
+export type SecretKeySelector = Derive<typeof secretKeySelectorSchema>;
+/** HTTP basic authentication. */
+export type BasicAuth = Derive<typeof basicAuthSchema>;
+/** The Authorization header with credentials from a Secret. */
+export type SafeAuthorization = Derive<typeof safeAuthorizationSchema>;
+/** OAuth2 client credentials. */
+export type OAuth2 = Derive<typeof oauth2Schema>;
+/** A Kubernetes label selector. */
+export type LabelSelector = Derive<typeof labelSelectorSchema>;
+/** The namespaces a monitor discovers targets in. */
+export type NamespaceSelector = Derive<typeof namespaceSelectorSchema>;
+/** One remote write endpoint. */
+export type RemoteWriteSpec = Derive<typeof remoteWriteSpecSchema>;
+/** One Alertmanager Service to send alerts to. */
+export type AlertmanagerEndpoints = Derive<typeof alertmanagerEndpointsSchema>;
