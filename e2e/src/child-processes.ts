@@ -70,7 +70,7 @@ export function startProcess(name: string, command: string, args: string[], logF
  * It exits on its own when the child exits, so it never lingers either.
  */
 function startWatchdog(childPid: number): void {
-  const script = `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${childPid} 2>/dev/null; do sleep 1; done; kill -KILL -- -${childPid} 2>/dev/null; exit 0`;
+  const script = `while kill -0 ${process.pid} 2>/dev/null && kill -0 ${childPid} 2>/dev/null; do sleep 1; done; kill -KILL -${childPid} 2>/dev/null; exit 0`;
   const watchdog = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
   watchdog.unref();
 }
