@@ -40,12 +40,16 @@ export function findPromqlSyntaxError(expr: string): PromqlSyntaxError | undefin
 }
 
 /**
- * What the parser choked on. A zero-width error node means "something is missing before the next
- * token", so the next token is the most useful thing to show.
+ * What the parser choked on, and the text just before it. A zero-width error node means
+ * "something is missing before the next token", so the next token is the most useful thing to show.
  */
 function describeToken(expr: string, from: number, to: number): string {
   const skipped = expr.slice(from, to).trim();
-  const text = skipped !== '' ? skipped : (/^\s*(\S+)/.exec(expr.slice(from))?.[1] ?? '');
-  if (text === '') return 'end of expression';
-  return JSON.stringify(text.length > 20 ? `${text.slice(0, 20)}…` : text);
+  const token = skipped !== '' ? skipped : (NEXT_TOKEN.exec(expr.slice(from))?.[1] ?? '');
+  const found = token === '' ? 'end of expression' : JSON.stringify(token.length > 20 ? `${token.slice(0, 20)}…` : token);
+  const before = expr.slice(Math.max(0, from - 16), from).replace(/\s+/g, ' ').trim();
+  return before === '' ? found : `${found} after "${from > 16 ? '…' : ''}${before}"`;
 }
+
+/** The next PromQL token: a name, a number or duration, a string, or one punctuation character. */
+const NEXT_TOKEN = /^\s*([a-zA-Z_:][\w:]*|\d[\w.]*|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`[^`]*`?|[^\s\w])/;
