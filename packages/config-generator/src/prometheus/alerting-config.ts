@@ -7,7 +7,7 @@
 import type { SecretKeyRef } from '../http-client/index.ts';
 import { supports } from '../http-client/index.ts';
 import { renderClientPieces, type ClientSpec } from './client-auth.ts';
-import { renderRelabelConfigs, type RelabelConfigSpec } from './relabel-configs.ts';
+import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { renderSigv4, type Sigv4Spec } from './sigv4.ts';
 import { readYamlListSecret } from './yaml-list-secret.ts';
@@ -23,8 +23,8 @@ export interface AlertmanagerEndpointsSpec extends ClientSpec {
   apiVersion?: string | null;
   timeout?: string | null;
   enableHttp2?: boolean | null;
-  relabelings?: RelabelConfigSpec[] | null;
-  alertRelabelings?: RelabelConfigSpec[] | null;
+  relabelings?: RelabelConfigSpec[];
+  alertRelabelings?: RelabelConfigSpec[];
 }
 
 /** The spec fields the alerting block reads. */
@@ -98,7 +98,9 @@ function renderAlertmanager(
     const portLabel = role === 'endpointslice' ? '__meta_kubernetes_endpointslice_port_name' : '__meta_kubernetes_endpoint_port_name';
     relabelings.push({ action: 'keep', source_labels: [portLabel], regex: am.port });
   }
-  relabelings.push(...renderRelabelConfigs(am.relabelings ?? []));
+  for (const problem of validateRelabelConfigs(am.relabelings, `${path}.relabelings`, context.version)) context.findings.add(problem);
+  for (const problem of validateRelabelConfigs(am.alertRelabelings, `${path}.alertRelabelings`, context.version)) context.findings.add(problem);
+  relabelings.push(...renderRelabelConfigs(am.relabelings));
   out.relabel_configs = relabelings;
   if (am.alertRelabelings && am.alertRelabelings.length > 0 && supports(context, '2.51.0', `${path}.alertRelabelings`, 'alert_relabel_configs')) {
     out.alert_relabel_configs = renderRelabelConfigs(am.alertRelabelings);

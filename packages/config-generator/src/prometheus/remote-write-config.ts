@@ -4,7 +4,7 @@
  */
 import { supports } from '../http-client/index.ts';
 import { renderClientPieces, type ClientSpec } from './client-auth.ts';
-import { renderRelabelConfigs, type RelabelConfigSpec } from './relabel-configs.ts';
+import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { renderSigv4, type Sigv4Spec } from './sigv4.ts';
 
@@ -17,7 +17,7 @@ export interface RemoteWriteSpec extends ClientSpec {
   sendNativeHistograms?: boolean | null;
   remoteTimeout?: string | null;
   headers?: Record<string, string> | null;
-  writeRelabelConfigs?: RelabelConfigSpec[] | null;
+  writeRelabelConfigs?: RelabelConfigSpec[];
   sigv4?: Sigv4Spec | null;
   azureAd?: Record<string, unknown> | null;
   followRedirects?: boolean | null;
@@ -64,7 +64,10 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
   if (isSet(spec.sendNativeHistograms) && supports(context, '2.40.0', `${path}.sendNativeHistograms`, 'send_native_histograms')) {
     out.send_native_histograms = spec.sendNativeHistograms;
   }
-  if (spec.writeRelabelConfigs && spec.writeRelabelConfigs.length > 0) out.write_relabel_configs = renderRelabelConfigs(spec.writeRelabelConfigs);
+  if (spec.writeRelabelConfigs && spec.writeRelabelConfigs.length > 0) {
+    for (const problem of validateRelabelConfigs(spec.writeRelabelConfigs, `${path}.writeRelabelConfigs`, context.version)) context.findings.add(problem);
+    out.write_relabel_configs = renderRelabelConfigs(spec.writeRelabelConfigs);
+  }
 
   const client = renderClientPieces(spec, path, context);
   if (client.basic_auth) out.basic_auth = client.basic_auth;
@@ -104,8 +107,8 @@ function renderQueueConfig(queue: QueueConfigSpec, path: string, context: Promet
   if (queue.maxSamplesPerSend) out.max_samples_per_send = queue.maxSamplesPerSend;
   if (queue.batchSendDeadline) out.batch_send_deadline = queue.batchSendDeadline;
   if (queue.maxRetries) {
-    // Prometheus 2.11 replaced retry counting with backoff; later versions reject the key.
-    context.findings.warn(`${path}.maxRetries: ignored because Prometheus ${context.version.text} does not support "max_retries" (removed after v2.11.0)`);
+    // Prometheus 2.11 replaced retry counting with backoff and no longer reads the key.
+    context.findings.warn(`${path}.maxRetries: ignored because Prometheus ${context.version.text} does not support "max_retries" (removed in v2.11.0)`);
   }
   if (queue.minBackoff) out.min_backoff = queue.minBackoff;
   if (queue.maxBackoff) out.max_backoff = queue.maxBackoff;

@@ -3,7 +3,7 @@
  * retention (which older versions take as command-line flags instead; the StatefulSet builder
  * handles those).
  */
-import { isAtLeast } from '../prometheus-version.ts';
+import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
 import { versionSupports, type PrometheusRenderContext } from './render-context.ts';
 
 /** Retention when neither `retention` nor `retentionSize` is set, as prometheus-operator. */
@@ -19,9 +19,9 @@ export interface StorageFields {
   tsdb?: { outOfOrderTimeWindow?: string | null } | null;
 }
 
-/** True when this Prometheus takes retention from the config file rather than flags. */
-export function retentionInConfigFile(context: PrometheusRenderContext): boolean {
-  return isAtLeast(context.version, RETENTION_IN_CONFIG_SINCE);
+/** True when this Prometheus version takes retention from the config file rather than flags. */
+export function retentionInConfigFile(version: PrometheusVersion): boolean {
+  return isAtLeast(version, RETENTION_IN_CONFIG_SINCE);
 }
 
 /** Builds the `storage` block, or undefined when there is nothing to put in it. */
@@ -36,7 +36,7 @@ export function buildStorageConfig(spec: StorageFields, context: PrometheusRende
   if (window && versionSupports(context, 'spec.tsdb.outOfOrderTimeWindow', 'out_of_order_time_window', '2.39.0')) {
     tsdb.out_of_order_time_window = window;
   }
-  if (retentionInConfigFile(context)) {
+  if (retentionInConfigFile(context.version)) {
     const retention: Record<string, unknown> = {};
     if (spec.retention) retention.time = spec.retention;
     if (spec.retentionSize) retention.size = spec.retentionSize;

@@ -1,0 +1,261 @@
+/**
+ * The generator: one Prometheus object and its candidate monitors and rules in, prometheus.yaml
+ * per shard, rule ConfigMaps, TLS assets and a verdict per resource out. Pure and deterministic:
+ * candidates are sorted before rendering, so equal input gives byte-identical output whatever
+ * order the shell listed the objects in.
+ *
+ * A problem with a single monitor or rule rejects only that resource (its verdict says why); a
+ * problem with the Prometheus object itself makes the output `ok: false` with no configs, so the
+ * controller keeps the configuration that is running.
+ */
+import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
+import { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
+import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
+import { buildAlertingConfig, type AlertingFields, type EndpointsRole } from './prometheus/alerting-config.ts';
+import { enforcementExclusion, type EnforcementExclusion } from './prometheus/enforcement-exclusions.ts';
+import { replicaLabelName } from './prometheus/external-labels.ts';
+import { buildGlobalConfig, type GlobalFields } from './prometheus/global-config.ts';
+import { buildRemoteReadConfigs, type RemoteReadSpec } from './prometheus/remote-read-config.ts';
+import { buildRemoteWriteConfigs, type RemoteWriteSpec } from './prometheus/remote-write-config.ts';
+import { createRenderContext, versionSupports, type PrometheusRenderContext } from './prometheus/render-context.ts';
+import { buildRuleFiles } from './prometheus/rule-files.ts';
+import { shardCount, substituteShard } from './prometheus/sharding.ts';
+import { buildStorageConfig, type StorageFields } from './prometheus/storage-config.ts';
+import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
+import { renderRules } from './rules/index.ts';
+import { renderPodMonitor, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
+import { SecretStore } from './secret-store.ts';
+import type { LabelSelectorSpec } from './selection/label-selector.ts';
+import { indexNamespaces, selectResources, type NamespaceLabels, type ResourceSelection, type SelectorPair } from './selection/select-resources.ts';
+import { toPrometheusYaml } from './yaml-output.ts';
+
+type Spec = NonNullable<Prometheus['spec']>;
+
+/** Renders the configuration of one Prometheus. Never throws for bad input. */
+export function generate(input: GeneratorInput): GeneratorOutput {
+  const prometheus = input.prometheus;
+  const identity = { namespace: prometheus.metadata?.namespace ?? '', name: prometheus.metadata?.name ?? '' };
+  const spec: Spec = prometheus.spec ?? ({} as Spec);
+  const problems: FieldProblem[] = [];
+
+  const parsedVersion = parsePrometheusVersion(spec.version);
+  if (!parsedVersion) {
+    problems.push({ path: 'spec.version', message: `"${spec.version}" is not a Prometheus version such as v3.5.0` });
+  }
+  // With an unreadable version the monitors are still judged (against the default version), so
+  // their verdicts stay useful while the Prometheus is being fixed.
+  const version = parsedVersion ?? (parsePrometheusVersion(DEFAULT_PROMETHEUS_VERSION) as PrometheusVersion);
+  problems.push(...validateIntervals(spec), ...validateSelectors(spec));
+
+  const secrets = new SecretStore(input.secrets, input.configMaps);
+  const context = createRenderContext(identity, version, secrets);
+  const namespaces = indexNamespaces(input.namespaces);
+  const invalidSelectors = new Set(problems.map((problem) => problem.path.split('.')[1] ?? ''));
+  const isExcluded = enforcementExclusion(spec.excludedFromEnforcement, spec.prometheusRulesExcludedFromEnforce);
+  const shards = shardCount(spec.shards);
+
+  // Monitors: select, then render each selected one alone so one bad monitor rejects only itself.
+  const scrapeContext = buildScrapeContext(prometheus, spec, version, secrets, isExcluded, shards, context);
+  const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);
+  const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors);
+  const tlsAssets: Record<string, string> = {};
+  const scrapeConfigs: Array<Record<string, unknown>> = [];
+  const monitorVerdicts = [
+    ...renderMonitors('ServiceMonitor', serviceMonitors, (monitor) => renderServiceMonitor(monitor, scrapeContext), scrapeConfigs, tlsAssets),
+    ...renderMonitors('PodMonitor', podMonitors, (monitor) => renderPodMonitor(monitor, scrapeContext), scrapeConfigs, tlsAssets),
+  ];
+
+  // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap.
+  const rules = select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'rule'), namespaces, invalidSelectors);
+  const enforcedNamespaceLabel = spec.enforcedNamespaceLabel || undefined;
+  const renderedRules = renderRules({
+    prometheus,
+    rules: sortByIdentity(rules.selected),
+    version,
+    ...(enforcedNamespaceLabel ? { enforcedNamespaceLabel } : {}),
+    isExcludedFromEnforcement: (namespace, name) => isExcluded('PrometheusRule', namespace, name),
+  });
+
+  const additionalScrapeConfigs = buildAdditionalScrapeConfigs(spec.additionalScrapeConfigs, shards, context);
+  const config = assembleConfig(spec, context, {
+    ruleFiles: spec.ruleSelector ? buildRuleFiles(identity.name, renderedRules.ruleConfigMaps.length) : undefined,
+    scrapeConfigs: [...scrapeConfigs, ...(additionalScrapeConfigs ?? [])],
+    role: scrapeContext.serviceDiscoveryRole,
+  });
+  problems.push(...context.findings.problems);
+  for (const [file, content] of Object.entries(context.tlsAssets)) tlsAssets[file] = content;
+
+  const ok = problems.length === 0;
+  const prometheusWarnings = [...context.findings.warnings];
+  const verdicts: Verdict[] = [
+    prometheusVerdict(identity, problems, prometheusWarnings),
+    ...sortVerdicts([...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected]),
+    ...sortVerdicts([...renderedRules.verdicts, ...rules.notSelected]),
+  ];
+  return {
+    ok,
+    prometheusProblems: problems,
+    prometheusWarnings,
+    configs: ok ? Array.from({ length: shards }, (_, shard) => toPrometheusYaml(substituteShard(config, shard))) : [],
+    ruleConfigMaps: renderedRules.ruleConfigMaps,
+    tlsAssets: sortedRecord(tlsAssets),
+    verdicts,
+  };
+}
+
+/** The parts of prometheus.yaml that come from outside the Prometheus spec. */
+interface AssembledParts {
+  ruleFiles: string[] | undefined;
+  scrapeConfigs: Array<Record<string, unknown>>;
+  role: EndpointsRole;
+}
+
+/** Top-level keys in prometheus-operator's order. */
+function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: AssembledParts): Record<string, unknown> {
+  const config: Record<string, unknown> = { global: buildGlobalConfig(spec as GlobalFields, context) };
+  const goGC = spec.runtime?.goGC;
+  if (typeof goGC === 'number' && versionSupports(context, 'spec.runtime', 'runtime', '2.53.0')) config.runtime = { gogc: goGC };
+  if (parts.ruleFiles) config.rule_files = parts.ruleFiles;
+  config.scrape_configs = parts.scrapeConfigs;
+  const storage = buildStorageConfig(spec as StorageFields, context);
+  if (storage) config.storage = storage;
+  const alerting = buildAlertingConfig(spec as AlertingFields, replicaLabelName(spec), parts.role, context);
+  if (alerting) config.alerting = alerting;
+  if (spec.remoteWrite && spec.remoteWrite.length > 0) config.remote_write = buildRemoteWriteConfigs(spec.remoteWrite as RemoteWriteSpec[], context);
+  if (spec.remoteRead && spec.remoteRead.length > 0) config.remote_read = buildRemoteReadConfigs(spec.remoteRead as RemoteReadSpec[], context);
+  for (const field of ['otlp', 'tracingConfig'] as const) {
+    if (spec[field] !== undefined) context.findings.warn(`spec.${field}: ignored because promop does not render it yet`);
+  }
+  return config;
+}
+
+function buildScrapeContext(
+  prometheus: Prometheus,
+  spec: Spec,
+  version: PrometheusVersion,
+  secrets: SecretStore,
+  isExcluded: EnforcementExclusion,
+  shards: number,
+  context: PrometheusRenderContext,
+): ScrapeContext {
+  let role: EndpointsRole = 'endpoints';
+  if (spec.serviceDiscoveryRole === 'EndpointSlice' && versionSupports(context, 'spec.serviceDiscoveryRole', 'role: endpointslice', '2.21.0')) {
+    role = 'endpointslice';
+  }
+  const scrapeContext: ScrapeContext = {
+    prometheus,
+    version,
+    secrets,
+    serviceDiscoveryRole: role,
+    excludedFromEnforcement: (kind, namespace, name) => isExcluded(kind, namespace, name),
+    overrideHonorLabels: spec.overrideHonorLabels === true,
+    overrideHonorTimestamps: spec.overrideHonorTimestamps === true,
+    ignoreNamespaceSelectors: spec.ignoreNamespaceSelectors === true,
+    denyFileSystemAccess: spec.arbitraryFSAccessThroughSMs?.deny === true,
+    shards,
+    // One shard: written directly. Several: rendered once with the placeholder, then copied per shard.
+    ...(shards === 1 ? { shard: 0 } : {}),
+  };
+  if (spec.enforcedNamespaceLabel) scrapeContext.enforcedNamespaceLabel = spec.enforcedNamespaceLabel;
+  if (spec.enforcedSampleLimit !== undefined) scrapeContext.enforcedSampleLimit = spec.enforcedSampleLimit;
+  if (spec.enforcedTargetLimit !== undefined) scrapeContext.enforcedTargetLimit = spec.enforcedTargetLimit;
+  if (spec.enforcedLabelLimit !== undefined) scrapeContext.enforcedLabelLimit = spec.enforcedLabelLimit;
+  if (spec.enforcedLabelNameLengthLimit !== undefined) scrapeContext.enforcedLabelNameLengthLimit = spec.enforcedLabelNameLengthLimit;
+  if (spec.enforcedLabelValueLengthLimit !== undefined) scrapeContext.enforcedLabelValueLengthLimit = spec.enforcedLabelValueLengthLimit;
+  if (spec.enforcedKeepDroppedTargets !== undefined) scrapeContext.enforcedKeepDroppedTargets = spec.enforcedKeepDroppedTargets;
+  if (spec.enforcedBodySizeLimit !== undefined) scrapeContext.enforcedBodySizeLimit = spec.enforcedBodySizeLimit;
+  return scrapeContext;
+}
+
+type SelectorPrefix = 'serviceMonitor' | 'podMonitor' | 'rule';
+
+function pairFor(spec: Spec, prefix: SelectorPrefix): SelectorPair {
+  const selectorField = `${prefix}Selector` as const;
+  const namespaceSelectorField = `${prefix}NamespaceSelector` as const;
+  return {
+    selectorField,
+    selector: spec[selectorField] as LabelSelectorSpec | undefined,
+    namespaceSelectorField,
+    namespaceSelector: spec[namespaceSelectorField] as LabelSelectorSpec | undefined,
+  };
+}
+
+/** Selection, except that a pair with an invalid selector selects nothing and says so. */
+function select<T extends ServiceMonitor | PodMonitor | PrometheusRule>(
+  kind: ResourceKind,
+  candidates: readonly T[],
+  identity: { namespace: string; name: string },
+  pair: SelectorPair,
+  namespaces: NamespaceLabels,
+  invalidSelectors: ReadonlySet<string>,
+): ResourceSelection<T> {
+  const invalid = [pair.selectorField, pair.namespaceSelectorField].filter((field) => invalidSelectors.has(field));
+  if (invalid.length === 0) return selectResources(kind, candidates, identity, pair, namespaces);
+  const reason = `Prometheus ${identity.namespace}/${identity.name}'s ${invalid.join(' and ')} ${invalid.length > 1 ? 'are' : 'is'} invalid, so no ${kind} is selected (see the Prometheus' status)`;
+  return {
+    selected: [],
+    notSelected: candidates.map((candidate) => ({
+      resource: { kind, namespace: candidate.metadata?.namespace ?? '', name: candidate.metadata?.name ?? '' },
+      selected: false,
+      reason,
+    })),
+  };
+}
+
+function renderMonitors<T extends ServiceMonitor | PodMonitor>(
+  kind: ResourceKind,
+  selection: ResourceSelection<T>,
+  render: (monitor: T) => MonitorRendering,
+  scrapeConfigs: Array<Record<string, unknown>>,
+  tlsAssets: Record<string, string>,
+): Verdict[] {
+  return sortByIdentity(selection.selected).map((monitor) => {
+    const resource = { kind, namespace: monitor.metadata?.namespace ?? '', name: monitor.metadata?.name ?? '' };
+    const rendering = render(monitor);
+    if (!rendering.ok) {
+      const first = rendering.problems[0];
+      const reason = first ? `${first.path}: ${first.message}` : 'rejected';
+      return { resource, selected: true, accepted: false, reason, problems: rendering.problems, warnings: rendering.warnings };
+    }
+    for (const scrapeConfig of rendering.scrapeConfigs) scrapeConfigs.push(scrapeConfig);
+    Object.assign(tlsAssets, rendering.tlsAssets);
+    return { resource, selected: true, accepted: true, warnings: rendering.warnings };
+  });
+}
+
+function prometheusVerdict(identity: { namespace: string; name: string }, problems: FieldProblem[], warnings: string[]): Verdict {
+  const resource = { kind: 'Prometheus' as const, ...identity };
+  const first = problems[0];
+  if (!first) return { resource, selected: true, accepted: true, warnings };
+  return { resource, selected: true, accepted: false, reason: `${first.path}: ${first.message}`, problems, warnings };
+}
+
+/** Objects sorted by `<namespace>/<name>`, the order prometheus-operator writes jobs in. */
+function sortByIdentity<T extends { metadata?: { namespace?: string; name?: string } }>(objects: readonly T[]): T[] {
+  return objects
+    .map((object) => ({ object, key: `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}` }))
+    .sort((a, b) => compareText(a.key, b.key))
+    .map((entry) => entry.object);
+}
+
+function sortVerdicts(verdicts: Verdict[]): Verdict[] {
+  const kindOrder: Record<ResourceKind, number> = { Prometheus: 0, ServiceMonitor: 1, PodMonitor: 2, PrometheusRule: 3 };
+  return verdicts.sort(
+    (a, b) =>
+      kindOrder[a.resource.kind] - kindOrder[b.resource.kind] ||
+      compareText(a.resource.namespace, b.resource.namespace) ||
+      compareText(a.resource.name, b.resource.name),
+  );
+}
+
+/** Code-unit order, like Go's sort.Strings: independent of the locale the process runs in. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortedRecord(record: Record<string, string>): Record<string, string> {
+  const sorted: Record<string, string> = {};
+  for (const key of Object.keys(record).sort()) sorted[key] = record[key] ?? '';
+  return sorted;
+}

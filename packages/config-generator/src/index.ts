@@ -1,0 +1,33 @@
+/**
+ * `@promop/config-generator`: a pure function from a Prometheus object and its candidate
+ * monitors and rules to prometheus.yaml per shard, rule files, TLS assets and verdicts.
+ */
+export { generate } from './generate.ts';
+export type {
+  FieldProblem,
+  GeneratorInput,
+  GeneratorOutput,
+  KeyValueSource,
+  NamespaceInfo,
+  ResourceKind,
+  ResourceRef,
+  RuleConfigMap,
+  Verdict,
+} from './model.ts';
+export { toPrometheusYaml } from './yaml-output.ts';
+export { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, isAtLeast, type PrometheusVersion } from './prometheus-version.ts';
+export {
+  CERTS_DIR,
+  CONFIG_DIR,
+  CONFIG_FILE_NAME,
+  RULES_DIR,
+  STORAGE_DIR,
+  prefixedName,
+  ruleConfigMapName,
+  tlsAssetFileName,
+  tlsAssetsSecretName,
+} from './pod-layout.ts';
+export { mountedRuleConfigMapNames, MIN_RULE_CONFIGMAP_MOUNTS } from './prometheus/rule-files.ts';
+export { POD_NAME_ENV } from './prometheus/external-labels.ts';
+export { DEFAULT_RETENTION, RETENTION_IN_CONFIG_SINCE, retentionInConfigFile } from './prometheus/storage-config.ts';
+export { matchLabelSelector, describeLabelSelector, type LabelSelectorSpec } from './selection/label-selector.ts';
