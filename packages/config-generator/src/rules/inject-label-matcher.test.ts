@@ -8,6 +8,7 @@ describe('injecting the enforced namespace matcher', () => {
     ['empty braces', 'up{}', 'up{namespace="team-a"}'],
     ['a selector without a metric name', '{__name__=~"up|down"}', '{__name__=~"up|down",namespace="team-a"}'],
     ['an existing matcher on the label is replaced, whatever its operator', 'up{namespace=~".*", job="a"}', 'up{job="a",namespace="team-a"}'],
+    ['a replaced matcher in the middle takes its separator with it', 'up{job="a", namespace="x", code="5"}', 'up{job="a", code="5",namespace="team-a"}'],
     ['a quoted matcher on the label is replaced', 'up{"namespace"!="x"}', 'up{namespace="team-a"}'],
     ['a quoted metric name', '{"http.requests"}', '{"http.requests",namespace="team-a"}'],
     ['a range selector', 'rate(x[5m])', 'rate(x{namespace="team-a"}[5m])'],

@@ -49,13 +49,21 @@ function enforceOnSelector(expr: string, selector: SyntaxNode, label: string, ma
   }
   const kept = items.filter((item) => matcherLabelName(expr, item) !== label);
   const last = items.at(-1);
+  if (!last) return { from: braces.from + 1, to: braces.from + 1, text: matcher };
   if (kept.length === items.length) {
     // Nothing to replace: append after the last matcher so the user's spacing stays as written.
-    if (!last) return { from: braces.from + 1, to: braces.from + 1, text: matcher };
     return { from: last.to, to: last.to, text: `,${matcher}` };
   }
-  const texts = kept.map((item) => expr.slice(item.from, item.to));
-  return { from: braces.from, to: braces.to, text: `{${[...texts, matcher].join(',')}}` };
+  // Drop the replaced matchers; each kept one keeps the separator that preceded it in the original.
+  let inner = '';
+  kept.forEach((item, index) => {
+    const position = items.indexOf(item);
+    const previous = position > 0 ? items[position - 1]! : undefined;
+    if (index > 0) inner += previous ? expr.slice(previous.to, item.from) : ',';
+    inner += expr.slice(item.from, item.to);
+  });
+  inner += inner === '' ? matcher : `,${matcher}`;
+  return { from: items[0]!.from, to: last.to, text: inner };
 }
 
 /** The label a matcher applies to; a bare quoted name (`{"metric.name"}`) matches `__name__`. */
