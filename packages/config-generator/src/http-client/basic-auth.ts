@@ -1,0 +1,19 @@
+/** `basicAuth` → `basic_auth` with the username and password inlined (as prometheus-operator does). */
+import type { HttpClientContext } from './render-context.ts';
+import { readSecretKey, type SecretKeyRef } from './secret-refs.ts';
+
+/** The BasicAuth API type: both halves are Secret references. */
+export interface BasicAuthSpec {
+  username?: SecretKeyRef;
+  password?: SecretKeyRef;
+}
+
+/**
+ * Renders `{username, password}` (both always present, as upstream) or records a problem for a
+ * missing Secret/key. Values are plaintext in the config; the config is stored in a Secret.
+ */
+export function renderBasicAuth(basicAuth: BasicAuthSpec, path: string, ctx: HttpClientContext): Record<string, unknown> {
+  const username = basicAuth.username ? readSecretKey(basicAuth.username, `${path}.username`, ctx) : undefined;
+  const password = basicAuth.password ? readSecretKey(basicAuth.password, `${path}.password`, ctx) : undefined;
+  return { username: username ?? '', password: password ?? '' };
+}

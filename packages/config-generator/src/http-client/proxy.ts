@@ -1,0 +1,69 @@
+/**
+ * Proxy settings → `proxy_url`, `no_proxy`, `proxy_from_environment`, `proxy_connect_header`.
+ * They are flat keys of the enclosing client config, so this module appends to a target object.
+ */
+import type { HttpClientContext } from './render-context.ts';
+import { supports } from './render-context.ts';
+import { readSecretKey, type SecretKeyRef } from './secret-refs.ts';
+
+/** prometheus-operator's ProxyConfig fields. */
+export interface ProxySpec {
+  proxyUrl?: string;
+  noProxy?: string;
+  proxyFromEnvironment?: boolean;
+  proxyConnectHeader?: Record<string, SecretKeyRef[]>;
+}
+
+// The CRD's pattern for proxyUrl; Prometheus itself needs a URL it can dial through.
+const PROXY_URL = /^(http|https|socks5):\/\/.+$/;
+
+/** True when any proxy field is set. */
+export function hasProxy(spec: ProxySpec): boolean {
+  return spec.proxyUrl !== undefined || spec.noProxy !== undefined || spec.proxyFromEnvironment !== undefined || spec.proxyConnectHeader !== undefined;
+}
+
+/**
+ * Validates the combination the way Prometheus does at load time (so promtool would agree) and
+ * appends the keys in upstream order. `path` is the object holding the proxy fields.
+ */
+export function appendProxy(target: Record<string, unknown>, spec: ProxySpec, path: string, ctx: HttpClientContext): void {
+  if (!hasProxy(spec)) return;
+  const proxyUrl = spec.proxyUrl === '' ? undefined : spec.proxyUrl;
+  const fromEnvironment = spec.proxyFromEnvironment === true;
+  const headerCount = Object.keys(spec.proxyConnectHeader ?? {}).length;
+  let valid = true;
+  if (proxyUrl !== undefined && !PROXY_URL.test(proxyUrl)) {
+    ctx.findings.problem(`${path}.proxyUrl`, 'proxyUrl must be an http://, https:// or socks5:// URL');
+    valid = false;
+  }
+  if (fromEnvironment && proxyUrl !== undefined) {
+    ctx.findings.problem(path, 'proxyUrl and proxyFromEnvironment are mutually exclusive');
+    valid = false;
+  }
+  if (fromEnvironment && spec.noProxy) {
+    ctx.findings.problem(path, 'noProxy cannot be used with proxyFromEnvironment (the environment decides)');
+    valid = false;
+  }
+  if (spec.noProxy && proxyUrl === undefined && !fromEnvironment) {
+    ctx.findings.problem(`${path}.noProxy`, 'noProxy needs proxyUrl');
+    valid = false;
+  }
+  if (headerCount > 0 && proxyUrl === undefined && !fromEnvironment) {
+    ctx.findings.problem(`${path}.proxyConnectHeader`, 'proxyConnectHeader needs proxyUrl or proxyFromEnvironment');
+    valid = false;
+  }
+  const headers: Record<string, string[]> = {};
+  // Sorted: upstream marshals a Go map, whose keys yaml.v2 sorts.
+  for (const name of Object.keys(spec.proxyConnectHeader ?? {}).sort()) {
+    const refs = spec.proxyConnectHeader?.[name] ?? [];
+    headers[name] = refs.map((ref, i) => readSecretKey(ref, `${path}.proxyConnectHeader.${name}[${i}]`, ctx) ?? '');
+  }
+  if (!valid) return;
+
+  if (proxyUrl !== undefined) target.proxy_url = proxyUrl;
+  if (spec.noProxy !== undefined && spec.noProxy !== '' && supports(ctx, '2.43.0', `${path}.noProxy`, 'no_proxy')) target.no_proxy = spec.noProxy;
+  if (spec.proxyFromEnvironment !== undefined && supports(ctx, '2.43.0', `${path}.proxyFromEnvironment`, 'proxy_from_environment')) {
+    target.proxy_from_environment = spec.proxyFromEnvironment;
+  }
+  if (headerCount > 0 && supports(ctx, '2.43.0', `${path}.proxyConnectHeader`, 'proxy_connect_header')) target.proxy_connect_header = headers;
+}

@@ -1,0 +1,74 @@
+/**
+ * Reading credential and TLS references. Every lookup goes through the SecretStore confined to
+ * the resource's own namespace; a missing object or key becomes a problem, never an exception.
+ */
+import type { HttpClientContext } from './render-context.ts';
+
+/** A reference to one key of a Secret (SecretKeySelector). */
+export interface SecretKeyRef {
+  name?: string;
+  key: string;
+  optional?: boolean;
+}
+
+/** Either a Secret key or a ConfigMap key (prometheus-operator's SecretOrConfigMap). */
+export interface SecretOrConfigMapRef {
+  secret?: SecretKeyRef;
+  configMap?: SecretKeyRef;
+}
+
+/** Where a value came from: needed to name TLS asset files. */
+export interface ResolvedValue {
+  source: 'secret' | 'configMap';
+  name: string;
+  key: string;
+  value: string;
+}
+
+/**
+ * Reads `ref` from a Secret in the context's namespace. Returns undefined when the reference is
+ * missing (a problem at `path` is recorded unless the reference is optional).
+ */
+export function readSecretKey(ref: SecretKeyRef, path: string, ctx: HttpClientContext): string | undefined {
+  const result = ctx.secrets.secretKey(ctx.namespace, ref, path);
+  if (!result.ok) {
+    ctx.findings.add(result.problem);
+    return undefined;
+  }
+  return result.value;
+}
+
+/** True when a SecretOrConfigMap reference names something. */
+export function isSet(ref: SecretOrConfigMapRef | undefined): ref is SecretOrConfigMapRef {
+  return ref !== undefined && (ref.secret !== undefined || ref.configMap !== undefined);
+}
+
+/**
+ * Reads a SecretOrConfigMap reference. Both halves set is a problem (the API says "one of"), as
+ * is a missing object or key.
+ */
+export function readSecretOrConfigMap(ref: SecretOrConfigMapRef, path: string, ctx: HttpClientContext): ResolvedValue | undefined {
+  if (ref.secret && ref.configMap) {
+    ctx.findings.problem(path, 'only one of secret and configMap can be set');
+    return undefined;
+  }
+  if (ref.secret) {
+    const result = ctx.secrets.secretKey(ctx.namespace, ref.secret, `${path}.secret`);
+    if (!result.ok) {
+      ctx.findings.add(result.problem);
+      return undefined;
+    }
+    if (result.value === undefined) return undefined;
+    return { source: 'secret', name: ref.secret.name ?? '', key: ref.secret.key, value: result.value };
+  }
+  if (ref.configMap) {
+    const result = ctx.secrets.configMapKey(ctx.namespace, ref.configMap, `${path}.configMap`);
+    if (!result.ok) {
+      ctx.findings.add(result.problem);
+      return undefined;
+    }
+    if (result.value === undefined) return undefined;
+    return { source: 'configMap', name: ref.configMap.name ?? '', key: ref.configMap.key, value: result.value };
+  }
+  return undefined;
+}

@@ -1,0 +1,69 @@
+/**
+ * What rendering one monitor depends on besides the monitor itself. Engineer-facing contract:
+ * the Prometheus-level code computes these knobs once per Prometheus (and per shard) and calls
+ * renderServiceMonitor / renderPodMonitor for every selected monitor.
+ */
+import type { Prometheus } from '@promop/crds';
+import type { FieldProblem } from '../model.ts';
+import type { PrometheusVersion } from '../prometheus-version.ts';
+import type { SecretStore } from '../secret-store.ts';
+
+/** The monitor kinds this module renders (for enforcement exclusions). */
+export type MonitorKind = 'ServiceMonitor' | 'PodMonitor';
+
+/** Inputs shared by all monitors rendered for one Prometheus shard. */
+export interface ScrapeContext {
+  /** The Prometheus being configured: its scrapeInterval, podTargetLabels and scrapeClasses are read. */
+  prometheus: Prometheus;
+  /** Parsed spec.version: fields it does not support are dropped with a warning. */
+  version: PrometheusVersion;
+  /** Secrets/ConfigMaps; monitors only ever read their own namespace. */
+  secrets: SecretStore;
+  /** spec.serviceDiscoveryRole lowercased (default `endpoints`); a ServiceMonitor may override it. */
+  serviceDiscoveryRole: 'endpoints' | 'endpointslice';
+  /** spec.enforcedNamespaceLabel ('' or undefined: no enforcement). */
+  enforcedNamespaceLabel?: string;
+  /** spec.excludedFromEnforcement, evaluated: true when the monitor is exempt from the enforced label. */
+  excludedFromEnforcement: (kind: MonitorKind, namespace: string, name: string) => boolean;
+  enforcedSampleLimit?: number;
+  enforcedTargetLimit?: number;
+  enforcedLabelLimit?: number;
+  enforcedLabelNameLengthLimit?: number;
+  enforcedLabelValueLengthLimit?: number;
+  enforcedKeepDroppedTargets?: number;
+  /** spec.enforcedBodySizeLimit, e.g. `10MB`. */
+  enforcedBodySizeLimit?: string;
+  overrideHonorLabels: boolean;
+  overrideHonorTimestamps: boolean;
+  /** When true, monitors only discover targets in their own namespace. */
+  ignoreNamespaceSelectors: boolean;
+  /** spec.arbitraryFSAccessThroughSMs.deny: ServiceMonitors may not name files in the Prometheus pod. */
+  denyFileSystemAccess: boolean;
+  /** spec.shards (at least 1): the hashmod modulus. */
+  shards: number;
+  /**
+   * The shard (0-based) this config is rendered for: written into the sharding keep rule in place
+   * of prometheus-operator's `$(SHARD)` placeholder (promop has no config-reloader to substitute
+   * it). Render once per shard. Undefined keeps the `$(SHARD)` placeholder, byte-compatible with
+   * upstream output; only meant for comparisons, since Prometheus would not scrape anything.
+   */
+  shard?: number;
+}
+
+/** The outcome of rendering one monitor: all its scrape configs, or why it is rejected. */
+export type MonitorRendering =
+  | {
+      ok: true;
+      /** One scrape config per endpoint, plain objects in upstream key order (serialise with toPrometheusYaml). */
+      scrapeConfigs: Record<string, unknown>[];
+      /** TLS files this monitor needs: file name (under CERTS_DIR) → PEM text. */
+      tlsAssets: Record<string, string>;
+      /** Fields dropped for the configured Prometheus version, deprecated fields used, … */
+      warnings: string[];
+    }
+  | {
+      ok: false;
+      /** Every problem found, in field order; the first is the verdict's reason. */
+      problems: FieldProblem[];
+      warnings: string[];
+    };
