@@ -1,0 +1,127 @@
+/**
+ * Shared pieces of the scrape tests (imported by *.test.ts only): a ScrapeContext for the
+ * `default/test` Prometheus used by prometheus-operator's goldens, a test certificate, golden
+ * file handling (`UPDATE_GOLDEN=1` rewrites) and batched promtool checks.
+ */
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Prometheus } from '@promop/crds';
+import { runPromtool, type PromtoolResult } from '@promop/e2e';
+import type { KeyValueSource } from '../model.ts';
+import { parsePrometheusVersion } from '../prometheus-version.ts';
+import { SecretStore } from '../secret-store.ts';
+import { toPrometheusYaml } from '../yaml-output.ts';
+import type { ScrapeContext } from './scrape-context.ts';
+
+/** Golden files of this module. */
+export const GOLDEN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/golden/scrape');
+
+/** A self-signed EC certificate and its key (CN=promop-test, valid until 2126). */
+export const TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBgzCCASmgAwIBAgIUOwbqFEWWMm6OFfvSp90DLgpgmjgwCgYIKoZIzj0EAwIw
+FjEUMBIGA1UEAwwLcHJvbW9wLXRlc3QwIBcNMjYxMTI5MTcyODI2WhgPMjEyNjEx
+MDUxNzI4MjZaMBYxFDASBgNVBAMMC3Byb21vcC10ZXN0MFkwEwYHKoZIzj0CAQYI
+KoZIzj0DAQcDQgAEVmS47zKh+TAMQMdTX18jzmD+xEG+YeTlX3VfdkOZURRA77Cv
+3pW+6fJfj5DKjzixE85qyeMGGV9U//2zMLPLW6NTMFEwHQYDVR0OBBYEFGxzUyRh
+u1X4dIBlSvsYOLtZsnc6MB8GA1UdIwQYMBaAFGxzUyRhu1X4dIBlSvsYOLtZsnc6
+MA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIgIlG0dx3TRvfojj8k
+btKtGIugV3cwMJuKTIykMmioA0QCIQDApcNHcfyJfpk8NPmn5rlMeRFxHub81EFv
+14JT8poBaw==
+-----END CERTIFICATE-----
+`;
+/** The private key of TEST_CERT. */
+export const TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg/5Vhg2PZvKa51RJ1
+r4U+vZMfe/Vanp3W7YM72VUXtW6hRANCAARWZLjvMqH5MAxAx1NfXyPOYP7EQb5h
+5OVfdV92Q5lRFEDvsK/elb7p8l+PkMqPOLETzmrJ4wYZX1T//bMws8tb
+-----END PRIVATE KEY-----
+`;
+
+/** Secrets and ConfigMaps in namespace `default` the tests reference. */
+export const TEST_SECRETS: KeyValueSource[] = [
+  { namespace: 'default', name: 'creds', data: { user: 'alice', password: 's3cret', token: 'tok3n', 'client-id': 'promop', 'client-secret': 'cl1ent', header: 'Basic eHl6' } },
+  { namespace: 'default', name: 'tls', data: { 'ca.crt': TEST_CERT, 'tls.crt': TEST_CERT, 'tls.key': TEST_KEY, garbage: 'not a certificate' } },
+  { namespace: 'other', name: 'creds', data: { user: 'mallory' } },
+];
+export const TEST_CONFIG_MAPS: KeyValueSource[] = [{ namespace: 'default', name: 'ca', data: { 'ca.crt': TEST_CERT } }];
+
+/** The Prometheus `default/test` of prometheus-operator's goldens. */
+export function testPrometheus(spec: Partial<NonNullable<Prometheus['spec']>> = {}): Prometheus {
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'Prometheus',
+    metadata: { name: 'test', namespace: 'default' },
+    spec: { scrapeInterval: '30s', evaluationInterval: '30s', ...spec },
+  } as Prometheus;
+}
+
+/** A context with upstream defaults; override what a test is about. */
+export function testContext(overrides: Partial<ScrapeContext> = {}, version = ''): ScrapeContext {
+  const parsed = parsePrometheusVersion(version);
+  if (!parsed) throw new Error(`bad test version ${version}`);
+  return {
+    prometheus: testPrometheus(),
+    version: parsed,
+    secrets: new SecretStore(TEST_SECRETS, TEST_CONFIG_MAPS),
+    serviceDiscoveryRole: 'endpoints',
+    excludedFromEnforcement: () => false,
+    overrideHonorLabels: false,
+    overrideHonorTimestamps: false,
+    ignoreNamespaceSelectors: false,
+    denyFileSystemAccess: false,
+    shards: 1,
+    shard: 0,
+    ...overrides,
+  };
+}
+
+/** Scrape configs wrapped in the smallest prometheus.yaml that looks like the operator's. */
+export function wrapScrapeConfigs(scrapeConfigs: Record<string, unknown>[]): string {
+  return toPrometheusYaml({
+    global: {
+      scrape_interval: '30s',
+      external_labels: { prometheus: 'default/test', prometheus_replica: '$(POD_NAME)' },
+      evaluation_interval: '30s',
+    },
+    scrape_configs: scrapeConfigs,
+  });
+}
+
+/** Path of golden `name` (without extension). */
+export function goldenPath(name: string): string {
+  return join(GOLDEN_DIR, `${name}.yaml`);
+}
+
+/**
+ * The stored golden text, after rewriting it with `actual` when UPDATE_GOLDEN=1. Compare the
+ * result with `actual` in the test.
+ */
+export function readGolden(name: string, actual: string): string {
+  const file = goldenPath(name);
+  if (process.env.UPDATE_GOLDEN === '1') {
+    mkdirSync(GOLDEN_DIR, { recursive: true });
+    writeFileSync(file, actual);
+  }
+  return existsSync(file) ? readFileSync(file, 'utf8') : `<missing golden ${file}; run with UPDATE_GOLDEN=1>`;
+}
+
+/**
+ * Checks many configs with one promtool run (`check config --syntax-only a.yaml b.yaml …`).
+ * Returns promtool's result plus the file name of each config so failures can be traced.
+ */
+export async function promtoolCheckConfigs(configs: string[]): Promise<PromtoolResult & { files: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'promop-scrape-'));
+  try {
+    const files = configs.map((text, i) => {
+      const file = join(dir, `config-${i}.yaml`);
+      writeFileSync(file, text);
+      return file;
+    });
+    const result = await runPromtool(['check', 'config', '--syntax-only', ...files]);
+    return { ...result, files };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
