@@ -1,0 +1,288 @@
+/**
+ * `promop render -f <file|dir>... [-o <dir>]`: renders every Prometheus found in local manifests
+ * with the same generator the operator runs, writes the files Prometheus would read, and prints
+ * what was selected, accepted or rejected and why. Resources with problems are reported, not
+ * fatal: the exit code is non-zero only when the input cannot be read or the flags are wrong.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import {
+  generate,
+  type FieldProblem,
+  type GeneratorOutput,
+  type ResourceRef,
+  type Verdict,
+} from '@promop/config-generator';
+import {
+  validatePodMonitor,
+  validatePrometheus,
+  validatePrometheusRule,
+  validateServiceMonitor,
+  type PodMonitor,
+  type Prometheus,
+  type PrometheusRule,
+  type ServiceMonitor,
+  type ValidationResult,
+} from '@promop/crds';
+import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
+
+/** How to call the command. */
+export const RENDER_USAGE = `Usage: promop render -f <file|dir> [-f <file|dir>...] [-o <dir>]
+
+Renders every Prometheus in the given manifests (Prometheus, ServiceMonitor, PodMonitor,
+PrometheusRule, Namespace, Secret, ConfigMap; other kinds are ignored) and prints a verdict
+per resource: selected or not, accepted or rejected, and why.
+
+  -f, --filename <path>    manifest file or directory (searched recursively); repeatable
+  -o, --output-dir <dir>   write <dir>/<namespace>/<name>/prometheus.yaml (shard 0),
+                           prometheus-shard-<n>.yaml, rules/<configmap>/<file>, tls-assets/<file>
+                           and verdicts.json; without it the files are printed
+  -h, --help               show this help
+
+Exit status: 0 when rendered (even if some resources were rejected), 1 when the input cannot be
+read, 2 for wrong usage.`;
+
+/** Parsed command line. */
+export interface RenderArguments {
+  paths: string[];
+  outputDir?: string;
+}
+
+/** The command line parsed, a usage error, or a request for help. */
+export type ParsedRenderArguments = { kind: 'ok'; args: RenderArguments } | { kind: 'help' } | { kind: 'error'; message: string };
+
+/** Parses `render`'s arguments (kubectl-style `-f x`, `-f=x`, `--filename x`, `--filename=x`). */
+export function parseRenderArguments(argv: readonly string[]): ParsedRenderArguments {
+  const paths: string[] = [];
+  let outputDir: string | undefined;
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
+    if (argument === '-h' || argument === '--help') return { kind: 'help' };
+    const match = /^(-f|--filename|-o|--output-dir)(?:=(.*))?$/s.exec(argument);
+    if (!match) return { kind: 'error', message: `unknown argument "${argument}"` };
+    const value = match[2] ?? argv[++index];
+    if (value === undefined || value === '') return { kind: 'error', message: `${match[1]} needs a value` };
+    if (match[1] === '-f' || match[1] === '--filename') paths.push(value);
+    else if (outputDir !== undefined) return { kind: 'error', message: 'only one -o/--output-dir may be given' };
+    else outputDir = value;
+  }
+  if (paths.length === 0) return { kind: 'error', message: 'at least one -f/--filename is required' };
+  return { kind: 'ok', args: { paths, ...(outputDir !== undefined ? { outputDir } : {}) } };
+}
+
+/** One Prometheus rendered: its verdicts and the files to write under `<namespace>/<name>/`. */
+export interface RenderedPrometheus {
+  prometheus: ResourceRef;
+  /** Undefined when the Prometheus object itself failed schema validation. */
+  output?: GeneratorOutput;
+  verdicts: Verdict[];
+  /** Path relative to the Prometheus' output directory → content. */
+  files: Record<string, string>;
+}
+
+/** The whole rendering of a set of manifests. */
+export interface RenderResult {
+  prometheuses: RenderedPrometheus[];
+  /** Monitors and rules that failed schema validation: never passed to any Prometheus. */
+  invalidResources: Verdict[];
+  /** Things the user should know about the input itself (ignored kinds, placeholder uids). */
+  notes: string[];
+}
+
+type Validator = (input: unknown) => ValidationResult<unknown>;
+
+const VALIDATORS: Record<RenderedKind, Validator> = {
+  Prometheus: validatePrometheus,
+  ServiceMonitor: validateServiceMonitor,
+  PodMonitor: validatePodMonitor,
+  PrometheusRule: validatePrometheusRule,
+};
+
+/**
+ * Validates every resource against its CRD schema (filling the defaults the API server would)
+ * and renders each valid Prometheus with all valid monitors and rules as candidates.
+ */
+export function renderManifests(manifests: Manifests): RenderResult {
+  const valid: Record<RenderedKind, unknown[]> = { Prometheus: [], ServiceMonitor: [], PodMonitor: [], PrometheusRule: [] };
+  const invalidPrometheuses: Verdict[] = [];
+  const invalidResources: Verdict[] = [];
+  for (const resource of sortResources(manifests.resources)) {
+    const result = VALIDATORS[resource.kind](resource.object);
+    if (result.ok) {
+      valid[resource.kind].push(result.value);
+      continue;
+    }
+    const verdict = schemaRejection(resource, result.errors);
+    (resource.kind === 'Prometheus' ? invalidPrometheuses : invalidResources).push(verdict);
+  }
+  const prometheuses: RenderedPrometheus[] = (valid.Prometheus as Prometheus[]).map((prometheus) => {
+    const output = generate({
+      prometheus,
+      serviceMonitors: valid.ServiceMonitor as ServiceMonitor[],
+      podMonitors: valid.PodMonitor as PodMonitor[],
+      prometheusRules: valid.PrometheusRule as PrometheusRule[],
+      namespaces: manifests.namespaces,
+      secrets: manifests.secrets,
+      configMaps: manifests.configMaps,
+    });
+    const ref: ResourceRef = { kind: 'Prometheus', namespace: prometheus.metadata?.namespace ?? '', name: prometheus.metadata?.name ?? '' };
+    return { prometheus: ref, output, verdicts: output.verdicts, files: outputFiles(output) };
+  });
+  for (const verdict of invalidPrometheuses) prometheuses.push({ prometheus: verdict.resource, verdicts: [verdict], files: {} });
+  prometheuses.sort((a, b) => compareRefs(a.prometheus, b.prometheus));
+  return { prometheuses, invalidResources, notes: inputNotes(manifests) };
+}
+
+/** The files of one rendered Prometheus, by path relative to its output directory. */
+export function outputFiles(output: GeneratorOutput): Record<string, string> {
+  const files: Record<string, string> = {};
+  output.configs.forEach((config, shard) => {
+    files[shard === 0 ? 'prometheus.yaml' : `prometheus-shard-${shard}.yaml`] = config;
+  });
+  for (const configMap of output.ruleConfigMaps) {
+    for (const [name, text] of Object.entries(configMap.files)) files[`rules/${configMap.name}/${name}`] = text;
+  }
+  for (const [name, text] of Object.entries(output.tlsAssets)) files[`tls-assets/${name}`] = text;
+  files['verdicts.json'] = `${JSON.stringify(output.verdicts, null, 2)}\n`;
+  return files;
+}
+
+/** The human-readable report: one table of verdicts per Prometheus. */
+export function formatRenderReport(result: RenderResult, outputDir?: string): string {
+  const lines: string[] = [];
+  for (const note of result.notes) lines.push(`note: ${note}`);
+  if (result.notes.length > 0) lines.push('');
+  if (result.prometheuses.length === 0) lines.push('No Prometheus object found: nothing to render.');
+  for (const rendered of result.prometheuses) {
+    const { namespace, name } = rendered.prometheus;
+    const where = outputDir !== undefined && Object.keys(rendered.files).length > 0 ? ` -> ${join(outputDir, namespace, name)}` : '';
+    const status = !rendered.output
+      ? 'not rendered: the Prometheus object is invalid'
+      : rendered.output.ok
+        ? `rendered ${rendered.output.configs.length} shard${rendered.output.configs.length === 1 ? '' : 's'}, ${rendered.output.ruleConfigMaps.length} rule ConfigMap${rendered.output.ruleConfigMaps.length === 1 ? '' : 's'}`
+        : 'not rendered: the Prometheus has problems (the operator would keep the previous config)';
+    lines.push(`Prometheus ${namespace}/${name}: ${status}${where}`);
+    for (const problem of rendered.output?.prometheusProblems ?? []) lines.push(`  problem: ${problem.path}: ${problem.message}`);
+    for (const warning of rendered.output?.prometheusWarnings ?? []) lines.push(`  warning: ${warning}`);
+    lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(warningLines(rendered.verdicts)), `  ${summary(rendered.verdicts)}`, '');
+  }
+  if (result.invalidResources.length > 0) {
+    lines.push('Invalid resources (failed CRD schema validation; not offered to any Prometheus):');
+    lines.push(...indent(verdictTable(result.invalidResources)), '');
+  }
+  return lines.join('\n');
+}
+
+/** Runs `promop render` with `argv` (the arguments after `render`); resolves to the exit code. */
+export async function runRenderCommand(
+  argv: readonly string[],
+  io: { stdout: (text: string) => void; stderr: (text: string) => void },
+): Promise<number> {
+  const parsed = parseRenderArguments(argv);
+  if (parsed.kind === 'help') {
+    io.stdout(`${RENDER_USAGE}\n`);
+    return 0;
+  }
+  if (parsed.kind === 'error') {
+    io.stderr(`promop render: ${parsed.message}\n\n${RENDER_USAGE}\n`);
+    return 2;
+  }
+  let manifests: Manifests;
+  try {
+    manifests = await readManifests(parsed.args.paths);
+  } catch (error) {
+    if (error instanceof ManifestReadError) {
+      io.stderr(`promop render: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const result = renderManifests(manifests);
+  const { outputDir } = parsed.args;
+  for (const rendered of result.prometheuses) {
+    for (const [path, text] of Object.entries(rendered.files)) {
+      const relative = join(rendered.prometheus.namespace, rendered.prometheus.name, path);
+      if (outputDir === undefined) {
+        if (!path.endsWith('verdicts.json')) io.stdout(`# ---- ${relative}\n${text}${text.endsWith('\n') ? '' : '\n'}`);
+        continue;
+      }
+      const target = join(outputDir, relative);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, text);
+    }
+  }
+  io.stdout(`${formatRenderReport(result, outputDir)}\n`);
+  return 0;
+}
+
+function schemaRejection(resource: ManifestResource, errors: { path: string; message: string }[]): Verdict {
+  // The validators' messages already start with the path; FieldProblem keeps them apart.
+  const problems: FieldProblem[] = errors.map(({ path, message }) => ({
+    path,
+    message: message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message,
+  }));
+  const first = errors[0];
+  return {
+    resource: { kind: resource.kind, namespace: resource.namespace, name: resource.name },
+    selected: true,
+    accepted: false,
+    reason: first ? (first.message.startsWith(first.path) ? first.message : `${first.path}: ${first.message}`) : 'invalid',
+    problems,
+    warnings: [`schema validation failed (${resource.source})`],
+  };
+}
+
+function verdictTable(verdicts: readonly Verdict[]): string[] {
+  const rows = verdicts.map((verdict) => [
+    verdict.resource.kind,
+    verdict.resource.namespace,
+    verdict.resource.name,
+    verdict.selected ? 'yes' : 'no',
+    !verdict.selected ? '-' : verdict.accepted ? 'yes' : 'NO',
+    !verdict.selected ? verdict.reason : verdict.accepted ? '' : verdict.reason,
+  ]);
+  const header = ['KIND', 'NAMESPACE', 'NAME', 'SELECTED', 'ACCEPTED', 'REASON'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd());
+}
+
+function warningLines(verdicts: readonly Verdict[]): string[] {
+  return verdicts.flatMap((verdict) =>
+    verdict.selected ? verdict.warnings.map((warning) => `warning: ${verdict.resource.kind} ${verdict.resource.namespace}/${verdict.resource.name}: ${warning}`) : [],
+  );
+}
+
+function summary(verdicts: readonly Verdict[]): string {
+  const kinds = ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'] as const;
+  return kinds
+    .map((kind) => {
+      const ofKind = verdicts.filter((verdict) => verdict.resource.kind === kind);
+      const selected = ofKind.filter((verdict) => verdict.selected);
+      const accepted = selected.filter((verdict) => verdict.selected && verdict.accepted);
+      return `${kind}s: ${selected.length}/${ofKind.length} selected, ${accepted.length} accepted`;
+    })
+    .join('; ');
+}
+
+function indent(lines: readonly string[]): string[] {
+  return lines.map((line) => `  ${line}`);
+}
+
+function inputNotes(manifests: Manifests): string[] {
+  const notes: string[] = [];
+  const ignored = Object.entries(manifests.ignoredKinds).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (ignored.length > 0) notes.push(`ignored ${ignored.map(([kind, count]) => `${count} ${kind}`).join(', ')} (not used for rendering)`);
+  if (manifests.placeholderUids > 0) {
+    notes.push(`${manifests.placeholderUids} object(s) had no metadata.uid (only the API server assigns one); rule file names use a placeholder uid derived from kind/namespace/name`);
+  }
+  return notes;
+}
+
+function sortResources(resources: readonly ManifestResource[]): ManifestResource[] {
+  return [...resources].sort((a, b) => compareRefs(a, b));
+}
+
+function compareRefs(a: { kind: string; namespace: string; name: string }, b: { kind: string; namespace: string; name: string }): number {
+  const key = (ref: typeof a): string => `${ref.kind}\u0000${ref.namespace}\u0000${ref.name}`;
+  return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+}
