@@ -39,10 +39,18 @@ r4U+vZMfe/Vanp3W7YM72VUXtW6hRANCAARWZLjvMqH5MAxAx1NfXyPOYP7EQb5h
 -----END PRIVATE KEY-----
 `;
 
+/** A private key that does not belong to TEST_CERT. */
+export const OTHER_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgaAGlTlPrQpkR0512
+XG/wRzQdYHdjFwIRBxMikQr/Fe+hRANCAASdPn55W1XgOG+6HyhhVba8YV88ZvpZ
+o7UhWYyKFbOLEo9t7Sa99Be8RjqIvILbBd6JKPS/yLTA+GH+IPk45bkw
+-----END PRIVATE KEY-----
+`;
+
 /** Secrets and ConfigMaps in namespace `default` the tests reference. */
 export const TEST_SECRETS: KeyValueSource[] = [
   { namespace: 'default', name: 'creds', data: { user: 'alice', password: 's3cret', token: 'tok3n', 'client-id': 'promop', 'client-secret': 'cl1ent', header: 'Basic eHl6' } },
-  { namespace: 'default', name: 'tls', data: { 'ca.crt': TEST_CERT, 'tls.crt': TEST_CERT, 'tls.key': TEST_KEY, garbage: 'not a certificate' } },
+  { namespace: 'default', name: 'tls', data: { 'ca.crt': TEST_CERT, 'tls.crt': TEST_CERT, 'tls.key': TEST_KEY, 'other.key': OTHER_KEY, garbage: 'not a certificate' } },
   { namespace: 'other', name: 'creds', data: { user: 'mallory' } },
 ];
 export const TEST_CONFIG_MAPS: KeyValueSource[] = [{ namespace: 'default', name: 'ca', data: { 'ca.crt': TEST_CERT } }];
