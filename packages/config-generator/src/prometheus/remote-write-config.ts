@@ -77,7 +77,12 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
   if (client.tls_config) out.tls_config = client.tls_config;
   if (client.authorization) out.authorization = client.authorization;
   Object.assign(out, client.proxy);
-  if (spec.sigv4 && supports(context, '2.26.0', `${path}.sigv4`, 'sigv4')) out.sigv4 = renderSigv4(spec.sigv4, `${path}.sigv4`, context);
+  if (spec.sigv4) {
+    // Prometheus accepts one way of authenticating per endpoint and sigv4 is one of them.
+    const others = (['basicAuth', 'authorization', 'oauth2', 'bearerToken', 'bearerTokenFile'] as const).filter((field) => spec[field]);
+    if (others.length > 0) context.findings.problem(`${path}.sigv4`, `sigv4 cannot be combined with ${others.join(' or ')}: set only one authentication method`);
+    else if (supports(context, '2.26.0', `${path}.sigv4`, 'sigv4')) out.sigv4 = renderSigv4(spec.sigv4, `${path}.sigv4`, context);
+  }
   if (spec.azureAd) {
     // Azure AD has many variants; promop passes none of them yet, and says so rather than
     // silently sending unauthenticated writes.

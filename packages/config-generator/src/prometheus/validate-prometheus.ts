@@ -6,7 +6,7 @@
  */
 import type { FieldProblem } from '../model.ts';
 import { parseDuration } from '../scrape/duration.ts';
-import { validateLabelSelector, type LabelSelectorSpec } from '../selection/label-selector.ts';
+import { validateLabelSelector, type LabelSelectorSpec } from '../scrape/selector-relabelings.ts';
 
 /** The spec fields checked here. */
 export interface ValidatedFields {

@@ -3,37 +3,13 @@
  * `*Selector` and `*NamespaceSelector` fields use them. Besides matching, this module explains a
  * mismatch in words, because "why is my ServiceMonitor not scraped?" is the question users ask.
  */
-import type { FieldProblem } from '../model.ts';
+// Validation lives with the selector-to-relabeling translation; a selector is checked once, the same way for both uses.
+import type { LabelSelectorSpec } from '../scrape/selector-relabelings.ts';
 
-/** The shape of a Kubernetes LabelSelector (metav1.LabelSelector). */
-export interface LabelSelectorSpec {
-  matchLabels?: Record<string, string> | null;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] | null }> | null;
-}
+export type { LabelSelectorSpec };
 
 /** Outcome of matching labels against a selector; `unmet` names the first requirement that failed. */
 export type SelectorMatch = { matches: true } | { matches: false; unmet: string };
-
-const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
-
-/**
- * Checks that a selector is one Kubernetes would accept (known operator; values present for
- * In/NotIn, absent for Exists/DoesNotExist). `path` is the selector's JSON path.
- */
-export function validateLabelSelector(selector: LabelSelectorSpec, path: string): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  (selector.matchExpressions ?? []).forEach((expression, index) => {
-    const at = `${path}.matchExpressions[${index}]`;
-    if (!OPERATORS.has(expression.operator)) {
-      problems.push({ path: `${at}.operator`, message: `unknown operator "${expression.operator}" (expected In, NotIn, Exists or DoesNotExist)` });
-    } else if ((expression.operator === 'In' || expression.operator === 'NotIn') && (expression.values ?? []).length === 0) {
-      problems.push({ path: `${at}.values`, message: `operator ${expression.operator} needs at least one value` });
-    } else if ((expression.operator === 'Exists' || expression.operator === 'DoesNotExist') && (expression.values ?? []).length > 0) {
-      problems.push({ path: `${at}.values`, message: `operator ${expression.operator} takes no values` });
-    }
-  });
-  return problems;
-}
 
 /**
  * Matches `labels` against a (valid) selector. An empty selector matches everything; callers
@@ -67,7 +43,7 @@ export function matchLabelSelector(selector: LabelSelectorSpec, labels: Record<s
         if (have !== undefined) return { matches: false, unmet: `label ${expression.key} is present` };
         break;
       default:
-        // validateLabelSelector rejects unknown operators before anything is matched.
+        // validateLabelSelector (scrape/selector-relabelings.ts) rejects unknown operators before anything is matched.
         throw new Error(`bug: unvalidated selector operator ${expression.operator}`);
     }
   }
