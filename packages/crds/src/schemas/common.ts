@@ -158,7 +158,9 @@ export const labelSelectorSchema = {
         additionalProperties: false,
         properties: {
           key: str('The label key.'),
-          operator: oneOf(['In', 'NotIn', 'Exists', 'DoesNotExist'], 'How the key relates to the values.'),
+          // A plain string, as in Kubernetes' own schema and prometheus-operator's CRD: an unknown operator is
+          // reported by promop when it converts the selector (the object is rejected in its status).
+          operator: str('How the key relates to the values: In, NotIn, Exists or DoesNotExist.'),
           values: stringList('Values for In and NotIn; must be empty for Exists and DoesNotExist.'),
         },
       },

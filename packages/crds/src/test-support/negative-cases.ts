@@ -60,7 +60,7 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
   { title: 'a Secret reference without key', kind: 'ServiceMonitor', object: serviceMonitor('basic-auth-no-key', { basicAuth: { username: { name: 's' } } }), path: 'spec.endpoints[0].basicAuth.username.key' },
   { title: 'a body size limit in words', kind: 'ServiceMonitor', object: serviceMonitor('body-size-words', {}, { bodySizeLimit: '10 megabytes' }), path: 'spec.bodySizeLimit' },
   { title: 'a negative sample limit', kind: 'ServiceMonitor', object: serviceMonitor('sample-limit-negative', {}, { sampleLimit: -1 }), path: 'spec.sampleLimit' },
-  { title: 'an unknown selector operator', kind: 'ServiceMonitor', object: base('ServiceMonitor', 'selector-operator', { selector: { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['web'] }] }, endpoints: [{ port: 'web' }] }), path: 'spec.selector.matchExpressions[0].operator' },
+  { title: 'a selector expression without operator', kind: 'ServiceMonitor', object: base('ServiceMonitor', 'selector-no-operator', { selector: { matchExpressions: [{ key: 'app', values: ['web'] }] }, endpoints: [{ port: 'web' }] }), path: 'spec.selector.matchExpressions[0].operator' },
   { title: 'namespace names as a string', kind: 'ServiceMonitor', object: serviceMonitor('match-names-string', {}, { namespaceSelector: { matchNames: 'default' } }), path: 'spec.namespaceSelector.matchNames' },
   { title: 'an unknown endpoint field', kind: 'ServiceMonitor', object: serviceMonitor('unknown-field', { intervall: '30s' }), path: 'spec.endpoints[0].intervall', unknownField: true },
   // PodMonitor
@@ -82,7 +82,7 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
   { title: 'an Alertmanager without name', kind: 'Prometheus', object: prometheus('alertmanager-no-name', { alerting: { alertmanagers: [{ namespace: 'monitoring', port: 'web' }] } }), path: 'spec.alerting.alertmanagers[0].name' },
   { title: 'an unknown service discovery role', kind: 'Prometheus', object: prometheus('discovery-role', { serviceDiscoveryRole: 'Pods' }), path: 'spec.serviceDiscoveryRole' },
   { title: 'a numeric external label value', kind: 'Prometheus', object: prometheus('external-label-number', { externalLabels: { cluster: 1 } }), path: 'spec.externalLabels.cluster' },
-  { title: 'tolerations as an object', kind: 'Prometheus', object: prometheus('tolerations-object', { tolerations: { key: 'a' } }), path: 'spec.tolerations' },
+  { title: 'tolerations as a string', kind: 'Prometheus', object: prometheus('tolerations-string', { tolerations: 'none' }), path: 'spec.tolerations' },
   { title: 'zero query concurrency', kind: 'Prometheus', object: prometheus('query-concurrency', { query: { maxConcurrency: 0 } }), path: 'spec.query.maxConcurrency' },
   // PrometheusRule
   { title: 'a rule group without name', kind: 'PrometheusRule', object: rules('group-no-name', { rules: [{ alert: 'A', expr: 'up == 0' }] }), path: 'spec.groups[0].name' },

@@ -1,0 +1,63 @@
+/** Installs the committed crds/*.yaml into a cluster, as a user would, and waits until they are served. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApiException, ApiextensionsV1Api, loadYaml, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+
+/** The repository's crds/ directory. */
+export const CRDS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'crds');
+
+/**
+ * The CRDs exactly as committed (not as generated in memory: the files are what users apply), deserialized into
+ * client-node's models. That step matters: client-node serializes request bodies through its models, which
+ * spell `x-kubernetes-int-or-string` as `x_kubernetes_int_or_string`; a plain object's `x-kubernetes-*` keys
+ * would be silently dropped and the API server would reject the schema.
+ */
+export function committedCrds(): V1CustomResourceDefinition[] {
+  return readdirSync(CRDS_DIR)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name) => loadYaml<V1CustomResourceDefinition>(readFileSync(join(CRDS_DIR, name), 'utf8')));
+}
+
+const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
+
+/**
+ * Creates each CRD, or replaces it when it exists (other suites in the same run may have installed it), then
+ * waits until the API server reports it Established.
+ */
+export async function applyCrds(kc: KubeConfig, timeoutMs = 30_000): Promise<void> {
+  const api = kc.makeApiClient(ApiextensionsV1Api);
+  for (const crd of committedCrds()) {
+    const name = crd.metadata?.name ?? '';
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await api.createCustomResourceDefinition({ body: crd });
+        break;
+      } catch (error) {
+        if (!(error instanceof ApiException) || error.code !== 409) throw error;
+      }
+      try {
+        const existing = await api.readCustomResourceDefinition({ name });
+        await api.replaceCustomResourceDefinition({
+          name,
+          body: { ...crd, metadata: { ...crd.metadata, resourceVersion: existing.metadata?.resourceVersion } },
+        });
+        break;
+      } catch (error) {
+        // 409: someone else changed it between our read and our replace; 404: deleted meanwhile. Try again.
+        if (!(error instanceof ApiException) || ![404, 409].includes(error.code) || attempt >= 10) throw error;
+      }
+    }
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (const crd of committedCrds()) {
+    const name = crd.metadata?.name ?? '';
+    for (;;) {
+      const current = await api.readCustomResourceDefinition({ name });
+      if (current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
+      if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after ${timeoutMs} ms: ${JSON.stringify(current.status?.conditions)}`);
+      await sleep(100);
+    }
+  }
+}
