@@ -1,0 +1,180 @@
+/**
+ * Bad input at Prometheus level: each case must come back as a value (never an exception) with
+ * `ok: false`, no configs (so the controller keeps the running one), and the exact path and
+ * sentence the user will read in the Prometheus' status.
+ */
+import type { Prometheus, ServiceMonitor } from '@promop/crds';
+import { generate } from '../generate.ts';
+import type { FieldProblem, GeneratorInput, KeyValueSource } from '../model.ts';
+
+function prometheus(spec: Record<string, unknown>): Prometheus {
+  return { apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { namespace: 'monitoring', name: 'main' }, spec } as Prometheus;
+}
+
+const api = {
+  apiVersion: 'monitoring.coreos.com/v1',
+  kind: 'ServiceMonitor',
+  metadata: { namespace: 'monitoring', name: 'api', labels: {} },
+  spec: { selector: {}, endpoints: [{ port: 'web' }] },
+} as ServiceMonitor;
+
+function problemsFor(spec: Record<string, unknown>, secrets: KeyValueSource[] = []): FieldProblem[] {
+  const input: GeneratorInput = {
+    prometheus: prometheus({ serviceMonitorSelector: {}, ...spec }),
+    serviceMonitors: [api],
+    podMonitors: [],
+    prometheusRules: [],
+    namespaces: [{ name: 'monitoring', labels: {} }],
+    secrets,
+    configMaps: [],
+  };
+  const output = generate(input);
+  expect(output.ok).toBe(false);
+  expect(output.configs).toEqual([]);
+  const own = output.verdicts[0];
+  expect(own?.resource.kind).toBe('Prometheus');
+  expect(own?.selected && !own.accepted && own.reason).toBe(`${output.prometheusProblems[0]?.path}: ${output.prometheusProblems[0]?.message}`);
+  // The monitors are still judged on their own, so their verdicts stay useful meanwhile.
+  expect(output.verdicts.find((v) => v.resource.name === 'api')).toMatchObject({ selected: true, accepted: true });
+  return output.prometheusProblems;
+}
+
+describe('a Prometheus with a problem of its own', () => {
+  it('rejects a version that is not a version', () => {
+    expect(problemsFor({ version: 'latest' })).toEqual([{ path: 'spec.version', message: '"latest" is not a Prometheus version such as v3.5.0' }]);
+  });
+
+  it('rejects a scrape timeout longer than the scrape interval', () => {
+    expect(problemsFor({ scrapeInterval: '15s', scrapeTimeout: '1m' })).toEqual([
+      { path: 'spec.scrapeTimeout', message: 'scrapeTimeout "1m" is greater than scrapeInterval "15s"; Prometheus would refuse the configuration' },
+    ]);
+  });
+
+  it('rejects a scrape timeout longer than the default 30s interval', () => {
+    expect(problemsFor({ scrapeTimeout: '45s' })).toEqual([
+      { path: 'spec.scrapeTimeout', message: 'scrapeTimeout "45s" is greater than scrapeInterval "30s"; Prometheus would refuse the configuration' },
+    ]);
+  });
+
+  it('rejects an interval that is not a duration', () => {
+    expect(problemsFor({ evaluationInterval: '1 minute' })).toEqual([{ path: 'spec.evaluationInterval', message: '"1 minute" is not a duration like 30s or 1m' }]);
+  });
+
+  it('rejects a selector with an unknown operator, and selects nothing with it', () => {
+    const input: GeneratorInput = {
+      prometheus: prometheus({ serviceMonitorSelector: { matchExpressions: [{ key: 'team', operator: 'Equals', values: ['a'] }] } }),
+      serviceMonitors: [api],
+      podMonitors: [],
+      prometheusRules: [],
+      namespaces: [],
+      secrets: [],
+      configMaps: [],
+    };
+    const output = generate(input);
+    expect(output.prometheusProblems).toEqual([
+      { path: 'spec.serviceMonitorSelector.matchExpressions[0].operator', message: 'unknown operator "Equals"; expected In, NotIn, Exists or DoesNotExist' },
+    ]);
+    expect(output.verdicts[1]).toEqual({
+      resource: { kind: 'ServiceMonitor', namespace: 'monitoring', name: 'api' },
+      selected: false,
+      reason: "Prometheus monitoring/main's serviceMonitorSelector is invalid, so no ServiceMonitor is selected (see the Prometheus' status)",
+    });
+  });
+
+  it('rejects a missing remote write password Secret', () => {
+    expect(problemsFor({ remoteWrite: [{ url: 'https://rw.example.com', basicAuth: { username: { name: 'rw', key: 'user' }, password: { name: 'rw-pass', key: 'password' } } }] }, [
+      { namespace: 'monitoring', name: 'rw', data: { user: 'u' } },
+    ])).toEqual([{ path: 'spec.remoteWrite[0].basicAuth.password', message: 'Secret "rw-pass" not found in namespace "monitoring"' }]);
+  });
+
+  it('rejects a remote write Secret that lacks the key', () => {
+    expect(problemsFor({ remoteWrite: [{ url: 'https://rw.example.com', authorization: { credentials: { name: 'rw', key: 'token' } } }] }, [
+      { namespace: 'monitoring', name: 'rw', data: { user: 'u' } },
+    ])).toEqual([{ path: 'spec.remoteWrite[0].authorization.credentials', message: 'key "token" not found in Secret "rw" in namespace "monitoring"' }]);
+  });
+
+  it('does not read a Secret from another namespace', () => {
+    expect(problemsFor({ remoteWrite: [{ url: 'https://rw.example.com', authorization: { credentials: { name: 'rw', key: 'token' } } }] }, [
+      { namespace: 'team-a', name: 'rw', data: { token: 't' } },
+    ])).toEqual([{ path: 'spec.remoteWrite[0].authorization.credentials', message: 'Secret "rw" not found in namespace "monitoring"' }]);
+  });
+
+  it('rejects a remote write url that is not http(s)', () => {
+    expect(problemsFor({ remoteWrite: [{ url: 'rw.example.com:9090' }] })).toEqual([
+      { path: 'spec.remoteWrite[0].url', message: 'url must be an http:// or https:// URL, got "rw.example.com:9090"' },
+    ]);
+  });
+
+  it('rejects sigv4 combined with basic auth on one remote write', () => {
+    expect(problemsFor({ remoteWrite: [{ url: 'https://rw.example.com', sigv4: { region: 'x' }, basicAuth: { username: { name: 'rw', key: 'u' }, password: { name: 'rw', key: 'p' } } }] }, [
+      { namespace: 'monitoring', name: 'rw', data: { u: 'u', p: 'p' } },
+    ])).toEqual([{ path: 'spec.remoteWrite[0].sigv4', message: 'sigv4 cannot be combined with basicAuth: set only one authentication method' }]);
+  });
+
+  it('rejects an invalid write relabeling regex', () => {
+    expect(problemsFor({ remoteWrite: [{ url: 'https://rw.example.com', writeRelabelConfigs: [{ sourceLabels: ['__name__'], regex: 'go_(', action: 'drop' }] }] })).toEqual([
+      { path: 'spec.remoteWrite[0].writeRelabelConfigs[0].regex', message: 'invalid regex "go_(": Unterminated group' },
+    ]);
+  });
+
+  it('rejects a missing Alertmanager bearer token Secret', () => {
+    expect(problemsFor({ alerting: { alertmanagers: [{ name: 'am', port: 'web', authorization: { credentials: { name: 'am-token', key: 'token' } } }] } })).toEqual([
+      { path: 'spec.alerting.alertmanagers[0].authorization.credentials', message: 'Secret "am-token" not found in namespace "monitoring"' },
+    ]);
+  });
+
+  it('rejects an Alertmanager API version other than v1 or v2', () => {
+    expect(problemsFor({ alerting: { alertmanagers: [{ name: 'am', port: 'web', apiVersion: 'v3' }] } })).toEqual([
+      { path: 'spec.alerting.alertmanagers[0].apiVersion', message: 'apiVersion must be v1 or v2, got "v3"' },
+    ]);
+  });
+
+  it('rejects a missing additionalScrapeConfigs Secret', () => {
+    expect(problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } })).toEqual([
+      { path: 'spec.additionalScrapeConfigs', message: 'Secret "extra" not found in namespace "monitoring"' },
+    ]);
+  });
+
+  it('accepts a missing additionalScrapeConfigs Secret marked optional', () => {
+    const output = generate({
+      prometheus: prometheus({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml', optional: true } }),
+      serviceMonitors: [],
+      podMonitors: [],
+      prometheusRules: [],
+      namespaces: [],
+      secrets: [],
+      configMaps: [],
+    });
+    expect(output.ok).toBe(true);
+    expect(output.configs[0]).toContain('scrape_configs: []\n');
+  });
+
+  it('rejects additionalScrapeConfigs that are not a YAML list', () => {
+    expect(problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [
+      { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': 'job_name: node\nstatic_configs: []\n' } },
+    ])).toEqual([{ path: 'spec.additionalScrapeConfigs', message: 'key "scrape.yaml" of Secret "extra" must hold a YAML list, not a mapping' }]);
+  });
+
+  it('rejects additionalScrapeConfigs that are not YAML at all', () => {
+    const problems = problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [
+      { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': '- job_name: [unclosed\n' } },
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.path).toBe('spec.additionalScrapeConfigs');
+    expect(problems[0]?.message).toMatch(/^key "scrape\.yaml" of Secret "extra" is not valid YAML: /);
+  });
+
+  it('rejects an additionalScrapeConfigs list item that is not a mapping', () => {
+    expect(problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [
+      { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': '- job_name: a\n- just-a-string\n' } },
+    ])).toEqual([{ path: 'spec.additionalScrapeConfigs', message: 'key "scrape.yaml" of Secret "extra": item 1 of the list must be a mapping, not a string' }]);
+  });
+
+  it('reports every problem, not only the first', () => {
+    expect(problemsFor({ version: 'v3', scrapeInterval: 'soon', remoteWrite: [{ url: 'ftp://x' }] }).map((problem) => problem.path)).toEqual([
+      'spec.version',
+      'spec.scrapeInterval',
+      'spec.remoteWrite[0].url',
+    ]);
+  });
+});
