@@ -128,30 +128,25 @@ function checkDuration(value: unknown, path: string, problems: FieldProblem[]): 
 }
 
 function checkLabels(labels: unknown, path: string, scheme: NameValidationScheme, problems: FieldProblem[]): void {
-  if (labels === undefined || labels === null) return;
-  if (!isRecord(labels)) {
-    problems.push({ path, message: 'must be a map of label names to values' });
-    return;
-  }
-  for (const [name, value] of Object.entries(labels)) {
-    if (name === '__name__') {
-      problems.push({ path: keyPath(path, name), message: 'label name "__name__" is reserved for the metric name' });
-    } else if (!isValidLabelName(name, scheme)) {
-      problems.push({ path: keyPath(path, name), message: `"${name}" is not a valid label name (${labelNameRule(scheme)})` });
-    }
-    checkText(value, keyPath(path, name), problems);
-  }
+  checkNameValueMap(labels, path, 'label', scheme, problems);
 }
 
 function checkAnnotations(annotations: unknown, path: string, scheme: NameValidationScheme, problems: FieldProblem[]): void {
-  if (annotations === undefined || annotations === null) return;
-  if (!isRecord(annotations)) {
-    problems.push({ path, message: 'must be a map of annotation names to values' });
+  checkNameValueMap(annotations, path, 'annotation', scheme, problems);
+}
+
+/** Labels and annotations share Prometheus' name rules; only labels reserve `__name__`. */
+function checkNameValueMap(map: unknown, path: string, what: 'label' | 'annotation', scheme: NameValidationScheme, problems: FieldProblem[]): void {
+  if (map === undefined || map === null) return;
+  if (!isRecord(map)) {
+    problems.push({ path, message: `must be a map of ${what} names to values` });
     return;
   }
-  for (const [name, value] of Object.entries(annotations)) {
-    if (!isValidLabelName(name, scheme)) {
-      problems.push({ path: keyPath(path, name), message: `"${name}" is not a valid annotation name (${labelNameRule(scheme)})` });
+  for (const [name, value] of Object.entries(map)) {
+    if (what === 'label' && name === '__name__') {
+      problems.push({ path: keyPath(path, name), message: 'label name "__name__" is reserved for the metric name' });
+    } else if (!isValidLabelName(name, scheme)) {
+      problems.push({ path: keyPath(path, name), message: `"${name}" is not a valid ${what} name (${labelNameRule(scheme)})` });
     }
     checkText(value, keyPath(path, name), problems);
   }
