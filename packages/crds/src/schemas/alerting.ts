@@ -1,5 +1,5 @@
 /** Where a Prometheus sends alerts: Alertmanagers found through their Services' endpoints. */
-import { bool, duration, embedded, intOrString, oneOf, str } from './common.ts';
+import { bool, duration, intOrString, oneOf, sigv4Schema, str } from './common.ts';
 import { basicAuthSchema, proxyProperties, safeAuthorizationSchema } from './http-auth.ts';
 import { relabelConfigList } from './relabel-config.ts';
 import { tlsConfigSchema } from './tls-config.ts';
@@ -23,7 +23,7 @@ export const alertmanagerEndpointsSchema = {
     basicAuth: basicAuthSchema,
     bearerTokenFile: str('Deprecated: use authorization. File holding a bearer token.'),
     authorization: safeAuthorizationSchema,
-    sigv4: embedded('AWS Signature Version 4 authentication.'),
+    sigv4: sigv4Schema,
     relabelings: relabelConfigList('Relabeling applied to the discovered Alertmanager targets.'),
     alertRelabelings: relabelConfigList('Relabeling applied to alerts sent to this Alertmanager.'),
     ...proxyProperties,

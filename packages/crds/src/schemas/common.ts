@@ -216,3 +216,19 @@ export const objectMetaSchema = {
     managedFields: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
   },
 } as const;
+
+/** AWS Signature Version 4 request signing, for remote write and Alertmanager endpoints. */
+export const sigv4Schema = {
+  type: 'object',
+  description: 'AWS Signature Version 4 authentication.',
+  additionalProperties: false,
+  properties: {
+    region: str('AWS region (default: from the environment).'),
+    accessKey: secretKeySelectorSchema,
+    secretKey: secretKeySelectorSchema,
+    profile: str('Named AWS profile.'),
+    roleArn: str('Role to assume.'),
+    externalId: str('External id used when assuming roleArn.'),
+    useFIPSSTSEndpoint: bool('Use the FIPS STS endpoint.'),
+  },
+} as const;

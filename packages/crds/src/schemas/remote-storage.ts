@@ -1,5 +1,5 @@
 /** remoteWrite and remoteRead entries of a Prometheus. */
-import { bool, count, duration, embedded, oneOf, str, stringMap, URL_PATTERN } from './common.ts';
+import { bool, count, duration, embedded, oneOf, sigv4Schema, str, stringMap, URL_PATTERN } from './common.ts';
 import { authorizationSchema, basicAuthSchema, oauth2Schema, proxyProperties } from './http-auth.ts';
 import { relabelConfigList } from './relabel-config.ts';
 import { tlsConfigSchema } from './tls-config.ts';
@@ -34,7 +34,7 @@ export const remoteWriteSpecSchema = {
     writeRelabelConfigs: relabelConfigList('Relabeling applied to samples before they are sent.'),
     enableHTTP2: bool('Allow HTTP/2.'),
     roundRobinDNS: bool('Spread requests over all the IPs the host name resolves to.'),
-    sigv4: embedded('AWS Signature Version 4 authentication.'),
+    sigv4: sigv4Schema,
     azureAd: embedded('Azure AD authentication.'),
     googleIam: embedded('Google IAM authentication.'),
     queueConfig: {

@@ -84,6 +84,8 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
   { title: 'a numeric external label value', kind: 'Prometheus', object: prometheus('external-label-number', { externalLabels: { cluster: 1 } }), path: 'spec.externalLabels.cluster' },
   { title: 'tolerations as a string', kind: 'Prometheus', object: prometheus('tolerations-string', { tolerations: 'none' }), path: 'spec.tolerations' },
   { title: 'zero query concurrency', kind: 'Prometheus', object: prometheus('query-concurrency', { query: { maxConcurrency: 0 } }), path: 'spec.query.maxConcurrency' },
+  { title: 'an enforcement exclusion without namespace', kind: 'Prometheus', object: prometheus('exclusion-no-namespace', { excludedFromEnforcement: [{ resource: 'servicemonitors' }] }), path: 'spec.excludedFromEnforcement[0].namespace' },
+  { title: 'an unknown excluded resource', kind: 'Prometheus', object: prometheus('exclusion-resource', { excludedFromEnforcement: [{ resource: 'pods', namespace: 'a' }] }), path: 'spec.excludedFromEnforcement[0].resource' },
   // PrometheusRule
   { title: 'a rule group without name', kind: 'PrometheusRule', object: rules('group-no-name', { rules: [{ alert: 'A', expr: 'up == 0' }] }), path: 'spec.groups[0].name' },
   { title: 'a rule group with an empty name', kind: 'PrometheusRule', object: rules('group-empty-name', { name: '', rules: [{ alert: 'A', expr: 'up == 0' }] }), path: 'spec.groups[0].name' },
