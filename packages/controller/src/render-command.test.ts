@@ -94,7 +94,13 @@ describe('promop render with resources that fail their CRD schema', () => {
     );
     const result = await renderInProcess(['-f', out, '-o', join(out, 'rendered')]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Invalid resources \(failed CRD schema validation; not offered to any Prometheus\):\n.*\n\s+ServiceMonitor\s+monitoring\s+broken\s+yes\s+NO\s+spec\.endpoints\[0\]\.interval/);
+    expect(result.stdout).toContain(
+      [
+        'Invalid resources (failed CRD schema validation; not offered to any Prometheus):',
+        `  ServiceMonitor monitoring/broken (${join(out, 'input.yaml')}#1):`,
+        '    spec.endpoints[0].interval: "5 minutes" is not a duration like 30s or 1m',
+      ].join('\n'),
+    );
     expect(result.stdout).toMatch(/PrometheusRule\s+monitoring\s+bad-promql\s+yes\s+NO\s+spec\.groups\[0\]\.rules\[0\]\.expr: syntax error at column 7: unexpected end of expression after "sum\(up"/);
     expect(result.stdout).toMatch(/ServiceMonitor\s+monitoring\s+fine\s+yes\s+yes/);
     const config = readFileSync(join(out, 'rendered', 'monitoring', 'main', 'prometheus.yaml'), 'utf8');

@@ -83,8 +83,8 @@ export interface RenderedPrometheus {
 /** The whole rendering of a set of manifests. */
 export interface RenderResult {
   prometheuses: RenderedPrometheus[];
-  /** Monitors and rules that failed schema validation: never passed to any Prometheus. */
-  invalidResources: Verdict[];
+  /** Monitors and rules that failed schema validation, with the file they came from: never passed to any Prometheus. */
+  invalidResources: { verdict: Verdict; source: string }[];
   /** Things the user should know about the input itself (ignored kinds, placeholder uids). */
   notes: string[];
 }
@@ -105,7 +105,7 @@ const VALIDATORS: Record<RenderedKind, Validator> = {
 export function renderManifests(manifests: Manifests): RenderResult {
   const valid: Record<RenderedKind, unknown[]> = { Prometheus: [], ServiceMonitor: [], PodMonitor: [], PrometheusRule: [] };
   const invalidPrometheuses: Verdict[] = [];
-  const invalidResources: Verdict[] = [];
+  const invalidResources: RenderResult['invalidResources'] = [];
   for (const resource of sortResources(manifests.resources)) {
     const result = VALIDATORS[resource.kind](resource.object);
     if (result.ok) {
@@ -113,7 +113,8 @@ export function renderManifests(manifests: Manifests): RenderResult {
       continue;
     }
     const verdict = schemaRejection(resource, result.errors);
-    (resource.kind === 'Prometheus' ? invalidPrometheuses : invalidResources).push(verdict);
+    if (resource.kind === 'Prometheus') invalidPrometheuses.push(verdict);
+    else invalidResources.push({ verdict, source: resource.source });
   }
   const prometheuses: RenderedPrometheus[] = (valid.Prometheus as Prometheus[]).map((prometheus) => {
     const output = generate({
@@ -164,11 +165,16 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
     lines.push(`Prometheus ${namespace}/${name}: ${status}${where}`);
     for (const problem of rendered.output?.prometheusProblems ?? []) lines.push(`  problem: ${problem.path}: ${problem.message}`);
     for (const warning of rendered.output?.prometheusWarnings ?? []) lines.push(`  warning: ${warning}`);
-    lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(warningLines(rendered.verdicts)), `  ${summary(rendered.verdicts)}`, '');
+    lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(detailLines(rendered.verdicts)), `  ${summary(rendered.verdicts)}`, '');
   }
   if (result.invalidResources.length > 0) {
     lines.push('Invalid resources (failed CRD schema validation; not offered to any Prometheus):');
-    lines.push(...indent(verdictTable(result.invalidResources)), '');
+    for (const { verdict, source } of result.invalidResources) {
+      if (!verdict.selected || verdict.accepted) continue;
+      const who = `${verdict.resource.kind} ${verdict.resource.namespace}/${verdict.resource.name}`;
+      lines.push(`  ${who} (${source}):`, ...verdict.problems.map((problem) => `    ${problem.path}: ${problem.message}`));
+    }
+    lines.push('');
   }
   return lines.join('\n');
 }
@@ -228,7 +234,7 @@ function schemaRejection(resource: ManifestResource, errors: { path: string; mes
     accepted: false,
     reason: first ? (first.message.startsWith(first.path) ? first.message : `${first.path}: ${first.message}`) : 'invalid',
     problems,
-    warnings: [`schema validation failed (${resource.source})`],
+    warnings: [],
   };
 }
 
@@ -246,10 +252,14 @@ function verdictTable(verdicts: readonly Verdict[]): string[] {
   return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd());
 }
 
-function warningLines(verdicts: readonly Verdict[]): string[] {
-  return verdicts.flatMap((verdict) =>
-    verdict.selected ? verdict.warnings.map((warning) => `warning: ${verdict.resource.kind} ${verdict.resource.namespace}/${verdict.resource.name}: ${warning}`) : [],
-  );
+/** Warnings, and every problem of objects rejected for more than one reason (the table shows the first). */
+function detailLines(verdicts: readonly Verdict[]): string[] {
+  return verdicts.flatMap((verdict) => {
+    if (!verdict.selected) return [];
+    const who = `${verdict.resource.kind} ${verdict.resource.namespace}/${verdict.resource.name}`;
+    const problems = !verdict.accepted && verdict.problems.length > 1 ? verdict.problems.map((problem) => `problem: ${who}: ${problem.path}: ${problem.message}`) : [];
+    return [...problems, ...verdict.warnings.map((warning) => `warning: ${who}: ${warning}`)];
+  });
 }
 
 function summary(verdicts: readonly Verdict[]): string {
