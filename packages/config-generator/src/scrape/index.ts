@@ -9,7 +9,8 @@
  * if (r.ok) scrapeConfigs.push(...r.scrapeConfigs); else reject(sm, r.problems[0]);
  * ```
  * Results other than the sharding keep rule do not depend on `shard`, so verdicts and TLS
- * assets can be taken from any one shard's rendering.
+ * assets can be taken from any one shard's rendering. Alternatively render once with
+ * `shard: undefined` (the `$(SHARD)` placeholder) and substitute the number per shard.
  */
 export type { ScrapeContext, MonitorRendering, MonitorKind } from './scrape-context.ts';
 export { renderServiceMonitor } from './service-monitor.ts';

@@ -44,8 +44,9 @@ export interface ScrapeContext {
   /**
    * The shard (0-based) this config is rendered for: written into the sharding keep rule in place
    * of prometheus-operator's `$(SHARD)` placeholder (promop has no config-reloader to substitute
-   * it). Render once per shard. Undefined keeps the `$(SHARD)` placeholder, byte-compatible with
-   * upstream output; only meant for comparisons, since Prometheus would not scrape anything.
+   * it). Undefined keeps the `$(SHARD)` placeholder (byte-compatible with upstream output): the
+   * caller must then replace it in each shard's copy (see prometheus/sharding.ts substituteShard),
+   * since Prometheus would scrape nothing with the placeholder left in.
    */
   shard?: number;
 }
