@@ -46,7 +46,13 @@ function createAjv(): Ajv {
   return ajv;
 }
 
-const ajv = createAjv();
+let sharedAjv: Ajv | undefined;
+
+/** The one ajv instance, created when the first validator runs. */
+function ajv(): Ajv {
+  sharedAjv ??= createAjv();
+  return sharedAjv;
+}
 
 /** Turns a JSON pointer (`/spec/endpoints/0/interval`) into the path users write (`spec.endpoints[0].interval`). */
 export function pointerToPath(pointer: string): string {
@@ -148,8 +154,14 @@ function toValidationErrors(errors: readonly ErrorObject[], root: unknown): Vali
   return result;
 }
 
-function validatorFor<T>(validate: ValidateFunction): (input: unknown) => ValidationResult<T> {
+/**
+ * Compiles `schema` on the first call and reuses the compiled function afterwards: compiling all four schemas
+ * takes most of a second, which importing `@promop/crds` (for a type or a constant) should not pay.
+ */
+function validatorFor<T>(schema: object): (input: unknown) => ValidationResult<T> {
+  let validate: ValidateFunction | undefined;
   return (input: unknown) => {
+    validate ??= ajv().compile(schema);
     // Defaults are written into a copy: the caller's object (often an informer cache entry) stays untouched.
     let copy: unknown;
     try {
@@ -163,10 +175,10 @@ function validatorFor<T>(validate: ValidateFunction): (input: unknown) => Valida
 }
 
 /** Checks a Prometheus object against the CRD schema; never throws. */
-export const validatePrometheus: (input: unknown) => ValidationResult<Prometheus> = validatorFor(ajv.compile(prometheusSchema));
+export const validatePrometheus: (input: unknown) => ValidationResult<Prometheus> = validatorFor(prometheusSchema);
 /** Checks a ServiceMonitor object against the CRD schema; never throws. */
-export const validateServiceMonitor: (input: unknown) => ValidationResult<ServiceMonitor> = validatorFor(ajv.compile(serviceMonitorSchema));
+export const validateServiceMonitor: (input: unknown) => ValidationResult<ServiceMonitor> = validatorFor(serviceMonitorSchema);
 /** Checks a PodMonitor object against the CRD schema; never throws. */
-export const validatePodMonitor: (input: unknown) => ValidationResult<PodMonitor> = validatorFor(ajv.compile(podMonitorSchema));
+export const validatePodMonitor: (input: unknown) => ValidationResult<PodMonitor> = validatorFor(podMonitorSchema);
 /** Checks a PrometheusRule object against the CRD schema; never throws. */
-export const validatePrometheusRule: (input: unknown) => ValidationResult<PrometheusRule> = validatorFor(ajv.compile(prometheusRuleSchema));
+export const validatePrometheusRule: (input: unknown) => ValidationResult<PrometheusRule> = validatorFor(prometheusRuleSchema);
