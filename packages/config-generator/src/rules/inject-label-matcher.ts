@@ -8,6 +8,7 @@
  */
 import { parser } from '@prometheus-io/lezer-promql';
 import { isLegacyLabelName } from './prometheus-names.ts';
+import { unquotePromqlString } from './promql-string.ts';
 
 /** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */
 type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];
@@ -78,17 +79,4 @@ function matcherLabelName(expr: string, item: SyntaxNode): string | undefined {
 /** A label name as PromQL must write it: bare when it is a classic identifier, quoted otherwise. */
 export function quoteLabelName(label: string): string {
   return isLegacyLabelName(label) ? label : JSON.stringify(label);
-}
-
-/**
- * The value of a PromQL string literal (`"..."`, `'...'` or a raw backtick string). Escapes
- * beyond the common ones are kept verbatim: only comparing a label name to ours depends on it.
- */
-function unquotePromqlString(literal: string): string | undefined {
-  const quote = literal[0];
-  const body = literal.slice(1, -1);
-  if (quote === '`') return body;
-  if (quote !== '"' && quote !== "'") return undefined;
-  const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'" };
-  return body.replace(/\\(.)/g, (whole, char: string) => escapes[char] ?? whole);
 }

@@ -1,9 +1,15 @@
 /**
  * PromQL syntax checking with the Prometheus team's own grammar (@prometheus-io/lezer-promql).
- * It finds syntax errors only; type errors such as `rate(up)` parse fine here and are caught by
- * the Prometheus binary (promtool in our tests).
+ * It finds syntax errors, plus Prometheus' own parse-time rule that a selector without a metric
+ * name needs a matcher that does not match the empty string (`{job=~".*"}` selects every series).
+ * Type errors such as `rate(up)` parse fine here and are caught by the Prometheus binary (promtool
+ * in our tests).
  */
 import { parser } from '@prometheus-io/lezer-promql';
+import { unquotePromqlString } from './promql-string.ts';
+
+/** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */
+type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];
 
 /** Where an expression stops being PromQL, and what the parser found there. */
 export interface PromqlSyntaxError {
@@ -18,25 +24,68 @@ export interface PromqlSyntaxError {
 
 /** Returns the first syntax error in `expr`, or undefined when it parses. */
 export function findPromqlSyntaxError(expr: string): PromqlSyntaxError | undefined {
-  let errorFrom = -1;
-  let errorTo = -1;
-  parser.parse(expr).iterate({
+  let error: { from: number; to: number; problem: 'syntax' | 'empty-matchers' } | undefined;
+  const tree = parser.parse(expr);
+  tree.iterate({
     enter(node) {
-      if (errorFrom >= 0) return false;
-      if (node.type.isError) {
-        errorFrom = node.from;
-        errorTo = node.to;
-        return false;
-      }
+      if (error) return false;
+      if (node.type.isError) error = { from: node.from, to: node.to, problem: 'syntax' };
       return undefined;
     },
   });
-  if (errorFrom < 0) return undefined;
-  const before = expr.slice(0, errorFrom);
+  // Only a well-formed expression is checked for selectors Prometheus refuses.
+  if (!error) {
+    tree.iterate({
+      enter(node) {
+        if (error || node.name !== 'VectorSelector') return error ? false : undefined;
+        if (matchesEverySeries(expr, node.node)) error = { from: node.from, to: node.to, problem: 'empty-matchers' };
+        return false;
+      },
+    });
+  }
+  if (!error) return undefined;
+  const before = expr.slice(0, error.from);
   const line = before.split('\n').length;
-  const column = errorFrom - (before.lastIndexOf('\n') + 1) + 1;
+  const column = error.from - (before.lastIndexOf('\n') + 1) + 1;
   const where = expr.includes('\n') ? `line ${line}, column ${column}` : `column ${column}`;
-  return { offset: errorFrom, line, column, message: `syntax error at ${where}: unexpected ${describeToken(expr, errorFrom, errorTo)}` };
+  const message =
+    error.problem === 'syntax'
+      ? `syntax error at ${where}: unexpected ${describeToken(expr, error.from, error.to)}`
+      : `selector ${expr.slice(error.from, error.to)} at ${where} needs a metric name or a matcher that does not match the empty string`;
+  return { offset: error.from, line, column, message };
+}
+
+/**
+ * True for a selector without a metric name whose matchers all accept the empty string; Prometheus
+ * refuses it at parse time. Regexes are RE2 there and JavaScript here: one that JavaScript cannot
+ * compile is assumed to be selective, so a doubt never rejects a rule.
+ */
+function matchesEverySeries(expr: string, selector: SyntaxNode): boolean {
+  if (selector.getChild('Identifier')) return false;
+  const braces = selector.getChild('LabelMatchers');
+  if (!braces) return false;
+  for (let matcher = braces.firstChild; matcher; matcher = matcher.nextSibling) {
+    if (matcher.name === 'QuotedLabelName') return false; // {"metric.name"}
+    if (matcher.name !== 'UnquotedLabelMatcher' && matcher.name !== 'QuotedLabelMatcher') continue;
+    const operator = matcher.getChild('MatchOp');
+    const literal = matcher.getChild('StringLiteral');
+    const value = literal ? unquotePromqlString(expr.slice(literal.from, literal.to)) : undefined;
+    if (!operator || value === undefined) return false;
+    if (!matchesEmpty(expr.slice(operator.from, operator.to), value)) return false;
+  }
+  return true;
+}
+
+function matchesEmpty(operator: string, value: string): boolean {
+  if (operator === '=') return value === '';
+  if (operator === '!=') return value !== '';
+  let regex: RegExp;
+  try {
+    regex = new RegExp(`^(?:${value})$`);
+  } catch {
+    return false;
+  }
+  return operator === '=~' ? regex.test('') : !regex.test('');
 }
 
 /**

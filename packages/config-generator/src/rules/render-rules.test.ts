@@ -54,6 +54,11 @@ const badCases: BadCase[] = [
     reason: 'spec.groups[0].rules[1].expr: syntax error at line 2, column 8: unexpected "0" after "up == 0"',
   },
   {
+    story: 'a selector that matches every series, which Prometheus refuses to parse',
+    spec: groupWith({ record: 'all:count', expr: 'count({job=~".*"})' }),
+    reason: 'spec.groups[0].rules[1].expr: selector {job=~".*"} at column 7 needs a metric name or a matcher that does not match the empty string',
+  },
+  {
     story: 'a rule with both record and alert',
     spec: groupWith({ record: 'x:y', alert: 'B', expr: 'up' }),
     reason: 'spec.groups[0].rules[1]: only one of "record" and "alert" may be set, found record "x:y" and alert "B"',
