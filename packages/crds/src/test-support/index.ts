@@ -1,0 +1,7 @@
+/**
+ * Helpers for tests in other packages (`@promop/crds/test-support`): install the committed CRDs into the test
+ * control plane, read the kube-prometheus corpus, reuse the negative cases.
+ */
+export { applyCrds, committedCrds, CRDS_DIR } from './apply-crds.ts';
+export { corpusObjects, CORPUS_DIR, type CorpusObject } from './corpus.ts';
+export { NEGATIVE_CASES, type NegativeCase } from './negative-cases.ts';
