@@ -109,6 +109,16 @@ describe('promop render with resources that fail their CRD schema', () => {
   });
 });
 
+describe('promop render with an invalid Prometheus', () => {
+  it('reports it as not rendered with the field at fault, and still exits 0', async () => {
+    writeFileSync(join(out, 'prometheus.yaml'), 'apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: main, namespace: monitoring}\nspec: {shards: two}\n');
+    const result = await renderInProcess(['-f', join(out, 'prometheus.yaml'), '-o', join(out, 'rendered')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Prometheus monitoring/main: not rendered: the Prometheus object is invalid');
+    expect(result.stdout).toMatch(/Prometheus\s+monitoring\s+main\s+yes\s+NO\s+spec\.shards/);
+  });
+});
+
 describe('promop render usage', () => {
   it('exits 2 with the usage for missing -f', async () => {
     const result = await promop(['render']);
