@@ -9,7 +9,18 @@ pnpm install --frozen-lockfile
 bash tools/build.sh
 pnpm typecheck
 status=0
-pnpm jest --ci "$@" || status=$?
+mkdir -p .cache
+rm -f .cache/jest-results.json
+pnpm jest --ci --json --outputFile=.cache/jest-results.json "$@" || status=$?
+# One plain summary line for CI: "jest: N passed, N failed".
+node -e '
+  const fs = require("node:fs");
+  const file = ".cache/jest-results.json";
+  if (!fs.existsSync(file)) { console.log("jest: 0 passed, 1 failed"); process.exit(0); }
+  const r = JSON.parse(fs.readFileSync(file, "utf8"));
+  const failed = r.numFailedTests + r.numRuntimeErrorTestSuites;
+  console.log(`jest: ${r.numPassedTests} passed, ${failed} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+'
 
 tools_dir="${PROMOP_TOOLS_DIR:-$PWD/.tools/bin}"
 sleep 2 # give watchdogs a moment after jest's own teardown
