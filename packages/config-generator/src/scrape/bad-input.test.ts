@@ -208,6 +208,17 @@ const cases: BadCase[] = [
     problems: [{ path: 'spec.scrapeProtocols[1]', message: 'scrape protocol "PrometheusProto" is listed twice' }],
   },
   {
+    story: 'a port name that cannot be matched',
+    monitor: smEndpoint({ port: 'web(' }),
+    problems: [{ path: 'spec.endpoints[0].port', message: '"web(" is not a valid port name' }],
+  },
+  {
+    story: 'a target label Prometheus 2 cannot name',
+    monitor: sm({ targetLabels: ['1st-tier'], endpoints: [{ port: 'web' }] }),
+    version: 'v2.50.0',
+    problems: [{ path: 'spec.targetLabels[0]', message: '"1st-tier" does not give a valid label name ("1st_tier") for Prometheus v2.50.0' }],
+  },
+  {
     story: 'a PodMonitor port number out of range',
     monitor: pm({ podMetricsEndpoints: [{ portNumber: 70000 }] }),
     problems: [{ path: 'spec.podMetricsEndpoints[0].portNumber', message: '70000 is not a valid port number (1-65535)' }],

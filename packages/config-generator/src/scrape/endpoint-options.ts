@@ -5,6 +5,7 @@
 import type { Endpoint, PodMetricsEndpoint } from '@promop/crds';
 import { supports, type HttpClientContext } from '../http-client/index.ts';
 import { parseDuration } from './duration.ts';
+import { re2RegexError } from './re2-regex.ts';
 import type { ScrapeContext } from './scrape-context.ts';
 
 /** Either kind of endpoint. */
@@ -71,4 +72,13 @@ export function appendScrapeBasics(cfg: Record<string, unknown>, ep: AnyEndpoint
 export function appendHttpFlags(cfg: Record<string, unknown>, ep: AnyEndpoint, path: string, hc: HttpClientContext): void {
   if (ep.followRedirects !== undefined && supports(hc, '2.26.0', `${path}.followRedirects`, 'follow_redirects')) cfg.follow_redirects = ep.followRedirects;
   if (ep.enableHttp2 !== undefined && supports(hc, '2.35.0', `${path}.enableHttp2`, 'enable_http2')) cfg.enable_http2 = ep.enableHttp2;
+}
+
+/**
+ * A port name is matched as a regex against the discovered port names, so it must be one; a
+ * Kubernetes port name always is, but manifests given to `promop render` are not API-validated.
+ */
+export function validatePortName(value: string | undefined, path: string, hc: HttpClientContext): void {
+  if (value === undefined || value === '') return;
+  if (re2RegexError(value) !== undefined) hc.findings.problem(path, `"${value}" is not a valid port name`);
 }

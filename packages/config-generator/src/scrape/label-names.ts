@@ -24,3 +24,16 @@ function isWellFormed(text: string): boolean {
   // Lone surrogates cannot be encoded as UTF-8.
   return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
+
+/**
+ * Checks Kubernetes label names that become target label names (targetLabels, podTargetLabels):
+ * after sanitizing, Prometheus 2 still refuses a leading digit.
+ */
+export function validateCopiedLabels(labels: string[] | undefined, path: string, version: PrometheusVersion): Array<{ path: string; message: string }> {
+  const problems: Array<{ path: string; message: string }> = [];
+  (labels ?? []).forEach((label, i) => {
+    const name = sanitizeLabelName(label);
+    if (!isValidLabelName(name, version)) problems.push({ path: `${path}[${i}]`, message: `"${label}" does not give a valid label name ("${name}") for Prometheus ${version.text}` });
+  });
+  return problems;
+}

@@ -16,8 +16,9 @@ import {
   type HttpClientContext,
 } from '../http-client/index.ts';
 import { isAtLeast } from '../prometheus-version.ts';
-import { appendHonorFields, appendHttpFlags, appendScrapeBasics, validateIntervals } from './endpoint-options.ts';
+import { appendHonorFields, appendHttpFlags, appendScrapeBasics, validateIntervals, validatePortName } from './endpoint-options.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
+import { validateCopiedLabels } from './label-names.ts';
 import { appendMonitorLimits, validateMonitorLimits } from './limits.ts';
 import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, runningPodFilter, setLabel } from './meta-relabelings.ts';
 import { namespaceEnforcementRelabelings } from './namespace-enforcement.ts';
@@ -42,9 +43,13 @@ export function renderPodMonitor(pm: PodMonitor, ctx: ScrapeContext): MonitorRen
     findings.problem('spec.selectorMechanism', `RoleSelector needs Prometheus v2.17.0 or later (configured: ${ctx.version.text})`);
   }
   validateMonitorLimits(spec, hc);
-  const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, hc);
+  findings.problems.push(...validateCopiedLabels(spec.podTargetLabels, 'spec.podTargetLabels', ctx.version));
+  // Resolved now (endpoints need it) but reported last, where prometheus-operator checks it.
+  const classFindings = new Findings();
+  const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, { ...hc, findings: classFindings });
 
   const scrapeConfigs = (spec.podMetricsEndpoints ?? []).map((ep, i) => renderEndpoint(pm, ep, i, roleSelector, scrapeClass, ctx, hc));
+  findings.problems.push(...classFindings.problems);
   if (findings.problems.length > 0) return { ok: false, problems: findings.problems, warnings: findings.warnings };
   return { ok: true, scrapeConfigs, tlsAssets: hc.tlsAssets, warnings: findings.warnings };
 }
@@ -65,9 +70,6 @@ function renderEndpoint(
   const bearerTokenSecret = ep.bearerTokenSecret?.name ? ep.bearerTokenSecret : undefined;
 
   checkAuthExclusivity({ basicAuth: ep.basicAuth, oauth2: ep.oauth2, authorization: ep.authorization, bearerTokenSecret }, path, hc);
-  validateIntervals(ep, path, ctx, hc);
-  findings.problems.push(...validateRelabelConfigs(ep.relabelings, `${path}.relabelings`, ctx.version));
-  findings.problems.push(...validateRelabelConfigs(ep.metricRelabelings, `${path}.metricRelabelings`, ctx.version));
   if (ep.portNumber !== undefined && (!Number.isInteger(ep.portNumber) || ep.portNumber < 1 || ep.portNumber > 65535)) {
     findings.problem(`${path}.portNumber`, `${ep.portNumber} is not a valid port number (1-65535)`);
   }
@@ -110,6 +112,13 @@ function renderEndpoint(
     const rendered = renderAuthorization(authorization, `${path}.authorization`, hc);
     if (rendered) cfg.authorization = rendered;
   }
+
+  // Checked after the HTTP settings, in prometheus-operator's order, so the first reason matches its.
+  validateIntervals(ep, path, ctx, hc);
+  findings.problems.push(...validateRelabelConfigs(ep.relabelings, `${path}.relabelings`, ctx.version));
+  findings.problems.push(...validateRelabelConfigs(ep.metricRelabelings, `${path}.metricRelabelings`, ctx.version));
+  validatePortName(ep.port, `${path}.port`, hc);
+  if (typeof ep.targetPort === 'string') validatePortName(ep.targetPort, `${path}.targetPort`, hc);
 
   cfg.relabel_configs = [
     jobNameMetaRelabeling(),

@@ -17,8 +17,9 @@ import {
   type TlsConfigSpec,
 } from '../http-client/index.ts';
 import { isAtLeast } from '../prometheus-version.ts';
-import { appendHonorFields, appendHttpFlags, appendScrapeBasics, validateIntervals } from './endpoint-options.ts';
+import { appendHonorFields, appendHttpFlags, appendScrapeBasics, validateIntervals, validatePortName } from './endpoint-options.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
+import { validateCopiedLabels } from './label-names.ts';
 import { appendMonitorLimits, validateMonitorLimits } from './limits.ts';
 import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, runningPodFilter, setLabel } from './meta-relabelings.ts';
 import { namespaceEnforcementRelabelings } from './namespace-enforcement.ts';
@@ -46,13 +47,18 @@ export function renderServiceMonitor(sm: ServiceMonitor, ctx: ScrapeContext): Mo
     findings.problem('spec.selectorMechanism', `RoleSelector needs Prometheus v2.17.0 or later (configured: ${ctx.version.text})`);
   }
   validateMonitorLimits(spec, hc);
-  const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, hc);
+  findings.problems.push(...validateCopiedLabels(spec.targetLabels, 'spec.targetLabels', ctx.version));
+  findings.problems.push(...validateCopiedLabels(spec.podTargetLabels, 'spec.podTargetLabels', ctx.version));
+  // Resolved now (endpoints need it) but reported last, where prometheus-operator checks it.
+  const classFindings = new Findings();
+  const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, { ...hc, findings: classFindings });
 
   // EndpointSlice discovery needs Prometheus 2.21; older versions keep using Endpoints.
   const wanted = spec.serviceDiscoveryRole ? (spec.serviceDiscoveryRole === 'EndpointSlice' ? 'endpointslice' : 'endpoints') : ctx.serviceDiscoveryRole;
   const role = wanted === 'endpointslice' && isAtLeast(ctx.version, '2.21.0') ? 'endpointslice' : 'endpoints';
 
   const scrapeConfigs = (spec.endpoints ?? []).map((ep, i) => renderEndpoint(sm, ep, i, role, roleSelector, scrapeClass, ctx, hc));
+  findings.problems.push(...classFindings.problems);
   if (findings.problems.length > 0) return { ok: false, problems: findings.problems, warnings: findings.warnings };
   return { ok: true, scrapeConfigs, tlsAssets: hc.tlsAssets, warnings: findings.warnings };
 }
@@ -82,9 +88,6 @@ function renderEndpoint(
     path,
     hc,
   );
-  validateIntervals(ep, path, ctx, hc);
-  findings.problems.push(...validateRelabelConfigs(ep.relabelings, `${path}.relabelings`, ctx.version));
-  findings.problems.push(...validateRelabelConfigs(ep.metricRelabelings, `${path}.metricRelabelings`, ctx.version));
   if (typeof ep.targetPort === 'number' && (!Number.isInteger(ep.targetPort) || ep.targetPort < 0 || ep.targetPort > 65535)) {
     findings.problem(`${path}.targetPort`, `${ep.targetPort} is not a valid port number`);
   }
@@ -124,6 +127,13 @@ function renderEndpoint(
     const rendered = renderAuthorization(authorization, `${path}.authorization`, hc);
     if (rendered) cfg.authorization = rendered;
   }
+
+  // Checked after the HTTP settings, in prometheus-operator's order, so the first reason matches its.
+  validateIntervals(ep, path, ctx, hc);
+  findings.problems.push(...validateRelabelConfigs(ep.relabelings, `${path}.relabelings`, ctx.version));
+  findings.problems.push(...validateRelabelConfigs(ep.metricRelabelings, `${path}.metricRelabelings`, ctx.version));
+  validatePortName(ep.port, `${path}.port`, hc);
+  if (typeof ep.targetPort === 'string') validatePortName(ep.targetPort, `${path}.targetPort`, hc);
 
   cfg.relabel_configs = [
     jobNameMetaRelabeling(),
