@@ -14,4 +14,3 @@ export {
   isLegacyLabelName,
   type NameValidationScheme,
 } from './prometheus-names.ts';
-export { isValidPrometheusDuration } from './prometheus-duration.ts';

@@ -1,11 +1,13 @@
 /**
  * PromQL syntax checking with the Prometheus team's own grammar (@prometheus-io/lezer-promql).
- * It finds syntax errors, plus Prometheus' own parse-time rule that a selector without a metric
- * name needs a matcher that does not match the empty string (`{job=~".*"}` selects every series).
+ * It finds syntax errors, plus two of Prometheus' own parse-time rules: regex matchers must compile
+ * as RE2, and a selector without a metric name needs a matcher that does not match the empty
+ * string (`{job=~".*"}` would select every series).
  * Type errors such as `rate(up)` parse fine here and are caught by the Prometheus binary (promtool
  * in our tests).
  */
 import { parser } from '@prometheus-io/lezer-promql';
+import { re2RegexError } from '../scrape/re2-regex.ts';
 import { unquotePromqlString } from './promql-string.ts';
 
 /** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */
@@ -24,7 +26,7 @@ export interface PromqlSyntaxError {
 
 /** Returns the first syntax error in `expr`, or undefined when it parses. */
 export function findPromqlSyntaxError(expr: string): PromqlSyntaxError | undefined {
-  let error: { from: number; to: number; problem: 'syntax' | 'empty-matchers' } | undefined;
+  let error: { from: number; to: number; problem: 'syntax' | 'empty-matchers' | { regex: string } } | undefined;
   const tree = parser.parse(expr);
   tree.iterate({
     enter(node) {
@@ -38,7 +40,9 @@ export function findPromqlSyntaxError(expr: string): PromqlSyntaxError | undefin
     tree.iterate({
       enter(node) {
         if (error || node.name !== 'VectorSelector') return error ? false : undefined;
-        if (matchesEverySeries(expr, node.node)) error = { from: node.from, to: node.to, problem: 'empty-matchers' };
+        const badRegex = findInvalidRegexMatcher(expr, node.node);
+        if (badRegex) error = { from: badRegex.from, to: badRegex.to, problem: { regex: badRegex.reason } };
+        else if (matchesEverySeries(expr, node.node)) error = { from: node.from, to: node.to, problem: 'empty-matchers' };
         return false;
       },
     });
@@ -51,8 +55,24 @@ export function findPromqlSyntaxError(expr: string): PromqlSyntaxError | undefin
   const message =
     error.problem === 'syntax'
       ? `syntax error at ${where}: unexpected ${describeToken(expr, error.from, error.to)}`
-      : `selector ${expr.slice(error.from, error.to)} at ${where} needs a metric name or a matcher that does not match the empty string`;
+      : error.problem === 'empty-matchers'
+        ? `selector ${expr.slice(error.from, error.to)} at ${where} needs a metric name or a matcher that does not match the empty string`
+        : `invalid regular expression in ${expr.slice(error.from, error.to)} at ${where}: ${error.problem.regex}`;
   return { offset: error.from, line, column, message };
+}
+
+/** The first `=~`/`!~` matcher of `selector` whose regex RE2 (Prometheus' regex engine) would refuse. */
+function findInvalidRegexMatcher(expr: string, selector: SyntaxNode): { from: number; to: number; reason: string } | undefined {
+  const braces = selector.getChild('LabelMatchers');
+  for (let matcher = braces?.firstChild; matcher; matcher = matcher.nextSibling) {
+    const operator = matcher.getChild('MatchOp');
+    const literal = matcher.getChild('StringLiteral');
+    if (!operator || !literal || !expr.slice(operator.from, operator.to).includes('~')) continue;
+    const value = unquotePromqlString(expr.slice(literal.from, literal.to));
+    const reason = value === undefined ? undefined : re2RegexError(value);
+    if (reason) return { from: matcher.from, to: matcher.to, reason };
+  }
+  return undefined;
 }
 
 /**

@@ -9,7 +9,7 @@
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from './field-path.ts';
 import { isRecord } from './is-record.ts';
-import { isNonZeroDuration, isValidPrometheusDuration } from './prometheus-duration.ts';
+import { parseDuration } from '../scrape/duration.ts';
 import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from './prometheus-names.ts';
 import { findPromqlSyntaxError } from './promql-syntax.ts';
 import type { RuleFieldSupport } from './rule-field-support.ts';
@@ -95,10 +95,10 @@ function checkRule(rule: unknown, path: string, options: RuleValidationOptions, 
     if (isRecord(rule.annotations) && Object.keys(rule.annotations).length > 0) {
       problems.push({ path: `${path}.annotations`, message: 'a recording rule cannot have annotations' });
     }
-    if (typeof rule.for === 'string' && isNonZeroDuration(rule.for)) {
+    if (typeof rule.for === 'string' && (parseDuration(rule.for) ?? 0) > 0) {
       problems.push({ path: `${path}.for`, message: 'a recording rule cannot have "for"' });
     }
-    if (options.support.keepFiringFor && typeof rule.keep_firing_for === 'string' && isNonZeroDuration(rule.keep_firing_for)) {
+    if (options.support.keepFiringFor && typeof rule.keep_firing_for === 'string' && (parseDuration(rule.keep_firing_for) ?? 0) > 0) {
       problems.push({ path: `${path}.keep_firing_for`, message: 'a recording rule cannot have "keep_firing_for"' });
     }
   }
@@ -122,7 +122,7 @@ function checkExpr(expr: unknown, path: string, problems: FieldProblem[]): void 
 
 function checkDuration(value: unknown, path: string, problems: FieldProblem[]): void {
   if (value === undefined || value === null) return;
-  if (typeof value !== 'string' || !isValidPrometheusDuration(value)) {
+  if (typeof value !== 'string' || parseDuration(value) === undefined) {
     problems.push({ path, message: `${JSON.stringify(value)} is not a valid duration (examples: 30s, 5m, 1h30m)` });
   }
 }
