@@ -4,6 +4,7 @@
 # process the tests started is still running.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export PROMOP_TEST_RUN_ID="$$-$RANDOM-$(date +%s)"
 . scripts/node-env.sh
 pnpm install --frozen-lockfile
 bash tools/build.sh
@@ -22,12 +23,20 @@ node -e '
   console.log(`jest: ${r.numPassedTests} passed, ${failed} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
 '
 
+# Every process this run starts inherits PROMOP_TEST_RUN_ID, so leftovers are found precisely
+# (other runs on the same machine are left alone).
 tools_dir="${PROMOP_TOOLS_DIR:-$PWD/.tools/bin}"
 sleep 2 # give watchdogs a moment after jest's own teardown
-if leftovers="$(pgrep -af -- "$tools_dir/" | grep -v -e pgrep -e 'go build')"; then
+leftovers=()
+for pid in $(pgrep -f -- "$tools_dir/" || true); do
+  if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "PROMOP_TEST_RUN_ID=$PROMOP_TEST_RUN_ID"; then
+    leftovers+=("$pid")
+  fi
+done
+if ((${#leftovers[@]})); then
   echo "error: processes started by the tests are still running:" >&2
-  echo "$leftovers" >&2
-  pkill -KILL -f -- "$tools_dir/" || true
+  ps -o pid,args -p "$(IFS=,; echo "${leftovers[*]}")" >&2 || true
+  kill -KILL "${leftovers[@]}" 2>/dev/null || true
   status=1
 fi
 exit "$status"
