@@ -1,11 +1,18 @@
 /**
  * Starts the local control plane (etcd, kube-apiserver with RBAC, kube-controller-manager) from
- * the binaries in .tools/bin and keeps it running until Ctrl-C; every process it started stops
- * with it. Run it with `pnpm demo`.
+ * the binaries in .tools/bin, installs promop's CRDs, and keeps it running until Ctrl-C; every
+ * process it started stops with it. Run it with `pnpm demo` (or `bash scripts/demo.sh`).
  */
+import { applyCrds } from '@promop/crds/test-support';
 import { startTestEnv, toolPath } from '../e2e/src/index.ts';
 
 const env = await startTestEnv({ keepDir: process.argv.includes('--keep') });
+try {
+  await applyCrds(env.kubeConfig());
+} catch (error) {
+  await env.stop();
+  throw error;
+}
 let kubectl = 'kubectl';
 try {
   kubectl = toolPath('kubectl');
@@ -14,11 +21,16 @@ try {
 }
 process.stdout.write(`
 promop local control plane is running (RBAC enforced): ${env.apiServerUrl}
+promop's CRDs (Prometheus, ServiceMonitor, PodMonitor, PrometheusRule) are installed.
 
   export KUBECONFIG=${env.kubeconfigPath}
-  ${kubectl} get namespaces
-  ${kubectl} apply --server-side -f crds/
   ${kubectl} api-resources --api-group=monitoring.coreos.com
+  ${kubectl} apply -f examples/team-monitoring/
+  ${kubectl} get prometheuses,servicemonitors,prometheusrules -A
+
+Render what promop would configure for those objects, with a verdict per resource:
+
+  pnpm promop render -f examples/team-monitoring -o /tmp/promop-demo
 
 Logs and certificates: ${env.dir}
 Press Ctrl-C to stop; every process started here stops with it.
