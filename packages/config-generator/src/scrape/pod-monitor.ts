@@ -94,7 +94,7 @@ function renderEndpoint(
   );
   appendScrapeBasics(cfg, ep, path, hc);
   appendHttpFlags(cfg, ep, path, hc);
-  const tls = mergeTlsWithScrapeClass(ep.tlsConfig, scrapeClass);
+  const tls = mergeTlsWithScrapeClass(ep.tlsConfig, scrapeClass, true);
   if (tls) {
     const rendered = renderTlsConfig(tls, `${path}.tlsConfig`, hc);
     if (rendered) cfg.tls_config = rendered;

@@ -28,10 +28,11 @@ export function resolveScrapeClass(name: string | undefined, prometheus: Prometh
 /**
  * The endpoint's TLS config completed by the scrape class' (upstream mergeTLSConfigWithScrapeClass):
  * no endpoint TLS → the class'; else CA/cert/key files the endpoint leaves unset come from the class.
+ * `safe` (PodMonitor's SafeTLSConfig): an empty `tlsConfig: {}` counts as none, as upstream.
  */
-export function mergeTlsWithScrapeClass(tls: TlsConfigSpec | undefined, scrapeClass: ScrapeClass | undefined): TlsConfigSpec | undefined {
+export function mergeTlsWithScrapeClass(tls: TlsConfigSpec | undefined, scrapeClass: ScrapeClass | undefined, safe: boolean): TlsConfigSpec | undefined {
   const classTls = scrapeClass?.tlsConfig;
-  if (!tls || Object.keys(tls).length === 0) return classTls ?? tls;
+  if (!tls || (safe && Object.keys(tls).length === 0)) return classTls;
   if (!classTls) return tls;
   const merged: TlsConfigSpec = { ...tls };
   if (!tls.caFile && !tls.ca?.secret && !tls.ca?.configMap && classTls.caFile) merged.caFile = classTls.caFile;

@@ -113,7 +113,7 @@ function renderEndpoint(
     const oauth2 = renderOAuth2(ep.oauth2, `${path}.oauth2`, hc);
     if (oauth2) cfg.oauth2 = oauth2;
   }
-  const tls = mergeTlsWithScrapeClass(ep.tlsConfig, scrapeClass);
+  const tls = mergeTlsWithScrapeClass(ep.tlsConfig, scrapeClass, false);
   if (tls) {
     const rendered = renderTlsConfig(tls, `${path}.tlsConfig`, hc);
     if (rendered) cfg.tls_config = rendered;
