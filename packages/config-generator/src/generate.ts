@@ -77,6 +77,8 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     isExcludedFromEnforcement: (namespace, name) => isExcluded('PrometheusRule', namespace, name),
   });
 
+  // The reloader upstream substitutes `$(SHARD)` anywhere, so hand-written jobs may use it too.
+  // Generated jobs only carry it when there are several shards (one shard is rendered as 0).
   const additionalScrapeConfigs = buildAdditionalScrapeConfigs(spec.additionalScrapeConfigs, shards, context);
   const config = assembleConfig(spec, context, {
     ruleFiles: spec.ruleSelector ? buildRuleFiles(identity.name, renderedRules.ruleConfigMaps.length) : undefined,
@@ -97,11 +99,29 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     ok,
     prometheusProblems: problems,
     prometheusWarnings,
-    configs: ok ? Array.from({ length: shards }, (_, shard) => toPrometheusYaml(substituteShard(config, shard))) : [],
+    configs: ok ? renderShards(config, shards, scrapeConfigs.length) : [],
     ruleConfigMaps: renderedRules.ruleConfigMaps,
     tlsAssets: sortedRecord(tlsAssets),
     verdicts,
   };
+}
+
+/**
+ * One prometheus.yaml per shard, with `$(SHARD)` replaced everywhere as upstream's reloader
+ * would. With one shard the generated jobs are already rendered for shard 0, so they are not
+ * copied (for 10,000 monitors the copy would cost more than rendering them).
+ */
+function renderShards(config: Record<string, unknown>, shards: number, generatedJobs: number): string[] {
+  if (shards > 1) return Array.from({ length: shards }, (_, shard) => toPrometheusYaml(substituteShard(config, shard)));
+  const single: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key !== 'scrape_configs') single[key] = substituteShard(value, 0);
+    else {
+      const jobs = value as unknown[];
+      single[key] = [...jobs.slice(0, generatedJobs), ...substituteShard(jobs.slice(generatedJobs), 0)];
+    }
+  }
+  return [toPrometheusYaml(single)];
 }
 
 /** The parts of prometheus.yaml that come from outside the Prometheus spec. */

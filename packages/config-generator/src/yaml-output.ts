@@ -1,47 +1,224 @@
 /**
  * Serialises generated configuration the way prometheus-operator's gopkg.in/yaml.v2 output
  * looks, so `diff` against an upstream config stays readable: keys in insertion order, block
- * sequences not indented under their parent key, empty lists as `[]`, plain scalars unquoted
- * where YAML allows. Callers build objects in the key order they want emitted.
+ * sequences not indented under their parent key, empty lists as `[]`, strings plain where YAML
+ * allows (`(.+);`, `${1}`, `separator: ;`), double-quoted when plain text would read back as
+ * another type (`"true"`, `"8080"`), single-quoted when plain is not possible (`'*.yaml'`).
+ *
+ * This is a small dedicated emitter rather than js-yaml's dump: the generated values are only
+ * plain objects, arrays, strings, numbers and booleans, and dump's general-purpose AST made a
+ * 10,000-monitor config take seconds and gigabytes (see docs/performance.md).
  */
-import { DEFAULT_SCALAR_STYLE_RULES, SCALAR_STYLE, YAML11_SCHEMA, dump, load, type ScalarLayout, type ScalarStyleRule } from 'js-yaml';
-
-/**
- * yaml.v2 quotes a string in one of two ways: with double quotes when the text, left plain,
- * would be read back as another type (`"true"`, `"8080"`, `""`), and with single quotes when
- * the emitter cannot write it plain for syntactic reasons (`'*.yaml'`, `'a: b'`). js-yaml picks
- * one style for both; this rule restores yaml.v2's choice so quoted values look the same.
- */
-function quoteLikeYamlV2(layout: ScalarLayout): void {
-  if (layout.style !== SCALAR_STYLE.PLAIN || (layout.allowedStylesMask & (1 << SCALAR_STYLE.PLAIN)) !== 0) return;
-  layout.style = readsAsAnotherType(layout.node.value) ? SCALAR_STYLE.DOUBLE_QUOTED : SCALAR_STYLE.SINGLE_QUOTED;
-}
-
-/** True for text a YAML reader would not return as a string when written plain. */
-function readsAsAnotherType(text: string): boolean {
-  if (text === '') return true;
-  try {
-    // yaml.v2 resolves plain scalars with YAML 1.1 rules (`on`, `yes`, `12:30` are not strings).
-    const parsed: unknown = load(text, { schema: YAML11_SCHEMA });
-    return parsed === null || typeof parsed === 'number' || typeof parsed === 'boolean' || parsed instanceof Date;
-  } catch {
-    // Text that does not even parse plain is a syntax problem, which yaml.v2 single-quotes.
-    return false;
-  }
-}
-
-const SCALAR_STYLE_RULES: readonly ScalarStyleRule[] = Object.values(DEFAULT_SCALAR_STYLE_RULES).map((rule) =>
-  rule === DEFAULT_SCALAR_STYLE_RULES.quoteInvalidPlain ? quoteLikeYamlV2 : rule,
-);
 
 /** Turns a generated config object into YAML text. Deterministic for equal input. */
 export function toPrometheusYaml(value: unknown): string {
-  return dump(value, {
-    seqNoIndent: true,
-    // yaml.v2 folds long strings at ~80 columns; we keep every value on one line instead, which
-    // parses identically and keeps regexes and PromQL greppable.
-    lineWidth: -1,
-    noRefs: true,
-    scalarStyleRules: SCALAR_STYLE_RULES,
-  });
+  const out = new Output();
+  if (isMapping(value) && Object.keys(value).length > 0) writeMapping(value, '', out);
+  else if (Array.isArray(value) && value.length > 0) writeSequence(value, '', out);
+  else out.push(`${inlineValue(value)}\n`);
+  return out.text;
+}
+
+/** The text being written; appending to one string lets V8 build it without copying. */
+class Output {
+  text = '';
+  push(a: string, b = '', c = '', d = ''): void {
+    this.text += a + b + c + d;
+  }
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True for a value written on the line of its key or dash (scalars and empty collections). */
+function isInline(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  for (const key in value) if ((value as Record<string, unknown>)[key] !== undefined) return false;
+  return true;
+}
+
+// Indentation strings by depth, shared by every line: `indents[n]` is 2n spaces.
+const indents: string[] = [''];
+const dashes: string[] = ['- '];
+
+function deeper(indent: string): string {
+  const depth = indent.length / 2 + 1;
+  while (indents.length <= depth) {
+    indents.push(`${indents[indents.length - 1]}  `);
+    dashes.push(`${indents[indents.length - 1]}- `);
+  }
+  return indents[depth] ?? `${indent}  `;
+}
+
+function dashFor(indent: string): string {
+  deeper(indent);
+  return dashes[indent.length / 2] ?? `${indent}- `;
+}
+
+/** `afterDash`: the mapping is a sequence item whose first key goes on the dash's line. */
+function writeMapping(mapping: Record<string, unknown>, indent: string, out: Output, afterDash = false): void {
+  let first = true;
+  for (const key in mapping) {
+    const value = mapping[key];
+    if (value === undefined) continue;
+    writeEntry(key, value, first && afterDash ? '' : indent, indent, out);
+    first = false;
+  }
+}
+
+// Output is collected as many small, mostly shared strings (indents, `key:`, cached scalars)
+// and joined once: building each line by concatenation made the join flatten millions of
+// temporary strings for a large config.
+const keyCache = new Map<string, string>();
+
+function keyText(key: string): string {
+  let text = keyCache.get(key);
+  if (text === undefined) {
+    text = `${scalar(key)}:`;
+    if (keyCache.size >= SCALAR_CACHE_LIMIT) keyCache.clear();
+    keyCache.set(key, text);
+  }
+  return text;
+}
+
+function writeEntry(key: string, value: unknown, firstIndent: string, indent: string, out: Output): void {
+  out.push(firstIndent, keyText(key));
+  if (isInline(value)) {
+    if (typeof value === 'string' && value.includes('\n') && blockScalarAllowed(value)) {
+      out.push(' ', blockHeader(value), '\n', blockBody(value, deeper(indent)));
+    } else {
+      out.push(' ', inlineValue(value), '\n');
+    }
+  } else if (Array.isArray(value)) {
+    // yaml.v2 does not indent a block sequence under its key.
+    out.push('\n');
+    writeSequence(value, indent, out);
+  } else {
+    out.push('\n');
+    writeMapping(value as Record<string, unknown>, deeper(indent), out);
+  }
+}
+
+function writeSequence(items: readonly unknown[], indent: string, out: Output): void {
+  const dash = dashFor(indent);
+  const child = deeper(indent);
+  for (const item of items) {
+    if (isInline(item)) {
+      if (typeof item === 'string' && item.includes('\n') && blockScalarAllowed(item)) {
+        out.push(dash, blockHeader(item), '\n', blockBody(item, child));
+      } else {
+        out.push(dash, inlineValue(item === undefined ? null : item), '\n');
+      }
+    } else if (Array.isArray(item)) {
+      out.push(dash);
+      writeNestedSequence(item, child, out);
+    } else {
+      out.push(dash);
+      writeMapping(item as Record<string, unknown>, child, out, true);
+    }
+  }
+}
+
+/** A sequence directly inside a sequence: `- - a` then `  - b`. */
+function writeNestedSequence(items: readonly unknown[], indent: string, out: Output): void {
+  const nested = new Output();
+  writeSequence(items, indent, nested);
+  // The first item goes on the outer dash's line, so its indentation is dropped.
+  out.push(nested.text.slice(indent.length));
+}
+
+function inlineValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return scalar(value);
+  if (typeof value === 'number') return numberText(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return '[]';
+  if (isMapping(value)) return '{}';
+  throw new Error(`bug: cannot serialise a ${typeof value} into prometheus.yaml`);
+}
+
+function numberText(value: number): string {
+  if (Number.isNaN(value)) return '.nan';
+  if (value === Infinity) return '.inf';
+  if (value === -Infinity) return '-.inf';
+  return String(value);
+}
+
+// --- strings ---------------------------------------------------------------------------------
+
+// What YAML 1.1 (yaml.v2, which reads prometheus.yaml) or 1.2 would read as something other
+// than a string when written plain.
+const NULL = /^(?:~|null|Null|NULL)$/;
+const BOOL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
+const INT = /^[-+]?(?:0b[01_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*|[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+const FLOAT = /^(?:[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?$/;
+const SPECIAL_KEYS = /^(?:<<|=)$/;
+
+// Characters that cannot start a plain scalar; `-`, `?` and `:` can when a non-space follows.
+const INDICATOR_START = /^(?:[,[\]{}#&*!|>'"%@`]|[-?:](?:[ \t]|$))/;
+// Only printable characters without tabs; anything else needs double quotes and escapes.
+const PRINTABLE = /^[\x20-\x7E\u0085\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+const NEEDS_DOUBLE_QUOTES = /[^\x20-\x7E\u00A0-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/** Memoised: generated configs repeat the same few hundred strings many thousand times. */
+const scalarCache = new Map<string, string>();
+const SCALAR_CACHE_LIMIT = 50_000;
+
+/** A string as a flow scalar: plain, single-quoted or double-quoted. */
+function scalar(text: string): string {
+  const cached = scalarCache.get(text);
+  if (cached !== undefined) return cached;
+  const rendered = renderScalar(text);
+  if (scalarCache.size >= SCALAR_CACHE_LIMIT) scalarCache.clear();
+  scalarCache.set(text, rendered);
+  return rendered;
+}
+
+function renderScalar(text: string): string {
+  if (text === '' || readsAsAnotherType(text) || NEEDS_DOUBLE_QUOTES.test(text)) return JSON.stringify(text);
+  if (canBePlain(text)) return text;
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+function readsAsAnotherType(text: string): boolean {
+  return NULL.test(text) || BOOL.test(text) || INT.test(text) || FLOAT.test(text) || TIMESTAMP.test(text) || SPECIAL_KEYS.test(text);
+}
+
+function canBePlain(text: string): boolean {
+  return (
+    PRINTABLE.test(text) &&
+    !INDICATOR_START.test(text) &&
+    text.trim() === text &&
+    !text.includes(': ') &&
+    !text.includes(' #') &&
+    !text.endsWith(':')
+  );
+}
+
+/**
+ * Multi-line text goes into a literal block (`|-`) unless it holds characters only escapes can
+ * carry or trailing spaces on a line, which yaml.v2 also double-quotes.
+ */
+function blockScalarAllowed(text: string): boolean {
+  return !NEEDS_DOUBLE_QUOTES.test(text.replaceAll('\n', ' ')) && !/[ \t]\n/.test(text) && !/[ \t]$/.test(text);
+}
+
+function blockHeader(text: string): string {
+  // An indentation indicator is needed when the first line starts with a space.
+  const indentation = text.startsWith(' ') ? '2' : '';
+  const trailing = /\n*$/.exec(text)?.[0].length ?? 0;
+  const chomping = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
+  return `|${indentation}${chomping}`;
+}
+
+function blockBody(text: string, indent: string): string {
+  const body = text.endsWith('\n') ? text.slice(0, text.endsWith('\n\n') ? text.length - 1 : -1) : text;
+  return `${body
+    .split('\n')
+    .map((line) => (line === '' ? '' : `${indent}${line}`))
+    .join('\n')}\n`;
 }

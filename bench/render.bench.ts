@@ -1,0 +1,120 @@
+/**
+ * How long generate() takes and how much memory it needs for 100, 1,000 and 10,000
+ * ServiceMonitors (2 endpoints each, spread over 1,000 namespaces, all selected), plus a
+ * PodMonitor and a PrometheusRule per 10 ServiceMonitors.
+ *
+ * Run: `node bench/render.bench.ts` (Node 24 runs TypeScript directly). Each size runs in its
+ * own child process so that its peak RSS is its own; the child renders once to warm up, then
+ * reports the median of five timed renders. `--size N` runs one size in this process.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '../packages/crds/src/index.ts';
+import { generate, type GeneratorInput } from '../packages/config-generator/src/index.ts';
+
+const SIZES = [100, 1_000, 10_000];
+const NAMESPACES = 1_000;
+const TIMED_RUNS = 5;
+
+/** The benchmark input with `count` ServiceMonitors. */
+function buildInput(count: number): GeneratorInput {
+  const namespaces = Array.from({ length: NAMESPACES }, (_, i) => ({ name: `team-${i}`, labels: { monitored: 'true', team: `t${i % 17}` } }));
+  const serviceMonitors = Array.from({ length: count }, (_, i): ServiceMonitor => ({
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'ServiceMonitor',
+    metadata: { namespace: `team-${i % NAMESPACES}`, name: `app-${i}`, labels: { release: 'main' } },
+    spec: {
+      selector: { matchLabels: { app: `app-${i}` }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web', 'api'] }] },
+      jobLabel: 'app.kubernetes.io/name',
+      endpoints: [
+        { port: 'web', interval: '30s', relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'node_name', action: 'replace' }] },
+        { port: 'metrics', path: '/internal/metrics', metricRelabelings: [{ sourceLabels: ['__name__'], regex: 'go_gc_.*', action: 'drop' }] },
+      ],
+    },
+  }));
+  const podMonitors = Array.from({ length: Math.ceil(count / 10) }, (_, i): PodMonitor => ({
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PodMonitor',
+    metadata: { namespace: `team-${i % NAMESPACES}`, name: `pods-${i}`, labels: { release: 'main' } },
+    spec: { selector: { matchLabels: { app: `pods-${i}` } }, podMetricsEndpoints: [{ port: 'metrics' }] },
+  }));
+  const prometheusRules = Array.from({ length: Math.ceil(count / 10) }, (_, i): PrometheusRule => ({
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PrometheusRule',
+    metadata: { namespace: `team-${i % NAMESPACES}`, name: `rules-${i}`, uid: `uid-${i}`, labels: { release: 'main' } },
+    spec: {
+      groups: [
+        {
+          name: `group-${i}`,
+          rules: [
+            { alert: 'HighErrorRate', expr: `sum(rate(http_requests_total{job="app-${i}",code=~"5.."}[5m])) / sum(rate(http_requests_total{job="app-${i}"}[5m])) > 0.05`, for: '10m' },
+            { record: 'job:http_requests:rate5m', expr: `sum by (job) (rate(http_requests_total{job="app-${i}"}[5m]))` },
+          ],
+        },
+      ],
+    },
+  }));
+  const prometheus = {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'Prometheus',
+    metadata: { namespace: 'monitoring', name: 'main' },
+    spec: {
+      serviceMonitorSelector: { matchLabels: { release: 'main' } },
+      serviceMonitorNamespaceSelector: { matchLabels: { monitored: 'true' } },
+      podMonitorSelector: { matchLabels: { release: 'main' } },
+      podMonitorNamespaceSelector: {},
+      ruleSelector: { matchLabels: { release: 'main' } },
+      ruleNamespaceSelector: {},
+      enforcedNamespaceLabel: 'namespace',
+    },
+  } as Prometheus;
+  return { prometheus, serviceMonitors, podMonitors, prometheusRules, namespaces, secrets: [], configMaps: [] };
+}
+
+/** One size in this process: prints a JSON line with the figures. */
+function runOne(count: number): void {
+  const input = buildInput(count);
+  const warm = generate(input);
+  const peakAfterOneRenderMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+  if (!warm.ok || warm.verdicts.some((verdict) => !verdict.selected || !verdict.accepted)) {
+    throw new Error(`benchmark input is not fully accepted: ${JSON.stringify(warm.verdicts.find((v) => !v.selected || !v.accepted))}`);
+  }
+  const times: number[] = [];
+  let bytes = 0;
+  for (let run = 0; run < TIMED_RUNS; run++) {
+    const start = process.hrtime.bigint();
+    const output = generate(input);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    bytes = output.configs.reduce((sum, config) => sum + config.length, 0);
+  }
+  times.sort((a, b) => a - b);
+  const memory = process.memoryUsage();
+  process.stdout.write(
+    `${JSON.stringify({
+      serviceMonitors: count,
+      medianMs: Math.round(times[Math.floor(TIMED_RUNS / 2)] ?? 0),
+      minMs: Math.round(times[0] ?? 0),
+      configBytes: bytes,
+      peakRssAfterOneRenderMiB: peakAfterOneRenderMiB,
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      heapUsedMiB: Math.round(memory.heapUsed / 1024 / 1024),
+    })}\n`,
+  );
+}
+
+const sizeFlag = process.argv.indexOf('--size');
+if (sizeFlag >= 0) {
+  runOne(Number(process.argv[sizeFlag + 1]));
+} else {
+  const self = fileURLToPath(import.meta.url);
+  console.log(`node ${process.version}, ${TIMED_RUNS} timed runs per size after one warm-up, each size in a fresh process`);
+  console.log('ServiceMonitors  endpoints  median ms  min ms  prometheus.yaml  peak RSS (1 render)  peak RSS (6 renders)');
+  for (const size of SIZES) {
+    const child = spawnSync(process.execPath, [self, '--size', String(size)], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`size ${size} failed: ${child.stderr}`);
+    const figures = JSON.parse(child.stdout.trim()) as { medianMs: number; minMs: number; configBytes: number; peakRssAfterOneRenderMiB: number; peakRssMiB: number };
+    console.log(
+      `${String(size).padStart(15)}  ${String(size * 2).padStart(9)}  ${String(figures.medianMs).padStart(9)}  ${String(figures.minMs).padStart(6)}  ${`${(figures.configBytes / 1024 / 1024).toFixed(1)} MiB`.padStart(15)}  ${`${figures.peakRssAfterOneRenderMiB} MiB`.padStart(19)}  ${`${figures.peakRssMiB} MiB`.padStart(20)}`,
+    );
+  }
+}
