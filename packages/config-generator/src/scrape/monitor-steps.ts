@@ -1,0 +1,122 @@
+/**
+ * The steps ServiceMonitor and PodMonitor rendering share: monitor-level checks, the HTTP
+ * settings that only differ in their position, the relabelings every job ends with, and the
+ * limits/metric relabelings that close a scrape config. The two renderers keep what differs
+ * (discovery role, meta labels, key order of the HTTP block).
+ */
+import type { PodMonitor, ServiceMonitor } from '@promop/crds';
+import { Findings, renderAuthorization, renderOAuth2, renderTlsConfig, type AuthorizationSpec, type HttpClientContext, type OAuth2Spec, type TlsConfigSpec } from '../http-client/index.ts';
+import { isAtLeast } from '../prometheus-version.ts';
+import { validateIntervals, validatePortName, type AnyEndpoint } from './endpoint-options.ts';
+import { validateCopiedLabels } from './label-names.ts';
+import { appendMonitorLimits, validateMonitorLimits, type MonitorSpec } from './limits.ts';
+import { namespaceEnforcementRelabelings } from './namespace-enforcement.ts';
+import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
+import { resolveScrapeClass, type ScrapeClass } from './scrape-class.ts';
+import type { MonitorKind, MonitorRendering, ScrapeContext } from './scrape-context.ts';
+import { validateLabelSelector } from './selector-relabelings.ts';
+import { shardingRelabelings } from './sharding.ts';
+
+/** What the rendering of one monitor carries from step to step. */
+export interface MonitorFrame {
+  kind: MonitorKind;
+  namespace: string;
+  name: string;
+  spec: MonitorSpec;
+  ctx: ScrapeContext;
+  /** HTTP client context in the monitor's namespace; its findings collect everything. */
+  hc: HttpClientContext;
+  scrapeClass: ScrapeClass | undefined;
+  /** selectorMechanism RoleSelector: the selector goes to Kubernetes SD instead of relabelings. */
+  roleSelector: boolean;
+  /** Problems of the scrape class reference, reported last (where prometheus-operator checks it). */
+  classFindings: Findings;
+}
+
+/** Monitor-level checks (selector, selector mechanism, limits, copied labels) and scrape class lookup. */
+export function beginMonitor(kind: MonitorKind, monitor: ServiceMonitor | PodMonitor, ctx: ScrapeContext): MonitorFrame {
+  const findings = new Findings();
+  const hc: HttpClientContext = { namespace: monitor.metadata.namespace, secrets: ctx.secrets, version: ctx.version, findings, tlsAssets: {} };
+  const spec = monitor.spec;
+  const roleSelector = spec.selectorMechanism === 'RoleSelector';
+  findings.problems.push(...validateLabelSelector(spec.selector ?? {}, 'spec.selector'));
+  if (roleSelector && !isAtLeast(ctx.version, '2.17.0')) {
+    findings.problem('spec.selectorMechanism', `RoleSelector needs Prometheus v2.17.0 or later (configured: ${ctx.version.text})`);
+  }
+  validateMonitorLimits(spec, hc);
+  if ('targetLabels' in spec) findings.problems.push(...validateCopiedLabels(spec.targetLabels, 'spec.targetLabels', ctx.version));
+  findings.problems.push(...validateCopiedLabels(spec.podTargetLabels, 'spec.podTargetLabels', ctx.version));
+  // Resolved now (endpoints need it) but reported last.
+  const classFindings = new Findings();
+  const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, { ...hc, findings: classFindings });
+  return { kind, namespace: monitor.metadata.namespace, name: monitor.metadata.name, spec, ctx, hc, scrapeClass, roleSelector, classFindings };
+}
+
+/** The rendering result: the scrape configs, or every problem found. */
+export function finishMonitor(frame: MonitorFrame, scrapeConfigs: Record<string, unknown>[]): MonitorRendering {
+  const { findings, tlsAssets } = frame.hc;
+  findings.problems.push(...frame.classFindings.problems);
+  if (findings.problems.length > 0) return { ok: false, problems: findings.problems, warnings: findings.warnings };
+  return { ok: true, scrapeConfigs, tlsAssets, warnings: findings.warnings };
+}
+
+/** `oauth2`, when set and valid. */
+export function appendOAuth2(cfg: Record<string, unknown>, oauth2: OAuth2Spec | undefined, path: string, hc: HttpClientContext): void {
+  if (!oauth2) return;
+  const rendered = renderOAuth2(oauth2, `${path}.oauth2`, hc);
+  if (rendered) cfg.oauth2 = rendered;
+}
+
+/** `tls_config`, when set and valid. */
+export function appendTlsConfig(cfg: Record<string, unknown>, tls: TlsConfigSpec | undefined, path: string, hc: HttpClientContext): void {
+  if (!tls) return;
+  const rendered = renderTlsConfig(tls, `${path}.tlsConfig`, hc);
+  if (rendered) cfg.tls_config = rendered;
+}
+
+/**
+ * `authorization`: the endpoint's, else the scrape class' when the endpoint uses no other
+ * authentication method (a class must not add a second method Prometheus would refuse).
+ */
+export function appendAuthorization(cfg: Record<string, unknown>, own: AuthorizationSpec | undefined, hasOtherAuth: boolean, path: string, frame: MonitorFrame): void {
+  const authorization = own ?? (hasOtherAuth ? undefined : frame.scrapeClass?.authorization);
+  if (!authorization) return;
+  const rendered = renderAuthorization(authorization, `${path}.authorization`, frame.hc);
+  if (rendered) cfg.authorization = rendered;
+}
+
+/**
+ * Endpoint checks made after the HTTP settings, in prometheus-operator's order, so the first
+ * reason matches its: interval/timeout, relabelings, port names used as regexes.
+ */
+export function validateEndpointRules(ep: AnyEndpoint, path: string, frame: MonitorFrame): void {
+  const { ctx, hc } = frame;
+  validateIntervals(ep, path, ctx, hc);
+  hc.findings.problems.push(...validateRelabelConfigs(ep.relabelings, `${path}.relabelings`, ctx.version));
+  hc.findings.problems.push(...validateRelabelConfigs(ep.metricRelabelings, `${path}.metricRelabelings`, ctx.version));
+  validatePortName(ep.port, `${path}.port`, hc);
+  if (typeof ep.targetPort === 'string') validatePortName(ep.targetPort, `${path}.targetPort`, hc);
+}
+
+/** What every job's relabel_configs ends with: scrape class rules, the user's, the enforced namespace label, sharding. */
+export function closingRelabelings(ep: AnyEndpoint, frame: MonitorFrame): Record<string, unknown>[] {
+  const { ctx } = frame;
+  return [
+    ...renderRelabelConfigs(frame.scrapeClass?.relabelings),
+    ...renderRelabelConfigs(ep.relabelings),
+    ...namespaceEnforcementRelabelings(frame.kind, frame.namespace, frame.name, ctx),
+    ...shardingRelabelings(ctx.shards, ctx.shard),
+  ];
+}
+
+/** Limits, protocols and `metric_relabel_configs` (class rules, the user's, the enforced label), closing a scrape config. */
+export function appendClosingFields(cfg: Record<string, unknown>, ep: AnyEndpoint, frame: MonitorFrame): void {
+  const { spec, scrapeClass, ctx, hc } = frame;
+  appendMonitorLimits(cfg, spec, spec.fallbackScrapeProtocol ?? scrapeClass?.fallbackScrapeProtocol, ctx, hc);
+  const metricRelabelings = [
+    ...renderRelabelConfigs(scrapeClass?.metricRelabelings),
+    ...renderRelabelConfigs(ep.metricRelabelings),
+    ...namespaceEnforcementRelabelings(frame.kind, frame.namespace, frame.name, ctx),
+  ];
+  if (metricRelabelings.length > 0) cfg.metric_relabel_configs = metricRelabelings;
+}
