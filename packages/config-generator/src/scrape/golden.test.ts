@@ -273,6 +273,15 @@ const cases: GoldenCase[] = [
     },
   },
   {
+    name: 'pm-role-selector',
+    monitor: pm({
+      selector: { matchLabels: { app: 'api' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db', 'cache'] }] },
+      selectorMechanism: 'RoleSelector',
+      namespaceSelector: { any: true },
+      podMetricsEndpoints: [{ portNumber: 8080, params: { 'match[]': ['{job="x"}'] } }],
+    }),
+  },
+  {
     name: 'pm-full',
     monitor: pm({
       selector: { matchLabels: { app: 'api' }, matchExpressions: [{ key: 'stage', operator: 'In', values: ['prod'] }] },
