@@ -282,6 +282,11 @@ const cases: GoldenCase[] = [
     }),
   },
   {
+    name: 'sm-api-server',
+    monitor: sm({ attachMetadata: { node: false }, endpoints: [{ port: 'web' }] }),
+    ctx: { kubernetesSdApiServer: { api_server: 'https://kubernetes.example.com:6443', authorization: { type: 'Bearer', credentials_file: '/var/run/token' } } },
+  },
+  {
     name: 'pm-full',
     monitor: pm({
       selector: { matchLabels: { app: 'api' }, matchExpressions: [{ key: 'stage', operator: 'In', values: ['prod'] }] },

@@ -26,11 +26,13 @@ export function discoveryNamespaces(selector: NamespaceSelector | undefined, nam
   return names.length === 0 ? [namespace] : [...names];
 }
 
-/** Renders `[{role, namespaces?, attach_metadata?, selectors?}]`. */
+/** Renders `[{role, namespaces?, api_server…?, attach_metadata?, selectors?}]`. */
 export function kubernetesSdConfigs(options: KubernetesSdOptions, ctx: ScrapeContext, hc: HttpClientContext): Record<string, unknown>[] {
   const sd: Record<string, unknown> = { role: options.role };
   const names = discoveryNamespaces(options.namespaceSelector, options.namespace, ctx);
   if (names.length > 0) sd.namespaces = { names };
+  // Prometheus-level API server settings come between namespaces and attach_metadata upstream.
+  if (ctx.kubernetesSdApiServer) Object.assign(sd, ctx.kubernetesSdApiServer);
   if (options.attachMetadata && supports(hc, options.attachMetadata.minimumVersion, 'spec.attachMetadata', 'attach_metadata')) {
     sd.attach_metadata = { node: options.attachMetadata.node ?? false };
   }

@@ -39,6 +39,12 @@ export interface ScrapeContext {
   ignoreNamespaceSelectors: boolean;
   /** spec.arbitraryFSAccessThroughSMs.deny: ServiceMonitors may not name files in the Prometheus pod. */
   denyFileSystemAccess: boolean;
+  /**
+   * spec.apiserverConfig, already rendered by the caller as the keys it adds to every
+   * kubernetes_sd_configs entry (`api_server`, then its basic_auth / authorization / tls_config…),
+   * in that order. Undefined: in-cluster discovery.
+   */
+  kubernetesSdApiServer?: Record<string, unknown>;
   /** spec.shards (at least 1): the hashmod modulus. */
   shards: number;
   /**
