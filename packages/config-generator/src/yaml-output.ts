@@ -16,16 +16,36 @@ export function toPrometheusYaml(value: unknown): string {
   if (isMapping(value) && Object.keys(value).length > 0) writeMapping(value, '', out);
   else if (Array.isArray(value) && value.length > 0) writeSequence(value, '', out);
   else out.push(`${inlineValue(value)}\n`);
-  return out.text;
+  return out.toString();
 }
 
-/** The text being written; appending to one string lets V8 build it without copying. */
+/**
+ * The text being written, as pieces joined into flat chunks every few thousand pieces: one join
+ * over millions of pieces, or one string grown piece by piece, both cost far more time or
+ * memory for a large config.
+ */
 class Output {
-  text = '';
-  push(a: string, b = '', c = '', d = ''): void {
-    this.text += a + b + c + d;
+  private readonly chunks: string[] = [];
+  private readonly pieces: string[] = [];
+
+  push(a: string, b?: string, c?: string, d?: string): void {
+    this.pieces.push(a);
+    if (b !== undefined) this.pieces.push(b);
+    if (c !== undefined) this.pieces.push(c);
+    if (d !== undefined) this.pieces.push(d);
+    if (this.pieces.length >= PIECES_PER_CHUNK) {
+      this.chunks.push(this.pieces.join(''));
+      this.pieces.length = 0;
+    }
+  }
+
+  /** Everything written so far. */
+  toString(): string {
+    return this.chunks.join('') + this.pieces.join('');
   }
 }
+
+const PIECES_PER_CHUNK = 4096;
 
 function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -126,7 +146,7 @@ function writeNestedSequence(items: readonly unknown[], indent: string, out: Out
   const nested = new Output();
   writeSequence(items, indent, nested);
   // The first item goes on the outer dash's line, so its indentation is dropped.
-  out.push(nested.text.slice(indent.length));
+  out.push(nested.toString().slice(indent.length));
 }
 
 function inlineValue(value: unknown): string {
