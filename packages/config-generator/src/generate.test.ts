@@ -317,6 +317,27 @@ describe('enforced limits and overrides', () => {
   });
 });
 
+describe('an explicit API server connection (apiserverConfig)', () => {
+  it('is added to the service discovery of every monitor and Alertmanager', () => {
+    const output = render(
+      input({
+        prometheus: prometheus({
+          serviceMonitorSelector: {},
+          apiserverConfig: {
+            host: 'https://kubernetes.example.com:6443',
+            authorization: { credentials: { name: 'kube-token', key: 'token' } },
+            tlsConfig: { caFile: '/etc/prometheus/secrets/kube/ca.crt' },
+          },
+          alerting: { alertmanagers: [{ name: 'alertmanager-main', port: 'web' }] },
+        }),
+        serviceMonitors: [serviceMonitor('monitoring', 'api')],
+        secrets: [secret('kube-token', { token: 'kube-secret' })],
+      }),
+    );
+    expectGolden('api-server-config.yaml', output.configs[0] ?? '');
+  });
+});
+
 describe('a Prometheus version older than some fields', () => {
   it('drops those fields with a warning each and still renders', () => {
     const output = render(

@@ -12,6 +12,7 @@ import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@pr
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
+import { buildApiServerSdKeys, type ApiServerConfigSpec } from './prometheus/api-server-config.ts';
 import { buildAlertingConfig, type AlertingFields, type EndpointsRole } from './prometheus/alerting-config.ts';
 import { enforcementExclusion, type EnforcementExclusion } from './prometheus/enforcement-exclusions.ts';
 import { replicaLabelName } from './prometheus/external-labels.ts';
@@ -56,7 +57,9 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const shards = shardCount(spec.shards);
 
   // Monitors: select, then render each selected one alone so one bad monitor rejects only itself.
+  const apiServerSdKeys = buildApiServerSdKeys(spec.apiserverConfig as ApiServerConfigSpec | undefined, context);
   const scrapeContext = buildScrapeContext(prometheus, spec, version, secrets, isExcluded, shards, context);
+  if (apiServerSdKeys) scrapeContext.kubernetesSdApiServer = apiServerSdKeys;
   const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);
   const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors);
   const tlsAssets: Record<string, string> = {};
@@ -84,6 +87,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     ruleFiles: spec.ruleSelector ? buildRuleFiles(identity.name, renderedRules.ruleConfigMaps.length) : undefined,
     scrapeConfigs: [...scrapeConfigs, ...(additionalScrapeConfigs ?? [])],
     role: scrapeContext.serviceDiscoveryRole,
+    apiServerSdKeys,
   });
   problems.push(...context.findings.problems);
   for (const [file, content] of Object.entries(context.tlsAssets)) tlsAssets[file] = content;
@@ -129,6 +133,7 @@ interface AssembledParts {
   ruleFiles: string[] | undefined;
   scrapeConfigs: Array<Record<string, unknown>>;
   role: EndpointsRole;
+  apiServerSdKeys: Record<string, unknown> | undefined;
 }
 
 /** Top-level keys in prometheus-operator's order. */
@@ -140,7 +145,7 @@ function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: Ass
   config.scrape_configs = parts.scrapeConfigs;
   const storage = buildStorageConfig(spec as StorageFields, context);
   if (storage) config.storage = storage;
-  const alerting = buildAlertingConfig(spec as AlertingFields, replicaLabelName(spec), parts.role, context);
+  const alerting = buildAlertingConfig(spec as AlertingFields, replicaLabelName(spec), { role: parts.role, apiServer: parts.apiServerSdKeys }, context);
   if (alerting) config.alerting = alerting;
   if (spec.remoteWrite && spec.remoteWrite.length > 0) config.remote_write = buildRemoteWriteConfigs(spec.remoteWrite as RemoteWriteSpec[], context);
   if (spec.remoteRead && spec.remoteRead.length > 0) config.remote_read = buildRemoteReadConfigs(spec.remoteRead as RemoteReadSpec[], context);

@@ -37,11 +37,17 @@ export interface AlertingFields {
 /** Kubernetes SD role used to find Alertmanager pods (the Prometheus' serviceDiscoveryRole). */
 export type EndpointsRole = 'endpoints' | 'endpointslice';
 
+/** How Alertmanagers are discovered: the SD role, and the API server keys (spec.apiserverConfig). */
+export interface AlertmanagerDiscovery {
+  role: EndpointsRole;
+  apiServer: Record<string, unknown> | undefined;
+}
+
 /** Builds the alerting block, or undefined when none of its fields is set. */
 export function buildAlertingConfig(
   spec: AlertingFields,
   replicaLabel: string,
-  role: EndpointsRole,
+  discovery: AlertmanagerDiscovery,
   context: PrometheusRenderContext,
 ): Record<string, unknown> | undefined {
   if (!spec.alerting && !spec.additionalAlertRelabelConfigs && !spec.additionalAlertManagerConfigs) return undefined;
@@ -51,7 +57,7 @@ export function buildAlertingConfig(
   alertRelabelConfigs.push(...(readYamlListSecret(spec.additionalAlertRelabelConfigs, 'spec.additionalAlertRelabelConfigs', context) ?? []));
 
   const alertmanagers = (spec.alerting?.alertmanagers ?? []).map((endpoints, index) =>
-    renderAlertmanager(endpoints, `spec.alerting.alertmanagers[${index}]`, role, context),
+    renderAlertmanager(endpoints, `spec.alerting.alertmanagers[${index}]`, discovery, context),
   );
   alertmanagers.push(...(readYamlListSecret(spec.additionalAlertManagerConfigs, 'spec.additionalAlertManagerConfigs', context) ?? []));
   return { alert_relabel_configs: alertRelabelConfigs, alertmanagers };
@@ -60,9 +66,10 @@ export function buildAlertingConfig(
 function renderAlertmanager(
   am: AlertmanagerEndpointsSpec,
   path: string,
-  role: EndpointsRole,
+  discovery: AlertmanagerDiscovery,
   context: PrometheusRenderContext,
 ): Record<string, unknown> {
+  const role = discovery.role;
   if (!am.name) context.findings.problem(`${path}.name`, 'name (the Alertmanager Service) is required');
   if (am.port === null || am.port === undefined || am.port === '') context.findings.problem(`${path}.port`, 'port (name or number of the Service port) is required');
 
@@ -78,7 +85,7 @@ function renderAlertmanager(
   Object.assign(out, client.proxy);
   if (client.oauth2) context.findings.problem(`${path}.oauth2`, 'oauth2 is not available for Alertmanager endpoints');
   if (client.bearer_token) context.findings.problem(`${path}.bearerToken`, 'bearerToken is not available for Alertmanager endpoints; use authorization');
-  out.kubernetes_sd_configs = [{ role, namespaces: { names: [am.namespace || context.namespace] } }];
+  out.kubernetes_sd_configs = [{ role, namespaces: { names: [am.namespace || context.namespace] }, ...discovery.apiServer }];
   if (client.bearer_token_file) out.bearer_token_file = client.bearer_token_file;
   if (client.basic_auth && supports(context, '2.26.0', `${path}.basicAuth`, 'basic_auth')) out.basic_auth = client.basic_auth;
   if (client.authorization) out.authorization = client.authorization;
