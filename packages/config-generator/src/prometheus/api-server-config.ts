@@ -4,7 +4,7 @@
  * and Alertmanagers'), in upstream order: api_server, basic_auth, bearer_token,
  * bearer_token_file, authorization, tls_config, proxy settings.
  */
-import { renderClientPieces, type ClientSpec } from './client-auth.ts';
+import { checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /** prometheus-operator's APIServerConfig (opaque in the CRD schema, so read defensively). */
@@ -13,12 +13,11 @@ export interface ApiServerConfigSpec extends ClientSpec {
 }
 
 const PATH = 'spec.apiserverConfig';
-const HTTP_URL = /^(http|https):\/\/.+$/;
 
 /** The keys to add to each kubernetes_sd_configs entry, or undefined for in-cluster discovery. */
 export function buildApiServerSdKeys(spec: ApiServerConfigSpec | undefined, context: PrometheusRenderContext): Record<string, unknown> | undefined {
   if (!spec) return undefined;
-  if (!spec.host || !HTTP_URL.test(spec.host)) context.findings.problem(`${PATH}.host`, `host must be an http:// or https:// URL, got "${spec.host ?? ''}"`);
+  checkHttpUrl(spec.host, `${PATH}.host`, context);
   const client = renderClientPieces(spec, PATH, context);
   if (client.oauth2) context.findings.problem(`${PATH}.oauth2`, 'oauth2 is not available for the API server connection');
   const keys: Record<string, unknown> = { api_server: spec.host ?? '' };

@@ -72,3 +72,24 @@ export function renderClientPieces(spec: ClientSpec, path: string, context: Prom
   appendProxy(pieces.proxy, spec, path, context);
   return pieces;
 }
+
+const HTTP_URL = /^(http|https):\/\/.+$/;
+
+/** Records a problem unless `url` is an http(s) URL; `path` is the field holding it. */
+export function checkHttpUrl(url: string | null | undefined, path: string, context: PrometheusRenderContext): void {
+  if (!url || !HTTP_URL.test(url)) context.findings.problem(path, `${path.split('.').pop()} must be an http:// or https:// URL, got "${url ?? ''}"`);
+}
+
+/**
+ * Places the client pieces in the order remote_write and remote_read entries have upstream:
+ * basic_auth, bearer_token, bearer_token_file, oauth2, tls_config, authorization, proxy settings.
+ */
+export function appendRemoteStorageClient(out: Record<string, unknown>, client: ClientPieces): void {
+  if (client.basic_auth) out.basic_auth = client.basic_auth;
+  if (client.bearer_token) out.bearer_token = client.bearer_token;
+  if (client.bearer_token_file) out.bearer_token_file = client.bearer_token_file;
+  if (client.oauth2) out.oauth2 = client.oauth2;
+  if (client.tls_config) out.tls_config = client.tls_config;
+  if (client.authorization) out.authorization = client.authorization;
+  Object.assign(out, client.proxy);
+}

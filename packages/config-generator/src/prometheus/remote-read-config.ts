@@ -1,6 +1,6 @@
 /** `remote_read` from `spec.remoteRead`, in prometheus-operator's key order. */
 import { supports } from '../http-client/index.ts';
-import { renderClientPieces, type ClientSpec } from './client-auth.ts';
+import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { sortedMap } from './remote-write-config.ts';
 
@@ -16,7 +16,6 @@ export interface RemoteReadSpec extends ClientSpec {
   filterExternalLabels?: boolean | null;
 }
 
-const HTTP_URL = /^(http|https):\/\/.+$/;
 
 /** Renders every remote read endpoint. */
 export function buildRemoteReadConfigs(remoteReads: readonly RemoteReadSpec[], context: PrometheusRenderContext): Array<Record<string, unknown>> {
@@ -24,7 +23,7 @@ export function buildRemoteReadConfigs(remoteReads: readonly RemoteReadSpec[], c
 }
 
 function renderRemoteRead(spec: RemoteReadSpec, path: string, context: PrometheusRenderContext): Record<string, unknown> {
-  if (!spec.url || !HTTP_URL.test(spec.url)) context.findings.problem(`${path}.url`, `url must be an http:// or https:// URL, got "${spec.url ?? ''}"`);
+  checkHttpUrl(spec.url, `${path}.url`, context);
   const out: Record<string, unknown> = { url: spec.url ?? '' };
   if (spec.remoteTimeout) out.remote_timeout = spec.remoteTimeout;
   if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.26.0', `${path}.headers`, 'headers')) out.headers = sortedMap(spec.headers);
@@ -32,14 +31,7 @@ function renderRemoteRead(spec: RemoteReadSpec, path: string, context: Prometheu
   if (spec.requiredMatchers && Object.keys(spec.requiredMatchers).length > 0) out.required_matchers = sortedMap(spec.requiredMatchers);
   if (spec.readRecent) out.read_recent = true;
 
-  const client = renderClientPieces(spec, path, context);
-  if (client.basic_auth) out.basic_auth = client.basic_auth;
-  if (client.bearer_token) out.bearer_token = client.bearer_token;
-  if (client.bearer_token_file) out.bearer_token_file = client.bearer_token_file;
-  if (client.oauth2) out.oauth2 = client.oauth2;
-  if (client.tls_config) out.tls_config = client.tls_config;
-  if (client.authorization) out.authorization = client.authorization;
-  Object.assign(out, client.proxy);
+  appendRemoteStorageClient(out, renderClientPieces(spec, path, context));
   if (spec.followRedirects !== null && spec.followRedirects !== undefined && supports(context, '2.26.0', `${path}.followRedirects`, 'follow_redirects')) {
     out.follow_redirects = spec.followRedirects;
   }

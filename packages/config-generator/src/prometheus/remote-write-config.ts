@@ -3,7 +3,7 @@
  * read from Secrets in the Prometheus' namespace; a missing one is a Prometheus-level problem.
  */
 import { supports } from '../http-client/index.ts';
-import { renderClientPieces, type ClientSpec } from './client-auth.ts';
+import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
 import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { renderSigv4, type Sigv4Spec } from './sigv4.ts';
@@ -41,7 +41,6 @@ export interface QueueConfigSpec {
   sampleAgeLimit?: string | null;
 }
 
-const HTTP_URL = /^(http|https):\/\/.+$/;
 const PROTOBUF_MESSAGES: Record<string, string> = { 'V1.0': 'prometheus.WriteRequest', 'V2.0': 'io.prometheus.write.v2.Request' };
 
 /** Renders every remote write endpoint. */
@@ -50,7 +49,7 @@ export function buildRemoteWriteConfigs(remoteWrites: readonly RemoteWriteSpec[]
 }
 
 function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: PrometheusRenderContext): Record<string, unknown> {
-  if (!spec.url || !HTTP_URL.test(spec.url)) context.findings.problem(`${path}.url`, `url must be an http:// or https:// URL, got "${spec.url ?? ''}"`);
+  checkHttpUrl(spec.url, `${path}.url`, context);
   const out: Record<string, unknown> = { url: spec.url ?? '' };
   if (spec.remoteTimeout) out.remote_timeout = spec.remoteTimeout;
   if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.15.0', `${path}.headers`, 'headers')) out.headers = sortedMap(spec.headers);
@@ -69,14 +68,7 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
     out.write_relabel_configs = renderRelabelConfigs(spec.writeRelabelConfigs);
   }
 
-  const client = renderClientPieces(spec, path, context);
-  if (client.basic_auth) out.basic_auth = client.basic_auth;
-  if (client.bearer_token) out.bearer_token = client.bearer_token;
-  if (client.bearer_token_file) out.bearer_token_file = client.bearer_token_file;
-  if (client.oauth2) out.oauth2 = client.oauth2;
-  if (client.tls_config) out.tls_config = client.tls_config;
-  if (client.authorization) out.authorization = client.authorization;
-  Object.assign(out, client.proxy);
+  appendRemoteStorageClient(out, renderClientPieces(spec, path, context));
   if (spec.sigv4) {
     // Prometheus accepts one way of authenticating per endpoint and sigv4 is one of them.
     const others = (['basicAuth', 'authorization', 'oauth2', 'bearerToken', 'bearerTokenFile'] as const).filter((field) => spec[field]);
