@@ -50,11 +50,11 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Starts `command args` in its own process group, logging to `logFile`. */
-export function startProcess(name: string, command: string, args: string[], logFile: string): ManagedProcess {
+/** Starts `command args` in its own process group, logging to `logFile`; `env` replaces the environment. */
+export function startProcess(name: string, command: string, args: string[], logFile: string, env?: NodeJS.ProcessEnv): ManagedProcess {
   installExitHook();
   const fd = openSync(logFile, 'a');
-  const child = spawn(command, args, { detached: true, stdio: ['ignore', fd, fd] });
+  const child = spawn(command, args, { detached: true, stdio: ['ignore', fd, fd], env: env ?? process.env });
   closeSync(fd);
   if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
   const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(String(code ?? signal))));

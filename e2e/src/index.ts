@@ -1,4 +1,5 @@
 /** The test environment: real tools, a real control plane. Import as `@promop/e2e`. */
 export { toolPath, REPO_ROOT, type ToolName } from './tools.ts';
 export { runPromtool, type PromtoolResult } from './promtool.ts';
+export { startPrometheus, type PrometheusProcess } from './prometheus-process.ts';
 export { startTestEnv, sharedTestEnv, SHARED_KUBECONFIG_ENV, CONTROLLERS, type TestEnv, type ClusterAccess, type StartOptions } from './test-env.ts';

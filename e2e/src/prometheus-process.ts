@@ -1,0 +1,72 @@
+/**
+ * A real Prometheus server for tests, listening on 127.0.0.1 only. It starts without any
+ * in-cluster Kubernetes settings, so kubernetes_sd_configs without `api_server` cannot discover
+ * (and therefore never dial) anything.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, logTail, startProcess, stopProcess, type ManagedProcess } from './child-processes.ts';
+import { toolPath } from './tools.ts';
+
+/** A running Prometheus. */
+export interface PrometheusProcess {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** GETs `path` (e.g. `/api/v1/status/config`) and returns the parsed JSON `data`. */
+  apiGet<T = unknown>(path: string): Promise<T>;
+  /** Last lines of its log. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts Prometheus with `configFile`; `env` adds environment variables (e.g. POD_NAME). Resolves when /-/ready answers. */
+export async function startPrometheus(configFile: string, env: Record<string, string> = {}): Promise<PrometheusProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'promop-prometheus-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  // Never let a test Prometheus believe it runs in a cluster.
+  delete childEnv.KUBERNETES_SERVICE_HOST;
+  delete childEnv.KUBERNETES_SERVICE_PORT;
+  const managed: ManagedProcess = startProcess('prometheus', toolPath('prometheus'), [
+    `--config.file=${configFile}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    `--storage.tsdb.path=${join(dir, 'data')}`,
+    '--web.enable-lifecycle',
+  ], join(dir, 'prometheus.log'), childEnv);
+  const stop = async (): Promise<void> => {
+    await stopProcess(managed);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (managed.child.exitCode !== null) {
+      const tail = logTail(managed);
+      await stop();
+      throw new Error(`prometheus exited during start-up:\n${tail}`);
+    }
+    try {
+      if ((await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) })).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      const tail = logTail(managed);
+      await stop();
+      throw new Error(`prometheus not ready after 30 s:\n${tail}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    async apiGet<T>(path: string): Promise<T> {
+      const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(5000) });
+      const body = (await response.json()) as { status: string; data: T; error?: string };
+      if (body.status !== 'success') throw new Error(`GET ${path}: ${body.error ?? response.status}`);
+      return body.data;
+    },
+    log: () => logTail(managed),
+    stop,
+  };
+}
