@@ -233,7 +233,8 @@ export const prometheusSpecSchema = {
     hostNetwork: bool('Use the host network.'),
     hostUsers: bool('Use the host user namespace.'),
     hostAliases: embeddedList('Extra /etc/hosts entries (Kubernetes HostAlias).'),
-    dnsPolicy: str('DNS policy of the pods.'),
+    // Kubernetes accepts only these four values; the enum makes `kubectl apply` say so instead of the StatefulSet write.
+    dnsPolicy: oneOf(['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'], 'DNS policy of the pods.'),
     dnsConfig: embedded('DNS settings of the pods.'),
     enableServiceLinks: bool('Inject Service environment variables.'),
     automountServiceAccountToken: bool('Mount the ServiceAccount token (default true).'),

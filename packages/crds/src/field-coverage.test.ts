@@ -1,0 +1,461 @@
+/**
+ * Field coverage against prometheus-operator (reference: ../shared/reference/prometheus-operator-compat.md §1).
+ * Every essential and common field the reference lists, and the advanced ones promop accepts, is looked up in the
+ * source schema (what the validators and types use) and in the generated CRD (what the API server uses), with the
+ * type, enum, pattern and default the reference states. A field dropped or retyped by a later change fails here.
+ *
+ * The patterns and enums are written out literally rather than imported from the schema modules, so a change to
+ * a shared constant is caught too.
+ */
+import { crdManifests } from './crd-manifest.ts';
+import { podMonitorSchema, prometheusRuleSchema, prometheusSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { Kind } from './names.ts';
+
+type Node = Record<string, unknown>;
+
+const DURATION = '^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$';
+const BYTE_SIZE = '(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$';
+const URL = '^(http|https)://.+$';
+const PROXY_URL = '^(http|https|socks5)://.+$';
+const RELABEL_ACTIONS = [
+  'replace', 'Replace', 'keep', 'Keep', 'drop', 'Drop', 'hashmod', 'HashMod', 'labelmap', 'LabelMap',
+  'labeldrop', 'LabelDrop', 'labelkeep', 'LabelKeep', 'lowercase', 'Lowercase', 'uppercase', 'Uppercase',
+  'keepequal', 'KeepEqual', 'dropequal', 'DropEqual',
+];
+const TLS_VERSIONS = ['TLS10', 'TLS11', 'TLS12', 'TLS13'];
+const SCRAPE_PROTOCOLS = ['PrometheusProto', 'OpenMetricsText0.0.1', 'OpenMetricsText1.0.0', 'PrometheusText0.0.4', 'PrometheusText1.0.0'];
+
+// Expected schema fragments, matched with toMatchObject (extra keywords such as descriptions are fine).
+const string = { type: 'string' };
+const boolean = { type: 'boolean' };
+const integer = { type: 'integer' };
+const duration = { type: 'string', pattern: DURATION };
+const byteSize = { type: 'string', pattern: BYTE_SIZE };
+const stringList = { type: 'array', items: { type: 'string' } };
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
+const intOrString = { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
+const opaque = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+const opaqueList = { type: 'array', items: opaque };
+const objectList = { type: 'array', items: { type: 'object' } };
+const enumOf = (values: string[]) => ({ type: 'string', enum: values });
+const secretKeySelector = { type: 'object', required: ['key'], properties: { name: string, key: string, optional: boolean } };
+const secretOrConfigMap = { type: 'object', properties: { secret: secretKeySelector, configMap: { type: 'object', required: ['key'], properties: { name: string, key: string } } } };
+const labelSelector = {
+  type: 'object',
+  properties: { matchLabels: stringMap, matchExpressions: { type: 'array', items: { type: 'object', required: ['key', 'operator'], properties: { key: string, operator: string, values: stringList } } } },
+};
+
+/** One expectation: the field at `path` (dots between fields, `[]` for list items) matches `expected`. */
+type Row = [path: string, expected: object];
+
+/** Properties of the shared types, as rows under a prefix (`endpoints[].tlsConfig`…). */
+const SHARED = {
+  relabelConfig: (at: string): Row[] => [
+    [at, { type: 'object' }],
+    [`${at}.sourceLabels`, stringList],
+    [`${at}.separator`, string],
+    [`${at}.targetLabel`, string],
+    [`${at}.regex`, string],
+    [`${at}.modulus`, integer],
+    [`${at}.replacement`, string],
+    [`${at}.action`, { type: 'string', enum: RELABEL_ACTIONS, default: 'replace' }],
+  ],
+  safeTlsConfig: (at: string): Row[] => [
+    [at, { type: 'object' }],
+    [`${at}.ca`, secretOrConfigMap],
+    [`${at}.cert`, secretOrConfigMap],
+    [`${at}.keySecret`, secretKeySelector],
+    [`${at}.serverName`, string],
+    [`${at}.insecureSkipVerify`, boolean],
+    [`${at}.minVersion`, enumOf(TLS_VERSIONS)],
+    [`${at}.maxVersion`, enumOf(TLS_VERSIONS)],
+  ],
+  tlsConfig: (at: string): Row[] => [
+    ...SHARED.safeTlsConfig(at),
+    [`${at}.caFile`, string],
+    [`${at}.certFile`, string],
+    [`${at}.keyFile`, string],
+  ],
+  safeAuthorization: (at: string): Row[] => [[`${at}.type`, string], [`${at}.credentials`, secretKeySelector]],
+  authorization: (at: string): Row[] => [...SHARED.safeAuthorization(at), [`${at}.credentialsFile`, string]],
+  basicAuth: (at: string): Row[] => [[`${at}.username`, secretKeySelector], [`${at}.password`, secretKeySelector]],
+  proxy: (at: string): Row[] => [
+    [`${at}proxyUrl`, { type: 'string', pattern: PROXY_URL }],
+    [`${at}noProxy`, string],
+    [`${at}proxyFromEnvironment`, boolean],
+    [`${at}proxyConnectHeader`, { type: 'object', additionalProperties: { type: 'array', items: secretKeySelector } }],
+  ],
+  oauth2: (at: string): Row[] => [
+    [at, { type: 'object', required: ['clientId', 'clientSecret', 'tokenUrl'] }],
+    [`${at}.clientId`, secretOrConfigMap],
+    [`${at}.clientSecret`, secretKeySelector],
+    [`${at}.tokenUrl`, { type: 'string', pattern: URL }],
+    [`${at}.scopes`, stringList],
+    [`${at}.endpointParams`, stringMap],
+    ...SHARED.safeTlsConfig(`${at}.tlsConfig`),
+    ...SHARED.proxy(`${at}.`),
+  ],
+  namespaceSelector: (at: string): Row[] => [[`${at}.any`, boolean], [`${at}.matchNames`, stringList]],
+};
+
+/** Endpoint fields ServiceMonitor and PodMonitor endpoints share (reference §1.2 and §1.3). */
+function scrapeEndpointRows(at: string): Row[] {
+  return [
+    [`${at}.targetPort`, intOrString],
+    [`${at}.path`, string],
+    [`${at}.scheme`, enumOf(['http', 'https', 'HTTP', 'HTTPS'])],
+    [`${at}.params`, { type: 'object', additionalProperties: stringList }],
+    [`${at}.interval`, duration],
+    [`${at}.scrapeTimeout`, duration],
+    [`${at}.honorLabels`, boolean],
+    [`${at}.honorTimestamps`, boolean],
+    [`${at}.trackTimestampsStaleness`, boolean],
+    ...SHARED.relabelConfig(`${at}.metricRelabelings[]`),
+    ...SHARED.relabelConfig(`${at}.relabelings[]`),
+    [`${at}.filterRunning`, boolean],
+    ...SHARED.safeAuthorization(`${at}.authorization`),
+    ...SHARED.basicAuth(`${at}.basicAuth`),
+    ...SHARED.oauth2(`${at}.oauth2`),
+    [`${at}.bearerTokenSecret`, secretKeySelector],
+    [`${at}.followRedirects`, boolean],
+    [`${at}.enableHttp2`, boolean],
+    ...SHARED.proxy(`${at}.`),
+  ];
+}
+
+/** Spec fields ServiceMonitor and PodMonitor share (reference §1.2 and §1.3, (a) to (c)). */
+const MONITOR_SPEC_ROWS: Row[] = [
+  ['selector', labelSelector],
+  ...SHARED.namespaceSelector('namespaceSelector'),
+  ['jobLabel', string],
+  ['podTargetLabels', stringList],
+  ['sampleLimit', integer],
+  ['scrapeClass', string],
+  ['attachMetadata.node', boolean],
+  ['selectorMechanism', enumOf(['RelabelConfig', 'RoleSelector'])],
+  ['targetLimit', integer],
+  ['labelLimit', integer],
+  ['labelNameLengthLimit', integer],
+  ['labelValueLengthLimit', integer],
+  ['keepDroppedTargets', integer],
+  ['bodySizeLimit', byteSize],
+  ['scrapeProtocols', { type: 'array', items: enumOf(SCRAPE_PROTOCOLS) }],
+  ['fallbackScrapeProtocol', enumOf(SCRAPE_PROTOCOLS)],
+  ['scrapeNativeHistograms', boolean],
+  ['scrapeClassicHistograms', boolean],
+  ['nativeHistogramBucketLimit', integer],
+  ['nativeHistogramMinBucketFactor', intOrString],
+  ['convertClassicHistogramsToNHCB', boolean],
+];
+
+const selectors = ['serviceMonitor', 'podMonitor', 'rule', 'probe', 'scrapeConfig'].flatMap((what): Row[] => [
+  [`${what}Selector`, labelSelector],
+  [`${what}NamespaceSelector`, labelSelector],
+]);
+
+/** Reference §1.1: Prometheus, essential (a), common (b) and advanced (c) fields. */
+const PROMETHEUS_ROWS: Row[] = [
+  // (a) essential
+  ['version', string],
+  ['image', string],
+  ['replicas', integer],
+  ['serviceAccountName', string],
+  ...selectors,
+  ['scrapeInterval', { ...duration, default: '30s' }],
+  ['evaluationInterval', { ...duration, default: '30s' }],
+  ['retention', duration],
+  ['storage.volumeClaimTemplate', opaque],
+  ['storage.emptyDir', opaque],
+  ['storage.ephemeral', opaque],
+  ['resources', opaque],
+  ['externalLabels', stringMap],
+  ['alerting.alertmanagers[]', { type: 'object', required: ['name', 'port'] }],
+  ['alerting.alertmanagers[].namespace', string],
+  ['alerting.alertmanagers[].port', intOrString],
+  ['alerting.alertmanagers[].scheme', enumOf(['http', 'https', 'HTTP', 'HTTPS'])],
+  ['alerting.alertmanagers[].pathPrefix', string],
+  ['alerting.alertmanagers[].apiVersion', enumOf(['v1', 'V1', 'v2', 'V2'])],
+  ['alerting.alertmanagers[].timeout', duration],
+  ['alerting.alertmanagers[].bearerTokenFile', string],
+  ...SHARED.tlsConfig('alerting.alertmanagers[].tlsConfig'),
+  ...SHARED.basicAuth('alerting.alertmanagers[].basicAuth'),
+  ...SHARED.safeAuthorization('alerting.alertmanagers[].authorization'),
+  ...SHARED.relabelConfig('alerting.alertmanagers[].relabelings[]'),
+  ...SHARED.relabelConfig('alerting.alertmanagers[].alertRelabelings[]'),
+  ...SHARED.proxy('alerting.alertmanagers[].'),
+  ['remoteWrite[]', { type: 'object', required: ['url'] }],
+  ['remoteWrite[].url', { type: 'string', pattern: URL }],
+  ['remoteWrite[].name', string],
+  ['remoteWrite[].remoteTimeout', duration],
+  ['remoteWrite[].headers', stringMap],
+  ['remoteWrite[].bearerTokenFile', string],
+  ['remoteWrite[].queueConfig.maxSamplesPerSend', integer],
+  ['remoteWrite[].queueConfig.batchSendDeadline', duration],
+  ['remoteWrite[].metadataConfig.send', boolean],
+  ['remoteWrite[].messageVersion', enumOf(['V1.0', 'V2.0'])],
+  ...SHARED.relabelConfig('remoteWrite[].writeRelabelConfigs[]'),
+  ...SHARED.tlsConfig('remoteWrite[].tlsConfig'),
+  ...SHARED.authorization('remoteWrite[].authorization'),
+  ...SHARED.basicAuth('remoteWrite[].basicAuth'),
+  ...SHARED.oauth2('remoteWrite[].oauth2'),
+  ...SHARED.proxy('remoteWrite[].'),
+  ['paused', boolean],
+  ['podMetadata.labels', stringMap],
+  ['podMetadata.annotations', stringMap],
+  ['nodeSelector', stringMap],
+  ['tolerations', opaqueList],
+  ['affinity', opaque],
+  ['securityContext', opaque],
+  // (b) common
+  ['scrapeTimeout', duration],
+  ['retentionSize', byteSize],
+  ['externalUrl', string],
+  ['routePrefix', string],
+  ['logLevel', enumOf(['', 'debug', 'info', 'warn', 'error'])],
+  ['logFormat', enumOf(['', 'logfmt', 'json'])],
+  ['additionalScrapeConfigs', secretKeySelector],
+  ['additionalAlertRelabelConfigs', secretKeySelector],
+  ['additionalAlertManagerConfigs', secretKeySelector],
+  ['secrets', stringList],
+  ['configMaps', stringList],
+  ['volumes', opaqueList],
+  ['volumeMounts', opaqueList],
+  ['containers', opaqueList],
+  ['initContainers', opaqueList],
+  ['imagePullPolicy', enumOf(['', 'Always', 'Never', 'IfNotPresent'])],
+  ['imagePullSecrets', objectList],
+  ['priorityClassName', string],
+  ['topologySpreadConstraints', objectList],
+  ['enableAdminAPI', boolean],
+  ['enableFeatures', stringList],
+  ['enableRemoteWriteReceiver', boolean],
+  ['walCompression', boolean],
+  ['web.pageTitle', string],
+  ['web.maxConnections', integer],
+  ['web.tlsConfig', opaque],
+  ['web.httpConfig', opaque],
+  ['thanos', opaque],
+  ['shards', { type: 'integer', default: 1 }],
+  ['replicaExternalLabelName', string],
+  ['prometheusExternalLabelName', string],
+  ['query.lookbackDelta', string],
+  ['query.maxConcurrency', integer],
+  ['query.maxSamples', integer],
+  ['query.timeout', duration],
+  ['remoteRead[]', { type: 'object', required: ['url'] }],
+  ['remoteRead[].url', { type: 'string', pattern: URL }],
+  ['remoteRead[].requiredMatchers', stringMap],
+  ['remoteRead[].readRecent', boolean],
+  ...SHARED.tlsConfig('remoteRead[].tlsConfig'),
+  ...SHARED.oauth2('remoteRead[].oauth2'),
+  ['enforcedNamespaceLabel', string],
+  ['enforcedSampleLimit', integer],
+  ['scrapeClasses', { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] }],
+  ['scrapeClasses[].name', string],
+  ['scrapeClasses[].default', boolean],
+  ...SHARED.tlsConfig('scrapeClasses[].tlsConfig'),
+  ...SHARED.authorization('scrapeClasses[].authorization'),
+  ...SHARED.relabelConfig('scrapeClasses[].relabelings[]'),
+  ...SHARED.relabelConfig('scrapeClasses[].metricRelabelings[]'),
+  ['serviceDiscoveryRole', enumOf(['Endpoints', 'EndpointSlice'])],
+  ['listenLocal', boolean],
+  ['portName', { type: 'string', default: 'web' }],
+  ['minReadySeconds', integer],
+  ['podTargetLabels', stringList],
+  // (c) advanced
+  ['arbitraryFSAccessThroughSMs.deny', boolean],
+  ['overrideHonorLabels', boolean],
+  ['overrideHonorTimestamps', boolean],
+  ['ignoreNamespaceSelectors', boolean],
+  ['excludedFromEnforcement[].group', { type: 'string', default: 'monitoring.coreos.com' }],
+  ['excludedFromEnforcement[].resource', string],
+  ['excludedFromEnforcement[].namespace', string],
+  ['excludedFromEnforcement[].name', string],
+  ['prometheusRulesExcludedFromEnforce[].ruleNamespace', string],
+  ['prometheusRulesExcludedFromEnforce[].ruleName', string],
+  ...['enforcedTargetLimit', 'enforcedLabelLimit', 'enforcedLabelNameLengthLimit', 'enforcedLabelValueLengthLimit', 'enforcedKeepDroppedTargets'].map((name): Row => [name, integer]),
+  ['enforcedBodySizeLimit', byteSize],
+  ...['sampleLimit', 'targetLimit', 'labelLimit', 'labelNameLengthLimit', 'labelValueLengthLimit', 'keepDroppedTargets'].map((name): Row => [name, integer]),
+  ['bodySizeLimit', byteSize],
+  ['scrapeProtocols', { type: 'array', items: enumOf(SCRAPE_PROTOCOLS) }],
+  ['nameValidationScheme', enumOf(['UTF8', 'Legacy'])],
+  ['nameEscapingScheme', string],
+  ['convertClassicHistogramsToNHCB', boolean],
+  ['scrapeNativeHistograms', boolean],
+  ['scrapeClassicHistograms', boolean],
+  ['tsdb', opaque],
+  ['otlp', opaque],
+  ['enableOTLPReceiver', boolean],
+  ['remoteWriteReceiverMessageVersions', stringList],
+  ['tracingConfig', opaque],
+  ['runtime.goGC', integer],
+  ['reloadStrategy', enumOf(['HTTP', 'ProcessSignal'])],
+  ['maximumStartupDurationSeconds', { type: 'integer', minimum: 60 }],
+  ['scrapeFailureLogFile', string],
+  ['queryLogFile', string],
+  ['serviceName', string],
+  ['terminationGracePeriodSeconds', integer],
+  ['hostNetwork', boolean],
+  ['hostUsers', boolean],
+  ['hostAliases', objectList],
+  ['dnsPolicy', enumOf(['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'])],
+  ['dnsConfig', opaque],
+  ['enableServiceLinks', boolean],
+  ['automountServiceAccountToken', boolean],
+  ['schedulerName', string],
+  ['podManagementPolicy', enumOf(['OrderedReady', 'Parallel'])],
+  ['updateStrategy', opaque],
+  ['persistentVolumeClaimRetentionPolicy', opaque],
+  ['shardingStrategy', opaque],
+  ['shardRetentionPolicy', opaque],
+  ['apiserverConfig', opaque],
+  ['additionalArgs', objectList],
+  ['rules.alert.forOutageTolerance', string],
+  ['rules.alert.forGracePeriod', string],
+  ['rules.alert.resendDelay', string],
+  ['ruleQueryOffset', duration],
+  ['exemplars.maxSize', integer],
+  ['disableCompaction', boolean],
+  ['baseImage', string],
+  ['tag', string],
+  ['sha', string],
+  ['allowOverlappingBlocks', boolean],
+];
+
+/** Reference §1.2: ServiceMonitor. */
+const SERVICE_MONITOR_ROWS: Row[] = [
+  ...MONITOR_SPEC_ROWS,
+  ['endpoints', { type: 'array', items: { type: 'object' } }],
+  ['targetLabels', stringList],
+  ['serviceDiscoveryRole', enumOf(['Endpoints', 'EndpointSlice'])],
+  ['endpoints[].port', string],
+  ...scrapeEndpointRows('endpoints[]'),
+  ['endpoints[].bearerTokenFile', string],
+  ...SHARED.tlsConfig('endpoints[].tlsConfig'),
+];
+
+/** Reference §1.3: PodMonitor. */
+const POD_MONITOR_ROWS: Row[] = [
+  ...MONITOR_SPEC_ROWS,
+  ['podMetricsEndpoints', { type: 'array', items: { type: 'object' } }],
+  ['podMetricsEndpoints[].port', string],
+  ['podMetricsEndpoints[].portNumber', { type: 'integer', minimum: 1, maximum: 65535 }],
+  ...scrapeEndpointRows('podMetricsEndpoints[]'),
+  ...SHARED.safeTlsConfig('podMetricsEndpoints[].tlsConfig'),
+];
+
+/** Reference §1.4: PrometheusRule. */
+const PROMETHEUS_RULE_ROWS: Row[] = [
+  ['groups', { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] }],
+  ['groups[]', { type: 'object', required: ['name'] }],
+  ['groups[].name', { type: 'string', minLength: 1 }],
+  ['groups[].interval', duration],
+  ['groups[].limit', integer],
+  ['groups[].query_offset', duration],
+  ['groups[].labels', stringMap],
+  ['groups[].partial_response_strategy', string],
+  ['groups[].rules[]', { type: 'object', required: ['expr'] }],
+  ['groups[].rules[].record', string],
+  ['groups[].rules[].alert', string],
+  ['groups[].rules[].expr', intOrString],
+  ['groups[].rules[].for', duration],
+  ['groups[].rules[].keep_firing_for', duration],
+  ['groups[].rules[].labels', stringMap],
+  ['groups[].rules[].annotations', stringMap],
+];
+
+const ROWS: Record<Kind, Row[]> = {
+  Prometheus: PROMETHEUS_ROWS,
+  ServiceMonitor: SERVICE_MONITOR_ROWS,
+  PodMonitor: POD_MONITOR_ROWS,
+  PrometheusRule: PROMETHEUS_RULE_ROWS,
+};
+
+/** The spec schema of each kind, from the source literal and from the generated CRD. */
+const SPEC_SOURCES: [string, (kind: Kind) => Node][] = [
+  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
+  ['the generated CRD', (kind) => {
+    const crd = crdManifests().find((c) => c.spec.names.kind === kind);
+    const root = crd?.spec.versions[0]?.schema.openAPIV3Schema as { properties: { spec: Node } } | undefined;
+    return root?.properties.spec ?? {};
+  }],
+];
+
+/** The schema node at `path` (`a.b[].c`), or undefined when a step is missing. */
+function fieldSchema(spec: Node, path: string): Node | undefined {
+  let node: Node | undefined = spec;
+  for (const segment of path.split('.')) {
+    const [, name = '', lists = ''] = /^([^[]*)((?:\[\])*)$/.exec(segment) ?? [];
+    node = (node?.properties as Record<string, Node> | undefined)?.[name];
+    for (let depth = 0; depth < lists.length / 2; depth++) node = node?.items as Node | undefined;
+  }
+  return node;
+}
+
+/** Every `default` in a schema, by field path, to prove no default exists that the reference does not state. */
+function defaultsIn(node: Node, path = ''): Record<string, unknown> {
+  const found: Record<string, unknown> = {};
+  if ('default' in node) found[path] = node.default;
+  for (const [name, child] of Object.entries((node.properties as Record<string, Node> | undefined) ?? {})) Object.assign(found, defaultsIn(child, path === '' ? name : `${path}.${name}`));
+  if (node.items && typeof node.items === 'object') Object.assign(found, defaultsIn(node.items as Node, `${path}[]`));
+  return found;
+}
+
+describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
+  describe.each(Object.keys(ROWS) as Kind[])('the %s spec', (kind) => {
+    const spec = specOf(kind);
+
+    it.each(ROWS[kind])('has %s as the reference describes it', (path, expected) => {
+      expect(fieldSchema(spec, path)).toMatchObject(expected);
+    });
+  });
+
+  it('requires what prometheus-operator requires', () => {
+    expect([...(specOf('ServiceMonitor').required as string[])].sort()).toEqual(['endpoints', 'selector']);
+    expect(specOf('PodMonitor').required).toEqual(['selector']);
+    expect(specOf('Prometheus').required).toBeUndefined();
+    expect(specOf('PrometheusRule').required).toBeUndefined();
+  });
+
+  it('has exactly the 25 fields of prometheus-operator\'s ServiceMonitor Endpoint', () => {
+    expect(Object.keys(fieldSchema(specOf('ServiceMonitor'), 'endpoints[]')?.properties ?? {}).sort()).toEqual([
+      'authorization', 'basicAuth', 'bearerTokenFile', 'bearerTokenSecret', 'enableHttp2', 'filterRunning', 'followRedirects',
+      'honorLabels', 'honorTimestamps', 'interval', 'metricRelabelings', 'noProxy', 'oauth2', 'params', 'path', 'port',
+      'proxyConnectHeader', 'proxyFromEnvironment', 'proxyUrl', 'relabelings', 'scheme', 'scrapeTimeout', 'targetPort',
+      'tlsConfig', 'trackTimestampsStaleness',
+    ]);
+  });
+
+  it('gives PodMonitor endpoints no way to read files of the Prometheus container', () => {
+    const endpoint = fieldSchema(specOf('PodMonitor'), 'podMetricsEndpoints[]')?.properties as Node;
+    expect(Object.keys(endpoint).filter((name) => /File$/.test(name))).toEqual([]);
+    expect(Object.keys((endpoint.tlsConfig as Node).properties as Node).sort()).toEqual(['ca', 'cert', 'insecureSkipVerify', 'keySecret', 'maxVersion', 'minVersion', 'serverName']);
+  });
+
+  it('has exactly the CRD defaults prometheus-operator has (replicas, retention… are defaulted when rendering, not stored)', () => {
+    const relabelDefault = (at: string) => ({ [`${at}.action`]: 'replace' });
+    expect(defaultsIn(specOf('Prometheus'))).toEqual({
+      scrapeInterval: '30s',
+      evaluationInterval: '30s',
+      portName: 'web',
+      shards: 1,
+      'excludedFromEnforcement[].group': 'monitoring.coreos.com',
+      ...relabelDefault('alerting.alertmanagers[].relabelings[]'),
+      ...relabelDefault('alerting.alertmanagers[].alertRelabelings[]'),
+      ...relabelDefault('remoteWrite[].writeRelabelConfigs[]'),
+      ...relabelDefault('scrapeClasses[].relabelings[]'),
+      ...relabelDefault('scrapeClasses[].metricRelabelings[]'),
+    });
+    expect(defaultsIn(specOf('ServiceMonitor'))).toEqual({ ...relabelDefault('endpoints[].relabelings[]'), ...relabelDefault('endpoints[].metricRelabelings[]') });
+    expect(defaultsIn(specOf('PodMonitor'))).toEqual({ ...relabelDefault('podMetricsEndpoints[].relabelings[]'), ...relabelDefault('podMetricsEndpoints[].metricRelabelings[]') });
+    expect(defaultsIn(specOf('PrometheusRule'))).toEqual({});
+  });
+});
+
+describe('the field lookup this suite relies on', () => {
+  it('finds nothing for a field that does not exist, so a missing field fails its row', () => {
+    const spec = SPEC_SOURCES[0]![1]('ServiceMonitor');
+    expect(fieldSchema(spec, 'endpoints[].portNumber')).toBeUndefined();
+    expect(fieldSchema(spec, 'endpoints[].interval')).toMatchObject(duration);
+  });
+});
