@@ -3,12 +3,13 @@
  * unchanged, and every negative case the ajv validators reject is rejected by the API server too, at the same
  * field path. All creates are server-side dry runs with strict field validation (what `kubectl apply` asks for).
  */
-import { ApiException, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { sharedTestEnv } from '@promop/e2e';
 import { GROUP, VERSION } from './group.ts';
 import { PLURALS, type Kind } from './names.ts';
 import { applyCrds } from './test-support/apply-crds.ts';
 import { corpusObjects } from './test-support/corpus.ts';
+import { ensureNamespace } from './test-support/ensure-namespace.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';
 import { validatePrometheus } from './validation.ts';
 
@@ -51,14 +52,6 @@ async function dryRunCreate(api: CustomObjectsApi, object: Record<string, unknow
       }
       return { code: error.code, message };
     }
-  }
-}
-
-async function ensureNamespace(kc: KubeConfig, name: string): Promise<void> {
-  try {
-    await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name } } });
-  } catch (error) {
-    if (!(error instanceof ApiException) || error.code !== 409) throw error;
   }
 }
 

@@ -3,5 +3,6 @@
  * control plane, read the kube-prometheus corpus, reuse the negative cases.
  */
 export { applyCrds, committedCrds, CRDS_DIR } from './apply-crds.ts';
+export { ensureNamespace } from './ensure-namespace.ts';
 export { corpusObjects, CORPUS_DIR, type CorpusObject } from './corpus.ts';
 export { NEGATIVE_CASES, type NegativeCase } from './negative-cases.ts';
