@@ -10,6 +10,7 @@
  */
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
+import { nameValidationSchemeFor } from './prometheus-names.ts';
 import { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
 import { buildApiServerSdKeys, type ApiServerConfigSpec } from './prometheus/api-server-config.ts';
@@ -50,7 +51,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   problems.push(...validateIntervals(spec), ...validateSelectors(spec));
 
   const secrets = new SecretStore(input.secrets, input.configMaps);
-  const context = createRenderContext(identity, version, secrets);
+  const context = createRenderContext(identity, version, nameValidationSchemeFor(version, spec.nameValidationScheme), secrets);
   const namespaces = indexNamespaces(input.namespaces);
   const invalidSelectors = new Set(problems.map((problem) => problem.path.split('.')[1] ?? ''));
   const isExcluded = enforcementExclusion(spec.excludedFromEnforcement, spec.prometheusRulesExcludedFromEnforce);
@@ -171,6 +172,7 @@ function buildScrapeContext(
   const scrapeContext: ScrapeContext = {
     prometheus,
     version,
+    nameValidationScheme: context.nameValidationScheme,
     secrets,
     serviceDiscoveryRole: role,
     excludedFromEnforcement: (kind, namespace, name) => isExcluded(kind, namespace, name),

@@ -105,8 +105,8 @@ function renderAlertmanager(
     const portLabel = role === 'endpointslice' ? '__meta_kubernetes_endpointslice_port_name' : '__meta_kubernetes_endpoint_port_name';
     relabelings.push({ action: 'keep', source_labels: [portLabel], regex: am.port });
   }
-  for (const problem of validateRelabelConfigs(am.relabelings, `${path}.relabelings`, context.version)) context.findings.add(problem);
-  for (const problem of validateRelabelConfigs(am.alertRelabelings, `${path}.alertRelabelings`, context.version)) context.findings.add(problem);
+  for (const problem of validateRelabelConfigs(am.relabelings, `${path}.relabelings`, context)) context.findings.add(problem);
+  for (const problem of validateRelabelConfigs(am.alertRelabelings, `${path}.alertRelabelings`, context)) context.findings.add(problem);
   relabelings.push(...renderRelabelConfigs(am.relabelings));
   out.relabel_configs = relabelings;
   if (am.alertRelabelings && am.alertRelabelings.length > 0 && supports(context, '2.51.0', `${path}.alertRelabelings`, 'alert_relabel_configs')) {

@@ -170,6 +170,60 @@ describe('a Prometheus with a problem of its own', () => {
     ])).toEqual([{ path: 'spec.additionalScrapeConfigs', message: 'key "scrape.yaml" of Secret "extra": item 1 of the list must be a mapping, not a string' }]);
   });
 
+  it('reports the YAML error of additionalScrapeConfigs by position, without quoting the Secret', () => {
+    const problems = problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [
+      { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': '- job_name: a\n  basic_auth:\n    password: !hunter2 x\n' } },
+    ]);
+    expect(problems).toEqual([
+      { path: 'spec.additionalScrapeConfigs', message: 'key "scrape.yaml" of Secret "extra" is not valid YAML: unknown scalar tag at line 3, column 15' },
+    ]);
+  });
+
+  it('rejects a relabeling target label that nameValidationScheme Legacy does not allow', () => {
+    expect(problemsFor({ nameValidationScheme: 'Legacy', remoteWrite: [{ url: 'https://rw.example.com', writeRelabelConfigs: [{ sourceLabels: ['job'], targetLabel: 'service.name' }] }] })).toEqual([
+      { path: 'spec.remoteWrite[0].writeRelabelConfigs[0].targetLabel', message: '"service.name" is not a valid target label for the replace action' },
+    ]);
+  });
+
+  it('never puts a secret value into a problem, a warning or a verdict', () => {
+    const values = ['hunter2', 'sesame-open', 'not-a-certificate-but-secret', 'tok-9f8e7d'];
+    const secrets: KeyValueSource[] = [
+      { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': '- job_name: a\n  basic_auth: {password: !hunter2 x}\n', alerts: '*sesame-open' } },
+      { namespace: 'monitoring', name: 'tls', data: { ca: 'not-a-certificate-but-secret' } },
+      { namespace: 'monitoring', name: 'creds', data: { token: 'tok-9f8e7d' } },
+    ];
+    const spec = {
+      version: 'v2.20.0',
+      additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' },
+      additionalAlertManagerConfigs: { name: 'extra', key: 'alerts' },
+      remoteWrite: [
+        { url: 'https://rw.example.com', tlsConfig: { ca: { secret: { name: 'tls', key: 'ca' } } }, authorization: { credentials: { name: 'creds', key: 'token' } } },
+        { url: 'https://rw2.example.com', basicAuth: { username: { name: 'creds', key: 'token' }, password: { name: 'creds', key: 'missing' } } },
+      ],
+      alerting: { alertmanagers: [{ name: 'am', port: 'web', apiVersion: 'v3', authorization: { credentials: { name: 'creds', key: 'token' } } }] },
+    };
+    const output = generate({
+      prometheus: prometheus({ serviceMonitorSelector: {}, ...spec }),
+      serviceMonitors: [api],
+      podMonitors: [],
+      prometheusRules: [],
+      namespaces: [{ name: 'monitoring', labels: {} }],
+      secrets,
+      configMaps: [],
+    });
+    expect(output.ok).toBe(false);
+    // Every kind of reference above was reported (so the check below looked at real messages).
+    expect(output.prometheusProblems.map((problem) => problem.path)).toEqual([
+      'spec.additionalScrapeConfigs',
+      'spec.alerting.alertmanagers[0].apiVersion',
+      'spec.additionalAlertManagerConfigs',
+      'spec.remoteWrite[0].tlsConfig.ca',
+      'spec.remoteWrite[1].basicAuth.password',
+    ]);
+    const text = JSON.stringify([output.prometheusProblems, output.prometheusWarnings, output.verdicts]);
+    for (const value of values) expect(text).not.toContain(value);
+  });
+
   it('reports every problem, not only the first', () => {
     expect(problemsFor({ version: 'v3', scrapeInterval: 'soon', remoteWrite: [{ url: 'ftp://x' }] }).map((problem) => problem.path)).toEqual([
       'spec.version',

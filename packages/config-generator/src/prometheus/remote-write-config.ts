@@ -64,7 +64,7 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
     out.send_native_histograms = spec.sendNativeHistograms;
   }
   if (spec.writeRelabelConfigs && spec.writeRelabelConfigs.length > 0) {
-    for (const problem of validateRelabelConfigs(spec.writeRelabelConfigs, `${path}.writeRelabelConfigs`, context.version)) context.findings.add(problem);
+    for (const problem of validateRelabelConfigs(spec.writeRelabelConfigs, `${path}.writeRelabelConfigs`, context)) context.findings.add(problem);
     out.write_relabel_configs = renderRelabelConfigs(spec.writeRelabelConfigs);
   }
 

@@ -22,8 +22,7 @@ export function readYamlListSecret(
   try {
     parsed = load(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    context.findings.problem(path, `key "${ref.key}" of Secret "${ref.name ?? ''}" is not valid YAML: ${reason}`);
+    context.findings.problem(path, `key "${ref.key}" of Secret "${ref.name ?? ''}" is not valid YAML: ${describeYamlError(error)}`);
     return undefined;
   }
   // An empty key is an empty list, as yaml.v2 unmarshals it.
@@ -38,6 +37,18 @@ export function readYamlListSecret(
     return undefined;
   }
   return parsed as Array<Record<string, unknown>>;
+}
+
+/**
+ * The parser's reason and position, without the parts that quote the Secret's text: js-yaml
+ * names unknown tags and aliases verbatim (`unknown tag !<!s3cret>`) and appends a snippet of
+ * the source, and the Secret may hold credentials.
+ */
+function describeYamlError(error: unknown): string {
+  const { reason, mark } = (error ?? {}) as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  const what = typeof reason === 'string' ? reason.split(/[!"'<`]/)[0]?.trim() || 'syntax error' : 'syntax error';
+  if (typeof mark?.line !== 'number' || typeof mark.column !== 'number') return what;
+  return `${what} at line ${mark.line + 1}, column ${mark.column + 1}`;
 }
 
 function describeYamlValue(value: unknown): string {

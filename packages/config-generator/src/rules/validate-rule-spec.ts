@@ -10,7 +10,7 @@ import type { FieldProblem } from '../model.ts';
 import { keyPath } from './field-path.ts';
 import { isRecord } from './is-record.ts';
 import { parseDuration } from '../scrape/duration.ts';
-import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from './prometheus-names.ts';
+import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from '../prometheus-names.ts';
 import { findPromqlSyntaxError } from './promql-syntax.ts';
 import type { RuleFieldSupport } from './rule-field-support.ts';
 

@@ -216,7 +216,19 @@ const cases: BadCase[] = [
     story: 'a target label Prometheus 2 cannot name',
     monitor: sm({ targetLabels: ['1st-tier'], endpoints: [{ port: 'web' }] }),
     version: 'v2.50.0',
-    problems: [{ path: 'spec.targetLabels[0]', message: '"1st-tier" does not give a valid label name ("1st_tier") for Prometheus v2.50.0' }],
+    problems: [{ path: 'spec.targetLabels[0]', message: '"1st-tier" becomes the label name "1st_tier", which this Prometheus does not accept (must match [a-zA-Z_][a-zA-Z0-9_]*)' }],
+  },
+  {
+    story: 'a dotted relabeling target label on a Prometheus 3 with nameValidationScheme Legacy',
+    monitor: smEndpoint({ relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_label_app'], targetLabel: 'service.name' }] }),
+    ctx: { prometheus: testPrometheus({ nameValidationScheme: 'Legacy' }) },
+    problems: [{ path: 'spec.endpoints[0].relabelings[0].targetLabel', message: '"service.name" is not a valid target label for the replace action' }],
+  },
+  {
+    story: 'a target label with a leading digit on a Prometheus 3 with nameValidationScheme Legacy',
+    monitor: sm({ podTargetLabels: ['1st-tier'], endpoints: [{ port: 'web' }] }),
+    ctx: { prometheus: testPrometheus({ nameValidationScheme: 'Legacy' }) },
+    problems: [{ path: 'spec.podTargetLabels[0]', message: '"1st-tier" becomes the label name "1st_tier", which this Prometheus does not accept (must match [a-zA-Z_][a-zA-Z0-9_]*)' }],
   },
   {
     story: 'a PodMonitor port number out of range',

@@ -20,6 +20,6 @@ export { shardingRelabelings, SHARD_PLACEHOLDER } from './sharding.ts';
 export { parseDuration } from './duration.ts';
 export { parseByteSize } from './byte-size.ts';
 export { re2RegexError } from './re2-regex.ts';
-export { sanitizeLabelName, isValidLabelName } from './label-names.ts';
+export { sanitizeLabelName } from './label-names.ts';
 export { selectorRelabelings, labelSelectorString, validateLabelSelector, type LabelSelectorSpec } from './selector-relabelings.ts';
 export { effectiveLimit, lowerByteSize } from './limits.ts';

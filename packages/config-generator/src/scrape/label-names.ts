@@ -1,5 +1,9 @@
-/** Label name rules shared by the generated relabelings and their validation. */
-import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
+/**
+ * Kubernetes label names turned into Prometheus label names (meta label suffixes, targetLabels,
+ * podTargetLabels). Whether a name is valid is decided in ../prometheus-names.ts.
+ */
+import { isValidLabelName, labelNameRule, type NameCheckContext } from '../prometheus-names.ts';
+import type { FieldProblem } from '../model.ts';
 
 /**
  * prometheus-operator's `sanitizeLabelName`: every character outside `[a-zA-Z0-9_]` becomes `_`,
@@ -9,31 +13,18 @@ export function sanitizeLabelName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_]/g, '_');
 }
 
-const LEGACY_LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-
-/**
- * Whether Prometheus accepts `name` as a label name: any non-empty UTF-8 text from v3.0 (its
- * default validation scheme is UTF-8), the legacy `[a-zA-Z_][a-zA-Z0-9_]*` before.
- */
-export function isValidLabelName(name: string, version: PrometheusVersion): boolean {
-  if (isAtLeast(version, '3.0.0')) return name.length > 0 && isWellFormed(name);
-  return LEGACY_LABEL_NAME.test(name);
-}
-
-function isWellFormed(text: string): boolean {
-  // Lone surrogates cannot be encoded as UTF-8.
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
-}
-
 /**
  * Checks Kubernetes label names that become target label names (targetLabels, podTargetLabels):
- * after sanitizing, Prometheus 2 still refuses a leading digit.
+ * after sanitizing, the legacy scheme (Prometheus 2, or `nameValidationScheme: Legacy`) still
+ * refuses a leading digit.
  */
-export function validateCopiedLabels(labels: string[] | undefined, path: string, version: PrometheusVersion): Array<{ path: string; message: string }> {
-  const problems: Array<{ path: string; message: string }> = [];
+export function validateCopiedLabels(labels: string[] | undefined, path: string, target: NameCheckContext): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   (labels ?? []).forEach((label, i) => {
     const name = sanitizeLabelName(label);
-    if (!isValidLabelName(name, version)) problems.push({ path: `${path}[${i}]`, message: `"${label}" does not give a valid label name ("${name}") for Prometheus ${version.text}` });
+    if (!isValidLabelName(name, target.nameValidationScheme)) {
+      problems.push({ path: `${path}[${i}]`, message: `"${label}" becomes the label name "${name}", which this Prometheus does not accept (${labelNameRule(target.nameValidationScheme)})` });
+    }
   });
   return problems;
 }

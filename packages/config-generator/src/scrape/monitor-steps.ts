@@ -44,8 +44,8 @@ export function beginMonitor(kind: MonitorKind, monitor: ServiceMonitor | PodMon
     findings.problem('spec.selectorMechanism', `RoleSelector needs Prometheus v2.17.0 or later (configured: ${ctx.version.text})`);
   }
   validateMonitorLimits(spec, hc);
-  if ('targetLabels' in spec) findings.problems.push(...validateCopiedLabels(spec.targetLabels, 'spec.targetLabels', ctx.version));
-  findings.problems.push(...validateCopiedLabels(spec.podTargetLabels, 'spec.podTargetLabels', ctx.version));
+  if ('targetLabels' in spec) findings.problems.push(...validateCopiedLabels(spec.targetLabels, 'spec.targetLabels', ctx));
+  findings.problems.push(...validateCopiedLabels(spec.podTargetLabels, 'spec.podTargetLabels', ctx));
   // Resolved now (endpoints need it) but reported last.
   const classFindings = new Findings();
   const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, { ...hc, findings: classFindings });
@@ -92,8 +92,8 @@ export function appendAuthorization(cfg: Record<string, unknown>, own: Authoriza
 export function validateEndpointRules(ep: AnyEndpoint, path: string, frame: MonitorFrame): void {
   const { ctx, hc } = frame;
   validateIntervals(ep, path, ctx, hc);
-  hc.findings.problems.push(...validateRelabelConfigs(ep.relabelings, `${path}.relabelings`, ctx.version));
-  hc.findings.problems.push(...validateRelabelConfigs(ep.metricRelabelings, `${path}.metricRelabelings`, ctx.version));
+  hc.findings.problems.push(...validateRelabelConfigs(ep.relabelings, `${path}.relabelings`, ctx));
+  hc.findings.problems.push(...validateRelabelConfigs(ep.metricRelabelings, `${path}.metricRelabelings`, ctx));
   validatePortName(ep.port, `${path}.port`, hc);
   if (typeof ep.targetPort === 'string') validatePortName(ep.targetPort, `${path}.targetPort`, hc);
 }

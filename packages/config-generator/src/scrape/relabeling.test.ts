@@ -2,8 +2,8 @@ import { parsePrometheusVersion, type PrometheusVersion } from '../prometheus-ve
 import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
 import { labelSelectorString } from './selector-relabelings.ts';
 
-const v3 = parsePrometheusVersion('v3.16.0') as PrometheusVersion;
-const v2 = parsePrometheusVersion('v2.45.0') as PrometheusVersion;
+const v3 = { version: parsePrometheusVersion('v3.16.0') as PrometheusVersion, nameValidationScheme: 'utf8' as const };
+const v2 = { version: parsePrometheusVersion('v2.45.0') as PrometheusVersion, nameValidationScheme: 'legacy' as const };
 
 describe('relabel configs', () => {
   it('render only the fields set, in prometheus-operator order, with the action lowercased', () => {

@@ -5,8 +5,8 @@
  * prometheus-operator's key order.
  */
 import type { FieldProblem } from '../model.ts';
-import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
-import { isValidLabelName } from './label-names.ts';
+import { isValidLabelName, type NameCheckContext } from '../prometheus-names.ts';
+import { isAtLeast } from '../prometheus-version.ts';
 import { re2RegexError } from './re2-regex.ts';
 
 /** prometheus-operator's RelabelConfig (camelCase API fields). */
@@ -39,21 +39,24 @@ const NEEDS_TARGET = new Set(['replace', 'hashmod', 'lowercase', 'uppercase', 'k
 const DEFAULT_SEPARATOR = ';';
 const DEFAULT_REGEX = '(.*)';
 const DEFAULT_REPLACEMENT = '$1';
-// Prometheus' template-aware target label check for the legacy name scheme (before v3).
+// Prometheus' template-aware target label check for the legacy name scheme.
 const LEGACY_TARGET_TEMPLATE = /^(?:(?:[a-zA-Z_]|\$(?:\{\w+\}|\w+))+\w*)+$/;
 
 /**
  * Validates relabel configs; `path` locates the list (e.g. `spec.endpoints[0].relabelings`) and
- * each problem points at the offending rule's field. Returns no problems for valid input.
+ * each problem points at the offending rule's field. `target` is the Prometheus that will load
+ * them: its version decides which actions exist, its name validation scheme which label names.
+ * Returns no problems for valid input.
  */
-export function validateRelabelConfigs(configs: RelabelConfigSpec[] | undefined, path: string, version: PrometheusVersion): FieldProblem[] {
+export function validateRelabelConfigs(configs: RelabelConfigSpec[] | undefined, path: string, target: NameCheckContext): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  (configs ?? []).forEach((config, i) => problems.push(...validateRelabelConfig(config, `${path}[${i}]`, version)));
+  (configs ?? []).forEach((config, i) => problems.push(...validateRelabelConfig(config, `${path}[${i}]`, target)));
   return problems;
 }
 
 /** Validates one relabel config; see validateRelabelConfigs. */
-export function validateRelabelConfig(config: RelabelConfigSpec, path: string, version: PrometheusVersion): FieldProblem[] {
+export function validateRelabelConfig(config: RelabelConfigSpec, path: string, target: NameCheckContext): FieldProblem[] {
+  const { version, nameValidationScheme: scheme } = target;
   const problems: FieldProblem[] = [];
   const problem = (field: string, message: string): void => {
     problems.push({ path: field ? `${path}.${field}` : path, message });
@@ -68,7 +71,7 @@ export function validateRelabelConfig(config: RelabelConfigSpec, path: string, v
     problem('action', `the ${action} action needs Prometheus v${minimum} or later (configured: ${version.text})`);
   }
   (config.sourceLabels ?? []).forEach((label, i) => {
-    if (!isValidLabelName(label, version)) problem(`sourceLabels[${i}]`, `"${label}" is not a valid label name`);
+    if (!isValidLabelName(label, scheme)) problem(`sourceLabels[${i}]`, `"${label}" is not a valid label name`);
   });
   if (config.regex !== undefined && config.regex !== '') {
     const error = re2RegexError(config.regex);
@@ -79,20 +82,20 @@ export function validateRelabelConfig(config: RelabelConfigSpec, path: string, v
     problem('modulus', 'modulus must be a non-negative integer');
   }
 
-  const target = config.targetLabel ?? '';
-  if (NEEDS_TARGET.has(action) && target === '') {
+  const targetLabel = config.targetLabel ?? '';
+  if (NEEDS_TARGET.has(action) && targetLabel === '') {
     problem('targetLabel', `the ${action} action needs a targetLabel`);
-  } else if (action === 'replace' && !isValidTemplateTarget(target, version)) {
-    problem('targetLabel', `"${target}" is not a valid target label for the replace action`);
-  } else if (NEEDS_TARGET.has(action) && action !== 'replace' && !isValidLabelName(target, version)) {
-    problem('targetLabel', `"${target}" is not a valid target label for the ${action} action`);
+  } else if (action === 'replace' && !isValidTemplateTarget(targetLabel, scheme)) {
+    problem('targetLabel', `"${targetLabel}" is not a valid target label for the replace action`);
+  } else if (NEEDS_TARGET.has(action) && action !== 'replace' && !isValidLabelName(targetLabel, scheme)) {
+    problem('targetLabel', `"${targetLabel}" is not a valid target label for the ${action} action`);
   }
 
   const replacementSet = config.replacement !== undefined && config.replacement !== DEFAULT_REPLACEMENT;
   if (['lowercase', 'uppercase', 'keepequal', 'dropequal'].includes(action) && replacementSet) {
     problem('replacement', `replacement cannot be set for the ${action} action`);
   }
-  if (action === 'labelmap' && config.replacement !== undefined && !isValidTemplateTarget(config.replacement, version)) {
+  if (action === 'labelmap' && config.replacement !== undefined && !isValidTemplateTarget(config.replacement, scheme)) {
     problem('replacement', `"${config.replacement}" is not a valid replacement for the labelmap action`);
   }
   const separatorSet = config.separator !== undefined && config.separator !== DEFAULT_SEPARATOR;
@@ -104,16 +107,16 @@ export function validateRelabelConfig(config: RelabelConfigSpec, path: string, v
     }
   }
   if (action === 'labeldrop' || action === 'labelkeep') {
-    if ((config.sourceLabels ?? []).length > 0 || target !== '' || modulusSet || separatorSet || replacementSet) {
+    if ((config.sourceLabels ?? []).length > 0 || targetLabel !== '' || modulusSet || separatorSet || replacementSet) {
       problem('', `the ${action} action takes only regex`);
     }
   }
   return problems;
 }
 
-function isValidTemplateTarget(target: string, version: PrometheusVersion): boolean {
-  if (isAtLeast(version, '3.0.0')) return isValidLabelName(target, version);
-  return target.includes('$') ? LEGACY_TARGET_TEMPLATE.test(target) : isValidLabelName(target, version);
+function isValidTemplateTarget(target: string, scheme: NameCheckContext['nameValidationScheme']): boolean {
+  if (scheme === 'utf8') return isValidLabelName(target, scheme);
+  return target.includes('$') ? LEGACY_TARGET_TEMPLATE.test(target) : isValidLabelName(target, scheme);
 }
 
 /**

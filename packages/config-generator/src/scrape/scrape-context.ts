@@ -5,6 +5,7 @@
  */
 import type { Prometheus } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
+import type { NameValidationScheme } from '../prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import type { SecretStore } from '../secret-store.ts';
 
@@ -17,6 +18,8 @@ export interface ScrapeContext {
   prometheus: Prometheus;
   /** Parsed spec.version: fields it does not support are dropped with a warning. */
   version: PrometheusVersion;
+  /** Label names the Prometheus accepts (nameValidationSchemeFor its version and spec.nameValidationScheme). */
+  nameValidationScheme: NameValidationScheme;
   /** Secrets/ConfigMaps; monitors only ever read their own namespace. */
   secrets: SecretStore;
   /** spec.serviceDiscoveryRole lowercased (default `endpoints`); a ServiceMonitor may override it. */

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Prometheus } from '@promop/crds';
 import { runPromtool, type PromtoolResult } from '@promop/e2e';
 import type { KeyValueSource } from '../model.ts';
+import { nameValidationSchemeFor } from '../prometheus-names.ts';
 import { parsePrometheusVersion } from '../prometheus-version.ts';
 import { SecretStore } from '../secret-store.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
@@ -69,9 +70,11 @@ export function testPrometheus(spec: Partial<NonNullable<Prometheus['spec']>> = 
 export function testContext(overrides: Partial<ScrapeContext> = {}, version = ''): ScrapeContext {
   const parsed = parsePrometheusVersion(version);
   if (!parsed) throw new Error(`bad test version ${version}`);
+  const prometheus = overrides.prometheus ?? testPrometheus();
   return {
-    prometheus: testPrometheus(),
+    prometheus,
     version: parsed,
+    nameValidationScheme: nameValidationSchemeFor(parsed, prometheus.spec?.nameValidationScheme),
     secrets: new SecretStore(TEST_SECRETS, TEST_CONFIG_MAPS),
     serviceDiscoveryRole: 'endpoints',
     excludedFromEnforcement: () => false,
