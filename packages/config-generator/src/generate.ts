@@ -24,7 +24,7 @@ import { createRenderContext, versionSupports, type PrometheusRenderContext } fr
 import { buildRuleFiles } from './prometheus/rule-files.ts';
 import { shardCount, substituteShard } from './prometheus/sharding.ts';
 import { buildStorageConfig, type StorageFields } from './prometheus/storage-config.ts';
-import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
+import { validateIntervals, validateScrapeClasses, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
 import { renderPodMonitor, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
 import { SecretStore } from './secret-store.ts';
@@ -52,6 +52,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
 
   const secrets = new SecretStore(input.secrets, input.configMaps);
   const context = createRenderContext(identity, version, nameValidationSchemeFor(version, spec.nameValidationScheme), secrets);
+  problems.push(...validateScrapeClasses(spec.scrapeClasses, context));
   const namespaces = indexNamespaces(input.namespaces);
   const invalidSelectors = new Set(problems.map((problem) => problem.path.split('.')[1] ?? ''));
   const isExcluded = enforcementExclusion(spec.excludedFromEnforcement, spec.prometheusRulesExcludedFromEnforce);

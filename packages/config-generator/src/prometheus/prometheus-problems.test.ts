@@ -224,6 +224,18 @@ describe('a Prometheus with a problem of its own', () => {
     for (const value of values) expect(text).not.toContain(value);
   });
 
+  it('rejects two default scrape classes and a scrape class relabeling Prometheus would refuse', () => {
+    expect(problemsFor({
+      scrapeClasses: [
+        { name: 'a', default: true },
+        { name: 'b', default: true, metricRelabelings: [{ sourceLabels: ['__name__'], regex: 'go_(', action: 'drop' }] },
+      ],
+    })).toEqual([
+      { path: 'spec.scrapeClasses[1].metricRelabelings[0].regex', message: 'invalid regex "go_(": Unterminated group' },
+      { path: 'spec.scrapeClasses[1].default', message: 'only one scrape class can be the default, and "a" already is' },
+    ]);
+  });
+
   it('reports every problem, not only the first', () => {
     expect(problemsFor({ version: 'v3', scrapeInterval: 'soon', remoteWrite: [{ url: 'ftp://x' }] }).map((problem) => problem.path)).toEqual([
       'spec.version',
