@@ -10,6 +10,7 @@ import { PLURALS, type Kind } from './names.ts';
 import { applyCrds } from './test-support/apply-crds.ts';
 import { corpusObjects } from './test-support/corpus.ts';
 import { ensureNamespace } from './test-support/ensure-namespace.ts';
+import { LEGACY_CASES } from './test-support/legacy-cases.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';
 import { validatePrometheus } from './validation.ts';
 
@@ -62,7 +63,7 @@ describe('the generated CRDs on a real API server', () => {
   beforeAll(async () => {
     const kc = sharedTestEnv().kubeConfig();
     await applyCrds(kc);
-    const namespaces = new Set([...corpus, ...NEGATIVE_CASES.map((c) => ({ object: c.object }))].map(({ object }) => (object.metadata as { namespace: string }).namespace));
+    const namespaces = new Set([...corpus, ...NEGATIVE_CASES, ...LEGACY_CASES].map(({ object }) => (object.metadata as { namespace: string }).namespace));
     for (const namespace of namespaces) await ensureNamespace(kc, namespace);
     api = kc.makeApiClient(CustomObjectsApi);
   });
@@ -79,6 +80,13 @@ describe('the generated CRDs on a real API server', () => {
       const validated = validatePrometheus(prometheus?.object);
       expect(validated.ok).toBe(true);
       expect(outcome.object?.spec).toEqual(validated.ok ? validated.value.spec : undefined);
+    });
+  });
+
+  describe('manifests written for older prometheus-operator releases', () => {
+    it.each(LEGACY_CASES.map((c) => [c.title, c] as const))('%s is accepted unchanged', async (_title, legacy) => {
+      const outcome = await dryRunCreate(api, legacy.object);
+      expect({ code: outcome.code, message: outcome.message }).toEqual({ code: 201, message: '' });
     });
   });
 

@@ -206,7 +206,8 @@ export const objectMetaSchema = {
     uid: { type: 'string' },
     resourceVersion: { type: 'string' },
     generation: { type: 'integer' },
-    creationTimestamp: { type: 'string' },
+    // null in manifests written by `kubectl create --dry-run=client -o yaml` and Go tooling; the API server accepts it.
+    creationTimestamp: { type: ['string', 'null'] },
     deletionTimestamp: { type: 'string' },
     deletionGracePeriodSeconds: { type: 'integer' },
     labels: { type: 'object', additionalProperties: { type: 'string' } },

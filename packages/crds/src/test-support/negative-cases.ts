@@ -62,10 +62,13 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
   { title: 'a negative sample limit', kind: 'ServiceMonitor', object: serviceMonitor('sample-limit-negative', {}, { sampleLimit: -1 }), path: 'spec.sampleLimit' },
   { title: 'a selector expression without operator', kind: 'ServiceMonitor', object: base('ServiceMonitor', 'selector-no-operator', { selector: { matchExpressions: [{ key: 'app', values: ['web'] }] }, endpoints: [{ port: 'web' }] }), path: 'spec.selector.matchExpressions[0].operator' },
   { title: 'namespace names as a string', kind: 'ServiceMonitor', object: serviceMonitor('match-names-string', {}, { namespaceSelector: { matchNames: 'default' } }), path: 'spec.namespaceSelector.matchNames' },
+  // Upstream's Endpoint.port is the Service port *name* (a string); a number belongs in targetPort.
+  { title: 'a ServiceMonitor port given as a number', kind: 'ServiceMonitor', object: serviceMonitor('port-number', { port: 8080 }), path: 'spec.endpoints[0].port' },
   { title: 'an unknown endpoint field', kind: 'ServiceMonitor', object: serviceMonitor('unknown-field', { intervall: '30s' }), path: 'spec.endpoints[0].intervall', unknownField: true },
   // PodMonitor
   { title: 'a port number above 65535', kind: 'PodMonitor', object: podMonitor('port-too-high', { portNumber: 70000 }), path: 'spec.podMetricsEndpoints[0].portNumber' },
   { title: 'port number 0', kind: 'PodMonitor', object: podMonitor('port-zero', { portNumber: 0 }), path: 'spec.podMetricsEndpoints[0].portNumber' },
+  { title: 'a PodMonitor port given as a number (portNumber takes numbers)', kind: 'PodMonitor', object: podMonitor('port-number', { port: 8080 }), path: 'spec.podMetricsEndpoints[0].port' },
   { title: 'a PodMonitor without selector', kind: 'PodMonitor', object: base('PodMonitor', 'no-selector', { podMetricsEndpoints: [{ port: 'web' }] }), path: 'spec.selector' },
   { title: 'a PodMonitor endpoint interval without unit', kind: 'PodMonitor', object: podMonitor('interval-no-unit', { interval: '30' }), path: 'spec.podMetricsEndpoints[0].interval' },
   { title: 'a CA file in a PodMonitor (only Secrets and ConfigMaps are allowed)', kind: 'PodMonitor', object: podMonitor('ca-file', { tlsConfig: { caFile: '/etc/ca.pem' } }), path: 'spec.podMetricsEndpoints[0].tlsConfig.caFile', unknownField: true },

@@ -1,0 +1,140 @@
+/**
+ * Manifests written for older prometheus-operator releases that must still be accepted (operator rule 4:
+ * existing manifests apply unchanged): deprecated fields, the CamelCase relabel actions, numeric ports where
+ * upstream takes int-or-string, empty specs. The same cases run against the ajv validators
+ * (backward-compat.test.ts) and the real API server (crds.apiserver.test.ts).
+ */
+import type { Kind } from '../names.ts';
+
+/** One object that must be accepted. */
+export interface LegacyCase {
+  /** What is old about it, in the words of the test name. */
+  title: string;
+  kind: Kind;
+  object: Record<string, unknown>;
+}
+
+const API_VERSION = 'monitoring.coreos.com/v1';
+
+function object(kind: Kind, name: string, spec: Record<string, unknown>, metadata: Record<string, unknown> = {}): Record<string, unknown> {
+  return { apiVersion: API_VERSION, kind, metadata: { name, namespace: 'crd-legacy', ...metadata }, spec };
+}
+
+function serviceMonitor(name: string, endpoint: Record<string, unknown>): Record<string, unknown> {
+  return object('ServiceMonitor', name, { selector: { matchLabels: { app: 'web' } }, endpoints: [endpoint] });
+}
+
+function podMonitor(name: string, endpoint: Record<string, unknown>): Record<string, unknown> {
+  return object('PodMonitor', name, { selector: { matchLabels: { app: 'web' } }, podMetricsEndpoints: [endpoint] });
+}
+
+const secretKey = { name: 'scrape-credentials', key: 'token' };
+
+/** The legacy cases: names are unique and valid object names, so every case can be dry-run created. */
+export const LEGACY_CASES: readonly LegacyCase[] = [
+  // ServiceMonitor
+  {
+    title: 'the kubelet ServiceMonitor of old kube-prometheus (bearerTokenFile, TLS from files, uppercase scheme)',
+    kind: 'ServiceMonitor',
+    object: serviceMonitor('kubelet-files', {
+      port: 'https-metrics',
+      scheme: 'HTTPS',
+      bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token',
+      tlsConfig: { caFile: '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt', certFile: '/etc/tls/cert.pem', keyFile: '/etc/tls/key.pem', insecureSkipVerify: true },
+    }),
+  },
+  { title: 'a ServiceMonitor endpoint with a numeric targetPort and no port', kind: 'ServiceMonitor', object: serviceMonitor('target-port-number', { targetPort: 8080 }) },
+  { title: 'a ServiceMonitor endpoint with a named targetPort', kind: 'ServiceMonitor', object: serviceMonitor('target-port-name', { targetPort: 'metrics' }) },
+  { title: 'a ServiceMonitor endpoint with bearerTokenSecret', kind: 'ServiceMonitor', object: serviceMonitor('bearer-token-secret', { port: 'web', bearerTokenSecret: secretKey }) },
+  {
+    title: 'relabelings with the CamelCase actions (Replace, HashMod, LabelMap, LabelDrop, LabelKeep, Keep, Drop)',
+    kind: 'ServiceMonitor',
+    object: serviceMonitor('camel-case-actions', {
+      port: 'web',
+      relabelings: [
+        { action: 'Replace', sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'node' },
+        { action: 'HashMod', sourceLabels: ['__address__'], modulus: 4, targetLabel: '__tmp_hash' },
+        { action: 'Keep', sourceLabels: ['__tmp_hash'], regex: '0' },
+        { action: 'LabelMap', regex: '__meta_kubernetes_service_label_(.+)' },
+      ],
+      metricRelabelings: [
+        { action: 'Drop', sourceLabels: ['__name__'], regex: 'go_.*' },
+        { action: 'LabelDrop', regex: 'id' },
+        { action: 'LabelKeep', regex: '__name__|job|instance' },
+        { action: 'Lowercase', sourceLabels: ['pod'], targetLabel: 'pod' },
+        { action: 'KeepEqual', sourceLabels: ['a'], targetLabel: 'b' },
+      ],
+    }),
+  },
+  {
+    title: 'a ServiceMonitor selecting any namespace, with targetLabels and params',
+    kind: 'ServiceMonitor',
+    object: object('ServiceMonitor', 'any-namespace', {
+      selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] },
+      namespaceSelector: { any: true },
+      targetLabels: ['team'],
+      endpoints: [{ port: 'web', params: { module: ['http_2xx'] }, interval: '1m', honorLabels: true }],
+    }),
+  },
+  { title: 'a ServiceMonitor with an empty endpoint list', kind: 'ServiceMonitor', object: object('ServiceMonitor', 'no-endpoints', { selector: {}, endpoints: [] }) },
+  {
+    title: 'a ServiceMonitor as `kubectl create --dry-run -o yaml` writes it (creationTimestamp: null)',
+    kind: 'ServiceMonitor',
+    object: object('ServiceMonitor', 'creation-timestamp-null', { selector: {}, endpoints: [{ port: 'web' }] }, { creationTimestamp: null }),
+  },
+  // PodMonitor
+  { title: 'a PodMonitor endpoint with a numeric targetPort (deprecated)', kind: 'PodMonitor', object: podMonitor('target-port-number', { targetPort: 8080 }) },
+  { title: 'a PodMonitor endpoint with a named targetPort (deprecated)', kind: 'PodMonitor', object: podMonitor('target-port-name', { targetPort: 'metrics' }) },
+  { title: 'a PodMonitor endpoint with bearerTokenSecret (deprecated)', kind: 'PodMonitor', object: podMonitor('bearer-token-secret', { port: 'web', bearerTokenSecret: secretKey }) },
+  { title: 'a PodMonitor without podMetricsEndpoints', kind: 'PodMonitor', object: object('PodMonitor', 'no-endpoints', { selector: {} }) },
+  // Prometheus
+  { title: 'a Prometheus with an empty spec', kind: 'Prometheus', object: object('Prometheus', 'empty-spec', {}) },
+  {
+    title: 'a Prometheus of the prometheus-operator 0.2x era (baseImage, tag, sha, allowOverlappingBlocks, ruleSelector)',
+    kind: 'Prometheus',
+    object: object('Prometheus', 'old-image-fields', {
+      baseImage: 'quay.io/prometheus/prometheus',
+      tag: 'v2.22.1',
+      sha: '7a0f7d1f0d6d2b1f4f0a6e4d1c5c5c5e5b5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a',
+      allowOverlappingBlocks: true,
+      ruleSelector: { matchLabels: { prometheus: 'k8s', role: 'alert-rules' } },
+      serviceMonitorSelector: { matchLabels: { team: 'frontend' } },
+      storage: { disableMountSubPath: true, volumeClaimTemplate: { spec: { resources: { requests: { storage: '40Gi' } } } } },
+      retention: '15d',
+    }),
+  },
+  {
+    title: 'a Prometheus with a Thanos sidecar (objectStorageConfig, baseImage, version)',
+    kind: 'Prometheus',
+    object: object('Prometheus', 'thanos-sidecar', {
+      thanos: { baseImage: 'quay.io/thanos/thanos', version: 'v0.17.2', objectStorageConfig: { name: 'thanos-objstore', key: 'thanos.yaml' } },
+    }),
+  },
+  {
+    title: 'an Alertmanager by port number, API v1, with bearerTokenFile',
+    kind: 'Prometheus',
+    object: object('Prometheus', 'alertmanager-v1', {
+      alerting: { alertmanagers: [{ namespace: 'monitoring', name: 'alertmanager-main', port: 9093, apiVersion: 'v1', bearerTokenFile: '/var/run/secrets/token', scheme: 'HTTP' }] },
+    }),
+  },
+  {
+    title: 'remote write with a plain bearerToken and remote read with bearerTokenFile',
+    kind: 'Prometheus',
+    object: object('Prometheus', 'remote-bearer-token', {
+      remoteWrite: [{ url: 'https://metrics.example.com/api/v1/write', bearerToken: 'not-a-real-token', writeRelabelConfigs: [{ action: 'Drop', sourceLabels: ['__name__'], regex: 'go_.*' }] }],
+      remoteRead: [{ url: 'https://metrics.example.com/api/v1/read', bearerTokenFile: '/etc/token', readRecent: true }],
+    }),
+  },
+  {
+    title: 'prometheusRulesExcludedFromEnforce (deprecated)',
+    kind: 'Prometheus',
+    object: object('Prometheus', 'rules-excluded', { enforcedNamespaceLabel: 'namespace', prometheusRulesExcludedFromEnforce: [{ ruleNamespace: 'monitoring', ruleName: 'cluster-rules' }] }),
+  },
+  // PrometheusRule
+  { title: 'a PrometheusRule with an empty spec', kind: 'PrometheusRule', object: object('PrometheusRule', 'empty-spec', {}) },
+  {
+    title: 'a PrometheusRule with a numeric expr, a group without rules and a Thanos partial_response_strategy',
+    kind: 'PrometheusRule',
+    object: object('PrometheusRule', 'old-fields', { groups: [{ name: 'numbers', rules: [{ record: 'one', expr: 1 }] }, { name: 'empty' }, { name: 'thanos', partial_response_strategy: 'warn', rules: [] }] }),
+  },
+];
