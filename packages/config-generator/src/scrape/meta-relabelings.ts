@@ -19,6 +19,13 @@ export function keepMatching(sourceLabel: string, regex: string | number): Recor
   return { action: 'keep', source_labels: [sourceLabel], regex };
 }
 
+/** Keep only the container port named or numbered by `targetPort` (the fallback when no port name is given). */
+export function keepTargetPort(targetPort: string | number | undefined): Record<string, unknown>[] {
+  if (typeof targetPort === 'string' && targetPort !== '') return [keepMatching('__meta_kubernetes_pod_container_port_name', targetPort)];
+  if (typeof targetPort === 'number' && targetPort !== 0) return [keepMatching('__meta_kubernetes_pod_container_port_number', targetPort)];
+  return [];
+}
+
 /** Copies a meta label onto a target label (no regex, as upstream's namespace/service/pod/container rules). */
 export function copyMetaLabel(sourceLabel: string, targetLabel: string): Record<string, unknown> {
   return { source_labels: [sourceLabel], target_label: targetLabel };

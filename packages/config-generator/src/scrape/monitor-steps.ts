@@ -5,10 +5,23 @@
  * (discovery role, meta labels, key order of the HTTP block).
  */
 import type { PodMonitor, ServiceMonitor } from '@promop/crds';
-import { Findings, renderAuthorization, renderOAuth2, renderTlsConfig, type AuthorizationSpec, type HttpClientContext, type OAuth2Spec, type TlsConfigSpec } from '../http-client/index.ts';
+import {
+  Findings,
+  readSecretKey,
+  renderAuthorization,
+  renderBasicAuth,
+  renderOAuth2,
+  renderTlsConfig,
+  type AuthorizationSpec,
+  type HttpClientContext,
+  type OAuth2Spec,
+  type SecretKeyRef,
+  type TlsConfigSpec,
+} from '../http-client/index.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 import { validateIntervals, validatePortName, type AnyEndpoint } from './endpoint-options.ts';
 import { validateCopiedLabels } from './label-names.ts';
+import { copyKubernetesLabel, setLabel } from './meta-relabelings.ts';
 import { appendMonitorLimits, validateMonitorLimits, type MonitorSpec } from './limits.ts';
 import { namespaceEnforcementRelabelings } from './namespace-enforcement.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
@@ -58,6 +71,37 @@ export function finishMonitor(frame: MonitorFrame, scrapeConfigs: Record<string,
   findings.problems.push(...frame.classFindings.problems);
   if (findings.problems.length > 0) return { ok: false, problems: findings.problems, warnings: findings.warnings };
   return { ok: true, scrapeConfigs, tlsAssets, warnings: findings.warnings };
+}
+
+/** The endpoint's bearerTokenSecret, when it names a Secret (an empty reference counts as unset, as upstream). */
+export function bearerTokenSecretOf(ep: AnyEndpoint): SecretKeyRef | undefined {
+  return ep.bearerTokenSecret?.name ? ep.bearerTokenSecret : undefined;
+}
+
+/** `bearer_token` (inlined from bearerTokenSecret) then `basic_auth`, which both kinds render next to each other. */
+export function appendBearerTokenAndBasicAuth(cfg: Record<string, unknown>, ep: AnyEndpoint, path: string, hc: HttpClientContext): void {
+  const bearerTokenSecret = bearerTokenSecretOf(ep);
+  if (bearerTokenSecret) cfg.bearer_token = readSecretKey(bearerTokenSecret, `${path}.bearerTokenSecret`, hc) ?? '';
+  if (ep.basicAuth) cfg.basic_auth = renderBasicAuth(ep.basicAuth, `${path}.basicAuth`, hc);
+}
+
+/** attachMetadata of the monitor, else of its scrape class, with the version that introduced it for this kind. */
+export function attachMetadataOf(frame: MonitorFrame, minimumVersion: string): { node?: boolean; minimumVersion: string } | undefined {
+  const attachMetadata = frame.spec.attachMetadata ?? frame.scrapeClass?.attachMetadata;
+  return attachMetadata ? { node: attachMetadata.node, minimumVersion } : undefined;
+}
+
+/** Copies the monitor's podTargetLabels, then the Prometheus' own, from the pod's labels. */
+export function podTargetLabelRelabelings(frame: MonitorFrame): Record<string, unknown>[] {
+  const labels = [...(frame.spec.podTargetLabels ?? []), ...(frame.ctx.prometheus.spec?.podTargetLabels ?? [])];
+  return labels.map((label) => copyKubernetesLabel('pod', label));
+}
+
+/** `endpoint` = the port name, or the (deprecated for PodMonitor) targetPort as text; never a PodMonitor's portNumber, as upstream. */
+export function endpointLabel(ep: AnyEndpoint): Record<string, unknown>[] {
+  if (ep.port) return [setLabel('endpoint', ep.port)];
+  if (ep.targetPort !== undefined && String(ep.targetPort) !== '') return [setLabel('endpoint', String(ep.targetPort))];
+  return [];
 }
 
 /** `oauth2`, when set and valid. */

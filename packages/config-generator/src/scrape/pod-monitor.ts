@@ -4,18 +4,23 @@
  * "safe" HTTP settings (no files of the Prometheus container).
  */
 import type { PodMetricsEndpoint, PodMonitor } from '@promop/crds';
-import { appendProxy, checkAuthExclusivity, readSecretKey, renderBasicAuth } from '../http-client/index.ts';
+import { appendProxy, checkAuthExclusivity } from '../http-client/index.ts';
 import { appendHonorFields, appendHttpFlags, appendScrapeBasics } from './endpoint-options.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
-import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, runningPodFilter, setLabel } from './meta-relabelings.ts';
+import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, keepTargetPort, runningPodFilter, setLabel } from './meta-relabelings.ts';
 import {
   appendAuthorization,
+  appendBearerTokenAndBasicAuth,
   appendClosingFields,
   appendOAuth2,
   appendTlsConfig,
+  attachMetadataOf,
+  bearerTokenSecretOf,
   beginMonitor,
   closingRelabelings,
+  endpointLabel,
   finishMonitor,
+  podTargetLabelRelabelings,
   validateEndpointRules,
   type MonitorFrame,
 } from './monitor-steps.ts';
@@ -37,7 +42,7 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
   const { namespace, name, ctx, hc, scrapeClass, roleSelector } = frame;
   const spec = pm.spec;
   const path = `spec.podMetricsEndpoints[${index}]`;
-  const bearerTokenSecret = ep.bearerTokenSecret?.name ? ep.bearerTokenSecret : undefined;
+  const bearerTokenSecret = bearerTokenSecretOf(ep);
 
   checkAuthExclusivity({ basicAuth: ep.basicAuth, oauth2: ep.oauth2, authorization: ep.authorization, bearerTokenSecret }, path, hc);
   if (ep.portNumber !== undefined && (!Number.isInteger(ep.portNumber) || ep.portNumber < 1 || ep.portNumber > 65535)) {
@@ -46,14 +51,13 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
 
   const cfg: Record<string, unknown> = { job_name: `podMonitor/${namespace}/${name}/${index}` };
   appendHonorFields(cfg, ep, path, ctx, hc);
-  const attachMetadata = spec.attachMetadata ?? scrapeClass?.attachMetadata;
   const label = roleSelector ? labelSelectorString(spec.selector ?? {}) : '';
   cfg.kubernetes_sd_configs = kubernetesSdConfigs(
     {
       role: 'pod',
       namespaceSelector: spec.namespaceSelector,
       namespace,
-      attachMetadata: attachMetadata ? { node: attachMetadata.node, minimumVersion: '2.35.0' } : undefined,
+      attachMetadata: attachMetadataOf(frame, '2.35.0'),
       selectors: label ? [{ role: 'pod', label }] : undefined,
     },
     ctx,
@@ -62,8 +66,7 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
   appendScrapeBasics(cfg, ep, path, hc);
   appendHttpFlags(cfg, ep, path, hc);
   appendTlsConfig(cfg, mergeTlsWithScrapeClass(ep.tlsConfig, scrapeClass, true), path, hc);
-  if (bearerTokenSecret) cfg.bearer_token = readSecretKey(bearerTokenSecret, `${path}.bearerTokenSecret`, hc) ?? '';
-  if (ep.basicAuth) cfg.basic_auth = renderBasicAuth(ep.basicAuth, `${path}.basicAuth`, hc);
+  appendBearerTokenAndBasicAuth(cfg, ep, path, hc);
   appendOAuth2(cfg, ep.oauth2, path, hc);
   appendProxy(cfg, ep, path, hc);
   appendAuthorization(cfg, ep.authorization, !!(ep.basicAuth || ep.oauth2 || bearerTokenSecret), path, frame);
@@ -77,7 +80,7 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
     copyMetaLabel('__meta_kubernetes_namespace', 'namespace'),
     copyMetaLabel('__meta_kubernetes_pod_container_name', 'container'),
     copyMetaLabel('__meta_kubernetes_pod_name', 'pod'),
-    ...[...(spec.podTargetLabels ?? []), ...(ctx.prometheus.spec?.podTargetLabels ?? [])].map((l) => copyKubernetesLabel('pod', l)),
+    ...podTargetLabelRelabelings(frame),
     setLabel('job', `${namespace}/${name}`),
     ...(spec.jobLabel ? [copyKubernetesLabel('pod', spec.jobLabel, 'job')] : []),
     ...endpointLabel(ep),
@@ -91,14 +94,6 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
 function portFilter(ep: PodMetricsEndpoint): Record<string, unknown>[] {
   if (ep.port) return [keepMatching('__meta_kubernetes_pod_container_port_name', ep.port)];
   if (ep.portNumber) return [keepMatching('__meta_kubernetes_pod_container_port_number', ep.portNumber)];
-  if (typeof ep.targetPort === 'string' && ep.targetPort !== '') return [keepMatching('__meta_kubernetes_pod_container_port_name', ep.targetPort)];
-  if (typeof ep.targetPort === 'number' && ep.targetPort !== 0) return [keepMatching('__meta_kubernetes_pod_container_port_number', ep.targetPort)];
-  return [];
+  return keepTargetPort(ep.targetPort);
 }
 
-/** `endpoint` = the port name, or the deprecated targetPort as text (never portNumber, as upstream). */
-function endpointLabel(ep: PodMetricsEndpoint): Record<string, unknown>[] {
-  if (ep.port) return [setLabel('endpoint', ep.port)];
-  if (ep.targetPort !== undefined && String(ep.targetPort) !== '') return [setLabel('endpoint', String(ep.targetPort))];
-  return [];
-}

@@ -3,19 +3,24 @@
  * (compat reference §2.1–2.3): same job names, SD config, relabeling sequence and key order.
  */
 import type { Endpoint, ServiceMonitor } from '@promop/crds';
-import { appendProxy, checkAuthExclusivity, readSecretKey, renderBasicAuth, tlsFilePaths } from '../http-client/index.ts';
+import { appendProxy, checkAuthExclusivity, tlsFilePaths } from '../http-client/index.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 import { appendHonorFields, appendHttpFlags, appendScrapeBasics } from './endpoint-options.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
-import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, runningPodFilter, setLabel } from './meta-relabelings.ts';
+import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, keepTargetPort, runningPodFilter } from './meta-relabelings.ts';
 import {
   appendAuthorization,
+  appendBearerTokenAndBasicAuth,
   appendClosingFields,
   appendOAuth2,
   appendTlsConfig,
+  attachMetadataOf,
+  bearerTokenSecretOf,
   beginMonitor,
   closingRelabelings,
+  endpointLabel,
   finishMonitor,
+  podTargetLabelRelabelings,
   validateEndpointRules,
   type MonitorFrame,
 } from './monitor-steps.ts';
@@ -46,7 +51,7 @@ function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: R
   const { namespace, name, ctx, hc, scrapeClass, roleSelector } = frame;
   const spec = sm.spec;
   const path = `spec.endpoints[${index}]`;
-  const bearerTokenSecret = ep.bearerTokenSecret?.name ? ep.bearerTokenSecret : undefined;
+  const bearerTokenSecret = bearerTokenSecretOf(ep);
 
   if (ctx.denyFileSystemAccess) {
     if (ep.bearerTokenFile) hc.findings.problem(`${path}.bearerTokenFile`, FS_DENIED);
@@ -60,13 +65,12 @@ function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: R
 
   const cfg: Record<string, unknown> = { job_name: `serviceMonitor/${namespace}/${name}/${index}` };
   appendHonorFields(cfg, ep, path, ctx, hc);
-  const attachMetadata = spec.attachMetadata ?? scrapeClass?.attachMetadata;
   cfg.kubernetes_sd_configs = kubernetesSdConfigs(
     {
       role,
       namespaceSelector: spec.namespaceSelector,
       namespace,
-      attachMetadata: attachMetadata ? { node: attachMetadata.node, minimumVersion: '2.37.0' } : undefined,
+      attachMetadata: attachMetadataOf(frame, '2.37.0'),
       selectors: roleSelector ? roleSelectors(spec.selector ?? {}, role) : undefined,
     },
     ctx,
@@ -78,8 +82,7 @@ function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: R
   appendOAuth2(cfg, ep.oauth2, path, hc);
   appendTlsConfig(cfg, mergeTlsWithScrapeClass(ep.tlsConfig, scrapeClass, false), path, hc);
   if (ep.bearerTokenFile) cfg.bearer_token_file = ep.bearerTokenFile;
-  if (bearerTokenSecret) cfg.bearer_token = readSecretKey(bearerTokenSecret, `${path}.bearerTokenSecret`, hc) ?? '';
-  if (ep.basicAuth) cfg.basic_auth = renderBasicAuth(ep.basicAuth, `${path}.basicAuth`, hc);
+  appendBearerTokenAndBasicAuth(cfg, ep, path, hc);
   appendAuthorization(cfg, ep.authorization, !!(ep.basicAuth || ep.oauth2 || bearerTokenSecret || ep.bearerTokenFile), path, frame);
   validateEndpointRules(ep, path, frame);
 
@@ -89,7 +92,7 @@ function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: R
     ...portFilter(ep, role),
     ...targetMetaRelabelings(role, ep.filterRunning !== false),
     ...(spec.targetLabels ?? []).map((label) => copyKubernetesLabel('service', label)),
-    ...[...(spec.podTargetLabels ?? []), ...(ctx.prometheus.spec?.podTargetLabels ?? [])].map((label) => copyKubernetesLabel('pod', label)),
+    ...podTargetLabelRelabelings(frame),
     { source_labels: ['__meta_kubernetes_service_name'], target_label: 'job', replacement: '${1}' },
     ...(spec.jobLabel ? [copyKubernetesLabel('service', spec.jobLabel, 'job')] : []),
     ...endpointLabel(ep),
@@ -112,9 +115,7 @@ function roleSelectors(selector: NonNullable<ServiceMonitor['spec']['selector']>
 /** Keep only the endpoint's port: by Service port name, else by container port name or number. */
 function portFilter(ep: Endpoint, role: Role): Record<string, unknown>[] {
   if (ep.port) return [keepMatching(`__meta_kubernetes_${role === 'endpointslice' ? 'endpointslice' : 'endpoint'}_port_name`, ep.port)];
-  if (typeof ep.targetPort === 'string' && ep.targetPort !== '') return [keepMatching('__meta_kubernetes_pod_container_port_name', ep.targetPort)];
-  if (typeof ep.targetPort === 'number' && ep.targetPort !== 0) return [keepMatching('__meta_kubernetes_pod_container_port_number', ep.targetPort)];
-  return [];
+  return keepTargetPort(ep.targetPort);
 }
 
 /** node/pod from the address target, then namespace, service, pod, container, then the phase filter. */
@@ -132,9 +133,3 @@ function targetMetaRelabelings(role: Role, filterRunning: boolean): Record<strin
   ];
 }
 
-/** `endpoint` = the port name, or the targetPort as text. */
-function endpointLabel(ep: Endpoint): Record<string, unknown>[] {
-  if (ep.port) return [setLabel('endpoint', ep.port)];
-  if (ep.targetPort !== undefined && String(ep.targetPort) !== '') return [setLabel('endpoint', String(ep.targetPort))];
-  return [];
-}
