@@ -10,6 +10,7 @@
  */
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
+import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { nameValidationSchemeFor } from './prometheus-names.ts';
 import { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
@@ -107,7 +108,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     prometheusWarnings,
     configs: ok ? renderShards(config, shards, scrapeConfigs.length) : [],
     ruleConfigMaps: renderedRules.ruleConfigMaps,
-    tlsAssets: sortedRecord(tlsAssets),
+    tlsAssets: sortedByKey(tlsAssets),
     verdicts,
   };
 }
@@ -263,7 +264,7 @@ function prometheusVerdict(identity: { namespace: string; name: string }, proble
 function sortByIdentity<T extends { metadata?: { namespace?: string; name?: string } }>(objects: readonly T[]): T[] {
   return objects
     .map((object) => ({ object, key: `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}` }))
-    .sort((a, b) => compareText(a.key, b.key))
+    .sort((a, b) => compareCodePoints(a.key, b.key))
     .map((entry) => entry.object);
 }
 
@@ -272,18 +273,9 @@ function sortVerdicts(verdicts: Verdict[]): Verdict[] {
   return verdicts.sort(
     (a, b) =>
       kindOrder[a.resource.kind] - kindOrder[b.resource.kind] ||
-      compareText(a.resource.namespace, b.resource.namespace) ||
-      compareText(a.resource.name, b.resource.name),
+      compareCodePoints(a.resource.namespace, b.resource.namespace) ||
+      compareCodePoints(a.resource.name, b.resource.name),
   );
 }
 
-/** Code-unit order, like Go's sort.Strings: independent of the locale the process runs in. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
-function sortedRecord(record: Record<string, string>): Record<string, string> {
-  const sorted: Record<string, string> = {};
-  for (const key of Object.keys(record).sort()) sorted[key] = record[key] ?? '';
-  return sorted;
-}

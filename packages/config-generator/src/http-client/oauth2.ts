@@ -1,4 +1,5 @@
 /** `oauth2` → `oauth2: {client_id, client_secret, token_url, scopes, endpoint_params, proxy…, tls_config}` (Prometheus >= 2.27). */
+import { sortedByKey } from '../go-map-order.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
 import { appendProxy, hasProxy, type ProxySpec } from './proxy.ts';
@@ -36,10 +37,7 @@ export function renderOAuth2(oauth2: OAuth2Spec, path: string, ctx: HttpClientCo
   };
   if (oauth2.scopes && oauth2.scopes.length > 0) rendered.scopes = [...oauth2.scopes];
   const params = oauth2.endpointParams ?? {};
-  if (Object.keys(params).length > 0) {
-    // Sorted: upstream marshals a Go map, whose keys yaml.v2 sorts.
-    rendered.endpoint_params = Object.fromEntries(Object.keys(params).sort().map((k) => [k, params[k]]));
-  }
+  if (Object.keys(params).length > 0) rendered.endpoint_params = sortedByKey(params);
   if (hasProxy(oauth2) && supports(ctx, '2.43.0', path, 'oauth2 proxy settings')) appendProxy(rendered, oauth2, path, ctx);
   if (oauth2.tlsConfig && supports(ctx, '2.43.0', `${path}.tlsConfig`, 'oauth2 tls_config')) {
     const tls = renderTlsConfig(oauth2.tlsConfig, `${path}.tlsConfig`, ctx);

@@ -2,6 +2,7 @@
  * Proxy settings → `proxy_url`, `no_proxy`, `proxy_from_environment`, `proxy_connect_header`.
  * They are flat keys of the enclosing client config, so this module appends to a target object.
  */
+import { compareCodePoints } from '../go-map-order.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
 import { readSecretKey, type SecretKeyRef } from './secret-refs.ts';
@@ -53,8 +54,7 @@ export function appendProxy(target: Record<string, unknown>, spec: ProxySpec, pa
     valid = false;
   }
   const headers: Record<string, string[]> = {};
-  // Sorted: upstream marshals a Go map, whose keys yaml.v2 sorts.
-  for (const name of Object.keys(spec.proxyConnectHeader ?? {}).sort()) {
+  for (const name of Object.keys(spec.proxyConnectHeader ?? {}).sort(compareCodePoints)) {
     const refs = spec.proxyConnectHeader?.[name] ?? [];
     headers[name] = refs.map((ref, i) => readSecretKey(ref, `${path}.proxyConnectHeader.${name}[${i}]`, ctx) ?? '');
   }

@@ -6,6 +6,7 @@
  * Prometheus 3.0; the `expand-external-labels` feature flag before that), with POD_NAME set
  * from the pod's name by the StatefulSet.
  */
+import { compareCodePoints } from '../go-map-order.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /** The environment variable the StatefulSet sets to the pod name. */
@@ -39,7 +40,7 @@ export function buildExternalLabels(spec: ExternalLabelFields, context: Promethe
   if (replicaLabel !== '') labels.set(replicaLabel, `\${${POD_NAME_ENV}}`);
 
   const userLabels = spec.externalLabels ?? {};
-  for (const key of Object.keys(userLabels).sort()) {
+  for (const key of Object.keys(userLabels).sort(compareCodePoints)) {
     if (labels.has(key)) {
       context.findings.warn(`spec.externalLabels.${key}: ignored because "${key}" is a label promop sets itself`);
       continue;
@@ -48,6 +49,6 @@ export function buildExternalLabels(spec: ExternalLabelFields, context: Promethe
   }
 
   const sorted: Record<string, string> = {};
-  for (const key of [...labels.keys()].sort()) sorted[key] = labels.get(key) ?? '';
+  for (const key of [...labels.keys()].sort(compareCodePoints)) sorted[key] = labels.get(key) ?? '';
   return sorted;
 }

@@ -1,8 +1,8 @@
 /** `remote_read` from `spec.remoteRead`, in prometheus-operator's key order. */
+import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
 import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
-import { sortedMap } from './remote-write-config.ts';
 
 /** prometheus-operator's RemoteReadSpec (the fields promop renders). */
 export interface RemoteReadSpec extends ClientSpec {
@@ -16,7 +16,6 @@ export interface RemoteReadSpec extends ClientSpec {
   filterExternalLabels?: boolean | null;
 }
 
-
 /** Renders every remote read endpoint. */
 export function buildRemoteReadConfigs(remoteReads: readonly RemoteReadSpec[], context: PrometheusRenderContext): Array<Record<string, unknown>> {
   return remoteReads.map((spec, index) => renderRemoteRead(spec, `spec.remoteRead[${index}]`, context));
@@ -26,9 +25,9 @@ function renderRemoteRead(spec: RemoteReadSpec, path: string, context: Prometheu
   checkHttpUrl(spec.url, `${path}.url`, context);
   const out: Record<string, unknown> = { url: spec.url ?? '' };
   if (spec.remoteTimeout) out.remote_timeout = spec.remoteTimeout;
-  if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.26.0', `${path}.headers`, 'headers')) out.headers = sortedMap(spec.headers);
+  if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.26.0', `${path}.headers`, 'headers')) out.headers = sortedByKey(spec.headers);
   if (spec.name && supports(context, '2.15.0', `${path}.name`, 'name')) out.name = spec.name;
-  if (spec.requiredMatchers && Object.keys(spec.requiredMatchers).length > 0) out.required_matchers = sortedMap(spec.requiredMatchers);
+  if (spec.requiredMatchers && Object.keys(spec.requiredMatchers).length > 0) out.required_matchers = sortedByKey(spec.requiredMatchers);
   if (spec.readRecent) out.read_recent = true;
 
   appendRemoteStorageClient(out, renderClientPieces(spec, path, context));

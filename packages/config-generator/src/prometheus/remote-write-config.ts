@@ -2,6 +2,7 @@
  * `remote_write` from `spec.remoteWrite`, in prometheus-operator's key order. Credentials are
  * read from Secrets in the Prometheus' namespace; a missing one is a Prometheus-level problem.
  */
+import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
 import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
 import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
@@ -52,7 +53,7 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
   checkHttpUrl(spec.url, `${path}.url`, context);
   const out: Record<string, unknown> = { url: spec.url ?? '' };
   if (spec.remoteTimeout) out.remote_timeout = spec.remoteTimeout;
-  if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.15.0', `${path}.headers`, 'headers')) out.headers = sortedMap(spec.headers);
+  if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.15.0', `${path}.headers`, 'headers')) out.headers = sortedByKey(spec.headers);
   if (spec.name && supports(context, '2.15.0', `${path}.name`, 'name')) out.name = spec.name;
   if (spec.messageVersion) {
     const message = PROTOBUF_MESSAGES[spec.messageVersion];
@@ -112,13 +113,6 @@ function renderQueueConfig(queue: QueueConfigSpec, path: string, context: Promet
   if (queue.retryOnRateLimit && supports(context, '2.26.0', `${path}.retryOnRateLimit`, 'retry_on_http_429')) out.retry_on_http_429 = true;
   if (queue.sampleAgeLimit && supports(context, '2.50.0', `${path}.sampleAgeLimit`, 'sample_age_limit')) out.sample_age_limit = queue.sampleAgeLimit;
   return out;
-}
-
-/** A string map with keys sorted, as upstream's Go maps are marshalled. */
-export function sortedMap(map: Record<string, string>): Record<string, string> {
-  const sorted: Record<string, string> = {};
-  for (const key of Object.keys(map).sort()) sorted[key] = map[key] ?? '';
-  return sorted;
 }
 
 function isSet<T>(value: T | null | undefined): value is T {

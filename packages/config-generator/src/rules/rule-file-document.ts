@@ -5,6 +5,7 @@
  * `partial_response_strategy` (Thanos Ruler only) always dropped, and, when a namespace label is
  * enforced, that label added to every rule and matched in every vector selector.
  */
+import { sortedByKey } from '../go-map-order.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import { isRecord } from './is-record.ts';
 import { injectLabelMatcher } from './inject-label-matcher.ts';
@@ -89,21 +90,8 @@ function setIfPresent(target: Record<string, unknown>, key: string, value: unkno
   if (value !== undefined && value !== null) target[key] = value;
 }
 
-/** A copy of `map` with keys in Go's order (UTF-8 byte order = code point order); undefined when empty. */
+/** A copy of `map` with keys in Go's order; undefined when empty. */
 function sortedMap(map: unknown): Record<string, unknown> | undefined {
-  if (!isRecord(map)) return undefined;
-  const keys = Object.keys(map).sort(compareCodePoints);
-  if (keys.length === 0) return undefined;
-  return Object.fromEntries(keys.map((key) => [key, map[key]]));
-}
-
-/** Compares by Unicode code point, which orders strings as Go compares their UTF-8 bytes. */
-export function compareCodePoints(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const difference = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!;
-    if (difference !== 0) return difference;
-  }
-  return left.length - right.length;
+  if (!isRecord(map) || Object.keys(map).length === 0) return undefined;
+  return sortedByKey(map);
 }

@@ -3,6 +3,7 @@
  * timeout, path, params, scheme, redirects, HTTP/2), validated and rendered in upstream order.
  */
 import type { Endpoint, PodMetricsEndpoint } from '@promop/crds';
+import { sortedByKey } from '../go-map-order.ts';
 import { supports, type HttpClientContext } from '../http-client/index.ts';
 import { parseDuration } from './duration.ts';
 import { re2RegexError } from './re2-regex.ts';
@@ -56,11 +57,7 @@ export function appendScrapeBasics(cfg: Record<string, unknown>, ep: AnyEndpoint
   if (ep.interval) cfg.scrape_interval = ep.interval;
   if (ep.scrapeTimeout) cfg.scrape_timeout = ep.scrapeTimeout;
   if (ep.path) cfg.metrics_path = ep.path;
-  if (ep.params !== undefined) {
-    const params = ep.params as Record<string, string[]>;
-    // Sorted: upstream marshals a Go map, whose keys yaml.v2 sorts.
-    cfg.params = Object.fromEntries(Object.keys(params).sort().map((k) => [k, [...(params[k] ?? [])]]));
-  }
+  if (ep.params !== undefined) cfg.params = sortedByKey(ep.params as Record<string, string[]>);
   if (ep.scheme) {
     const scheme = ep.scheme.toLowerCase();
     if (scheme !== 'http' && scheme !== 'https') hc.findings.problem(`${path}.scheme`, `scheme must be http or https, not "${ep.scheme}"`);

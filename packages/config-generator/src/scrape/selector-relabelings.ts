@@ -4,6 +4,7 @@
  * does; or, for the "RoleSelector" mechanism, into the label selector string Kubernetes SD
  * passes to the API server.
  */
+import { compareCodePoints } from '../go-map-order.ts';
 import type { FieldProblem } from '../model.ts';
 import { sanitizeLabelName } from './label-names.ts';
 
@@ -72,7 +73,7 @@ export function selectorRelabelings(selector: LabelSelectorSpec, kind: 'service'
   const present = (key: string): string => `__meta_kubernetes_${kind}_labelpresent_${sanitizeLabelName(key)}`;
   const rules: Record<string, unknown>[] = [];
   const matchLabels = selector.matchLabels ?? {};
-  for (const key of Object.keys(matchLabels).sort()) {
+  for (const key of Object.keys(matchLabels).sort(compareCodePoints)) {
     rules.push({ action: 'keep', source_labels: [label(key), present(key)], regex: `(${matchLabels[key]});true` });
   }
   for (const expression of selector.matchExpressions ?? []) {
