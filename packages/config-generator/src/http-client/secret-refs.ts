@@ -52,23 +52,14 @@ export function readSecretOrConfigMap(ref: SecretOrConfigMapRef, path: string, c
     ctx.findings.problem(path, 'only one of secret and configMap can be set');
     return undefined;
   }
-  if (ref.secret) {
-    const result = ctx.secrets.secretKey(ctx.namespace, ref.secret, `${path}.secret`);
-    if (!result.ok) {
-      ctx.findings.add(result.problem);
-      return undefined;
-    }
-    if (result.value === undefined) return undefined;
-    return { source: 'secret', name: ref.secret.name ?? '', key: ref.secret.key, value: result.value };
+  const source = ref.secret ? 'secret' : ref.configMap ? 'configMap' : undefined;
+  const keyRef = source && ref[source];
+  if (!source || !keyRef) return undefined;
+  const result = source === 'secret' ? ctx.secrets.secretKey(ctx.namespace, keyRef, `${path}.secret`) : ctx.secrets.configMapKey(ctx.namespace, keyRef, `${path}.configMap`);
+  if (!result.ok) {
+    ctx.findings.add(result.problem);
+    return undefined;
   }
-  if (ref.configMap) {
-    const result = ctx.secrets.configMapKey(ctx.namespace, ref.configMap, `${path}.configMap`);
-    if (!result.ok) {
-      ctx.findings.add(result.problem);
-      return undefined;
-    }
-    if (result.value === undefined) return undefined;
-    return { source: 'configMap', name: ref.configMap.name ?? '', key: ref.configMap.key, value: result.value };
-  }
-  return undefined;
+  if (result.value === undefined) return undefined;
+  return { source, name: keyRef.name ?? '', key: keyRef.key, value: result.value };
 }

@@ -6,18 +6,18 @@ import type { PodMonitor, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import { renderPodMonitor, renderServiceMonitor } from './index.ts';
 import type { ScrapeContext } from './scrape-context.ts';
-import { TEST_SECRETS, testContext, testPrometheus } from './test-harness.ts';
+import { TEST_SECRETS, testContext, testPodMonitor, testPrometheus, testServiceMonitor } from './test-harness.ts';
 
 type Ep = NonNullable<ServiceMonitor['spec']['endpoints']>[number];
 
 function sm(spec: Partial<ServiceMonitor['spec']>, namespace = 'default'): ServiceMonitor {
-  return { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name: 'bad', namespace }, spec: { selector: {}, endpoints: [], ...spec } } as ServiceMonitor;
+  return testServiceMonitor(spec, 'bad', namespace);
 }
 function smEndpoint(ep: Partial<Ep>, namespace = 'default'): ServiceMonitor {
   return sm({ endpoints: [{ port: 'web', ...ep }] }, namespace);
 }
 function pm(spec: Partial<PodMonitor['spec']>): PodMonitor {
-  return { apiVersion: 'monitoring.coreos.com/v1', kind: 'PodMonitor', metadata: { name: 'bad', namespace: 'default' }, spec: { selector: {}, ...spec } } as PodMonitor;
+  return testPodMonitor(spec, 'bad');
 }
 
 const good = sm({ endpoints: [{ port: 'web', basicAuth: { username: { name: 'creds', key: 'user' }, password: { name: 'creds', key: 'password' } } }] });

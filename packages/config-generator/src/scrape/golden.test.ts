@@ -6,17 +6,15 @@
 import type { PodMonitor, ServiceMonitor } from '@promop/crds';
 import { renderPodMonitor, renderServiceMonitor } from './index.ts';
 import type { ScrapeContext } from './scrape-context.ts';
-import { promtoolCheckConfigs, readGolden, testContext, testPrometheus, wrapScrapeConfigs } from './test-harness.ts';
-
-type SmSpec = ServiceMonitor['spec'];
-type PmSpec = PodMonitor['spec'];
-
-function sm(spec: Partial<SmSpec>, name = 'test', namespace = 'default'): ServiceMonitor {
-  return { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name, namespace }, spec: { selector: {}, endpoints: [], ...spec } } as ServiceMonitor;
-}
-function pm(spec: Partial<PmSpec>, name = 'test', namespace = 'default'): PodMonitor {
-  return { apiVersion: 'monitoring.coreos.com/v1', kind: 'PodMonitor', metadata: { name, namespace }, spec: { selector: {}, ...spec } } as PodMonitor;
-}
+import {
+  promtoolCheckConfigs,
+  readGolden,
+  testContext,
+  testPodMonitor as pm,
+  testPrometheus,
+  testServiceMonitor as sm,
+  wrapScrapeConfigs,
+} from './test-harness.ts';
 
 interface GoldenCase {
   name: string;

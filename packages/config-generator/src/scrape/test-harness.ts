@@ -7,7 +7,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Prometheus } from '@promop/crds';
+import type { PodMonitor, Prometheus, ServiceMonitor } from '@promop/crds';
 import { runPromtool, type PromtoolResult } from '@promop/e2e';
 import type { KeyValueSource } from '../model.ts';
 import { nameValidationSchemeFor } from '../prometheus-names.ts';
@@ -64,6 +64,16 @@ export function testPrometheus(spec: Partial<NonNullable<Prometheus['spec']>> = 
     metadata: { name: 'test', namespace: 'default' },
     spec: { scrapeInterval: '30s', evaluationInterval: '30s', ...spec },
   } as Prometheus;
+}
+
+/** A ServiceMonitor `namespace/name` with an empty selector and no endpoints unless `spec` says otherwise. */
+export function testServiceMonitor(spec: Partial<ServiceMonitor['spec']>, name = 'test', namespace = 'default'): ServiceMonitor {
+  return { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name, namespace }, spec: { selector: {}, endpoints: [], ...spec } } as ServiceMonitor;
+}
+
+/** A PodMonitor `namespace/name` with an empty selector unless `spec` says otherwise. */
+export function testPodMonitor(spec: Partial<PodMonitor['spec']>, name = 'test', namespace = 'default'): PodMonitor {
+  return { apiVersion: 'monitoring.coreos.com/v1', kind: 'PodMonitor', metadata: { name, namespace }, spec: { selector: {}, ...spec } } as PodMonitor;
 }
 
 /** A context with upstream defaults; override what a test is about. */
