@@ -64,7 +64,10 @@ export function parseManifestText(text: string, file: string): { source: string;
   try {
     documents = loadAll(text, { filename: file });
   } catch (error) {
-    throw new ManifestReadError(`${file}: not valid YAML: ${(error as Error).message}`);
+    // Only the reason and position: js-yaml's message quotes the surrounding lines, which may be Secret data.
+    const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
+    const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
+    throw new ManifestReadError(`${file}: not valid YAML: ${reason ?? 'cannot be parsed'}${where}`);
   }
   const present = documents.filter((document) => document !== null && document !== undefined);
   const out: { source: string; object: Record<string, unknown> }[] = [];

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Verdict } from '@promop/config-generator';
@@ -149,5 +149,138 @@ describe('promop render usage', () => {
     [['--help'], { kind: 'help' }],
   ])('parses %j', (argv, expected) => {
     expect(parseRenderArguments(argv)).toEqual(expected);
+  });
+});
+
+/** Writes a multi-document manifest file under the test's directory and returns its path. */
+function manifestFile(name: string, documents: string[]): string {
+  const path = join(out, name);
+  writeFileSync(path, documents.join('\n---\n'));
+  return path;
+}
+
+const PASSWORD = 'hunter2-Q9x!z';
+const USERNAME = 'scrape-user-7f3a';
+const PROMETHEUS = 'apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: main, namespace: monitoring}\nspec: {serviceMonitorSelector: {}}';
+const SCRAPE_SECRET = `apiVersion: v1\nkind: Secret\nmetadata: {name: scrape-auth, namespace: monitoring}\nstringData: {username: ${USERNAME}, password: "${PASSWORD}"}`;
+const basicAuthMonitor = (name: string, passwordKey: string) =>
+  `apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: ${name}, namespace: monitoring}\nspec:\n  selector: {}\n  endpoints: [{port: web, basicAuth: {username: {name: scrape-auth, key: username}, password: {name: scrape-auth, key: ${passwordKey}}}}]`;
+
+describe('promop render with wrong flags', () => {
+  it.each([
+    [['render', '-f', 'x.yaml', '--output-dir'], '--output-dir needs a value'],
+    [['render', '--filename='], '--filename needs a value'],
+    [['render', 'x.yaml'], 'unknown argument "x.yaml"'],
+    [['render', '-f', 'x.yaml', '-o', 'a', '--output-dir=b'], 'only one -o/--output-dir may be given'],
+  ])('%j exits 2, saying what is wrong, and prints the usage', async (argv, message) => {
+    const result = await promop(argv);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining(`promop render: ${message}\n\nUsage: promop render -f`) });
+  });
+});
+
+describe('promop render with input it cannot read', () => {
+  it('exits 1 for a path below a file, and writes nothing', async () => {
+    const file = manifestFile('prometheus.yaml', [PROMETHEUS]);
+    const result = await promop(['render', '-f', join(file, 'more.yaml'), '-o', join(out, 'rendered')]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `promop render: ${join(file, 'more.yaml')}: cannot read: ENOTDIR\n` });
+    expect(readdirSync(out)).toEqual(['prometheus.yaml']);
+  });
+
+  it('exits 1 for a dangling symlink found in a directory, naming it', async () => {
+    manifestFile('prometheus.yaml', [PROMETHEUS]);
+    symlinkSync(join(out, 'gone.yaml'), join(out, 'link.yaml'));
+    const result = await renderInProcess(['-f', out]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `promop render: ${join(out, 'link.yaml')}: cannot read: ENOENT\n` });
+  });
+
+  it('exits 1 for malformed YAML, naming file, line and column without quoting the Secret around it', async () => {
+    const file = manifestFile('broken.yaml', [PROMETHEUS, `${SCRAPE_SECRET}\n  token: [unclosed\nmetadata: {}`]);
+    const result = await promop(['render', '-f', file, '-o', join(out, 'rendered')]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(new RegExp(`^promop render: ${file.replace(/[.]/g, '\\.')}: not valid YAML: .+ at line 10, column 3\\n$`)) });
+    expect(result.stderr).not.toContain(PASSWORD);
+    expect(result.stderr).not.toContain(USERNAME);
+    expect(readdirSync(out)).toEqual(['broken.yaml']);
+  });
+
+  it('exits 1 for a document that is not an object', async () => {
+    const file = manifestFile('scalar.yaml', [PROMETHEUS, 'just a sentence']);
+    expect(await renderInProcess(['-f', file])).toEqual({ code: 1, stdout: '', stderr: `promop render: ${file}#1: expected a Kubernetes object, found "just a sentence"\n` });
+  });
+});
+
+describe('promop render with credentials from a Secret written with stringData', () => {
+  it('writes them into prometheus.yaml (what Prometheus reads) but never into the report or verdicts.json', async () => {
+    const file = manifestFile('input.yaml', [PROMETHEUS, SCRAPE_SECRET, basicAuthMonitor('web', 'password')]);
+    const result = await promop(['render', '-f', file, '-o', join(out, 'rendered')]);
+    expect(result.code).toBe(0);
+    const dir = join(out, 'rendered', 'monitoring', 'main');
+    const config = readFileSync(join(dir, 'prometheus.yaml'), 'utf8');
+    expect(config).toContain(`username: ${USERNAME}`);
+    expect(config).toContain(PASSWORD);
+    expect(result.stdout).toMatch(/ServiceMonitor\s+monitoring\s+web\s+yes\s+yes/);
+    for (const text of [result.stdout, result.stderr, readFileSync(join(dir, 'verdicts.json'), 'utf8')]) {
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(USERNAME);
+    }
+  });
+
+  it('prints the configuration with the values redacted when no output directory is given', async () => {
+    const file = manifestFile('input.yaml', [PROMETHEUS, SCRAPE_SECRET, basicAuthMonitor('web', 'password')]);
+    const result = await promop(['render', '-f', file]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/basic_auth:\n\s+username: <redacted>\n\s+password: <redacted>\n/);
+    expect(result.stdout).not.toContain(PASSWORD);
+    expect(result.stdout).not.toContain(USERNAME);
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('promop render with a monitor that names a missing key of an existing Secret', () => {
+  it('rejects the monitor naming the key, and prints no value of that Secret anywhere', async () => {
+    const file = manifestFile('input.yaml', [PROMETHEUS, SCRAPE_SECRET, basicAuthMonitor('wrong-key', 'passwort')]);
+    const withOutput = await promop(['render', '-f', file, '-o', join(out, 'rendered')]);
+    const printed = await promop(['render', '-f', file]);
+    expect(withOutput.stdout).toMatch(/ServiceMonitor\s+monitoring\s+wrong-key\s+yes\s+NO\s+spec\.endpoints\[0\]\.basicAuth\.password: key "passwort" not found in Secret "scrape-auth" in namespace "monitoring"/);
+    const verdicts = readFileSync(join(out, 'rendered', 'monitoring', 'main', 'verdicts.json'), 'utf8');
+    expect(verdicts).toContain('key \\"passwort\\" not found');
+    for (const text of [withOutput.stdout, withOutput.stderr, verdicts, printed.stdout, printed.stderr]) {
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(USERNAME);
+    }
+    expect([withOutput.code, printed.code]).toEqual([0, 0]);
+  });
+});
+
+describe('promop render with a client key from a Secret', () => {
+  it('leaves the TLS assets out of the printed files, giving their size', async () => {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=client', '-days', '1',
+      '-keyout', join(out, 'tls.key'), '-out', join(out, 'tls.crt')], { stdio: 'ignore' });
+    const [key, cert] = ['tls.key', 'tls.crt'].map((name) => readFileSync(join(out, name)));
+    const keyBody = key!.toString('utf8').split('\n')[1]!;
+    const secret = `apiVersion: v1\nkind: Secret\nmetadata: {name: client-tls, namespace: monitoring}\ndata: {tls.key: ${key!.toString('base64')}, tls.crt: ${cert!.toString('base64')}}`;
+    const monitor = 'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: mtls, namespace: monitoring}\nspec:\n  selector: {}\n  endpoints: [{port: web, scheme: https, tlsConfig: {cert: {secret: {name: client-tls, key: tls.crt}}, keySecret: {name: client-tls, key: tls.key}}}]';
+    const result = await promop(['render', '-f', manifestFile('input.yaml', [PROMETHEUS, secret, monitor])]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/ServiceMonitor\s+monitoring\s+mtls\s+yes\s+yes/);
+    expect(result.stdout).toMatch(/# ---- monitoring\/main\/tls-assets\/\S+ \(\d+ bytes, not printed; use -o to write it\)\n/);
+    expect(keyBody.length).toBeGreaterThan(40);
+    expect(result.stdout).not.toContain(keyBody);
+  });
+});
+
+describe('promop render with a Prometheus of two shards', () => {
+  it('writes one configuration per shard, each keeping its own share of the targets', async () => {
+    const file = manifestFile('input.yaml', [PROMETHEUS.replace('spec: {', 'spec: {shards: 2, '), basicAuthMonitor('web', 'password'), SCRAPE_SECRET]);
+    const result = await renderInProcess(['-f', file, '-o', join(out, 'rendered')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Prometheus monitoring/main: rendered 2 shards');
+    const dir = join(out, 'rendered', 'monitoring', 'main');
+    expect(readdirSync(dir).filter((name) => name.endsWith('.yaml')).sort()).toEqual(['prometheus-shard-1.yaml', 'prometheus.yaml']);
+    const shard0 = readFileSync(join(dir, 'prometheus.yaml'), 'utf8');
+    const shard1 = readFileSync(join(dir, 'prometheus-shard-1.yaml'), 'utf8');
+    expect(shard0).toContain('modulus: 2');
+    expect(shard0).toContain('regex: 0;|.+;.+');
+    expect(shard1).toContain('regex: 1;|.+;.+');
+    expect(shard1).not.toContain('regex: 0;|.+;.+');
   });
 });

@@ -25,6 +25,7 @@ import {
   type ValidationResult,
 } from '@promop/crds';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
+import { redactSecretValues, secretValues } from './secret-redaction.ts';
 
 /** How to call the command. */
 export const RENDER_USAGE = `Usage: promop render -f <file|dir> [-f <file|dir>...] [-o <dir>]
@@ -36,7 +37,9 @@ per resource: selected or not, accepted or rejected, and why.
   -f, --filename <path>    manifest file or directory (searched recursively); repeatable
   -o, --output-dir <dir>   write <dir>/<namespace>/<name>/prometheus.yaml (shard 0),
                            prometheus-shard-<n>.yaml, rules/<configmap>/<file>, tls-assets/<file>
-                           and verdicts.json; without it the files are printed
+                           and verdicts.json; without it the files are printed, with
+                           values taken from Secrets shown as <redacted> and tls-assets
+                           left out
   -h, --help               show this help
 
 Exit status: 0 when rendered (even if some resources were rejected), 1 when the input cannot be
@@ -205,11 +208,15 @@ export async function runRenderCommand(
   }
   const result = renderManifests(manifests);
   const { outputDir } = parsed.args;
+  const redactable = outputDir === undefined ? secretValues(manifests.secrets) : [];
   for (const rendered of result.prometheuses) {
     for (const [path, text] of Object.entries(rendered.files)) {
       const relative = join(rendered.prometheus.namespace, rendered.prometheus.name, path);
       if (outputDir === undefined) {
-        if (!path.endsWith('verdicts.json')) io.stdout(`# ---- ${relative}\n${text}${text.endsWith('\n') ? '' : '\n'}`);
+        if (path === 'verdicts.json') continue;
+        // TLS assets are certificates and private keys copied from Secrets: their size is all a reader needs here.
+        if (path.startsWith('tls-assets/')) io.stdout(`# ---- ${relative} (${Buffer.byteLength(text)} bytes, not printed; use -o to write it)\n`);
+        else io.stdout(`# ---- ${relative}\n${redactSecretValues(text, redactable)}${text.endsWith('\n') ? '' : '\n'}`);
         continue;
       }
       const target = join(outputDir, relative);
