@@ -13,17 +13,7 @@ import {
   type ResourceRef,
   type Verdict,
 } from '@promop/config-generator';
-import {
-  validatePodMonitor,
-  validatePrometheus,
-  validatePrometheusRule,
-  validateServiceMonitor,
-  type PodMonitor,
-  type Prometheus,
-  type PrometheusRule,
-  type ServiceMonitor,
-  type ValidationResult,
-} from '@promop/crds';
+import { VALIDATORS, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
 import { redactSecretValues, secretValues } from './secret-redaction.ts';
 
@@ -91,15 +81,6 @@ export interface RenderResult {
   /** Things the user should know about the input itself (ignored kinds, placeholder uids). */
   notes: string[];
 }
-
-type Validator = (input: unknown) => ValidationResult<unknown>;
-
-const VALIDATORS: Record<RenderedKind, Validator> = {
-  Prometheus: validatePrometheus,
-  ServiceMonitor: validateServiceMonitor,
-  PodMonitor: validatePodMonitor,
-  PrometheusRule: validatePrometheusRule,
-};
 
 /**
  * Validates every resource against its CRD schema (filling the defaults the API server would)

@@ -2,18 +2,8 @@
  * Manifests written for older prometheus-operator releases still validate (operator rule 4). The same cases are
  * dry-run created on the real API server in crds.apiserver.test.ts.
  */
-import type { Kind } from './names.ts';
 import { LEGACY_CASES } from './test-support/legacy-cases.ts';
-import {
-  validatePodMonitor, validatePrometheus, validatePrometheusRule, validateServiceMonitor, type ValidationResult,
-} from './validation.ts';
-
-const VALIDATORS: Record<Kind, (input: unknown) => ValidationResult<unknown>> = {
-  Prometheus: validatePrometheus,
-  ServiceMonitor: validateServiceMonitor,
-  PodMonitor: validatePodMonitor,
-  PrometheusRule: validatePrometheusRule,
-};
+import { validateServiceMonitor, VALIDATORS } from './validation.ts';
 
 describe('manifests written for older prometheus-operator releases', () => {
   it('cover every kind', () => {

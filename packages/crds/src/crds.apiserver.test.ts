@@ -7,14 +7,12 @@ import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { sharedTestEnv } from '@promop/e2e';
 import { GROUP, VERSION } from './group.ts';
 import { PLURALS, type Kind } from './names.ts';
-import { applyCrds } from './test-support/apply-crds.ts';
+import { applyCrds, untilServed } from './test-support/apply-crds.ts';
 import { corpusObjects } from './test-support/corpus.ts';
 import { ensureNamespace } from './test-support/ensure-namespace.ts';
 import { LEGACY_CASES } from './test-support/legacy-cases.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';
 import { validatePrometheus } from './validation.ts';
-
-const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 
 interface Outcome {
   code: number;
@@ -34,24 +32,15 @@ async function dryRunCreate(api: CustomObjectsApi, object: Record<string, unknow
     dryRun: 'All',
     fieldValidation: 'Strict',
   });
-  // Right after a CRD becomes Established its REST endpoint can still answer 404 for a moment.
-  for (let attempt = 0; ; attempt++) {
+  try {
+    return { code: 201, message: '', object: (await untilServed(request)) as Record<string, unknown> };
+  } catch (error) {
+    if (!(error instanceof ApiException)) throw error;
+    const body = typeof error.body === 'string' ? error.body : JSON.stringify(error.body);
     try {
-      return { code: 201, message: '', object: (await request()) as Record<string, unknown> };
-    } catch (error) {
-      if (!(error instanceof ApiException)) throw error;
-      const body = typeof error.body === 'string' ? error.body : JSON.stringify(error.body);
-      let message = body;
-      try {
-        message = String((JSON.parse(body) as { message?: string }).message ?? body);
-      } catch {
-        // Not a Status object: keep the raw body.
-      }
-      if (error.code === 404 && attempt < 50 && !message.includes('namespaces')) {
-        await sleep(100);
-        continue;
-      }
-      return { code: error.code, message };
+      return { code: error.code, message: String((JSON.parse(body) as { message?: string }).message ?? body) };
+    } catch {
+      return { code: error.code, message: body }; // Not a Status object: keep the raw body.
     }
   }
 }

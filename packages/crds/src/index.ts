@@ -8,7 +8,7 @@ export type {
   ServiceMonitor, ServiceMonitorSpec, TLSConfig,
 } from './types.ts';
 export {
-  validatePodMonitor, validatePrometheus, validatePrometheusRule, validateServiceMonitor, pointerToPath,
+  validatePodMonitor, validatePrometheus, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,
   type ValidationError, type ValidationResult,
 } from './validation.ts';
 export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';

@@ -5,16 +5,15 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
+import { CustomObjectsApi } from '@kubernetes/client-node';
 import { sharedTestEnv, toolPath } from '@promop/e2e';
 import { GROUP, VERSION } from './group.ts';
 import { PLURALS, type Kind } from './names.ts';
-import { applyCrds } from './test-support/apply-crds.ts';
+import { applyCrds, untilServed } from './test-support/apply-crds.ts';
 import { ensureNamespace } from './test-support/ensure-namespace.ts';
 
 const NAMESPACE = 'crd-columns';
 const API_VERSION = `${GROUP}/${VERSION}`;
-const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolvePromise, ms));
 
 let api: CustomObjectsApi;
 
@@ -32,16 +31,7 @@ function table(text: string): string[][] {
 /** Creates an object and sets its status through the status subresource, as promop's controller will. */
 async function createWithStatus(kind: Kind, name: string, spec: object, status: object): Promise<void> {
   const target = { group: GROUP, version: VERSION, namespace: NAMESPACE, plural: PLURALS[kind] };
-  // Right after a CRD becomes Established its REST endpoint can still answer 404 for a moment.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await api.createNamespacedCustomObject({ ...target, body: { apiVersion: API_VERSION, kind, metadata: { name }, spec } });
-      break;
-    } catch (error) {
-      if (!(error instanceof ApiException) || error.code !== 404 || attempt >= 50) throw error;
-      await sleep(100);
-    }
-  }
+  await untilServed(() => api.createNamespacedCustomObject({ ...target, body: { apiVersion: API_VERSION, kind, metadata: { name }, spec } }));
   const current = (await api.getNamespacedCustomObject({ ...target, name })) as Record<string, unknown>;
   await api.replaceNamespacedCustomObjectStatus({ ...target, name, body: { ...current, status } });
 }

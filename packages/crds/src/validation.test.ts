@@ -1,16 +1,7 @@
 import { corpusObjects } from './test-support/corpus.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';
 import type { Kind } from './names.ts';
-import {
-  validatePodMonitor, validatePrometheus, validatePrometheusRule, validateServiceMonitor, type ValidationResult,
-} from './validation.ts';
-
-const VALIDATORS: Record<Kind, (input: unknown) => ValidationResult<unknown>> = {
-  Prometheus: validatePrometheus,
-  ServiceMonitor: validateServiceMonitor,
-  PodMonitor: validatePodMonitor,
-  PrometheusRule: validatePrometheusRule,
-};
+import { validatePrometheus, validateServiceMonitor, VALIDATORS } from './validation.ts';
 
 describe('the kube-prometheus manifests', () => {
   const objects = corpusObjects(['Prometheus', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule']);

@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
 import { podMonitorSchema, prometheusRuleSchema, prometheusSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { Kind } from './names.ts';
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from './types.ts';
 
 /** One problem found in an object. */
@@ -182,3 +183,11 @@ export const validateServiceMonitor: (input: unknown) => ValidationResult<Servic
 export const validatePodMonitor: (input: unknown) => ValidationResult<PodMonitor> = validatorFor(podMonitorSchema);
 /** Checks a PrometheusRule object against the CRD schema; never throws. */
 export const validatePrometheusRule: (input: unknown) => ValidationResult<PrometheusRule> = validatorFor(prometheusRuleSchema);
+
+/** The validator of each kind, for code that handles every kind alike (`promop render`, table-driven tests). */
+export const VALIDATORS: Readonly<Record<Kind, (input: unknown) => ValidationResult<unknown>>> = {
+  Prometheus: validatePrometheus,
+  ServiceMonitor: validateServiceMonitor,
+  PodMonitor: validatePodMonitor,
+  PrometheusRule: validatePrometheusRule,
+};

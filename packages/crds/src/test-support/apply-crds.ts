@@ -61,3 +61,20 @@ export async function applyCrds(kc: KubeConfig, timeoutMs = 30_000): Promise<voi
     }
   }
 }
+
+/**
+ * Runs `request`, retrying for up to about five seconds while the API server answers 404 for the resource itself:
+ * right after a CRD becomes Established its REST endpoint can still be missing for a moment. A 404 about a
+ * missing namespace is a real answer and is not retried.
+ */
+export async function untilServed<T>(request: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      const body = error instanceof ApiException ? (typeof error.body === 'string' ? error.body : JSON.stringify(error.body)) : '';
+      if (!(error instanceof ApiException) || error.code !== 404 || body.includes('namespaces') || attempt >= 50) throw error;
+      await sleep(100);
+    }
+  }
+}
