@@ -299,6 +299,7 @@ describe('enforced limits and overrides', () => {
           serviceMonitorNamespaceSelector: {},
           sampleLimit: 100000,
           enforcedSampleLimit: 20000,
+          bodySizeLimit: '100MB',
           enforcedTargetLimit: 100,
           enforcedLabelLimit: 50,
           enforcedBodySizeLimit: '10MB',

@@ -3,6 +3,7 @@
  * external labels, global scrape limits, name validation and histogram settings, then rule
  * evaluation settings. Fields newer than the Prometheus version are dropped with a warning.
  */
+import { lowerByteSize } from '../scrape/limits.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
 import { versionSupports, type PrometheusRenderContext } from './render-context.ts';
 
@@ -52,8 +53,9 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
   }
   global.external_labels = buildExternalLabels(spec, context);
 
-  const bodySizeLimit = spec.bodySizeLimit || spec.enforcedBodySizeLimit;
-  if (bodySizeLimit && versionSupports(context, spec.bodySizeLimit ? 'spec.bodySizeLimit' : 'spec.enforcedBodySizeLimit', 'body_size_limit', '2.45.0')) {
+  // Capped by the enforced limit like the numeric limits below (jobs without their own limit inherit it).
+  const bodySizeLimit = lowerByteSize(spec.bodySizeLimit ?? undefined, spec.enforcedBodySizeLimit ?? undefined);
+  if (bodySizeLimit && versionSupports(context, bodySizeLimit === spec.bodySizeLimit ? 'spec.bodySizeLimit' : 'spec.enforcedBodySizeLimit', 'body_size_limit', '2.45.0')) {
     global.body_size_limit = bodySizeLimit;
   }
   appendLimit(global, 'sample_limit', spec.sampleLimit, spec.enforcedSampleLimit, 'sampleLimit', context, '2.45.0');
