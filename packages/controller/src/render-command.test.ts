@@ -1,24 +1,24 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Verdict } from '@promop/config-generator';
 import { REPO_ROOT, runPromtool } from '@promop/e2e';
 import { parseRenderArguments, runRenderCommand } from './render-command.ts';
 
 const CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus', 'kube-prometheus');
 
-/** Runs the real CLI entry point as `pnpm promop` does, from the repository root. */
-function promop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['packages/controller/src/cli.ts', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
-  });
+/** Runs the real CLI entry point as `pnpm promop` does, from the repository root; a non-zero exit is a result. */
+async function promop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['packages/controller/src/cli.ts', ...args], { cwd: REPO_ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
 }
 
 async function renderInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
