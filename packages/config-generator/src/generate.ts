@@ -23,9 +23,10 @@ import { buildRemoteReadConfigs, type RemoteReadSpec } from './prometheus/remote
 import { buildRemoteWriteConfigs, type RemoteWriteSpec } from './prometheus/remote-write-config.ts';
 import { createRenderContext, versionSupports, type PrometheusRenderContext } from './prometheus/render-context.ts';
 import { buildRuleFiles } from './prometheus/rule-files.ts';
+import { checkScrapeClasses } from './prometheus/scrape-classes.ts';
 import { shardCount, substituteShard } from './prometheus/sharding.ts';
 import { buildStorageConfig, type StorageFields } from './prometheus/storage-config.ts';
-import { validateIntervals, validateScrapeClasses, validateSelectors } from './prometheus/validate-prometheus.ts';
+import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
 import { renderPodMonitor, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
 import { SecretStore } from './secret-store.ts';
@@ -53,7 +54,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
 
   const secrets = new SecretStore(input.secrets, input.configMaps);
   const context = createRenderContext(identity, version, nameValidationSchemeFor(version, spec.nameValidationScheme), secrets);
-  problems.push(...validateScrapeClasses(spec.scrapeClasses, context));
+  checkScrapeClasses(spec.scrapeClasses, context);
   const namespaces = indexNamespaces(input.namespaces);
   const invalidSelectors = new Set(problems.map((problem) => problem.path.split('.')[1] ?? ''));
   const isExcluded = enforcementExclusion(spec.excludedFromEnforcement, spec.prometheusRulesExcludedFromEnforce);

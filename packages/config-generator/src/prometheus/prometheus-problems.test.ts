@@ -236,6 +236,12 @@ describe('a Prometheus with a problem of its own', () => {
     ]);
   });
 
+  it('rejects a scrape class whose credentials Secret is not in the Prometheus namespace', () => {
+    expect(problemsFor({ scrapeClasses: [{ name: 'a', authorization: { credentials: { name: 'class-token', key: 'token' } } }] }, [
+      { namespace: 'team-a', name: 'class-token', data: { token: 't' } },
+    ])).toEqual([{ path: 'spec.scrapeClasses[0].authorization.credentials', message: 'Secret "class-token" not found in namespace "monitoring"' }]);
+  });
+
   it('reports every problem, not only the first', () => {
     expect(problemsFor({ version: 'v3', scrapeInterval: 'soon', remoteWrite: [{ url: 'ftp://x' }] }).map((problem) => problem.path)).toEqual([
       'spec.version',

@@ -5,9 +5,7 @@
  * configuration stays in place.
  */
 import type { FieldProblem } from '../model.ts';
-import type { NameCheckContext } from '../prometheus-names.ts';
 import { parseDuration } from '../scrape/duration.ts';
-import { validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
 import { validateLabelSelector, type LabelSelectorSpec } from '../scrape/selector-relabelings.ts';
 
 /** The spec fields checked here. */
@@ -51,33 +49,6 @@ export function validateIntervals(spec: ValidatedFields): FieldProblem[] {
       message: `scrapeTimeout "${spec.scrapeTimeout}" is greater than scrapeInterval "${spec.scrapeInterval || '30s'}"; Prometheus would refuse the configuration`,
     });
   }
-  return problems;
-}
-
-/** The parts of a scrape class checked here. */
-export interface ScrapeClassFields {
-  name?: string;
-  default?: boolean;
-  relabelings?: RelabelConfigSpec[];
-  metricRelabelings?: RelabelConfigSpec[];
-}
-
-/**
- * Problems with spec.scrapeClasses, as prometheus-operator fails the reconcile on them: a second
- * class marked `default` (which one would apply?), and relabelings the Prometheus would refuse
- * (they are copied into every job using the class, so they would break the whole file).
- */
-export function validateScrapeClasses(classes: readonly ScrapeClassFields[] | undefined, target: NameCheckContext): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  let firstDefault: string | undefined;
-  (classes ?? []).forEach((scrapeClass, i) => {
-    const path = `spec.scrapeClasses[${i}]`;
-    problems.push(...validateRelabelConfigs(scrapeClass.relabelings, `${path}.relabelings`, target));
-    problems.push(...validateRelabelConfigs(scrapeClass.metricRelabelings, `${path}.metricRelabelings`, target));
-    if (scrapeClass.default !== true) return;
-    if (firstDefault === undefined) firstDefault = scrapeClass.name ?? '';
-    else problems.push({ path: `${path}.default`, message: `only one scrape class can be the default, and "${firstDefault}" already is` });
-  });
   return problems;
 }
 

@@ -25,7 +25,7 @@ import { copyKubernetesLabel, setLabel } from './meta-relabelings.ts';
 import { appendMonitorLimits, validateMonitorLimits, type MonitorSpec } from './limits.ts';
 import { namespaceEnforcementRelabelings } from './namespace-enforcement.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
-import { resolveScrapeClass, type ScrapeClass } from './scrape-class.ts';
+import { mergeTlsWithScrapeClass, resolveScrapeClass, type ScrapeClass } from './scrape-class.ts';
 import type { MonitorKind, MonitorRendering, ScrapeContext } from './scrape-context.ts';
 import { validateLabelSelector } from './selector-relabelings.ts';
 import { shardingRelabelings } from './sharding.ts';
@@ -111,10 +111,26 @@ export function appendOAuth2(cfg: Record<string, unknown>, oauth2: OAuth2Spec | 
   if (rendered) cfg.oauth2 = rendered;
 }
 
-/** `tls_config`, when set and valid. */
-export function appendTlsConfig(cfg: Record<string, unknown>, tls: TlsConfigSpec | undefined, path: string, hc: HttpClientContext): void {
-  if (!tls) return;
-  const rendered = renderTlsConfig(tls, `${path}.tlsConfig`, hc);
+/**
+ * Where a scrape class' own Secret references are read: the class belongs to the Prometheus, so
+ * its credentials and TLS material live in the Prometheus' namespace, not in the monitor's (a
+ * monitor in another namespace would otherwise be rejected, or pick up a same-named Secret of
+ * its own team). Problems and TLS files still go to the monitor's rendering.
+ */
+function scrapeClassContext(frame: MonitorFrame): HttpClientContext {
+  return { ...frame.hc, namespace: frame.ctx.prometheus.metadata.namespace };
+}
+
+/**
+ * `tls_config`: the endpoint's own, completed with the scrape class' file paths, or the class'
+ * whole TLS config when the endpoint has none (`safe`: PodMonitor's SafeTLSConfig, where an empty
+ * `tlsConfig: {}` counts as none).
+ */
+export function appendEndpointTls(cfg: Record<string, unknown>, tls: TlsConfigSpec | undefined, safe: boolean, path: string, frame: MonitorFrame): void {
+  const merged = mergeTlsWithScrapeClass(tls, frame.scrapeClass, safe);
+  if (!merged) return;
+  const fromClass = merged === frame.scrapeClass?.tlsConfig;
+  const rendered = renderTlsConfig(merged, `${path}.tlsConfig`, fromClass ? scrapeClassContext(frame) : frame.hc);
   if (rendered) cfg.tls_config = rendered;
 }
 
@@ -123,9 +139,10 @@ export function appendTlsConfig(cfg: Record<string, unknown>, tls: TlsConfigSpec
  * authentication method (a class must not add a second method Prometheus would refuse).
  */
 export function appendAuthorization(cfg: Record<string, unknown>, own: AuthorizationSpec | undefined, hasOtherAuth: boolean, path: string, frame: MonitorFrame): void {
-  const authorization = own ?? (hasOtherAuth ? undefined : frame.scrapeClass?.authorization);
+  const fromClass = own === undefined && !hasOtherAuth ? frame.scrapeClass?.authorization : undefined;
+  const authorization = own ?? fromClass;
   if (!authorization) return;
-  const rendered = renderAuthorization(authorization, `${path}.authorization`, frame.hc);
+  const rendered = renderAuthorization(authorization, `${path}.authorization`, fromClass ? scrapeClassContext(frame) : frame.hc);
   if (rendered) cfg.authorization = rendered;
 }
 

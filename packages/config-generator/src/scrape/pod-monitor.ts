@@ -13,7 +13,7 @@ import {
   appendBearerTokenAndBasicAuth,
   appendClosingFields,
   appendOAuth2,
-  appendTlsConfig,
+  appendEndpointTls,
   attachMetadataOf,
   bearerTokenSecretOf,
   beginMonitor,
@@ -24,7 +24,6 @@ import {
   validateEndpointRules,
   type MonitorFrame,
 } from './monitor-steps.ts';
-import { mergeTlsWithScrapeClass } from './scrape-class.ts';
 import type { MonitorRendering, ScrapeContext } from './scrape-context.ts';
 import { labelSelectorString, selectorRelabelings } from './selector-relabelings.ts';
 
@@ -39,7 +38,7 @@ export function renderPodMonitor(pm: PodMonitor, ctx: ScrapeContext): MonitorRen
 }
 
 function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, frame: MonitorFrame): Record<string, unknown> {
-  const { namespace, name, ctx, hc, scrapeClass, roleSelector } = frame;
+  const { namespace, name, ctx, hc, roleSelector } = frame;
   const spec = pm.spec;
   const path = `spec.podMetricsEndpoints[${index}]`;
   const bearerTokenSecret = bearerTokenSecretOf(ep);
@@ -65,7 +64,7 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
   );
   appendScrapeBasics(cfg, ep, path, hc);
   appendHttpFlags(cfg, ep, path, hc);
-  appendTlsConfig(cfg, mergeTlsWithScrapeClass(ep.tlsConfig, scrapeClass, true), path, hc);
+  appendEndpointTls(cfg, ep.tlsConfig, true, path, frame);
   appendBearerTokenAndBasicAuth(cfg, ep, path, hc);
   appendOAuth2(cfg, ep.oauth2, path, hc);
   appendProxy(cfg, ep, path, hc);

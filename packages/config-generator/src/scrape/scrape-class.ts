@@ -2,7 +2,7 @@
  * Scrape classes: named settings defined on the Prometheus (spec.scrapeClasses) that a monitor
  * picks with `scrapeClass`, or gets when one class is marked `default`. Validity of the classes
  * themselves (one default at most, valid relabelings) is a Prometheus-level check
- * (prometheus/validate-prometheus.ts validateScrapeClasses).
+ * (prometheus/scrape-classes.ts).
  */
 import type { Prometheus } from '@promop/crds';
 import type { HttpClientContext, TlsConfigSpec } from '../http-client/index.ts';

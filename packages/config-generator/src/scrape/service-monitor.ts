@@ -13,7 +13,7 @@ import {
   appendBearerTokenAndBasicAuth,
   appendClosingFields,
   appendOAuth2,
-  appendTlsConfig,
+  appendEndpointTls,
   attachMetadataOf,
   bearerTokenSecretOf,
   beginMonitor,
@@ -24,7 +24,6 @@ import {
   validateEndpointRules,
   type MonitorFrame,
 } from './monitor-steps.ts';
-import { mergeTlsWithScrapeClass } from './scrape-class.ts';
 import type { MonitorRendering, ScrapeContext } from './scrape-context.ts';
 import { labelSelectorString, selectorRelabelings } from './selector-relabelings.ts';
 
@@ -48,7 +47,7 @@ export function renderServiceMonitor(sm: ServiceMonitor, ctx: ScrapeContext): Mo
 }
 
 function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: Role, frame: MonitorFrame): Record<string, unknown> {
-  const { namespace, name, ctx, hc, scrapeClass, roleSelector } = frame;
+  const { namespace, name, ctx, hc, roleSelector } = frame;
   const spec = sm.spec;
   const path = `spec.endpoints[${index}]`;
   const bearerTokenSecret = bearerTokenSecretOf(ep);
@@ -80,7 +79,7 @@ function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: R
   appendHttpFlags(cfg, ep, path, hc);
   appendProxy(cfg, ep, path, hc);
   appendOAuth2(cfg, ep.oauth2, path, hc);
-  appendTlsConfig(cfg, mergeTlsWithScrapeClass(ep.tlsConfig, scrapeClass, false), path, hc);
+  appendEndpointTls(cfg, ep.tlsConfig, false, path, frame);
   if (ep.bearerTokenFile) cfg.bearer_token_file = ep.bearerTokenFile;
   appendBearerTokenAndBasicAuth(cfg, ep, path, hc);
   appendAuthorization(cfg, ep.authorization, !!(ep.basicAuth || ep.oauth2 || bearerTokenSecret || ep.bearerTokenFile), path, frame);
