@@ -149,34 +149,21 @@ describe('a Prometheus with a problem of its own', () => {
     expect(output.configs[0]).toContain('scrape_configs: []\n');
   });
 
-  it('rejects additionalScrapeConfigs that are not a YAML list', () => {
-    expect(problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [
-      { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': 'job_name: node\nstatic_configs: []\n' } },
-    ])).toEqual([{ path: 'spec.additionalScrapeConfigs', message: 'key "scrape.yaml" of Secret "extra" must hold a YAML list, not a mapping' }]);
-  });
-
-  it('rejects additionalScrapeConfigs that are not YAML at all', () => {
-    const problems = problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [
-      { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': '- job_name: [unclosed\n' } },
+  // The Secret's text is never quoted: it may hold credentials (basic_auth passwords, tokens).
+  it.each([
+    ['a mapping instead of a list', 'job_name: node\nstatic_configs: []\n', 'must hold a YAML list, not a mapping'],
+    ['not YAML at all', '- job_name: [unclosed\n', 'is not valid YAML: deficient indentation at line 2, column 1'],
+    ['a YAML error next to a password', '- job_name: a\n  basic_auth:\n    password: !hunter2 x\n', 'is not valid YAML: unknown scalar tag at line 3, column 15'],
+  ])('rejects additionalScrapeConfigs holding %s, saying where without quoting the Secret', (_story, content, message) => {
+    expect(problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [{ namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': content } }])).toEqual([
+      { path: 'spec.additionalScrapeConfigs', message: `key "scrape.yaml" of Secret "extra" ${message}` },
     ]);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]?.path).toBe('spec.additionalScrapeConfigs');
-    expect(problems[0]?.message).toMatch(/^key "scrape\.yaml" of Secret "extra" is not valid YAML: /);
   });
 
   it('rejects an additionalScrapeConfigs list item that is not a mapping', () => {
     expect(problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [
       { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': '- job_name: a\n- just-a-string\n' } },
     ])).toEqual([{ path: 'spec.additionalScrapeConfigs', message: 'key "scrape.yaml" of Secret "extra": item 1 of the list must be a mapping, not a string' }]);
-  });
-
-  it('reports the YAML error of additionalScrapeConfigs by position, without quoting the Secret', () => {
-    const problems = problemsFor({ additionalScrapeConfigs: { name: 'extra', key: 'scrape.yaml' } }, [
-      { namespace: 'monitoring', name: 'extra', data: { 'scrape.yaml': '- job_name: a\n  basic_auth:\n    password: !hunter2 x\n' } },
-    ]);
-    expect(problems).toEqual([
-      { path: 'spec.additionalScrapeConfigs', message: 'key "scrape.yaml" of Secret "extra" is not valid YAML: unknown scalar tag at line 3, column 15' },
-    ]);
   });
 
   it('rejects a relabeling target label that nameValidationScheme Legacy does not allow', () => {
