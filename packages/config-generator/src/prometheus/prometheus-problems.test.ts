@@ -18,8 +18,9 @@ const api = {
   spec: { selector: {}, endpoints: [{ port: 'web' }] },
 } as ServiceMonitor;
 
-function problemsFor(spec: Record<string, unknown>, secrets: KeyValueSource[] = []): FieldProblem[] {
-  const input: GeneratorInput = {
+/** The Prometheus monitoring/main with `spec`, selecting the ServiceMonitor api. */
+function inputFor(spec: Record<string, unknown>, secrets: KeyValueSource[]): GeneratorInput {
+  return {
     prometheus: prometheus({ serviceMonitorSelector: {}, ...spec }),
     serviceMonitors: [api],
     podMonitors: [],
@@ -28,7 +29,10 @@ function problemsFor(spec: Record<string, unknown>, secrets: KeyValueSource[] = 
     secrets,
     configMaps: [],
   };
-  const output = generate(input);
+}
+
+function problemsFor(spec: Record<string, unknown>, secrets: KeyValueSource[] = []): FieldProblem[] {
+  const output = generate(inputFor(spec, secrets));
   expect(output.ok).toBe(false);
   expect(output.configs).toEqual([]);
   const own = output.verdicts[0];
@@ -189,15 +193,7 @@ describe('a Prometheus with a problem of its own', () => {
       ],
       alerting: { alertmanagers: [{ name: 'am', port: 'web', apiVersion: 'v3', authorization: { credentials: { name: 'creds', key: 'token' } } }] },
     };
-    const output = generate({
-      prometheus: prometheus({ serviceMonitorSelector: {}, ...spec }),
-      serviceMonitors: [api],
-      podMonitors: [],
-      prometheusRules: [],
-      namespaces: [{ name: 'monitoring', labels: {} }],
-      secrets,
-      configMaps: [],
-    });
+    const output = generate(inputFor(spec, secrets));
     expect(output.ok).toBe(false);
     // Every kind of reference above was reported (so the check below looked at real messages).
     expect(output.prometheusProblems.map((problem) => problem.path)).toEqual([
