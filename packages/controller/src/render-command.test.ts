@@ -208,6 +208,14 @@ describe('promop render with input it cannot read', () => {
   });
 });
 
+describe('promop render with an output directory it cannot write', () => {
+  it('exits 1 naming the path when a file stands where a directory must go', async () => {
+    const file = manifestFile('prometheus.yaml', [PROMETHEUS]);
+    const result = await promop(['render', '-f', file, '-o', file]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `promop render: cannot write ${join(file, 'monitoring', 'main', 'prometheus.yaml')}: ENOTDIR\n` });
+  });
+});
+
 describe('promop render with credentials from a Secret written with stringData', () => {
   it('writes them into prometheus.yaml (what Prometheus reads) but never into the report or verdicts.json', async () => {
     const file = manifestFile('input.yaml', [PROMETHEUS, SCRAPE_SECRET, basicAuthMonitor('web', 'password')]);

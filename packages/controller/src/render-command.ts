@@ -33,7 +33,7 @@ per resource: selected or not, accepted or rejected, and why.
   -h, --help               show this help
 
 Exit status: 0 when rendered (even if some resources were rejected), 1 when the input cannot be
-read, 2 for wrong usage.`;
+read or the output cannot be written, 2 for wrong usage.`;
 
 /** Parsed command line. */
 export interface RenderArguments {
@@ -201,8 +201,14 @@ export async function runRenderCommand(
         continue;
       }
       const target = join(outputDir, relative);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, text);
+      try {
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, text);
+      } catch (error) {
+        // A file where a directory should be, or no permission: the user's problem, said in one line, not a stack trace.
+        io.stderr(`promop render: cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+        return 1;
+      }
     }
   }
   io.stdout(`${formatRenderReport(result, outputDir)}\n`);
