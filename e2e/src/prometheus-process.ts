@@ -13,6 +13,7 @@ import { toolPath } from './tools.ts';
 export interface PrometheusProcess {
   /** http://127.0.0.1:<port> */
   url: string;
+  pid: number;
   /** GETs `path` (e.g. `/api/v1/status/config`) and returns the parsed JSON `data`. */
   apiGet<T = unknown>(path: string): Promise<T>;
   /** Last lines of its log. */
@@ -60,6 +61,7 @@ export async function startPrometheus(configFile: string, env: Record<string, st
   }
   return {
     url,
+    pid: managed.pid,
     async apiGet<T>(path: string): Promise<T> {
       const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(5000) });
       const body = (await response.json()) as { status: string; data: T; error?: string };

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { load } from 'js-yaml';
 import { RULES_DIR } from '@promop/config-generator';
 import { readManifests, renderManifests } from '@promop/controller';
-import { REPO_ROOT, startPrometheus, type PrometheusProcess } from './index.ts';
+import { isLoopback, REPO_ROOT, startPrometheus, tcpSockets, type PrometheusProcess } from './index.ts';
 import { createPki } from './pki.ts';
 
 const IN_POD_SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -75,6 +75,12 @@ describe('the kube-prometheus stack rendered by promop, loaded into a real Prome
       if (pools.length === expectedJobs.length) break;
     }
     expect(pools).toEqual(expectedJobs);
+  });
+
+  it('listens on loopback only and has dialled nothing else (no in-cluster discovery outside a cluster)', () => {
+    const sockets = tcpSockets(prometheus.pid);
+    expect(sockets.filter((socket) => socket.state === 'listen').map((socket) => socket.local)).toEqual(['127.0.0.1']);
+    expect(sockets.filter((socket) => socket.state === 'established' && !isLoopback(socket.remote))).toEqual([]);
   });
 
   it('loads every rule group of the 8 PrometheusRules', async () => {
