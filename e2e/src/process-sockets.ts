@@ -41,7 +41,7 @@ export function tcpSockets(pid: number): ProcessSocket[] {
 /** True for 127.0.0.0/8 and for IPv6 loopback or IPv4-mapped loopback. */
 export function isLoopback(address: string): boolean {
   if (address.startsWith('127.')) return true;
-  return address === 'ipv6:00000000000000000000000001000000' || /^ipv6:0000000000000000FFFF00000[0-9A-F]{7}7F$/i.test(address);
+  return address === 'ipv6:00000000000000000000000001000000' || /^ipv6:0000000000000000FFFF0000[0-9A-F]{6}7F$/i.test(address);
 }
 
 function address(hexWithPort: string, table: 'tcp' | 'tcp6'): string {
