@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/node-env.sh
+. scripts/system-deps.sh
 pnpm install --frozen-lockfile
 bash tools/build.sh
 exec node scripts/control-plane.ts "$@"

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PROMOP_TEST_RUN_ID="$$-$RANDOM-$(date +%s)"
 . scripts/node-env.sh
+. scripts/system-deps.sh
 pnpm install --frozen-lockfile
 bash tools/build.sh
 pnpm typecheck
