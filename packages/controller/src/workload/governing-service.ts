@@ -1,0 +1,39 @@
+/**
+ * The governing Service `prometheus-operated`: the headless Service a StatefulSet needs for its pods' DNS names
+ * (`<pod>.prometheus-operated.<ns>.svc`). As with prometheus-operator it is shared by every Prometheus in the
+ * namespace and selects all their pods.
+ */
+import type { V1Service } from '@kubernetes/client-node';
+import type { Prometheus } from '@promop/crds';
+import { managedByLabels } from './labels.ts';
+import { prometheusOwnerReference } from './owner-reference.ts';
+import { WEB_PORT, WEB_PORT_NAME } from './prometheus-container.ts';
+
+/** Name of the governing Service, shared by all Prometheus objects of a namespace. */
+export const GOVERNING_SERVICE_NAME = 'prometheus-operated';
+
+/**
+ * The Service for `namespace`, owned (non-controller) by every Prometheus in `owners`, which must be all those
+ * that use it: server-side apply replaces promop's list of ownerReferences, so a missing one is dropped, and the
+ * garbage collector deletes the Service once the last owner is gone. Owners are sorted by name so the same set
+ * always gives the same object. Prometheus objects with `spec.serviceName` bring their own Service and should not
+ * be passed.
+ */
+export function buildGoverningService(namespace: string, owners: readonly Prometheus[]): V1Service {
+  const sorted = [...owners].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name: GOVERNING_SERVICE_NAME,
+      namespace,
+      labels: { ...managedByLabels(), 'operated-prometheus': 'true' },
+      ownerReferences: sorted.map((prometheus) => prometheusOwnerReference(prometheus, { controller: false })),
+    },
+    spec: {
+      clusterIP: 'None',
+      ports: [{ name: WEB_PORT_NAME, port: WEB_PORT, targetPort: WEB_PORT_NAME }],
+      selector: { 'app.kubernetes.io/name': 'prometheus' },
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The volumes of a Prometheus pod and where the prometheus container mounts them. Paths come from the
+ * generator's pod-layout.ts, so what prometheus.yaml refers to is what is mounted. Volume names are
+ * prometheus-operator's (`config`, `tls-assets`, `prometheus-<name>-db`, `secret-<s>`, `configmap-<c>`, one per
+ * rule ConfigMap), because users' extra containers mount them by name (e.g. a Thanos sidecar mounting the db).
+ */
+import { createHash } from 'node:crypto';
+import type { V1PersistentVolumeClaim, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
+import { CERTS_DIR, CONFIG_DIR, RULES_DIR, STORAGE_DIR, mountedRuleConfigMapNames, prefixedName, tlsAssetsSecretName } from '@promop/config-generator';
+import type { Prometheus } from '@promop/crds';
+import { asEmbedded } from './embedded-field.ts';
+import { configSecretName } from './shard-names.ts';
+
+// Not in pod-layout.ts yet because the generator never writes them: users refer to them in hand-written
+// configuration (additionalScrapeConfigs). Candidates to move there.
+/** Parent directory of the `spec.secrets` mounts. */
+export const SECRETS_DIR = '/etc/prometheus/secrets';
+/** Parent directory of the `spec.configMaps` mounts. */
+export const CONFIGMAPS_DIR = '/etc/prometheus/configmaps';
+/** Sub path of the data volume when `spec.storage` is set, as prometheus-operator (existing PVCs keep their layout). */
+export const STORAGE_SUB_PATH = 'prometheus-db';
+
+/** Kubernetes volume names are DNS labels: at most 63 characters. */
+const MAX_VOLUME_NAME = 63;
+
+/**
+ * A volume name from an object name: the name itself when it fits, else a prefix and a hash of the whole name,
+ * so that `...-rulefiles-0` and `...-rulefiles-1` of a long Prometheus name stay distinct.
+ */
+function volumeName(name: string): string {
+  if (name.length <= MAX_VOLUME_NAME) return name;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  return `${name.slice(0, MAX_VOLUME_NAME - 9).replace(/-+$/, '')}-${hash}`;
+}
+
+/** The default name of the TSDB volume (and of its PersistentVolumeClaim template). */
+export function storageVolumeName(prometheusName: string): string {
+  return volumeName(`${prefixedName(prometheusName)}-db`);
+}
+
+/** What a pod of one shard gets: volumes, the prometheus container's mounts, and claim templates. */
+export interface PodVolumes {
+  volumes: V1Volume[];
+  mounts: V1VolumeMount[];
+  volumeClaimTemplates: V1PersistentVolumeClaim[];
+}
+
+type Spec = NonNullable<Prometheus['spec']>;
+
+/** The TSDB volume: a claim template, an ephemeral volume, or an emptyDir (the default, as upstream). */
+function storage(prometheusName: string, spec: Spec): PodVolumes {
+  const configured = spec.storage;
+  const subPath = configured && !configured.disableMountSubPath ? { subPath: STORAGE_SUB_PATH } : {};
+  if (configured?.volumeClaimTemplate) {
+    // Embedded opaque in the CRD; the API server validates it when promop writes the StatefulSet.
+    const template = asEmbedded<V1PersistentVolumeClaim>(configured.volumeClaimTemplate);
+    const name = template.metadata?.name || storageVolumeName(prometheusName);
+    const claim: V1PersistentVolumeClaim = {
+      metadata: { ...template.metadata, name },
+      spec: { ...template.spec, accessModes: template.spec?.accessModes?.length ? template.spec.accessModes : ['ReadWriteOnce'] },
+    };
+    return { volumes: [], mounts: [{ name, mountPath: STORAGE_DIR, ...subPath }], volumeClaimTemplates: [claim] };
+  }
+  const name = storageVolumeName(prometheusName);
+  const volume: V1Volume = configured?.ephemeral
+    ? { name, ephemeral: asEmbedded<V1Volume['ephemeral']>(configured.ephemeral) }
+    : { name, emptyDir: asEmbedded<V1Volume['emptyDir']>(configured?.emptyDir) ?? {} };
+  return { volumes: [volume], mounts: [{ name, mountPath: STORAGE_DIR, ...subPath }], volumeClaimTemplates: [] };
+}
+
+/**
+ * Volumes and mounts of shard `shard`, in prometheus-operator's order: config, tls-assets, `spec.secrets`,
+ * `spec.configMaps`, rule ConfigMaps, storage, then `spec.volumes` / `spec.volumeMounts` as given.
+ * The config Secret is mounted whole (no subPath) so the kubelet updates the file in place before promop
+ * reloads Prometheus. Rule ConfigMaps are `optional`: the padded names (at least three, see
+ * mountedRuleConfigMapNames) may not exist, and a missing one is an empty directory instead of a stuck pod.
+ */
+export function podVolumes(prometheus: Prometheus, shard: number, ruleConfigMapCount: number): PodVolumes {
+  const name = prometheus.metadata.name;
+  const spec: Spec = prometheus.spec ?? {};
+  const volumes: V1Volume[] = [
+    { name: 'config', secret: { secretName: configSecretName(name, shard) } },
+    // Projected like prometheus-operator, which lists one source per tls-assets shard.
+    { name: 'tls-assets', projected: { sources: [{ secret: { name: tlsAssetsSecretName(name) } }] } },
+  ];
+  const mounts: V1VolumeMount[] = [
+    { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
+    { name: 'tls-assets', mountPath: CERTS_DIR, readOnly: true },
+  ];
+  for (const secret of spec.secrets ?? []) {
+    const volume = volumeName(`secret-${secret}`);
+    volumes.push({ name: volume, secret: { secretName: secret } });
+    mounts.push({ name: volume, mountPath: `${SECRETS_DIR}/${secret}`, readOnly: true });
+  }
+  for (const configMap of spec.configMaps ?? []) {
+    const volume = volumeName(`configmap-${configMap}`);
+    volumes.push({ name: volume, configMap: { name: configMap } });
+    mounts.push({ name: volume, mountPath: `${CONFIGMAPS_DIR}/${configMap}`, readOnly: true });
+  }
+  for (const ruleConfigMap of mountedRuleConfigMapNames(name, ruleConfigMapCount)) {
+    const volume = volumeName(ruleConfigMap);
+    volumes.push({ name: volume, configMap: { name: ruleConfigMap, optional: true } });
+    mounts.push({ name: volume, mountPath: `${RULES_DIR}/${ruleConfigMap}`, readOnly: true });
+  }
+  const data = storage(name, spec);
+  volumes.push(...data.volumes, ...asEmbedded<V1Volume[]>(spec.volumes ?? []));
+  mounts.push(...data.mounts, ...asEmbedded<V1VolumeMount[]>(spec.volumeMounts ?? []));
+  return { volumes, mounts, volumeClaimTemplates: data.volumeClaimTemplates };
+}

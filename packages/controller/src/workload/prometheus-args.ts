@@ -1,0 +1,121 @@
+/**
+ * The Prometheus command line, in prometheus-operator's order (§5 of the compatibility reference), adapted to
+ * promop's sidecar-less pod: the config is read straight from the config Secret mount, and Prometheus 2.x gets
+ * `--enable-feature=expand-external-labels` so it expands `${POD_NAME}` in the replica label itself.
+ */
+import {
+  CONFIG_DIR, CONFIG_FILE_NAME, DEFAULT_RETENTION, STORAGE_DIR, isAtLeast, retentionInConfigFile, type FieldProblem, type PrometheusVersion,
+} from '@promop/config-generator';
+import type { Prometheus } from '@promop/crds';
+import type { BuildResult } from './build-result.ts';
+
+/** Port Prometheus listens on (its default). */
+export const PROMETHEUS_PORT = 9090;
+
+/** The feature flag that makes Prometheus 2.27+ expand environment variables in external labels. */
+export const EXPAND_EXTERNAL_LABELS_FEATURE = 'expand-external-labels';
+
+type Spec = NonNullable<Prometheus['spec']>;
+
+/** The web route prefix (default `/`), which the probes' paths also use. */
+export function routePrefix(spec: Spec): string {
+  return spec.routePrefix || '/';
+}
+
+/** The `--enable-feature` values: the user's, plus expand-external-labels for 2.27 <= version < 3. */
+function enabledFeatures(spec: Spec, version: PrometheusVersion): string[] {
+  const features = [...(spec.enableFeatures ?? [])];
+  // Prometheus 3 always expands; before 2.27 the flag does not exist (the replica label then stays literal).
+  if (version.major < 3 && isAtLeast(version, '2.27.0') && !features.includes(EXPAND_EXTERNAL_LABELS_FEATURE)) {
+    features.push(EXPAND_EXTERNAL_LABELS_FEATURE);
+  }
+  return features;
+}
+
+/** Name and optional value of one flag, written `--name=value` or `--name`. */
+interface Flag {
+  name: string;
+  value?: string;
+}
+
+/** The flags promop sets, before `additionalArgs`. */
+function promopFlags(spec: Spec, version: PrometheusVersion): Flag[] {
+  const flags: Flag[] = [
+    { name: 'config.file', value: `${CONFIG_DIR}/${CONFIG_FILE_NAME}` },
+    // promop's controller reloads through POST /-/reload, which needs the lifecycle API.
+    { name: 'web.enable-lifecycle' },
+    { name: 'web.route-prefix', value: routePrefix(spec) },
+    { name: 'storage.tsdb.path', value: STORAGE_DIR },
+  ];
+  // From 3.11 the generator writes retention into the config file, which can then change without a restart.
+  if (!retentionInConfigFile(version)) {
+    if (spec.retention || !spec.retentionSize) flags.push({ name: 'storage.tsdb.retention.time', value: spec.retention || DEFAULT_RETENTION });
+    if (spec.retentionSize) flags.push({ name: 'storage.tsdb.retention.size', value: spec.retentionSize });
+  }
+  if (version.major < 3) {
+    // Prometheus 2 images ship the console templates; prometheus-operator points at them, so do we.
+    flags.push({ name: 'web.console.templates', value: '/etc/prometheus/consoles' });
+    flags.push({ name: 'web.console.libraries', value: '/etc/prometheus/console_libraries' });
+  }
+  if (spec.externalUrl) flags.push({ name: 'web.external-url', value: spec.externalUrl });
+  if (spec.logLevel && spec.logLevel !== 'info') flags.push({ name: 'log.level', value: spec.logLevel });
+  if (spec.logFormat && spec.logFormat !== 'logfmt') flags.push({ name: 'log.format', value: spec.logFormat });
+  const features = enabledFeatures(spec, version);
+  if (features.length > 0) flags.push({ name: 'enable-feature', value: features.join(',') });
+  if (spec.enableRemoteWriteReceiver) flags.push({ name: 'web.enable-remote-write-receiver' });
+  if (spec.enableOTLPReceiver && version.major >= 3) flags.push({ name: 'web.enable-otlp-receiver' });
+  if (spec.enableAdminAPI) flags.push({ name: 'web.enable-admin-api' });
+  if (spec.walCompression === true) flags.push({ name: 'storage.tsdb.wal-compression' });
+  if (spec.walCompression === false) flags.push({ name: 'no-storage.tsdb.wal-compression' });
+  if (spec.disableCompaction) {
+    // Equal min and max block durations is how Prometheus is told not to compact (as prometheus-operator does).
+    flags.push({ name: 'storage.tsdb.max-block-duration', value: '2h' }, { name: 'storage.tsdb.min-block-duration', value: '2h' });
+  }
+  const query = spec.query;
+  if (query?.lookbackDelta) flags.push({ name: 'query.lookback-delta', value: query.lookbackDelta });
+  if (query?.maxConcurrency !== undefined) flags.push({ name: 'query.max-concurrency', value: String(query.maxConcurrency) });
+  if (query?.maxSamples !== undefined) flags.push({ name: 'query.max-samples', value: String(query.maxSamples) });
+  if (query?.timeout) flags.push({ name: 'query.timeout', value: query.timeout });
+  const alert = spec.rules?.alert;
+  if (alert?.forOutageTolerance) flags.push({ name: 'rules.alert.for-outage-tolerance', value: alert.forOutageTolerance });
+  if (alert?.forGracePeriod) flags.push({ name: 'rules.alert.for-grace-period', value: alert.forGracePeriod });
+  if (alert?.resendDelay) flags.push({ name: 'rules.alert.resend-delay', value: alert.resendDelay });
+  if (spec.web?.pageTitle) flags.push({ name: 'web.page-title', value: spec.web.pageTitle });
+  if (spec.web?.maxConnections !== undefined) flags.push({ name: 'web.max-connections', value: String(spec.web.maxConnections) });
+  if (spec.listenLocal) flags.push({ name: 'web.listen-address', value: `127.0.0.1:${PROMETHEUS_PORT}` });
+  return flags;
+}
+
+/** `no-x` and `x` are the same setting for Prometheus' flag parser. */
+function settingName(flag: string): string {
+  return flag.startsWith('no-') ? flag.slice(3) : flag;
+}
+
+/**
+ * The Prometheus container's args: promop's flags, then `spec.additionalArgs` (`{name, value?}`, name without
+ * the leading `--`). An additional argument that would set a flag promop sets is a problem, as in
+ * prometheus-operator: a second `--config.file` would silently win and break reloads.
+ */
+export function prometheusArgs(spec: Spec, version: PrometheusVersion): BuildResult<string[]> {
+  const flags = promopFlags(spec, version);
+  const managed = new Set(flags.map((flag) => settingName(flag.name)));
+  const problems: FieldProblem[] = [];
+  (spec.additionalArgs ?? []).forEach((argument, index) => {
+    const path = `spec.additionalArgs[${index}]`;
+    const name = argument.name;
+    const value = argument.value;
+    if (typeof name !== 'string' || name === '') {
+      problems.push({ path: `${path}.name`, message: 'must be a non-empty string' });
+    } else if (name.startsWith('-')) {
+      problems.push({ path: `${path}.name`, message: `"${name}" must be written without leading dashes` });
+    } else if (managed.has(settingName(name))) {
+      problems.push({ path: `${path}.name`, message: `"${name}" is set by promop and cannot be overridden` });
+    } else if (value !== undefined && typeof value !== 'string') {
+      problems.push({ path: `${path}.value`, message: 'must be a string' });
+    } else {
+      flags.push(value === undefined ? { name } : { name, value });
+    }
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: flags.map((flag) => (flag.value === undefined ? `--${flag.name}` : `--${flag.name}=${flag.value}`)) };
+}

@@ -1,0 +1,95 @@
+/**
+ * The `prometheus` container, and how the user's `spec.containers` are combined with it.
+ */
+import type { V1Container, V1Probe, V1ResourceRequirements, V1VolumeMount } from '@kubernetes/client-node';
+import { POD_NAME_ENV, type PrometheusVersion } from '@promop/config-generator';
+import type { Prometheus } from '@promop/crds';
+import { asEmbedded } from './embedded-field.ts';
+import { PROMETHEUS_PORT, routePrefix } from './prometheus-args.ts';
+
+/** Name of promop's container in the pod (also the `kubectl.kubernetes.io/default-container`). */
+export const PROMETHEUS_CONTAINER_NAME = 'prometheus';
+/** Default name of the Prometheus port (`spec.portName`), also the governing Service's target port. */
+export const WEB_PORT_NAME = 'web';
+/** Port Prometheus serves on, in the pod and on the governing Service. */
+export const WEB_PORT = PROMETHEUS_PORT;
+/** Image repository used when neither `spec.image` nor `spec.baseImage` is set. */
+export const DEFAULT_BASE_IMAGE = 'quay.io/prometheus/prometheus';
+
+type Spec = NonNullable<Prometheus['spec']>;
+
+/**
+ * The image: `spec.image` when set, else `<baseImage>@sha256:<sha>`, `<baseImage>:<tag>` or
+ * `<baseImage>:v<version>` (deprecated `baseImage`/`tag`/`sha` honoured as prometheus-operator does). The version
+ * is normalised to `vX.Y.Z`, the form of Prometheus' image tags, whatever form `spec.version` used.
+ */
+export function prometheusImage(spec: Spec, version: PrometheusVersion): string {
+  if (spec.image) return spec.image;
+  const base = spec.baseImage || DEFAULT_BASE_IMAGE;
+  if (spec.sha) return `${base}@sha256:${spec.sha}`;
+  if (spec.tag) return `${base}:${spec.tag}`;
+  const suffix = /[-+].*$/.exec(version.text)?.[0] ?? '';
+  return `${base}:v${version.major}.${version.minor}.${version.patch}${suffix}`;
+}
+
+/** A probe path under the route prefix, without doubled slashes. */
+function probePath(spec: Spec, endpoint: string): string {
+  return `${routePrefix(spec).replace(/\/+$/, '')}${endpoint}`;
+}
+
+/**
+ * Startup, readiness and liveness probes with prometheus-operator's timings. The startup probe allows
+ * `maximumStartupDurationSeconds` (default 15 min) for WAL replay. With `listenLocal` the kubelet cannot reach
+ * 127.0.0.1 inside the pod, so the probes run wget (in the Prometheus image) in the container instead.
+ */
+function probes(spec: Spec, portName: string): Pick<V1Container, 'startupProbe' | 'readinessProbe' | 'livenessProbe'> {
+  const handler = (endpoint: string): V1Probe =>
+    spec.listenLocal
+      ? { exec: { command: ['sh', '-c', `wget -q -O /dev/null http://127.0.0.1:${PROMETHEUS_PORT}${probePath(spec, endpoint)}`] } }
+      : { httpGet: { path: probePath(spec, endpoint), port: portName, scheme: 'HTTP' } };
+  const startupPeriod = 15;
+  const startupFailures = Math.ceil((spec.maximumStartupDurationSeconds ?? 900) / startupPeriod);
+  return {
+    startupProbe: { ...handler('/-/ready'), timeoutSeconds: 3, periodSeconds: startupPeriod, failureThreshold: startupFailures },
+    readinessProbe: { ...handler('/-/ready'), timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 3 },
+    livenessProbe: { ...handler('/-/healthy'), timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 6 },
+  };
+}
+
+/**
+ * The prometheus container. `POD_NAME` comes from the downward API because the generator writes the replica
+ * external label as `${POD_NAME}` and Prometheus expands it (see docs/compatibility.md). Root filesystem
+ * read-only: everything Prometheus writes goes to the data volume.
+ */
+export function prometheusContainer(spec: Spec, version: PrometheusVersion, args: string[], mounts: V1VolumeMount[]): V1Container {
+  const portName = spec.portName || WEB_PORT_NAME;
+  return {
+    name: PROMETHEUS_CONTAINER_NAME,
+    image: prometheusImage(spec, version),
+    ...(spec.imagePullPolicy ? { imagePullPolicy: spec.imagePullPolicy } : {}),
+    args,
+    env: [{ name: POD_NAME_ENV, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
+    ...(spec.listenLocal ? {} : { ports: [{ name: portName, containerPort: WEB_PORT, protocol: 'TCP' }] }),
+    ...probes(spec, portName),
+    ...(spec.resources ? { resources: asEmbedded<V1ResourceRequirements>(spec.resources) } : {}),
+    securityContext: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: mounts,
+  };
+}
+
+/**
+ * promop's containers combined with `spec.containers`. prometheus-operator applies a strategic merge patch;
+ * promop keeps it simpler and predictable: a user container with the name of one of promop's replaces that
+ * container's fields one by one (a field given replaces promop's value whole, e.g. `args` or `volumeMounts`,
+ * absent fields keep promop's), and any other container is appended in the user's order.
+ */
+export function mergeContainers(ours: V1Container[], theirs: readonly V1Container[]): V1Container[] {
+  const byName = new Map(theirs.map((container) => [container.name, container]));
+  const merged = ours.map((container) => {
+    const patch = byName.get(container.name);
+    return patch ? { ...container, ...patch } : container;
+  });
+  const ourNames = new Set(ours.map((container) => container.name));
+  return [...merged, ...theirs.filter((container) => !ourNames.has(container.name))];
+}

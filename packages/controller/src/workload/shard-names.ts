@@ -1,0 +1,18 @@
+/**
+ * Names of the objects promop creates once per shard. Shard 0 keeps prometheus-operator's unsuffixed name so
+ * dashboards, `kubectl` habits and PVC names carry over; shard n > 0 is suffixed like upstream.
+ */
+import { prefixedName } from '@promop/config-generator';
+
+/** The StatefulSet of shard `shard`: `prometheus-<name>` for shard 0, `prometheus-<name>-shard-<n>` after. */
+export function statefulSetName(prometheusName: string, shard: number): string {
+  return shard === 0 ? prefixedName(prometheusName) : `${prefixedName(prometheusName)}-shard-${shard}`;
+}
+
+/**
+ * The config Secret of shard `shard`. It has the same name as the StatefulSet that mounts it, so "which config
+ * does this StatefulSet run" needs no lookup. See config-secret.ts for why there is one Secret per shard.
+ */
+export function configSecretName(prometheusName: string, shard: number): string {
+  return statefulSetName(prometheusName, shard);
+}

@@ -1,0 +1,124 @@
+/**
+ * The StatefulSets of a Prometheus: one per shard, each running the Prometheus pods that load that shard's
+ * config. prometheus-operator's layout (§5 of the compatibility reference) minus the config-reloader sidecar and
+ * its init container: promop's controller reloads Prometheus itself.
+ */
+import type {
+  V1Affinity, V1Container, V1HostAlias, V1LocalObjectReference, V1PodDNSConfig, V1PodSecurityContext, V1StatefulSet,
+  V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy, V1Toleration, V1TopologySpreadConstraint,
+} from '@kubernetes/client-node';
+import { parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
+import type { Prometheus } from '@promop/crds';
+import { asEmbedded } from './embedded-field.ts';
+import type { BuildResult } from './build-result.ts';
+import { GOVERNING_SERVICE_NAME } from './governing-service.ts';
+import { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
+import { managedByLabels, shardSelectorLabels } from './labels.ts';
+import { prometheusOwnerReference } from './owner-reference.ts';
+import { prometheusArgs } from './prometheus-args.ts';
+import { PROMETHEUS_CONTAINER_NAME, mergeContainers, prometheusContainer } from './prometheus-container.ts';
+import { podVolumes } from './pod-volumes.ts';
+import { statefulSetName } from './shard-names.ts';
+
+/** Grace period when `spec.terminationGracePeriodSeconds` is unset: Prometheus may need minutes to flush. */
+export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 600;
+
+/**
+ * Pod security context when `spec.securityContext` is unset, as prometheus-operator: the Prometheus image runs as
+ * `nobody` (65534), but 1000/2000 give a writable, group-owned data volume on every volume plugin.
+ */
+export const DEFAULT_POD_SECURITY_CONTEXT: V1PodSecurityContext = { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 };
+
+type Spec = NonNullable<Prometheus['spec']>;
+
+/** Annotations copied from the Prometheus: not kubectl's own (last-applied-configuration would be huge). */
+function copiedAnnotations(prometheus: Prometheus): Record<string, string> {
+  return Object.fromEntries(Object.entries(prometheus.metadata.annotations ?? {}).filter(([key]) => !key.startsWith('kubectl.kubernetes.io/')));
+}
+
+/** Pod spec fields taken as the user wrote them (opaque in the CRD; the API server validates them on write). */
+function passedThroughPodFields(spec: Spec) {
+  return {
+    ...(spec.serviceAccountName ? { serviceAccountName: spec.serviceAccountName } : {}),
+    ...(spec.nodeSelector ? { nodeSelector: { ...spec.nodeSelector } } : {}),
+    ...(spec.tolerations ? { tolerations: asEmbedded<V1Toleration[]>(spec.tolerations) } : {}),
+    ...(spec.affinity ? { affinity: asEmbedded<V1Affinity>(spec.affinity) } : {}),
+    ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: asEmbedded<V1TopologySpreadConstraint[]>(spec.topologySpreadConstraints) } : {}),
+    ...(spec.priorityClassName ? { priorityClassName: spec.priorityClassName } : {}),
+    ...(spec.imagePullSecrets ? { imagePullSecrets: asEmbedded<V1LocalObjectReference[]>(spec.imagePullSecrets) } : {}),
+    ...(spec.initContainers ? { initContainers: asEmbedded<V1Container[]>(spec.initContainers) } : {}),
+    ...(spec.hostNetwork !== undefined ? { hostNetwork: spec.hostNetwork } : {}),
+    ...(spec.hostUsers !== undefined ? { hostUsers: spec.hostUsers } : {}),
+    ...(spec.hostAliases ? { hostAliases: asEmbedded<V1HostAlias[]>(spec.hostAliases) } : {}),
+    ...(spec.dnsPolicy ? { dnsPolicy: spec.dnsPolicy } : {}),
+    ...(spec.dnsConfig ? { dnsConfig: asEmbedded<V1PodDNSConfig>(spec.dnsConfig) } : {}),
+    ...(spec.enableServiceLinks !== undefined ? { enableServiceLinks: spec.enableServiceLinks } : {}),
+    ...(spec.schedulerName ? { schedulerName: spec.schedulerName } : {}),
+  };
+}
+
+/**
+ * One StatefulSet per config in `output.configs` (shard n mounts config Secret n), named by statefulSetName,
+ * with a selector that depends only on name and shard, and the input-hash annotation (see input-hash.ts) over
+ * everything else in the object. Rule ConfigMap mounts follow `output.ruleConfigMaps.length`.
+ *
+ * Problems (values, not throws): an unparseable `spec.version`, `additionalArgs` that override promop's flags.
+ * Invalid embedded Kubernetes fields (tolerations, resources, affinity...) are passed through unchecked: the API
+ * server rejects the StatefulSet with a 422 naming the field, which the controller reports in status.
+ * Throws when `output.configs` is empty (generation failed: the caller keeps the running workload).
+ */
+export function buildStatefulSets(prometheus: Prometheus, output: Pick<GeneratorOutput, 'configs' | 'ruleConfigMaps'>): BuildResult<V1StatefulSet[]> {
+  const { name, namespace } = prometheus.metadata;
+  if (output.configs.length === 0) throw new Error(`bug: no config for Prometheus ${namespace}/${name}; keep the running workload when generation fails`);
+  const spec: Spec = prometheus.spec ?? {};
+  const version = parsePrometheusVersion(spec.version ?? undefined);
+  if (!version) return { ok: false, problems: [{ path: 'spec.version', message: `"${spec.version}" is not a Prometheus version such as v3.5.0` }] };
+  const args = prometheusArgs(spec, version);
+  if (!args.ok) return args;
+  const statefulSets = output.configs.map((_config, shard) => {
+    const selector = shardSelectorLabels(name, shard);
+    const volumes = podVolumes(prometheus, shard, output.ruleConfigMaps.length);
+    const containers = mergeContainers([prometheusContainer(spec, version, args.value, volumes.mounts)], asEmbedded<V1Container[]>(spec.containers ?? []));
+    const statefulSet: V1StatefulSet = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: {
+        name: statefulSetName(name, shard),
+        namespace,
+        labels: { ...prometheus.metadata.labels, ...managedByLabels(), 'operator.prometheus.io/mode': 'server', ...selector },
+        annotations: copiedAnnotations(prometheus),
+        ownerReferences: [prometheusOwnerReference(prometheus)],
+      },
+      spec: {
+        serviceName: spec.serviceName || GOVERNING_SERVICE_NAME,
+        replicas: spec.replicas ?? 1,
+        podManagementPolicy: spec.podManagementPolicy || 'Parallel',
+        updateStrategy: asEmbedded<V1StatefulSetUpdateStrategy | undefined>(spec.updateStrategy) ?? { type: 'RollingUpdate' },
+        ...(spec.minReadySeconds !== undefined ? { minReadySeconds: spec.minReadySeconds } : {}),
+        ...(spec.persistentVolumeClaimRetentionPolicy
+          ? { persistentVolumeClaimRetentionPolicy: asEmbedded<V1StatefulSetPersistentVolumeClaimRetentionPolicy>(spec.persistentVolumeClaimRetentionPolicy) }
+          : {}),
+        selector: { matchLabels: selector },
+        template: {
+          metadata: {
+            // Our labels last: the selector must match whatever podMetadata says.
+            labels: { ...spec.podMetadata?.labels, ...selector, 'app.kubernetes.io/version': `${version.major}.${version.minor}.${version.patch}` },
+            annotations: { 'kubectl.kubernetes.io/default-container': PROMETHEUS_CONTAINER_NAME, ...spec.podMetadata?.annotations },
+          },
+          spec: {
+            ...passedThroughPodFields(spec),
+            securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? DEFAULT_POD_SECURITY_CONTEXT,
+            automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
+            terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
+            containers,
+            volumes: volumes.volumes,
+          },
+        },
+        ...(volumes.volumeClaimTemplates.length > 0 ? { volumeClaimTemplates: volumes.volumeClaimTemplates } : {}),
+      },
+    };
+    statefulSet.metadata!.annotations = { ...statefulSet.metadata!.annotations, [INPUT_HASH_ANNOTATION]: inputHash(statefulSet) };
+    return statefulSet;
+  });
+  return { ok: true, value: statefulSets };
+}
