@@ -1,0 +1,82 @@
+import { parsePrometheusVersion, type PrometheusVersion } from '@promop/config-generator';
+import type { Prometheus } from '@promop/crds';
+import { prometheusArgs } from './prometheus-args.ts';
+
+type Spec = NonNullable<Prometheus['spec']>;
+const version = (text: string): PrometheusVersion => parsePrometheusVersion(text)!;
+function args(spec: Spec, text = 'v3.16.0'): string[] {
+  const result = prometheusArgs(spec, version(text));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.value;
+}
+
+describe('Prometheus args', () => {
+  it('read the config Secret mount, enable reloads over HTTP and keep data in /prometheus', () => {
+    expect(args({})).toEqual([
+      '--config.file=/etc/prometheus/config/prometheus.yaml',
+      '--web.enable-lifecycle',
+      '--web.route-prefix=/',
+      '--storage.tsdb.path=/prometheus',
+    ]);
+  });
+
+  describe('retention', () => {
+    it('is left to the config file from Prometheus 3.11', () => {
+      expect(args({ retention: '7d' }, 'v3.11.0').join(' ')).not.toMatch(/retention/);
+    });
+
+    it('is a flag before 3.11, 24h by default', () => {
+      expect(args({}, 'v3.10.0')).toContain('--storage.tsdb.retention.time=24h');
+      expect(args({ retention: '7d' }, 'v3.10.0')).toContain('--storage.tsdb.retention.time=7d');
+      const sizeOnly = args({ retentionSize: '10GB' }, 'v3.10.0');
+      expect(sizeOnly).toContain('--storage.tsdb.retention.size=10GB');
+      expect(sizeOnly.join(' ')).not.toMatch(/retention.time/);
+    });
+  });
+
+  describe('on Prometheus 2', () => {
+    it('enable expand-external-labels from 2.27, so ${POD_NAME} in the replica label is expanded, once', () => {
+      expect(args({}, 'v2.45.0')).toContain('--enable-feature=expand-external-labels');
+      expect(args({ enableFeatures: ['expand-external-labels', 'exemplar-storage'] }, 'v2.45.0'))
+        .toContain('--enable-feature=expand-external-labels,exemplar-storage');
+      expect(args({}, 'v2.26.0').join(' ')).not.toMatch(/enable-feature/);
+    });
+
+    it('point at the console templates', () => {
+      expect(args({}, 'v2.45.0')).toEqual(expect.arrayContaining(['--web.console.templates=/etc/prometheus/consoles']));
+      expect(args({}).join(' ')).not.toMatch(/console/);
+    });
+  });
+
+  it('turn spec settings into flags', () => {
+    expect(args({
+      routePrefix: '/prom', externalUrl: 'https://p.example.com/prom', logLevel: 'debug', logFormat: 'json', enableFeatures: ['native-histograms'],
+      enableRemoteWriteReceiver: true, enableAdminAPI: true, walCompression: false, listenLocal: true,
+      query: { maxSamples: 100, timeout: '1m' }, web: { pageTitle: 'P' },
+    })).toEqual([
+      '--config.file=/etc/prometheus/config/prometheus.yaml', '--web.enable-lifecycle', '--web.route-prefix=/prom', '--storage.tsdb.path=/prometheus',
+      '--web.external-url=https://p.example.com/prom', '--log.level=debug', '--log.format=json', '--enable-feature=native-histograms',
+      '--web.enable-remote-write-receiver', '--web.enable-admin-api', '--no-storage.tsdb.wal-compression', '--query.max-samples=100',
+      '--query.timeout=1m', '--web.page-title=P', '--web.listen-address=127.0.0.1:9090',
+    ]);
+  });
+
+  it('append additionalArgs after promop\'s own', () => {
+    expect(args({ additionalArgs: [{ name: 'storage.tsdb.no-lockfile' }, { name: 'query.max-concurrency', value: '4' }] }).slice(-2))
+      .toEqual(['--storage.tsdb.no-lockfile', '--query.max-concurrency=4']);
+  });
+
+  it('refuse additionalArgs that override promop\'s flags, naming each one', () => {
+    expect(prometheusArgs({
+      walCompression: true,
+      additionalArgs: [{ name: 'config.file', value: '/x' }, { name: 'log.level', value: 'warn' }, { name: 'no-storage.tsdb.wal-compression' }, { name: '--web.enable-lifecycle' }],
+    }, version('v3.16.0'))).toEqual({
+      ok: false,
+      problems: [
+        { path: 'spec.additionalArgs[0].name', message: '"config.file" is set by promop and cannot be overridden' },
+        { path: 'spec.additionalArgs[2].name', message: '"no-storage.tsdb.wal-compression" is set by promop and cannot be overridden' },
+        { path: 'spec.additionalArgs[3].name', message: '"--web.enable-lifecycle" must be written without leading dashes' },
+      ],
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import type { V1StatefulSet } from '@kubernetes/client-node';
+import type { Prometheus } from '@promop/crds';
+import { INPUT_HASH_ANNOTATION } from './input-hash.ts';
+import { buildStatefulSets } from './statefulset.ts';
+import { testOutput, testPrometheus } from './test-prometheus.ts';
+
+type Spec = NonNullable<Prometheus['spec']>;
+
+function build(spec: Spec = {}, output = testOutput(), metadata: Partial<Prometheus['metadata']> = {}): V1StatefulSet[] {
+  const result = buildStatefulSets(testPrometheus(spec, metadata), output);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.value;
+}
+const one = (spec: Spec = {}, output = testOutput(), metadata: Partial<Prometheus['metadata']> = {}) => build(spec, output, metadata)[0]!;
+const hash = (statefulSet: V1StatefulSet) => statefulSet.metadata?.annotations?.[INPUT_HASH_ANNOTATION];
+
+describe('StatefulSets of a Prometheus', () => {
+  it('are one per shard config: prometheus-<name>, then prometheus-<name>-shard-<n>, each mounting its own config', () => {
+    const statefulSets = build({ shards: 3 }, testOutput(['0', '1', '2']));
+    expect(statefulSets.map((s) => s.metadata?.name)).toEqual(['prometheus-main', 'prometheus-main-shard-1', 'prometheus-main-shard-2']);
+    expect(statefulSets.map((s) => s.spec?.template.spec?.volumes?.[0]?.secret?.secretName))
+      .toEqual(['prometheus-main', 'prometheus-main-shard-1', 'prometheus-main-shard-2']);
+    expect(statefulSets.map((s) => s.spec?.selector.matchLabels?.['operator.prometheus.io/shard'])).toEqual(['0', '1', '2']);
+  });
+
+  it('use the governing Service, one replica, parallel pod management and rolling updates by default', () => {
+    const { spec } = one();
+    expect([spec?.serviceName, spec?.replicas, spec?.podManagementPolicy, spec?.updateStrategy]).toEqual(['prometheus-operated', 1, 'Parallel', { type: 'RollingUpdate' }]);
+    expect(one({ replicas: 2, serviceName: 'own' }).spec).toMatchObject({ replicas: 2, serviceName: 'own' });
+  });
+
+  it('label pods with the selector and the version, and let podMetadata add but not override selector labels', () => {
+    const statefulSet = one({ version: 'v3.5.0', podMetadata: { labels: { team: 'a', prometheus: 'other' }, annotations: { note: 'x' } } });
+    const template = statefulSet.spec?.template.metadata;
+    expect(template?.labels).toEqual({ ...statefulSet.spec?.selector.matchLabels, team: 'a', 'app.kubernetes.io/version': '3.5.0' });
+    expect(template?.labels?.prometheus).toBe('main');
+    expect(template?.annotations).toEqual({ 'kubectl.kubernetes.io/default-container': 'prometheus', note: 'x' });
+  });
+
+  it('carry the Prometheus\' labels and annotations, minus kubectl\'s, and a controller owner reference', () => {
+    const statefulSet = one({}, testOutput(), {
+      labels: { team: 'a' }, annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', owner: 'me' },
+    });
+    expect(statefulSet.metadata?.labels).toMatchObject({ team: 'a', 'operator.prometheus.io/mode': 'server', 'managed-by': 'promop' });
+    expect(Object.keys(statefulSet.metadata?.annotations ?? {}).sort()).toEqual(['owner', INPUT_HASH_ANNOTATION]);
+    expect(statefulSet.metadata?.ownerReferences).toEqual([expect.objectContaining({ kind: 'Prometheus', controller: true, blockOwnerDeletion: true })]);
+  });
+
+  it('pass the user\'s pod fields through as written', () => {
+    const tolerations = [{ key: 'dedicated', operator: 'Equal', value: 'monitoring', effect: 'NoSchedule' }];
+    const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } };
+    const resources = { requests: { memory: '400Mi' } };
+    const securityContext = { runAsUser: 65534 };
+    const statefulSet = one({
+      tolerations, affinity, resources, securityContext, nodeSelector: { disk: 'ssd' }, serviceAccountName: 'prometheus', priorityClassName: 'high',
+      containers: [{ name: 'prometheus', imagePullPolicy: 'Always' }, { name: 'sidecar', image: 's' }],
+    });
+    const pod = statefulSet.spec?.template.spec;
+    expect(pod).toMatchObject({ tolerations, affinity, securityContext, nodeSelector: { disk: 'ssd' }, serviceAccountName: 'prometheus', priorityClassName: 'high' });
+    expect(pod?.containers.map((c) => c.name)).toEqual(['prometheus', 'sidecar']);
+    expect(pod?.containers[0]).toMatchObject({ resources, imagePullPolicy: 'Always', image: 'quay.io/prometheus/prometheus:v3.16.0' });
+  });
+
+  it('default the pod security context, service account token and grace period like prometheus-operator', () => {
+    expect(one().spec?.template.spec).toMatchObject({
+      securityContext: { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 }, automountServiceAccountToken: true, terminationGracePeriodSeconds: 600,
+    });
+  });
+
+  it('use a claim template from spec.storage', () => {
+    const statefulSet = one({ storage: { volumeClaimTemplate: { spec: { resources: { requests: { storage: '1Gi' } } } } } });
+    expect(statefulSet.spec?.volumeClaimTemplates?.map((claim) => claim.metadata?.name)).toEqual(['prometheus-main-db']);
+  });
+
+  describe('input hash and selector', () => {
+    const base = one();
+
+    it('is deterministic', () => {
+      expect(hash(one())).toBe(hash(base));
+      expect(hash(base)).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('does not change when only the config or rule contents change (those are reloaded, not rolled)', () => {
+      const output = testOutput(['scrape_configs: []\n']);
+      output.ruleConfigMaps[0]!.files = { 'other.yaml': 'groups: [x]\n' };
+      expect(hash(one({}, output))).toBe(hash(base));
+    });
+
+    it('changes when something the pods run with changes', () => {
+      for (const spec of [{ resources: { limits: { memory: '1Gi' } } }, { version: 'v3.5.0' }, { replicas: 2 }, { additionalArgs: [{ name: 'x' }] }] as Spec[]) {
+        expect(hash(one(spec))).not.toBe(hash(base));
+      }
+      expect(hash(one({}, testOutput(['c'], 4)))).not.toBe(hash(base));
+    });
+
+    it('never changes the selector, which Kubernetes does not allow to change', () => {
+      const changed = one({ version: 'v2.45.0', replicas: 3, podMetadata: { labels: { x: 'y' } }, image: 'x' }, testOutput(['c'], 5), { labels: { team: 'b' } });
+      expect(changed.spec?.selector).toEqual(base.spec?.selector);
+    });
+  });
+
+  it('report an unparseable version and bad additionalArgs as problems', () => {
+    expect(buildStatefulSets(testPrometheus({ version: 'latest' }), testOutput())).toEqual({
+      ok: false, problems: [{ path: 'spec.version', message: '"latest" is not a Prometheus version such as v3.5.0' }],
+    });
+    const result = buildStatefulSets(testPrometheus({ additionalArgs: [{ name: 'storage.tsdb.path', value: '/x' }] }), testOutput());
+    expect(result.ok || result.problems.map((p) => p.path)).toEqual(['spec.additionalArgs[0].name']);
+  });
+});
