@@ -1,0 +1,8 @@
+/** Calling Prometheus pods: reload, verify what they loaded, under a network allow-list. */
+export { PrometheusReloader, prometheusPodUrl, PROMETHEUS_WEB_PORT, type ConfigReloader, type ReloadRequest, type PrometheusReloaderOptions } from './prometheus-reloader.ts';
+export { reloadAndVerify, type ReloadOutcome, type ReloadOutcomeKind, type ReloadAndVerifyOptions } from './reload-and-verify.ts';
+export { PrometheusClient, type PrometheusClientOptions, type PrometheusError, type PrometheusResult, type RuntimeInfo, type BuildInfo } from './prometheus-client.ts';
+export { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';
+export { allowListOf, checkPrometheusUrl, type AllowedNetworks, type UrlCheck } from './url-policy.ts';
+export { compareLoadedConfig, type ConfigComparison } from './loaded-config-comparison.ts';
+export { compareLoadedRules, type ExpectedRuleFiles, type LoadedRuleGroup, type LoadedRule, type RuleComparison } from './rule-groups-comparison.ts';

@@ -1,0 +1,160 @@
+/**
+ * A client for one Prometheus pod's HTTP API: the lifecycle reload and the status endpoints promop needs to
+ * verify a reload. Every call returns a value; an unreachable pod, an HTTP error or a URL outside the allowed
+ * networks is an error value, never an exception (a pod being down is normal, not a promop bug).
+ */
+import { errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { BlockList } from 'node:net';
+import type { LoadedRuleGroup } from './rule-groups-comparison.ts';
+import { checkPrometheusUrl } from './url-policy.ts';
+
+/** Why a call failed. `refused`: the URL breaks the network policy and no connection was attempted. */
+export type PrometheusError =
+  | { kind: 'refused'; message: string }
+  | { kind: 'network'; code: string; message: string }
+  | { kind: 'http'; status: number; body: string; message: string }
+  | { kind: 'api'; message: string };
+
+/** The value of a call, or why it failed. */
+export type PrometheusResult<T> = { ok: true; value: T } | { ok: false; error: PrometheusError };
+
+/** GET /api/v1/status/runtimeinfo (the fields promop reads). */
+export interface RuntimeInfo {
+  /** False when the last reload (or the start-up load) failed; Prometheus then still runs the config before it. */
+  reloadConfigSuccess: boolean;
+  /** When a config was last loaded successfully (RFC 3339, whole seconds). */
+  lastConfigTime: string;
+  startTime: string;
+}
+
+/** GET /api/v1/status/buildinfo. */
+export interface BuildInfo {
+  version: string;
+  revision: string;
+  branch: string;
+  goVersion: string;
+}
+
+/** How to reach one pod. */
+export interface PrometheusClientOptions {
+  /** `http://<pod IP>:9090` (see prometheus-reloader.ts). */
+  baseUrl: string;
+  /** The networks the pod may be in (allowListOf in url-policy.ts). */
+  allowed: BlockList;
+  /** The shared Agent (createPrometheusAgent). */
+  agent: Dispatcher;
+  /** Upper bound of one whole request, on top of the Agent's per-phase timeouts. */
+  requestTimeoutMs?: number;
+}
+
+/** At most this much of an error body is kept: enough for Prometheus' reason, never a whole page. */
+const BODY_SNIPPET_CHARS = 2_000;
+
+/** The Prometheus HTTP API of one pod. */
+export class PrometheusClient {
+  readonly #options: PrometheusClientOptions;
+
+  constructor(options: PrometheusClientOptions) {
+    this.#options = options;
+  }
+
+  /** The base URL this client calls. */
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
+  /**
+   * POST /-/reload: Prometheus re-reads its config file and rule files and answers when done. 200 means the
+   * new files are in effect; 500 carries the reason it refused them (a rule file error only says "one or more
+   * errors occurred", the details are in Prometheus' log); 403 means `--web.enable-lifecycle` is missing.
+   */
+  async reload(): Promise<PrometheusResult<void>> {
+    const result = await this.#call('POST', '/-/reload');
+    return result.ok ? { ok: true, value: undefined } : result;
+  }
+
+  /** GET /-/ready: true when Prometheus serves queries (it answers 503 while replaying its WAL). */
+  async ready(): Promise<PrometheusResult<boolean>> {
+    const result = await this.#call('GET', '/-/ready');
+    if (result.ok) return { ok: true, value: true };
+    if (result.error.kind === 'http' && result.error.status === 503) return { ok: true, value: false };
+    return result;
+  }
+
+  /** GET /api/v1/status/config: the loaded configuration, re-serialised by Prometheus (see loaded-config-comparison.ts). */
+  async loadedConfig(): Promise<PrometheusResult<string>> {
+    const result = await this.#api<{ yaml: string }>('/api/v1/status/config', (data) => typeof data.yaml === 'string');
+    return result.ok ? { ok: true, value: result.value.yaml } : result;
+  }
+
+  /** GET /api/v1/status/runtimeinfo. */
+  async runtimeInfo(): Promise<PrometheusResult<RuntimeInfo>> {
+    return this.#api<RuntimeInfo>('/api/v1/status/runtimeinfo', (data) => typeof data.reloadConfigSuccess === 'boolean');
+  }
+
+  /** GET /api/v1/status/buildinfo. */
+  async buildInfo(): Promise<PrometheusResult<BuildInfo>> {
+    return this.#api<BuildInfo>('/api/v1/status/buildinfo', (data) => typeof data.version === 'string');
+  }
+
+  /** GET /api/v1/rules: every loaded rule group with the file it came from. */
+  async ruleGroups(): Promise<PrometheusResult<LoadedRuleGroup[]>> {
+    const result = await this.#api<{ groups: LoadedRuleGroup[] }>('/api/v1/rules', (data) => Array.isArray(data.groups));
+    return result.ok ? { ok: true, value: result.value.groups } : result;
+  }
+
+  /** A JSON API call: `{status: "success", data}`, with `data` checked to have the shape we read. */
+  async #api<D>(path: string, valid: (data: D) => boolean): Promise<PrometheusResult<D>> {
+    const result = await this.#call('GET', path);
+    if (!result.ok) return result;
+    let envelope: { status?: unknown; data?: unknown; error?: unknown };
+    try {
+      envelope = JSON.parse(result.value) as typeof envelope;
+    } catch {
+      return { ok: false, error: { kind: 'api', message: `GET ${path}: the answer is not JSON` } };
+    }
+    if (envelope.status !== 'success' || typeof envelope.data !== 'object' || envelope.data === null || !valid(envelope.data as D)) {
+      return { ok: false, error: { kind: 'api', message: `GET ${path}: unexpected answer${typeof envelope.error === 'string' ? ` (${envelope.error})` : ''}` } };
+    }
+    return { ok: true, value: envelope.data as D };
+  }
+
+  /** One request; the network policy is checked first, so a refused URL never reaches the Agent. */
+  async #call(method: 'GET' | 'POST', path: string): Promise<PrometheusResult<string>> {
+    const check = checkPrometheusUrl(this.#options.baseUrl, this.#options.allowed);
+    if (!check.ok) return { ok: false, error: { kind: 'refused', message: check.reason } };
+    const url = new URL(path, check.url);
+    try {
+      const response = await request(url, {
+        method,
+        dispatcher: this.#options.agent,
+        signal: AbortSignal.timeout(this.#options.requestTimeoutMs ?? 60_000),
+        // undici does not follow redirects unless asked, so a redirect cannot lead outside the allowed networks.
+      });
+      const body = await response.body.text();
+      if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: body };
+      const snippet = body.trim().slice(0, BODY_SNIPPET_CHARS);
+      return {
+        ok: false,
+        error: { kind: 'http', status: response.statusCode, body: snippet, message: `${method} ${path}: HTTP ${response.statusCode}${snippet === '' ? '' : `: ${snippet}`}` },
+      };
+    } catch (error) {
+      return { ok: false, error: networkError(method, path, error) };
+    }
+  }
+}
+
+function networkError(method: string, path: string, error: unknown): PrometheusError {
+  const code = errorCode(error);
+  const reason = error instanceof undiciErrors.UndiciError || error instanceof Error ? error.message : String(error);
+  return { kind: 'network', code, message: `${method} ${path}: ${code}${reason !== '' && reason !== code ? ` (${reason})` : ''}` };
+}
+
+function errorCode(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return 'UNKNOWN';
+  const { code, name, cause } = error as { code?: unknown; name?: unknown; cause?: unknown };
+  if (typeof code === 'string') return code;
+  if (cause !== undefined) return errorCode(cause);
+  // AbortSignal.timeout aborts with a TimeoutError DOMException.
+  return typeof name === 'string' ? name : 'UNKNOWN';
+}

@@ -1,0 +1,91 @@
+/**
+ * The seam between the controller and Prometheus pods: the controller asks a ConfigReloader to make a pod run the
+ * config it just applied, and maps the outcome to status, events and metrics.
+ *
+ * Pods → URLs: the controller lists the pods of a Prometheus shard (label selector of its StatefulSet), skips
+ * those without `status.podIP` or not Running, and calls `prometheusPodUrl(pod.status.podIP)`, i.e.
+ * `http://<pod IP>:9090` — the container port of the `web` port. Pod IPs, not Service or DNS names: each replica
+ * must be reloaded and verified on its own, and IPs let the network policy below hold without DNS. In tests the
+ * URLs are the 127.0.0.1 ones of `startPrometheus`.
+ *
+ * Network safety: every URL must have an IP-literal host inside `allowedNetworks` (in a cluster, the pod
+ * CIDR(s); in tests, `['127.0.0.1']`); anything else is refused before a socket is opened (url-policy.ts).
+ */
+import type { BlockList } from 'node:net';
+import type { Agent } from 'undici';
+import { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';
+import { PrometheusClient } from './prometheus-client.ts';
+import { reloadAndVerify, type ReloadOutcome } from './reload-and-verify.ts';
+import type { ExpectedRuleFiles } from './rule-groups-comparison.ts';
+import { allowListOf, type AllowedNetworks } from './url-policy.ts';
+
+/** The port of Prometheus' `web` container port in promop's StatefulSet. */
+export const PROMETHEUS_WEB_PORT = 9090;
+
+/** One pod to reload. */
+export interface ReloadRequest {
+  /** `prometheusPodUrl(pod.status.podIP)`. */
+  baseUrl: string;
+  expectedConfigText: string;
+  /** The shard's complete rule files by in-pod path; omitted: rules are not verified. */
+  expectedRuleFiles?: ExpectedRuleFiles;
+  /** Overrides the reloader's default deadline. */
+  timeoutMs?: number;
+}
+
+/** What the controller depends on (a fake in controller unit tests, PrometheusReloader in the operator). */
+export interface ConfigReloader {
+  /** Reloads one pod and verifies it runs the expected files; never throws for a pod's answers or absence. */
+  reloadAndVerify(request: ReloadRequest): Promise<ReloadOutcome>;
+}
+
+/** How the reloader reaches pods. */
+export interface PrometheusReloaderOptions {
+  /** CIDRs or addresses pods may have (see url-policy.ts). */
+  allowedNetworks: AllowedNetworks;
+  /** Default deadline per pod; 90 s covers the kubelet's default one-minute sync. */
+  timeoutMs?: number;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  agent?: PrometheusAgentOptions;
+}
+
+/** The ConfigReloader that calls pods over HTTP through one shared keep-alive Agent. Call `close()` on shutdown. */
+export class PrometheusReloader implements ConfigReloader {
+  readonly #options: PrometheusReloaderOptions;
+  readonly #allowed: BlockList;
+  readonly #agent: Agent;
+
+  /** Throws if `allowedNetworks` has a malformed entry (promop's own configuration). */
+  constructor(options: PrometheusReloaderOptions) {
+    this.#options = options;
+    this.#allowed = allowListOf(options.allowedNetworks);
+    this.#agent = createPrometheusAgent(options.agent);
+  }
+
+  /** A client for one pod, sharing this reloader's Agent and network policy. */
+  client(baseUrl: string): PrometheusClient {
+    return new PrometheusClient({ baseUrl, allowed: this.#allowed, agent: this.#agent });
+  }
+
+  async reloadAndVerify(request: ReloadRequest): Promise<ReloadOutcome> {
+    return reloadAndVerify({
+      client: this.client(request.baseUrl),
+      expectedConfigText: request.expectedConfigText,
+      ...(request.expectedRuleFiles !== undefined ? { expectedRuleFiles: request.expectedRuleFiles } : {}),
+      timeoutMs: request.timeoutMs ?? this.#options.timeoutMs ?? 90_000,
+      ...(this.#options.initialDelayMs !== undefined ? { initialDelayMs: this.#options.initialDelayMs } : {}),
+      ...(this.#options.maxDelayMs !== undefined ? { maxDelayMs: this.#options.maxDelayMs } : {}),
+    });
+  }
+
+  /** Closes the Agent's idle connections; later calls fail. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+/** `http://<ip>:9090`, with IPv6 addresses in brackets. */
+export function prometheusPodUrl(podIP: string, port: number = PROMETHEUS_WEB_PORT): string {
+  return `http://${podIP.includes(':') ? `[${podIP}]` : podIP}:${port}`;
+}

@@ -1,0 +1,109 @@
+/**
+ * Make one Prometheus load the config promop wrote, and prove it did.
+ *
+ * promop has no reloader sidecar: it writes the config Secret and rule ConfigMaps, the kubelet copies them into
+ * the pod's volumes some time later (its sync period, a minute by default, plus cache TTLs), and nothing tells
+ * promop when. So it polls: POST /-/reload (Prometheus re-reads whatever is on disk now), then compare what
+ * Prometheus reports as loaded with what promop expects (loaded-config-comparison.ts, rule-groups-comparison.ts).
+ * Equal → verified. Different → the kubelet has not caught up yet: wait (exponential backoff) and try again,
+ * until the deadline → stale. Every attempt is bounded by the client's timeouts and the number of attempts by
+ * the deadline, so this always returns.
+ */
+import { compareLoadedConfig } from './loaded-config-comparison.ts';
+import type { PrometheusClient, PrometheusError } from './prometheus-client.ts';
+import { compareLoadedRules, type ExpectedRuleFiles } from './rule-groups-comparison.ts';
+
+/** What happened, for the controller's status, events and `promop_reload_total{outcome}`. */
+export type ReloadOutcome =
+  /** Prometheus runs exactly the expected config (and rule files, when given). */
+  | { outcome: 'verified'; attempts: number; elapsedMs: number; lastConfigTime?: string }
+  /** Reloads succeed but Prometheus still runs something else at the deadline: most likely the kubelet has not updated the files yet. Retry later. */
+  | { outcome: 'stale'; attempts: number; elapsedMs: number; difference: string }
+  /** Prometheus refused the files on disk (and keeps running the previous config): `reason` is its answer. */
+  | { outcome: 'rejected'; attempts: number; elapsedMs: number; reason: string }
+  /** No connection, or no answer in time. */
+  | { outcome: 'unreachable'; attempts: number; elapsedMs: number; reason: string }
+  /** The URL is outside the allowed networks; nothing was sent. A promop bug or misconfiguration. */
+  | { outcome: 'refused'; attempts: number; elapsedMs: number; reason: string }
+  /** Any other answer, e.g. 403 when `--web.enable-lifecycle` is missing. */
+  | { outcome: 'failed'; attempts: number; elapsedMs: number; reason: string };
+
+/** The possible `outcome` values. */
+export type ReloadOutcomeKind = ReloadOutcome['outcome'];
+
+// An outcome before the attempt count and elapsed time are added (Omit distributed over the union).
+type OutcomeWithoutCounts = ReloadOutcome extends infer O ? (O extends ReloadOutcome ? Omit<O, 'attempts' | 'elapsedMs'> : never) : never;
+
+/** What to reload and verify. */
+export interface ReloadAndVerifyOptions {
+  client: PrometheusClient;
+  /** The config file text promop wrote (the generator's output for this shard). */
+  expectedConfigText: string;
+  /** The complete set of rule files, by the path Prometheus sees; omitted: rules are not verified. */
+  expectedRuleFiles?: ExpectedRuleFiles;
+  /** Give up (stale) after this long. Allow for the kubelet's sync period: about 90 s in a cluster. */
+  timeoutMs: number;
+  /** First wait between attempts; doubles up to maxDelayMs. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/** Reloads `client`'s Prometheus until it runs the expected files or `timeoutMs` passes. Never throws for Prometheus' answers. */
+export async function reloadAndVerify(options: ReloadAndVerifyOptions): Promise<ReloadOutcome> {
+  const { client, expectedConfigText, expectedRuleFiles, timeoutMs } = options;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  let delay = options.initialDelayMs ?? 250;
+  const maxDelay = options.maxDelayMs ?? 5_000;
+  let attempts = 0;
+  const end = (result: OutcomeWithoutCounts): ReloadOutcome => ({ ...result, attempts, elapsedMs: Date.now() - started }) as ReloadOutcome;
+
+  for (;;) {
+    attempts += 1;
+    const reload = await client.reload();
+    if (!reload.ok) {
+      if (reload.error.kind === 'http' && reload.error.status === 500) return end(await rejection(client, reload.error.body));
+      return end(errorOutcome(reload.error));
+    }
+
+    const runtime = await client.runtimeInfo();
+    if (!runtime.ok) return end(errorOutcome(runtime.error));
+    const loaded = await client.loadedConfig();
+    if (!loaded.ok) return end(errorOutcome(loaded.error));
+    let difference: string | undefined;
+    const config = compareLoadedConfig(expectedConfigText, loaded.value);
+    if (!config.equal) {
+      difference = `the loaded config differs at ${config.path || '(root)'}: expected ${config.expected}, loaded ${config.loaded}`;
+    } else if (expectedRuleFiles !== undefined) {
+      const groups = await client.ruleGroups();
+      if (!groups.ok) return end(errorOutcome(groups.error));
+      const rules = compareLoadedRules(expectedRuleFiles, groups.value);
+      if (!rules.equal) difference = `the loaded rules differ: ${rules.reason}`;
+    }
+    if (difference === undefined) return end({ outcome: 'verified', lastConfigTime: runtime.value.lastConfigTime });
+
+    // The kubelet has not written the new files yet (or promop wrote newer ones since): wait and reload again.
+    if (Date.now() + delay >= deadline) return end({ outcome: 'stale', difference });
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, maxDelay);
+  }
+}
+
+/**
+ * A 500 from /-/reload: Prometheus refused the files. Confirmed through runtimeinfo (reloadConfigSuccess false),
+ * so that an unrelated server error is not reported as a bad config.
+ */
+async function rejection(client: PrometheusClient, body: string): Promise<{ outcome: 'rejected' | 'failed'; reason: string }> {
+  const reason = body === '' ? 'Prometheus refused the configuration without a reason' : body;
+  const runtime = await client.runtimeInfo();
+  if (runtime.ok && runtime.value.reloadConfigSuccess) return { outcome: 'failed', reason: `reload answered 500 but Prometheus reports success: ${reason}` };
+  return { outcome: 'rejected', reason };
+}
+
+function errorOutcome(error: PrometheusError): { outcome: 'unreachable' | 'refused' | 'failed'; reason: string } {
+  switch (error.kind) {
+    case 'network': return { outcome: 'unreachable', reason: error.message };
+    case 'refused': return { outcome: 'refused', reason: error.message };
+    default: return { outcome: 'failed', reason: error.message };
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Are the rule files Prometheus reports as loaded (GET /api/v1/rules) the ones promop wrote into the rule
+ * ConfigMaps? Rule files reach the pod through their own ConfigMap volumes, which the kubelet updates
+ * independently of the config Secret, so a reload can pick up a new config with old rules (or the reverse).
+ *
+ * The API reports each group with the file it came from, its rules' names, labels, annotations and `for` (in
+ * seconds), and each expression re-printed by the PromQL printer (`sum(x) by (job)` comes back as
+ * `sum by (job) (x)`, quotes as `"`). Expressions are therefore compared by a fingerprint that survives
+ * re-printing: their non-space characters as a sorted multiset, with quotes unified. Any edit that adds,
+ * removes or changes a character (a threshold, a metric, a label) changes it; a pure permutation of the same
+ * characters is the one edit it cannot see.
+ */
+import { load } from 'js-yaml';
+import { durationMs } from './prometheus-duration.ts';
+
+/** One group as GET /api/v1/rules reports it (the fields compared). */
+export interface LoadedRuleGroup {
+  name: string;
+  file: string;
+  /** Evaluation interval in seconds. */
+  interval: number;
+  rules: LoadedRule[];
+}
+
+/** One rule as GET /api/v1/rules reports it (the fields compared). */
+export interface LoadedRule {
+  type: 'alerting' | 'recording';
+  name: string;
+  query: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  /** `for`, in seconds (alerting rules). */
+  duration?: number;
+}
+
+/** The rule files promop expects Prometheus to have loaded: the path Prometheus sees (in the pod) → file text. */
+export type ExpectedRuleFiles = Readonly<Record<string, string>>;
+
+/** Equal, or a sentence saying where they first differ. */
+export type RuleComparison = { equal: true } | { equal: false; reason: string };
+
+interface ExpectedRule {
+  record?: string;
+  alert?: string;
+  expr?: string | number;
+  for?: string;
+  labels?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+interface ExpectedGroup {
+  name: string;
+  interval?: string;
+  rules?: ExpectedRule[];
+}
+
+/**
+ * Compares `expected` (the complete set of rule files for this Prometheus) with the loaded groups: each file's
+ * groups must be loaded in order with the same rules, and no group may come from a file not in `expected`
+ * (a rule file promop removed but Prometheus still evaluates). Throws only if an expected file is not YAML
+ * (promop wrote it: a bug).
+ */
+export function compareLoadedRules(expected: ExpectedRuleFiles, loaded: readonly LoadedRuleGroup[]): RuleComparison {
+  for (const group of loaded) {
+    if (!(group.file in expected)) return { equal: false, reason: `Prometheus evaluates group ${group.name} from ${group.file}, which is not an expected rule file` };
+  }
+  for (const [file, text] of Object.entries(expected)) {
+    const groups = ((load(text) as { groups?: ExpectedGroup[] } | null)?.groups) ?? [];
+    const loadedGroups = loaded.filter((group) => group.file === file);
+    if (loadedGroups.length !== groups.length) {
+      return { equal: false, reason: `${file}: ${groups.length} groups expected, ${loadedGroups.length} loaded` };
+    }
+    for (const [index, group] of groups.entries()) {
+      const result = compareGroup(group, loadedGroups[index]!);
+      if (!result.equal) return { equal: false, reason: `${file}: ${result.reason}` };
+    }
+  }
+  return { equal: true };
+}
+
+function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup): RuleComparison {
+  if (expected.name !== loaded.name) return { equal: false, reason: `group ${JSON.stringify(expected.name)} expected, ${JSON.stringify(loaded.name)} loaded` };
+  const where = `group ${expected.name}`;
+  if (expected.interval !== undefined && durationMs(expected.interval) !== loaded.interval * 1000) {
+    return { equal: false, reason: `${where}: interval ${expected.interval} expected, ${loaded.interval}s loaded` };
+  }
+  const rules = expected.rules ?? [];
+  if (rules.length !== loaded.rules.length) return { equal: false, reason: `${where}: ${rules.length} rules expected, ${loaded.rules.length} loaded` };
+  for (const [index, rule] of rules.entries()) {
+    const actual = loaded.rules[index]!;
+    const name = rule.alert ?? rule.record ?? '';
+    const type = rule.alert !== undefined ? 'alerting' : 'recording';
+    const at = `${where}, rule ${index} (${name})`;
+    if (actual.type !== type || actual.name !== name) return { equal: false, reason: `${at}: ${type} rule ${name} expected, ${actual.type} rule ${actual.name} loaded` };
+    if (exprFingerprint(String(rule.expr ?? '')) !== exprFingerprint(actual.query)) return { equal: false, reason: `${at}: the expression differs` };
+    if (!sameStrings(rule.labels, actual.labels)) return { equal: false, reason: `${at}: the labels differ` };
+    if (type === 'alerting') {
+      if (!sameStrings(rule.annotations, actual.annotations)) return { equal: false, reason: `${at}: the annotations differ` };
+      if ((durationMs(rule.for ?? '0') ?? -1) !== (actual.duration ?? 0) * 1000) return { equal: false, reason: `${at}: for ${rule.for ?? '0s'} expected, ${actual.duration ?? 0}s loaded` };
+    }
+  }
+  return { equal: true };
+}
+
+/** The expression's non-space characters, sorted, with `'` and `` ` `` read as `"` (the printer's quote). */
+function exprFingerprint(expr: string): string {
+  return [...expr.replace(/\s+/g, '').replace(/['`]/g, '"')].sort().join('');
+}
+
+function sameStrings(expected: Record<string, unknown> | undefined, loaded: Record<string, string> | undefined): boolean {
+  const a = Object.entries(expected ?? {}).map(([key, value]) => [key, String(value)] as const);
+  const b = loaded ?? {};
+  return a.length === Object.keys(b).length && a.every(([key, value]) => b[key] === value);
+}
