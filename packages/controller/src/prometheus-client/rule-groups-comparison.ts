@@ -56,7 +56,7 @@ interface ExpectedGroup {
 
 /**
  * Compares `expected` (the complete set of rule files for this Prometheus) with the loaded groups: each file's
- * groups must be loaded in order with the same rules, and no group may come from a file not in `expected`
+ * groups must be loaded with the same rules in the same order, and no group may come from a file not in `expected`
  * (a rule file promop removed but Prometheus still evaluates). Throws only if an expected file is not YAML
  * (promop wrote it: a bug).
  */
@@ -70,8 +70,11 @@ export function compareLoadedRules(expected: ExpectedRuleFiles, loaded: readonly
     if (loadedGroups.length !== groups.length) {
       return { equal: false, reason: `${file}: ${groups.length} groups expected, ${loadedGroups.length} loaded` };
     }
-    for (const [index, group] of groups.entries()) {
-      const result = compareGroup(group, loadedGroups[index]!);
+    // The API lists groups sorted, not in file order; names are unique within a file (Prometheus enforces it).
+    for (const group of groups) {
+      const loadedGroup = loadedGroups.find((candidate) => candidate.name === group.name);
+      if (loadedGroup === undefined) return { equal: false, reason: `${file}: group ${JSON.stringify(group.name)} is not loaded` };
+      const result = compareGroup(group, loadedGroup);
       if (!result.equal) return { equal: false, reason: `${file}: ${result.reason}` };
     }
   }
@@ -79,7 +82,6 @@ export function compareLoadedRules(expected: ExpectedRuleFiles, loaded: readonly
 }
 
 function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup): RuleComparison {
-  if (expected.name !== loaded.name) return { equal: false, reason: `group ${JSON.stringify(expected.name)} expected, ${JSON.stringify(loaded.name)} loaded` };
   const where = `group ${expected.name}`;
   if (expected.interval !== undefined && durationMs(expected.interval) !== loaded.interval * 1000) {
     return { equal: false, reason: `${where}: interval ${expected.interval} expected, ${loaded.interval}s loaded` };
@@ -102,9 +104,54 @@ function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup): RuleCom
   return { equal: true };
 }
 
-/** The expression's non-space characters, sorted, with `'` and `` ` `` read as `"` (the printer's quote). */
+/**
+ * A fingerprint of an expression that the PromQL printer's rewriting does not change: comments (dropped by the
+ * printer), number spellings (`0.20` → `0.2`), duration spellings (`300s` → `5m`), keyword case (`BY` → `by`),
+ * empty `()`/`{}` (`group_left` → `group_left ()`, `x{}` → `x`), trailing commas, quotes (`'`, `` ` `` → `"`) and
+ * clause order (`sum(x) by (job)` → `sum by (job) (x)`, matchers sorted) are all normalised away by reducing
+ * what is left to the sorted multiset of its characters.
+ */
 function exprFingerprint(expr: string): string {
-  return [...expr.replace(/\s+/g, '').replace(/['`]/g, '"')].sort().join('');
+  const normalised = withoutComments(expr)
+    .replace(DURATION_TOKEN, (token) => `${durationMs(token)}ms`)
+    .replace(NUMBER_TOKEN, (token) => String(Number(token)))
+    .replace(/\s+/g, '')
+    .toLowerCase()
+    .replace(/,([)}])/g, '$1')
+    .replace(/\(\)|\{\}/g, '')
+    .replace(/['`]/g, '"');
+  return [...normalised].sort().join('');
+}
+
+// Tokens standing alone (not part of a metric or label name such as `burnrate1h`).
+const DURATION_TOKEN = /(?<![\w.:])(?:\d+(?:ms|[smhdwy]))+(?![\w.:])/g;
+const NUMBER_TOKEN = /(?<![\w.:])(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?(?![\w.:])/gi;
+
+/** `expr` without PromQL comments: `#` to the end of the line, outside string literals. */
+function withoutComments(expr: string): string {
+  let result = '';
+  let quote: string | undefined;
+  for (let index = 0; index < expr.length; index += 1) {
+    const char = expr[index]!;
+    if (quote !== undefined) {
+      result += char;
+      if (char === '\\' && quote !== '`') {
+        result += expr[index + 1] ?? '';
+        index += 1;
+      } else if (char === quote) {
+        quote = undefined;
+      }
+    } else if (char === '"' || char === "'" || char === '`') {
+      quote = char;
+      result += char;
+    } else if (char === '#') {
+      while (index < expr.length && expr[index] !== '\n') index += 1;
+      result += '\n';
+    } else {
+      result += char;
+    }
+  }
+  return result;
 }
 
 function sameStrings(expected: Record<string, unknown> | undefined, loaded: Record<string, string> | undefined): boolean {
