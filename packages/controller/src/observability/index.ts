@@ -1,0 +1,4 @@
+/** The operator's own observability: its metrics and the /metrics, /healthz, /readyz server. */
+export { OperatorMetrics, type OperatorMetricsOptions, type ReconcileResult, type ManagedKind, type ManagedCounts } from './operator-metrics.ts';
+export { startMetricsServer, type MetricsServer, type MetricsServerOptions } from './metrics-server.ts';
+export { parseListenAddress, DEFAULT_LISTEN_ADDRESS, type ListenAddress } from './listen-address.ts';
