@@ -1,0 +1,102 @@
+/**
+ * The caches the controller reads instead of the API server: what a Prometheus' configuration depends on
+ * (Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Namespace, referenced Secrets and ConfigMaps) and the
+ * children promop owns (StatefulSets, Services, Secrets, ConfigMaps labelled managed-by promop).
+ *
+ * Secrets: Kubernetes cannot grant "the Secrets a monitor references", so promop, like prometheus-operator,
+ * lists and watches Secrets cluster-wide. To keep memory and exposure down the watch skips the kinds of Secret no
+ * monitor can reference (ServiceAccount tokens, Helm release blobs) with a field selector, and promop's own
+ * children with a label selector (they are watched separately and never fed back into the generator). Values
+ * are held in memory only; nothing here logs an object.
+ */
+import {
+  AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig,
+  type V1ConfigMap, type V1Namespace, type V1Secret, type V1Service, type V1StatefulSet,
+} from '@kubernetes/client-node';
+import { GROUP, PLURALS, VERSION, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
+import type { Logger } from 'pino';
+import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
+import { WatchedCache } from './watched-cache.ts';
+
+/** Label selector of the objects promop created. */
+export const OWNED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY}`;
+/** Label selector of everything else (objects without the label match too). */
+export const NOT_OWNED_SELECTOR = `${MANAGED_BY_LABEL}!=${MANAGED_BY}`;
+/** Secret types no monitor or Prometheus can reference in a way promop reads. */
+export const IGNORED_SECRET_TYPES_SELECTOR = 'type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1';
+
+/** Every cache the controller reads. */
+export interface ClusterCaches {
+  prometheuses: WatchedCache<Prometheus>;
+  serviceMonitors: WatchedCache<ServiceMonitor>;
+  podMonitors: WatchedCache<PodMonitor>;
+  prometheusRules: WatchedCache<PrometheusRule>;
+  namespaces: WatchedCache<V1Namespace>;
+  /** Secrets a resource may reference (not promop's own). */
+  secrets: WatchedCache<V1Secret>;
+  /** ConfigMaps a resource may reference (not promop's own). */
+  configMaps: WatchedCache<V1ConfigMap>;
+  ownedStatefulSets: WatchedCache<V1StatefulSet>;
+  ownedServices: WatchedCache<V1Service>;
+  ownedSecrets: WatchedCache<V1Secret>;
+  ownedConfigMaps: WatchedCache<V1ConfigMap>;
+}
+
+/** Options shared by every cache. */
+export interface ClusterCachesOptions {
+  relistIntervalMs?: number;
+  /**
+   * Label selector of the Prometheus objects this operator manages (prometheus-operator's
+   * `--prometheus-instance-selector`); default all. Lets two operators, or a test's operator and other tests,
+   * share a cluster.
+   */
+  prometheusSelector?: string;
+}
+
+/** Creates (does not start) every cache. */
+export function createClusterCaches(kc: KubeConfig, log: Logger, options: ClusterCachesOptions = {}): ClusterCaches {
+  const core = kc.makeApiClient(CoreV1Api);
+  const apps = kc.makeApiClient(AppsV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const common = options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs };
+  const cache = <T,>(resource: string, path: string, list: () => Promise<{ items: T[] }>, selectors: { labelSelector?: string; fieldSelector?: string } = {}) =>
+    new WatchedCache<T>(kc, { resource, path, list, ...selectors, ...common }, log);
+  const customCache = <T,>(plural: string, labelSelector?: string) =>
+    cache<T>(
+      plural, `/apis/${GROUP}/${VERSION}/${plural}`,
+      async () => (await custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural, ...(labelSelector ? { labelSelector } : {}) })) as { items: T[] },
+      labelSelector ? { labelSelector } : {},
+    );
+  const owned = { labelSelector: OWNED_SELECTOR };
+  const referenced = { labelSelector: NOT_OWNED_SELECTOR };
+  const secretSelectors = { ...referenced, fieldSelector: IGNORED_SECRET_TYPES_SELECTOR };
+  return {
+    prometheuses: customCache<Prometheus>(PLURALS.Prometheus, options.prometheusSelector),
+    serviceMonitors: customCache<ServiceMonitor>(PLURALS.ServiceMonitor),
+    podMonitors: customCache<PodMonitor>(PLURALS.PodMonitor),
+    prometheusRules: customCache<PrometheusRule>(PLURALS.PrometheusRule),
+    namespaces: cache<V1Namespace>('namespaces', '/api/v1/namespaces', () => core.listNamespace()),
+    secrets: cache<V1Secret>('secrets', '/api/v1/secrets', () => core.listSecretForAllNamespaces(secretSelectors), secretSelectors),
+    configMaps: cache<V1ConfigMap>('configmaps', '/api/v1/configmaps', () => core.listConfigMapForAllNamespaces(referenced), referenced),
+    ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1/statefulsets', () => apps.listStatefulSetForAllNamespaces(owned), owned),
+    ownedServices: cache<V1Service>('owned services', '/api/v1/services', () => core.listServiceForAllNamespaces(owned), owned),
+    ownedSecrets: cache<V1Secret>('owned secrets', '/api/v1/secrets', () => core.listSecretForAllNamespaces(owned), owned),
+    ownedConfigMaps: cache<V1ConfigMap>('owned configmaps', '/api/v1/configmaps', () => core.listConfigMapForAllNamespaces(owned), owned),
+  };
+}
+
+/** Starts every cache and resolves once each has listed; on failure stops those started and rethrows. */
+export async function startClusterCaches(caches: ClusterCaches): Promise<void> {
+  const all = Object.values(caches) as WatchedCache<unknown>[];
+  const results = await Promise.allSettled(all.map((cache) => cache.start()));
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) {
+    await stopClusterCaches(caches);
+    throw failed.reason;
+  }
+}
+
+/** Stops every cache (watches and timers). */
+export async function stopClusterCaches(caches: ClusterCaches): Promise<void> {
+  await Promise.all((Object.values(caches) as WatchedCache<unknown>[]).map((cache) => cache.stop()));
+}

@@ -1,0 +1,49 @@
+/**
+ * Writes the status subresource of promop's custom resources with server-side apply (field manager `promop`,
+ * force). Apply of a status sends only `status`; the API server ignores everything else on the status endpoint.
+ *
+ * For monitors and rules the body also carries `metadata.resourceVersion`: the bindings list holds entries of
+ * every Prometheus that selects the object and promop sends the whole list, so a write computed from a stale cache
+ * must fail (409) instead of dropping another Prometheus' binding. The caller requeues on 409.
+ */
+import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { GROUP, PLURALS, VERSION, type Kind } from '@promop/crds';
+import { isNotFound } from './api-error.ts';
+import { FIELD_MANAGER } from './field-manager.ts';
+
+const APPLY = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+
+/** The object whose status to write. */
+export interface StatusTarget {
+  kind: Kind;
+  namespace: string;
+  name: string;
+  /** When set, the write fails with 409 unless the object still has this resourceVersion. */
+  resourceVersion?: string;
+}
+
+/** Applies `status` to a custom resource. */
+export class StatusWriter {
+  readonly #custom: CustomObjectsApi;
+
+  constructor(kc: KubeConfig) {
+    this.#custom = kc.makeApiClient(CustomObjectsApi);
+  }
+
+  /** Applies `status`; returns false when the object no longer exists (nothing to report on). */
+  async apply(target: StatusTarget, status: object): Promise<boolean> {
+    const { kind, namespace, name, resourceVersion } = target;
+    const metadata = resourceVersion === undefined ? { name, namespace } : { name, namespace, resourceVersion };
+    const body = { apiVersion: `${GROUP}/${VERSION}`, kind, metadata, status };
+    try {
+      await this.#custom.patchNamespacedCustomObjectStatus(
+        { group: GROUP, version: VERSION, namespace, plural: PLURALS[kind], name, body, fieldManager: FIELD_MANAGER, force: true },
+        APPLY,
+      );
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+}

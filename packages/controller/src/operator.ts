@@ -1,0 +1,100 @@
+/**
+ * The operator: caches → work queue → PrometheusReconciler, wired in sample-controller's shape. `start()` waits
+ * until every cache has listed (so the first reconcile sees the whole cluster, not a partial one that would
+ * render a config without some monitors), then starts the workers; `stop()` stops watches, timers and workers
+ * and leaves everything promop created in place: stopping the operator never stops a Prometheus.
+ */
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { GROUP, PLURALS, VERSION } from '@promop/crds';
+import { pino, type Logger } from 'pino';
+import {
+  ChildWriter, EventRecorder, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, type ClusterCaches,
+} from './kube/index.ts';
+import { NO_OP_RELOADER, PrometheusReconciler, WorkQueue, enqueueOnChanges, type ConfigReloader } from './reconcile/index.ts';
+
+/** Options of an Operator. */
+export interface OperatorOptions {
+  /** Whom the operator talks to the API server as. */
+  kubeConfig: KubeConfig;
+  /** Structured logs (default: pino to stdout at info). */
+  log?: Logger;
+  /** Reloads Prometheus after a config change (default: does nothing). */
+  reloader?: ConfigReloader;
+  /** Workers of the work queue: 1 or 2 (default 1). */
+  workers?: 1 | 2;
+  /** Period of the full relist of every cache (default 5 minutes). */
+  relistIntervalMs?: number;
+  /** Label selector of the Prometheus objects to manage (default all). */
+  prometheusSelector?: string;
+  /** Period of the resync that enqueues every Prometheus even without a change (default 5 minutes). */
+  resyncIntervalMs?: number;
+}
+
+/** Asks the API server (not the cache) whether Prometheus `namespace/name` exists; see ReconcilerDependencies. */
+async function prometheusExists(kc: KubeConfig, namespace: string, name: string): Promise<boolean> {
+  try {
+    await kc.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace, name });
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+/** A running (or stopped) promop operator. */
+export class Operator {
+  readonly #options: OperatorOptions;
+  readonly #log: Logger;
+  readonly #caches: ClusterCaches;
+  readonly #queue: WorkQueue;
+  readonly #reconciler: PrometheusReconciler;
+  #resyncTimer: NodeJS.Timeout | undefined;
+  #started = false;
+
+  constructor(options: OperatorOptions) {
+    this.#options = options;
+    this.#log = options.log ?? pino();
+    const kc = options.kubeConfig;
+    this.#caches = createClusterCaches(kc, this.#log, {
+      ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
+      ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),
+    });
+    this.#queue = new WorkQueue({
+      workers: options.workers ?? 1,
+      onError: (key, error, failures) => this.#log.error({ prometheus: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
+    });
+    this.#reconciler = new PrometheusReconciler({
+      caches: this.#caches,
+      children: new ChildWriter(kc),
+      status: new StatusWriter(kc),
+      prometheusExists: (namespace, name) => prometheusExists(kc, namespace, name),
+      events: new EventRecorder(kc),
+      reloader: options.reloader ?? NO_OP_RELOADER,
+      log: this.#log,
+    });
+  }
+
+  /** Lists and watches everything, then starts reconciling. Rejects (and cleans up) when a cache cannot list. */
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('bug: Operator started twice');
+    this.#started = true;
+    enqueueOnChanges(this.#caches, this.#queue);
+    await startClusterCaches(this.#caches);
+    this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'caches synced; reconciling');
+    this.#queue.start((key) => this.#reconciler.reconcile(key));
+    // A level-based controller can always reconcile again; a periodic resync repairs anything a missed event
+    // left behind (and refreshes Available while pods come and go).
+    this.#resyncTimer = setInterval(() => {
+      for (const p of this.#caches.prometheuses.list()) this.#queue.add(`${p.metadata.namespace}/${p.metadata.name}`);
+    }, this.#options.resyncIntervalMs ?? 5 * 60_000);
+    this.#resyncTimer.unref();
+  }
+
+  /** Stops watching and reconciling; waits for the reconcile in progress. Children stay. */
+  async stop(): Promise<void> {
+    clearInterval(this.#resyncTimer);
+    await stopClusterCaches(this.#caches);
+    await this.#queue.shutdown();
+    this.#log.info('stopped');
+  }
+}

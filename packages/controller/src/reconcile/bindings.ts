@@ -1,0 +1,82 @@
+/**
+ * `status.bindings` of ServiceMonitors, PodMonitors and PrometheusRules (prometheus-operator §7): one entry per
+ * Prometheus that selects the object, with an `Accepted` condition; plus promop's `acceptedBy`/`rejectedBy`
+ * counts that `kubectl get` shows as columns. Pure: the reconciler writes what this computes.
+ */
+import type { Verdict } from '@promop/config-generator';
+import { GROUP, type ConfigResourceStatus } from '@promop/crds';
+import { sameCondition, withTransitionTime, type Condition } from './conditions.ts';
+
+type Binding = NonNullable<ConfigResourceStatus['bindings']>[number];
+type BindingCondition = NonNullable<Binding['conditions']>[number];
+
+/** Reason of a rejected binding (prometheus-operator's). */
+export const REJECTED_REASON = 'InvalidConfiguration';
+/** Reason of an accepted binding. */
+export const ACCEPTED_REASON = 'Accepted';
+
+/** A monitor or rule as far as its status is concerned. */
+export interface BoundResource {
+  metadata: { generation?: number | undefined };
+  status?: ConfigResourceStatus | undefined;
+}
+
+/** The Prometheus a binding belongs to. */
+export interface BindingOwner {
+  namespace: string;
+  name: string;
+}
+
+/** The new status of one resource, and what changed. */
+export interface BindingChange {
+  status: ConfigResourceStatus;
+  /** Whether `status` differs from the resource's current status (besides times). */
+  changed: boolean;
+  /** The rejection message when this Prometheus newly rejects the resource or rejects it for a new reason. */
+  newRejection: string | undefined;
+}
+
+/** The verdict's decision as a binding condition, or undefined when the resource is not selected. */
+function conditionFor(verdict: Verdict | undefined, generation: number | undefined): Omit<BindingCondition, 'lastTransitionTime'> | undefined {
+  if (!verdict || !verdict.selected) return undefined;
+  const observedGeneration = generation === undefined ? {} : { observedGeneration: generation };
+  if (verdict.accepted) {
+    const message = verdict.warnings.join('; ');
+    return { type: 'Accepted', status: 'True', reason: ACCEPTED_REASON, ...(message ? { message } : {}), ...observedGeneration };
+  }
+  const message = verdict.problems.length > 0 ? verdict.problems.map((p) => `${p.path}: ${p.message}`).join('; ') : verdict.reason;
+  return { type: 'Accepted', status: 'False', reason: REJECTED_REASON, message, ...observedGeneration };
+}
+
+function isOwnedBy(binding: Binding, owner: BindingOwner): boolean {
+  return binding.group === GROUP && binding.resource === 'prometheuses' && binding.namespace === owner.namespace && binding.name === owner.name;
+}
+
+/**
+ * The status of `resource` once `owner`'s verdict is recorded: its binding added, replaced or (not selected, or
+ * no verdict) removed; other Prometheus objects' bindings untouched; counts recomputed from the result.
+ */
+export function bindResource(resource: BoundResource, owner: BindingOwner, verdict: Verdict | undefined, now: Date): BindingChange {
+  const bindings = resource.status?.bindings ?? [];
+  const current = bindings.find((binding) => isOwnedBy(binding, owner));
+  const previous = current?.conditions?.find((c) => c.type === 'Accepted');
+  const next = conditionFor(verdict, resource.metadata.generation);
+  const others = bindings.filter((binding) => !isOwnedBy(binding, owner));
+  let mine: Binding | undefined;
+  if (next) {
+    const condition = withTransitionTime<Condition>(next, previous, now) as BindingCondition;
+    mine = { group: GROUP, resource: 'prometheuses', namespace: owner.namespace, name: owner.name, conditions: [condition] };
+  }
+  const all = mine ? [...others, mine] : others;
+  // Sorted so the same bindings always give the same object (no needless write).
+  all.sort((a, b) => (`${a.namespace}/${a.name}` < `${b.namespace}/${b.name}` ? -1 : 1));
+  const accepted = (b: Binding) => b.conditions?.some((c) => c.type === 'Accepted' && c.status === 'True') ?? false;
+  const rejected = (b: Binding) => b.conditions?.some((c) => c.type === 'Accepted' && c.status === 'False') ?? false;
+  const status: ConfigResourceStatus = { bindings: all, acceptedBy: all.filter(accepted).length, rejectedBy: all.filter(rejected).length };
+  const nextCondition = mine?.conditions?.[0];
+  const changed = !sameCondition(previous as Condition | undefined, nextCondition as Condition | undefined) ||
+    resource.status?.acceptedBy !== status.acceptedBy || resource.status?.rejectedBy !== status.rejectedBy;
+  const rejectedAgain = previous?.status === 'False' && previous.message === nextCondition?.message;
+  const newRejection = nextCondition?.status === 'False' && !rejectedAgain ? nextCondition.message : undefined;
+  return { status, changed, newRejection };
+}

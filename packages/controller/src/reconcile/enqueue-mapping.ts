@@ -1,0 +1,66 @@
+/**
+ * Which Prometheus keys a change enqueues. Handlers only enqueue (sample-controller); the reconcile reads the
+ * rest from the caches.
+ *
+ * Simplest correct choice: a change to a ServiceMonitor, PodMonitor, PrometheusRule, Namespace, or referenced
+ * Secret/ConfigMap enqueues every Prometheus, since whether it is selected depends on selectors the reconcile
+ * evaluates anyway. The cost is one render per Prometheus per such change; the queue's dedup folds a burst of
+ * changes into one render each, and with a handful of Prometheus objects per cluster (the common case) that is
+ * cheap. Clusters with many Prometheus objects and frequently changing Secrets would want an index from
+ * referenced Secret to Prometheus here.
+ *
+ * A monitor or rule also enqueues the Prometheus objects named in its status.bindings, so a binding left by a
+ * Prometheus deleted while promop was down is cleaned up (the key's reconcile finds it gone and removes it).
+ * A child (StatefulSet, Service, Secret, ConfigMap promop owns) enqueues its controlling Prometheus, so a child
+ * deleted or edited by hand is put back and status follows the pods' readiness.
+ */
+import type { V1ObjectMeta } from '@kubernetes/client-node';
+import { GROUP } from '@promop/crds';
+import type { ClusterCaches } from '../kube/index.ts';
+import { objectKey } from './key.ts';
+
+/** Something that takes keys (the work queue). */
+export interface KeySink {
+  add(key: string): void;
+}
+
+/** Registers the handlers of every cache on `queue`. */
+export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink): void {
+  const everyPrometheus = () => {
+    for (const prometheus of caches.prometheuses.list()) queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name));
+  };
+  const boundPrometheuses = (status: { bindings?: { group: string; resource: string; namespace: string; name: string }[] } | undefined) => {
+    for (const binding of status?.bindings ?? []) {
+      if (binding.group === GROUP && binding.resource === 'prometheuses') queue.add(objectKey(binding.namespace, binding.name));
+    }
+  };
+  // Children of a Prometheus this operator does not manage (another operator's, outside its selector) are left
+  // alone: only owners in the cache are enqueued.
+  const addIfManaged = (namespace: string, name: string) => {
+    if (caches.prometheuses.get(name, namespace)) queue.add(objectKey(namespace, name));
+  };
+  const controller = (metadata: V1ObjectMeta | undefined) => {
+    const owner = metadata?.ownerReferences?.find((ref) => ref.controller && ref.kind === 'Prometheus' && ref.apiVersion.startsWith(`${GROUP}/`));
+    if (owner && metadata?.namespace) addIfManaged(metadata.namespace, owner.name);
+  };
+
+  caches.prometheuses.onChange((prometheus) => queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name)));
+  for (const cache of [caches.serviceMonitors, caches.podMonitors, caches.prometheusRules] as const) {
+    cache.onChange((resource) => {
+      everyPrometheus();
+      boundPrometheuses(resource.status);
+    });
+  }
+  caches.namespaces.onChange(everyPrometheus);
+  caches.secrets.onChange(everyPrometheus);
+  caches.configMaps.onChange(everyPrometheus);
+  caches.ownedStatefulSets.onChange((object) => controller(object.metadata));
+  caches.ownedSecrets.onChange((object) => controller(object.metadata));
+  caches.ownedConfigMaps.onChange((object) => controller(object.metadata));
+  // The Service has only non-controller owners: every Prometheus of the namespace.
+  caches.ownedServices.onChange((service) => {
+    for (const ref of service.metadata?.ownerReferences ?? []) {
+      if (ref.kind === 'Prometheus' && service.metadata?.namespace) addIfManaged(service.metadata.namespace, ref.name);
+    }
+  });
+}

@@ -1,0 +1,336 @@
+/**
+ * `reconcile(key)` for one Prometheus, level-based in the shape of sample-controller's syncHandler: it receives a
+ * `namespace/name` key, reads the current state from the caches and makes the cluster match, so running it twice
+ * is harmless. Order follows prometheus-operator's `sync` (§10): render; record every monitor's and rule's
+ * verdict in its status (even when the Prometheus itself is broken); then rule ConfigMaps, TLS assets, config
+ * Secrets, governing Service, StatefulSets; delete what removed shards and fewer rule ConfigMaps left behind;
+ * reload; status.
+ *
+ * User errors are values: a broken Prometheus spec (from the generator or a builder) and a 4xx from the API
+ * server about what the user wrote (a 422 on the StatefulSet for an invalid toleration) end as Reconciled=False
+ * with the path in the message, and are not retried in a loop: the next change to any input enqueues the key
+ * again. When the Prometheus is broken the config Secret is not touched: Prometheus keeps running the last good
+ * configuration. Anything else (API unavailable, a 409 from a stale cache) throws or returns `retry`, and the work
+ * queue retries with backoff.
+ */
+import { generate, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
+import { GROUP, VERSION, type Kind, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
+import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import {
+  apiErrorOf, describeError, isUserCaused, INVALID_CONFIGURATION_REASON, SELECTING_ACTION,
+  type ChildKind, type ChildWriter, type ClusterCaches, type EventRecorder, type StatusWriter,
+} from '../kube/index.ts';
+import {
+  buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildStatefulSets, buildTlsAssetsSecret,
+  PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName,
+} from '../workload/index.ts';
+import { bindResource } from './bindings.ts';
+import type { ConfigReloader } from './config-reloader.ts';
+import { generatorInput } from './generator-input.ts';
+import { objectKey, splitKey } from './key.ts';
+import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
+import type { ProcessOutcome } from './work-queue.ts';
+
+/** What the reconciler reads and writes through. */
+export interface ReconcilerDependencies {
+  caches: ClusterCaches;
+  children: ChildWriter;
+  status: StatusWriter;
+  events: EventRecorder;
+  reloader: ConfigReloader;
+  /**
+   * Whether the Prometheus exists in the API server. Asked before removing the bindings of a Prometheus missing
+   * from the cache: with a Prometheus selector, "not in the cache" may mean "another operator's", whose bindings
+   * are not promop's to remove.
+   */
+  prometheusExists: (namespace: string, name: string) => Promise<boolean>;
+  log: Logger;
+  /** The clock for condition times (tests fix it). */
+  now?: () => Date;
+}
+
+type ConfigResource = ServiceMonitor | PodMonitor | PrometheusRule;
+
+/** The objects built for one Prometheus, in the order they are applied. */
+interface DesiredChildren {
+  ruleConfigMaps: V1ConfigMap[];
+  tlsAssets: V1Secret;
+  configSecrets: V1Secret[];
+  service: V1Service;
+  statefulSets: V1StatefulSet[];
+}
+
+/** Reconciles Prometheus objects; one instance per operator. */
+export class PrometheusReconciler {
+  readonly #deps: ReconcilerDependencies;
+  readonly #now: () => Date;
+  /** Shards whose reload failed, per Prometheus key: reloaded on the next reconcile even if nothing changed. */
+  readonly #pendingReloads = new Map<string, Set<number>>();
+
+  constructor(deps: ReconcilerDependencies) {
+    this.#deps = deps;
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  /** Makes the cluster match the Prometheus `key` (`namespace/name`). */
+  async reconcile(key: string): Promise<ProcessOutcome> {
+    const { namespace, name } = splitKey(key);
+    const { caches } = this.#deps;
+    const log = this.#deps.log.child({ prometheus: key, namespace, name, kind: 'Prometheus' });
+    const prometheus = caches.prometheuses.get(name, namespace);
+    if (!prometheus || prometheus.metadata.deletionTimestamp) {
+      // Gone (or going): the garbage collector deletes the children through their ownerReferences. What it
+      // cannot know about are the bindings this Prometheus left in monitors' and rules' status.
+      this.#pendingReloads.delete(key);
+      const bound = this.#hasBindingsOf(namespace, name);
+      if (!bound || (!prometheus && await this.#deps.prometheusExists(namespace, name))) return 'done';
+      return this.#recordVerdicts({ namespace, name }, new Map(), log);
+    }
+    if (prometheus.spec?.paused === true) {
+      // Paused: nothing is rendered or applied; status still tells the truth about the pods.
+      await this.#writeStatus(prometheus, this.#cachedStatefulSets(prometheus), undefined, log);
+      return 'done';
+    }
+
+    const output = generate(generatorInput(prometheus, caches));
+    const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== 'Prometheus').map((v) => [verdictKey(v.resource), v]));
+    const bindingsOutcome = await this.#recordVerdicts({ namespace, name }, verdicts, log, prometheus);
+
+    if (!output.ok) {
+      await this.#fail(prometheus, problemsMessage(output.prometheusProblems), log);
+      return bindingsOutcome;
+    }
+    const built = buildChildren(prometheus, output, caches.prometheuses.list(namespace));
+    if (!built.ok) {
+      await this.#fail(prometheus, problemsMessage(built.problems), log);
+      return bindingsOutcome;
+    }
+
+    let applied: { statefulSets: V1StatefulSet[]; changedShards: Set<number> };
+    try {
+      applied = await this.#apply(prometheus, built.value, log);
+    } catch (error) {
+      const api = apiErrorOf(error);
+      if (!api || !isUserCaused(api)) throw error;
+      const what = (error as { child?: string }).child;
+      await this.#fail(prometheus, `${what ? `${what}: ` : ''}${api.message}`, log);
+      return bindingsOutcome;
+    }
+    await this.#deleteLeftovers(prometheus, built.value, log);
+
+    const reloadFailures = await this.#reload(key, prometheus, applied.changedShards, log);
+    const reconciled: ReconciledVerdict = reloadFailures.length > 0
+      ? { status: 'False', reason: 'ReloadFailed', message: reloadFailures.join('; ') }
+      : { status: 'True', ...successReason(output), message: output.prometheusWarnings.join('; ') };
+    await this.#writeStatus(prometheus, applied.statefulSets, reconciled, log);
+    return reloadFailures.length > 0 ? 'retry' : bindingsOutcome;
+  }
+
+  #hasBindingsOf(namespace: string, name: string): boolean {
+    const { caches } = this.#deps;
+    return [...caches.serviceMonitors.list(), ...caches.podMonitors.list(), ...caches.prometheusRules.list()]
+      .some((resource) => resource.status?.bindings?.some((b) => b.namespace === namespace && b.name === name));
+  }
+
+  /** Reconciled=False with `message`; nothing else is written, so the running configuration stays. */
+  async #fail(prometheus: Prometheus, message: string, log: Logger): Promise<void> {
+    await this.#writeStatus(prometheus, this.#cachedStatefulSets(prometheus), { status: 'False', reason: 'ReconciliationFailed', message }, log);
+  }
+
+  #cachedStatefulSets(prometheus: Prometheus): (V1StatefulSet | undefined)[] {
+    const { name, namespace } = prometheus.metadata;
+    return Array.from({ length: shardCount(prometheus) }, (_, shard) => this.#deps.caches.ownedStatefulSets.get(statefulSetName(name, shard), namespace));
+  }
+
+  async #writeStatus(prometheus: Prometheus, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger): Promise<void> {
+    const status = prometheusStatus(prometheus, { statefulSets, reconciled, now: this.#now() });
+    const { name, namespace } = prometheus.metadata;
+    const before = prometheus.status?.conditions?.find((c) => c.type === 'Reconciled');
+    await this.#deps.status.apply({ kind: 'Prometheus', namespace, name }, status);
+    const after = status.conditions?.find((c) => c.type === 'Reconciled');
+    if (after && (before?.status !== after.status || (before.message ?? '') !== (after.message ?? ''))) {
+      const line = { reconciled: after.status, reason: after.reason, message: after.message };
+      if (after.status === 'True') log.info(line, 'Prometheus reconciled');
+      else log.warn(line, 'Prometheus not reconciled');
+    }
+  }
+
+  /**
+   * Writes this Prometheus' binding into the status of every monitor and rule that has a verdict, and removes it
+   * from those that no longer do; one Warning Event per newly rejected resource. A 409 (the cache was behind
+   * another write to the same status) asks for a retry.
+   */
+  async #recordVerdicts(owner: { namespace: string; name: string }, verdicts: Map<string, Verdict>, log: Logger, prometheus?: Prometheus): Promise<ProcessOutcome> {
+    const { caches, status, events } = this.#deps;
+    let outcome: ProcessOutcome = 'done';
+    const resources: [Kind, ConfigResource][] = [
+      ...caches.serviceMonitors.list().map((r): [Kind, ConfigResource] => ['ServiceMonitor', r]),
+      ...caches.podMonitors.list().map((r): [Kind, ConfigResource] => ['PodMonitor', r]),
+      ...caches.prometheusRules.list().map((r): [Kind, ConfigResource] => ['PrometheusRule', r]),
+    ];
+    for (const [kind, resource] of resources) {
+      const { namespace, name, resourceVersion, uid } = resource.metadata;
+      const verdict = verdicts.get(verdictKey({ kind, namespace, name }));
+      const hasBinding = resource.status?.bindings?.some((b) => b.namespace === owner.namespace && b.name === owner.name) ?? false;
+      if (!verdict && !hasBinding) continue;
+      const change = bindResource(resource, owner, verdict, this.#now());
+      if (!change.changed) continue;
+      const resourceLog = log.child({ kind, namespace, name });
+      try {
+        const written = await status.apply({ kind, namespace, name, ...(resourceVersion ? { resourceVersion } : {}) }, change.status);
+        if (!written) continue;
+      } catch (error) {
+        if (apiErrorOf(error)?.code === 409) {
+          outcome = 'retry';
+          continue;
+        }
+        throw error;
+      }
+      resourceLog.info({ acceptedBy: change.status.acceptedBy, rejectedBy: change.status.rejectedBy }, verdict?.selected ? 'binding written' : 'binding removed');
+      if (change.newRejection !== undefined && prometheus) {
+        try {
+          await events.record({
+            type: 'Warning',
+            reason: INVALID_CONFIGURATION_REASON,
+            action: SELECTING_ACTION,
+            regarding: { apiVersion: `${GROUP}/${VERSION}`, kind, namespace, name, ...(uid ? { uid } : {}) },
+            related: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', namespace: owner.namespace, name: owner.name, uid: prometheus.metadata.uid ?? '' },
+            note: `"${namespace}/${name}" was rejected due to invalid configuration: ${change.newRejection}`,
+          });
+          resourceLog.warn({ reason: change.newRejection }, 'rejected; Warning event written');
+        } catch (error) {
+          // The status already says it; an Event that cannot be written is not worth failing the reconcile.
+          resourceLog.error({ err: describeError(error) }, 'could not write the Warning event');
+        }
+      }
+    }
+    return outcome;
+  }
+
+  /** Applies every child in order; a failure carries the child's kind/name in `.child` for the status message. */
+  async #apply(prometheus: Prometheus, desired: DesiredChildren, log: Logger): Promise<{ statefulSets: V1StatefulSet[]; changedShards: Set<number> }> {
+    const { caches, children } = this.#deps;
+    const shards = desired.configSecrets.length;
+    const allShards = () => new Set(Array.from({ length: shards }, (_, shard) => shard));
+    let changedShards = new Set<number>();
+    // Every shard loads every rule file and the TLS assets, so their change concerns all shards.
+    for (const configMap of desired.ruleConfigMaps) {
+      if (await this.#applyOne('ConfigMap', configMap, caches.ownedConfigMaps.get(nameOf(configMap), prometheus.metadata.namespace), (b) => children.applyConfigMap(b), log)) changedShards = allShards();
+    }
+    if (await this.#applyOne('Secret', desired.tlsAssets, caches.ownedSecrets.get(nameOf(desired.tlsAssets), prometheus.metadata.namespace), (b) => children.applySecret(b), log)) changedShards = allShards();
+    for (const [shard, secret] of desired.configSecrets.entries()) {
+      if (await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), prometheus.metadata.namespace), (b) => children.applySecret(b), log)) changedShards.add(shard);
+    }
+    await this.#applyOne('Service', desired.service, caches.ownedServices.get(nameOf(desired.service), prometheus.metadata.namespace), (b) => children.applyService(b), log);
+    const statefulSets: V1StatefulSet[] = [];
+    for (const statefulSet of desired.statefulSets) {
+      const cached = caches.ownedStatefulSets.get(nameOf(statefulSet), prometheus.metadata.namespace);
+      let stored: V1StatefulSet | undefined;
+      await this.#applyOne('StatefulSet', statefulSet, cached, async (b) => (stored = await children.applyStatefulSet(b)), log);
+      statefulSets.push(stored ?? statefulSet);
+    }
+    return { statefulSets, changedShards };
+  }
+
+  /** Applies one child; logs and returns true when the API server stored a change (its resourceVersion moved). */
+  async #applyOne<T extends { metadata?: V1ObjectMeta }>(kind: ChildKind, body: T, cached: T | undefined, apply: (body: T) => Promise<T>, log: Logger): Promise<boolean> {
+    let stored: T;
+    try {
+      stored = await apply(body);
+    } catch (error) {
+      if (error && typeof error === 'object') Object.assign(error, { child: `${kind} ${nameOf(body)}` });
+      throw error;
+    }
+    const before = cached?.metadata?.resourceVersion;
+    const after = stored.metadata?.resourceVersion;
+    if (before === after) return false;
+    log.info({ child: kind, childName: nameOf(body) }, before === undefined ? 'child applied (created or not yet cached)' : 'child updated');
+    return true;
+  }
+
+  /** Deletes children of this Prometheus that the current spec no longer wants (removed shards, fewer rule ConfigMaps). */
+  async #deleteLeftovers(prometheus: Prometheus, desired: DesiredChildren, log: Logger): Promise<void> {
+    const { caches, children } = this.#deps;
+    const { name, namespace, uid } = prometheus.metadata;
+    const wanted = new Set([...desired.ruleConfigMaps, desired.tlsAssets, ...desired.configSecrets, ...desired.statefulSets].map(nameOf));
+    const ours = (meta: V1ObjectMeta | undefined) => meta?.ownerReferences?.some((ref) => ref.uid === uid && ref.controller) ?? false;
+    const leftovers: [ChildKind, string][] = [
+      ...caches.ownedStatefulSets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name)
+        .map((s): [ChildKind, string] => ['StatefulSet', nameOf(s)]),
+      ...caches.ownedSecrets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && s.metadata.labels[SHARD_LABEL] !== undefined)
+        .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
+      ...caches.ownedConfigMaps.list(namespace).filter((c) => c.metadata?.labels?.[RULE_CONFIGMAP_PROMETHEUS_LABEL] === name)
+        .map((c): [ChildKind, string] => ['ConfigMap', nameOf(c)]),
+    ];
+    const ownedLeftovers = leftovers.filter(([kind, childName]) => {
+      if (wanted.has(childName)) return false;
+      const cache = kind === 'StatefulSet' ? caches.ownedStatefulSets : kind === 'Secret' ? caches.ownedSecrets : caches.ownedConfigMaps;
+      return ours(cache.get(childName, namespace)?.metadata);
+    });
+    for (const [kind, childName] of ownedLeftovers) {
+      await children.delete(kind, namespace, childName);
+      log.info({ child: kind, childName }, 'child deleted (no longer wanted)');
+    }
+  }
+
+  /** Reloads changed and previously failed shards; returns the failure messages. */
+  async #reload(key: string, prometheus: Prometheus, changedShards: Set<number>, log: Logger): Promise<string[]> {
+    const shards = shardCount(prometheus);
+    const pending = this.#pendingReloads.get(key) ?? new Set<number>();
+    const toReload = [...new Set([...changedShards, ...pending])].filter((shard) => shard < shards).sort((a, b) => a - b);
+    const failures: string[] = [];
+    const stillPending = new Set<number>();
+    for (const shard of toReload) {
+      const result = await this.#deps.reloader.reload(prometheus, shard);
+      if (result.ok) continue;
+      stillPending.add(shard);
+      failures.push(`shard ${shard}: ${result.message}`);
+      log.warn({ shard, message: result.message }, 'reload failed');
+    }
+    if (stillPending.size > 0) this.#pendingReloads.set(key, stillPending);
+    else this.#pendingReloads.delete(key);
+    return failures;
+  }
+}
+
+/** Builds every child, or every problem the builders found. */
+function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespacePrometheuses: readonly Prometheus[]):
+  { ok: true; value: DesiredChildren } | { ok: false; problems: { path: string; message: string }[] } {
+  const tlsAssets = buildTlsAssetsSecret(prometheus, output);
+  const configSecrets = buildConfigSecrets(prometheus, output);
+  const statefulSets = buildStatefulSets(prometheus, output);
+  const problems = [tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems));
+  if (!tlsAssets.ok || !configSecrets.ok || !statefulSets.ok) return { ok: false, problems };
+  // The shared Service is owned by every Prometheus of the namespace (non-controller ownerReferences), so the
+  // garbage collector removes it only with the last one. Deleted ones are left out.
+  const owners = namespacePrometheuses.filter((p) => !p.metadata.deletionTimestamp && p.metadata.uid);
+  return {
+    ok: true,
+    value: {
+      ruleConfigMaps: buildRuleConfigMaps(prometheus, output),
+      tlsAssets: tlsAssets.value,
+      configSecrets: configSecrets.value,
+      service: buildGoverningService(prometheus.metadata.namespace, owners.some((p) => p.metadata.uid === prometheus.metadata.uid) ? owners : [...owners, prometheus]),
+      statefulSets: statefulSets.value,
+    },
+  };
+}
+
+/** Reconciled=True's reason: NoSelectedResources when the Prometheus selects nothing, as upstream. */
+function successReason(output: GeneratorOutput): { reason: string } {
+  const selected = output.verdicts.some((v) => v.resource.kind !== 'Prometheus' && v.selected);
+  return { reason: selected ? '' : 'NoSelectedResources' };
+}
+
+function problemsMessage(problems: { path: string; message: string }[]): string {
+  return problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
+}
+
+function verdictKey(resource: { kind: ResourceKind | Kind; namespace: string; name: string }): string {
+  return `${resource.kind}/${objectKey(resource.namespace, resource.name)}`;
+}
+
+function nameOf(object: { metadata?: { name?: string } }): string {
+  return object.metadata?.name ?? '';
+}

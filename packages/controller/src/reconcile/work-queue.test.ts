@@ -1,0 +1,143 @@
+import { backoffDelay, WorkQueue, type ProcessOutcome } from './work-queue.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `check` is true (polling every 2 ms), or fails after `timeoutMs`. */
+async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(2);
+  }
+}
+
+describe('the work queue', () => {
+  let queue: WorkQueue;
+  afterEach(async () => queue.shutdown());
+
+  it('processes a key added many times before a worker took it only once', async () => {
+    queue = new WorkQueue();
+    const seen: string[] = [];
+    for (let i = 0; i < 5; i += 1) queue.add('monitoring/main');
+    queue.add('team-a/other');
+    expect(queue.length).toBe(2);
+    queue.start(async (key) => { seen.push(key); return 'done'; });
+    await until(() => seen.length === 2);
+    await sleep(20);
+    expect(seen).toEqual(['monitoring/main', 'team-a/other']);
+  });
+
+  it('never gives one key to two workers, and processes it again when it was added meanwhile', async () => {
+    queue = new WorkQueue({ workers: 2 });
+    let active = 0;
+    let maxActive = 0;
+    let calls = 0;
+    let release: () => void = () => {};
+    const firstCallBlocked = new Promise<void>((resolve) => { release = resolve; });
+    queue.start(async () => {
+      calls += 1;
+      active += 1;
+      maxActive = Math.max(maxActive, active);
+      if (calls === 1) await firstCallBlocked;
+      active -= 1;
+      return 'done';
+    });
+    queue.add('monitoring/main');
+    await until(() => calls === 1);
+    // Added three times while being processed: one more run afterwards, not three, and not in parallel.
+    queue.add('monitoring/main');
+    queue.add('monitoring/main');
+    queue.add('monitoring/main');
+    await sleep(20);
+    expect(calls).toBe(1);
+    release();
+    await until(() => calls === 2);
+    await sleep(20);
+    expect(calls).toBe(2);
+    expect(maxActive).toBe(1);
+  });
+
+  it('runs different keys in parallel up to the number of workers', async () => {
+    queue = new WorkQueue({ workers: 2 });
+    let active = 0;
+    let maxActive = 0;
+    let done = 0;
+    queue.start(async () => {
+      active += 1;
+      maxActive = Math.max(maxActive, active);
+      await sleep(20);
+      active -= 1;
+      done += 1;
+      return 'done';
+    });
+    for (const key of ['a/1', 'a/2', 'a/3', 'a/4']) queue.add(key);
+    await until(() => done === 4);
+    expect(maxActive).toBe(2);
+  });
+
+  it('retries a failing key with a doubling delay and forgets the failures once it succeeds', async () => {
+    queue = new WorkQueue({ baseDelayMs: 10 });
+    const times: number[] = [];
+    const outcomes: ProcessOutcome[] = ['retry', 'retry', 'retry', 'done'];
+    queue.start(async () => {
+      times.push(Date.now());
+      return outcomes[times.length - 1] ?? 'done';
+    });
+    queue.add('monitoring/main');
+    await until(() => times.length === 4);
+    const gaps = times.slice(1).map((time, i) => time - times[i]!);
+    // 10, 20, 40 ms; timers fire late, never early.
+    expect(gaps[0]).toBeGreaterThanOrEqual(9);
+    expect(gaps[1]).toBeGreaterThanOrEqual(19);
+    expect(gaps[2]).toBeGreaterThanOrEqual(39);
+    expect(queue.failures('monitoring/main')).toBe(0);
+  });
+
+  it('treats a throw as a retry and reports it', async () => {
+    const errors: [string, number][] = [];
+    let calls = 0;
+    const onError = (key: string, _error: unknown, failures: number) => { errors.push([key, failures]); };
+    queue = new WorkQueue({ baseDelayMs: 1, onError });
+    queue.start(async () => {
+      calls += 1;
+      if (calls < 3) throw new Error('boom');
+      return 'done';
+    });
+    queue.add('monitoring/main');
+    await until(() => calls === 3);
+    expect(errors).toEqual([['monitoring/main', 1], ['monitoring/main', 2]]);
+  });
+
+  it('keeps backoff per key: one failing key does not delay another', async () => {
+    queue = new WorkQueue({ baseDelayMs: 1_000 });
+    const seen: string[] = [];
+    queue.start(async (key) => { seen.push(key); return key === 'bad/one' ? 'retry' : 'done'; });
+    queue.add('bad/one');
+    queue.add('good/one');
+    await until(() => seen.length === 2);
+    expect(queue.failures('bad/one')).toBe(1);
+    expect(queue.failures('good/one')).toBe(0);
+  });
+
+  it('cancels pending retries on shutdown and ignores later adds', async () => {
+    queue = new WorkQueue({ baseDelayMs: 60_000 });
+    let calls = 0;
+    queue.start(async () => { calls += 1; return 'retry'; });
+    queue.add('monitoring/main');
+    await until(() => calls === 1);
+    await queue.shutdown();
+    queue.add('monitoring/main');
+    await sleep(10);
+    expect(calls).toBe(1);
+    // jest would report the 60 s timer as an open handle if shutdown left it.
+  });
+});
+
+describe('the backoff', () => {
+  it('starts at 5 ms, doubles, and stops at 1000 s like client-go', () => {
+    expect([1, 2, 3, 4].map((n) => backoffDelay(n))).toEqual([5, 10, 20, 40]);
+    expect(backoffDelay(18)).toBe(655_360);
+    expect(backoffDelay(19)).toBe(1_000_000);
+    expect(backoffDelay(5_000)).toBe(1_000_000);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * A rate-limited work queue of string keys, in the shape of client-go's `workqueue`:
+ * - a key waiting to be processed is queued once, however often it is added (dedup);
+ * - a key being processed is never handed to a second worker; added meanwhile, it is processed again afterwards
+ *   (the "dirty" set), so no change is lost and no key is processed twice at once;
+ * - a failed key comes back after a per-key exponential backoff, 5 ms doubling up to 1000 s (client-go's
+ *   `DefaultItemBasedRateLimiter`); success forgets its failures;
+ * - a fixed number of workers (1 or 2 for promop: reconciles are I/O-bound and few).
+ */
+
+/** What processing a key ended with: `retry` requeues it with backoff, `done` forgets its failures. */
+export type ProcessOutcome = 'done' | 'retry';
+
+/** Processes one key. A throw counts as `retry` and is reported to `onError`. */
+export type ProcessKey = (key: string) => Promise<ProcessOutcome>;
+
+/** Options of a WorkQueue. */
+export interface WorkQueueOptions {
+  /** Workers processing keys in parallel (default 1). */
+  workers?: number;
+  /** First retry delay (default 5 ms). */
+  baseDelayMs?: number;
+  /** Longest retry delay (default 1000 s). */
+  maxDelayMs?: number;
+  /** Called when processing a key throws (a bug or an unexpected API failure). Must not throw. */
+  onError?: (key: string, error: unknown, failures: number) => void;
+}
+
+/** client-go's defaults. */
+export const DEFAULT_BASE_DELAY_MS = 5;
+export const DEFAULT_MAX_DELAY_MS = 1_000_000;
+
+/** The backoff before retry number `failures` (1-based): base·2^(failures−1), capped at max. */
+export function backoffDelay(failures: number, baseDelayMs = DEFAULT_BASE_DELAY_MS, maxDelayMs = DEFAULT_MAX_DELAY_MS): number {
+  // 2^exp overflows to Infinity long after the cap; Math.min keeps the cap.
+  return Math.min(baseDelayMs * 2 ** Math.max(0, failures - 1), maxDelayMs);
+}
+
+/** A deduplicating, rate-limited queue feeding a fixed number of workers. */
+export class WorkQueue {
+  readonly #workers: number;
+  readonly #baseDelayMs: number;
+  readonly #maxDelayMs: number;
+  readonly #onError: NonNullable<WorkQueueOptions['onError']>;
+  /** Keys waiting, in order. */
+  readonly #queue: string[] = [];
+  /** Keys that need processing (waiting, or added again while being processed). */
+  readonly #dirty = new Set<string>();
+  readonly #processing = new Set<string>();
+  readonly #failures = new Map<string, number>();
+  readonly #delayed = new Map<string, NodeJS.Timeout>();
+  readonly #running = new Set<Promise<void>>();
+  #process: ProcessKey | undefined;
+  #shuttingDown = false;
+
+  constructor(options: WorkQueueOptions = {}) {
+    this.#workers = options.workers ?? 1;
+    this.#baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
+    this.#maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  /** Queues `key` unless it is already waiting. Ignored after shutdown. */
+  add(key: string): void {
+    if (this.#shuttingDown || this.#dirty.has(key)) return;
+    this.#dirty.add(key);
+    if (!this.#processing.has(key)) {
+      this.#queue.push(key);
+      this.#pump();
+    }
+  }
+
+  /** Queues `key` after its backoff and counts one more failure for it. */
+  addRateLimited(key: string): void {
+    if (this.#shuttingDown) return;
+    const failures = (this.#failures.get(key) ?? 0) + 1;
+    this.#failures.set(key, failures);
+    this.#addAfter(key, backoffDelay(failures, this.#baseDelayMs, this.#maxDelayMs));
+  }
+
+  /** Forgets the failures of `key`: its next retry starts from the base delay again. */
+  forget(key: string): void {
+    this.#failures.delete(key);
+  }
+
+  /** How many times `key` failed since it last succeeded. */
+  failures(key: string): number {
+    return this.#failures.get(key) ?? 0;
+  }
+
+  /** Keys waiting (not counting those being processed or delayed). */
+  get length(): number {
+    return this.#queue.length;
+  }
+
+  /** Starts the workers with `process`. */
+  start(process: ProcessKey): void {
+    if (this.#process) throw new Error('bug: WorkQueue started twice');
+    this.#process = process;
+    this.#pump();
+  }
+
+  /** Stops taking keys, cancels pending retries and waits for the keys being processed. */
+  async shutdown(): Promise<void> {
+    this.#shuttingDown = true;
+    for (const timer of this.#delayed.values()) clearTimeout(timer);
+    this.#delayed.clear();
+    this.#queue.length = 0;
+    this.#dirty.clear();
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+
+  #addAfter(key: string, delayMs: number): void {
+    // One pending timer per key: a second request keeps the earlier one (the key is processed at that time and
+    // reads the latest state then).
+    if (this.#delayed.has(key)) return;
+    const timer = setTimeout(() => {
+      this.#delayed.delete(key);
+      this.add(key);
+    }, delayMs);
+    this.#delayed.set(key, timer);
+  }
+
+  #pump(): void {
+    const process = this.#process;
+    if (!process) return;
+    while (!this.#shuttingDown && this.#running.size < this.#workers && this.#queue.length > 0) {
+      const key = this.#queue.shift() as string;
+      this.#dirty.delete(key);
+      this.#processing.add(key);
+      const run = this.#runOne(process, key).finally(() => {
+        this.#running.delete(run);
+        this.#processing.delete(key);
+        // Added while it was processed: it waited in #dirty only; queue it now.
+        if (this.#dirty.has(key) && !this.#shuttingDown) this.#queue.push(key);
+        this.#pump();
+      });
+      this.#running.add(run);
+    }
+  }
+
+  async #runOne(process: ProcessKey, key: string): Promise<void> {
+    let outcome: ProcessOutcome;
+    try {
+      outcome = await process(key);
+    } catch (error) {
+      outcome = 'retry';
+      this.#onError(key, error, (this.#failures.get(key) ?? 0) + 1);
+    }
+    if (outcome === 'done') this.forget(key);
+    else this.addRateLimited(key);
+  }
+}
