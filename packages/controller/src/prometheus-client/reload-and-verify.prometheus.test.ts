@@ -61,6 +61,14 @@ describe('promop reloading a real Prometheus after the kubelet updates its files
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('reads readiness, build and runtime info from the same client the reloader uses', async () => {
+    const client = reloader.client(prometheus.url);
+    expect(await client.ready()).toEqual({ ok: true, value: true });
+    expect(await client.buildInfo()).toMatchObject({ ok: true, value: { version: '3.16.0' } });
+    expect(await client.runtimeInfo()).toMatchObject({ ok: true, value: { reloadConfigSuccess: true, lastConfigTime: expect.stringMatching(/^\d{4}-/) } });
+    expect(await client.ruleGroups()).toEqual({ ok: true, value: [] });
+  });
+
   it('verifies config B once it is on disk, and Prometheus then has scrape pool b', async () => {
     const configB = configWithJobs(['a', 'b'], rulesDir);
     writeFileSync(configFile, configB);
