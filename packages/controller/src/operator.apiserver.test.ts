@@ -217,6 +217,22 @@ describe('a Prometheus whose spec breaks and is fixed again', () => {
   });
 });
 
+describe('a Prometheus with an invalid toleration the API server refuses in the StatefulSet', () => {
+  const setTolerations = (value: object[]) => custom.patchNamespacedCustomObject({ ...crd(PLURALS.Prometheus, MONITORING), name: 'main', body: [{ op: 'add', path: '/spec/tolerations', value }] }) as Promise<{ metadata: { generation: number } }>;
+
+  it("reports the API server's message naming the field, and recovers once it is fixed", async () => {
+    const broken = await setTolerations([{ operator: 'Sometimes' }]);
+    const failed = await eventually(readPrometheus, (p) => condition(p.status, 'Reconciled')?.observedGeneration === broken.metadata.generation);
+    expect(condition(failed.status, 'Reconciled')).toMatchObject({ status: 'False', reason: 'ReconciliationFailed' });
+    expect(condition(failed.status, 'Reconciled')?.message).toMatch(/^StatefulSet prometheus-main: .*spec\.template\.spec\.tolerations\[0\]\.operator: Unsupported value: "Sometimes"/);
+    const fixed = await setTolerations([{ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }]);
+    const reconciled = await eventually(readPrometheus, (p) => condition(p.status, 'Reconciled')?.observedGeneration === fixed.metadata.generation);
+    expect(condition(reconciled.status, 'Reconciled')?.status).toBe('True');
+    const statefulSet = await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'prometheus-main' });
+    expect(statefulSet.spec?.template.spec?.tolerations).toEqual([{ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }]);
+  });
+});
+
 describe('a deleted ServiceMonitor', () => {
   it('disappears from the config', async () => {
     await custom.deleteNamespacedCustomObject({ ...crd(PLURALS.ServiceMonitor, TEAM_A), name: 'api' });

@@ -67,6 +67,8 @@ export class PrometheusReconciler {
   readonly #now: () => Date;
   /** Shards whose reload failed, per Prometheus key: reloaded on the next reconcile even if nothing changed. */
   readonly #pendingReloads = new Map<string, Set<number>>();
+  /** The Reconciled condition last written per Prometheus key (status, reason, message), to log changes once. */
+  readonly #lastReconciled = new Map<string, string>();
 
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
@@ -83,6 +85,7 @@ export class PrometheusReconciler {
       // Gone (or going): the garbage collector deletes the children through their ownerReferences. What it
       // cannot know about are the bindings this Prometheus left in monitors' and rules' status.
       this.#pendingReloads.delete(key);
+      this.#lastReconciled.delete(key);
       const bound = this.#hasBindingsOf(namespace, name);
       if (!bound || (!prometheus && await this.#deps.prometheusExists(namespace, name))) return 'done';
       return this.#recordVerdicts({ namespace, name }, new Map(), log);
@@ -146,10 +149,15 @@ export class PrometheusReconciler {
   async #writeStatus(prometheus: Prometheus, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger): Promise<void> {
     const status = prometheusStatus(prometheus, { statefulSets, reconciled, now: this.#now() });
     const { name, namespace } = prometheus.metadata;
-    const before = prometheus.status?.conditions?.find((c) => c.type === 'Reconciled');
     await this.#deps.status.apply({ kind: 'Prometheus', namespace, name }, status);
     const after = status.conditions?.find((c) => c.type === 'Reconciled');
-    if (after && (before?.status !== after.status || (before.message ?? '') !== (after.message ?? ''))) {
+    // Compared with what this process wrote last, not with the cache: the cache may not have our previous
+    // write yet, and a second identical line would claim a change that did not happen.
+    const key = objectKey(namespace, name);
+    const said = reconciledText(after);
+    const before = this.#lastReconciled.get(key) ?? reconciledText(prometheus.status?.conditions?.find((c) => c.type === 'Reconciled'));
+    this.#lastReconciled.set(key, said);
+    if (after && said !== before) {
       const line = { reconciled: after.status, reason: after.reason, message: after.message };
       if (after.status === 'True') log.info(line, 'Prometheus reconciled');
       else log.warn(line, 'Prometheus not reconciled');
@@ -321,6 +329,10 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
 function successReason(output: GeneratorOutput): { reason: string } {
   const selected = output.verdicts.some((v) => v.resource.kind !== 'Prometheus' && v.selected);
   return { reason: selected ? '' : 'NoSelectedResources' };
+}
+
+function reconciledText(condition: { status: string; reason?: string; message?: string } | undefined): string {
+  return condition ? `${condition.status}\n${condition.reason ?? ''}\n${condition.message ?? ''}` : '';
 }
 
 function problemsMessage(problems: { path: string; message: string }[]): string {
