@@ -233,6 +233,26 @@ describe('a Prometheus with an invalid toleration the API server refuses in the 
   });
 });
 
+describe('a paused Prometheus', () => {
+  const setPaused = (paused: boolean) => custom.patchNamespacedCustomObject({ ...crd(PLURALS.Prometheus, MONITORING), name: 'main', body: [{ op: 'add', path: '/spec/paused', value: paused }] });
+
+  it('keeps its config while paused, says so in status, and picks up what changed once resumed', async () => {
+    await setPaused(true);
+    expect((await eventually(readPrometheus, (p) => (p.status as { paused?: boolean } | undefined)?.paused === true)).status).toMatchObject({ paused: true });
+    const before = await readConfig();
+    await custom.createNamespacedCustomObject({
+      ...crd(PLURALS.ServiceMonitor, TEAM_A),
+      body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'ServiceMonitor', metadata: { name: 'late' }, spec: { selector: {}, endpoints: [{ port: 'web' }] } },
+    });
+    // Nothing to wait for when nothing happens: give the operator two seconds to (wrongly) act.
+    await sleep(2_000);
+    expect((await readConfig()).metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+    await setPaused(false);
+    const resumed = await eventually(() => readConfig(), (s) => configText(s).includes(`serviceMonitor/${TEAM_A}/late/0`));
+    expect(configText(resumed)).toContain(`serviceMonitor/${TEAM_A}/late/0`);
+  });
+});
+
 describe('a deleted ServiceMonitor', () => {
   it('disappears from the config', async () => {
     await custom.deleteNamespacedCustomObject({ ...crd(PLURALS.ServiceMonitor, TEAM_A), name: 'api' });
@@ -264,6 +284,12 @@ describe('the operator', () => {
   it('never logged a Secret value', () => {
     expect(logLines.length).toBeGreaterThan(0);
     expect(logLines.filter((line) => line.includes(SECRET_VALUE))).toEqual([]);
+  });
+
+  it('wrote no second Warning for the broken ServiceMonitor across every reconcile since', async () => {
+    const events = (await admin.makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: TEAM_B })).items
+      .filter((e) => e.regarding?.name === 'broken' && e.reason === 'InvalidConfiguration');
+    expect(events).toHaveLength(1);
   });
 
   it('leaves the StatefulSet and Secrets in place when stopped', async () => {

@@ -37,6 +37,7 @@ export const OPERATOR_CLUSTER_ROLE_RULES: readonly V1PolicyRule[] = [
   { apiGroups: [''], resources: ['services'], verbs: [...READ, 'create', 'patch'] },
   // A StatefulSet per shard; those of removed shards are deleted.
   { apiGroups: ['apps'], resources: ['statefulsets'], verbs: [...READ, 'create', 'patch', 'delete'] },
-  // Warning Events for rejected monitors and rules (events.k8s.io/v1).
+  // Warning Events for rejected monitors and rules (events.k8s.io/v1). promop only creates today; patch is what an
+  // event series (a repeated Event counted instead of re-created, as client-go's recorder does) needs.
   { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
 ];
