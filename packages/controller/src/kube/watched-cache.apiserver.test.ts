@@ -88,6 +88,36 @@ describe('a watched cache', () => {
     expect(cache.get('after-stop', NAMESPACE)).toBeUndefined();
   });
 
+  it('tells its handlers about an object a relist no longer finds (a delete the watch missed)', async () => {
+    // The list is scripted, the watch is real (on this namespace, where nothing else changes): the second list
+    // lacks "gone", as if its delete had happened while the watch was stalled.
+    const real = await core.listNamespacedConfigMap({ namespace: NAMESPACE });
+    const object = (name: string): V1ConfigMap => ({ metadata: { name, namespace: NAMESPACE, resourceVersion: '1' } });
+    let lists = 0;
+    const cache = new WatchedCache<V1ConfigMap>(kc, {
+      resource: 'configmaps',
+      path: `/api/v1/namespaces/${NAMESPACE}/configmaps`,
+      labelSelector: 'scripted=only',
+      list: async () => {
+        lists += 1;
+        return { items: lists === 1 ? [object('kept'), object('gone')] : [object('kept')], metadata: { resourceVersion: real.metadata?.resourceVersion ?? '' } };
+      },
+      relistIntervalMs: 200,
+    }, log);
+    const deletes: string[] = [];
+    cache.onChange((o, change) => { if (change === 'delete') deletes.push(o.metadata?.name ?? ''); });
+    await cache.start();
+    try {
+      expect(cache.get('gone', NAMESPACE)).toBeDefined();
+      expect(await until(() => deletes.includes('gone'), 5_000)).toBe(true);
+      expect(cache.get('gone', NAMESPACE)).toBeUndefined();
+      expect(cache.get('kept', NAMESPACE)).toBeDefined();
+      expect(deletes).toEqual(['gone']);
+    } finally {
+      await cache.stop();
+    }
+  });
+
   it('fails to start, at once, for an identity that may not list', async () => {
     const nobody = sharedTestEnv().kubeConfigFor({ namespace: NAMESPACE, name: 'nobody' });
     const cache = configMapCache(nobody);

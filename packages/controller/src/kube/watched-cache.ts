@@ -145,6 +145,12 @@ export class WatchedCache<T> {
     this.#listWatch = listWatch;
     this.#restartDelayMs = RESTART_MIN_MS;
     await previous?.stop();
+    // Objects the old cache held and the new list lacks were deleted while the old watch was not hearing: tell the
+    // handlers, as client-go's relist does with its delete/add diff.
+    for (const object of previous?.list() ?? []) {
+      const { name, namespace } = object.metadata ?? {};
+      if (name !== undefined && listWatch.get(name, namespace) === undefined) this.#dispatch(listWatch, object as T, 'delete');
+    }
   }
 
   #dispatch(source: ListWatch<KubernetesObject>, object: T, change: 'add' | 'update' | 'delete'): void {
