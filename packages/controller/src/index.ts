@@ -1,3 +1,11 @@
-/** `@promop/controller`: the operator (to come) and the offline renderer behind `promop render`. */
+/**
+ * `@promop/controller`: the operator (reconcile loop, Kubernetes access, RBAC rules, Prometheus
+ * reload and verification, metrics) and the offline renderer behind `promop render`.
+ */
 export { readManifests, type Manifests, type ManifestResource } from './manifest-reader.ts';
 export { renderManifests, outputFiles, formatRenderReport, type RenderResult, type RenderedPrometheus } from './render-command.ts';
+export { Operator } from './operator.ts';
+export { OPERATOR_CLUSTER_ROLE_RULES } from './rbac/index.ts';
+export { NO_OP_RELOADER, type ConfigReloader, type ReloadResult } from './reconcile/index.ts';
+export { PrometheusReloader, prometheusPodUrl, type PodConfigVerifier } from './prometheus-client/index.ts';
+export { OperatorMetrics, startMetricsServer } from './observability/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The seam between the controller and Prometheus pods: the controller asks a ConfigReloader to make a pod run the
+ * The seam between the controller and Prometheus pods: the controller asks a PodConfigVerifier to make a pod run the
  * config it just applied, and maps the outcome to status, events and metrics.
  *
  * Pods → URLs: the controller lists the pods of a Prometheus shard (label selector of its StatefulSet), skips
@@ -34,7 +34,7 @@ export interface ReloadRequest {
 }
 
 /** What the controller depends on (a fake in controller unit tests, PrometheusReloader in the operator). */
-export interface ConfigReloader {
+export interface PodConfigVerifier {
   /** Reloads one pod and verifies it runs the expected files; never throws for a pod's answers or absence. */
   reloadAndVerify(request: ReloadRequest): Promise<ReloadOutcome>;
 }
@@ -50,8 +50,8 @@ export interface PrometheusReloaderOptions {
   agent?: PrometheusAgentOptions;
 }
 
-/** The ConfigReloader that calls pods over HTTP through one shared keep-alive Agent. Call `close()` on shutdown. */
-export class PrometheusReloader implements ConfigReloader {
+/** The PodConfigVerifier that calls pods over HTTP through one shared keep-alive Agent. Call `close()` on shutdown. */
+export class PrometheusReloader implements PodConfigVerifier {
   readonly #options: PrometheusReloaderOptions;
   readonly #allowed: BlockList;
   readonly #agent: Agent;

@@ -1,9 +1,11 @@
 /**
  * How the reconciler asks a Prometheus to load what was just written. The reconciler applies the config Secret
  * and rule ConfigMaps, then calls `reload(prometheus, shard)` for every shard whose inputs changed (and again on
- * the next reconcile if it failed). The implementation (`PrometheusReloader`, in prometheus-client/) is
- * responsible for everything Prometheus-specific: waiting until the kubelet has updated the mounted files,
- * POST `/-/reload` on each pod of the shard, verifying the loaded config. The reconciler never talks HTTP itself.
+ * the next reconcile if it failed). An implementation is responsible for everything Prometheus-specific: waiting
+ * until the kubelet has updated the mounted files, POST `/-/reload` on each pod of the shard, verifying the
+ * loaded config. The reconciler never talks HTTP itself. The per-pod part exists (`PrometheusReloader` in
+ * prometheus-client/, a PodConfigVerifier); the adapter that finds a shard's running pods and calls it with the
+ * shard's expected config comes with the pod-network work, the first time pods actually run in tests.
  */
 import type { Prometheus } from '@promop/crds';
 
