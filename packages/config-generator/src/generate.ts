@@ -11,6 +11,7 @@
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
+import { supports } from './http-client/index.ts';
 import { nameValidationSchemeFor } from './prometheus-names.ts';
 import { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
@@ -21,7 +22,7 @@ import { replicaLabelName } from './prometheus/external-labels.ts';
 import { buildGlobalConfig, type GlobalFields } from './prometheus/global-config.ts';
 import { buildRemoteReadConfigs, type RemoteReadSpec } from './prometheus/remote-read-config.ts';
 import { buildRemoteWriteConfigs, type RemoteWriteSpec } from './prometheus/remote-write-config.ts';
-import { createRenderContext, versionSupports, type PrometheusRenderContext } from './prometheus/render-context.ts';
+import { createRenderContext, type PrometheusRenderContext } from './prometheus/render-context.ts';
 import { buildRuleFiles } from './prometheus/rule-files.ts';
 import { checkScrapeClasses } from './prometheus/scrape-classes.ts';
 import { shardCount, substituteShard } from './prometheus/sharding.ts';
@@ -144,7 +145,7 @@ interface AssembledParts {
 function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: AssembledParts): Record<string, unknown> {
   const config: Record<string, unknown> = { global: buildGlobalConfig(spec as GlobalFields, context) };
   const goGC = spec.runtime?.goGC;
-  if (typeof goGC === 'number' && versionSupports(context, 'spec.runtime', 'runtime', '2.53.0')) config.runtime = { gogc: goGC };
+  if (typeof goGC === 'number' && supports(context, '2.53.0', 'spec.runtime', 'runtime')) config.runtime = { gogc: goGC };
   if (parts.ruleFiles) config.rule_files = parts.ruleFiles;
   config.scrape_configs = parts.scrapeConfigs;
   const storage = buildStorageConfig(spec as StorageFields, context);
@@ -169,7 +170,7 @@ function buildScrapeContext(
   context: PrometheusRenderContext,
 ): ScrapeContext {
   let role: EndpointsRole = 'endpoints';
-  if (spec.serviceDiscoveryRole === 'EndpointSlice' && versionSupports(context, 'spec.serviceDiscoveryRole', 'role: endpointslice', '2.21.0')) {
+  if (spec.serviceDiscoveryRole === 'EndpointSlice' && supports(context, '2.21.0', 'spec.serviceDiscoveryRole', 'role: endpointslice')) {
     role = 'endpointslice';
   }
   const scrapeContext: ScrapeContext = {

@@ -5,7 +5,8 @@
  */
 import { lowerByteSize } from '../scrape/limits.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
-import { versionSupports, type PrometheusRenderContext } from './render-context.ts';
+import { supports } from '../http-client/index.ts';
+import type { PrometheusRenderContext } from './render-context.ts';
 
 /** The scrape interval and evaluation interval when the spec leaves them empty (the CRD default). */
 export const DEFAULT_INTERVAL = '30s';
@@ -48,14 +49,14 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
   const global: Record<string, unknown> = {};
   global.scrape_interval = spec.scrapeInterval || DEFAULT_INTERVAL;
   if (spec.scrapeTimeout) global.scrape_timeout = spec.scrapeTimeout;
-  if (spec.scrapeProtocols && spec.scrapeProtocols.length > 0 && versionSupports(context, 'spec.scrapeProtocols', 'scrape_protocols', '2.49.0')) {
+  if (spec.scrapeProtocols && spec.scrapeProtocols.length > 0 && supports(context, '2.49.0', 'spec.scrapeProtocols', 'scrape_protocols')) {
     global.scrape_protocols = spec.scrapeProtocols;
   }
   global.external_labels = buildExternalLabels(spec, context);
 
   // Capped by the enforced limit like the numeric limits below (jobs without their own limit inherit it).
   const bodySizeLimit = lowerByteSize(spec.bodySizeLimit ?? undefined, spec.enforcedBodySizeLimit ?? undefined);
-  if (bodySizeLimit && versionSupports(context, bodySizeLimit === spec.bodySizeLimit ? 'spec.bodySizeLimit' : 'spec.enforcedBodySizeLimit', 'body_size_limit', '2.45.0')) {
+  if (bodySizeLimit && supports(context, '2.45.0', bodySizeLimit === spec.bodySizeLimit ? 'spec.bodySizeLimit' : 'spec.enforcedBodySizeLimit', 'body_size_limit')) {
     global.body_size_limit = bodySizeLimit;
   }
   appendLimit(global, 'sample_limit', spec.sampleLimit, spec.enforcedSampleLimit, 'sampleLimit', context, '2.45.0');
@@ -65,28 +66,28 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
   appendLimit(global, 'label_value_length_limit', spec.labelValueLengthLimit, spec.enforcedLabelValueLengthLimit, 'labelValueLengthLimit', context, '2.45.0');
   appendLimit(global, 'keep_dropped_targets', spec.keepDroppedTargets, spec.enforcedKeepDroppedTargets, 'keepDroppedTargets', context, '2.47.0');
 
-  if (spec.scrapeFailureLogFile && versionSupports(context, 'spec.scrapeFailureLogFile', 'scrape_failure_log_file', '2.55.0')) {
+  if (spec.scrapeFailureLogFile && supports(context, '2.55.0', 'spec.scrapeFailureLogFile', 'scrape_failure_log_file')) {
     global.scrape_failure_log_file = logFilePath(spec.scrapeFailureLogFile);
   }
-  if (spec.nameValidationScheme && versionSupports(context, 'spec.nameValidationScheme', 'metric_name_validation_scheme', '3.0.0')) {
+  if (spec.nameValidationScheme && supports(context, '3.0.0', 'spec.nameValidationScheme', 'metric_name_validation_scheme')) {
     global.metric_name_validation_scheme = spec.nameValidationScheme.toLowerCase();
   }
-  if (spec.nameEscapingScheme && versionSupports(context, 'spec.nameEscapingScheme', 'metric_name_escaping_scheme', '3.4.0')) {
+  if (spec.nameEscapingScheme && supports(context, '3.4.0', 'spec.nameEscapingScheme', 'metric_name_escaping_scheme')) {
     global.metric_name_escaping_scheme = escapingSchemeName(spec.nameEscapingScheme);
   }
-  if (isSet(spec.convertClassicHistogramsToNHCB) && versionSupports(context, 'spec.convertClassicHistogramsToNHCB', 'convert_classic_histograms_to_nhcb', '3.4.0')) {
+  if (isSet(spec.convertClassicHistogramsToNHCB) && supports(context, '3.4.0', 'spec.convertClassicHistogramsToNHCB', 'convert_classic_histograms_to_nhcb')) {
     global.convert_classic_histograms_to_nhcb = spec.convertClassicHistogramsToNHCB;
   }
-  if (isSet(spec.scrapeClassicHistograms) && versionSupports(context, 'spec.scrapeClassicHistograms', 'always_scrape_classic_histograms', '3.5.0')) {
+  if (isSet(spec.scrapeClassicHistograms) && supports(context, '3.5.0', 'spec.scrapeClassicHistograms', 'always_scrape_classic_histograms')) {
     global.always_scrape_classic_histograms = spec.scrapeClassicHistograms;
   }
-  if (isSet(spec.scrapeNativeHistograms) && versionSupports(context, 'spec.scrapeNativeHistograms', 'scrape_native_histograms', '3.8.0')) {
+  if (isSet(spec.scrapeNativeHistograms) && supports(context, '3.8.0', 'spec.scrapeNativeHistograms', 'scrape_native_histograms')) {
     global.scrape_native_histograms = spec.scrapeNativeHistograms;
   }
 
   global.evaluation_interval = spec.evaluationInterval || DEFAULT_INTERVAL;
-  if (spec.ruleQueryOffset && versionSupports(context, 'spec.ruleQueryOffset', 'rule_query_offset', '2.53.0')) global.rule_query_offset = spec.ruleQueryOffset;
-  if (spec.queryLogFile && versionSupports(context, 'spec.queryLogFile', 'query_log_file', '2.16.0')) global.query_log_file = logFilePath(spec.queryLogFile);
+  if (spec.ruleQueryOffset && supports(context, '2.53.0', 'spec.ruleQueryOffset', 'rule_query_offset')) global.rule_query_offset = spec.ruleQueryOffset;
+  if (spec.queryLogFile && supports(context, '2.16.0', 'spec.queryLogFile', 'query_log_file')) global.query_log_file = logFilePath(spec.queryLogFile);
   return global;
 }
 
@@ -110,7 +111,7 @@ function appendLimit(
   else if (cap > 0) value = cap;
   if (value === undefined) return;
   const enforcedField = `enforced${field[0]?.toUpperCase()}${field.slice(1)}`;
-  if (versionSupports(context, `spec.${own > 0 ? field : enforcedField}`, key, minimum)) global[key] = value;
+  if (supports(context, minimum, `spec.${own > 0 ? field : enforcedField}`, key)) global[key] = value;
 }
 
 /** A bare file name goes to the log directory; a path is kept (upstream's logFilePath). */

@@ -4,7 +4,7 @@
  * Prometheus' name; its findings hold Prometheus-level problems, any one of which makes the
  * generator keep the previous config, and warnings such as fields dropped for the version.
  */
-import { Findings, supports, type HttpClientContext } from '../http-client/render-context.ts';
+import { Findings, type HttpClientContext } from '../http-client/render-context.ts';
 import type { NameValidationScheme } from '../prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import type { SecretStore } from '../secret-store.ts';
@@ -24,13 +24,4 @@ export function createRenderContext(
   secrets: SecretStore,
 ): PrometheusRenderContext {
   return { namespace: prometheus.namespace, name: prometheus.name, version, nameValidationScheme, secrets, findings: new Findings(), tlsAssets: {} };
-}
-
-/**
- * True when the Prometheus version supports the field at `path` (rendered as `key`, introduced
- * in `minimum`); otherwise a warning is recorded and the caller drops the field, as
- * prometheus-operator does.
- */
-export function versionSupports(context: PrometheusRenderContext, path: string, key: string, minimum: string): boolean {
-  return supports(context, minimum, path, key);
 }

@@ -4,7 +4,8 @@
  * handles those).
  */
 import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
-import { versionSupports, type PrometheusRenderContext } from './render-context.ts';
+import { supports } from '../http-client/index.ts';
+import type { PrometheusRenderContext } from './render-context.ts';
 
 /** Retention when neither `retention` nor `retentionSize` is set, as prometheus-operator. */
 export const DEFAULT_RETENTION = '24h';
@@ -28,12 +29,12 @@ export function retentionInConfigFile(version: PrometheusVersion): boolean {
 export function buildStorageConfig(spec: StorageFields, context: PrometheusRenderContext): Record<string, unknown> | undefined {
   const storage: Record<string, unknown> = {};
   const maxExemplars = spec.exemplars?.maxSize;
-  if (maxExemplars !== null && maxExemplars !== undefined && versionSupports(context, 'spec.exemplars.maxSize', 'max_exemplars', '2.29.0')) {
+  if (maxExemplars !== null && maxExemplars !== undefined && supports(context, '2.29.0', 'spec.exemplars.maxSize', 'max_exemplars')) {
     storage.exemplars = { max_exemplars: maxExemplars };
   }
   const tsdb: Record<string, unknown> = {};
   const window = spec.tsdb?.outOfOrderTimeWindow;
-  if (window && versionSupports(context, 'spec.tsdb.outOfOrderTimeWindow', 'out_of_order_time_window', '2.39.0')) {
+  if (window && supports(context, '2.39.0', 'spec.tsdb.outOfOrderTimeWindow', 'out_of_order_time_window')) {
     tsdb.out_of_order_time_window = window;
   }
   if (retentionInConfigFile(context.version)) {
