@@ -3,16 +3,12 @@
  * objects the enforced namespace label is not applied to. An entry without a name exempts every
  * object of that resource in the namespace.
  */
+import { PLURALS } from '@promop/crds';
 import type { ResourceKind } from '../model.ts';
+import { isRecord } from '../rules/is-record.ts';
 
 /** Tells whether an object is exempt from the enforced namespace label. */
 export type EnforcementExclusion = (kind: ResourceKind, namespace: string, name: string) => boolean;
-
-const RESOURCE_OF_KIND: Partial<Record<ResourceKind, string>> = {
-  ServiceMonitor: 'servicemonitors',
-  PodMonitor: 'podmonitors',
-  PrometheusRule: 'prometheusrules',
-};
 
 /** Builds the exemption test from the spec's lists (entries are opaque objects in the CRD). */
 export function enforcementExclusion(excluded: readonly unknown[] | undefined, legacyRuleExclusions: readonly unknown[] | undefined): EnforcementExclusion {
@@ -24,17 +20,14 @@ export function enforcementExclusion(excluded: readonly unknown[] | undefined, l
   // The deprecated list names rules by `ruleNamespace` and `ruleName`.
   for (const entry of legacyRuleExclusions ?? []) {
     if (!isRecord(entry)) continue;
-    keys.add(`prometheusrules/${text(entry.ruleNamespace)}/${text(entry.ruleName)}`);
+    keys.add(`${PLURALS.PrometheusRule}/${text(entry.ruleNamespace)}/${text(entry.ruleName)}`);
   }
   return (kind, namespace, name) => {
-    const resource = RESOURCE_OF_KIND[kind];
-    if (resource === undefined) return false;
+    // Only monitors and rules get the enforced label; entries name their kind by its API plural.
+    if (kind === 'Prometheus') return false;
+    const resource = PLURALS[kind];
     return keys.has(`${resource}/${namespace}/${name}`) || keys.has(`${resource}/${namespace}/`);
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string {
