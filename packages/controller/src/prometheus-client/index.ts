@@ -1,5 +1,5 @@
 /** Calling Prometheus pods: reload, verify what they loaded, under a network allow-list. */
-export { PrometheusReloader, prometheusPodUrl, PROMETHEUS_WEB_PORT, type PodConfigVerifier, type ReloadRequest, type PrometheusReloaderOptions } from './prometheus-reloader.ts';
+export { PrometheusReloader, prometheusPodUrl, type PodConfigVerifier, type ReloadRequest, type PrometheusReloaderOptions } from './prometheus-reloader.ts';
 export { reloadAndVerify, type ReloadOutcome, type ReloadOutcomeKind, type ReloadAndVerifyOptions } from './reload-and-verify.ts';
 export { PrometheusClient, type PrometheusClientOptions, type PrometheusError, type PrometheusResult, type RuntimeInfo, type BuildInfo } from './prometheus-client.ts';
 export { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';

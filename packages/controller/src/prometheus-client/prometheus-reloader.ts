@@ -13,14 +13,12 @@
  */
 import type { BlockList } from 'node:net';
 import type { Agent } from 'undici';
+import { PROMETHEUS_PORT } from '../workload/index.ts';
 import { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';
 import { PrometheusClient } from './prometheus-client.ts';
 import { reloadAndVerify, type ReloadOutcome } from './reload-and-verify.ts';
 import type { ExpectedRuleFiles } from './rule-groups-comparison.ts';
 import { allowListOf, type AllowedNetworks } from './url-policy.ts';
-
-/** The port of Prometheus' `web` container port in promop's StatefulSet. */
-export const PROMETHEUS_WEB_PORT = 9090;
 
 /** One pod to reload. */
 export interface ReloadRequest {
@@ -86,6 +84,6 @@ export class PrometheusReloader implements PodConfigVerifier {
 }
 
 /** `http://<ip>:9090`, with IPv6 addresses in brackets. */
-export function prometheusPodUrl(podIP: string, port: number = PROMETHEUS_WEB_PORT): string {
+export function prometheusPodUrl(podIP: string, port: number = PROMETHEUS_PORT): string {
   return `http://${podIP.includes(':') ? `[${podIP}]` : podIP}:${port}`;
 }

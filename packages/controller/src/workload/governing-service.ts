@@ -7,7 +7,8 @@ import type { V1Service } from '@kubernetes/client-node';
 import type { Prometheus } from '@promop/crds';
 import { managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
-import { WEB_PORT, WEB_PORT_NAME } from './prometheus-container.ts';
+import { PROMETHEUS_PORT } from './prometheus-args.ts';
+import { WEB_PORT_NAME } from './prometheus-container.ts';
 
 /** Name of the governing Service, shared by all Prometheus objects of a namespace. */
 export const GOVERNING_SERVICE_NAME = 'prometheus-operated';
@@ -32,7 +33,7 @@ export function buildGoverningService(namespace: string, owners: readonly Promet
     },
     spec: {
       clusterIP: 'None',
-      ports: [{ name: WEB_PORT_NAME, port: WEB_PORT, targetPort: WEB_PORT_NAME }],
+      ports: [{ name: WEB_PORT_NAME, port: PROMETHEUS_PORT, targetPort: WEB_PORT_NAME }],
       selector: { 'app.kubernetes.io/name': 'prometheus' },
     },
   };

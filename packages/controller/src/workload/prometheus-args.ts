@@ -9,7 +9,7 @@ import {
 import type { Prometheus } from '@promop/crds';
 import type { BuildResult } from './build-result.ts';
 
-/** Port Prometheus listens on (its default). */
+/** Port Prometheus listens on (its default): the pod's `web` container port, the governing Service's port, the port promop reloads. */
 export const PROMETHEUS_PORT = 9090;
 
 /** The feature flag that makes Prometheus 2.27+ expand environment variables in external labels. */

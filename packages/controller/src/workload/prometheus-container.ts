@@ -11,8 +11,6 @@ import { PROMETHEUS_PORT, routePrefix } from './prometheus-args.ts';
 export const PROMETHEUS_CONTAINER_NAME = 'prometheus';
 /** Default name of the Prometheus port (`spec.portName`), also the governing Service's target port. */
 export const WEB_PORT_NAME = 'web';
-/** Port Prometheus serves on, in the pod and on the governing Service. */
-export const WEB_PORT = PROMETHEUS_PORT;
 /** Image repository used when neither `spec.image` nor `spec.baseImage` is set. */
 export const DEFAULT_BASE_IMAGE = 'quay.io/prometheus/prometheus';
 
@@ -69,7 +67,7 @@ export function prometheusContainer(spec: Spec, version: PrometheusVersion, args
     ...(spec.imagePullPolicy ? { imagePullPolicy: spec.imagePullPolicy } : {}),
     args,
     env: [{ name: POD_NAME_ENV, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
-    ...(spec.listenLocal ? {} : { ports: [{ name: portName, containerPort: WEB_PORT, protocol: 'TCP' }] }),
+    ...(spec.listenLocal ? {} : { ports: [{ name: portName, containerPort: PROMETHEUS_PORT, protocol: 'TCP' }] }),
     ...probes(spec, portName),
     ...(spec.resources ? { resources: asEmbedded<V1ResourceRequirements>(spec.resources) } : {}),
     securityContext: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },

@@ -1,5 +1,5 @@
 /** Test fixtures for the workload builders: a Prometheus as read from the API server, and a generator output. */
-import type { GeneratorOutput } from '@promop/config-generator';
+import { ruleConfigMapName, type GeneratorOutput } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 
 /** A Prometheus `monitoring/main` with a uid, as the API server returns it, with `spec` as given. */
@@ -20,7 +20,7 @@ export function testOutput(configs: string[] = ['global: {}\n'], ruleConfigMapCo
     prometheusWarnings: [],
     configs,
     ruleConfigMaps: Array.from({ length: ruleConfigMapCount }, (_, index) => ({
-      name: `prometheus-${name}-rulefiles-${index}`,
+      name: ruleConfigMapName(name, index),
       files: { [`monitoring-rules${index}-uid.yaml`]: 'groups: []\n' },
     })),
     tlsAssets: {},
