@@ -179,7 +179,7 @@ function buildScrapeContext(
     nameValidationScheme: context.nameValidationScheme,
     secrets,
     serviceDiscoveryRole: role,
-    excludedFromEnforcement: (kind, namespace, name) => isExcluded(kind, namespace, name),
+    excludedFromEnforcement: isExcluded,
     overrideHonorLabels: spec.overrideHonorLabels === true,
     overrideHonorTimestamps: spec.overrideHonorTimestamps === true,
     ignoreNamespaceSelectors: spec.ignoreNamespaceSelectors === true,

@@ -44,6 +44,8 @@ export interface MonitorFrame {
   roleSelector: boolean;
   /** Problems of the scrape class reference, reported last (where prometheus-operator checks it). */
   classFindings: Findings;
+  /** The enforced namespace label rule (or none), which ends both relabel lists of every endpoint. */
+  namespaceEnforcement: Record<string, unknown>[];
 }
 
 /** Monitor-level checks (selector, selector mechanism, limits, copied labels) and scrape class lookup. */
@@ -62,7 +64,9 @@ export function beginMonitor(kind: MonitorKind, monitor: ServiceMonitor | PodMon
   // Resolved now (endpoints need it) but reported last.
   const classFindings = new Findings();
   const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, { ...hc, findings: classFindings });
-  return { kind, namespace: monitor.metadata.namespace, name: monitor.metadata.name, spec, ctx, hc, scrapeClass, roleSelector, classFindings };
+  const { namespace, name } = monitor.metadata;
+  const namespaceEnforcement = namespaceEnforcementRelabelings(kind, namespace, name, ctx);
+  return { kind, namespace, name, spec, ctx, hc, scrapeClass, roleSelector, classFindings, namespaceEnforcement };
 }
 
 /** The rendering result: the scrape configs, or every problem found. */
@@ -165,7 +169,7 @@ export function closingRelabelings(ep: AnyEndpoint, frame: MonitorFrame): Record
   return [
     ...renderRelabelConfigs(frame.scrapeClass?.relabelings),
     ...renderRelabelConfigs(ep.relabelings),
-    ...namespaceEnforcementRelabelings(frame.kind, frame.namespace, frame.name, ctx),
+    ...frame.namespaceEnforcement,
     ...shardingRelabelings(ctx.shards, ctx.shard),
   ];
 }
@@ -177,7 +181,7 @@ export function appendClosingFields(cfg: Record<string, unknown>, ep: AnyEndpoin
   const metricRelabelings = [
     ...renderRelabelConfigs(scrapeClass?.metricRelabelings),
     ...renderRelabelConfigs(ep.metricRelabelings),
-    ...namespaceEnforcementRelabelings(frame.kind, frame.namespace, frame.name, ctx),
+    ...frame.namespaceEnforcement,
   ];
   if (metricRelabelings.length > 0) cfg.metric_relabel_configs = metricRelabelings;
 }
