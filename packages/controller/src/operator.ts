@@ -10,7 +10,7 @@ import { pino, type Logger } from 'pino';
 import {
   ChildWriter, EventRecorder, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, type ClusterCaches,
 } from './kube/index.ts';
-import { NO_OP_RELOADER, PrometheusReconciler, WorkQueue, enqueueOnChanges, type ConfigReloader } from './reconcile/index.ts';
+import { NO_OP_RELOADER, PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, type ConfigReloader } from './reconcile/index.ts';
 
 /** Options of an Operator. */
 export interface OperatorOptions {
@@ -31,9 +31,9 @@ export interface OperatorOptions {
 }
 
 /** Asks the API server (not the cache) whether Prometheus `namespace/name` exists; see ReconcilerDependencies. */
-async function prometheusExists(kc: KubeConfig, namespace: string, name: string): Promise<boolean> {
+async function prometheusExists(custom: CustomObjectsApi, namespace: string, name: string): Promise<boolean> {
   try {
-    await kc.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace, name });
+    await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace, name });
     return true;
   } catch (error) {
     if (isNotFound(error)) return false;
@@ -55,6 +55,7 @@ export class Operator {
     this.#options = options;
     this.#log = options.log ?? pino();
     const kc = options.kubeConfig;
+    const custom = kc.makeApiClient(CustomObjectsApi);
     this.#caches = createClusterCaches(kc, this.#log, {
       ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
       ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),
@@ -67,7 +68,7 @@ export class Operator {
       caches: this.#caches,
       children: new ChildWriter(kc),
       status: new StatusWriter(kc),
-      prometheusExists: (namespace, name) => prometheusExists(kc, namespace, name),
+      prometheusExists: (namespace, name) => prometheusExists(custom, namespace, name),
       events: new EventRecorder(kc),
       reloader: options.reloader ?? NO_OP_RELOADER,
       log: this.#log,
@@ -84,9 +85,7 @@ export class Operator {
     this.#queue.start((key) => this.#reconciler.reconcile(key));
     // A level-based controller can always reconcile again; a periodic resync repairs anything a missed event
     // left behind (and refreshes Available while pods come and go).
-    this.#resyncTimer = setInterval(() => {
-      for (const p of this.#caches.prometheuses.list()) this.#queue.add(`${p.metadata.namespace}/${p.metadata.name}`);
-    }, this.#options.resyncIntervalMs ?? 5 * 60_000);
+    this.#resyncTimer = setInterval(() => enqueueEveryPrometheus(this.#caches, this.#queue), this.#options.resyncIntervalMs ?? 5 * 60_000);
     this.#resyncTimer.unref();
   }
 

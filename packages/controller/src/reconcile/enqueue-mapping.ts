@@ -24,11 +24,14 @@ export interface KeySink {
   add(key: string): void;
 }
 
+/** Enqueues every cached Prometheus: for changes whose effect the reconcile decides, and the periodic resync. */
+export function enqueueEveryPrometheus(caches: Pick<ClusterCaches, 'prometheuses'>, queue: KeySink): void {
+  for (const prometheus of caches.prometheuses.list()) queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name));
+}
+
 /** Registers the handlers of every cache on `queue`. */
 export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink): void {
-  const everyPrometheus = () => {
-    for (const prometheus of caches.prometheuses.list()) queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name));
-  };
+  const everyPrometheus = () => enqueueEveryPrometheus(caches, queue);
   const boundPrometheuses = (status: { bindings?: { group: string; resource: string; namespace: string; name: string }[] } | undefined) => {
     for (const binding of status?.bindings ?? []) {
       if (binding.group === GROUP && binding.resource === 'prometheuses') queue.add(objectKey(binding.namespace, binding.name));
