@@ -31,6 +31,7 @@ import { validateIntervals, validateSelectors } from './prometheus/validate-prom
 import { renderRules } from './rules/index.ts';
 import { renderPodMonitor, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
 import { SecretStore } from './secret-store.ts';
+import { resourceRef, selectedVerdict } from './verdict.ts';
 import type { LabelSelectorSpec } from './selection/label-selector.ts';
 import { indexNamespaces, selectResources, type NamespaceLabels, type ResourceSelection, type SelectorPair } from './selection/select-resources.ts';
 import { toPrometheusYaml } from './yaml-output.ts';
@@ -100,7 +101,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const ok = problems.length === 0;
   const prometheusWarnings = [...context.findings.warnings];
   const verdicts: Verdict[] = [
-    prometheusVerdict(identity, problems, prometheusWarnings),
+    selectedVerdict({ kind: 'Prometheus', ...identity }, problems, prometheusWarnings),
     ...sortVerdicts([...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected]),
     ...sortVerdicts([...renderedRules.verdicts, ...rules.notSelected]),
   ];
@@ -226,11 +227,7 @@ function select<T extends ServiceMonitor | PodMonitor | PrometheusRule>(
   const reason = `Prometheus ${identity.namespace}/${identity.name}'s ${invalid.join(' and ')} ${invalid.length > 1 ? 'are' : 'is'} invalid, so no ${kind} is selected (see the Prometheus' status)`;
   return {
     selected: [],
-    notSelected: candidates.map((candidate) => ({
-      resource: { kind, namespace: candidate.metadata?.namespace ?? '', name: candidate.metadata?.name ?? '' },
-      selected: false,
-      reason,
-    })),
+    notSelected: candidates.map((candidate) => ({ resource: resourceRef(kind, candidate), selected: false, reason })),
   };
 }
 
@@ -242,24 +239,12 @@ function renderMonitors<T extends ServiceMonitor | PodMonitor>(
   tlsAssets: Record<string, string>,
 ): Verdict[] {
   return sortByIdentity(selection.selected).map((monitor) => {
-    const resource = { kind, namespace: monitor.metadata?.namespace ?? '', name: monitor.metadata?.name ?? '' };
     const rendering = render(monitor);
-    if (!rendering.ok) {
-      const first = rendering.problems[0];
-      const reason = first ? `${first.path}: ${first.message}` : 'rejected';
-      return { resource, selected: true, accepted: false, reason, problems: rendering.problems, warnings: rendering.warnings };
-    }
+    if (!rendering.ok) return selectedVerdict(resourceRef(kind, monitor), rendering.problems, rendering.warnings);
     for (const scrapeConfig of rendering.scrapeConfigs) scrapeConfigs.push(scrapeConfig);
     Object.assign(tlsAssets, rendering.tlsAssets);
-    return { resource, selected: true, accepted: true, warnings: rendering.warnings };
+    return selectedVerdict(resourceRef(kind, monitor), [], rendering.warnings);
   });
-}
-
-function prometheusVerdict(identity: { namespace: string; name: string }, problems: FieldProblem[], warnings: string[]): Verdict {
-  const resource = { kind: 'Prometheus' as const, ...identity };
-  const first = problems[0];
-  if (!first) return { resource, selected: true, accepted: true, warnings };
-  return { resource, selected: true, accepted: false, reason: `${first.path}: ${first.message}`, problems, warnings };
 }
 
 /** Objects sorted by `<namespace>/<name>`, the order prometheus-operator writes jobs in. */

@@ -4,8 +4,9 @@
  * verdict says which field is wrong, so the others still reach Prometheus.
  */
 import type { Prometheus, PrometheusRule } from '@promop/crds';
-import type { FieldProblem, RuleConfigMap, Verdict } from '../model.ts';
+import type { RuleConfigMap, Verdict } from '../model.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
+import { selectedVerdict } from '../verdict.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
 import { isRecord } from './is-record.ts';
 import { MAX_RULE_CONFIGMAP_BYTES, packRuleFiles } from './pack-rule-files.ts';
@@ -43,7 +44,7 @@ export function renderRules(input: RenderRulesInput): RenderRulesOutput {
     const { namespace, name, uid } = identityOf(rule);
     const resource = { kind: 'PrometheusRule' as const, namespace, name };
     const problems = validateRuleSpec(rule.spec, { scheme, support });
-    if (problems.length > 0) return rejected(resource, problems, []);
+    if (problems.length > 0) return selectedVerdict(resource, problems, []);
     const enforced = input.enforcedNamespaceLabel && !input.isExcludedFromEnforcement?.(namespace, name);
     const { document, warnings } = buildRuleFileDocument(rule.spec, {
       version: input.version,
@@ -54,17 +55,12 @@ export function renderRules(input: RenderRulesInput): RenderRulesOutput {
     const size = Buffer.byteLength(text, 'utf8');
     if (size > MAX_RULE_CONFIGMAP_BYTES) {
       const message = `the rule file is ${size} bytes, over the ${MAX_RULE_CONFIGMAP_BYTES}-byte (512 KiB) limit of one ConfigMap; split it into several PrometheusRules`;
-      return rejected(resource, [{ path: 'spec', message }], warnings);
+      return selectedVerdict(resource, [{ path: 'spec', message }], warnings);
     }
     files.set(ruleFileName(namespace, name, uid), text);
-    return { resource, selected: true, accepted: true, warnings };
+    return selectedVerdict(resource, [], warnings);
   });
   return { ruleConfigMaps: packRuleFiles(input.prometheus.metadata?.name ?? '', files), verdicts };
-}
-
-function rejected(resource: Verdict['resource'], problems: FieldProblem[], warnings: string[]): Verdict {
-  const first = problems[0]!;
-  return { resource, selected: true, accepted: false, reason: `${first.path}: ${first.message}`, problems, warnings };
 }
 
 /** Namespace, name and uid; a missing uid (objects not read from a cluster) leaves it empty. */
