@@ -55,12 +55,16 @@ function ajv(): Ajv {
   return sharedAjv;
 }
 
+/** The unescaped segments of a JSON pointer (RFC 6901: `~1` is `/`, `~0` is `~`); none for the root `''`. */
+function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
 /** Turns a JSON pointer (`/spec/endpoints/0/interval`) into the path users write (`spec.endpoints[0].interval`). */
 export function pointerToPath(pointer: string): string {
-  if (pointer === '') return '';
   let path = '';
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const segment of pointerSegments(pointer)) {
     if (/^[0-9]+$/.test(segment)) path += `[${segment}]`;
     else if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(segment)) path += path === '' ? segment : `.${segment}`;
     else path += `[${JSON.stringify(segment)}]`; // label keys such as app.kubernetes.io/name
@@ -130,11 +134,10 @@ function phrase(error: ErrorObject, root: unknown): ValidationError | undefined 
   }
 }
 
+/** The value `pointer` points at inside `root`, or undefined when the path leaves the object. */
 function valueAt(root: unknown, pointer: string): unknown {
   let current = root;
-  if (pointer === '') return current;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of pointerSegments(pointer)) {
     if (current === null || typeof current !== 'object') return undefined;
     current = (current as Record<string, unknown>)[key];
   }
