@@ -56,7 +56,7 @@ const PROMETHEUS_COLUMNS: PrinterColumn[] = [
  * dropped (structural schemas forbid it; the API server prunes unknown fields instead, and strict field
  * validation reports them). Everything else is copied as written.
  */
-export function toStructural(schema: unknown): unknown {
+function toStructural(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toStructural);
   if (schema === null || typeof schema !== 'object') return schema;
   const source = schema as Record<string, unknown>;
