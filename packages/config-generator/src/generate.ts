@@ -52,13 +52,15 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   // With an unreadable version the monitors are still judged (against the default version), so
   // their verdicts stay useful while the Prometheus is being fixed.
   const version = parsedVersion ?? (parsePrometheusVersion(DEFAULT_PROMETHEUS_VERSION) as PrometheusVersion);
-  problems.push(...validateIntervals(spec), ...validateSelectors(spec));
+  const selectorProblems = validateSelectors(spec);
+  problems.push(...validateIntervals(spec), ...selectorProblems);
 
   const secrets = new SecretStore(input.secrets, input.configMaps);
   const context = createRenderContext(identity, version, nameValidationSchemeFor(version, spec.nameValidationScheme), secrets);
   checkScrapeClasses(spec.scrapeClasses, context);
   const namespaces = indexNamespaces(input.namespaces);
-  const invalidSelectors = new Set(problems.map((problem) => problem.path.split('.')[1] ?? ''));
+  // `spec.<selector field>…` → the selector field, whose pair then selects nothing.
+  const invalidSelectors = new Set(selectorProblems.map((problem) => problem.path.split('.')[1] ?? ''));
   const isExcluded = enforcementExclusion(spec.excludedFromEnforcement, spec.prometheusRulesExcludedFromEnforce);
   const shards = shardCount(spec.shards);
 
