@@ -52,6 +52,11 @@ function isOwnedBy(binding: Binding, owner: BindingOwner): boolean {
   return binding.group === GROUP && binding.resource === 'prometheuses' && binding.namespace === owner.namespace && binding.name === owner.name;
 }
 
+/** Whether `resource`'s status holds a binding of `owner` (which only `owner`'s reconcile may change or remove). */
+export function hasBindingOf(resource: BoundResource, owner: BindingOwner): boolean {
+  return resource.status?.bindings?.some((binding) => isOwnedBy(binding, owner)) ?? false;
+}
+
 /**
  * The status of `resource` once `owner`'s verdict is recorded: its binding added, replaced or (not selected, or
  * no verdict) removed; other Prometheus objects' bindings untouched; counts recomputed from the result.

@@ -3,6 +3,6 @@ export { WorkQueue, backoffDelay, DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, t
 export { enqueueEveryPrometheus, enqueueOnChanges, type KeySink } from './enqueue-mapping.ts';
 export { PrometheusReconciler, type ReconcilerDependencies } from './reconcile-prometheus.ts';
 export { NO_OP_RELOADER, type ConfigReloader, type ReloadResult } from './config-reloader.ts';
-export { bindResource, ACCEPTED_REASON, REJECTED_REASON, type BindingChange } from './bindings.ts';
+export { bindResource, hasBindingOf, ACCEPTED_REASON, REJECTED_REASON, type BindingChange } from './bindings.ts';
 export { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
 export { objectKey, splitKey } from './key.ts';

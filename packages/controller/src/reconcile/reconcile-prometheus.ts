@@ -25,7 +25,7 @@ import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildStatefulSets, buildTlsAssetsSecret,
   PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName,
 } from '../workload/index.ts';
-import { bindResource } from './bindings.ts';
+import { bindResource, hasBindingOf } from './bindings.ts';
 import type { ConfigReloader } from './config-reloader.ts';
 import { generatorInput } from './generator-input.ts';
 import { objectKey, splitKey } from './key.ts';
@@ -131,9 +131,17 @@ export class PrometheusReconciler {
   }
 
   #hasBindingsOf(namespace: string, name: string): boolean {
+    return this.#configResources().some(([, resource]) => hasBindingOf(resource, { namespace, name }));
+  }
+
+  /** Every cached monitor and rule with its kind: the objects that may carry a Prometheus' binding. */
+  #configResources(): [Kind, ConfigResource][] {
     const { caches } = this.#deps;
-    return [...caches.serviceMonitors.list(), ...caches.podMonitors.list(), ...caches.prometheusRules.list()]
-      .some((resource) => resource.status?.bindings?.some((b) => b.namespace === namespace && b.name === name));
+    return [
+      ...caches.serviceMonitors.list().map((r): [Kind, ConfigResource] => ['ServiceMonitor', r]),
+      ...caches.podMonitors.list().map((r): [Kind, ConfigResource] => ['PodMonitor', r]),
+      ...caches.prometheusRules.list().map((r): [Kind, ConfigResource] => ['PrometheusRule', r]),
+    ];
   }
 
   /** Reconciled=False with `message`; nothing else is written, so the running configuration stays. */
@@ -170,18 +178,12 @@ export class PrometheusReconciler {
    * another write to the same status) asks for a retry.
    */
   async #recordVerdicts(owner: { namespace: string; name: string }, verdicts: Map<string, Verdict>, log: Logger, prometheus?: Prometheus): Promise<ProcessOutcome> {
-    const { caches, status, events } = this.#deps;
+    const { status, events } = this.#deps;
     let outcome: ProcessOutcome = 'done';
-    const resources: [Kind, ConfigResource][] = [
-      ...caches.serviceMonitors.list().map((r): [Kind, ConfigResource] => ['ServiceMonitor', r]),
-      ...caches.podMonitors.list().map((r): [Kind, ConfigResource] => ['PodMonitor', r]),
-      ...caches.prometheusRules.list().map((r): [Kind, ConfigResource] => ['PrometheusRule', r]),
-    ];
-    for (const [kind, resource] of resources) {
+    for (const [kind, resource] of this.#configResources()) {
       const { namespace, name, resourceVersion, uid } = resource.metadata;
       const verdict = verdicts.get(verdictKey({ kind, namespace, name }));
-      const hasBinding = resource.status?.bindings?.some((b) => b.namespace === owner.namespace && b.name === owner.name) ?? false;
-      if (!verdict && !hasBinding) continue;
+      if (!verdict && !hasBindingOf(resource, owner)) continue;
       const change = bindResource(resource, owner, verdict, this.#now());
       if (!change.changed) continue;
       const resourceLog = log.child({ kind, namespace, name });
@@ -262,20 +264,18 @@ export class PrometheusReconciler {
     const { caches, children } = this.#deps;
     const { name, namespace, uid } = prometheus.metadata;
     const wanted = new Set([...desired.ruleConfigMaps, desired.tlsAssets, ...desired.configSecrets, ...desired.statefulSets].map(nameOf));
-    const ours = (meta: V1ObjectMeta | undefined) => meta?.ownerReferences?.some((ref) => ref.uid === uid && ref.controller) ?? false;
-    const leftovers: [ChildKind, string][] = [
-      ...caches.ownedStatefulSets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name)
+    // Only objects whose controller is this Prometheus: a same-named child of a deleted-and-recreated one is the
+    // garbage collector's, not ours.
+    const leftover = (meta: V1ObjectMeta | undefined) =>
+      !wanted.has(meta?.name ?? '') && (meta?.ownerReferences?.some((ref) => ref.uid === uid && ref.controller) ?? false);
+    const ownedLeftovers: [ChildKind, string][] = [
+      ...caches.ownedStatefulSets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && leftover(s.metadata))
         .map((s): [ChildKind, string] => ['StatefulSet', nameOf(s)]),
-      ...caches.ownedSecrets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && s.metadata.labels[SHARD_LABEL] !== undefined)
+      ...caches.ownedSecrets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && s.metadata.labels[SHARD_LABEL] !== undefined && leftover(s.metadata))
         .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
-      ...caches.ownedConfigMaps.list(namespace).filter((c) => c.metadata?.labels?.[RULE_CONFIGMAP_PROMETHEUS_LABEL] === name)
+      ...caches.ownedConfigMaps.list(namespace).filter((c) => c.metadata?.labels?.[RULE_CONFIGMAP_PROMETHEUS_LABEL] === name && leftover(c.metadata))
         .map((c): [ChildKind, string] => ['ConfigMap', nameOf(c)]),
     ];
-    const ownedLeftovers = leftovers.filter(([kind, childName]) => {
-      if (wanted.has(childName)) return false;
-      const cache = kind === 'StatefulSet' ? caches.ownedStatefulSets : kind === 'Secret' ? caches.ownedSecrets : caches.ownedConfigMaps;
-      return ours(cache.get(childName, namespace)?.metadata);
-    });
     for (const [kind, childName] of ownedLeftovers) {
       await children.delete(kind, namespace, childName);
       log.info({ child: kind, childName }, 'child deleted (no longer wanted)');
