@@ -2,6 +2,7 @@
  * Proxy settings → `proxy_url`, `no_proxy`, `proxy_from_environment`, `proxy_connect_header`.
  * They are flat keys of the enclosing client config, so this module appends to a target object.
  */
+import type { PROXY_URL_PATTERN } from '@promop/crds';
 import { compareCodePoints } from '../go-map-order.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
@@ -15,8 +16,10 @@ export interface ProxySpec {
   proxyConnectHeader?: Record<string, SecretKeyRef[]>;
 }
 
-// The CRD's pattern for proxyUrl; Prometheus itself needs a URL it can dial through.
-const PROXY_URL = /^(http|https|socks5):\/\/.+$/;
+// The CRD's pattern for proxyUrl (typed against it, so the two cannot drift), checked again here
+// because manifests given to `promop render` skip the API server; Prometheus needs a URL it can dial.
+const PROXY_URL_PATTERN_TEXT: typeof PROXY_URL_PATTERN = '^(http|https|socks5)://.+$';
+const PROXY_URL = new RegExp(PROXY_URL_PATTERN_TEXT);
 
 /** True when any proxy field is set. */
 export function hasProxy(spec: ProxySpec): boolean {

@@ -3,6 +3,7 @@
  * clients of the Prometheus object, built from the HTTP client renderers. Each caller places
  * the pieces in its own upstream key order, so this returns them separately.
  */
+import type { URL_PATTERN } from '@promop/crds';
 import {
   appendProxy,
   checkAuthExclusivity,
@@ -73,7 +74,10 @@ export function renderClientPieces(spec: ClientSpec, path: string, context: Prom
   return pieces;
 }
 
-const HTTP_URL = /^(http|https):\/\/.+$/;
+// The CRD's URL pattern, typed against it so the two cannot drift (a run-time import of
+// @promop/crds would load ajv and the schemas into the generator).
+const HTTP_URL_PATTERN: typeof URL_PATTERN = '^(http|https)://.+$';
+const HTTP_URL = new RegExp(HTTP_URL_PATTERN);
 
 /** Records a problem unless `url` is an http(s) URL; `path` is the field holding it. */
 export function checkHttpUrl(url: string | null | undefined, path: string, context: PrometheusRenderContext): void {
