@@ -87,7 +87,8 @@ const port = fc.oneof(
   fc.constant({}),
 );
 
-export const endpoint: fc.Arbitrary<Ep> = fc
+/** ServiceMonitor endpoints: a port, HTTP settings, intervals, relabelings, TLS, one auth method at most, a proxy. */
+const endpoint: fc.Arbitrary<Ep> = fc
   .tuple(
     port,
     fc.record(
@@ -116,6 +117,7 @@ export const endpoint: fc.Arbitrary<Ep> = fc
   )
   .map(([p, { intervals, ...rest }, a, x]) => ({ ...p, ...intervals, ...rest, ...a, ...x }) as Ep);
 
+/** Whole ServiceMonitors, valid or not, with one to three generated endpoints. */
 export const serviceMonitor: fc.Arbitrary<ServiceMonitor> = fc
   .record({
     name: dnsLabel,
@@ -159,7 +161,8 @@ export const serviceMonitor: fc.Arbitrary<ServiceMonitor> = fc
       ({ apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name, namespace }, spec: { selector, ...rest, endpoints } }) as ServiceMonitor,
   );
 
-export const context: fc.Arbitrary<{ overrides: Partial<ScrapeContext>; version: string }> = fc.record({
+/** The Prometheus side: a version (or none) and the ScrapeContext knobs that change rendering. */
+const context: fc.Arbitrary<{ overrides: Partial<ScrapeContext>; version: string }> = fc.record({
   version: fc.constantFrom('v2.50.0', 'v3.0.0', 'v3.5.0', ''),
   overrides: fc.record(
     {
@@ -186,6 +189,7 @@ const podEndpoint: fc.Arbitrary<PmEp> = fc.tuple(endpoint, fc.option(fc.integer(
   return { ...rest, ...(safeTls ? { tlsConfig: safeTls } : {}), ...(portNumber !== undefined && !rest.port ? { portNumber } : {}) } as PmEp;
 });
 
+/** Whole PodMonitors: a generated ServiceMonitor's spec without the Service-only fields, with pod endpoints. */
 export const podMonitor: fc.Arbitrary<PodMonitor> = fc
   .tuple(serviceMonitor, fc.array(podEndpoint, { minLength: 1, maxLength: 3 }))
   .map(([sm, endpoints]) => {
