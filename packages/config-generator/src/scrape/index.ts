@@ -2,15 +2,16 @@
  * Per-monitor scrape configs: ServiceMonitor and PodMonitor rendering, and the relabeling
  * validation Prometheus-level code reuses (remote write, alerting).
  *
- * Usage by the whole-file assembly, once per shard `s` of `shards`:
+ * Usage by the whole-file assembly (generate.ts), once per Prometheus whatever its shard count:
  * ```ts
- * const ctx: ScrapeContext = { prometheus, version, secrets, serviceDiscoveryRole, ..., shards, shard: s };
+ * const ctx: ScrapeContext = { prometheus, version, secrets, serviceDiscoveryRole, ..., shards, shard };
  * const r = renderServiceMonitor(sm, ctx);
  * if (r.ok) scrapeConfigs.push(...r.scrapeConfigs); else reject(sm, r.problems[0]);
  * ```
- * Results other than the sharding keep rule do not depend on `shard`, so verdicts and TLS
- * assets can be taken from any one shard's rendering. Alternatively render once with
- * `shard: undefined` (the `$(SHARD)` placeholder) and substitute the number per shard.
+ * One shard is rendered with `shard: 0`. Several are rendered once with `shard: undefined` (the
+ * `$(SHARD)` placeholder), which prometheus/sharding.ts substituteShard replaces in each shard's
+ * copy: nothing but the sharding keep rule depends on the shard, so verdicts and TLS assets are
+ * the same for every shard.
  */
 export type { ScrapeContext, MonitorRendering, MonitorKind } from './scrape-context.ts';
 export { renderServiceMonitor } from './service-monitor.ts';

@@ -1,6 +1,6 @@
 /**
  * What rendering one monitor depends on besides the monitor itself. Engineer-facing contract:
- * the Prometheus-level code computes these knobs once per Prometheus (and per shard) and calls
+ * the Prometheus-level code computes these knobs once per Prometheus and calls
  * renderServiceMonitor / renderPodMonitor for every selected monitor.
  */
 import type { Prometheus } from '@promop/crds';
@@ -12,7 +12,7 @@ import type { SecretStore } from '../secret-store.ts';
 /** The monitor kinds this module renders (for enforcement exclusions). */
 export type MonitorKind = 'ServiceMonitor' | 'PodMonitor';
 
-/** Inputs shared by all monitors rendered for one Prometheus shard. */
+/** Inputs shared by all monitors rendered for one Prometheus. */
 export interface ScrapeContext {
   /** The Prometheus being configured: its scrapeInterval, podTargetLabels and scrapeClasses are read. */
   prometheus: Prometheus;
