@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { apiErrorOf, describeError } from '../kube/api-error.ts';
 import { DEFAULT_LISTEN_ADDRESS, parseListenAddress } from './listen-address.ts';
 import type { OperatorMetrics } from './operator-metrics.ts';
 
@@ -65,7 +66,7 @@ async function respond(options: MetricsServerOptions, request: IncomingMessage, 
     }
   } catch (error) {
     // Only a promop bug lands here (e.g. a throwing metric collector); answer instead of hanging the client.
-    send(response, 500, `internal error: ${(error as Error).message}\n`);
+    send(response, 500, `internal error: ${safeMessage(error)}\n`);
   }
 }
 
@@ -74,8 +75,18 @@ async function readiness(isReady: MetricsServerOptions['isReady']): Promise<bool
   try {
     return await isReady();
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return safeMessage(error);
   }
+}
+
+/**
+ * The message of `error` for an unauthenticated HTTP body: an API error as describeError puts it, because
+ * client-node's ApiException `.message` embeds the request headers (a bearer token) and a readiness callback may
+ * well ask the API server.
+ */
+function safeMessage(error: unknown): string {
+  if (apiErrorOf(error)) return describeError(error);
+  return error instanceof Error ? error.message : String(error);
 }
 
 function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
