@@ -95,6 +95,22 @@ export function logTail(managed: ManagedProcess, lines = 30): string {
   }
 }
 
+/**
+ * Polls `ready` every 200 ms until it answers true; throws with the last log lines when the child exits first
+ * or `timeoutMs` passes (a child that dies at start-up explains itself in its log, not in its exit code).
+ */
+export async function waitUntil(name: string, managed: ManagedProcess, ready: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (managed.child.exitCode !== null || managed.child.signalCode !== null) {
+      throw new Error(`${name} exited during start-up; last log lines:\n${logTail(managed)}`);
+    }
+    if (await ready()) return;
+    if (Date.now() > deadline) throw new Error(`${name} not ready after ${timeoutMs} ms; last log lines:\n${logTail(managed)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** A currently free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

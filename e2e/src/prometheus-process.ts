@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, logTail, startProcess, stopProcess, type ManagedProcess } from './child-processes.ts';
+import { freePort, logTail, startProcess, stopProcess, waitUntil, type ManagedProcess } from './child-processes.ts';
 import { toolPath } from './tools.ts';
 
 /** A running Prometheus. */
@@ -40,24 +40,18 @@ export async function startPrometheus(configFile: string, env: Record<string, st
     await stopProcess(managed);
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (managed.child.exitCode !== null) {
-      const tail = logTail(managed);
-      await stop();
-      throw new Error(`prometheus exited during start-up:\n${tail}`);
-    }
+  const isReady = async (): Promise<boolean> => {
     try {
-      if ((await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) })).ok) break;
+      return (await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) })).ok;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    if (Date.now() > deadline) {
-      const tail = logTail(managed);
-      await stop();
-      throw new Error(`prometheus not ready after 30 s:\n${tail}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  };
+  try {
+    await waitUntil('prometheus', managed, isReady);
+  } catch (error) {
+    await stop();
+    throw error;
   }
   return {
     url,

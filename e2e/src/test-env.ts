@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createPki, type Pki } from './pki.ts';
-import { freePort, logTail, startProcess, stopProcess, type ManagedProcess } from './child-processes.ts';
+import { freePort, startProcess, stopProcess, waitUntil, type ManagedProcess } from './child-processes.ts';
 import { toolPath } from './tools.ts';
 
 /** Ways to talk to a running control plane. */
@@ -202,18 +202,6 @@ function adminKubeconfig(server: string, pki: Pki): string {
     'current-context: promop-test',
     '',
   ].join('\n');
-}
-
-async function waitUntil(name: string, managed: ManagedProcess, ready: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (managed.child.exitCode !== null || managed.child.signalCode !== null) {
-      throw new Error(`${name} exited during start-up; last log lines:\n${logTail(managed)}`);
-    }
-    if (await ready()) return;
-    if (Date.now() > deadline) throw new Error(`${name} not ready after ${timeoutMs} ms; last log lines:\n${logTail(managed)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 async function httpGetOk(url: string): Promise<boolean> {
