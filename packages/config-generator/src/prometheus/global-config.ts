@@ -44,10 +44,19 @@ export interface GlobalFields extends ExternalLabelFields {
   queryLogFile?: string | null;
 }
 
+/**
+ * The scrape interval Prometheus will use by default: `spec.scrapeInterval`, or 30s when it is
+ * unset or empty (the CRD's duration pattern accepts "", and a CRD default only fills a missing
+ * field). Everything that compares against the global interval must use this one answer.
+ */
+export function effectiveScrapeInterval(spec: { scrapeInterval?: string | null }): string {
+  return spec.scrapeInterval || DEFAULT_INTERVAL;
+}
+
 /** Builds the `global` block. */
 export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderContext): Record<string, unknown> {
   const global: Record<string, unknown> = {};
-  global.scrape_interval = spec.scrapeInterval || DEFAULT_INTERVAL;
+  global.scrape_interval = effectiveScrapeInterval(spec);
   if (spec.scrapeTimeout) global.scrape_timeout = spec.scrapeTimeout;
   if (spec.scrapeProtocols && spec.scrapeProtocols.length > 0 && supports(context, '2.49.0', 'spec.scrapeProtocols', 'scrape_protocols')) {
     global.scrape_protocols = spec.scrapeProtocols;

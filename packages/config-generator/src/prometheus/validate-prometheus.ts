@@ -6,7 +6,7 @@
  */
 import type { FieldProblem } from '../model.ts';
 import { parseDuration } from '../scrape/duration.ts';
-import { DEFAULT_INTERVAL } from './global-config.ts';
+import { effectiveScrapeInterval } from './global-config.ts';
 import { validateLabelSelector, type LabelSelectorSpec } from '../scrape/selector-relabelings.ts';
 
 /** The spec fields checked here. */
@@ -42,12 +42,12 @@ export function validateIntervals(spec: ValidatedFields): FieldProblem[] {
     parsed[field] = parseDuration(value);
     if (parsed[field] === undefined) problems.push({ path: `spec.${field}`, message: `"${value}" is not a duration like 30s or 1m` });
   }
-  const interval = spec.scrapeInterval ? parsed.scrapeInterval : parseDuration(DEFAULT_INTERVAL);
+  const interval = spec.scrapeInterval ? parsed.scrapeInterval : parseDuration(effectiveScrapeInterval(spec));
   const timeout = parsed.scrapeTimeout;
   if (interval !== undefined && timeout !== undefined && timeout > interval) {
     problems.push({
       path: 'spec.scrapeTimeout',
-      message: `scrapeTimeout "${spec.scrapeTimeout}" is greater than scrapeInterval "${spec.scrapeInterval || DEFAULT_INTERVAL}"; Prometheus would refuse the configuration`,
+      message: `scrapeTimeout "${spec.scrapeTimeout}" is greater than scrapeInterval "${effectiveScrapeInterval(spec)}"; Prometheus would refuse the configuration`,
     });
   }
   return problems;

@@ -73,6 +73,12 @@ const cases: BadCase[] = [
     problems: [{ path: 'spec.endpoints[0].scrapeTimeout', message: 'scrapeTimeout 45s is longer than the Prometheus scrapeInterval 30s' }],
   },
   {
+    story: 'a scrapeTimeout longer than the default interval when the Prometheus scrapeInterval is empty',
+    monitor: smEndpoint({ scrapeTimeout: '1m' }),
+    ctx: { prometheus: testPrometheus({ scrapeInterval: '' }) },
+    problems: [{ path: 'spec.endpoints[0].scrapeTimeout', message: 'scrapeTimeout 1m is longer than the Prometheus scrapeInterval 30s' }],
+  },
+  {
     story: 'an interval that is not a duration',
     monitor: smEndpoint({ interval: '5 minutes' }),
     problems: [{ path: 'spec.endpoints[0].interval', message: '"5 minutes" is not a valid duration (examples: 30s, 1m, 1h30m)' }],

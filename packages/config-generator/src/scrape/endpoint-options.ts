@@ -5,7 +5,7 @@
 import type { Endpoint, PodMetricsEndpoint } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { supports, type HttpClientContext } from '../http-client/index.ts';
-import { DEFAULT_INTERVAL } from '../prometheus/global-config.ts';
+import { effectiveScrapeInterval } from '../prometheus/global-config.ts';
 import { parseDuration } from './duration.ts';
 import { re2RegexError } from './re2-regex.ts';
 import type { ScrapeContext } from './scrape-context.ts';
@@ -45,7 +45,7 @@ export function validateIntervals(ep: AnyEndpoint, path: string, ctx: ScrapeCont
   if (timeout === undefined || timeout === 0 || (ep.interval !== undefined && interval === undefined)) return;
   // Prometheus treats a zero interval as unset and falls back to the global one.
   const ownInterval = interval !== undefined && interval > 0;
-  const globalText = ctx.prometheus.spec?.scrapeInterval ?? DEFAULT_INTERVAL;
+  const globalText = effectiveScrapeInterval(ctx.prometheus.spec ?? {});
   const effective = ownInterval ? interval : parseDuration(globalText);
   if (effective !== undefined && timeout > effective) {
     const source = ownInterval ? `interval ${ep.interval}` : `the Prometheus scrapeInterval ${globalText}`;
