@@ -5,12 +5,10 @@
  * `force` takes over fields another manager (kubectl edit, a previous operator) set, as a controller must.
  */
 import {
-  AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1ConfigMap, type V1Secret, type V1Service, type V1StatefulSet,
+  AppsV1Api, CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret, type V1Service, type V1StatefulSet,
 } from '@kubernetes/client-node';
 import { isNotFound } from './api-error.ts';
-import { FIELD_MANAGER } from './field-manager.ts';
-
-const APPLY = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+import { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
 
 /** The child kinds promop writes. */
 export type ChildKind = 'StatefulSet' | 'Service' | 'Secret' | 'ConfigMap';
@@ -28,25 +26,25 @@ export class ChildWriter {
   /** Applies a Secret; returns it as stored. */
   applySecret(body: V1Secret): Promise<V1Secret> {
     const { name, namespace } = identify(body);
-    return this.#core.patchNamespacedSecret({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, APPLY);
+    return this.#core.patchNamespacedSecret({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
   }
 
   /** Applies a ConfigMap; returns it as stored. */
   applyConfigMap(body: V1ConfigMap): Promise<V1ConfigMap> {
     const { name, namespace } = identify(body);
-    return this.#core.patchNamespacedConfigMap({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, APPLY);
+    return this.#core.patchNamespacedConfigMap({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
   }
 
   /** Applies a Service; returns it as stored. */
   applyService(body: V1Service): Promise<V1Service> {
     const { name, namespace } = identify(body);
-    return this.#core.patchNamespacedService({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, APPLY);
+    return this.#core.patchNamespacedService({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
   }
 
   /** Applies a StatefulSet; returns it as stored (its status is the latest the API server has). */
   applyStatefulSet(body: V1StatefulSet): Promise<V1StatefulSet> {
     const { name, namespace } = identify(body);
-    return this.#apps.patchNamespacedStatefulSet({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, APPLY);
+    return this.#apps.patchNamespacedStatefulSet({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
   }
 
   /**

@@ -6,12 +6,10 @@
  * every Prometheus that selects the object and promop sends the whole list, so a write computed from a stale cache
  * must fail (409) instead of dropping another Prometheus' binding. The caller requeues on 409.
  */
-import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION, type Kind } from '@promop/crds';
 import { isNotFound } from './api-error.ts';
-import { FIELD_MANAGER } from './field-manager.ts';
-
-const APPLY = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+import { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
 
 /** The object whose status to write. */
 export interface StatusTarget {
@@ -38,7 +36,7 @@ export class StatusWriter {
     try {
       await this.#custom.patchNamespacedCustomObjectStatus(
         { group: GROUP, version: VERSION, namespace, plural: PLURALS[kind], name, body, fieldManager: FIELD_MANAGER, force: true },
-        APPLY,
+        SERVER_SIDE_APPLY,
       );
       return true;
     } catch (error) {
