@@ -26,8 +26,9 @@ export interface WorkQueueOptions {
   onError?: (key: string, error: unknown, failures: number) => void;
 }
 
-/** client-go's defaults. */
+/** First retry delay: client-go's default item rate limiter (5 ms). */
 export const DEFAULT_BASE_DELAY_MS = 5;
+/** Longest retry delay: client-go's default item rate limiter (1000 s). */
 export const DEFAULT_MAX_DELAY_MS = 1_000_000;
 
 /** The backoff before retry number `failures` (1-based): base·2^(failures−1), capped at max. */
