@@ -13,7 +13,7 @@ import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdi
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
 import { nameValidationSchemeFor } from './prometheus-names.ts';
-import { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
+import { DEFAULT_PROMETHEUS_VERSION, invalidVersionProblem, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
 import { buildApiServerSdKeys, type ApiServerConfigSpec } from './prometheus/api-server-config.ts';
 import { buildAlertingConfig, type AlertingFields, type EndpointsRole } from './prometheus/alerting-config.ts';
@@ -47,7 +47,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
 
   const parsedVersion = parsePrometheusVersion(spec.version);
   if (!parsedVersion) {
-    problems.push({ path: 'spec.version', message: `"${spec.version}" is not a Prometheus version such as v3.5.0` });
+    problems.push(invalidVersionProblem(spec.version));
   }
   // With an unreadable version the monitors are still judged (against the default version), so
   // their verdicts stay useful while the Prometheus is being fixed.

@@ -15,12 +15,15 @@ export type {
   Verdict,
 } from './model.ts';
 export { toPrometheusYaml } from './yaml-output.ts';
-export { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, isAtLeast, type PrometheusVersion } from './prometheus-version.ts';
+export { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, isAtLeast, invalidVersionProblem, type PrometheusVersion } from './prometheus-version.ts';
+export { shardCount } from './prometheus/sharding.ts';
 export {
   CERTS_DIR,
+  CONFIGMAPS_DIR,
   CONFIG_DIR,
   CONFIG_FILE_NAME,
   RULES_DIR,
+  SECRETS_DIR,
   STORAGE_DIR,
   prefixedName,
   ruleConfigMapName,

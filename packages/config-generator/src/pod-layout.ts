@@ -12,6 +12,10 @@ export const RULES_DIR = '/etc/prometheus/rules';
 export const CONFIG_DIR = '/etc/prometheus/config';
 /** Key of prometheus.yaml inside the config Secret. */
 export const CONFIG_FILE_NAME = 'prometheus.yaml';
+/** Parent directory of the `spec.secrets` mounts (users name these paths in hand-written config). */
+export const SECRETS_DIR = '/etc/prometheus/secrets';
+/** Parent directory of the `spec.configMaps` mounts. */
+export const CONFIGMAPS_DIR = '/etc/prometheus/configmaps';
 /** TSDB data directory. */
 export const STORAGE_DIR = '/prometheus';
 

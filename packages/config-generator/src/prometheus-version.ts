@@ -35,3 +35,8 @@ export function isAtLeast(version: PrometheusVersion, minimum: string): boolean 
   if (version.minor !== min.minor) return version.minor > min.minor;
   return version.patch >= min.patch;
 }
+
+/** The problem reported for a `spec.version` that parsePrometheusVersion cannot read. */
+export function invalidVersionProblem(version: string | null | undefined): { path: string; message: string } {
+  return { path: 'spec.version', message: `"${version ?? ''}" is not a Prometheus version such as v3.5.0` };
+}

@@ -4,6 +4,7 @@
  * reconcile, `shards` and `selector` for the scale subresource.
  */
 import type { V1StatefulSet } from '@kubernetes/client-node';
+import { shardCount as generatorShardCount } from '@promop/config-generator';
 import type { Prometheus, PrometheusStatus } from '@promop/crds';
 import { PROMETHEUS_NAME_LABEL, MANAGED_BY_LABEL, MANAGED_BY, statefulSetName } from '../workload/index.ts';
 import { withTransitionTime, type Condition } from './conditions.ts';
@@ -26,10 +27,9 @@ export interface PrometheusStatusInput {
   now: Date;
 }
 
-/** The number of shards of a Prometheus (spec.shards, default 1, at least 1). */
+/** The number of shards of a Prometheus: the generator's answer (it renders one config per shard). */
 export function shardCount(prometheus: Prometheus): number {
-  const shards = prometheus.spec?.shards;
-  return typeof shards === 'number' && shards >= 1 ? shards : 1;
+  return generatorShardCount(prometheus.spec?.shards);
 }
 
 /** The status to apply. */

@@ -8,15 +8,12 @@ import { createHash } from 'node:crypto';
 import type { V1PersistentVolumeClaim, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import { CERTS_DIR, CONFIG_DIR, RULES_DIR, STORAGE_DIR, mountedRuleConfigMapNames, prefixedName, tlsAssetsSecretName } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
+import { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
 import { asEmbedded } from './embedded-field.ts';
 import { configSecretName } from './shard-names.ts';
 
-// Not in pod-layout.ts yet because the generator never writes them: users refer to them in hand-written
-// configuration (additionalScrapeConfigs). Candidates to move there.
-/** Parent directory of the `spec.secrets` mounts. */
-export const SECRETS_DIR = '/etc/prometheus/secrets';
-/** Parent directory of the `spec.configMaps` mounts. */
-export const CONFIGMAPS_DIR = '/etc/prometheus/configmaps';
+// The in-pod paths live in the generator's pod-layout.ts, with the others.
+export { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
 /** Sub path of the data volume when `spec.storage` is set, as prometheus-operator (existing PVCs keep their layout). */
 export const STORAGE_SUB_PATH = 'prometheus-db';
 

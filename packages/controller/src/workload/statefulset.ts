@@ -7,7 +7,7 @@ import type {
   V1Affinity, V1Container, V1HostAlias, V1LocalObjectReference, V1PodDNSConfig, V1PodSecurityContext, V1StatefulSet,
   V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy, V1Toleration, V1TopologySpreadConstraint,
 } from '@kubernetes/client-node';
-import { parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
+import { invalidVersionProblem, parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
@@ -72,7 +72,7 @@ export function buildStatefulSets(prometheus: Prometheus, output: Pick<Generator
   if (output.configs.length === 0) throw new Error(`bug: no config for Prometheus ${namespace}/${name}; keep the running workload when generation fails`);
   const spec: Spec = prometheus.spec ?? {};
   const version = parsePrometheusVersion(spec.version ?? undefined);
-  if (!version) return { ok: false, problems: [{ path: 'spec.version', message: `"${spec.version}" is not a Prometheus version such as v3.5.0` }] };
+  if (!version) return { ok: false, problems: [invalidVersionProblem(spec.version)] };
   const args = prometheusArgs(spec, version);
   if (!args.ok) return args;
   const statefulSets = output.configs.map((_config, shard) => {
