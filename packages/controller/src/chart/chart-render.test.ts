@@ -93,6 +93,7 @@ describe('charts/promop with helm', () => {
     const manifests = await render(
       '--set', 'image.tag=dev-1', '--set', 'extraArgs[0]=--flag=x', '--set', 'podAnnotations.team=obs',
       '--set', 'nodeSelector.disk=ssd', '--set', 'tolerations[0].operator=Exists', '--set', 'metrics.service.enabled=false',
+      '--set', 'probes.enabled=false',
     );
     const pod = ofKind<Deployment>(manifests, 'Deployment')[0]?.spec.template;
     expect(pod?.spec.containers[0]?.image).toBe('ghcr.io/promop/promop:dev-1');
@@ -101,6 +102,7 @@ describe('charts/promop with helm', () => {
     expect(pod?.spec.nodeSelector).toEqual({ disk: 'ssd' });
     expect(pod?.spec.tolerations).toEqual([{ operator: 'Exists' }]);
     expect(ofKind(manifests, 'Service')).toEqual([]);
+    expect([pod?.spec.containers[0]?.livenessProbe, pod?.spec.containers[0]?.readinessProbe]).toEqual([undefined, undefined]);
   }, 60_000);
 
   // Each bad value is refused by values.schema.json before anything renders, with the field named.
