@@ -162,7 +162,9 @@ describe('helm install charts/promop into a real API server', () => {
     expect(refused).toBe(403);
   }, 30_000);
 
-  it('helm upgrade applies a changed value to the Deployment and re-applies the CRDs', async () => {
+  // That helm upgrade rewrites changed CRDs follows from their being templates of the release (asserted via the
+  // release manifest); showing a changed CRD being rewritten here would race other suites' PUTs of the same CRDs.
+  it('helm upgrade applies a changed value to the Deployment and keeps the CRDs in the release', async () => {
     const result = await helm(['upgrade', RELEASE, CHART_DIR, '-n', NS, '--set', 'extraArgs[0]=--example', '--set-string', 'podAnnotations.promop\\.test/rev=2', ...kubeconfigArgs], 120_000);
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: NS, name: RELEASE });
