@@ -2,9 +2,12 @@ import { parseRunArguments, runOperatorCommand } from './run-command.ts';
 
 describe('promop run', () => {
   it('takes an optional --kubeconfig path, in both spellings', () => {
-    expect(parseRunArguments([])).toEqual({ ok: true, kubeconfig: undefined, help: false });
-    expect(parseRunArguments(['--kubeconfig', '/k'])).toEqual({ ok: true, kubeconfig: '/k', help: false });
-    expect(parseRunArguments(['--kubeconfig=/k'])).toEqual({ ok: true, kubeconfig: '/k', help: false });
+    expect(parseRunArguments([])).toEqual({ ok: true, kubeconfig: undefined, metricsAddress: ':8080', help: false });
+    expect(parseRunArguments(['--kubeconfig', '/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', help: false });
+    expect(parseRunArguments(['--kubeconfig=/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', help: false });
+    expect(parseRunArguments(['--metrics-address', '127.0.0.1:9000'])).toMatchObject({ ok: true, metricsAddress: '127.0.0.1:9000' });
+    expect(parseRunArguments(['--metrics-address=127.0.0.1:9000'])).toMatchObject({ ok: true, metricsAddress: '127.0.0.1:9000' });
+    expect(parseRunArguments(['--metrics-address'])).toEqual({ ok: false, message: '--metrics-address needs host:port' });
   });
 
   it('refuses an unknown argument or a missing path with usage and exit 2', async () => {

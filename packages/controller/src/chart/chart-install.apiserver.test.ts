@@ -121,7 +121,7 @@ describe('helm install charts/promop into a real API server', () => {
     expect((await rbac.readClusterRoleBinding({ name: RELEASE })).subjects).toEqual([{ kind: 'ServiceAccount', name: RELEASE, namespace: NS }]);
     const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: NS, name: RELEASE });
     expect(deployment.spec?.replicas).toBe(1);
-    expect(deployment.spec?.template.spec?.containers.map((c) => [c.name, c.args])).toEqual([['promop', ['run']]]);
+    expect(deployment.spec?.template.spec?.containers.map((c) => [c.name, c.args])).toEqual([['promop', ['run', '--metrics-address=:8080']]]);
   }, 150_000);
 
   it('describes a pod the restricted Pod Security admission accepts', async () => {
@@ -168,7 +168,7 @@ describe('helm install charts/promop into a real API server', () => {
     const result = await helm(['upgrade', RELEASE, CHART_DIR, '-n', NS, '--set', 'extraArgs[0]=--example', '--set-string', 'podAnnotations.promop\\.test/rev=2', ...kubeconfigArgs], 120_000);
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: NS, name: RELEASE });
-    expect(deployment.spec?.template.spec?.containers[0]?.args).toEqual(['run', '--example']);
+    expect(deployment.spec?.template.spec?.containers[0]?.args).toEqual(['run', '--metrics-address=:8080', '--example']);
     expect(deployment.spec?.template.metadata?.annotations).toEqual({ 'promop.test/rev': '2' });
     const history = await helm(['history', RELEASE, '-n', NS, '-o', 'json', ...kubeconfigArgs]);
     expect((JSON.parse(history.stdout) as { revision: number; status: string }[]).map((r) => [r.revision, r.status])).toEqual([[1, 'superseded'], [2, 'deployed']]);

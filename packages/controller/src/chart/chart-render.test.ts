@@ -54,7 +54,7 @@ describe('charts/promop with helm', () => {
       expect(deployment?.spec.replicas).toBe(1);
       const pod = deployment?.spec.template.spec;
       expect(pod?.serviceAccountName).toBe(ofKind(manifests, 'ServiceAccount')[0]?.metadata.name);
-      expect(pod?.containers.map((c) => [c.name, c.image, c.args])).toEqual([['promop', 'ghcr.io/promop/promop:0.1.0', ['run']]]);
+      expect(pod?.containers.map((c) => [c.name, c.image, c.args])).toEqual([['promop', 'ghcr.io/promop/promop:0.1.0', ['run', '--metrics-address=:8080']]]);
       const container = pod?.containers[0];
       expect(container?.ports.map((p) => p.containerPort)).toEqual([8080]);
       expect([container?.livenessProbe.httpGet, container?.readinessProbe.httpGet]).toEqual([{ path: '/healthz', port: 'metrics' }, { path: '/readyz', port: 'metrics' }]);
@@ -97,7 +97,7 @@ describe('charts/promop with helm', () => {
     );
     const pod = ofKind<Deployment>(manifests, 'Deployment')[0]?.spec.template;
     expect(pod?.spec.containers[0]?.image).toBe('ghcr.io/promop/promop:dev-1');
-    expect(pod?.spec.containers[0]?.args).toEqual(['run', '--flag=x']);
+    expect(pod?.spec.containers[0]?.args).toEqual(['run', '--metrics-address=:8080', '--flag=x']);
     expect(pod?.metadata.annotations).toEqual({ team: 'obs' });
     expect(pod?.spec.nodeSelector).toEqual({ disk: 'ssd' });
     expect(pod?.spec.tolerations).toEqual([{ operator: 'Exists' }]);
