@@ -39,7 +39,7 @@ export function readSecretKey(ref: SecretKeyRef, path: string, ctx: HttpClientCo
 }
 
 /** True when a SecretOrConfigMap reference names something. */
-export function isSet(ref: SecretOrConfigMapRef | undefined): ref is SecretOrConfigMapRef {
+export function isReferenceSet(ref: SecretOrConfigMapRef | undefined): ref is SecretOrConfigMapRef {
   return ref !== undefined && (ref.secret !== undefined || ref.configMap !== undefined);
 }
 

@@ -7,7 +7,7 @@ import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { CERTS_DIR, tlsAssetFileName } from '../pod-layout.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
-import { isSet, readSecretKey, readSecretOrConfigMap, type SecretKeyRef, type SecretOrConfigMapRef } from './secret-refs.ts';
+import { isReferenceSet, readSecretKey, readSecretOrConfigMap, type SecretKeyRef, type SecretOrConfigMapRef } from './secret-refs.ts';
 
 /** SafeTLSConfig plus the file fields of TLSConfig (absent for the "safe" variant). */
 export interface TlsConfigSpec {
@@ -41,10 +41,10 @@ export function tlsFilePaths(tls: TlsConfigSpec): Array<{ field: 'caFile' | 'cer
  */
 export function renderTlsConfig(tls: TlsConfigSpec, path: string, ctx: HttpClientContext): Record<string, unknown> | undefined {
   const before = ctx.findings.problems.length;
-  const hasCert = isSet(tls.cert) || !!tls.certFile;
+  const hasCert = isReferenceSet(tls.cert) || !!tls.certFile;
   const hasKey = tls.keySecret !== undefined || !!tls.keyFile;
-  if (isSet(tls.ca) && tls.caFile) ctx.findings.problem(path, 'ca and caFile are mutually exclusive');
-  if (isSet(tls.cert) && tls.certFile) ctx.findings.problem(path, 'cert and certFile are mutually exclusive');
+  if (isReferenceSet(tls.ca) && tls.caFile) ctx.findings.problem(path, 'ca and caFile are mutually exclusive');
+  if (isReferenceSet(tls.cert) && tls.certFile) ctx.findings.problem(path, 'cert and certFile are mutually exclusive');
   if (tls.keySecret && tls.keyFile) ctx.findings.problem(path, 'keySecret and keyFile are mutually exclusive');
   if (hasCert && !hasKey) ctx.findings.problem(path, 'a client certificate (cert or certFile) needs a client key (keySecret or keyFile)');
   if (hasKey && !hasCert) ctx.findings.problem(path, 'a client key (keySecret or keyFile) needs a client certificate (cert or certFile)');
@@ -63,14 +63,14 @@ export function renderTlsConfig(tls: TlsConfigSpec, path: string, ctx: HttpClien
 
   let certificate: X509Certificate | undefined;
   let privateKey: KeyObject | undefined;
-  if (isSet(tls.ca)) {
+  if (isReferenceSet(tls.ca)) {
     const ca = readSecretOrConfigMap(tls.ca, `${path}.ca`, ctx);
     if (ca) {
       if (parseCertificate(ca.value) === undefined) ctx.findings.problem(`${path}.ca`, `${describe(ca)} does not hold a PEM-encoded certificate`);
       rendered.ca_file = storeAsset(ca, ctx);
     }
   }
-  if (isSet(tls.cert)) {
+  if (isReferenceSet(tls.cert)) {
     const cert = readSecretOrConfigMap(tls.cert, `${path}.cert`, ctx);
     if (cert) {
       certificate = parseCertificate(cert.value);

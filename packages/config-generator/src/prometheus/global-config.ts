@@ -6,6 +6,7 @@
 import { lowerByteSize } from '../scrape/limits.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
 import { supports } from '../http-client/index.ts';
+import { isPresent } from '../is-present.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /** The scrape interval and evaluation interval when the spec leaves them empty (the CRD default). */
@@ -84,13 +85,13 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
   if (spec.nameEscapingScheme && supports(context, '3.4.0', 'spec.nameEscapingScheme', 'metric_name_escaping_scheme')) {
     global.metric_name_escaping_scheme = escapingSchemeName(spec.nameEscapingScheme);
   }
-  if (isSet(spec.convertClassicHistogramsToNHCB) && supports(context, '3.4.0', 'spec.convertClassicHistogramsToNHCB', 'convert_classic_histograms_to_nhcb')) {
+  if (isPresent(spec.convertClassicHistogramsToNHCB) && supports(context, '3.4.0', 'spec.convertClassicHistogramsToNHCB', 'convert_classic_histograms_to_nhcb')) {
     global.convert_classic_histograms_to_nhcb = spec.convertClassicHistogramsToNHCB;
   }
-  if (isSet(spec.scrapeClassicHistograms) && supports(context, '3.5.0', 'spec.scrapeClassicHistograms', 'always_scrape_classic_histograms')) {
+  if (isPresent(spec.scrapeClassicHistograms) && supports(context, '3.5.0', 'spec.scrapeClassicHistograms', 'always_scrape_classic_histograms')) {
     global.always_scrape_classic_histograms = spec.scrapeClassicHistograms;
   }
-  if (isSet(spec.scrapeNativeHistograms) && supports(context, '3.8.0', 'spec.scrapeNativeHistograms', 'scrape_native_histograms')) {
+  if (isPresent(spec.scrapeNativeHistograms) && supports(context, '3.8.0', 'spec.scrapeNativeHistograms', 'scrape_native_histograms')) {
     global.scrape_native_histograms = spec.scrapeNativeHistograms;
   }
 
@@ -133,6 +134,3 @@ function escapingSchemeName(scheme: string): string {
   return scheme === 'AllowUTF8' ? 'allow-utf-8' : scheme.toLowerCase();
 }
 
-function isSet(value: boolean | null | undefined): value is boolean {
-  return value !== null && value !== undefined;
-}

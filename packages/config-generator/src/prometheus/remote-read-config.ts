@@ -2,6 +2,7 @@
 import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
 import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
+import { isPresent } from '../is-present.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /** prometheus-operator's RemoteReadSpec (the fields promop renders). */
@@ -31,10 +32,10 @@ function renderRemoteRead(spec: RemoteReadSpec, path: string, context: Prometheu
   if (spec.readRecent) out.read_recent = true;
 
   appendRemoteStorageClient(out, renderClientPieces(spec, path, context));
-  if (spec.followRedirects !== null && spec.followRedirects !== undefined && supports(context, '2.26.0', `${path}.followRedirects`, 'follow_redirects')) {
+  if (isPresent(spec.followRedirects) && supports(context, '2.26.0', `${path}.followRedirects`, 'follow_redirects')) {
     out.follow_redirects = spec.followRedirects;
   }
-  if (spec.filterExternalLabels !== null && spec.filterExternalLabels !== undefined && supports(context, '2.34.0', `${path}.filterExternalLabels`, 'filter_external_labels')) {
+  if (isPresent(spec.filterExternalLabels) && supports(context, '2.34.0', `${path}.filterExternalLabels`, 'filter_external_labels')) {
     out.filter_external_labels = spec.filterExternalLabels;
   }
   return out;

@@ -6,6 +6,7 @@ import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
 import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
 import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
+import { isPresent } from '../is-present.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { renderSigv4, type Sigv4Spec } from './sigv4.ts';
 
@@ -60,8 +61,8 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
     if (message === undefined) context.findings.problem(`${path}.messageVersion`, `messageVersion must be V1.0 or V2.0, got "${spec.messageVersion}"`);
     else if (supports(context, '2.54.0', `${path}.messageVersion`, 'protobuf_message')) out.protobuf_message = message;
   }
-  if (isSet(spec.sendExemplars) && supports(context, '2.27.0', `${path}.sendExemplars`, 'send_exemplars')) out.send_exemplars = spec.sendExemplars;
-  if (isSet(spec.sendNativeHistograms) && supports(context, '2.40.0', `${path}.sendNativeHistograms`, 'send_native_histograms')) {
+  if (isPresent(spec.sendExemplars) && supports(context, '2.27.0', `${path}.sendExemplars`, 'send_exemplars')) out.send_exemplars = spec.sendExemplars;
+  if (isPresent(spec.sendNativeHistograms) && supports(context, '2.40.0', `${path}.sendNativeHistograms`, 'send_native_histograms')) {
     out.send_native_histograms = spec.sendNativeHistograms;
   }
   if (spec.writeRelabelConfigs && spec.writeRelabelConfigs.length > 0) {
@@ -81,19 +82,19 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
     // silently sending unauthenticated writes.
     context.findings.problem(`${path}.azureAd`, 'azureAd is not supported by promop yet');
   }
-  if (isSet(spec.followRedirects) && supports(context, '2.26.0', `${path}.followRedirects`, 'follow_redirects')) out.follow_redirects = spec.followRedirects;
-  if (isSet(spec.enableHTTP2) && supports(context, '2.35.0', `${path}.enableHTTP2`, 'enable_http2')) out.enable_http2 = spec.enableHTTP2;
+  if (isPresent(spec.followRedirects) && supports(context, '2.26.0', `${path}.followRedirects`, 'follow_redirects')) out.follow_redirects = spec.followRedirects;
+  if (isPresent(spec.enableHTTP2) && supports(context, '2.35.0', `${path}.enableHTTP2`, 'enable_http2')) out.enable_http2 = spec.enableHTTP2;
   if (spec.queueConfig) out.queue_config = renderQueueConfig(spec.queueConfig, `${path}.queueConfig`, context);
   if (spec.metadataConfig && supports(context, '2.23.0', `${path}.metadataConfig`, 'metadata_config')) {
     // Remote write 2.0 carries metadata inside the samples; the separate metadata stream must be off.
     const metadata: Record<string, unknown> = { send: spec.messageVersion === 'V2.0' ? false : spec.metadataConfig.send ?? false };
     if (spec.metadataConfig.sendInterval) metadata.send_interval = spec.metadataConfig.sendInterval;
-    if (isSet(spec.metadataConfig.maxSamplesPerSend) && supports(context, '2.29.0', `${path}.metadataConfig.maxSamplesPerSend`, 'max_samples_per_send')) {
+    if (isPresent(spec.metadataConfig.maxSamplesPerSend) && supports(context, '2.29.0', `${path}.metadataConfig.maxSamplesPerSend`, 'max_samples_per_send')) {
       metadata.max_samples_per_send = spec.metadataConfig.maxSamplesPerSend;
     }
     out.metadata_config = metadata;
   }
-  if (isSet(spec.roundRobinDNS) && supports(context, '3.1.0', `${path}.roundRobinDNS`, 'round_robin_dns')) out.round_robin_dns = spec.roundRobinDNS;
+  if (isPresent(spec.roundRobinDNS) && supports(context, '3.1.0', `${path}.roundRobinDNS`, 'round_robin_dns')) out.round_robin_dns = spec.roundRobinDNS;
   return out;
 }
 
@@ -113,8 +114,4 @@ function renderQueueConfig(queue: QueueConfigSpec, path: string, context: Promet
   if (queue.retryOnRateLimit && supports(context, '2.26.0', `${path}.retryOnRateLimit`, 'retry_on_http_429')) out.retry_on_http_429 = true;
   if (queue.sampleAgeLimit && supports(context, '2.50.0', `${path}.sampleAgeLimit`, 'sample_age_limit')) out.sample_age_limit = queue.sampleAgeLimit;
   return out;
-}
-
-function isSet<T>(value: T | null | undefined): value is T {
-  return value !== null && value !== undefined;
 }
