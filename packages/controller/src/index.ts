@@ -6,6 +6,7 @@ export { readManifests, type Manifests, type ManifestResource } from './manifest
 export { renderManifests, outputFiles, formatRenderReport, type RenderResult, type RenderedPrometheus } from './render-command.ts';
 export { Operator } from './operator.ts';
 export { OPERATOR_CLUSTER_ROLE_RULES } from './rbac/index.ts';
-export { NO_OP_RELOADER, type ConfigReloader, type ReloadResult } from './reconcile/index.ts';
+export type { ConfigReloader, ExpectedShardFiles, ReloadResult, ShardConfigStatus } from './reconcile/index.ts';
+export { ShardReloader, FixedPodNetworks, NodePodNetworks, CONFIG_HASH_ANNOTATION } from './reload/index.ts';
 export { PrometheusReloader, prometheusPodUrl, type PodConfigVerifier } from './prometheus-client/index.ts';
 export { OperatorMetrics, startMetricsServer } from './observability/index.ts';

@@ -4,9 +4,7 @@
  * rules, one of each broken; a Prometheus spec broken and fixed; a monitor deleted; shards scaled up and down;
  * the operator stopped. There is no kubelet, so pods never become ready: Available stays False.
  */
-import {
-  AppsV1Api, CoreV1Api, CustomObjectsApi, EventsV1Api, RbacAuthorizationV1Api, type KubeConfig, type V1Secret,
-} from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, EventsV1Api, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed } from '@promop/crds/test-support';
 import { sharedTestEnv, toolPath } from '@promop/e2e';
@@ -15,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { Operator } from './operator.ts';
-import { OPERATOR_CLUSTER_ROLE_RULES } from './rbac/index.ts';
+import { eventually, sleep } from './test-support/eventually.ts';
+import { operatorIdentity } from './test-support/operator-identity.ts';
 
 const id = randomBytes(3).toString('hex');
 const OPERATOR_NS = `promop-system-${id}`;
@@ -31,24 +30,6 @@ let apps: AppsV1Api;
 let custom: CustomObjectsApi;
 let operator: Operator | undefined;
 const logLines: string[] = [];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `read` until `check` accepts its value (≤ timeoutMs); returns the last value either way. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let value: T | undefined;
-    try {
-      value = await read();
-      if (check(value)) return value;
-    } catch {
-      // Not there yet (404): keep polling.
-    }
-    if (Date.now() > deadline) return value ?? (await read());
-    await sleep(200);
-  }
-}
 
 const crd = (plural: string, namespace: string) => ({ group: GROUP, version: VERSION, plural, namespace });
 type Status = { conditions?: { type: string; status: string; reason?: string; message?: string; observedGeneration?: number }[] };
@@ -66,21 +47,6 @@ async function createNamespace(name: string, labels: Record<string, string> = {}
   await core.createNamespace({ body: { metadata: { name, labels } } });
 }
 
-/** The operator's identity: a ServiceAccount bound to exactly OPERATOR_CLUSTER_ROLE_RULES. */
-async function operatorIdentity(): Promise<KubeConfig> {
-  const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
-  await core.createNamespacedServiceAccount({ namespace: OPERATOR_NS, body: { metadata: { name: 'promop' } } });
-  await rbac.createClusterRole({ body: { metadata: { name: `promop-${id}` }, rules: [...OPERATOR_CLUSTER_ROLE_RULES] } });
-  await rbac.createClusterRoleBinding({
-    body: {
-      metadata: { name: `promop-${id}` },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `promop-${id}` },
-      subjects: [{ kind: 'ServiceAccount', name: 'promop', namespace: OPERATOR_NS }],
-    },
-  });
-  return sharedTestEnv().kubeConfigFor({ namespace: OPERATOR_NS, name: 'promop' });
-}
-
 beforeAll(async () => {
   admin = sharedTestEnv().kubeConfig();
   core = admin.makeApiClient(CoreV1Api);
@@ -91,7 +57,7 @@ beforeAll(async () => {
   await createNamespace(MONITORING);
   await createNamespace(TEAM_A, { 'promop.test/scraped-by': id });
   await createNamespace(TEAM_B, { 'promop.test/scraped-by': id });
-  const kc = await operatorIdentity();
+  const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`);
 
   const teamSelector = { matchLabels: { 'promop.test/scraped-by': id } };
   await core.createNamespacedSecret({ namespace: TEAM_A, body: { metadata: { name: 'api-auth' }, stringData: { user: 'scraper', password: SECRET_VALUE } } });

@@ -2,15 +2,19 @@
  * The operator: caches → work queue → PrometheusReconciler, wired in sample-controller's shape. `start()` waits
  * until every cache has listed (so the first reconcile sees the whole cluster, not a partial one that would
  * render a config without some monitors), then starts the workers; `stop()` stops watches, timers and workers
- * and leaves everything promop created in place: stopping the operator never stops a Prometheus.
+ * and leaves everything promop created in place: stopping the operator never stops a Prometheus. The reconciler's
+ * ConfigReloader is the ShardReloader (reload/): it reloads and verifies the pods of each shard over HTTP.
  */
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
-  ChildWriter, EventRecorder, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, type ClusterCaches,
+  ApiPodAnnotator, ChildWriter, EventRecorder, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, type ClusterCaches,
 } from './kube/index.ts';
-import { NO_OP_RELOADER, PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, type ConfigReloader } from './reconcile/index.ts';
+import { OperatorMetrics } from './observability/index.ts';
+import { PrometheusReloader } from './prometheus-client/index.ts';
+import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges } from './reconcile/index.ts';
+import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
 
 /** Options of an Operator. */
 export interface OperatorOptions {
@@ -18,8 +22,20 @@ export interface OperatorOptions {
   kubeConfig: KubeConfig;
   /** Structured logs (default: pino to stdout at info). */
   log?: Logger;
-  /** Reloads Prometheus after a config change (default: does nothing). */
-  reloader?: ConfigReloader;
+  /**
+   * The networks Prometheus pods have addresses in (`promop run --pod-network`); promop dials no other address.
+   * Default: the Nodes' `spec.podCIDRs` (see reload/pod-networks.ts).
+   */
+  podNetworks?: readonly string[];
+  /** Where the operator records its metrics (default: a registry of its own that nobody serves). */
+  metrics?: OperatorMetrics;
+  /** How long to wait for one pod to load the written files before calling it stale (default 90 s, see prometheus-reloader.ts). */
+  reloadTimeoutMs?: number;
+  /**
+   * Test only: the port of a pod's Prometheus (default 9090, the container port). Tests without a kubelet run one
+   * Prometheus per hand-made pod on 127.0.0.1, each on a port of its own; nothing else should set it.
+   */
+  prometheusPortOf?: (pod: V1Pod) => number;
   /** Workers of the work queue: 1 or 2 (default 1). */
   workers?: 1 | 2;
   /** Period of the full relist of every cache (default 5 minutes). */
@@ -48,6 +64,7 @@ export class Operator {
   readonly #caches: ClusterCaches;
   readonly #queue: WorkQueue;
   readonly #reconciler: PrometheusReconciler;
+  readonly #podClient: PrometheusReloader;
   #resyncTimer: NodeJS.Timeout | undefined;
   #started = false;
 
@@ -64,13 +81,30 @@ export class Operator {
       workers: options.workers ?? 1,
       onError: (key, error, failures) => this.#log.error({ prometheus: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
     });
+    // The reloader of `promop run`: pods from the cache, pod networks from the flag or the Nodes, HTTP to Prometheus.
+    const core = kc.makeApiClient(CoreV1Api);
+    const networks: PodNetworks = options.podNetworks
+      ? new FixedPodNetworks(options.podNetworks)
+      : new NodePodNetworks({ listNodes: async () => (await core.listNode()).items, log: this.#log });
+    this.#podClient = new PrometheusReloader({
+      allowedNetworks: () => networks.allowList(),
+      ...(options.reloadTimeoutMs === undefined ? {} : { timeoutMs: options.reloadTimeoutMs }),
+    });
+    const reloader = new ShardReloader({
+      pods: this.#caches.pods,
+      annotator: new ApiPodAnnotator(kc),
+      verifier: this.#podClient,
+      networks,
+      metrics: options.metrics ?? new OperatorMetrics({ processMetrics: false }),
+      ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),
+    });
     this.#reconciler = new PrometheusReconciler({
       caches: this.#caches,
       children: new ChildWriter(kc),
       status: new StatusWriter(kc),
       prometheusExists: (namespace, name) => prometheusExists(custom, namespace, name),
       events: new EventRecorder(kc),
-      reloader: options.reloader ?? NO_OP_RELOADER,
+      reloader,
       log: this.#log,
     });
   }
@@ -94,6 +128,7 @@ export class Operator {
     clearInterval(this.#resyncTimer);
     await stopClusterCaches(this.#caches);
     await this.#queue.shutdown();
+    await this.#podClient.close();
     this.#log.info('stopped');
   }
 }

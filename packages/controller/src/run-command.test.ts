@@ -2,12 +2,22 @@ import { parseRunArguments, runOperatorCommand } from './run-command.ts';
 
 describe('promop run', () => {
   it('takes an optional --kubeconfig path, in both spellings', () => {
-    expect(parseRunArguments([])).toEqual({ ok: true, kubeconfig: undefined, metricsAddress: ':8080', help: false });
-    expect(parseRunArguments(['--kubeconfig', '/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', help: false });
-    expect(parseRunArguments(['--kubeconfig=/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', help: false });
+    expect(parseRunArguments([])).toEqual({ ok: true, kubeconfig: undefined, metricsAddress: ':8080', podNetworks: undefined, help: false });
+    expect(parseRunArguments(['--kubeconfig', '/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', podNetworks: undefined, help: false });
+    expect(parseRunArguments(['--kubeconfig=/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', podNetworks: undefined, help: false });
     expect(parseRunArguments(['--metrics-address', '127.0.0.1:9000'])).toMatchObject({ ok: true, metricsAddress: '127.0.0.1:9000' });
     expect(parseRunArguments(['--metrics-address=127.0.0.1:9000'])).toMatchObject({ ok: true, metricsAddress: '127.0.0.1:9000' });
     expect(parseRunArguments(['--metrics-address'])).toEqual({ ok: false, message: '--metrics-address needs host:port' });
+  });
+
+  it('takes the pod networks as comma-separated CIDRs or addresses, repeatable, and refuses a malformed one', () => {
+    expect(parseRunArguments(['--pod-network', '10.244.0.0/16,fd00:10::/64', '--pod-network=127.0.0.1'])).toMatchObject({
+      ok: true, podNetworks: ['10.244.0.0/16', 'fd00:10::/64', '127.0.0.1'],
+    });
+    expect(parseRunArguments(['--pod-network', '10.244.0.0/33'])).toEqual({ ok: false, message: '--pod-network: "10.244.0.0/33" has a bad prefix length' });
+    expect(parseRunArguments(['--pod-network=pods.example'])).toEqual({ ok: false, message: '--pod-network: "pods.example" is not an IP address or CIDR' });
+    expect(parseRunArguments(['--pod-network'])).toEqual({ ok: false, message: '--pod-network needs a CIDR, e.g. 10.244.0.0/16' });
+    expect(parseRunArguments(['--pod-network', ','])).toEqual({ ok: false, message: '--pod-network needs at least one CIDR, e.g. 10.244.0.0/16' });
   });
 
   it('refuses an unknown argument or a missing path with usage and exit 2', async () => {

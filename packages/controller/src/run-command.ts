@@ -1,26 +1,45 @@
 /**
- * `promop run [--kubeconfig path] [--metrics-address host:port]`: runs the operator until SIGINT/SIGTERM.
- * Without `--kubeconfig` it uses the in-cluster ServiceAccount (the token and CA mounted into the pod), which is
- * how it runs in a cluster. It serves `/metrics`, `/healthz` and `/readyz` (ready once the operator's caches have
- * synced) on `--metrics-address`, default `:8080`, which the Helm chart's probes use.
+ * `promop run [--kubeconfig path] [--metrics-address host:port] [--pod-network cidr,...]`: runs the operator until
+ * SIGINT/SIGTERM. Without `--kubeconfig` it uses the in-cluster ServiceAccount (the token and CA mounted into the
+ * pod), which is how it runs in a cluster. It serves `/metrics`, `/healthz` and `/readyz` (ready once the
+ * operator's caches have synced) on `--metrics-address`, default `:8080`, which the Helm chart's probes use.
+ * `--pod-network` names the networks of Prometheus pods, the only addresses promop dials to reload them; without
+ * it they are read from the Nodes' `spec.podCIDRs` (reload/pod-networks.ts).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { describeError } from './kube/index.ts';
 import { OperatorMetrics, startMetricsServer, DEFAULT_LISTEN_ADDRESS } from './observability/index.ts';
 import { Operator } from './operator.ts';
+import { parsePodNetworks } from './reload/index.ts';
 
-const USAGE = 'Usage: promop run [--kubeconfig <path>] [--metrics-address <host:port>]\n\nRuns the operator. Without --kubeconfig, uses the in-cluster ServiceAccount.\nServes /metrics, /healthz and /readyz on --metrics-address (default :8080).\n';
+const USAGE = [
+  'Usage: promop run [--kubeconfig <path>] [--metrics-address <host:port>] [--pod-network <cidr>[,<cidr>...]]',
+  '',
+  'Runs the operator. Without --kubeconfig, uses the in-cluster ServiceAccount.',
+  'Serves /metrics, /healthz and /readyz on --metrics-address (default :8080).',
+  'Reloads Prometheus pods only at addresses inside --pod-network (repeatable; default: the Nodes\' spec.podCIDRs).',
+  '',
+].join('\n');
+
+/** What `promop run` was asked to do. */
+export interface RunArguments {
+  kubeconfig: string | undefined;
+  metricsAddress: string;
+  /** From every --pod-network, in order; undefined: read the Nodes' spec.podCIDRs. */
+  podNetworks: string[] | undefined;
+  help: boolean;
+}
 
 /** Parses `argv`; a user error is a message, not a throw. */
-export function parseRunArguments(
-  argv: readonly string[],
-): { ok: true; kubeconfig: string | undefined; metricsAddress: string; help: boolean } | { ok: false; message: string } {
+export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunArguments) | { ok: false; message: string } {
   let kubeconfig: string | undefined;
   let metricsAddress = DEFAULT_LISTEN_ADDRESS;
+  let podNetworks: string[] | undefined;
+  const result = (help: boolean) => ({ ok: true as const, kubeconfig, metricsAddress, podNetworks, help });
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
-    if (arg === '-h' || arg === '--help') return { ok: true, kubeconfig, metricsAddress, help: true };
+    if (arg === '-h' || arg === '--help') return result(true);
     if (arg === '--kubeconfig') {
       const value = argv[i + 1];
       if (!value) return { ok: false, message: '--kubeconfig needs a path' };
@@ -35,11 +54,17 @@ export function parseRunArguments(
       i += 1;
     } else if (arg.startsWith('--metrics-address=')) {
       metricsAddress = arg.slice('--metrics-address='.length);
+    } else if (arg === '--pod-network' || arg.startsWith('--pod-network=')) {
+      const value = arg === '--pod-network' ? argv[(i += 1)] : arg.slice('--pod-network='.length);
+      if (!value) return { ok: false, message: '--pod-network needs a CIDR, e.g. 10.244.0.0/16' };
+      const parsed = parsePodNetworks(value);
+      if (!parsed.ok) return { ok: false, message: parsed.message };
+      podNetworks = [...(podNetworks ?? []), ...parsed.networks];
     } else {
       return { ok: false, message: `unknown argument "${arg}"` };
     }
   }
-  return { ok: true, kubeconfig, metricsAddress, help: false };
+  return result(false);
 }
 
 /** The `run` subcommand; resolves with the exit status once the operator stopped. */
@@ -73,20 +98,30 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     return 1;
   }
   log.info({ url: server.url }, 'serving /metrics, /healthz and /readyz');
-  const operator = new Operator({ kubeConfig, log });
-  try {
-    await operator.start();
-  } catch (error) {
-    log.fatal({ err: describeError(error) }, 'could not start');
+  const operator = new Operator({ kubeConfig, log, metrics, ...(parsed.podNetworks ? { podNetworks: parsed.podNetworks } : {}) });
+  log.info({ podNetworks: parsed.podNetworks ?? "the Nodes' spec.podCIDRs" }, 'Prometheus pods are reloaded only at addresses in these networks');
+  // Listen for SIGTERM before starting: as PID 1 of its container, a process without a handler ignores it, so a
+  // pod deleted while promop still waits for its first lists would hang until the grace period ends.
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  const started = operator.start().then(() => ({ started: true as const }), (error: unknown) => ({ started: false as const, error }));
+  const first = await Promise.race([started, stopSignal]);
+  if (typeof first === 'string') {
+    log.info({ signal: first }, 'stopping before the caches synced');
+    await operator.stop().catch(() => {});
+    await server.close(1000);
+    return 0;
+  }
+  if (!first.started) {
+    log.fatal({ err: describeError(first.error) }, 'could not start');
     await server.close(1000);
     return 1;
   }
   ready = true;
   metrics.setReady(true);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopSignal;
   ready = false;
   metrics.setReady(false);
   await operator.stop();

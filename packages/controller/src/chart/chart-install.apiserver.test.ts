@@ -144,7 +144,12 @@ describe('helm install charts/promop into a real API server', () => {
       [{ group: 'apps', resource: 'statefulsets', verb: 'patch', namespace: 'monitoring' }, true],
       [{ group: '', resource: 'secrets', verb: 'list' }, true],
       [{ group: '', resource: 'namespaces', verb: 'delete', name: 'kube-system' }, false],
-      [{ group: '', resource: 'pods', verb: 'get', namespace: NS }, false],
+      // Pods: read and annotated for the reload, never deleted, exec'd into or given a status; Nodes: listed only.
+      [{ group: '', resource: 'pods', verb: 'patch', namespace: NS }, true],
+      [{ group: '', resource: 'pods', verb: 'delete', namespace: NS }, false],
+      [{ group: '', resource: 'pods', subresource: 'status', verb: 'patch', namespace: NS }, false],
+      [{ group: '', resource: 'nodes', verb: 'list' }, true],
+      [{ group: '', resource: 'nodes', verb: 'patch', name: 'node-1' }, false],
       [{ group: '', resource: 'pods', subresource: 'exec', verb: 'create', namespace: NS }, false],
       [{ group: GROUP, resource: PLURALS.Prometheus, verb: 'delete', namespace: 'team-a' }, false],
       [{ group: 'rbac.authorization.k8s.io', resource: 'clusterroles', verb: 'escalate' }, false],

@@ -1,7 +1,8 @@
 /**
  * The caches the controller reads instead of the API server: what a Prometheus' configuration depends on
  * (Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Namespace, referenced Secrets and ConfigMaps) and the
- * children promop owns (StatefulSets, Services, Secrets, ConfigMaps labelled managed-by promop).
+ * children promop owns (StatefulSets, Services, Secrets, ConfigMaps labelled managed-by promop) and the pods of its
+ * StatefulSets.
  *
  * Secrets: Kubernetes cannot grant "the Secrets a monitor references", so promop, like prometheus-operator,
  * lists and watches Secrets cluster-wide. To keep memory and exposure down the watch skips the kinds of Secret no
@@ -11,7 +12,7 @@
  */
 import {
   AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig,
-  type V1ConfigMap, type V1Namespace, type V1Secret, type V1Service, type V1StatefulSet,
+  type V1ConfigMap, type V1Namespace, type V1Pod, type V1Secret, type V1Service, type V1StatefulSet,
 } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
@@ -40,6 +41,8 @@ export interface ClusterCaches {
   ownedServices: WatchedCache<V1Service>;
   ownedSecrets: WatchedCache<V1Secret>;
   ownedConfigMaps: WatchedCache<V1ConfigMap>;
+  /** The Prometheus pods of promop's StatefulSets: whom to reload, and readiness/IP changes that call for a reload. */
+  pods: WatchedCache<V1Pod>;
 }
 
 /** Options shared by every cache. */
@@ -82,6 +85,8 @@ export function createClusterCaches(kc: KubeConfig, log: Logger, options: Cluste
     ownedServices: cache<V1Service>('owned services', '/api/v1/services', () => core.listServiceForAllNamespaces(owned), owned),
     ownedSecrets: cache<V1Secret>('owned secrets', '/api/v1/secrets', () => core.listSecretForAllNamespaces(owned), owned),
     ownedConfigMaps: cache<V1ConfigMap>('owned configmaps', '/api/v1/configmaps', () => core.listConfigMapForAllNamespaces(owned), owned),
+    // Pods inherit the StatefulSet template's labels, so the managed-by label limits the watch to promop's pods.
+    pods: cache<V1Pod>('pods', '/api/v1/pods', () => core.listPodForAllNamespaces(owned), owned),
   };
 }
 

@@ -7,5 +7,6 @@ export {
 } from './cluster-caches.ts';
 export { EventRecorder, INVALID_CONFIGURATION_REASON, REPORTING_CONTROLLER, SELECTING_ACTION, type EventSpec } from './event-recorder.ts';
 export { FIELD_MANAGER } from './field-manager.ts';
+export { ApiPodAnnotator, type PodAnnotator } from './pod-annotator.ts';
 export { StatusWriter, type StatusTarget } from './status-writer.ts';
 export { WatchedCache, type ChangeHandler, type WatchedCacheOptions } from './watched-cache.ts';

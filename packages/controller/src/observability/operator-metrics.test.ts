@@ -29,6 +29,18 @@ describe('the operator metrics', () => {
     expect(await sample(metrics, 'promop_ready', {})).toBe(0);
   });
 
+  it('observe how long a written config took to be loaded, and the kubelet\'s share of it', async () => {
+    const metrics = new OperatorMetrics({ processMetrics: false });
+    metrics.recordConfigLoaded(1.4, 1.1);
+    metrics.recordConfigLoaded(0.3, 0.2);
+    const text = await metrics.metricsText();
+    expect(text).toMatch(/^promop_config_apply_to_loaded_seconds_count 2$/m);
+    expect(text).toMatch(/^promop_config_apply_to_loaded_seconds_sum 1\.7$/m);
+    expect(text).toMatch(/^promop_config_apply_to_loaded_seconds_bucket\{le="1"\} 1$/m);
+    expect(text).toMatch(/^promop_config_kubelet_wait_seconds_count 2$/m);
+    expect(text).toMatch(/^promop_config_kubelet_wait_seconds_bucket\{le="0\.25"\} 1$/m);
+  });
+
   it('keep separate registries, so two operators (or tests) never share counts', async () => {
     const one = new OperatorMetrics({ processMetrics: false });
     const two = new OperatorMetrics({ processMetrics: false });

@@ -1,6 +1,7 @@
 /**
  * promop's own metrics (what an operator of promop alerts on): reconcile results and latency, how many monitors
- * and rules it selected or rejected, how reloads of Prometheus end, the work queue depth, readiness.
+ * and rules it selected or rejected, how reloads of Prometheus end and how long a written config takes to be
+ * loaded, the work queue depth, readiness.
  *
  * Every label value the controller can set is initialised to zero up front, so a rate() or an alert on
  * `promop_reload_total{outcome="rejected"}` works before the first rejection (a series that appears only on
@@ -39,6 +40,8 @@ export class OperatorMetrics {
   readonly #reconcileDuration: Histogram<'result'>;
   readonly #managed: Gauge<'kind' | 'state'>;
   readonly #reloads: Counter<'outcome'>;
+  readonly #applyToLoaded: Histogram;
+  readonly #kubeletWait: Histogram;
   readonly #queueDepth: Gauge;
   readonly #ready: Gauge;
   // Per Prometheus object (`namespace/name`): the gauge is their sum, so one reconcile updates its own share.
@@ -57,6 +60,22 @@ export class OperatorMetrics {
     });
     this.#managed = new Gauge({ name: 'promop_managed_resources', help: 'Monitors and rules considered for Prometheus objects, selected or rejected (invalid).', labelNames: ['kind', 'state'], registers });
     this.#reloads = new Counter({ name: 'promop_reload_total', help: 'Reload-and-verify attempts on Prometheus pods, by outcome.', labelNames: ['outcome'], registers });
+    // From promop's write of a shard's files to the moment every ready replica was verified to run them: the
+    // operator's share of "ServiceMonitor applied → scraped". The kubelet's share (its volume refresh) is kept
+    // apart, because it dominates when the pod-annotation nudge (reload/shard-reloader.ts) does not work.
+    const applyBuckets = [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 45, 60, 90, 120];
+    this.#applyToLoaded = new Histogram({
+      name: 'promop_config_apply_to_loaded_seconds',
+      help: 'Time from writing a shard\'s config Secret / rule ConfigMaps / TLS assets to the config verified as loaded in every ready replica of the shard.',
+      buckets: applyBuckets,
+      registers,
+    });
+    this.#kubeletWait = new Histogram({
+      name: 'promop_config_kubelet_wait_seconds',
+      help: 'Of promop_config_apply_to_loaded_seconds, the time until the written files were first seen loaded (waiting for the kubelet to update the mounted volumes), before the final reload and check.',
+      buckets: applyBuckets,
+      registers,
+    });
     this.#queueDepth = new Gauge({ name: 'promop_workqueue_depth', help: 'Keys waiting in the reconcile work queue.', registers });
     this.#ready = new Gauge({ name: 'promop_ready', help: '1 when the operator is ready (caches synced, leader or standby settled), else 0.', registers });
 
@@ -93,6 +112,15 @@ export class OperatorMetrics {
   /** One reloadAndVerify ended with `outcome`. */
   recordReload(outcome: ReloadOutcomeKind): void {
     this.#reloads.labels(outcome).inc();
+  }
+
+  /**
+   * A shard's written files were verified in every ready replica `applyToLoadedSeconds` after the write, of which
+   * `kubeletWaitSeconds` went by before the files were in the pods.
+   */
+  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number): void {
+    this.#applyToLoaded.observe(applyToLoadedSeconds);
+    this.#kubeletWait.observe(kubeletWaitSeconds);
   }
 
   /** The work queue now holds `depth` keys. */

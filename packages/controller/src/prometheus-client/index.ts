@@ -3,6 +3,6 @@ export { PrometheusReloader, prometheusPodUrl, type PodConfigVerifier, type Relo
 export { reloadAndVerify, type ReloadOutcome, type ReloadOutcomeKind, type ReloadAndVerifyOptions } from './reload-and-verify.ts';
 export { PrometheusClient, type PrometheusClientOptions, type PrometheusError, type PrometheusResult, type RuntimeInfo, type BuildInfo } from './prometheus-client.ts';
 export { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';
-export { allowListOf, checkPrometheusUrl, type AllowedNetworks, type UrlCheck } from './url-policy.ts';
+export { allowListOf, checkPrometheusUrl, isAllowedAddress, parseNetwork, type AllowedNetworks, type UrlCheck } from './url-policy.ts';
 export { compareLoadedConfig, type ConfigComparison } from './loaded-config-comparison.ts';
 export { compareLoadedRules, type ExpectedRuleFiles, type LoadedRuleGroup, type LoadedRule, type RuleComparison } from './rule-groups-comparison.ts';

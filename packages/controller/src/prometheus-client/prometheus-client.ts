@@ -37,7 +37,7 @@ export interface BuildInfo {
 
 /** How to reach one pod. */
 export interface PrometheusClientOptions {
-  /** `http://<pod IP>:9090` (see prometheus-reloader.ts). */
+  /** `http://<pod IP>:9090`, plus the route prefix when there is one (see prometheus-reloader.ts). */
   baseUrl: string;
   /** The networks the pod may be in (allowListOf in url-policy.ts). */
   allowed: BlockList;
@@ -123,7 +123,9 @@ export class PrometheusClient {
   async #call(method: 'GET' | 'POST', path: string): Promise<PrometheusResult<string>> {
     const check = checkPrometheusUrl(this.#options.baseUrl, this.#options.allowed);
     if (!check.ok) return { ok: false, error: { kind: 'refused', message: check.reason } };
-    const url = new URL(path, check.url);
+    // The base URL may end in Prometheus' --web.route-prefix (`http://10.0.0.5:9090/prom`): API paths go below it.
+    const base = check.url.pathname.endsWith('/') ? check.url : new URL(`${check.url.pathname}/`, check.url);
+    const url = new URL(path.replace(/^\/+/, ''), base);
     try {
       const response = await request(url, {
         method,

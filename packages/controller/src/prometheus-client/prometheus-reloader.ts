@@ -2,11 +2,11 @@
  * The seam between the controller and Prometheus pods: the controller asks a PodConfigVerifier to make a pod run the
  * config it just applied, and maps the outcome to status, events and metrics.
  *
- * Pods → URLs: the controller lists the pods of a Prometheus shard (label selector of its StatefulSet), skips
- * those without `status.podIP` or not Running, and calls `prometheusPodUrl(pod.status.podIP)`, i.e.
- * `http://<pod IP>:9090` — the container port of the `web` port. Pod IPs, not Service or DNS names: each replica
- * must be reloaded and verified on its own, and IPs let the network policy below hold without DNS. In tests the
- * URLs are the 127.0.0.1 ones of `startPrometheus`.
+ * Pods → URLs: the controller (reload/shard-reloader.ts) lists the pods of a Prometheus shard (label selector of
+ * its StatefulSet), skips those without `status.podIP` or not Running and Ready, and calls
+ * `prometheusPodUrl(pod.status.podIP)`, i.e. `http://<pod IP>:9090` — the container port of the `web` port. Pod
+ * IPs, not Service or DNS names: each replica must be reloaded and verified on its own, and IPs let the network
+ * policy below hold without DNS. In tests the URLs are the 127.0.0.1 ones of `startPrometheus`.
  *
  * Network safety: every URL must have an IP-literal host inside `allowedNetworks` (in a cluster, the pod
  * CIDR(s); in tests, `['127.0.0.1']`); anything else is refused before a socket is opened (url-policy.ts).
@@ -39,8 +39,11 @@ export interface PodConfigVerifier {
 
 /** How the reloader reaches pods. */
 export interface PrometheusReloaderOptions {
-  /** CIDRs or addresses pods may have (see url-policy.ts). */
-  allowedNetworks: AllowedNetworks;
+  /**
+   * CIDRs or addresses pods may have (see url-policy.ts), or a function giving the current allow-list (the pod
+   * networks read from the Nodes change as Nodes join; see reload/pod-networks.ts). Read on every request.
+   */
+  allowedNetworks: AllowedNetworks | (() => BlockList);
   /** Default deadline per pod; 90 s covers the kubelet's default one-minute sync. */
   timeoutMs?: number;
   initialDelayMs?: number;
@@ -51,19 +54,25 @@ export interface PrometheusReloaderOptions {
 /** The PodConfigVerifier that calls pods over HTTP through one shared keep-alive Agent. Call `close()` on shutdown. */
 export class PrometheusReloader implements PodConfigVerifier {
   readonly #options: PrometheusReloaderOptions;
-  readonly #allowed: BlockList;
+  readonly #allowed: () => BlockList;
   readonly #agent: Agent;
 
   /** Throws if `allowedNetworks` has a malformed entry (promop's own configuration). */
   constructor(options: PrometheusReloaderOptions) {
     this.#options = options;
-    this.#allowed = allowListOf(options.allowedNetworks);
+    const { allowedNetworks } = options;
+    if (typeof allowedNetworks === 'function') {
+      this.#allowed = allowedNetworks;
+    } else {
+      const fixed = allowListOf(allowedNetworks);
+      this.#allowed = () => fixed;
+    }
     this.#agent = createPrometheusAgent(options.agent);
   }
 
   /** A client for one pod, sharing this reloader's Agent and network policy. */
   client(baseUrl: string): PrometheusClient {
-    return new PrometheusClient({ baseUrl, allowed: this.#allowed, agent: this.#agent });
+    return new PrometheusClient({ baseUrl, allowed: this.#allowed(), agent: this.#agent });
   }
 
   async reloadAndVerify(request: ReloadRequest): Promise<ReloadOutcome> {
@@ -83,7 +92,11 @@ export class PrometheusReloader implements PodConfigVerifier {
   }
 }
 
-/** `http://<ip>:9090`, with IPv6 addresses in brackets. */
-export function prometheusPodUrl(podIP: string, port: number = PROMETHEUS_PORT): string {
-  return `http://${podIP.includes(':') ? `[${podIP}]` : podIP}:${port}`;
+/**
+ * `http://<ip>:9090`, with IPv6 addresses in brackets, followed by Prometheus' `--web.route-prefix` when it is
+ * not `/` (Prometheus serves /-/reload and the API below the prefix).
+ */
+export function prometheusPodUrl(podIP: string, port: number = PROMETHEUS_PORT, routePrefix = '/'): string {
+  const prefix = routePrefix.replace(/\/+$/, '');
+  return `http://${podIP.includes(':') ? `[${podIP}]` : podIP}:${port}${prefix === '' ? '' : prefix.startsWith('/') ? prefix : `/${prefix}`}`;
 }

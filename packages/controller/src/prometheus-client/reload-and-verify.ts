@@ -15,8 +15,12 @@ import { compareLoadedRules, type ExpectedRuleFiles } from './rule-groups-compar
 
 /** What happened, for the controller's status, events and `promop_reload_total{outcome}`. */
 export type ReloadOutcome =
-  /** Prometheus runs exactly the expected config (and rule files, when given). */
-  | { outcome: 'verified'; attempts: number; elapsedMs: number; lastConfigTime?: string }
+  /**
+   * Prometheus runs exactly the expected config (and rule files, when given). `verifyMs` is the successful attempt
+   * alone (POST /-/reload and reading back what was loaded); `elapsedMs - verifyMs` is the time spent waiting for
+   * the files to reach the pod (the kubelet), as seen from here.
+   */
+  | { outcome: 'verified'; attempts: number; elapsedMs: number; verifyMs: number; lastConfigTime?: string }
   /** Reloads succeed but Prometheus still runs something else at the deadline: most likely the kubelet has not updated the files yet. Retry later. */
   | { outcome: 'stale'; attempts: number; elapsedMs: number; difference: string }
   /** Prometheus refused the files on disk (and keeps running the previous config): `reason` is its answer. */
@@ -60,6 +64,7 @@ export async function reloadAndVerify(options: ReloadAndVerifyOptions): Promise<
 
   for (;;) {
     attempts += 1;
+    const attemptStarted = Date.now();
     const reload = await client.reload();
     if (!reload.ok) {
       if (reload.error.kind === 'http' && reload.error.status === 500) return end(await rejection(client, reload.error.body));
@@ -80,7 +85,7 @@ export async function reloadAndVerify(options: ReloadAndVerifyOptions): Promise<
       const rules = compareLoadedRules(expectedRuleFiles, groups.value);
       if (!rules.equal) difference = `the loaded rules differ: ${rules.reason}`;
     }
-    if (difference === undefined) return end({ outcome: 'verified', lastConfigTime: runtime.value.lastConfigTime });
+    if (difference === undefined) return end({ outcome: 'verified', verifyMs: Date.now() - attemptStarted, lastConfigTime: runtime.value.lastConfigTime });
 
     // The kubelet has not written the new files yet (or promop wrote newer ones since): wait and reload again.
     if (Date.now() + delay >= deadline) return end({ outcome: 'stale', difference });

@@ -4,7 +4,10 @@
 import { Agent } from 'undici';
 import { PrometheusClient } from './prometheus-client.ts';
 import { PrometheusReloader } from './prometheus-reloader.ts';
-import { allowListOf, checkPrometheusUrl } from './url-policy.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { prometheusPodUrl } from './prometheus-reloader.ts';
+import { allowListOf, checkPrometheusUrl, parseNetwork } from './url-policy.ts';
 
 /** An Agent whose connector records every dial and never opens a socket. */
 function recordingAgent(): { agent: Agent; dialled: string[] } {
@@ -81,6 +84,64 @@ describe('a client asked to call a URL outside the allow-list', () => {
       const outcome = await reloader.reloadAndVerify({ baseUrl: 'http://10.1.2.3:9090', expectedConfigText: 'global: {}\n', timeoutMs: 30_000 });
       expect(outcome).toMatchObject({ outcome: 'refused', attempts: 1 });
       expect(Date.now() - started).toBeLessThan(100);
+    } finally {
+      await reloader.close();
+    }
+  });
+});
+
+describe('allow-list entries', () => {
+  it.each([
+    ['10.244.0.0/16', { address: '10.244.0.0', family: 'ipv4', prefix: 16 }],
+    ['fd00::/8', { address: 'fd00::', family: 'ipv6', prefix: 8 }],
+    ['127.0.0.1', { address: '127.0.0.1', family: 'ipv4' }],
+  ])('read %s', (network, entry) => {
+    expect(parseNetwork(network)).toEqual({ ok: true, entry });
+  });
+
+  it.each(['10.0.0.0/33', 'fd00::/129', '10.0.0.0/', '10.0.0.0/x', '10.0.0.0/8/8', 'example.com', ''])('refuse %j as a value, not a throw', (network) => {
+    expect(parseNetwork(network)).toMatchObject({ ok: false, reason: expect.stringContaining(JSON.stringify(network)) });
+  });
+});
+
+describe('pod URLs', () => {
+  it('are http://<pod IP>:<port>, IPv6 in brackets, with the route prefix when there is one', () => {
+    expect(prometheusPodUrl('10.244.1.5')).toBe('http://10.244.1.5:9090');
+    expect(prometheusPodUrl('fd00::5', 9090)).toBe('http://[fd00::5]:9090');
+    expect(prometheusPodUrl('10.244.1.5', 9090, '/')).toBe('http://10.244.1.5:9090');
+    expect(prometheusPodUrl('10.244.1.5', 9090, '/prom/')).toBe('http://10.244.1.5:9090/prom');
+    expect(prometheusPodUrl('10.244.1.5', 9090, 'prom')).toBe('http://10.244.1.5:9090/prom');
+  });
+
+  it('keep the route prefix in front of every API path', async () => {
+    const paths: string[] = [];
+    const server = createServer((request, response) => {
+      paths.push(`${request.method} ${request.url}`);
+      response.end('');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const reloader = new PrometheusReloader({ allowedNetworks: ['127.0.0.1'] });
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = reloader.client(prometheusPodUrl('127.0.0.1', port, '/prom'));
+      await client.reload();
+      await client.loadedConfig();
+      await reloader.client(prometheusPodUrl('127.0.0.1', port)).reload();
+      expect(paths).toEqual(['POST /prom/-/reload', 'GET /prom/api/v1/status/config', 'POST /-/reload']);
+    } finally {
+      await reloader.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('are checked against an allow-list that may change between requests (Nodes joining)', async () => {
+    let networks = ['10.244.1.0/24'];
+    const reloader = new PrometheusReloader({ allowedNetworks: () => allowListOf(networks) });
+    try {
+      expect(await reloader.client('http://10.244.2.5:9090').reload()).toMatchObject({ ok: false, error: { kind: 'refused' } });
+      networks = ['127.0.0.1'];
+      // Now allowed: the closed loopback port answers with a connection error, not a refusal.
+      expect(await reloader.client('http://127.0.0.1:1').reload()).toMatchObject({ ok: false, error: { kind: 'network' } });
     } finally {
       await reloader.close();
     }

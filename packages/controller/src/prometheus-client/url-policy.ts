@@ -14,28 +14,46 @@ export type UrlCheck =
   | { ok: true; url: URL }
   | { ok: false; reason: string };
 
+/** One allow-list entry, read: an address or a subnet of one IP family. */
+type NetworkEntry = { address: string; family: 'ipv4' | 'ipv6'; prefix?: number };
+
 /**
- * A BlockList (used here as an allow-list) of `networks`. Throws on a malformed entry: the allow-list is
- * promop's own configuration, so a bad entry is a bug, not user input.
+ * Reads one entry (`10.244.0.0/16`, `fd00::/8`, `127.0.0.1`), or says why it is not one. A value, not a throw:
+ * entries also come from users (`promop run --pod-network`) and from Nodes' `spec.podCIDRs`.
+ */
+export function parseNetwork(network: string): { ok: true; entry: NetworkEntry } | { ok: false; reason: string } {
+  const [address, prefix, extra] = network.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return { ok: false, reason: `${JSON.stringify(network)} is not an IP address or CIDR` };
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (prefix === undefined) return { ok: true, entry: { address: address!, family: type } };
+  const bits = Number(prefix);
+  if (prefix === '' || !Number.isInteger(bits) || bits < 0 || bits > (family === 4 ? 32 : 128)) {
+    return { ok: false, reason: `${JSON.stringify(network)} has a bad prefix length` };
+  }
+  return { ok: true, entry: { address: address!, family: type, prefix: bits } };
+}
+
+/**
+ * A BlockList (used here as an allow-list) of `networks`. Throws on a malformed entry: callers validate what
+ * users wrote with parseNetwork first, so a bad entry here is a bug.
  */
 export function allowListOf(networks: AllowedNetworks): BlockList {
   const list = new BlockList();
   for (const network of networks) {
-    const [address, prefix] = network.split('/');
-    const family = isIP(address ?? '');
-    if (family === 0) throw new Error(`bug: allow-list entry ${JSON.stringify(network)} is not an IP address or CIDR`);
-    const type = family === 4 ? 'ipv4' : 'ipv6';
-    if (prefix === undefined) {
-      list.addAddress(address!, type);
-    } else {
-      const bits = Number(prefix);
-      if (!Number.isInteger(bits) || bits < 0 || bits > (family === 4 ? 32 : 128)) {
-        throw new Error(`bug: allow-list entry ${JSON.stringify(network)} has a bad prefix length`);
-      }
-      list.addSubnet(address!, bits, type);
-    }
+    const parsed = parseNetwork(network);
+    if (!parsed.ok) throw new Error(`bug: allow-list entry ${parsed.reason}`);
+    const { address, family, prefix } = parsed.entry;
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, prefix, family);
   }
   return list;
+}
+
+/** Whether the IP address `ip` is inside `allowed`; false for anything that is not an IP address. */
+export function isAllowedAddress(ip: string, allowed: BlockList): boolean {
+  const family = isIP(ip);
+  return family !== 0 && allowed.check(ip, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**
@@ -53,8 +71,7 @@ export function checkPrometheusUrl(baseUrl: string, allowed: BlockList): UrlChec
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'URLs with credentials are not allowed' };
   // WHATWG URL keeps IPv6 hosts in brackets.
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const family = isIP(host);
-  if (family === 0) return { ok: false, reason: `host ${JSON.stringify(host)} is not an IP address; promop calls Prometheus pods by IP only` };
-  if (!allowed.check(host, family === 4 ? 'ipv4' : 'ipv6')) return { ok: false, reason: `${host} is outside the allowed networks` };
+  if (isIP(host) === 0) return { ok: false, reason: `host ${JSON.stringify(host)} is not an IP address; promop calls Prometheus pods by IP only` };
+  if (!isAllowedAddress(host, allowed)) return { ok: false, reason: `${host} is outside the allowed networks` };
   return { ok: true, url };
 }

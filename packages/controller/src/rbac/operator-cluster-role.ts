@@ -37,6 +37,14 @@ export const OPERATOR_CLUSTER_ROLE_RULES: readonly V1PolicyRule[] = [
   { apiGroups: [''], resources: ['services'], verbs: [...READ, 'create', 'patch'] },
   // A StatefulSet per shard; those of removed shards are deleted.
   { apiGroups: ['apps'], resources: ['statefulsets'], verbs: [...READ, 'create', 'patch', 'delete'] },
+  // The Prometheus pods of promop's StatefulSets: watched (label managed-by=promop) to find each shard's Running,
+  // Ready pods and their IPs for the reload; patched to set the config-hash annotation, which makes the kubelet
+  // refresh the mounted config at once instead of on its next periodic sync (reload/shard-reloader.ts). RBAC
+  // cannot limit the patch to promop's pods or to annotations; promop sends a merge patch of one annotation.
+  { apiGroups: [''], resources: ['pods'], verbs: [...READ, 'patch'] },
+  // Nodes' spec.podCIDRs: the networks promop may dial pods in, when `--pod-network` is not given. Listed on
+  // demand, not watched.
+  { apiGroups: [''], resources: ['nodes'], verbs: ['list'] },
   // Warning Events for rejected monitors and rules (events.k8s.io/v1). promop only creates today; patch is what an
   // event series (a repeated Event counted instead of re-created, as client-go's recorder does) needs.
   { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },

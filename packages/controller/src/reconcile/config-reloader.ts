@@ -1,23 +1,53 @@
 /**
- * How the reconciler asks a Prometheus to load what was just written. The reconciler applies the config Secret
- * and rule ConfigMaps, then calls `reload(prometheus, shard)` for every shard whose inputs changed (and again on
- * the next reconcile if it failed). An implementation is responsible for everything Prometheus-specific: waiting
- * until the kubelet has updated the mounted files, POST `/-/reload` on each pod of the shard, verifying the
- * loaded config. The reconciler never talks HTTP itself. The per-pod part exists (`PrometheusReloader` in
- * prometheus-client/, a PodConfigVerifier); the adapter that finds a shard's running pods and calls it with the
- * shard's expected config comes with the pod-network work, the first time pods actually run in tests.
+ * How the reconciler makes a Prometheus shard load what was just written. The reconciler applies the config
+ * Secrets, rule ConfigMaps and TLS assets, then calls `reload(prometheus, shard, expected, context)` for every
+ * shard on every reconcile: level-based, like the rest of the reconcile. The implementation
+ * (reload/shard-reloader.ts) remembers which pod was verified to run which files, so a shard whose pods already
+ * run `expected` costs no request to Prometheus; a pod that is new, restarted, became Ready, got a new IP, or
+ * failed before is reloaded and verified. Everything Prometheus-specific lives behind this seam: finding the
+ * shard's pods, nudging the kubelet, POST `/-/reload`, verifying what was loaded. The reconciler never talks HTTP.
  */
-import type { Prometheus } from '@promop/crds';
+import type { Prometheus, PrometheusStatus } from '@promop/crds';
+import type { Logger } from 'pino';
+import type { ExpectedRuleFiles } from '../prometheus-client/index.ts';
 
-/** What a reload ended with. Not ok: Reconciled=False with reason ReloadFailed and `message`, retried with backoff. */
-export type ReloadResult = { ok: true } | { ok: false; message: string };
-
-/** Makes a Prometheus shard load its current configuration. Must not throw for an unreachable Prometheus. */
-export interface ConfigReloader {
-  reload(prometheus: Prometheus, shard: number): Promise<ReloadResult>;
+/** What every pod of one shard must run: the files promop wrote for it. */
+export interface ExpectedShardFiles {
+  /** The shard's prometheus.yaml, as written to its config Secret (the generator's `configs[shard]`). */
+  configText: string;
+  /** Every rule file of the Prometheus, by the path Prometheus reads it from (all shards load all rule files). */
+  ruleFiles: ExpectedRuleFiles;
+  /**
+   * Short keyed hash of config, rule files and TLS assets (expected-shard-files.ts): the pods' config-hash
+   * annotation and `status.configStatus[].configHash`.
+   */
+  hash: string;
 }
 
-/** The default until PrometheusReloader exists, and in tests (there is no kubelet, so no pod ever runs). */
-export const NO_OP_RELOADER: ConfigReloader = {
-  reload: async () => ({ ok: true }),
-};
+/** What the reconcile knows besides the files. */
+export interface ReloadContext {
+  /** When this reconcile wrote changed files for the shard; undefined when it wrote nothing (for the timing metrics). */
+  writtenAt?: Date;
+  /** The reconcile's logger (carries the Prometheus). */
+  log: Logger;
+}
+
+/** One shard's entry of `status.configStatus`. */
+export type ShardConfigStatus = NonNullable<PrometheusStatus['configStatus']>[number];
+
+/**
+ * What a reload ended with, and the shard's replicas as status reports them. Not ok: some ready replica could not
+ * be made to run the files (refused, unreachable, rejected, stale): Reconciled=False with reason ReloadFailed and
+ * `message`, and the key is retried with backoff. Replicas that are not ready are pending but not a failure: they
+ * read the current files when they start.
+ */
+export type ReloadResult =
+  | { ok: true; status: ShardConfigStatus }
+  | { ok: false; message: string; status: ShardConfigStatus };
+
+/** Makes a Prometheus shard run the files promop wrote. Must not throw for an unreachable Prometheus. */
+export interface ConfigReloader {
+  reload(prometheus: Prometheus, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult>;
+  /** The Prometheus `namespace/name` is gone: drop what was remembered about its pods. */
+  forget(key: string): void;
+}

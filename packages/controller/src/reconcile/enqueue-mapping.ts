@@ -13,10 +13,16 @@
  * Prometheus deleted while promop was down is cleaned up (the key's reconcile finds it gone and removes it).
  * A child (StatefulSet, Service, Secret, ConfigMap promop owns) enqueues its controlling Prometheus, so a child
  * deleted or edited by hand is put back and status follows the pods' readiness.
+ *
+ * A pod of a Prometheus enqueues it when it appears, disappears, or changes in what reloading depends on (phase,
+ * Ready, IP, being deleted): a pod that became Ready must be verified to run the written files, and one with a new
+ * IP is called there. Other pod updates (promop's own config-hash annotation among them) enqueue nothing, so the
+ * annotation does not cause a reconcile of its own.
  */
-import type { V1ObjectMeta } from '@kubernetes/client-node';
+import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
 import { GROUP } from '@promop/crds';
 import type { ClusterCaches } from '../kube/index.ts';
+import { PROMETHEUS_NAME_LABEL } from '../workload/index.ts';
 import { objectKey } from './key.ts';
 
 /** Something that takes keys (the work queue). */
@@ -27,6 +33,12 @@ export interface KeySink {
 /** Enqueues every cached Prometheus: for changes whose effect the reconcile decides, and the periodic resync. */
 export function enqueueEveryPrometheus(caches: Pick<ClusterCaches, 'prometheuses'>, queue: KeySink): void {
   for (const prometheus of caches.prometheuses.list()) queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name));
+}
+
+/** What about a pod decides whether and where promop reloads it (pure). */
+export function podReloadState(pod: V1Pod): string {
+  const ready = pod.status?.conditions?.find((condition) => condition.type === 'Ready')?.status ?? '';
+  return [pod.status?.phase ?? '', ready, pod.status?.podIP ?? '', pod.metadata?.deletionTimestamp ? 'deleting' : ''].join('|');
 }
 
 /** Registers the handlers of every cache on `queue`. */
@@ -60,6 +72,18 @@ export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink): void {
   caches.ownedStatefulSets.onChange((object) => controller(object.metadata));
   caches.ownedSecrets.onChange((object) => controller(object.metadata));
   caches.ownedConfigMaps.onChange((object) => controller(object.metadata));
+  // Last reload state per pod uid. Handlers get only the new object, so the previous state is kept here.
+  const podStates = new Map<string, string>();
+  caches.pods.onChange((pod, change) => {
+    const uid = pod.metadata?.uid ?? '';
+    const state = podReloadState(pod);
+    const before = podStates.get(uid);
+    if (change === 'delete') podStates.delete(uid);
+    else podStates.set(uid, state);
+    if (change !== 'delete' && before === state) return;
+    const prometheus = pod.metadata?.labels?.[PROMETHEUS_NAME_LABEL];
+    if (prometheus && pod.metadata?.namespace) addIfManaged(pod.metadata.namespace, prometheus);
+  });
   // The Service has only non-controller owners: every Prometheus of the namespace.
   caches.ownedServices.onChange((service) => {
     for (const ref of service.metadata?.ownerReferences ?? []) {

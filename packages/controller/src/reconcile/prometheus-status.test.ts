@@ -44,4 +44,13 @@ describe('the status of a Prometheus', () => {
     const paused = prometheusStatus(prometheus(1, earlier), { statefulSets: [statefulSet(0)], reconciled: undefined, now: new Date('2026-04-01T00:00:00Z') });
     expect(paused.conditions?.find((c) => c.type === 'Reconciled')).toEqual(earlier.conditions?.find((c) => c.type === 'Reconciled'));
   });
+  it('carries which replicas run the written files, and keeps the previous entries when nothing was reloaded', () => {
+    const entry = (shardID: string) => ({ shardID, configHash: 'abc', loadedReplicas: ['prometheus-main-0'], pendingReplicas: [{ pod: 'prometheus-main-1', reason: 'NotReady' }] });
+    const reloaded = prometheusStatus(prometheus(2), { statefulSets: [statefulSet(1), statefulSet(1)], reconciled: ok, now, configStatus: [entry('0'), entry('1')] });
+    expect(reloaded.configStatus).toEqual([entry('0'), entry('1')]);
+    // Paused, or a broken spec (nothing written): what was true stays true, for the shards that still exist.
+    const kept = prometheusStatus(prometheus(1, reloaded), { statefulSets: [statefulSet(1)], reconciled: undefined, now });
+    expect(kept.configStatus).toEqual([entry('0')]);
+    expect(prometheusStatus(prometheus(1), { statefulSets: [statefulSet(1)], reconciled: ok, now })).not.toHaveProperty('configStatus');
+  });
 });

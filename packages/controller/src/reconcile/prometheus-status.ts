@@ -1,7 +1,8 @@
 /**
  * The status of a Prometheus, computed from the outcome of a reconcile and its StatefulSets (prometheus-operator
  * §7): replica counts summed over shards and per shard, `Available` from ready pods, `Reconciled` from the
- * reconcile, `shards` and `selector` for the scale subresource.
+ * reconcile, `shards` and `selector` for the scale subresource; and promop's `configStatus`, which replicas run the
+ * written files (from the ConfigReloader).
  */
 import type { V1StatefulSet } from '@kubernetes/client-node';
 import { shardCount as generatorShardCount } from '@promop/config-generator';
@@ -24,6 +25,11 @@ export interface PrometheusStatusInput {
   statefulSets: (V1StatefulSet | undefined)[];
   /** undefined keeps the Reconciled condition already in status (a paused Prometheus). */
   reconciled: ReconciledVerdict | undefined;
+  /**
+   * Which replicas of each shard run the written files, from this reconcile's reload. Absent (paused, or nothing
+   * written because the spec is broken): the entries already in status are kept, for the shards that still exist.
+   */
+  configStatus?: NonNullable<PrometheusStatus['configStatus']>;
   now: Date;
 }
 
@@ -64,6 +70,8 @@ export function prometheusStatus(prometheus: Prometheus, input: PrometheusStatus
   if (reconciled) conditions.push(reconciled);
 
   const name = prometheus.metadata.name;
+  const shards = shardCount(prometheus);
+  const configStatus = input.configStatus ?? (prometheus.status?.configStatus ?? []).filter((entry) => Number(entry.shardID) < shards);
   return {
     paused: prometheus.spec?.paused === true,
     replicas: sum('replicas'),
@@ -72,7 +80,8 @@ export function prometheusStatus(prometheus: Prometheus, input: PrometheusStatus
     unavailableReplicas: sum('unavailableReplicas'),
     conditions,
     shardStatuses,
-    shards: shardCount(prometheus),
+    ...(configStatus.length > 0 ? { configStatus } : {}),
+    shards,
     // The pods of every shard: what `kubectl scale` / an HPA counts through the scale subresource.
     selector: `${MANAGED_BY_LABEL}=${MANAGED_BY},${PROMETHEUS_NAME_LABEL}=${name}`,
   };

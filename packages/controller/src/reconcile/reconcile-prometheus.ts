@@ -26,7 +26,8 @@ import {
   PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName,
 } from '../workload/index.ts';
 import { bindResource, hasBindingOf } from './bindings.ts';
-import type { ConfigReloader } from './config-reloader.ts';
+import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
+import { expectedShardFiles } from './expected-shard-files.ts';
 import { generatorInput } from './generator-input.ts';
 import { objectKey, splitKey } from './key.ts';
 import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
@@ -52,6 +53,16 @@ export interface ReconcilerDependencies {
 
 type ConfigResource = ServiceMonitor | PodMonitor | PrometheusRule;
 
+/** What #apply stored. */
+interface AppliedChildren {
+  /** As stored, one per shard. */
+  statefulSets: V1StatefulSet[];
+  /** Shards whose files (config Secret, rule ConfigMaps, TLS assets) this reconcile changed, and when it first did. */
+  writtenAt: Map<number, Date>;
+  /** The uid of each shard's config Secret: the key of its files' hash (expected-shard-files.ts). */
+  configSecretUids: string[];
+}
+
 /** The objects built for one Prometheus, in the order they are applied. */
 interface DesiredChildren {
   ruleConfigMaps: V1ConfigMap[];
@@ -65,8 +76,6 @@ interface DesiredChildren {
 export class PrometheusReconciler {
   readonly #deps: ReconcilerDependencies;
   readonly #now: () => Date;
-  /** Shards whose reload failed, per Prometheus key: reloaded on the next reconcile even if nothing changed. */
-  readonly #pendingReloads = new Map<string, Set<number>>();
   /** The Reconciled condition last written per Prometheus key (status, reason, message), to log changes once. */
   readonly #lastReconciled = new Map<string, string>();
 
@@ -84,7 +93,7 @@ export class PrometheusReconciler {
     if (!prometheus || prometheus.metadata.deletionTimestamp) {
       // Gone (or going): the garbage collector deletes the children through their ownerReferences. What it
       // cannot know about are the bindings this Prometheus left in monitors' and rules' status.
-      this.#pendingReloads.delete(key);
+      this.#deps.reloader.forget(key);
       this.#lastReconciled.delete(key);
       const bound = this.#hasBindingsOf(namespace, name);
       if (!bound || (!prometheus && await this.#deps.prometheusExists(namespace, name))) return 'done';
@@ -110,7 +119,7 @@ export class PrometheusReconciler {
       return bindingsOutcome;
     }
 
-    let applied: { statefulSets: V1StatefulSet[]; changedShards: Set<number> };
+    let applied: AppliedChildren;
     try {
       applied = await this.#apply(prometheus, built.value, log);
     } catch (error) {
@@ -122,12 +131,12 @@ export class PrometheusReconciler {
     }
     await this.#deleteLeftovers(prometheus, built.value, log);
 
-    const reloadFailures = await this.#reload(key, prometheus, applied.changedShards, log);
-    const reconciled: ReconciledVerdict = reloadFailures.length > 0
-      ? { status: 'False', reason: 'ReloadFailed', message: reloadFailures.join('; ') }
+    const reload = await this.#reload(prometheus, output, applied, log);
+    const reconciled: ReconciledVerdict = reload.failures.length > 0
+      ? { status: 'False', reason: 'ReloadFailed', message: reload.failures.join('; ') }
       : { status: 'True', ...successReason(output), message: output.prometheusWarnings.join('; ') };
-    await this.#writeStatus(prometheus, applied.statefulSets, reconciled, log);
-    return reloadFailures.length > 0 ? 'retry' : bindingsOutcome;
+    await this.#writeStatus(prometheus, applied.statefulSets, reconciled, log, reload.configStatus);
+    return reload.failures.length > 0 ? 'retry' : bindingsOutcome;
   }
 
   #hasBindingsOf(namespace: string, name: string): boolean {
@@ -154,8 +163,9 @@ export class PrometheusReconciler {
     return Array.from({ length: shardCount(prometheus) }, (_, shard) => this.#deps.caches.ownedStatefulSets.get(statefulSetName(name, shard), namespace));
   }
 
-  async #writeStatus(prometheus: Prometheus, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger): Promise<void> {
-    const status = prometheusStatus(prometheus, { statefulSets, reconciled, now: this.#now() });
+  /** Applies the status; `configStatus` undefined keeps the one in status (nothing was reloaded). */
+  async #writeStatus(prometheus: Prometheus, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger, configStatus?: ShardConfigStatus[]): Promise<void> {
+    const status = prometheusStatus(prometheus, { statefulSets, reconciled, now: this.#now(), ...(configStatus ? { configStatus } : {}) });
     const { name, namespace } = prometheus.metadata;
     await this.#deps.status.apply({ kind: 'Prometheus', namespace, name }, status);
     const after = status.conditions?.find((c) => c.type === 'Reconciled');
@@ -218,33 +228,42 @@ export class PrometheusReconciler {
     return outcome;
   }
 
-  /** Applies every child in order; a failure carries the child's kind/name in `.child` for the status message. */
-  async #apply(prometheus: Prometheus, desired: DesiredChildren, log: Logger): Promise<{ statefulSets: V1StatefulSet[]; changedShards: Set<number> }> {
+  /**
+   * Applies every child in order; a failure carries the child's kind/name in `.child` for the status message.
+   * Notes, per shard, when its files first changed in this reconcile (the start of the apply-to-loaded timing).
+   */
+  async #apply(prometheus: Prometheus, desired: DesiredChildren, log: Logger): Promise<AppliedChildren> {
     const { caches, children } = this.#deps;
+    const { namespace } = prometheus.metadata;
     const shards = desired.configSecrets.length;
-    const allShards = () => new Set(Array.from({ length: shards }, (_, shard) => shard));
-    let changedShards = new Set<number>();
+    const writtenAt = new Map<number, Date>();
+    const changed = (shardsChanged: number[]) => {
+      const now = new Date();
+      for (const shard of shardsChanged) if (!writtenAt.has(shard)) writtenAt.set(shard, now);
+    };
     // Every shard loads every rule file and the TLS assets, so their change concerns all shards.
+    const allShards = Array.from({ length: shards }, (_, shard) => shard);
     for (const configMap of desired.ruleConfigMaps) {
-      if (await this.#applyOne('ConfigMap', configMap, caches.ownedConfigMaps.get(nameOf(configMap), prometheus.metadata.namespace), (b) => children.applyConfigMap(b), log)) changedShards = allShards();
+      if ((await this.#applyOne('ConfigMap', configMap, caches.ownedConfigMaps.get(nameOf(configMap), namespace), (b) => children.applyConfigMap(b), log)).changed) changed(allShards);
     }
-    if (await this.#applyOne('Secret', desired.tlsAssets, caches.ownedSecrets.get(nameOf(desired.tlsAssets), prometheus.metadata.namespace), (b) => children.applySecret(b), log)) changedShards = allShards();
+    if ((await this.#applyOne('Secret', desired.tlsAssets, caches.ownedSecrets.get(nameOf(desired.tlsAssets), namespace), (b) => children.applySecret(b), log)).changed) changed(allShards);
+    const configSecretUids: string[] = [];
     for (const [shard, secret] of desired.configSecrets.entries()) {
-      if (await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), prometheus.metadata.namespace), (b) => children.applySecret(b), log)) changedShards.add(shard);
+      const result = await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b) => children.applySecret(b), log);
+      if (result.changed) changed([shard]);
+      configSecretUids.push(result.stored.metadata?.uid ?? '');
     }
-    await this.#applyOne('Service', desired.service, caches.ownedServices.get(nameOf(desired.service), prometheus.metadata.namespace), (b) => children.applyService(b), log);
+    await this.#applyOne('Service', desired.service, caches.ownedServices.get(nameOf(desired.service), namespace), (b) => children.applyService(b), log);
     const statefulSets: V1StatefulSet[] = [];
     for (const statefulSet of desired.statefulSets) {
-      const cached = caches.ownedStatefulSets.get(nameOf(statefulSet), prometheus.metadata.namespace);
-      let stored: V1StatefulSet | undefined;
-      await this.#applyOne('StatefulSet', statefulSet, cached, async (b) => (stored = await children.applyStatefulSet(b)), log);
-      statefulSets.push(stored ?? statefulSet);
+      const cached = caches.ownedStatefulSets.get(nameOf(statefulSet), namespace);
+      statefulSets.push((await this.#applyOne('StatefulSet', statefulSet, cached, (b) => children.applyStatefulSet(b), log)).stored);
     }
-    return { statefulSets, changedShards };
+    return { statefulSets, writtenAt, configSecretUids };
   }
 
-  /** Applies one child; logs and returns true when the API server stored a change (its resourceVersion moved). */
-  async #applyOne<T extends { metadata?: V1ObjectMeta }>(kind: ChildKind, body: T, cached: T | undefined, apply: (body: T) => Promise<T>, log: Logger): Promise<boolean> {
+  /** Applies one child; returns it as stored and whether the API server stored a change (its resourceVersion moved), which is logged. */
+  async #applyOne<T extends { metadata?: V1ObjectMeta }>(kind: ChildKind, body: T, cached: T | undefined, apply: (body: T) => Promise<T>, log: Logger): Promise<{ changed: boolean; stored: T }> {
     let stored: T;
     try {
       stored = await apply(body);
@@ -254,9 +273,9 @@ export class PrometheusReconciler {
     }
     const before = cached?.metadata?.resourceVersion;
     const after = stored.metadata?.resourceVersion;
-    if (before === after) return false;
+    if (before === after) return { changed: false, stored };
     log.info({ child: kind, childName: nameOf(body) }, before === undefined ? 'child applied (created or not yet cached)' : 'child updated');
-    return true;
+    return { changed: true, stored };
   }
 
   /** Deletes children of this Prometheus that the current spec no longer wants (removed shards, fewer rule ConfigMaps). */
@@ -282,23 +301,23 @@ export class PrometheusReconciler {
     }
   }
 
-  /** Reloads changed and previously failed shards; returns the failure messages. */
-  async #reload(key: string, prometheus: Prometheus, changedShards: Set<number>, log: Logger): Promise<string[]> {
-    const shards = shardCount(prometheus);
-    const pending = this.#pendingReloads.get(key) ?? new Set<number>();
-    const toReload = [...new Set([...changedShards, ...pending])].filter((shard) => shard < shards).sort((a, b) => a - b);
+  /**
+   * Asks the reloader to make every shard run its files, every reconcile (level-based: the reloader calls only
+   * pods not yet known to run them, so a failed or newly ready pod is retried without remembering it here).
+   * Returns the failure messages and `status.configStatus`.
+   */
+  async #reload(prometheus: Prometheus, output: GeneratorOutput, applied: AppliedChildren, log: Logger): Promise<{ failures: string[]; configStatus: ShardConfigStatus[] }> {
+    const results = await Promise.all(applied.configSecretUids.map((uid, shard) => {
+      const writtenAt = applied.writtenAt.get(shard);
+      return this.#deps.reloader.reload(prometheus, shard, expectedShardFiles(output, shard, uid), { log, ...(writtenAt ? { writtenAt } : {}) });
+    }));
     const failures: string[] = [];
-    const stillPending = new Set<number>();
-    for (const shard of toReload) {
-      const result = await this.#deps.reloader.reload(prometheus, shard);
+    for (const [shard, result] of results.entries()) {
       if (result.ok) continue;
-      stillPending.add(shard);
       failures.push(`shard ${shard}: ${result.message}`);
       log.warn({ shard, message: result.message }, 'reload failed');
     }
-    if (stillPending.size > 0) this.#pendingReloads.set(key, stillPending);
-    else this.#pendingReloads.delete(key);
-    return failures;
+    return { failures, configStatus: results.map((result) => result.status) };
   }
 }
 

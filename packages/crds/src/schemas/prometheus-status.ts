@@ -1,4 +1,4 @@
-/** Status of a Prometheus: replica counts summed over shards, per-shard counts and the Available/Reconciled conditions. */
+/** Status of a Prometheus: replica counts summed over shards, per-shard counts, which replicas run the written config, and the Available/Reconciled conditions. */
 import { count, str } from './common.ts';
 
 /** A condition of a Prometheus (Available, Reconciled). Available may also be Degraded, as in prometheus-operator. */
@@ -30,6 +30,44 @@ const shardStatusSchema = {
   },
 } as const;
 
+/** A replica of a shard that does not (yet) run the written configuration, and why. */
+const pendingReplicaSchema = {
+  type: 'object',
+  required: ['pod', 'reason'],
+  additionalProperties: false,
+  properties: {
+    pod: str('Pod name.'),
+    reason: str('One CamelCase word: NotRunning, NotReady, NoPodIP, Terminating, ListenLocal (not waited for; the pod loads the files when it starts), or Refused, Unreachable, Rejected, Stale, ReloadFailed (the reload failed; Reconciled is False).'),
+    message: str('Details for humans, e.g. the reason Prometheus gave for refusing the configuration.'),
+  },
+} as const;
+
+/**
+ * Which replicas of one shard run the configuration promop wrote (a promop addition: prometheus-operator's
+ * config-reloader sidecar does not report back).
+ */
+const shardConfigStatusSchema = {
+  type: 'object',
+  required: ['shardID', 'configHash', 'loadedReplicas', 'pendingReplicas'],
+  additionalProperties: false,
+  properties: {
+    shardID: str('Shard number, as a string.'),
+    configHash: str('Short keyed hash of the files written for the shard (config, rule files, TLS assets); the pods carry it in the annotation promop.prometheus.io/config-hash.'),
+    loadedReplicas: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Pods verified to run exactly these files (reloaded, then the loaded config and rules compared with what was written).',
+    },
+    pendingReplicas: {
+      type: 'array',
+      items: pendingReplicaSchema,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['pod'],
+      description: 'Pods of the shard not verified to run these files, with the reason.',
+    },
+  },
+} as const;
+
 /** Prometheus status. */
 export const prometheusStatusSchema = {
   type: 'object',
@@ -54,6 +92,13 @@ export const prometheusStatusSchema = {
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['shardID'],
       description: 'Replica counts per shard.',
+    },
+    configStatus: {
+      type: 'array',
+      items: shardConfigStatusSchema,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['shardID'],
+      description: 'Per shard: the hash of the files promop wrote, the pods verified to run them and the pods that do not (yet).',
     },
     shards: count('Number of shards (the scale subresource reads it).'),
     selector: str('Label selector of the pods, as a string (the scale subresource reads it).'),

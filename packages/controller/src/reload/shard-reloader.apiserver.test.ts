@@ -1,0 +1,339 @@
+/**
+ * The reload path of `promop run` against the real API server and real Prometheus servers, without a kubelet.
+ * The test plays the kubelet's part: it creates the Pod objects of shard 0 itself (names without an ordinal, so the
+ * StatefulSet controller does not adopt them), gives them status (Running, Ready, podIP 127.0.0.1), runs one real
+ * Prometheus per pod on 127.0.0.1, and copies the config Secret into that Prometheus' config file exactly when the
+ * Pod object changes, as the kubelet's pod sync does, and never on a timer. So a config change reaches the files only
+ * through promop's config-hash annotation on the pod; without it the reload would wait in vain (stale).
+ *
+ * The operator runs as a ServiceAccount bound to OPERATOR_CLUSTER_ROLE_RULES, with `--pod-network 127.0.0.1/32` and
+ * the test-only port override (each fake pod's Prometheus has a port of its own).
+ */
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { GROUP, PLURALS, VERSION } from '@promop/crds';
+import { applyCrds, untilServed } from '@promop/crds/test-support';
+import { sharedTestEnv, startPrometheus, type PrometheusProcess } from '@promop/e2e';
+import { pino } from 'pino';
+import { OperatorMetrics } from '../observability/index.ts';
+import { Operator } from '../operator.ts';
+import { eventually } from '../test-support/eventually.ts';
+import { operatorIdentity } from '../test-support/operator-identity.ts';
+import { shardSelectorLabels } from '../workload/index.ts';
+import { NodePodNetworks } from './pod-networks.ts';
+import { CONFIG_HASH_ANNOTATION } from './shard-pods.ts';
+
+const id = randomBytes(3).toString('hex');
+const OPERATOR_NS = `promop-system-${id}`;
+const MONITORING = `monitoring-${id}`;
+const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const PLACEHOLDER_CONFIG = 'global:\n  scrape_interval: 1m\n';
+
+let admin: KubeConfig;
+let operatorKc: KubeConfig;
+let core: CoreV1Api;
+let custom: CustomObjectsApi;
+let operator: Operator | undefined;
+let dir: string;
+const metrics = new OperatorMetrics({ processMetrics: false });
+const logLines: string[] = [];
+/** Port of each fake pod's Prometheus (the test-only override); changed when a pod "starts" its Prometheus. */
+const ports = new Map<string, number>();
+const prometheuses: PrometheusProcess[] = [];
+const kubelets: FakeKubelet[] = [];
+const traps: ConnectionTrap[] = [];
+
+type ConfigStatus = { shardID: string; configHash: string; loadedReplicas: string[]; pendingReplicas: { pod: string; reason: string; message?: string }[] };
+type PrometheusObject = { metadata: { generation: number }; status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[]; configStatus?: ConfigStatus[] } };
+const readPrometheus = async () => (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING, name: 'main' })) as PrometheusObject;
+const shard0 = (p: PrometheusObject) => p.status?.configStatus?.find((s) => s.shardID === '0');
+const reconciled = (p: PrometheusObject) => p.status?.conditions?.find((c) => c.type === 'Reconciled');
+const configText = async () => Buffer.from((await core.readNamespacedSecret({ namespace: MONITORING, name: 'prometheus-main' })).data?.['prometheus.yaml'] ?? '', 'base64').toString('utf8');
+const metric = async (pattern: RegExp) => Number((await metrics.metricsText()).match(pattern)?.[1] ?? 'NaN');
+
+/**
+ * The kubelet's volume refresh for one pod: when the Pod object changes (its resourceVersion moves), copy the
+ * config Secret into the file the pod's Prometheus reads, atomically (the kubelet swaps a symlink). Nothing else
+ * makes it sync.
+ */
+class FakeKubelet {
+  syncs = 0;
+  #resourceVersion: string | undefined;
+  #written = PLACEHOLDER_CONFIG;
+  #timer: NodeJS.Timeout | undefined;
+  #busy = false;
+
+  readonly pod: string;
+  readonly file: string;
+
+  constructor(pod: string, file: string) {
+    this.pod = pod;
+    this.file = file;
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => void this.#tick(), 100);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      const pod = await core.readNamespacedPod({ namespace: MONITORING, name: this.pod });
+      if (pod.metadata?.resourceVersion === this.#resourceVersion) return;
+      this.#resourceVersion = pod.metadata?.resourceVersion;
+      this.syncs += 1;
+      const text = await configText().catch(() => undefined); // no Secret yet: nothing to mount
+      if (text === undefined || text === this.#written) return;
+      writeFileSync(`${this.file}.tmp`, text);
+      renameSync(`${this.file}.tmp`, this.file);
+      this.#written = text;
+    } catch {
+      // The pod is gone or the API server is busy: try again on the next tick.
+    } finally {
+      this.#busy = false;
+    }
+  }
+}
+
+/** A TCP listener that only counts connections: a pod address promop must never dial. */
+interface ConnectionTrap {
+  port: number;
+  connections: () => number;
+  server: Server;
+}
+
+async function connectionTrap(host: string): Promise<ConnectionTrap> {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const trap = { port: (server.address() as { port: number }).port, connections: () => connections, server };
+  traps.push(trap);
+  return trap;
+}
+
+/** Starts a real Prometheus for fake pod `pod`, reading `<dir>/<pod>.yaml`, and its fake kubelet. */
+async function podPrometheus(pod: string): Promise<{ prometheus: PrometheusProcess; kubelet: FakeKubelet }> {
+  const file = join(dir, `${pod}.yaml`);
+  writeFileSync(file, PLACEHOLDER_CONFIG);
+  const prometheus = await startPrometheus(file, { POD_NAME: pod });
+  prometheuses.push(prometheus);
+  const kubelet = new FakeKubelet(pod, file);
+  kubelets.push(kubelet);
+  return { prometheus, kubelet };
+}
+
+function portOf(prometheus: PrometheusProcess): number {
+  return Number(new URL(prometheus.url).port);
+}
+
+/** Creates a pod of shard 0 of `main` (retrying until the namespace's default ServiceAccount exists). */
+async function createShardPod(name: string): Promise<void> {
+  const body: V1Pod = {
+    metadata: { name, labels: shardSelectorLabels('main', 0) },
+    spec: { automountServiceAccountToken: false, containers: [{ name: 'prometheus', image: 'quay.io/prometheus/prometheus:v3.16.0' }] },
+  };
+  await eventually(() => core.createNamespacedPod({ namespace: MONITORING, body }), () => true);
+}
+
+/** What the kubelet would report: Running, Ready or not, at `ip`. */
+async function setPodStatus(name: string, ready: boolean, ip: string): Promise<void> {
+  await core.patchNamespacedPodStatus({
+    namespace: MONITORING, name,
+    body: { status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } },
+  }, MERGE_PATCH);
+}
+
+let a: { prometheus: PrometheusProcess; kubelet: FakeKubelet };
+let b: { prometheus: PrometheusProcess; kubelet: FakeKubelet };
+let notReadyTrap: ConnectionTrap;
+
+beforeAll(async () => {
+  admin = sharedTestEnv().kubeConfig();
+  core = admin.makeApiClient(CoreV1Api);
+  custom = admin.makeApiClient(CustomObjectsApi);
+  dir = mkdtempSync(join(tmpdir(), 'promop-pods-'));
+  await applyCrds(admin);
+  await core.createNamespace({ body: { metadata: { name: OPERATOR_NS } } });
+  await core.createNamespace({ body: { metadata: { name: MONITORING } } });
+  operatorKc = await operatorIdentity(admin, OPERATOR_NS, `promop-reload-${id}`);
+
+  [a, b] = await Promise.all([podPrometheus('replica-a'), podPrometheus('replica-b')]);
+  notReadyTrap = await connectionTrap('127.0.0.1');
+  ports.set('replica-a', portOf(a.prometheus));
+  // replica-b's Prometheus "starts" when the pod becomes Ready; until then its address only counts connections.
+  ports.set('replica-b', notReadyTrap.port);
+  await createShardPod('replica-a');
+  await createShardPod('replica-b');
+  await setPodStatus('replica-a', true, '127.0.0.1');
+  await setPodStatus('replica-b', false, '127.0.0.1');
+  for (const kubelet of kubelets) kubelet.start();
+
+  const log = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
+  operator = new Operator({
+    kubeConfig: operatorKc, log, metrics, prometheusSelector: `promop.test/instance=${id}`,
+    podNetworks: ['127.0.0.1/32'],
+    // Long enough for a fake kubelet that syncs on pod updates; far too short for one that never syncs.
+    reloadTimeoutMs: 20_000,
+    prometheusPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 9090,
+  });
+  await operator.start();
+  await untilServed(() => custom.createNamespacedCustomObject({
+    group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'main', labels: { 'promop.test/instance': id } },
+      spec: { replicas: 1, serviceMonitorSelector: { matchLabels: { 'promop.test/instance': id } } },
+    },
+  }));
+}, 120_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  for (const kubelet of kubelets) kubelet.stop();
+  await Promise.all(prometheuses.map((p) => p.stop()));
+  await Promise.all(traps.map((trap) => new Promise((resolve) => trap.server.close(resolve))));
+  rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+describe('promop reloading the pods of a shard, as the operator identity, with the kubelet played by the test', () => {
+  it('writes the config, annotates the pod, reloads and verifies it, and reports the replica as loaded', async () => {
+    const prometheus = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas.includes('replica-a') ?? false);
+    const status = shard0(prometheus);
+    expect(status?.loadedReplicas).toEqual(['replica-a']);
+    expect(reconciled(prometheus)).toMatchObject({ status: 'True' });
+    const pod = await core.readNamespacedPod({ namespace: MONITORING, name: 'replica-a' });
+    expect(pod.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]).toBe(status?.configHash);
+    // The running Prometheus has promop's config (its external labels), not the placeholder it started with.
+    const loaded = await a.prometheus.apiGet<{ yaml: string }>('/api/v1/status/config');
+    expect(loaded.yaml).toContain(`prometheus: ${MONITORING}/main`);
+    expect(loaded.yaml).toContain('prometheus_replica: replica-a');
+    expect(await metric(/^promop_reload_total\{outcome="verified"\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reports a pod that is not ready as pending, calls it never, and stays Reconciled', async () => {
+    const prometheus = await readPrometheus();
+    expect(shard0(prometheus)?.pendingReplicas).toContainEqual({ pod: 'replica-b', reason: 'NotReady', message: expect.stringContaining('not ready') });
+    // The StatefulSet's own pod exists but no kubelet runs it: pending too.
+    expect(reconciled(prometheus)).toMatchObject({ status: 'True' });
+    expect(notReadyTrap.connections()).toBe(0);
+    // It was annotated all the same, so its files are current when it starts.
+    const pod = await core.readNamespacedPod({ namespace: MONITORING, name: 'replica-b' });
+    expect(pod.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]).toBe(shard0(prometheus)?.configHash);
+  });
+
+  it('verifies a pod as soon as it becomes Ready', async () => {
+    ports.set('replica-b', portOf(b.prometheus));
+    await setPodStatus('replica-b', true, '127.0.0.1');
+    const prometheus = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas.includes('replica-b') ?? false);
+    expect(shard0(prometheus)?.loadedReplicas).toEqual(['replica-a', 'replica-b']);
+    expect((await b.prometheus.apiGet<{ yaml: string }>('/api/v1/status/config')).yaml).toContain('prometheus_replica: replica-b');
+    expect(notReadyTrap.connections()).toBe(0);
+  });
+
+  it('brings a config change into every ready replica through the pod annotation, without touching the StatefulSet', async () => {
+    const apps = admin.makeApiClient(AppsV1Api);
+    const statefulSetBefore = await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'prometheus-main' });
+    const before = shard0(await readPrometheus())?.configHash;
+    const countBefore = await metric(/^promop_config_apply_to_loaded_seconds_count (\d+)$/m);
+    const sumBefore = await metric(/^promop_config_apply_to_loaded_seconds_sum ([\d.e+-]+)$/m);
+    const kubeletSumBefore = await metric(/^promop_config_kubelet_wait_seconds_sum ([\d.e+-]+)$/m);
+    const syncsBefore = a.kubelet.syncs;
+
+    const applied = Date.now();
+    await custom.createNamespacedCustomObject({
+      group: GROUP, version: VERSION, plural: PLURALS.ServiceMonitor, namespace: MONITORING,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`, kind: 'ServiceMonitor', metadata: { name: 'api', labels: { 'promop.test/instance': id } },
+        spec: { selector: { matchLabels: { app: 'api' } }, endpoints: [{ port: 'web' }] },
+      },
+    });
+    const prometheus = await eventually(readPrometheus, (p) => {
+      const s = shard0(p);
+      return s !== undefined && s.configHash !== before && s.loadedReplicas.length === 2;
+    }, 30_000, 100);
+    const appliedToVerified = Date.now() - applied;
+    expect(shard0(prometheus)?.loadedReplicas).toEqual(['replica-a', 'replica-b']);
+    expect(await configText()).toContain(`job_name: serviceMonitor/${MONITORING}/api/0`);
+    for (const replica of [a, b]) {
+      expect((await replica.prometheus.apiGet<{ yaml: string }>('/api/v1/status/config')).yaml).toContain(`job_name: serviceMonitor/${MONITORING}/api/0`);
+    }
+    expect(a.kubelet.syncs).toBeGreaterThan(syncsBefore);
+    for (const name of ['replica-a', 'replica-b']) {
+      expect((await core.readNamespacedPod({ namespace: MONITORING, name })).metadata?.annotations?.[CONFIG_HASH_ANNOTATION]).toBe(shard0(prometheus)?.configHash);
+    }
+    // The pods were nudged, not rolled: the StatefulSet (and its pod template) did not change.
+    const statefulSetAfter = await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'prometheus-main' });
+    expect(statefulSetAfter.metadata?.generation).toBe(statefulSetBefore.metadata?.generation);
+    expect(statefulSetAfter.spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]).toBeUndefined();
+
+    expect(await metric(/^promop_config_apply_to_loaded_seconds_count (\d+)$/m)).toBe(countBefore + 1);
+    const applyToLoaded = (await metric(/^promop_config_apply_to_loaded_seconds_sum ([\d.e+-]+)$/m)) - sumBefore;
+    const kubeletWait = (await metric(/^promop_config_kubelet_wait_seconds_sum ([\d.e+-]+)$/m)) - kubeletSumBefore;
+    console.log(`ServiceMonitor applied → verified in both replicas: ${appliedToVerified} ms (seen by the test, polling status every 100 ms); ` +
+      `config written → verified: ${Math.round(applyToLoaded * 1000)} ms, of which waiting for the (fake, sync-on-update) kubelet: ${Math.round(kubeletWait * 1000)} ms`);
+    expect(applyToLoaded).toBeGreaterThan(0);
+    expect(kubeletWait).toBeLessThanOrEqual(applyToLoaded);
+    // The fake kubelet polls every 100 ms; without the annotation it would never sync and this would take the
+    // whole 20 s reload timeout and fail.
+    expect(applyToLoaded).toBeLessThan(5);
+  }, 40_000);
+
+  it('refuses a pod whose IP is outside the pod networks without connecting, and recovers when it is gone', async () => {
+    const outside = await connectionTrap('127.0.0.2');
+    ports.set('replica-c', outside.port);
+    await createShardPod('replica-c');
+    await setPodStatus('replica-c', true, '127.0.0.2');
+    const failed = await eventually(readPrometheus, (p) => reconciled(p)?.reason === 'ReloadFailed');
+    expect(reconciled(failed)).toMatchObject({ status: 'False', reason: 'ReloadFailed' });
+    expect(reconciled(failed)?.message).toContain('shard 0: pod replica-c: not called: 127.0.0.2 is outside the pod networks given with --pod-network (127.0.0.1/32)');
+    expect(shard0(failed)?.pendingReplicas).toContainEqual({ pod: 'replica-c', reason: 'Refused', message: expect.stringContaining('127.0.0.2 is outside') });
+    expect(shard0(failed)?.loadedReplicas).toEqual(['replica-a', 'replica-b']);
+    expect(await metric(/^promop_reload_total\{outcome="refused"\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
+    expect(outside.connections()).toBe(0);
+
+    await core.deleteNamespacedPod({ namespace: MONITORING, name: 'replica-c', gracePeriodSeconds: 0 });
+    // While being deleted the pod is pending (Terminating), which is no failure; then it is gone from status.
+    const gone = (p: PrometheusObject) => !(shard0(p)?.pendingReplicas.some((r) => r.pod === 'replica-c') ?? true);
+    const recovered = await eventually(readPrometheus, (p) => reconciled(p)?.status === 'True' && gone(p));
+    expect(reconciled(recovered)).toMatchObject({ status: 'True' });
+    expect(shard0(recovered)?.pendingReplicas).not.toContainEqual(expect.objectContaining({ pod: 'replica-c' }));
+    expect(outside.connections()).toBe(0);
+  }, 40_000);
+
+  it('never logged a config text', () => {
+    expect(logLines.some((line) => line.includes('written config loaded by every ready replica'))).toBe(true);
+    expect(logLines.filter((line) => line.includes('job_name'))).toEqual([]);
+  });
+});
+
+describe('pod networks read from the Nodes, as the operator identity', () => {
+  const nodeName = `promop-test-node-${id}`;
+  const cidr = `10.${200 + (parseInt(id.slice(0, 2), 16) % 50)}.${parseInt(id.slice(2, 4), 16)}.0/24`;
+
+  afterAll(async () => {
+    await core.deleteNode({ name: nodeName }).catch(() => undefined);
+  });
+
+  it('admit an address of a Node\'s spec.podCIDRs once the Node exists', async () => {
+    const networks = new NodePodNetworks({
+      listNodes: async () => (await operatorKc.makeApiClient(CoreV1Api).listNode()).items,
+      log: pino({ level: 'silent' }), minRefreshIntervalMs: 0,
+    });
+    const address = cidr.replace(/0\/24$/, '7');
+    expect(await networks.admit(address)).toMatchObject({ ok: false });
+    await core.createNode({ body: { metadata: { name: nodeName }, spec: { podCIDR: cidr, podCIDRs: [cidr] } } });
+    expect(await networks.admit(address)).toEqual({ ok: true });
+    expect(networks.allowList().check(address, 'ipv4')).toBe(true);
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The ShardReloader's decisions, with the pods, the API server and Prometheus played by fakes: whom it annotates,
+ * whom it calls and at which URL, what it reports as loaded, pending or failed, what it remembers between
+ * reconciles, and what it records as metrics. The same path against a real API server and a real Prometheus is in
+ * shard-reloader.apiserver.test.ts.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Prometheus } from '@promop/crds';
+import { pino } from 'pino';
+import type { PodAnnotator } from '../kube/index.ts';
+import type { PodConfigVerifier, ReloadOutcome, ReloadOutcomeKind, ReloadRequest } from '../prometheus-client/index.ts';
+import type { ExpectedShardFiles } from '../reconcile/index.ts';
+import { shardSelectorLabels } from '../workload/index.ts';
+import { FixedPodNetworks } from './pod-networks.ts';
+import { CONFIG_HASH_ANNOTATION } from './shard-pods.ts';
+import { ShardReloader, configTiming } from './shard-reloader.ts';
+
+const log = pino({ level: 'silent' });
+const prometheus = (spec: Prometheus['spec'] = {}): Prometheus => ({
+  apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { name: 'main', namespace: 'monitoring', uid: 'p-1' }, spec,
+}) as Prometheus;
+const files = (hash: string): ExpectedShardFiles => ({ configText: `global: {}\n# ${hash}\n`, ruleFiles: { '/etc/prometheus/rules/prometheus-main-rulefiles-0/a.yaml': 'groups: []\n' }, hash });
+
+function pod(name: string, options: { ip?: string; ready?: boolean; uid?: string; hash?: string; shard?: number } = {}): V1Pod {
+  const ready = options.ready ?? true;
+  return {
+    metadata: {
+      name, namespace: 'monitoring', uid: options.uid ?? `uid-${name}`,
+      labels: shardSelectorLabels('main', options.shard ?? 0),
+      ...(options.hash ? { annotations: { [CONFIG_HASH_ANNOTATION]: options.hash } } : {}),
+    },
+    status: { phase: 'Running', ...(options.ip ? { podIP: options.ip } : {}), conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+  };
+}
+
+/** Fakes around one ShardReloader; `answer` decides what each pod's Prometheus answers. */
+function setup(pods: V1Pod[], answer: (request: ReloadRequest) => ReloadOutcome = () => ({ outcome: 'verified', attempts: 1, elapsedMs: 40, verifyMs: 10 })) {
+  let now = 10_000;
+  const annotated: string[] = [];
+  const calls: ReloadRequest[] = [];
+  const reloads: ReloadOutcomeKind[] = [];
+  const timings: [number, number][] = [];
+  const annotator: PodAnnotator = {
+    annotate: async (namespace, name, key, value) => {
+      annotated.push(`${namespace}/${name} ${key}=${value}`);
+      return true;
+    },
+  };
+  const verifier: PodConfigVerifier = {
+    reloadAndVerify: async (request) => {
+      calls.push(request);
+      const outcome = answer(request);
+      now += outcome.elapsedMs;
+      return outcome;
+    },
+  };
+  const reloader = new ShardReloader({
+    pods: { list: (namespace) => pods.filter((p) => p.metadata?.namespace === namespace) },
+    annotator,
+    verifier,
+    networks: new FixedPodNetworks(['10.244.0.0/16']),
+    metrics: { recordReload: (outcome) => reloads.push(outcome), recordConfigLoaded: (a, k) => timings.push([a, k]) },
+    now: () => now,
+  });
+  return {
+    reloader, annotated, calls, reloads, timings,
+    advance: (ms: number) => { now += ms; },
+    at: () => new Date(now),
+    reload: (hash: string, writtenAt?: Date, spec?: Prometheus['spec']) => reloader.reload(prometheus(spec), 0, files(hash), { log, ...(writtenAt ? { writtenAt } : {}) }),
+  };
+}
+
+describe('reloading the pods of a shard', () => {
+  it('annotates every pod, calls the ready ones with the written files, and reports the others as pending', async () => {
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' }), pod('prometheus-main-1', { ip: '10.244.2.5', ready: false }), pod('prometheus-main-shard-1-0', { ip: '10.244.3.5', shard: 1 })]);
+    const result = await t.reload('h1', t.at());
+    expect(t.annotated.sort()).toEqual([
+      `monitoring/prometheus-main-0 ${CONFIG_HASH_ANNOTATION}=h1`,
+      `monitoring/prometheus-main-1 ${CONFIG_HASH_ANNOTATION}=h1`,
+    ]);
+    expect(t.calls).toEqual([{ baseUrl: 'http://10.244.1.5:9090', expectedConfigText: files('h1').configText, expectedRuleFiles: files('h1').ruleFiles }]);
+    expect(result).toEqual({
+      ok: true,
+      status: {
+        shardID: '0', configHash: 'h1', loadedReplicas: ['prometheus-main-0'],
+        pendingReplicas: [{ pod: 'prometheus-main-1', reason: 'NotReady', message: 'Prometheus is not ready; it reads the current files when it starts' }],
+      },
+    });
+    expect(t.reloads).toEqual(['verified']);
+  });
+
+  it('does not annotate a pod that carries the hash already', async () => {
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5', hash: 'h1' })]);
+    await t.reload('h1');
+    expect(t.annotated).toEqual([]);
+    expect(t.calls).toHaveLength(1);
+  });
+
+  it('calls a pod once per set of files, and again when it restarted (new uid), moved (new IP) or the files changed', async () => {
+    const pods = [pod('prometheus-main-0', { ip: '10.244.1.5' })];
+    const t = setup(pods);
+    await t.reload('h1');
+    await t.reload('h1');
+    expect(t.calls).toHaveLength(1);
+    pods[0] = pod('prometheus-main-0', { ip: '10.244.1.5', uid: 'restarted' });
+    await t.reload('h1');
+    expect(t.calls).toHaveLength(2);
+    pods[0] = pod('prometheus-main-0', { ip: '10.244.1.9', uid: 'restarted' });
+    await t.reload('h1');
+    expect(t.calls.map((c) => c.baseUrl)).toEqual(['http://10.244.1.5:9090', 'http://10.244.1.5:9090', 'http://10.244.1.9:9090']);
+    await t.reload('h2');
+    expect(t.calls).toHaveLength(4);
+    t.reloader.forget('monitoring/main');
+    await t.reload('h2');
+    expect(t.calls).toHaveLength(5);
+  });
+
+  it('refuses a pod IP outside the pod networks without calling it: a failure, counted as refused', async () => {
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' }), pod('prometheus-main-1', { ip: '192.168.7.7' })]);
+    const result = await t.reload('h1');
+    expect(t.calls.map((c) => c.baseUrl)).toEqual(['http://10.244.1.5:9090']);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.message).toBe('pod prometheus-main-1: not called: 192.168.7.7 is outside the pod networks given with --pod-network (10.244.0.0/16)');
+    expect(result.status.pendingReplicas).toEqual([{ pod: 'prometheus-main-1', reason: 'Refused', message: expect.stringContaining('192.168.7.7 is outside') }]);
+    expect(result.status.loadedReplicas).toEqual(['prometheus-main-0']);
+    expect(t.reloads.sort()).toEqual(['refused', 'verified']);
+  });
+
+  it('reports a config Prometheus refuses as a failure with its reason, and calls the pod again next time', async () => {
+    let answer: ReloadOutcome = { outcome: 'rejected', attempts: 1, elapsedMs: 5, reason: 'parsing YAML file /etc/prometheus/config/prometheus.yaml: unknown unit "x"' };
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })], () => answer);
+    const failed = await t.reload('h1', t.at());
+    expect(failed).toMatchObject({ ok: false, message: 'pod prometheus-main-0: Prometheus refused the configuration: parsing YAML file /etc/prometheus/config/prometheus.yaml: unknown unit "x"' });
+    expect(failed.status.pendingReplicas).toEqual([{ pod: 'prometheus-main-0', reason: 'Rejected', message: expect.stringContaining('unknown unit') }]);
+    answer = { outcome: 'stale', attempts: 9, elapsedMs: 90_000, difference: 'the loaded config differs at scrape_configs' };
+    const stale = await t.reload('h1');
+    expect(!stale.ok && stale.message).toBe('pod prometheus-main-0: the files were not loaded within 90 s (9 reloads): the loaded config differs at scrape_configs');
+    expect(stale.status.pendingReplicas[0]?.reason).toBe('Stale');
+    answer = { outcome: 'verified', attempts: 1, elapsedMs: 20, verifyMs: 20 };
+    expect(await t.reload('h1')).toMatchObject({ ok: true, status: { loadedReplicas: ['prometheus-main-0'], pendingReplicas: [] } });
+    expect(t.reloads).toEqual(['rejected', 'stale', 'verified']);
+  });
+
+  it('does not call pods of a Prometheus listening on 127.0.0.1 only, and says why', async () => {
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })]);
+    const result = await t.reload('h1', undefined, { listenLocal: true });
+    expect(t.calls).toEqual([]);
+    expect(result).toMatchObject({ ok: true, status: { loadedReplicas: [], pendingReplicas: [{ pod: 'prometheus-main-0', reason: 'ListenLocal' }] } });
+  });
+
+  it('calls Prometheus below its route prefix', async () => {
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })]);
+    await t.reload('h1', undefined, { routePrefix: '/prom/' });
+    expect(t.calls[0]?.baseUrl).toBe('http://10.244.1.5:9090/prom');
+  });
+
+  it('records, once per write, the time until every ready pod ran the files and the kubelet\'s share of it', async () => {
+    // The files arrive after 3 s of reloads (elapsed 3.05 s); the last, successful attempt took 50 ms.
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })], () => ({ outcome: 'verified', attempts: 4, elapsedMs: 3_050, verifyMs: 50 }));
+    const writtenAt = t.at();
+    t.advance(200); // the rest of the apply, and the annotation
+    await t.reload('h1', writtenAt);
+    expect(t.timings).toHaveLength(1);
+    const [applyToLoaded, kubeletWait] = t.timings[0]!;
+    expect(applyToLoaded).toBeCloseTo(3.25, 3);
+    expect(kubeletWait).toBeCloseTo(3.2, 3);
+    await t.reload('h1', writtenAt);
+    expect(t.timings).toHaveLength(1);
+  });
+
+  it('records no timing for files it did not write (promop restarted) or while a ready pod fails', async () => {
+    let answer: ReloadOutcome = { outcome: 'unreachable', attempts: 1, elapsedMs: 5, reason: 'connect ECONNREFUSED' };
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })], () => answer);
+    await t.reload('h1');
+    answer = { outcome: 'verified', attempts: 1, elapsedMs: 5, verifyMs: 5 };
+    await t.reload('h1');
+    expect(t.timings).toEqual([]);
+    answer = { outcome: 'unreachable', attempts: 1, elapsedMs: 5, reason: 'connect ECONNREFUSED' };
+    await t.reload('h2', t.at());
+    expect(t.timings).toEqual([]);
+    answer = { outcome: 'verified', attempts: 1, elapsedMs: 5, verifyMs: 5 };
+    await t.reload('h2');
+    expect(t.timings).toHaveLength(1);
+  });
+});
+
+describe('the timing of a written config', () => {
+  it('runs to the last pod verified, and its kubelet part to the start of the last successful attempt', () => {
+    expect(configTiming(1_000, [{ filesSeenAt: 1_500, verifiedAt: 1_520 }, { filesSeenAt: 2_900, verifiedAt: 3_000 }])).toEqual({ applyToLoadedMs: 2_000, kubeletWaitMs: 1_900, reloadMs: 100 });
+  });
+});

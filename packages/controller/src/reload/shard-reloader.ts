@@ -1,0 +1,235 @@
+/**
+ * The ConfigReloader of `promop run`: makes every ready pod of a shard run the files promop wrote, and reports
+ * which pods do. For each pod of the shard (label selector of its StatefulSet, from the pod cache):
+ *
+ * 1. **Nudge the kubelet.** The kubelet refreshes a mounted Secret or ConfigMap volume only when it syncs the pod:
+ *    periodically (`--sync-frequency`, one minute by default, plus its cache TTL) or when the pod object changes.
+ *    Measured: after a write, the new file appears in the pod after up to a minute on its own, and about a second
+ *    after any update of the pod. So each pod of the shard gets the annotation `promop.prometheus.io/config-hash:
+ *    <hash of the files>` as soon as the hash differs from the one it carries. Only the pod's own metadata is
+ *    patched, never the StatefulSet's pod template: a template change would roll every pod.
+ * 2. **Reload and verify** each Running, Ready pod with an IP inside the pod networks, in parallel:
+ *    POST /-/reload at `http://<pod IP>:9090`, then compare the loaded config and rules with what was written,
+ *    repeating while the kubelet has not caught up (prometheus-client/reload-and-verify.ts). An IP outside the pod
+ *    networks is refused and never dialled.
+ * 3. **Remember** each verified pod (uid, IP, hash): the next reconcile calls no pod that already runs the files;
+ *    a restarted pod (new uid), a new IP, a new hash or an earlier failure calls it again.
+ *
+ * Pods that are not Running and Ready are reported pending, not failed: they read the current files when
+ * Prometheus starts. Timing (the P5 figure's operator part): from the write that changed the shard's files to the
+ * moment every ready pod was verified, and of that the part until the files were seen in the pods (the kubelet's
+ * share) as opposed to the final reload and check itself.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Prometheus } from '@promop/crds';
+import type { Logger } from 'pino';
+import { describeError, type PodAnnotator } from '../kube/index.ts';
+import { prometheusPodUrl, type PodConfigVerifier, type ReloadOutcome, type ReloadOutcomeKind } from '../prometheus-client/index.ts';
+import type { ConfigReloader, ExpectedShardFiles, ReloadContext, ReloadResult, ShardConfigStatus } from '../reconcile/config-reloader.ts';
+import { objectKey } from '../reconcile/key.ts';
+import { PROMETHEUS_PORT, routePrefix } from '../workload/index.ts';
+import type { PodNetworks } from './pod-networks.ts';
+import { CONFIG_HASH_ANNOTATION, needsConfigHash, podCallability, podsOfShard } from './shard-pods.ts';
+
+/** What the reloader records (OperatorMetrics implements it). */
+export interface ReloadMetrics {
+  recordReload(outcome: ReloadOutcomeKind): void;
+  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number): void;
+}
+
+/** Where a ShardReloader reads and writes. */
+export interface ShardReloaderOptions {
+  /** Pods promop manages (ClusterCaches.pods). */
+  pods: { list(namespace?: string): readonly V1Pod[] };
+  annotator: PodAnnotator;
+  verifier: PodConfigVerifier;
+  networks: PodNetworks;
+  metrics: ReloadMetrics;
+  /**
+   * Test only: the port a pod's Prometheus listens on (default 9090, the container port). Tests without a kubelet
+   * run one Prometheus per fake pod on 127.0.0.1, each on a port of its own.
+   */
+  prometheusPortOf?: (pod: V1Pod) => number;
+  /** The clock, in ms (tests fix it). */
+  now?: () => number;
+}
+
+/** A pod verified to run a shard's files. */
+interface VerifiedPod {
+  uid: string;
+  ip: string;
+  /** When its final, successful reload attempt started: by then the kubelet had written the files. */
+  filesSeenAt: number;
+  verifiedAt: number;
+}
+
+/** What is known about one shard's current files. */
+interface ShardMemory {
+  hash: string;
+  /** When promop wrote these files, if this process did. */
+  writtenAt: number | undefined;
+  /** The timing of these files was recorded (or there was nothing to time). */
+  timed: boolean;
+  /** By pod name. */
+  verified: Map<string, VerifiedPod>;
+}
+
+/** How one pod stands. */
+type PodState =
+  | { pod: string; state: 'loaded' }
+  | { pod: string; state: 'pending'; reason: string; message: string }
+  | PodFailure;
+
+/** A ready pod that could not be made to run the files. */
+interface PodFailure {
+  pod: string;
+  state: 'failed';
+  reason: string;
+  message: string;
+}
+
+const FAILURE_REASONS: Record<Exclude<ReloadOutcomeKind, 'verified'>, string> = {
+  stale: 'Stale',
+  rejected: 'Rejected',
+  unreachable: 'Unreachable',
+  refused: 'Refused',
+  failed: 'ReloadFailed',
+};
+
+/** The ConfigReloader that reloads the pods of a shard over HTTP. */
+export class ShardReloader implements ConfigReloader {
+  readonly #options: ShardReloaderOptions;
+  readonly #now: () => number;
+  /** Prometheus key → shard → memory. */
+  readonly #memory = new Map<string, Map<number, ShardMemory>>();
+
+  constructor(options: ShardReloaderOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async reload(prometheus: Prometheus, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult> {
+    const { namespace, name } = prometheus.metadata;
+    const log = context.log.child({ shard });
+    const memory = this.#shardMemory(objectKey(namespace, name), shard, expected.hash, context.writtenAt);
+    const pods = podsOfShard(this.#options.pods.list(namespace), name, shard);
+    const present = new Set(pods.map(podName));
+    for (const pod of memory.verified.keys()) if (!present.has(pod)) memory.verified.delete(pod);
+
+    await this.#annotate(namespace, pods, expected.hash, log);
+    const states = await Promise.all(pods.map((pod) => this.#reloadPod(prometheus, pod, expected, memory, log)));
+
+    const failures = states.filter((s): s is PodFailure => s.state === 'failed');
+    this.#recordTiming(memory, states, failures.length === 0, log);
+    const status: ShardConfigStatus = {
+      shardID: String(shard),
+      configHash: expected.hash,
+      loadedReplicas: states.filter((s) => s.state === 'loaded').map((s) => s.pod),
+      pendingReplicas: states.flatMap((s) => (s.state === 'loaded' ? [] : [{ pod: s.pod, reason: s.reason, message: s.message }])),
+    };
+    if (failures.length === 0) return { ok: true, status };
+    return { ok: false, message: failures.map((f) => `pod ${f.pod}: ${f.message}`).join('; '), status };
+  }
+
+  forget(key: string): void {
+    this.#memory.delete(key);
+  }
+
+  /** The memory of this shard, started afresh when the files changed. */
+  #shardMemory(key: string, shard: number, hash: string, writtenAt: Date | undefined): ShardMemory {
+    let shards = this.#memory.get(key);
+    if (!shards) this.#memory.set(key, (shards = new Map()));
+    let memory = shards.get(shard);
+    if (memory?.hash !== hash) {
+      // New files: no pod is known to run them. Without a write by this process (promop restarted, the files
+      // were written by its predecessor) there is no start time to measure from.
+      memory = { hash, writtenAt: writtenAt?.getTime(), timed: writtenAt === undefined, verified: new Map() };
+      shards.set(shard, memory);
+    }
+    return memory;
+  }
+
+  /** Sets the config-hash annotation on every pod that lacks this hash (see the module comment for why). */
+  async #annotate(namespace: string, pods: readonly V1Pod[], hash: string, log: Logger): Promise<void> {
+    const annotated: string[] = [];
+    await Promise.all(pods.filter((pod) => needsConfigHash(pod, hash)).map(async (pod) => {
+      try {
+        if (await this.#options.annotator.annotate(namespace, podName(pod), CONFIG_HASH_ANNOTATION, hash)) annotated.push(podName(pod));
+      } catch (error) {
+        // Only a delay: without the nudge the kubelet still refreshes the files on its periodic sync.
+        log.warn({ pod: podName(pod), err: describeError(error) }, 'could not annotate the pod; the kubelet will update its files on its next periodic sync');
+      }
+    }));
+    if (annotated.length > 0) log.info({ pods: annotated.sort(), configHash: hash }, 'pods annotated with the new config hash, so the kubelet updates their files now');
+  }
+
+  async #reloadPod(prometheus: Prometheus, pod: V1Pod, expected: ExpectedShardFiles, memory: ShardMemory, log: Logger): Promise<PodState> {
+    const name = podName(pod);
+    const callability = podCallability(pod);
+    if (!callability.callable) return { pod: name, state: 'pending', reason: callability.reason, message: callability.message };
+    if (prometheus.spec?.listenLocal === true) {
+      // Prometheus listens on the pod's 127.0.0.1 only; upstream reaches it from a sidecar, promop has none.
+      return { pod: name, state: 'pending', reason: 'ListenLocal', message: 'spec.listenLocal: Prometheus is not reachable from promop; it loads new files only when it restarts' };
+    }
+    const uid = pod.metadata?.uid ?? '';
+    const known = memory.verified.get(name);
+    if (known && known.uid === uid && known.ip === callability.ip) return { pod: name, state: 'loaded' };
+
+    const admission = await this.#options.networks.admit(callability.ip);
+    if (!admission.ok) {
+      this.#options.metrics.recordReload('refused');
+      return { pod: name, state: 'failed', reason: FAILURE_REASONS.refused, message: `not called: ${admission.reason}` };
+    }
+    const port = this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT;
+    const outcome = await this.#options.verifier.reloadAndVerify({
+      baseUrl: prometheusPodUrl(callability.ip, port, routePrefix(prometheus.spec ?? {})),
+      expectedConfigText: expected.configText,
+      expectedRuleFiles: expected.ruleFiles,
+    });
+    this.#options.metrics.recordReload(outcome.outcome);
+    if (outcome.outcome === 'verified') {
+      const verifiedAt = this.#now();
+      memory.verified.set(name, { uid, ip: callability.ip, verifiedAt, filesSeenAt: verifiedAt - outcome.verifyMs });
+      log.debug({ pod: name, attempts: outcome.attempts, elapsedMs: outcome.elapsedMs }, 'pod verified');
+      return { pod: name, state: 'loaded' };
+    }
+    return { pod: name, state: 'failed', reason: FAILURE_REASONS[outcome.outcome], message: failureMessage(outcome) };
+  }
+
+  /** Records how long the files took to be loaded everywhere, once per write, when every ready pod runs them. */
+  #recordTiming(memory: ShardMemory, states: readonly PodState[], noFailures: boolean, log: Logger): void {
+    if (memory.timed || !noFailures || memory.writtenAt === undefined) return;
+    const verified = states.flatMap((s) => (s.state === 'loaded' ? [memory.verified.get(s.pod)] : [])).filter((v) => v !== undefined);
+    memory.timed = true;
+    // No ready pod: nothing was loaded by a running Prometheus, so there is nothing to time (pods starting later
+    // read the files at start; their start-up time is not promop's).
+    if (verified.length === 0) return;
+    const timing = configTiming(memory.writtenAt, verified);
+    this.#options.metrics.recordConfigLoaded(timing.applyToLoadedMs / 1000, timing.kubeletWaitMs / 1000);
+    log.info({ configHash: memory.hash, replicas: verified.length, ...timing }, 'written config loaded by every ready replica');
+  }
+}
+
+/**
+ * From the write to the last pod verified (`applyToLoadedMs`); of that, until the last pod had the files
+ * (`kubeletWaitMs`, measured to the start of its successful attempt, so it is an upper bound) and the final
+ * reload and check (`reloadMs`).
+ */
+export function configTiming(writtenAt: number, verified: readonly { filesSeenAt: number; verifiedAt: number }[]): { applyToLoadedMs: number; kubeletWaitMs: number; reloadMs: number } {
+  const applyToLoadedMs = Math.max(0, ...verified.map((v) => v.verifiedAt - writtenAt));
+  const kubeletWaitMs = Math.min(applyToLoadedMs, Math.max(0, ...verified.map((v) => v.filesSeenAt - writtenAt)));
+  return { applyToLoadedMs, kubeletWaitMs, reloadMs: applyToLoadedMs - kubeletWaitMs };
+}
+
+function failureMessage(outcome: Exclude<ReloadOutcome, { outcome: 'verified' }>): string {
+  switch (outcome.outcome) {
+    case 'stale': return `the files were not loaded within ${Math.round(outcome.elapsedMs / 1000)} s (${outcome.attempts} reloads): ${outcome.difference}`;
+    case 'rejected': return `Prometheus refused the configuration: ${outcome.reason}`;
+    case 'refused': return `not called: ${outcome.reason}`;
+    default: return outcome.reason;
+  }
+}
+
+function podName(pod: V1Pod): string {
+  return pod.metadata?.name ?? '';
+}
