@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the real programs promop's tests talk to (etcd, kube-apiserver, kube-controller-manager,
-# prometheus, promtool, helm) from Go modules into .tools/bin, or into $PROMOP_TOOLS_DIR.
+# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, prometheus, promtool, helm) from Go
+# modules into .tools/bin, or into $PROMOP_TOOLS_DIR. runc, the CNI plugins and iptables come from
+# Debian packages (scripts/system-deps.sh): runc needs cgo and libseccomp.
 #
 # Release downloads are not reachable from our machines; the Go module proxy is. Each tool has a
 # small wrapper module beside this script (tools/<tool>/go.mod) that pins its version, because
@@ -21,7 +23,11 @@ K8S_VERSION=v1.37.2
 ETCD_VERSION=v3.6.16
 PROMETHEUS_VERSION=3.16.0
 PROMETHEUS_MODULE_VERSION=v0.316.0
+# The release before it: the end-to-end test upgrades a running Prometheus from this one (operator rule 6).
+PREVIOUS_PROMETHEUS_VERSION=3.15.1
+PREVIOUS_PROMETHEUS_MODULE_VERSION=v0.315.1
 HELM_VERSION=v4.3.1
+CONTAINERD_VERSION=v2.4.2
 
 export CGO_ENABLED=0
 export GOFLAGS="${GOFLAGS:-} -mod=mod"
@@ -38,7 +44,9 @@ require_pin() { # <go.mod> <module> <version>
 require_pin "$here/kubernetes/go.mod" k8s.io/kubernetes "$K8S_VERSION"
 require_pin "$here/etcd/go.mod" go.etcd.io/etcd/server/v3 "$ETCD_VERSION"
 require_pin "$here/prometheus/go.mod" github.com/prometheus/prometheus "$PROMETHEUS_MODULE_VERSION"
+require_pin "$here/prometheus-previous/go.mod" github.com/prometheus/prometheus "$PREVIOUS_PROMETHEUS_MODULE_VERSION"
 require_pin "$here/helm/go.mod" helm.sh/helm/v4 "$HELM_VERSION"
+require_pin "$here/containerd/go.mod" github.com/containerd/containerd/v2 "$CONTAINERD_VERSION"
 
 # up_to_date <binary> <stamp>: 0 when nothing needs building.
 up_to_date() {
@@ -92,7 +100,10 @@ done
 build kubernetes "kubernetes $K8S_VERSION" "$k8s_ldflags" \
   "kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver" \
   "kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager" \
-  "kubectl=k8s.io/kubernetes/cmd/kubectl"
+  "kubectl=k8s.io/kubernetes/cmd/kubectl" \
+  "kubelet=k8s.io/kubernetes/cmd/kubelet" \
+  "kube-proxy=k8s.io/kubernetes/cmd/kube-proxy" \
+  "kube-scheduler=k8s.io/kubernetes/cmd/kube-scheduler"
 
 prom_ldflags="-X github.com/prometheus/common/version.Version=$PROMETHEUS_VERSION"
 prom_ldflags+=" -X github.com/prometheus/common/version.Branch=HEAD -X github.com/prometheus/common/version.BuildUser=promop"
@@ -101,7 +112,21 @@ build prometheus "prometheus $PROMETHEUS_VERSION" "$prom_ldflags" \
   "prometheus=github.com/prometheus/prometheus/cmd/prometheus" \
   "promtool=github.com/prometheus/prometheus/cmd/promtool"
 
+previous_prom_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$PREVIOUS_PROMETHEUS_VERSION}"
+build prometheus-previous "prometheus $PREVIOUS_PROMETHEUS_VERSION" "$previous_prom_ldflags" \
+  "prometheus-previous=github.com/prometheus/prometheus/cmd/prometheus"
+
 build helm "helm $HELM_VERSION" "-X helm.sh/helm/v4/internal/version.version=$HELM_VERSION -X helm.sh/helm/v4/internal/version.metadata=" \
   "helm=helm.sh/helm/v4/cmd/helm"
+
+# The test node's container runtime. CGO is off like everything else here, which leaves out the
+# btrfs snapshotter (cgo only); the node uses overlayfs. The version package stamps what
+# `containerd --version` and the CRI Version call report.
+containerd_ldflags="-X github.com/containerd/containerd/v2/version.Version=$CONTAINERD_VERSION"
+containerd_ldflags+=" -X github.com/containerd/containerd/v2/version.Package=github.com/containerd/containerd/v2"
+GOFLAGS="$GOFLAGS -tags=no_btrfs,urfave_cli_no_docs" build containerd "containerd $CONTAINERD_VERSION" "$containerd_ldflags" \
+  "containerd=github.com/containerd/containerd/v2/cmd/containerd" \
+  "containerd-shim-runc-v2=github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2" \
+  "ctr=github.com/containerd/containerd/v2/cmd/ctr"
 
 log "all tools ready in $out"

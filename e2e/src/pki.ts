@@ -41,13 +41,24 @@ function signedCert(dir: string, name: string, subject: string, extensions: stri
   return { cert: join(dir, `${name}.crt`), key };
 }
 
-/** Writes a CA, a serving certificate for 127.0.0.1/localhost, an admin client certificate and SA keys into `dir`. */
-export function createPki(dir: string): Pki {
+/** Extra names for a control plane that is reached by more than 127.0.0.1 (the real node's). */
+export interface PkiOptions {
+  /** More IP addresses the API server's serving certificate is valid for (node address, `kubernetes` Service IP). */
+  servingIps?: readonly string[];
+  /** More DNS names for it (`kubernetes.default.svc`, ...). */
+  servingDnsNames?: readonly string[];
+}
+
+/**
+ * Writes a CA, a serving certificate for 127.0.0.1/localhost (plus `options`), an admin client certificate and SA
+ * keys into `dir`.
+ */
+export function createPki(dir: string, options: PkiOptions = {}): Pki {
   const caKey = newKey(dir, 'ca.key');
   openssl(['req', '-x509', '-new', '-key', caKey, '-subj', '/CN=promop-test-ca', '-days', '7', '-out', 'ca.crt',
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
   const serving = signedCert(dir, 'apiserver', '/CN=localhost',
-    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1');
+    `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=${subjectAltNames(options)}`);
   // Kubernetes maps a client certificate's CN to the user name and each O to a group;
   // system:masters is bound to cluster-admin and bypasses RBAC checks.
   const admin = signedCert(dir, 'admin', '/O=system:masters/CN=admin',
@@ -64,4 +75,19 @@ export function createPki(dir: string): Pki {
     serviceAccountKey,
     serviceAccountPublicKey: join(dir, 'sa.pub'),
   };
+}
+
+function subjectAltNames(options: PkiOptions): string {
+  const dns = ['localhost', ...(options.servingDnsNames ?? [])].map((name) => `DNS:${name}`);
+  const ips = ['127.0.0.1', ...(options.servingIps ?? [])].map((ip) => `IP:${ip}`);
+  return [...dns, ...ips].join(',');
+}
+
+/**
+ * A client certificate signed by the CA of `dir` (made by createPki): Kubernetes reads the CN as the user and each
+ * O as a group, e.g. `system:node:<name>` in `system:nodes` for a kubelet the Node authorizer recognises.
+ */
+export function createClientCert(dir: string, name: string, user: string, groups: readonly string[]): { cert: string; key: string } {
+  const subject = [...groups.map((group) => `/O=${group}`), `/CN=${user}`].join('');
+  return signedCert(dir, name, subject, 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth');
 }

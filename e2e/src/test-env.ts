@@ -28,6 +28,14 @@ export interface ClusterAccess {
 export interface TestEnv extends ClusterAccess {
   /** Working directory: certificates, etcd data, logs. Removed by stop() unless keepDir. */
   dir: string;
+  /** The certificates; a node signs its kubelet's client certificate with the same CA. */
+  pki: Pki;
+  /**
+   * An admin kubeconfig for programs running next to the API server: the same file as `kubeconfigPath`, except
+   * on a real node, where the control plane lives in the node's network namespace and the others reach it
+   * through a forwarder.
+   */
+  innerKubeconfigPath: string;
   /** PIDs of the processes started (etcd, kube-apiserver, kube-controller-manager). */
   pids(): number[];
   stop(): Promise<void>;
@@ -39,6 +47,28 @@ export interface StartOptions {
   controllerManager?: boolean;
   /** Keep the working directory after stop(), e.g. to read logs (default false). */
   keepDir?: boolean;
+  /** Working directory to use instead of a new temporary one (the real node puts the control plane in its own). */
+  dir?: string;
+  /** Run the control plane inside a node's network namespace (see node/node-cluster.ts) instead of on 127.0.0.1. */
+  network?: ControlPlaneNetwork;
+}
+
+/**
+ * How a control plane runs inside a real node's network namespace. Its processes are started in the namespace,
+ * listen on fixed ports there (nothing else competes for them), and this process reaches them through `forward`.
+ */
+export interface ControlPlaneNetwork {
+  /** `[command, ...args]` rewritten to run inside the namespace. */
+  wrap(command: string, args: readonly string[]): { command: string; args: string[] };
+  /** Makes `host:port` of the namespace reachable at 127.0.0.1:<the returned port> here. */
+  forward(host: string, port: number): Promise<number>;
+  /** The node's address: advertised by the API server, the `kubernetes` Service's endpoint. */
+  nodeAddress: string;
+  apiServerPort: number;
+  serviceCidr: string;
+  kubernetesServiceIp: string;
+  /** Pod addresses; kube-controller-manager hands each Node a /24 of it (Node spec.podCIDRs). */
+  clusterCidr: string;
 }
 
 /** The controllers a promop test needs: StatefulSets, endpoints, ServiceAccounts, namespace deletion, GC, aggregated ClusterRoles. */
@@ -54,19 +84,40 @@ export const CONTROLLERS = [
   'root-ca-certificate-publisher-controller',
 ];
 
+/**
+ * What a real node's workload needs on top: Deployments (the promop chart), a pod CIDR per Node (node-ipam), and
+ * node-lifecycle, which lifts the not-ready taint the kubelet registers the Node with (no pod schedules before).
+ */
+export const NODE_CONTROLLERS = [
+  'deployment-controller', 'replicaset-controller', 'node-ipam-controller', 'node-lifecycle-controller', 'pod-garbage-collector-controller',
+];
+
 /** Starts etcd, kube-apiserver and (by default) kube-controller-manager; resolves once the API server is ready. */
 export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv> {
-  const dir = mkdtempSync(join(tmpdir(), 'promop-testenv-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'promop-testenv-'));
+  mkdirSync(dir, { recursive: true });
+  const { network } = options;
   const processes: ManagedProcess[] = [];
   const stop = async (): Promise<void> => {
     for (const managed of [...processes].reverse()) await stopProcess(managed);
-    if (!options.keepDir) rmSync(dir, { recursive: true, force: true });
+    if (!options.keepDir && !options.dir) rmSync(dir, { recursive: true, force: true });
+  };
+  const start = (name: string, command: string, args: string[], logFile: string): ManagedProcess => {
+    const wrapped = network ? network.wrap(command, args) : { command, args };
+    const managed = startProcess(name, wrapped.command, wrapped.args, logFile);
+    processes.push(managed);
+    return managed;
   };
   try {
-    const pki = createPki(dir);
-    const [etcdPort, etcdPeerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+    const pki = createPki(dir, network ? {
+      servingIps: [network.nodeAddress, network.kubernetesServiceIp],
+      servingDnsNames: ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'],
+    } : {});
+    // In a namespace of our own the well-known ports are free; on the shared loopback they may not be.
+    const [etcdPort, etcdPeerPort, apiPort] = network ? [2379, 2380, network.apiServerPort] : [await freePort(), await freePort(), await freePort()];
+    const reachable = async (port: number): Promise<number> => (network ? network.forward('127.0.0.1', port) : port);
 
-    const etcd = startProcess('etcd', toolPath('etcd'), [
+    const etcd = start('etcd', toolPath('etcd'), [
       '--name=default',
       `--data-dir=${join(dir, 'etcd')}`,
       `--listen-client-urls=http://127.0.0.1:${etcdPort}`,
@@ -77,31 +128,46 @@ export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv>
       '--unsafe-no-fsync=true', // test data; durability is irrelevant and fsync dominates start-up
       '--log-level=warn',
     ], join(dir, 'etcd.log'));
-    processes.push(etcd);
-    await waitUntil('etcd', etcd, () => httpGetOk(`http://127.0.0.1:${etcdPort}/health`));
+    const etcdHealthPort = await reachable(etcdPort);
+    await waitUntil('etcd', etcd, () => httpGetOk(`http://127.0.0.1:${etcdHealthPort}/health`));
 
-    const apiServerUrl = `https://127.0.0.1:${apiPort}`;
-    const apiserver = startProcess('kube-apiserver', toolPath('kube-apiserver'), [
+    const apiServerUrl = `https://127.0.0.1:${await reachable(apiPort)}`;
+    const innerApiServerUrl = `https://127.0.0.1:${apiPort}`;
+    const apiserver = start('kube-apiserver', toolPath('kube-apiserver'), [
       `--etcd-servers=http://127.0.0.1:${etcdPort}`,
       `--cert-dir=${join(dir, 'apiserver-certs')}`,
       `--tls-cert-file=${pki.servingCert}`,
       `--tls-private-key-file=${pki.servingKey}`,
       `--client-ca-file=${pki.caCert}`,
       `--secure-port=${apiPort}`,
-      '--bind-address=127.0.0.1',
-      // Without it the server looks for a default route to pick an address, which sandboxes lack.
-      '--advertise-address=127.0.0.1',
-      // The default/kubernetes Endpoints would hold 127.0.0.1, which Endpoints validation rejects.
-      '--endpoint-reconciler-type=none',
-      '--service-cluster-ip-range=10.0.0.0/24',
+      ...(network ? [
+        // Pods reach it through the `kubernetes` Service (kube-proxy DNATs to the node address); 0.0.0.0 is
+        // the node's namespace only, which has no interface to the outside.
+        '--bind-address=0.0.0.0',
+        `--advertise-address=${network.nodeAddress}`,
+        `--service-cluster-ip-range=${network.serviceCidr}`,
+        // The kubelet authenticates as system:node:<name>; kubectl logs/exec need the API server to call it.
+        '--authorization-mode=Node,RBAC',
+        `--kubelet-client-certificate=${pki.adminCert}`,
+        `--kubelet-client-key=${pki.adminKey}`,
+        // There is no DNS: reach the kubelet by the node address, not its name.
+        '--kubelet-preferred-address-types=InternalIP',
+      ] : [
+        '--bind-address=127.0.0.1',
+        // Without it the server looks for a default route to pick an address, which sandboxes lack.
+        '--advertise-address=127.0.0.1',
+        // The default/kubernetes Endpoints would hold 127.0.0.1, which Endpoints validation rejects.
+        '--endpoint-reconciler-type=none',
+        '--service-cluster-ip-range=10.0.0.0/24',
+        '--authorization-mode=RBAC',
+      ]),
       '--allow-privileged=true',
-      '--authorization-mode=RBAC',
-      `--service-account-issuer=${apiServerUrl}/`,
+      // Tokens name the URL pods and promop see; on a node that is the in-cluster one.
+      `--service-account-issuer=${network ? `https://${network.kubernetesServiceIp}` : apiServerUrl}/`,
       `--service-account-key-file=${pki.serviceAccountPublicKey}`,
       `--service-account-signing-key-file=${pki.serviceAccountKey}`,
       '--v=0',
     ], join(dir, 'kube-apiserver.log'));
-    processes.push(apiserver);
     const adminAgent = new Agent({
       ca: readFileSync(pki.caCert),
       cert: readFileSync(pki.adminCert),
@@ -111,12 +177,20 @@ export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv>
 
     const kubeconfigPath = join(dir, 'admin.kubeconfig');
     writeFileSync(kubeconfigPath, adminKubeconfig(apiServerUrl, pki), { mode: 0o600 });
+    const innerKubeconfigPath = network ? join(dir, 'admin-inner.kubeconfig') : kubeconfigPath;
+    if (network) writeFileSync(innerKubeconfigPath, adminKubeconfig(innerApiServerUrl, pki), { mode: 0o600 });
 
     if (options.controllerManager ?? true) {
       mkdirSync(join(dir, 'kcm'), { recursive: true });
-      const kcm = startProcess('kube-controller-manager', toolPath('kube-controller-manager'), [
-        `--kubeconfig=${kubeconfigPath}`,
-        `--controllers=${CONTROLLERS.join(',')}`,
+      const kcm = start('kube-controller-manager', toolPath('kube-controller-manager'), [
+        `--kubeconfig=${innerKubeconfigPath}`,
+        `--controllers=${[...CONTROLLERS, ...(network ? NODE_CONTROLLERS : [])].join(',')}`,
+        ...(network ? [
+          '--allocate-node-cidrs=true',
+          `--cluster-cidr=${network.clusterCidr}`,
+          '--node-cidr-mask-size=24',
+          `--service-cluster-ip-range=${network.serviceCidr}`,
+        ] : []),
         `--service-account-private-key-file=${pki.serviceAccountKey}`,
         `--root-ca-file=${pki.caCert}`,
         '--use-service-account-credentials=false',
@@ -126,7 +200,6 @@ export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv>
         `--cert-dir=${join(dir, 'kcm')}`,
         '--v=0',
       ], join(dir, 'kube-controller-manager.log'));
-      processes.push(kcm);
       // kcm has no port to poll (secure-port=0); it is ready when the "default" ServiceAccount of
       // the default namespace exists, which its serviceaccount controller creates.
       await waitUntil('kube-controller-manager', kcm, () =>
@@ -136,6 +209,8 @@ export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv>
 
     return {
       dir,
+      pki,
+      innerKubeconfigPath,
       ...clusterAccess(apiServerUrl, kubeconfigPath),
       pids: () => processes.map((p) => p.pid),
       stop,

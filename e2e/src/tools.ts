@@ -8,7 +8,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The programs `pnpm tools` builds. */
-export type ToolName = 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'prometheus' | 'promtool' | 'helm';
+export type ToolName =
+  | 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'prometheus' | 'promtool' | 'helm'
+  // The real node's parts.
+  | 'kubelet' | 'kube-proxy' | 'kube-scheduler' | 'containerd' | 'containerd-shim-runc-v2' | 'ctr'
+  // The Prometheus release before the default, which the end-to-end test upgrades from.
+  | 'prometheus-previous';
 
 /** The repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,0 +1,57 @@
+/**
+ * All the images the test node runs, built (or reused from the cache) as OCI archives ready for
+ * `ctr -n k8s.io images import <archive>`.
+ */
+import { join } from 'node:path';
+import { REPO_ROOT } from '../tools.ts';
+import { buildCachedImage, type BuiltImage, type ImageRecipe } from './image-cache.ts';
+import { EXAMPLE_APP_IMAGE, PAUSE_IMAGE } from './image-names.ts';
+import { goProgramImage } from './go-program.ts';
+import { previousPrometheusImageRecipe, prometheusImageRecipe } from './prometheus-image.ts';
+import { promopImageRecipe } from './promop-image.ts';
+
+/** Where archives go by default (git-ignored). */
+export const DEFAULT_IMAGES_DIR = join(REPO_ROOT, '.cache', 'images');
+
+/** The images, by role. */
+export interface BuiltImages {
+  pause: BuiltImage;
+  prometheus: BuiltImage;
+  /** The Prometheus release before the default: the end-to-end test upgrades from it. */
+  previousPrometheus: BuiltImage;
+  exampleApp: BuiltImage;
+  promop: BuiltImage;
+}
+
+/** The recipe of each image. */
+export function imageRecipes(): Record<keyof BuiltImages, ImageRecipe> {
+  return {
+    // Kubernetes' own pause image runs as 65535:65535 too.
+    pause: goProgramImage({ name: PAUSE_IMAGE, archiveFile: 'pause.tar', moduleDir: join(REPO_ROOT, 'tools', 'pause'), program: 'pause', user: '65535:65535' }),
+    prometheus: prometheusImageRecipe(),
+    previousPrometheus: previousPrometheusImageRecipe(),
+    exampleApp: goProgramImage({
+      name: EXAMPLE_APP_IMAGE,
+      archiveFile: 'example-app.tar',
+      moduleDir: join(REPO_ROOT, 'tools', 'example-app'),
+      program: 'example-app',
+      user: '65534:65534',
+      exposedPorts: ['8080/tcp'],
+    }),
+    promop: promopImageRecipe(),
+  };
+}
+
+/**
+ * Builds every image into `outDir` (default `.cache/images`), each only when its inputs changed since the
+ * archive there was built. Needs `go`, `pnpm` (with the store filled by `pnpm install`) and the prometheus binary
+ * from `pnpm tools`.
+ */
+export async function buildImages(options: { outDir?: string } = {}): Promise<BuiltImages> {
+  const outDir = options.outDir ?? DEFAULT_IMAGES_DIR;
+  const recipes = imageRecipes();
+  const [pause, prometheus, previousPrometheus, exampleApp, promop] = await Promise.all(
+    [recipes.pause, recipes.prometheus, recipes.previousPrometheus, recipes.exampleApp, recipes.promop].map((recipe) => buildCachedImage(recipe, outDir)),
+  );
+  return { pause: pause!, prometheus: prometheus!, previousPrometheus: previousPrometheus!, exampleApp: exampleApp!, promop: promop! };
+}

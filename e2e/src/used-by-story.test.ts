@@ -1,0 +1,268 @@
+/**
+ * The used-by story, end to end, with real pods: promop installed by Helm from the image built here runs as a pod;
+ * a platform team's Prometheus and a team's app run as pods; Prometheus scrapes the app and fires the team's
+ * alert; another team's mistake is rejected alone; replicas, an upgrade and the operator's absence are survived.
+ *
+ * Cluster: by default a real one-node cluster started here (node/node-cluster.ts: kubelet, containerd, kube-proxy
+ * in a network namespace of its own). With PROMOP_E2E_KUBECONFIG set, any cluster whose node already has the
+ * images (`pnpm e2e:kind` does that with kind) — everything below goes through kubectl, helm and the API server,
+ * so the story is the same on both.
+ *
+ * The steps share one cluster and run in order; each says what it proves. Figures are printed to stderr.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ClusterCli, waitFor } from './cluster-cli.ts';
+import { queryPrometheus, rawGet, podProxyPath } from './kube-raw.ts';
+import { buildImages, type BuiltImages } from './images/index.ts';
+import { describeNetworkNamespace } from './node/netns.ts';
+import { startNodeCluster, type NodeCluster } from './node/node-cluster.ts';
+import { NODE_NETWORKS } from './node/node-config.ts';
+import { REPO_ROOT } from './tools.ts';
+import {
+  EXAMPLES, FIRST_POD, MONITORING, PROMETHEUS, PROMOP_NS, installPromop, loadedConfig, prometheusPods, teamAAlertFiring, teamATargetUp,
+} from './story.ts';
+
+/**
+ * The Prometheus version the story starts with and the one it upgrades to: the tags of the two Prometheus images
+ * built here (tools/build.sh pins both), or given for an external cluster.
+ */
+let firstVersion = process.env.PROMOP_E2E_FIRST_VERSION ?? '';
+let upgradedVersion = process.env.PROMOP_E2E_UPGRADED_VERSION ?? '';
+const tagOf = (image: string): string => image.slice(image.lastIndexOf(':') + 1);
+const P5_CHANGES = Number(process.env.PROMOP_E2E_P5_CHANGES ?? 50);
+
+const external = process.env.PROMOP_E2E_KUBECONFIG;
+let node: NodeCluster | undefined;
+let images: BuiltImages | undefined;
+let cli: ClusterCli;
+let kc: KubeConfig;
+const figures: string[] = [];
+
+function report(line: string): void {
+  figures.push(line);
+  process.stderr.write(`[used-by] ${line}\n`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+beforeAll(async () => {
+  const started = Date.now();
+  if (external) {
+    cli = new ClusterCli(external);
+  } else {
+    images = await buildImages();
+    firstVersion = tagOf(images.previousPrometheus.name);
+    upgradedVersion = tagOf(images.prometheus.name);
+    report(`images ready in ${Date.now() - started} ms`);
+    node = await startNodeCluster({
+      sandboxImage: images.pause.name,
+      images: Object.values(images).map((image) => image.archive),
+      log: (line) => process.stderr.write(`[node] ${line}\n`),
+    });
+    report(`node Ready in ${Date.now() - started} ms`);
+    cli = new ClusterCli(node.kubeconfigPath);
+  }
+  kc = new KubeConfig();
+  kc.loadFromFile(cli.kubeconfigPath);
+}, 600_000);
+
+afterAll(async () => {
+  process.stderr.write(`\n[used-by] figures:\n${figures.map((line) => `  ${line}`).join('\n')}\n`);
+  await node?.stop();
+}, 120_000);
+
+/** The resourceVersions of everything promop writes for the story's Prometheus, and of the monitors' status. */
+async function writtenVersions(): Promise<Record<string, string>> {
+  const versions: Record<string, string> = {};
+  for (const [kind, namespace, selector] of [
+    ['statefulsets', MONITORING, 'app.kubernetes.io/managed-by=promop'],
+    ['secrets', MONITORING, 'app.kubernetes.io/managed-by=promop'],
+    ['configmaps', MONITORING, 'app.kubernetes.io/managed-by=promop'],
+    ['services', MONITORING, 'app.kubernetes.io/managed-by=promop'],
+    ['servicemonitors', 'team-a', ''],
+    ['prometheusrules', 'team-a', ''],
+    ['servicemonitors', 'team-b', ''],
+  ] as const) {
+    const list = await cli.getJson<{ items: { metadata: { name: string; resourceVersion: string } }[] }>([kind, '-n', namespace, ...(selector ? ['-l', selector] : [])]);
+    for (const item of list.items) versions[`${kind}/${namespace}/${item.metadata.name}`] = item.metadata.resourceVersion;
+  }
+  return versions;
+}
+
+test('the node has no way out: its namespace holds only loopback, the pod bridge and pod veths, and no route leaves it', () => {
+  if (!node) return; // an external cluster is its owner's business
+  const { links, addresses, routes } = describeNetworkNamespace(node.netns.name);
+  const linkNames = links.map((line) => /^\d+:\s+([^:@]+)/.exec(line)?.[1]);
+  for (const [index, name] of linkNames.entries()) {
+    // A veth's other end lives in a pod's namespace (link-netnsid), never in the host's.
+    const ok = name === 'lo' || name === 'cni0' || (name?.startsWith('veth') && /link-netns(id)?\s/.test(links[index]!));
+    expect({ link: links[index], ok }).toEqual({ link: links[index], ok: true });
+  }
+  const inside = (address: string): boolean =>
+    address.startsWith('127.') || address === node!.netns.nodeAddress || address.startsWith('10.244.0.') || address === '::1' || address.startsWith('fe80:');
+  for (const line of addresses) {
+    const address = /inet6?\s+([^/\s]+)/.exec(line)?.[1] ?? '';
+    expect({ line, inside: inside(address) }).toEqual({ line, inside: true });
+  }
+  expect(routes.filter((route) => route.startsWith('default'))).toEqual([]);
+  for (const route of routes) {
+    const destination = route.replace(/^(local|broadcast|multicast|unicast)\s+/, '').split(/\s+/)[0]!;
+    // Loopback, the node address, the pod network; IPv6 link-local and multicast never leave a link.
+    const ok = destination.startsWith('127.') || destination === node.netns.nodeAddress || destination.startsWith(NODE_NETWORKS.podCidr.slice(0, -4))
+      || destination === '::1' || destination.startsWith('fe80:') || destination === 'ff00::/8';
+    expect({ route, ok }).toEqual({ route, ok: true });
+  }
+  // And the host is untouched: no forwarding switched on, no pod bridge outside.
+  expect(readFileSync('/proc/sys/net/ipv4/ip_forward', 'utf8').trim()).toBe('0');
+});
+
+test('helm installs promop from the image built here and its pod becomes Ready', async () => {
+  const image = images?.promop.name ?? process.env.PROMOP_E2E_IMAGE ?? '';
+  expect(image).not.toBe('');
+  const started = Date.now();
+  await installPromop(cli, image);
+  const deployment = await cli.getJson<{ status: { readyReplicas?: number } }>(['deployment', 'promop', '-n', PROMOP_NS]);
+  expect(deployment.status.readyReplicas).toBe(1);
+  report(`helm install → promop pod Ready: ${Date.now() - started} ms`);
+}, 300_000);
+
+test('the platform team\'s Prometheus scrapes team-a\'s app (target up) and team-a\'s alert fires', async () => {
+  await cli.kubectlOk(['apply', '-f', join(EXAMPLES, 'namespaces.yaml')]);
+  expect([firstVersion, upgradedVersion]).toEqual([expect.stringMatching(/^v\d/), expect.stringMatching(/^v\d/)]);
+  // The example as a user would write it, but on the older version: the upgrade comes later.
+  const prometheusYaml = readFileSync(join(EXAMPLES, 'prometheus.yaml'), 'utf8').replace(/\n  version: \S+\n/, `\n  version: ${firstVersion}\n`);
+  expect(prometheusYaml).toContain(`version: ${firstVersion}`);
+  const prometheusCreated = Date.now();
+  await cli.kubectlOk(['apply', '-f', '-'], prometheusYaml);
+  await waitFor('the Prometheus pod Ready', async () => ((await prometheusPods(cli)).some((p) => p.ready) ? true : undefined), 180_000);
+  report(`Prometheus applied → its pod Ready: ${Date.now() - prometheusCreated} ms`);
+
+  const applied = Date.now();
+  await cli.kubectlOk(['apply', '-f', join(EXAMPLES, 'team-a.yaml')]);
+  const pod = FIRST_POD;
+  await waitFor('up{namespace="team-a"} == 1', async () => ((await teamATargetUp(kc, pod)) ? true : undefined), 180_000);
+  report(`ServiceMonitor applied → team-a target up: ${Date.now() - applied} ms`);
+  await waitFor('CheckoutErrorsHigh firing', async () => ((await teamAAlertFiring(kc, pod)) ? true : undefined), 240_000, 1000);
+  report(`ServiceMonitor applied → team-a alert firing: ${Date.now() - applied} ms`);
+
+  // The monitor and the rule say they were accepted, in their own status.
+  for (const [kind, name] of [['servicemonitor', 'checkout'], ['prometheusrule', 'checkout-alerts']] as const) {
+    const object = await cli.getJson<{ status?: { bindings?: { name: string; conditions?: { type: string; status: string }[] }[] } }>([kind, name, '-n', 'team-a']);
+    const accepted = object.status?.bindings?.find((b) => b.name === PROMETHEUS)?.conditions?.find((c) => c.type === 'Accepted');
+    expect({ kind, accepted: accepted?.status }).toEqual({ kind, accepted: 'True' });
+  }
+}, 600_000);
+
+test('team-b\'s broken ServiceMonitor is rejected with its reason; team-a\'s target and alert are untouched', async () => {
+  await cli.kubectlOk(['apply', '-f', join(EXAMPLES, 'team-b.yaml')]);
+  const rejection = await waitFor('team-b/search rejected', async () => {
+    const object = await cli.getJson<{ status?: { bindings?: { name: string; conditions?: { type: string; status: string; reason?: string; message?: string }[] }[] } }>(['servicemonitor', 'search', '-n', 'team-b']);
+    const accepted = object.status?.bindings?.find((b) => b.name === PROMETHEUS)?.conditions?.find((c) => c.type === 'Accepted');
+    return accepted?.status === 'False' ? accepted : undefined;
+  }, 60_000);
+  expect(rejection.message).toMatch(/relabelings\[0\]\.regex.*lookahead/);
+  // The Event says the same, for `kubectl describe` and `kubectl events`.
+  const events = await cli.getJson<{ items: { reason?: string; note?: string; regarding?: { name?: string } }[] }>(['events.v1.events.k8s.io', '-n', 'team-b']);
+  expect(events.items.some((e) => e.regarding?.name === 'search' && e.reason === 'InvalidConfiguration' && /lookahead/.test(e.note ?? ''))).toBe(true);
+
+  // Everyone else keeps working: the config still loads, team-a is still scraped and alerted on.
+  const pod = FIRST_POD;
+  const runtime = JSON.parse((await rawGet(kc, podProxyPath(MONITORING, pod, 9090, 'api/v1/status/runtimeinfo'))).body) as { data: { reloadConfigSuccess: boolean } };
+  expect(runtime.data.reloadConfigSuccess).toBe(true);
+  expect(await loadedConfig(kc, pod)).not.toContain('team-b');
+  expect(await teamATargetUp(kc, pod)).toBe(true);
+  expect(await teamAAlertFiring(kc, pod)).toBe(true);
+  const prometheus = await cli.getJson<{ status?: { conditions?: { type: string; status: string }[] } }>(['prometheus', PROMETHEUS, '-n', MONITORING]);
+  expect(prometheus.status?.conditions?.find((c) => c.type === 'Reconciled')?.status).toBe('True');
+}, 120_000);
+
+test('replicas: 2 gives two pods that both scrape and both run the written config', async () => {
+  await cli.kubectlOk(['patch', 'prometheus', PROMETHEUS, '-n', MONITORING, '--type=merge', '-p', '{"spec":{"replicas":2}}']);
+  const pods = await waitFor('two Ready Prometheus pods', async () => {
+    const current = await prometheusPods(cli);
+    return current.length === 2 && current.every((p) => p.ready) ? current : undefined;
+  }, 180_000);
+  for (const pod of pods) {
+    await waitFor(`${pod.name} scrapes team-a`, async () => ((await teamATargetUp(kc, pod.name)) ? true : undefined), 120_000);
+  }
+  const [first, second] = await Promise.all(pods.map((pod) => loadedConfig(kc, pod.name)));
+  expect(first).toContain('job_name: serviceMonitor/team-a/checkout/0');
+  expect(second).toBe(first);
+}, 400_000);
+
+test('a spec.version change (the previous Prometheus release → the default) rolls the pods one at a time', async () => {
+  const before = await prometheusPods(cli);
+  expect(before.map((p) => p.image)).toEqual(before.map(() => `quay.io/prometheus/prometheus:${firstVersion}`));
+  await cli.kubectlOk(['patch', 'prometheus', PROMETHEUS, '-n', MONITORING, '--type=merge', '-p', JSON.stringify({ spec: { version: upgradedVersion } })]);
+  const started = Date.now();
+  let minimumReady = Number.POSITIVE_INFINITY;
+  const after = await waitFor('every pod on the new version and Ready', async () => {
+    const pods = await prometheusPods(cli);
+    minimumReady = Math.min(minimumReady, pods.filter((p) => p.ready).length);
+    const done = pods.length === 2 && pods.every((p) => p.ready && p.image === `quay.io/prometheus/prometheus:${upgradedVersion}`);
+    return done ? pods : undefined;
+  }, 300_000, 250);
+  report(`version change rolled 2 pods in ${Date.now() - started} ms; fewest Ready pods at any moment: ${minimumReady}`);
+  // One at a time: a pod was always serving.
+  expect(minimumReady).toBeGreaterThanOrEqual(1);
+  expect(after.every((p) => !before.some((b) => b.uid === p.uid))).toBe(true);
+  for (const pod of after) {
+    await waitFor(`${pod.name} scrapes team-a after the upgrade`, async () => ((await teamATargetUp(kc, pod.name)) ? true : undefined), 120_000);
+    const build = await queryPrometheus(kc, MONITORING, pod.name, 'prometheus_build_info');
+    expect(build?.[0]?.metric.version).toBe(upgradedVersion.slice(1));
+  }
+}, 400_000);
+
+test('without promop, Prometheus keeps scraping; promop back makes no needless writes', async () => {
+  const podsBefore = await prometheusPods(cli);
+  const versionsBefore = await writtenVersions();
+  await cli.kubectlOk(['scale', 'deployment', 'promop', '-n', PROMOP_NS, '--replicas=0']);
+  await waitFor('promop pod gone', async () => {
+    const pods = await cli.getJson<{ items: unknown[] }>(['pods', '-n', PROMOP_NS, '-l', 'app.kubernetes.io/name=promop']);
+    return pods.items.length === 0 ? true : undefined;
+  }, 60_000);
+  const stoppedAt = Date.now() / 1000;
+  // Two scrape intervals with no operator at all.
+  await new Promise((resolve) => setTimeout(resolve, 25_000));
+  for (const pod of podsBefore) {
+    const recent = await queryPrometheus(kc, MONITORING, pod.name, 'timestamp(up{namespace="team-a"} == 1)');
+    expect(Number(recent?.[0]?.value[1] ?? 0)).toBeGreaterThan(stoppedAt);
+  }
+  expect((await prometheusPods(cli)).map((p) => [p.uid, p.restarts])).toEqual(podsBefore.map((p) => [p.uid, p.restarts]));
+
+  await cli.kubectlOk(['scale', 'deployment', 'promop', '-n', PROMOP_NS, '--replicas=1']);
+  await cli.kubectlOk(['rollout', 'status', 'deployment/promop', '-n', PROMOP_NS, '--timeout=180s'], undefined, 200_000);
+  // Settled: give the new promop time to reconcile everything once.
+  await new Promise((resolve) => setTimeout(resolve, 15_000));
+  expect(await writtenVersions()).toEqual(versionsBefore);
+}, 400_000);
+
+test(`P5: ServiceMonitor changed → new config loaded in every replica, over ${P5_CHANGES} changes`, async () => {
+  const pods = (await prometheusPods(cli)).map((p) => p.name);
+  expect(pods).toHaveLength(2);
+  const latencies: number[] = [];
+  for (let change = 1; change <= P5_CHANGES; change += 1) {
+    const marker = `p5-change-${change}`;
+    const patch = [{ op: 'replace', path: '/spec/endpoints/0/relabelings', value: [{ targetLabel: 'change', replacement: marker, action: 'replace' }] }];
+    const started = Date.now();
+    await cli.kubectlOk(['patch', 'servicemonitor', 'checkout', '-n', 'team-a', '--type=json', '-p', JSON.stringify(patch)]);
+    for (const pod of pods) {
+      await waitFor(`${pod} loads ${marker}`, async () => ((await loadedConfig(kc, pod)).includes(marker) ? true : undefined), 90_000, 50);
+    }
+    latencies.push(Date.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+  report(`P5 ServiceMonitor applied → loaded in both replicas (${P5_CHANGES} changes, observed from outside): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`);
+
+  // promop's own view of the same thing, from its metrics.
+  const promopPod = (await cli.getJson<{ items: { metadata: { name: string } }[] }>(['pods', '-n', PROMOP_NS, '-l', 'app.kubernetes.io/name=promop'])).items[0]!.metadata.name;
+  const metrics = (await rawGet(kc, podProxyPath(PROMOP_NS, promopPod, 8080, 'metrics'))).body;
+  const verified = /promop_reload_total\{outcome="verified"\} (\d+)/.exec(metrics)?.[1];
+  expect(Number(verified)).toBeGreaterThanOrEqual(P5_CHANGES * pods.length);
+  const histogram = metrics.split('\n').filter((line) => /^promop_config_.*_seconds_(sum|count)/.test(line));
+  report(`promop metrics: ${histogram.join('; ')}`);
+}, 900_000);

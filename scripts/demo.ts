@@ -1,0 +1,99 @@
+/**
+ * The local demo: promop doing its main job on a real one-node cluster started here (no Docker needed). It builds
+ * the images, starts the node (kubelet, containerd, kube-proxy and the control plane, in a network namespace of
+ * their own), installs promop with Helm, applies examples/team-monitoring, waits until team-a's target is up and
+ * its alert fires, then prints what to look at and keeps running until Ctrl-C, which removes everything.
+ *
+ * Run it with `bash scripts/demo.sh` (sets up Node, dependencies and the tools first) or `pnpm demo`.
+ * `--exit-after-ready` stops once the story is shown (used to capture the README's transcript).
+ */
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ClusterCli, waitFor } from '../e2e/src/cluster-cli.ts';
+import { buildImages } from '../e2e/src/images/index.ts';
+import { startNodeCluster } from '../e2e/src/node/node-cluster.ts';
+import {
+  EXAMPLES, FIRST_POD, MONITORING, installPromop, teamAAlertFiring, teamATargetUp,
+} from '../e2e/src/story.ts';
+import { toolPath } from '../e2e/src/tools.ts';
+
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+const began = Date.now();
+const elapsed = (): string => `${((Date.now() - began) / 1000).toFixed(1)} s`;
+
+say('promop demo: building images (cached after the first run)...');
+const images = await buildImages();
+say(`  ${Object.values(images).map((image) => image.name).join(', ')}`);
+
+say('starting a real node: control plane, containerd, kubelet, kube-proxy in their own network namespace...');
+const node = await startNodeCluster({
+  sandboxImage: images.pause.name,
+  images: Object.values(images).map((image) => image.archive),
+  log: (line) => say(`  ${line}`),
+});
+let stopping = false;
+const stop = async (code = 0): Promise<never> => {
+  if (!stopping) {
+    stopping = true;
+    say('\nstopping: removing the node, its pods and every file it made...');
+    await node.stop();
+    say('done.');
+  }
+  process.exit(code);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());
+
+try {
+  const cli = new ClusterCli(node.kubeconfigPath);
+  const kc = new KubeConfig();
+  kc.loadFromFile(node.kubeconfigPath);
+
+  say(`[${elapsed()}] helm install promop charts/promop (image ${images.promop.name})...`);
+  await installPromop(cli, images.promop.name);
+  say(`[${elapsed()}] promop is Ready. Applying examples/team-monitoring (platform Prometheus, team-a, team-b)...`);
+  for (const file of ['namespaces.yaml', 'prometheus.yaml', 'team-a.yaml', 'team-b.yaml']) {
+    await cli.kubectlOk(['apply', '-f', join(EXAMPLES, file)]);
+  }
+  await waitFor('team-a\'s target up', async () => ((await teamATargetUp(kc, FIRST_POD)) ? true : undefined), 300_000, 1000);
+  say(`[${elapsed()}] team-a's target is up: up{namespace="team-a"} == 1`);
+  await waitFor('team-a\'s alert firing', async () => ((await teamAAlertFiring(kc, FIRST_POD)) ? true : undefined), 300_000, 1000);
+  say(`[${elapsed()}] team-a's alert CheckoutErrorsHigh is firing`);
+
+  // Prometheus' HTTP API on this machine's loopback, following the pod if it is replaced.
+  const forward = await node.bridge.forward(async () => {
+    const pod = await cli.getJson<{ status: { podIP?: string } }>(['pod', FIRST_POD, '-n', MONITORING]);
+    if (!pod.status.podIP) throw new Error('no pod IP yet');
+    return { host: pod.status.podIP, port: 9090 };
+  });
+  const kubectl = toolPath('kubectl');
+  const table = await cli.kubectlOk(['get', 'prom,smon,promrule', '-A']);
+  const rejected = await cli.getJson<{ status?: { bindings?: { conditions?: { type: string; message?: string }[] }[] } }>(['servicemonitor', 'search', '-n', 'team-b']);
+  const reason = rejected.status?.bindings?.[0]?.conditions?.find((c) => c.type === 'Accepted')?.message ?? '(not yet reported)';
+
+  say(`
+promop is running its main job (ready in ${elapsed()}).
+
+$ kubectl get prom,smon,promrule -A
+${table.trimEnd()}
+
+Rejected: team-b/search — ${reason}
+(team-a's monitoring is unaffected: its target is up and its alert fires.)
+
+Prometheus' HTTP API: http://127.0.0.1:${forward.port}
+  curl -s 'http://127.0.0.1:${forward.port}/api/v1/query?query=up'
+  curl -s 'http://127.0.0.1:${forward.port}/api/v1/alerts'
+
+The cluster:
+  export KUBECONFIG=${node.kubeconfigPath}
+  ${kubectl} get pods -A
+  ${kubectl} describe servicemonitor search -n team-b
+  ${kubectl} logs -n promop-system deploy/promop
+
+Press Ctrl-C to stop; the node, its pods and every file it made are removed.`);
+  if (process.argv.includes('--exit-after-ready')) await stop();
+  setInterval(() => {}, 1 << 30);
+} catch (error) {
+  say(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+  await stop(1);
+}
