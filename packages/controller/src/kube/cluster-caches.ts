@@ -10,14 +10,12 @@
  * children with a label selector (they are watched separately and never fed back into the generator). Values
  * are held in memory only; nothing here logs an object.
  */
-import {
-  AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig,
-  type V1ConfigMap, type V1Namespace, type V1Pod, type V1Secret, type V1Service, type V1StatefulSet,
-} from '@kubernetes/client-node';
+import type { KubeConfig, V1ConfigMap, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
-import { WatchedCache } from './watched-cache.ts';
+import { RawApi } from './raw-api.ts';
+import { WatchedCache, type CachedObject, type WatchedCacheOptions } from './watched-cache.ts';
 
 /** Label selector of the objects promop created. */
 export const OWNED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY}`;
@@ -58,41 +56,34 @@ export interface ClusterCachesOptions {
 
 /** Creates (does not start) every cache. */
 export function createClusterCaches(kc: KubeConfig, log: Logger, options: ClusterCachesOptions = {}): ClusterCaches {
-  const core = kc.makeApiClient(CoreV1Api);
-  const apps = kc.makeApiClient(AppsV1Api);
-  const custom = kc.makeApiClient(CustomObjectsApi);
+  const api = new RawApi(kc);
   const common = options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs };
-  const cache = <T,>(resource: string, path: string, list: () => Promise<{ items: T[] }>, selectors: { labelSelector?: string; fieldSelector?: string } = {}) =>
-    new WatchedCache<T>(kc, { resource, path, list, ...selectors, ...common }, log);
-  const customCache = <T,>(plural: string, labelSelector?: string) =>
-    cache<T>(
-      plural, `/apis/${GROUP}/${VERSION}/${plural}`,
-      async () => (await custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural, ...(labelSelector ? { labelSelector } : {}) })) as { items: T[] },
-      labelSelector ? { labelSelector } : {},
-    );
+  const cache = <T extends CachedObject>(resource: string, path: string, more: Partial<WatchedCacheOptions> = {}) =>
+    new WatchedCache<T>(api, { resource, path, ...more, ...common }, log);
+  const custom = <T extends CachedObject>(plural: string, labelSelector?: string) =>
+    cache<T>(plural, `/apis/${GROUP}/${VERSION}/${plural}`, labelSelector ? { labelSelector } : {});
   const owned = { labelSelector: OWNED_SELECTOR };
   const referenced = { labelSelector: NOT_OWNED_SELECTOR };
-  const secretSelectors = { ...referenced, fieldSelector: IGNORED_SECRET_TYPES_SELECTOR };
   return {
-    prometheuses: customCache<Prometheus>(PLURALS.Prometheus, options.prometheusSelector),
-    serviceMonitors: customCache<ServiceMonitor>(PLURALS.ServiceMonitor),
-    podMonitors: customCache<PodMonitor>(PLURALS.PodMonitor),
-    prometheusRules: customCache<PrometheusRule>(PLURALS.PrometheusRule),
-    namespaces: cache<V1Namespace>('namespaces', '/api/v1/namespaces', () => core.listNamespace()),
-    secrets: cache<V1Secret>('secrets', '/api/v1/secrets', () => core.listSecretForAllNamespaces(secretSelectors), secretSelectors),
-    configMaps: cache<V1ConfigMap>('configmaps', '/api/v1/configmaps', () => core.listConfigMapForAllNamespaces(referenced), referenced),
-    ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1/statefulsets', () => apps.listStatefulSetForAllNamespaces(owned), owned),
-    ownedServices: cache<V1Service>('owned services', '/api/v1/services', () => core.listServiceForAllNamespaces(owned), owned),
-    ownedSecrets: cache<V1Secret>('owned secrets', '/api/v1/secrets', () => core.listSecretForAllNamespaces(owned), owned),
-    ownedConfigMaps: cache<V1ConfigMap>('owned configmaps', '/api/v1/configmaps', () => core.listConfigMapForAllNamespaces(owned), owned),
+    prometheuses: custom<Prometheus>(PLURALS.Prometheus, options.prometheusSelector),
+    serviceMonitors: custom<ServiceMonitor>(PLURALS.ServiceMonitor),
+    podMonitors: custom<PodMonitor>(PLURALS.PodMonitor),
+    prometheusRules: custom<PrometheusRule>(PLURALS.PrometheusRule),
+    namespaces: cache<V1Namespace>('namespaces', '/api/v1/namespaces'),
+    secrets: cache<V1Secret>('secrets', '/api/v1/secrets', { ...referenced, fieldSelector: IGNORED_SECRET_TYPES_SELECTOR }),
+    configMaps: cache<V1ConfigMap>('configmaps', '/api/v1/configmaps', referenced),
+    ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1/statefulsets', owned),
+    ownedServices: cache<V1Service>('owned services', '/api/v1/services', owned),
+    ownedSecrets: cache<V1Secret>('owned secrets', '/api/v1/secrets', owned),
+    ownedConfigMaps: cache<V1ConfigMap>('owned configmaps', '/api/v1/configmaps', owned),
     // Pods inherit the StatefulSet template's labels, so the managed-by label limits the watch to promop's pods.
-    pods: cache<V1Pod>('pods', '/api/v1/pods', () => core.listPodForAllNamespaces(owned), owned),
+    pods: cache<V1Pod>('pods', '/api/v1/pods', owned),
   };
 }
 
 /** Starts every cache and resolves once each has listed; on failure stops those started and rethrows. */
 export async function startClusterCaches(caches: ClusterCaches): Promise<void> {
-  const all = Object.values(caches) as WatchedCache<unknown>[];
+  const all = Object.values(caches) as WatchedCache<CachedObject>[];
   const results = await Promise.allSettled(all.map((cache) => cache.start()));
   const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) {
@@ -103,5 +94,5 @@ export async function startClusterCaches(caches: ClusterCaches): Promise<void> {
 
 /** Stops every cache (watches and timers). */
 export async function stopClusterCaches(caches: ClusterCaches): Promise<void> {
-  await Promise.all((Object.values(caches) as WatchedCache<unknown>[]).map((cache) => cache.stop()));
+  await Promise.all((Object.values(caches) as WatchedCache<CachedObject>[]).map((cache) => cache.stop()));
 }

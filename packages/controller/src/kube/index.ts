@@ -9,4 +9,5 @@ export { EventRecorder, INVALID_CONFIGURATION_REASON, REPORTING_CONTROLLER, SELE
 export { FIELD_MANAGER } from './field-manager.ts';
 export { ApiPodAnnotator, type PodAnnotator } from './pod-annotator.ts';
 export { StatusWriter, type StatusTarget } from './status-writer.ts';
-export { WatchedCache, type ChangeHandler, type WatchedCacheOptions } from './watched-cache.ts';
+export { RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, type RawRequest, type WatchEvent } from './raw-api.ts';
+export { WatchedCache, type CachedObject, type ChangeHandler, type WatchedCacheOptions } from './watched-cache.ts';

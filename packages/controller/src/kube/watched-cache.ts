@@ -1,55 +1,90 @@
 /**
- * A list-watch cache of one resource with the repairs client-node 2.0.1 leaves to its users (stack.md):
- * - after a watch error other than 410/timeout, client-node's ListWatch reports the error and stops for good;
- *   this restarts it with a backoff (1 s doubling to 30 s);
- * - silent watch stalls (#364, #596, #958): a relist on a timer replaces the ListWatch with a fresh one, so a
- *   stalled connection or a missed delete cannot outlive one period. client-node already aborts a watch that
- *   received nothing for 30 s and resumes it from the last resourceVersion.
- * Handlers registered with `onChange` only see the changed object; they must not throw (a throw inside a
- * client-node callback is an unhandled error that kills the process), so each call is guarded.
+ * A list-watch cache of one resource, in the shape of client-go's reflector + store:
+ * - lists in pages (`limit`, default 500, and `continue`), so a big cluster never produces one huge response (a
+ *   list read for longer than the API server's request timeout is cut off mid-body: raw-api.ts); a `continue` token
+ *   that expired (410) starts the list over;
+ * - watches from the list's resourceVersion with bookmarks, and after a watch that ended or was cut off resumes
+ *   from the last resourceVersion seen, with a backoff (1 s doubling to 30 s) after a failure: a cut connection
+ *   costs one request, not a relist of everything; only 410 Gone (the resourceVersion is too old) lists again;
+ * - relists on a timer (default 5 minutes) as a repair for a stalled watch or a missed delete, without ever
+ *   showing an empty or partial cache: the new content replaces the old once its last page is in, and handlers
+ *   hear the difference (adds, updates, deletes), not the whole list again;
+ * - `metadataOnly` keeps just each object's metadata (PartialObjectMetadata), for kinds whose content promop
+ *   reads only for a few objects (Secrets, ConfigMaps: referenced-objects.ts).
+ * Every object is stored without `metadata.managedFields` and without kubectl's last-applied-configuration
+ * annotation: nothing in promop reads them and the annotation holds a whole copy of the object (for a Secret,
+ * its data).
+ *
+ * Handlers get the object, the change and, for updates, the previous version; they must not throw (a throw is
+ * logged as a bug and does not reach the watch).
  */
-import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError } from './api-error.ts';
+import { METADATA_ACCEPT, METADATA_LIST_ACCEPT, RawApi, type WatchEvent } from './raw-api.ts';
 
-/** How a WatchedCache lists its resource and where it watches it. */
-export interface WatchedCacheOptions<T> {
+/** What a cached object has at least. */
+export interface CachedObject {
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; annotations?: Record<string, string>; managedFields?: unknown } | undefined;
+}
+
+/** How a WatchedCache lists and watches its resource. */
+export interface WatchedCacheOptions {
   /** Short name for logs (`prometheuses`, `secrets`, ...). */
   resource: string;
-  /** The watch path, e.g. `/api/v1/secrets` or `/apis/monitoring.coreos.com/v1/prometheuses`. */
+  /** The collection path, e.g. `/api/v1/secrets` or `/apis/monitoring.coreos.com/v1/prometheuses`. */
   path: string;
-  /** Lists every object the watch covers, with the same selectors. */
-  list: () => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>;
   labelSelector?: string;
   fieldSelector?: string;
+  /** Keep only metadata (PartialObjectMetadata); default false. */
+  metadataOnly?: boolean;
+  /** Items per list page (default 500). */
+  pageSize?: number;
   /** Period of the full relist (default 5 minutes). */
   relistIntervalMs?: number;
 }
 
-/** Called with the object that was added, updated or deleted. */
-export type ChangeHandler<T> = (object: T, change: 'add' | 'update' | 'delete') => void;
+/** What changed; `previous` is the version the cache held before an update. */
+export type ChangeHandler<T> = (object: T, change: 'add' | 'update' | 'delete', previous?: T) => void;
 
+/** kubectl's copy of the whole object (for a Secret: its data); never needed here. */
+const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 const RESTART_MIN_MS = 1_000;
 const RESTART_MAX_MS = 30_000;
+/** The API server sends a bookmark about once a minute; a watch silent for this long is dead. */
+const WATCH_IDLE_MS = 120_000;
+/** A watch that lasted this long was healthy: the next failure starts the backoff over. */
+const HEALTHY_WATCH_MS = 10_000;
+
+type Objects<T> = Map<string, Map<string, T>>;
+
+/** The watch's resourceVersion is too old (410 Gone): only a new list can continue. */
+class GoneError extends Error {
+  constructor() {
+    super('resourceVersion too old (410 Gone)');
+    this.name = 'GoneError';
+  }
+}
 
 /** A read-only cache of one resource, kept current by a watch. */
-export class WatchedCache<T> {
-  readonly #kc: KubeConfig;
-  readonly #options: WatchedCacheOptions<T>;
+export class WatchedCache<T extends CachedObject> {
+  readonly #api: RawApi;
+  readonly #options: WatchedCacheOptions;
   readonly #log: Logger;
   readonly #handlers: ChangeHandler<T>[] = [];
-  #listWatch: ListWatch<KubernetesObject> | undefined;
-  #stopped = true;
-  #restartDelayMs = RESTART_MIN_MS;
-  #restartTimer: NodeJS.Timeout | undefined;
-  #relistTimer: NodeJS.Timeout | undefined;
-  #pending: ListWatch<KubernetesObject> | undefined;
-  /** Ends start()'s wait between attempts when stop() is called. */
-  #wake: (() => void) | undefined;
+  #objects: Objects<T> = new Map();
+  #resourceVersion = '';
   #synced = false;
+  #stopped = true;
+  /** Aborts the current watch (stop, or the relist timer). */
+  #watchAbort: AbortController | undefined;
+  #relistDue = false;
+  #relistTimer: NodeJS.Timeout | undefined;
+  /** Ends a backoff wait early (stop). */
+  #wake: (() => void) | undefined;
+  #loop: Promise<void> | undefined;
 
-  constructor(kc: KubeConfig, options: WatchedCacheOptions<T>, log: Logger) {
-    this.#kc = kc;
+  constructor(api: RawApi, options: WatchedCacheOptions, log: Logger) {
+    this.#api = api;
     this.#options = options;
     this.#log = log.child({ resource: options.resource });
   }
@@ -59,33 +94,34 @@ export class WatchedCache<T> {
     this.#handlers.push(handler);
   }
 
-  /** Lists, starts watching and resolves once the first list is in the cache. Rejects if that list fails. */
+  /**
+   * Lists, starts watching and resolves once the first list is in the cache. The first list is retried while
+   * the cause may pass (a CRD installed a moment ago answers 404 or 429 "storage is (re)initializing" for a
+   * while); 401/403 are a deployment error and reject at once.
+   */
   async start(): Promise<void> {
     this.#stopped = false;
-    // The first list is retried while the cause may pass (a CRD installed a moment ago answers 404 or 429
-    // "storage is (re)initializing" for a while); 401/403 are a deployment error and fail start() at once.
+    let delay = RESTART_MIN_MS;
     for (;;) {
       try {
-        await this.#connect();
+        await this.#list();
         break;
       } catch (error) {
         const code = apiErrorOf(error)?.code;
         if (this.#stopped || code === 401 || code === 403) throw error;
-        const delay = this.#restartDelayMs;
-        this.#restartDelayMs = Math.min(delay * 2, RESTART_MAX_MS);
         this.#log.warn({ err: describeError(error), retryInMs: delay }, 'first list failed; retrying');
-        await new Promise<void>((resolve) => {
-          this.#wake = resolve;
-          this.#restartTimer = setTimeout(resolve, delay);
-        });
-        this.#wake = undefined;
+        await this.#sleep(delay);
+        delay = Math.min(delay * 2, RESTART_MAX_MS);
         if (this.#stopped) return;
       }
     }
     this.#synced = true;
-    const interval = this.#options.relistIntervalMs ?? 5 * 60_000;
-    this.#relistTimer = setInterval(() => void this.#relist(), interval);
+    this.#relistTimer = setInterval(() => {
+      this.#relistDue = true;
+      this.#watchAbort?.abort();
+    }, this.#options.relistIntervalMs ?? 5 * 60_000);
     this.#relistTimer.unref();
+    this.#loop = this.#watchLoop();
   }
 
   /** Whether the first list has arrived. */
@@ -97,97 +133,193 @@ export class WatchedCache<T> {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#relistTimer);
-    clearTimeout(this.#restartTimer);
+    this.#watchAbort?.abort();
     this.#wake?.();
-    await this.#pending?.stop();
-    await this.#listWatch?.stop();
+    await this.#loop;
   }
 
   /** The cached object `namespace/name` (namespace omitted for cluster-scoped kinds). */
   get(name: string, namespace?: string): T | undefined {
-    return this.#listWatch?.get(name, namespace) as T | undefined;
+    return this.#objects.get(namespace ?? '')?.get(name);
   }
 
   /** Every cached object, or those of one namespace. */
   list(namespace?: string): readonly T[] {
-    return (this.#listWatch?.list(namespace) ?? []) as readonly T[];
+    if (namespace !== undefined) return [...(this.#objects.get(namespace)?.values() ?? [])];
+    const all: T[] = [];
+    for (const inNamespace of this.#objects.values()) all.push(...inNamespace.values());
+    return all;
   }
 
-  /**
-   * Lists and watches with a new ListWatch and makes it current once its list is complete, so readers never see
-   * an empty cache; the previous one is stopped. Throws when the list fails.
-   */
-  async #connect(): Promise<void> {
-    const { path, list, labelSelector, fieldSelector } = this.#options;
-    // client-node's KubernetesObject types creationTimestamp as Date; the CRD types (from JSON) say string.
-    const listWatch = new ListWatch<KubernetesObject>(path, new Watch(this.#kc), list as unknown as () => Promise<KubernetesListObject<KubernetesObject>>, false, labelSelector, fieldSelector);
-    let listError: unknown;
-    for (const verb of ['add', 'update', 'delete'] as const) {
-      listWatch.on(verb, (object) => this.#dispatch(listWatch, object as T, verb));
+  /** Watches, resumes, relists when due or after 410, until stopped. */
+  async #watchLoop(): Promise<void> {
+    let delay = RESTART_MIN_MS;
+    while (!this.#stopped) {
+      if (this.#relistDue) {
+        this.#relistDue = false;
+        try {
+          await this.#list();
+        } catch (error) {
+          if (this.#stopped) return;
+          this.#relistDue = true;
+          this.#log.warn({ err: describeError(error), retryInMs: delay }, 'list failed; retrying');
+          await this.#sleep(delay);
+          delay = Math.min(delay * 2, RESTART_MAX_MS);
+          continue;
+        }
+      }
+      const started = Date.now();
+      try {
+        await this.#watch();
+        delay = RESTART_MIN_MS;
+      } catch (error) {
+        if (this.#stopped) return;
+        if (error instanceof GoneError) {
+          this.#relistDue = true;
+          continue;
+        }
+        if (Date.now() - started >= HEALTHY_WATCH_MS) delay = RESTART_MIN_MS;
+        this.#log.warn({ err: describeError(error), retryInMs: delay }, 'watch failed; resuming from the last resourceVersion');
+        await this.#sleep(delay);
+        delay = Math.min(delay * 2, RESTART_MAX_MS);
+      }
     }
-    listWatch.on('error', (error) => {
-      if (listWatch === this.#pending) listError = error;
-      else this.#failed(listWatch, error);
-    });
-    this.#pending = listWatch;
+  }
+
+  /** Lists every page, then replaces the cache's content and tells the handlers what differs. */
+  async #list(): Promise<void> {
+    const { path, labelSelector, fieldSelector, metadataOnly, pageSize } = this.#options;
+    let objects: Objects<T> = new Map();
+    let resourceVersion = '';
+    let token: string | undefined;
+    do {
+      let page: { items?: T[]; metadata?: { resourceVersion?: string; continue?: string } };
+      try {
+        page = await this.#api.getJson(path, {
+          query: { limit: pageSize ?? 500, continue: token, labelSelector, fieldSelector },
+          ...(metadataOnly ? { accept: METADATA_LIST_ACCEPT } : {}),
+        });
+      } catch (error) {
+        // The continue token expired (the list took longer than etcd keeps its revision): start over.
+        if (token === undefined || apiErrorOf(error)?.code !== 410) throw error;
+        objects = new Map();
+        token = undefined;
+        continue;
+      }
+      if (token === undefined) resourceVersion = page.metadata?.resourceVersion ?? '';
+      for (const item of page.items ?? []) put(objects, stripped(item));
+      token = page.metadata?.continue || undefined;
+    } while (token !== undefined);
+    if (this.#stopped && this.#synced) return;
+    const previous = this.#objects;
+    this.#objects = objects;
+    this.#resourceVersion = resourceVersion;
+    for (const [namespace, inNamespace] of objects) {
+      for (const [name, object] of inNamespace) {
+        const before = previous.get(namespace)?.get(name);
+        if (!before) this.#dispatch(object, 'add');
+        else if (before.metadata?.resourceVersion !== object.metadata?.resourceVersion) this.#dispatch(object, 'update', before);
+      }
+    }
+    // Objects the old content held and the new list lacks were deleted while no watch heard it.
+    for (const [namespace, inNamespace] of previous) {
+      for (const [name, object] of inNamespace) if (!objects.get(namespace)?.has(name)) this.#dispatch(object, 'delete');
+    }
+  }
+
+  /** One watch from the current resourceVersion, until the server ends it, it fails, or it is aborted. */
+  async #watch(): Promise<void> {
+    const { path, labelSelector, fieldSelector, metadataOnly } = this.#options;
+    const abort = new AbortController();
+    this.#watchAbort = abort;
+    if (this.#relistDue || this.#stopped) return;
     try {
-      // start() resolves even when the list fails (client-node reports it to 'error' listeners and gives up).
-      await listWatch.start();
+      await this.#api.watch(path, {
+        query: {
+          resourceVersion: this.#resourceVersion,
+          allowWatchBookmarks: true,
+          // Spread over 5–10 minutes, as client-go does, so watches do not all end together.
+          timeoutSeconds: 300 + Math.floor(Math.random() * 300),
+          labelSelector,
+          fieldSelector,
+        },
+        ...(metadataOnly ? { accept: METADATA_ACCEPT } : {}),
+        idleTimeoutMs: WATCH_IDLE_MS,
+        signal: abort.signal,
+      }, (event) => this.#apply(event));
     } finally {
-      this.#pending = undefined;
-    }
-    if (listError !== undefined || listWatch.latestResourceVersion() === '' || this.#stopped) {
-      await listWatch.stop();
-      if (listError !== undefined) throw listError;
-      return;
-    }
-    const previous = this.#listWatch;
-    this.#listWatch = listWatch;
-    this.#restartDelayMs = RESTART_MIN_MS;
-    await previous?.stop();
-    // Objects the old cache held and the new list lacks were deleted while the old watch was not hearing: tell the
-    // handlers, as client-go's relist does with its delete/add diff.
-    for (const object of previous?.list() ?? []) {
-      const { name, namespace } = object.metadata ?? {};
-      if (name !== undefined && listWatch.get(name, namespace) === undefined) this.#dispatch(listWatch, object as T, 'delete');
+      if (this.#watchAbort === abort) this.#watchAbort = undefined;
     }
   }
 
-  #dispatch(source: ListWatch<KubernetesObject>, object: T, change: 'add' | 'update' | 'delete'): void {
-    // A replacing ListWatch reports every object as added while it lists: handlers hear a relist as adds, which a
-    // level-based reconcile does not mind. Events of a replaced ListWatch are dropped.
-    if (source !== this.#listWatch && source !== this.#pending) return;
+  #apply(event: WatchEvent): void {
+    if (event.type === 'ERROR') {
+      const status = event.object as { code?: number; reason?: string; message?: string };
+      if (status.code === 410) throw new GoneError();
+      throw new Error(`watch error ${status.code ?? ''} ${status.reason ?? ''}: ${status.message ?? ''}`);
+    }
+    const object = stripped(event.object as T);
+    const resourceVersion = object.metadata?.resourceVersion;
+    if (event.type !== 'BOOKMARK') {
+      const { name = '', namespace = '' } = object.metadata ?? {};
+      const before = this.#objects.get(namespace)?.get(name);
+      if (event.type === 'DELETED') {
+        const inNamespace = this.#objects.get(namespace);
+        inNamespace?.delete(name);
+        if (inNamespace?.size === 0) this.#objects.delete(namespace);
+        this.#dispatch(object, 'delete');
+      } else if (before?.metadata?.resourceVersion !== resourceVersion) {
+        put(this.#objects, object);
+        if (before) this.#dispatch(object, 'update', before);
+        else this.#dispatch(object, 'add');
+      }
+    }
+    if (resourceVersion) this.#resourceVersion = resourceVersion;
+  }
+
+  #dispatch(object: T, change: 'add' | 'update' | 'delete', previous?: T): void {
     for (const handler of this.#handlers) {
       try {
-        handler(object, change);
+        handler(object, change, previous);
       } catch (error) {
         this.#log.error({ err: describeError(error) }, 'bug: a change handler threw');
       }
     }
   }
 
-  /** A watch of the current ListWatch ended with an error; client-node does not restart it, so this does. */
-  #failed(source: ListWatch<KubernetesObject>, error: unknown): void {
-    if (this.#stopped || source !== this.#listWatch) return;
-    this.#scheduleRestart(error);
+  #sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = done;
+    }).finally(() => {
+      this.#wake = undefined;
+    });
   }
+}
 
-  #scheduleRestart(error: unknown): void {
-    const delay = this.#restartDelayMs;
-    this.#restartDelayMs = Math.min(delay * 2, RESTART_MAX_MS);
-    this.#log.warn({ err: describeError(error), retryInMs: delay }, 'watch failed; listing again');
-    clearTimeout(this.#restartTimer);
-    this.#restartTimer = setTimeout(() => void this.#relist(), delay);
-    this.#restartTimer.unref();
+function put<T extends CachedObject>(objects: Objects<T>, object: T): void {
+  const { name = '', namespace = '' } = object.metadata ?? {};
+  let inNamespace = objects.get(namespace);
+  if (!inNamespace) {
+    inNamespace = new Map();
+    objects.set(namespace, inNamespace);
   }
+  inNamespace.set(name, object);
+}
 
-  async #relist(): Promise<void> {
-    // The relist timer and a restart after an error may fire together; one relist at a time is enough.
-    if (this.#stopped || this.#pending) return;
-    try {
-      await this.#connect();
-    } catch (error) {
-      if (!this.#stopped) this.#scheduleRestart(error);
+/** The object without what promop never reads and may be big (see the module comment). */
+function stripped<T extends CachedObject>(object: T): T {
+  const metadata = object.metadata;
+  if (metadata) {
+    delete metadata.managedFields;
+    if (metadata.annotations && LAST_APPLIED_ANNOTATION in metadata.annotations) {
+      const { [LAST_APPLIED_ANNOTATION]: _dropped, ...kept } = metadata.annotations;
+      metadata.annotations = kept;
     }
   }
+  return object;
 }
