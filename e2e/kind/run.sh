@@ -24,6 +24,10 @@ docker build -t "$example_image" -f e2e/kind/example-app.Dockerfile tools/exampl
 kind_cmd create cluster --name "$cluster" --kubeconfig "$kubeconfig" --wait 120s
 trap 'kind_cmd delete cluster --name "$cluster"; rm -f "$kubeconfig"' EXIT
 kind_cmd load docker-image --name "$cluster" "$promop_image" "$example_image"
-# The Prometheus images (quay.io/prometheus/prometheus at the story's two versions) are pulled by the kind node.
+# The Prometheus images (quay.io/prometheus/prometheus at the story's two versions, pinned in tools/build.sh) are
+# pulled by the kind node.
+pin() { sed -n "s/^$1=//p" tools/build.sh; }
 
-PROMOP_E2E_KUBECONFIG="$kubeconfig" PROMOP_E2E_IMAGE="$promop_image" pnpm jest e2e/src/used-by-story.test.ts
+PROMOP_E2E_KUBECONFIG="$kubeconfig" PROMOP_E2E_IMAGE="$promop_image" \
+  PROMOP_E2E_FIRST_VERSION="v$(pin PREVIOUS_PROMETHEUS_VERSION)" PROMOP_E2E_UPGRADED_VERSION="v$(pin PROMETHEUS_VERSION)" \
+  pnpm jest e2e/src/used-by-story.test.ts

@@ -61,6 +61,8 @@ beforeAll(async () => {
     node = await startNodeCluster({
       sandboxImage: images.pause.name,
       images: Object.values(images).map((image) => image.archive),
+      // PROMOP_E2E_KEEP_LOGS=1 keeps every component's log after the run, for a failure to be read.
+      keepDir: process.env.PROMOP_E2E_KEEP_LOGS === '1',
       log: (line) => process.stderr.write(`[node] ${line}\n`),
     });
     report(`node Ready in ${Date.now() - started} ms`);
@@ -189,9 +191,19 @@ test('replicas: 2 gives two pods that both scrape and both run the written confi
   for (const pod of pods) {
     await waitFor(`${pod.name} scrapes team-a`, async () => ((await teamATargetUp(kc, pod.name)) ? true : undefined), 120_000);
   }
-  const [first, second] = await Promise.all(pods.map((pod) => loadedConfig(kc, pod.name)));
+  const configs = await Promise.all(pods.map((pod) => loadedConfig(kc, pod.name)));
+  // The same config in both, except the replica label, which each pod expands to its own name.
+  for (const [index, pod] of pods.entries()) expect(configs[index]).toContain(`prometheus_replica: ${pod.name}\n`);
+  const [first, second] = configs.map((config) => config.replace(/prometheus_replica: \S+/, 'prometheus_replica: <pod>'));
   expect(first).toContain('job_name: serviceMonitor/team-a/checkout/0');
   expect(second).toBe(first);
+  // promop says the same in the Prometheus' status: both replicas run the config it wrote.
+  const status = await waitFor('both replicas reported as loaded', async () => {
+    const prometheus = await cli.getJson<{ status?: { configStatus?: { shardID: string; loadedReplicas?: string[] }[] } }>(['prometheus', PROMETHEUS, '-n', MONITORING]);
+    const loaded = prometheus.status?.configStatus?.find((shard) => shard.shardID === '0')?.loadedReplicas ?? [];
+    return loaded.length === 2 ? loaded : undefined;
+  }, 60_000);
+  expect([...status].sort()).toEqual(pods.map((pod) => pod.name));
 }, 400_000);
 
 test('a spec.version change (the previous Prometheus release → the default) rolls the pods one at a time', async () => {
@@ -212,8 +224,8 @@ test('a spec.version change (the previous Prometheus release → the default) ro
   expect(after.every((p) => !before.some((b) => b.uid === p.uid))).toBe(true);
   for (const pod of after) {
     await waitFor(`${pod.name} scrapes team-a after the upgrade`, async () => ((await teamATargetUp(kc, pod.name)) ? true : undefined), 120_000);
-    const build = await queryPrometheus(kc, MONITORING, pod.name, 'prometheus_build_info');
-    expect(build?.[0]?.metric.version).toBe(upgradedVersion.slice(1));
+    const build = JSON.parse((await rawGet(kc, podProxyPath(MONITORING, pod.name, 9090, 'api/v1/status/buildinfo'))).body) as { data: { version: string } };
+    expect(build.data.version).toBe(upgradedVersion.slice(1));
   }
 }, 400_000);
 

@@ -327,7 +327,8 @@ function ctrOk(socket: string): boolean {
 function copyLogs(dir: string): void {
   const keep = `${dir}-logs`;
   mkdirSync(keep, { recursive: true });
-  execFileSync('sh', ['-c', `cp ${JSON.stringify(dir)}/*.log ${JSON.stringify(dir)}/control-plane/*.log ${JSON.stringify(keep)}/ 2>/dev/null || true`]);
+  // Components' logs, and the pods' (promop's own among them) under pod-logs/<namespace>_<pod>_<uid>/.
+  execFileSync('sh', ['-c', `cp ${JSON.stringify(dir)}/*.log ${JSON.stringify(dir)}/control-plane/*.log ${JSON.stringify(keep)}/ 2>/dev/null; cp -r ${JSON.stringify(dir)}/pod-logs ${JSON.stringify(keep)}/ 2>/dev/null || true`]);
   process.stderr.write(`[node] logs kept in ${keep}\n`);
 }
 

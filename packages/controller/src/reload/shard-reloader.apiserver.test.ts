@@ -47,7 +47,7 @@ const prometheuses: PrometheusProcess[] = [];
 const kubelets: FakeKubelet[] = [];
 const traps: ConnectionTrap[] = [];
 
-type ConfigStatus = { shardID: string; configHash: string; loadedReplicas: string[]; pendingReplicas: { pod: string; reason: string; message?: string }[] };
+type ConfigStatus = { shardID: string; configHash: string; loadedReplicas?: string[]; pendingReplicas?: { pod: string; reason: string; message?: string }[] };
 type PrometheusObject = { metadata: { generation: number }; status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[]; configStatus?: ConfigStatus[] } };
 const readPrometheus = async () => (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING, name: 'main' })) as PrometheusObject;
 const shard0 = (p: PrometheusObject) => p.status?.configStatus?.find((s) => s.shardID === '0');
@@ -208,7 +208,7 @@ afterAll(async () => {
 
 describe('promop reloading the pods of a shard, as the operator identity, with the kubelet played by the test', () => {
   it('writes the config, annotates the pod, reloads and verifies it, and reports the replica as loaded', async () => {
-    const prometheus = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas.includes('replica-a') ?? false);
+    const prometheus = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas?.includes('replica-a') ?? false);
     const status = shard0(prometheus);
     expect(status?.loadedReplicas).toEqual(['replica-a']);
     expect(reconciled(prometheus)).toMatchObject({ status: 'True' });
@@ -235,7 +235,7 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
   it('verifies a pod as soon as it becomes Ready', async () => {
     ports.set('replica-b', portOf(b.prometheus));
     await setPodStatus('replica-b', true, '127.0.0.1');
-    const prometheus = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas.includes('replica-b') ?? false);
+    const prometheus = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas?.includes('replica-b') ?? false);
     expect(shard0(prometheus)?.loadedReplicas).toEqual(['replica-a', 'replica-b']);
     expect((await b.prometheus.apiGet<{ yaml: string }>('/api/v1/status/config')).yaml).toContain('prometheus_replica: replica-b');
     expect(notReadyTrap.connections()).toBe(0);
@@ -260,7 +260,7 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
     });
     const prometheus = await eventually(readPrometheus, (p) => {
       const s = shard0(p);
-      return s !== undefined && s.configHash !== before && s.loadedReplicas.length === 2;
+      return s !== undefined && s.configHash !== before && s.loadedReplicas?.length === 2;
     }, 30_000, 100);
     const appliedToVerified = Date.now() - applied;
     expect(shard0(prometheus)?.loadedReplicas).toEqual(['replica-a', 'replica-b']);
@@ -304,10 +304,10 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
 
     await core.deleteNamespacedPod({ namespace: MONITORING, name: 'replica-c', gracePeriodSeconds: 0 });
     // While being deleted the pod is pending (Terminating), which is no failure; then it is gone from status.
-    const gone = (p: PrometheusObject) => !(shard0(p)?.pendingReplicas.some((r) => r.pod === 'replica-c') ?? true);
+    const gone = (p: PrometheusObject) => !(shard0(p)?.pendingReplicas?.some((r) => r.pod === 'replica-c') ?? true);
     const recovered = await eventually(readPrometheus, (p) => reconciled(p)?.status === 'True' && gone(p));
     expect(reconciled(recovered)).toMatchObject({ status: 'True' });
-    expect(shard0(recovered)?.pendingReplicas).not.toContainEqual(expect.objectContaining({ pod: 'replica-c' }));
+    expect(shard0(recovered)?.pendingReplicas ?? []).not.toContainEqual(expect.objectContaining({ pod: 'replica-c' }));
     expect(outside.connections()).toBe(0);
   }, 40_000);
 

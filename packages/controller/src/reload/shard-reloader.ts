@@ -121,11 +121,14 @@ export class ShardReloader implements ConfigReloader {
 
     const failures = states.filter((s): s is PodFailure => s.state === 'failed');
     this.#recordTiming(memory, states, failures.length === 0, log);
+    const loadedReplicas = states.filter((s) => s.state === 'loaded').map((s) => s.pod);
+    const pendingReplicas = states.flatMap((s) => (s.state === 'loaded' ? [] : [{ pod: s.pod, reason: s.reason, message: s.message }]));
+    // Empty lists are left out (see the CRD schema: server-side apply would drop them and fail validation).
     const status: ShardConfigStatus = {
       shardID: String(shard),
       configHash: expected.hash,
-      loadedReplicas: states.filter((s) => s.state === 'loaded').map((s) => s.pod),
-      pendingReplicas: states.flatMap((s) => (s.state === 'loaded' ? [] : [{ pod: s.pod, reason: s.reason, message: s.message }])),
+      ...(loadedReplicas.length > 0 ? { loadedReplicas } : {}),
+      ...(pendingReplicas.length > 0 ? { pendingReplicas } : {}),
     };
     if (failures.length === 0) return { ok: true, status };
     return { ok: false, message: failures.map((f) => `pod ${f.pod}: ${f.message}`).join('; '), status };
@@ -185,6 +188,7 @@ export class ShardReloader implements ConfigReloader {
       baseUrl: prometheusPodUrl(callability.ip, port, routePrefix(prometheus.spec ?? {})),
       expectedConfigText: expected.configText,
       expectedRuleFiles: expected.ruleFiles,
+      ...(expected.scrapeFileJobs !== undefined ? { expectedScrapeFileJobs: expected.scrapeFileJobs } : {}),
     });
     this.#options.metrics.recordReload(outcome.outcome);
     if (outcome.outcome === 'verified') {

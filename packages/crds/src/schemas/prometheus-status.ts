@@ -48,7 +48,9 @@ const pendingReplicaSchema = {
  */
 const shardConfigStatusSchema = {
   type: 'object',
-  required: ['shardID', 'configHash', 'loadedReplicas', 'pendingReplicas'],
+  // The lists are optional and left out when empty: server-side apply drops an empty associative list from the
+  // stored object, so a required one made every status write with no pending pod fail validation (422).
+  required: ['shardID', 'configHash'],
   additionalProperties: false,
   properties: {
     shardID: str('Shard number, as a string.'),
