@@ -1,6 +1,7 @@
 /**
  * The generator: one Prometheus object and its candidate monitors and rules in, prometheus.yaml
- * per shard, rule ConfigMaps, TLS assets and a verdict per resource out. Pure and deterministic:
+ * per shard (with scrape files when the jobs are too many to stay inline, see
+ * prometheus/shard-configs.ts), rule ConfigMaps, TLS assets and a verdict per resource out. Pure and deterministic:
  * candidates are sorted before rendering, so equal input gives byte-identical output whatever
  * order the shell listed the objects in.
  *
@@ -13,7 +14,7 @@ import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdi
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
 import { nameValidationSchemeFor } from './prometheus-names.ts';
-import { DEFAULT_PROMETHEUS_VERSION, invalidVersionProblem, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
+import { DEFAULT_PROMETHEUS_VERSION, invalidVersionProblem, isAtLeast, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
 import { buildApiServerSdKeys, type ApiServerConfigSpec } from './prometheus/api-server-config.ts';
 import { buildAlertingConfig, type AlertingFields, type EndpointsRole } from './prometheus/alerting-config.ts';
@@ -25,7 +26,9 @@ import { buildRemoteWriteConfigs, type RemoteWriteSpec } from './prometheus/remo
 import { createRenderContext, type PrometheusRenderContext } from './prometheus/render-context.ts';
 import { buildRuleFiles } from './prometheus/rule-files.ts';
 import { checkScrapeClasses } from './prometheus/scrape-classes.ts';
-import { shardCount, substituteShard } from './prometheus/sharding.ts';
+import { SCRAPE_CONFIG_FILES_SINCE } from './prometheus/scrape-config-files.ts';
+import { renderShardConfigs, type ShardConfigs } from './prometheus/shard-configs.ts';
+import { shardCount } from './prometheus/sharding.ts';
 import { buildStorageConfig, type StorageFields } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
@@ -34,7 +37,6 @@ import { SecretStore } from './secret-store.ts';
 import { resourceRef, selectedVerdict } from './verdict.ts';
 import type { LabelSelectorSpec } from './selection/label-selector.ts';
 import { indexNamespaces, selectResources, type NamespaceLabels, type ResourceSelection, type SelectorPair } from './selection/select-resources.ts';
-import { toPrometheusYaml } from './yaml-output.ts';
 
 type Spec = NonNullable<Prometheus['spec']>;
 
@@ -71,10 +73,10 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);
   const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors);
   const tlsAssets: Record<string, string> = {};
-  const scrapeConfigs: Array<Record<string, unknown>> = [];
+  const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [] };
   const monitorVerdicts = [
-    ...renderMonitors('ServiceMonitor', serviceMonitors, (monitor) => renderServiceMonitor(monitor, scrapeContext), scrapeConfigs, tlsAssets),
-    ...renderMonitors('PodMonitor', podMonitors, (monitor) => renderPodMonitor(monitor, scrapeContext), scrapeConfigs, tlsAssets),
+    ...renderMonitors('ServiceMonitor', serviceMonitors, (monitor) => renderServiceMonitor(monitor, scrapeContext), generatedJobs, tlsAssets),
+    ...renderMonitors('PodMonitor', podMonitors, (monitor) => renderPodMonitor(monitor, scrapeContext), generatedJobs, tlsAssets),
   ];
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap.
@@ -93,13 +95,22 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const additionalScrapeConfigs = buildAdditionalScrapeConfigs(spec.additionalScrapeConfigs, shards, context);
   const config = assembleConfig(spec, context, {
     ruleFiles: spec.ruleSelector ? buildRuleFiles(identity.name, renderedRules.ruleConfigMaps.length) : undefined,
-    scrapeConfigs: [...scrapeConfigs, ...(additionalScrapeConfigs ?? [])],
+    scrapeConfigs: [...generatedJobs.scrapeConfigs, ...(additionalScrapeConfigs ?? [])],
     role: scrapeContext.serviceDiscoveryRole,
     apiServerSdKeys,
   });
   problems.push(...context.findings.problems);
   for (const [file, content] of Object.entries(context.tlsAssets)) tlsAssets[file] = content;
 
+  let files: ShardConfigs = { configs: [], scrapeFiles: [] };
+  if (problems.length === 0) {
+    const rendered = renderShardConfigs(config, shards, generatedJobs.owners, {
+      scrapeConfigFiles: isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE),
+      hashKey: prometheus.metadata?.uid ?? '',
+    });
+    if (rendered.ok) files = rendered.value;
+    else problems.push(rendered.problem);
+  }
   const ok = problems.length === 0;
   const prometheusWarnings = [...context.findings.warnings];
   const verdicts: Verdict[] = [
@@ -111,29 +122,12 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     ok,
     prometheusProblems: problems,
     prometheusWarnings,
-    configs: ok ? renderShards(config, shards, scrapeConfigs.length) : [],
+    configs: files.configs,
+    scrapeFiles: files.scrapeFiles,
     ruleConfigMaps: renderedRules.ruleConfigMaps,
     tlsAssets: sortedByKey(tlsAssets),
     verdicts,
   };
-}
-
-/**
- * One prometheus.yaml per shard, with `$(SHARD)` replaced everywhere as upstream's reloader
- * would. With one shard the generated jobs are already rendered for shard 0, so they are not
- * copied (for 10,000 monitors the copy would cost more than rendering them).
- */
-function renderShards(config: Record<string, unknown>, shards: number, generatedJobs: number): string[] {
-  if (shards > 1) return Array.from({ length: shards }, (_, shard) => toPrometheusYaml(substituteShard(config, shard)));
-  const single: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(config)) {
-    if (key !== 'scrape_configs') single[key] = substituteShard(value, 0);
-    else {
-      const jobs = value as unknown[];
-      single[key] = [...jobs.slice(0, generatedJobs), ...substituteShard(jobs.slice(generatedJobs), 0)];
-    }
-  }
-  return [toPrometheusYaml(single)];
 }
 
 /** The parts of prometheus.yaml that come from outside the Prometheus spec. */
@@ -233,17 +227,27 @@ function select<T extends ServiceMonitor | PodMonitor | PrometheusRule>(
   };
 }
 
+/** The jobs rendered from monitors, in order, and the `<kind>/<namespace>/<name>` of the monitor of each. */
+interface GeneratedJobs {
+  scrapeConfigs: Array<Record<string, unknown>>;
+  owners: string[];
+}
+
 function renderMonitors<T extends ServiceMonitor | PodMonitor>(
   kind: ResourceKind,
   selection: ResourceSelection<T>,
   render: (monitor: T) => MonitorRendering,
-  scrapeConfigs: Array<Record<string, unknown>>,
+  jobs: GeneratedJobs,
   tlsAssets: Record<string, string>,
 ): Verdict[] {
   return sortByIdentity(selection.selected).map((monitor) => {
     const rendering = render(monitor);
     if (!rendering.ok) return selectedVerdict(resourceRef(kind, monitor), rendering.problems, rendering.warnings);
-    for (const scrapeConfig of rendering.scrapeConfigs) scrapeConfigs.push(scrapeConfig);
+    const owner = `${kind}/${monitor.metadata?.namespace ?? ''}/${monitor.metadata?.name ?? ''}`;
+    for (const scrapeConfig of rendering.scrapeConfigs) {
+      jobs.scrapeConfigs.push(scrapeConfig);
+      jobs.owners.push(owner);
+    }
     Object.assign(tlsAssets, rendering.tlsAssets);
     return selectedVerdict(resourceRef(kind, monitor), [], rendering.warnings);
   });

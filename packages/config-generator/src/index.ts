@@ -12,6 +12,7 @@ export type {
   ResourceKind,
   ResourceRef,
   RuleConfigMap,
+  ScrapeFile,
   Verdict,
 } from './model.ts';
 export { toPrometheusYaml } from './yaml-output.ts';
@@ -23,13 +24,16 @@ export {
   CONFIG_DIR,
   CONFIG_FILE_NAME,
   RULES_DIR,
+  SCRAPE_FILE_SLOTS,
   SECRETS_DIR,
   STORAGE_DIR,
   prefixedName,
   ruleConfigMapName,
+  scrapeFileName,
   tlsAssetFileName,
   tlsAssetsSecretName,
 } from './pod-layout.ts';
+export { INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_CONFIG_FILES_SINCE, SCRAPE_FILE_MAX_BYTES } from './prometheus/scrape-config-files.ts';
 export { mountedRuleConfigMapNames, MIN_RULE_CONFIGMAP_MOUNTS } from './prometheus/rule-files.ts';
 export { POD_NAME_ENV } from './prometheus/external-labels.ts';
 export { DEFAULT_RETENTION, RETENTION_IN_CONFIG_SINCE, retentionInConfigFile } from './prometheus/storage-config.ts';

@@ -84,6 +84,21 @@ export interface RuleConfigMap {
   files: Record<string, string>;
 }
 
+/**
+ * A file of generated scrape jobs that prometheus.yaml lists in `scrape_config_files` (Prometheus 2.43+), used when
+ * the jobs are too many to stay inline. Each is carried by the Secret of its slot (see SCRAPE_FILE_SLOTS).
+ */
+export interface ScrapeFile {
+  /** Which of the SCRAPE_FILE_SLOTS Secrets carries it: fixed per monitor (a hash of its identity) unless its slot is full. */
+  slot: number;
+  /** `scrape-<slot>-<hash>.yaml` (scrapeFileName): the file in the config directory; changes exactly when `text` does. */
+  name: string;
+  /** `scrape_configs:` and the jobs, at most SCRAPE_FILE_MAX_BYTES. */
+  text: string;
+  /** The names of its jobs, in file order: what Prometheus must report loaded. */
+  jobNames: string[];
+}
+
 /** The result of rendering one Prometheus. */
 export interface GeneratorOutput {
   /**
@@ -95,8 +110,17 @@ export interface GeneratorOutput {
   prometheusProblems: FieldProblem[];
   /** Warnings about the Prometheus itself (e.g. fields its version does not support). */
   prometheusWarnings: string[];
-  /** prometheus.yaml text, one per shard; index = shard number. Empty when !ok. */
+  /**
+   * prometheus.yaml text, one per shard; index = shard number. Empty when !ok. When the shard's generated scrape
+   * jobs are split over scrape files (`scrapeFiles[shard]` not empty), it holds everything else and names those
+   * files in `scrape_config_files`.
+   */
   configs: string[];
+  /**
+   * Per shard (index = shard number), the scrape files its prometheus.yaml names, in that order; an empty list
+   * when the jobs are inline in prometheus.yaml (small configs, and Prometheus before 2.43). Empty when !ok.
+   */
+  scrapeFiles: ScrapeFile[][];
   /** The rule files packed into ConfigMaps; always at least one (possibly empty). */
   ruleConfigMaps: RuleConfigMap[];
   /** TLS material referenced by monitors: file name under the certs directory → content. */

@@ -12,6 +12,22 @@ export const RULES_DIR = '/etc/prometheus/rules';
 export const CONFIG_DIR = '/etc/prometheus/config';
 /** Key of prometheus.yaml inside the config Secret. */
 export const CONFIG_FILE_NAME = 'prometheus.yaml';
+/**
+ * How many scrape-file Secrets the pods of a shard mount, each an `optional` source of the config volume, whether
+ * or not they exist: a fixed list, so the pod spec never changes as the configuration grows or shrinks. 64 files
+ * of at most 900 KiB hold 56 MiB of scrape jobs (about 12,000 ServiceMonitors of two endpoints); the cost of the
+ * count is one kubelet watch per name and pod, and up to 64 small Secrets once jobs no longer fit inline.
+ */
+export const SCRAPE_FILE_SLOTS = 64;
+
+/**
+ * The name of the scrape file of slot `slot` in CONFIG_DIR (and its key in the slot's Secret):
+ * `scrape-<slot, two digits>-<hash of its content>.yaml`. The name changes exactly when the content does, which
+ * is what lets promop prove from prometheus.yaml alone which version of each file Prometheus was told to read.
+ */
+export function scrapeFileName(slot: number, contentHash: string): string {
+  return `scrape-${String(slot).padStart(2, '0')}-${contentHash}.yaml`;
+}
 /** Parent directory of the `spec.secrets` mounts (users name these paths in hand-written config). */
 export const SECRETS_DIR = '/etc/prometheus/secrets';
 /** Parent directory of the `spec.configMaps` mounts. */

@@ -26,7 +26,9 @@ per resource: selected or not, accepted or rejected, and why.
 
   -f, --filename <path>    manifest file or directory (searched recursively); repeatable
   -o, --output-dir <dir>   write <dir>/<namespace>/<name>/prometheus.yaml (shard 0),
-                           prometheus-shard-<n>.yaml, rules/<configmap>/<file>, tls-assets/<file>
+                           prometheus-shard-<n>.yaml, scrape-files/[shard-<n>/]<file> (the
+                           files prometheus.yaml names when the jobs do not fit inline),
+                           rules/<configmap>/<file>, tls-assets/<file>
                            and verdicts.json; without it the files are printed, with
                            values taken from Secrets shown as <redacted> and tls-assets
                            left out
@@ -123,6 +125,7 @@ export function outputFiles(output: GeneratorOutput): Record<string, string> {
   const files: Record<string, string> = {};
   output.configs.forEach((config, shard) => {
     files[shard === 0 ? 'prometheus.yaml' : `prometheus-shard-${shard}.yaml`] = config;
+    for (const file of output.scrapeFiles[shard] ?? []) files[`scrape-files/${shard === 0 ? '' : `shard-${shard}/`}${file.name}`] = file.text;
   });
   for (const configMap of output.ruleConfigMaps) {
     for (const [name, text] of Object.entries(configMap.files)) files[`rules/${configMap.name}/${name}`] = text;

@@ -5,4 +5,5 @@ export { PrometheusClient, type PrometheusClientOptions, type PrometheusError, t
 export { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';
 export { allowListOf, checkPrometheusUrl, isAllowedAddress, parseNetwork, type AllowedNetworks, type UrlCheck } from './url-policy.ts';
 export { compareLoadedConfig, type ConfigComparison } from './loaded-config-comparison.ts';
+export { scrapeJobsFromMetrics } from './loaded-scrape-jobs.ts';
 export { compareLoadedRules, type ExpectedRuleFiles, type LoadedRuleGroup, type LoadedRule, type RuleComparison } from './rule-groups-comparison.ts';

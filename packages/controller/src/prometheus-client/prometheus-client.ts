@@ -5,6 +5,7 @@
  */
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { BlockList } from 'node:net';
+import { DISCOVERED_TARGETS_METRIC, scrapeJobsFromMetrics } from './loaded-scrape-jobs.ts';
 import type { LoadedRuleGroup } from './rule-groups-comparison.ts';
 import { checkPrometheusUrl } from './url-policy.ts';
 
@@ -85,6 +86,15 @@ export class PrometheusClient {
   async loadedConfig(): Promise<PrometheusResult<string>> {
     const result = await this.#api<{ yaml: string }>('/api/v1/status/config', (data) => typeof data.yaml === 'string');
     return result.ok ? { ok: true, value: result.value.yaml } : result;
+  }
+
+  /**
+   * The names of the loaded scrape jobs, main file and scrape files alike, as of the last reload (see
+   * loaded-scrape-jobs.ts for why this comes from /metrics).
+   */
+  async loadedScrapeJobs(): Promise<PrometheusResult<Set<string>>> {
+    const result = await this.#call('GET', `/metrics?name[]=${DISCOVERED_TARGETS_METRIC}`);
+    return result.ok ? { ok: true, value: scrapeJobsFromMetrics(result.value) } : result;
   }
 
   /** GET /api/v1/status/runtimeinfo. */

@@ -27,6 +27,8 @@ export interface ReloadRequest {
   expectedConfigText: string;
   /** The shard's complete rule files by in-pod path; omitted: rules are not verified. */
   expectedRuleFiles?: ExpectedRuleFiles;
+  /** The jobs of the scrape files the config names; omitted when the jobs are inline. */
+  expectedScrapeFileJobs?: readonly string[];
   /** Overrides the reloader's default deadline. */
   timeoutMs?: number;
 }
@@ -80,6 +82,7 @@ export class PrometheusReloader implements PodConfigVerifier {
       client: this.client(request.baseUrl),
       expectedConfigText: request.expectedConfigText,
       ...(request.expectedRuleFiles !== undefined ? { expectedRuleFiles: request.expectedRuleFiles } : {}),
+      ...(request.expectedScrapeFileJobs !== undefined ? { expectedScrapeFileJobs: request.expectedScrapeFileJobs } : {}),
       timeoutMs: request.timeoutMs ?? this.#options.timeoutMs ?? 90_000,
       ...(this.#options.initialDelayMs !== undefined ? { initialDelayMs: this.#options.initialDelayMs } : {}),
       ...(this.#options.maxDelayMs !== undefined ? { maxDelayMs: this.#options.maxDelayMs } : {}),

@@ -5,6 +5,12 @@
  * the pod's volumes some time later (its sync period, a minute by default, plus cache TTLs), and nothing tells
  * promop when. So it polls: POST /-/reload (Prometheus re-reads whatever is on disk now), then compare what
  * Prometheus reports as loaded with what promop expects (loaded-config-comparison.ts, rule-groups-comparison.ts).
+ *
+ * When the jobs live in scrape files, the loaded config shows prometheus.yaml only: the list of files, each named
+ * by a hash of its content. Equal lists prove Prometheus was told to read exactly the expected version of every
+ * file (a stale version has another name and is not listed); what they cannot prove is that each listed file was
+ * on disk, because Prometheus skips a missing one silently. So every job of the scrape files must also be among
+ * the loaded jobs (loaded-scrape-jobs.ts). Together: the expected jobs, with the expected content, and no others.
  * Equal → verified. Different → the kubelet has not caught up yet: wait (exponential backoff) and try again,
  * until the deadline → stale. Every attempt is bounded by the client's timeouts and the number of attempts by
  * the deadline, so this always returns.
@@ -45,6 +51,8 @@ export interface ReloadAndVerifyOptions {
   expectedConfigText: string;
   /** The complete set of rule files, by the path Prometheus sees; omitted: rules are not verified. */
   expectedRuleFiles?: ExpectedRuleFiles;
+  /** The jobs of the scrape files the config names; omitted when the jobs are inline (the config shows them). */
+  expectedScrapeFileJobs?: readonly string[];
   /** Give up (stale) after this long. Allow for the kubelet's sync period: about 90 s in a cluster. */
   timeoutMs: number;
   /** First wait between attempts; doubles up to maxDelayMs. */
@@ -54,7 +62,7 @@ export interface ReloadAndVerifyOptions {
 
 /** Reloads `client`'s Prometheus until it runs the expected files or `timeoutMs` passes. Never throws for Prometheus' answers. */
 export async function reloadAndVerify(options: ReloadAndVerifyOptions): Promise<ReloadOutcome> {
-  const { client, expectedConfigText, expectedRuleFiles, timeoutMs } = options;
+  const { client, expectedConfigText, expectedRuleFiles, expectedScrapeFileJobs, timeoutMs } = options;
   const started = Date.now();
   const deadline = started + timeoutMs;
   let delay = options.initialDelayMs ?? 250;
@@ -79,7 +87,16 @@ export async function reloadAndVerify(options: ReloadAndVerifyOptions): Promise<
     const config = compareLoadedConfig(expectedConfigText, loaded.value);
     if (!config.equal) {
       difference = `the loaded config differs at ${config.path || '(root)'}: expected ${config.expected}, loaded ${config.loaded}`;
-    } else if (expectedRuleFiles !== undefined) {
+    }
+    if (difference === undefined && expectedScrapeFileJobs !== undefined) {
+      const jobs = await client.loadedScrapeJobs();
+      if (!jobs.ok) return end(errorOutcome(jobs.error));
+      const missing = expectedScrapeFileJobs.filter((job) => !jobs.value.has(job));
+      if (missing.length > 0) {
+        difference = `${missing.length} of the ${expectedScrapeFileJobs.length} jobs of the scrape files are not loaded, e.g. ${missing[0]}: a scrape file the config names was not on disk`;
+      }
+    }
+    if (difference === undefined && expectedRuleFiles !== undefined) {
       const groups = await client.ruleGroups();
       if (!groups.ok) return end(errorOutcome(groups.error));
       const rules = compareLoadedRules(expectedRuleFiles, groups.value);

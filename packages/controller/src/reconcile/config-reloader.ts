@@ -18,6 +18,12 @@ export interface ExpectedShardFiles {
   /** Every rule file of the Prometheus, by the path Prometheus reads it from (all shards load all rule files). */
   ruleFiles: ExpectedRuleFiles;
   /**
+   * The jobs of the scrape files `configText` names in `scrape_config_files`, undefined when the jobs are inline.
+   * Prometheus' loaded config shows the list of files but not their jobs, so each of these must be reported loaded
+   * too (a listed file not yet on disk is skipped by Prometheus without an error).
+   */
+  scrapeFileJobs?: readonly string[];
+  /**
    * Short keyed hash of config, rule files and TLS assets (expected-shard-files.ts): the pods' config-hash
    * annotation and `status.configStatus[].configHash`.
    */

@@ -8,6 +8,7 @@ const ruleConfigMaps: RuleConfigMap[] = [
 ];
 const output = {
   configs: ['global:\n  scrape_interval: 30s\n', 'global:\n  scrape_interval: 30s\n# shard 1\n'],
+  scrapeFiles: [[], []],
   ruleConfigMaps,
   tlsAssets: { '0_team-a_ca_ca.crt': 'CERT' },
 };
@@ -22,6 +23,14 @@ describe('the files a shard must run', () => {
     const shard1 = expectedShardFiles(output, 1, 'secret-uid');
     expect(shard1.configText).toBe(output.configs[1]);
     expect(Object.keys(shard1.ruleFiles)).toHaveLength(3);
+    expect(shard1.scrapeFileJobs).toBeUndefined();
+  });
+
+  it('include the jobs of the shard\'s scrape files, when its prometheus.yaml names any', () => {
+    const file = (slot: number, jobNames: string[]) => ({ slot, name: `scrape-${slot}-x.yaml`, text: '', jobNames });
+    const split = { ...output, scrapeFiles: [[file(0, ['a', 'b']), file(9, ['c'])], [file(0, ['a1'])]] };
+    expect(expectedShardFiles(split, 0, 'secret-uid').scrapeFileJobs).toEqual(['a', 'b', 'c']);
+    expect(expectedShardFiles(split, 1, 'secret-uid').scrapeFileJobs).toEqual(['a1']);
   });
 
   it('are named by a 16-hex-digit hash that changes with the config, a rule file, a TLS asset or the key, and only then', () => {

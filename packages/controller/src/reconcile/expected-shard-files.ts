@@ -42,10 +42,19 @@ export function shardFilesHash(key: string, configText: string, ruleFiles: Expec
   return hmac.digest('hex').slice(0, HASH_CHARS);
 }
 
-/** The files shard `shard` must run; `hashKey` is the uid of its config Secret. */
-export function expectedShardFiles(output: Pick<GeneratorOutput, 'configs' | 'ruleConfigMaps' | 'tlsAssets'>, shard: number, hashKey: string): ExpectedShardFiles {
+/**
+ * The files shard `shard` must run; `hashKey` is the uid of its config Secret. The scrape files are not hashed:
+ * prometheus.yaml names each by a hash of its content, so the config text changes whenever one of them does.
+ */
+export function expectedShardFiles(output: Pick<GeneratorOutput, 'configs' | 'scrapeFiles' | 'ruleConfigMaps' | 'tlsAssets'>, shard: number, hashKey: string): ExpectedShardFiles {
   const configText = output.configs[shard];
   if (configText === undefined) throw new Error(`bug: the generator rendered no config for shard ${shard}`);
   const ruleFiles = expectedRuleFiles(output.ruleConfigMaps);
-  return { configText, ruleFiles, hash: shardFilesHash(hashKey, configText, ruleFiles, output.tlsAssets) };
+  const scrapeFiles = output.scrapeFiles[shard] ?? [];
+  return {
+    configText,
+    ruleFiles,
+    ...(scrapeFiles.length > 0 ? { scrapeFileJobs: scrapeFiles.flatMap((file) => file.jobNames) } : {}),
+    hash: shardFilesHash(hashKey, configText, ruleFiles, output.tlsAssets),
+  };
 }

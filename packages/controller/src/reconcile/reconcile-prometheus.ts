@@ -2,9 +2,9 @@
  * `reconcile(key)` for one Prometheus, level-based in the shape of sample-controller's syncHandler: it receives a
  * `namespace/name` key, reads the current state from the caches and makes the cluster match, so running it twice
  * is harmless. Order follows prometheus-operator's `sync` (§10): render; record every monitor's and rule's
- * verdict in its status (even when the Prometheus itself is broken); then rule ConfigMaps, TLS assets, config
- * Secrets, governing Service, StatefulSets; delete what removed shards and fewer rule ConfigMaps left behind;
- * reload; status.
+ * verdict in its status (even when the Prometheus itself is broken); then rule ConfigMaps, TLS assets, scrape and
+ * config Secrets, governing Service, StatefulSets; delete what removed shards, emptied scrape file slots and fewer
+ * rule ConfigMaps left behind; reload; status.
  *
  * User errors are values: a broken Prometheus spec (from the generator or a builder) and a 4xx from the API
  * server about what the user wrote (a 422 on the StatefulSet for an invalid toleration) end as Reconciled=False
@@ -22,7 +22,7 @@ import {
   type ChildKind, type ChildWriter, type ClusterCaches, type EventRecorder, type StatusWriter,
 } from '../kube/index.ts';
 import {
-  buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildStatefulSets, buildTlsAssetsSecret,
+  buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
   PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName,
 } from '../workload/index.ts';
 import { bindResource, hasBindingOf } from './bindings.ts';
@@ -67,6 +67,8 @@ interface AppliedChildren {
 interface DesiredChildren {
   ruleConfigMaps: V1ConfigMap[];
   tlsAssets: V1Secret;
+  /** Per shard, the Secrets of its scrape files (empty when its jobs are inline). */
+  scrapeSecrets: V1Secret[][];
   configSecrets: V1Secret[];
   service: V1Service;
   statefulSets: V1StatefulSet[];
@@ -247,6 +249,13 @@ export class PrometheusReconciler {
       if ((await this.#applyOne('ConfigMap', configMap, caches.ownedConfigMaps.get(nameOf(configMap), namespace), (b) => children.applyConfigMap(b), log)).changed) changed(allShards);
     }
     if ((await this.#applyOne('Secret', desired.tlsAssets, caches.ownedSecrets.get(nameOf(desired.tlsAssets), namespace), (b) => children.applySecret(b), log)).changed) changed(allShards);
+    // Scrape files before the prometheus.yaml that names them, so the new names mostly find their files; a kubelet
+    // sync between the writes can still show a mix (one slot's jobs missing), which verification sees and waits out.
+    for (const [shard, secrets] of desired.scrapeSecrets.entries()) {
+      for (const secret of secrets) {
+        if ((await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b) => children.applySecret(b), log)).changed) changed([shard]);
+      }
+    }
     const configSecretUids: string[] = [];
     for (const [shard, secret] of desired.configSecrets.entries()) {
       const result = await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b) => children.applySecret(b), log);
@@ -278,11 +287,11 @@ export class PrometheusReconciler {
     return { changed: true, stored };
   }
 
-  /** Deletes children of this Prometheus that the current spec no longer wants (removed shards, fewer rule ConfigMaps). */
+  /** Deletes children of this Prometheus that the current spec no longer wants (removed shards, emptied scrape file slots, fewer rule ConfigMaps). */
   async #deleteLeftovers(prometheus: Prometheus, desired: DesiredChildren, log: Logger): Promise<void> {
     const { caches, children } = this.#deps;
     const { name, namespace, uid } = prometheus.metadata;
-    const wanted = new Set([...desired.ruleConfigMaps, desired.tlsAssets, ...desired.configSecrets, ...desired.statefulSets].map(nameOf));
+    const wanted = new Set([...desired.ruleConfigMaps, desired.tlsAssets, ...desired.scrapeSecrets.flat(), ...desired.configSecrets, ...desired.statefulSets].map(nameOf));
     // Only objects whose controller is this Prometheus: a same-named child of a deleted-and-recreated one is the
     // garbage collector's, not ours.
     const leftover = (meta: V1ObjectMeta | undefined) =>
@@ -337,6 +346,7 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
     value: {
       ruleConfigMaps: buildRuleConfigMaps(prometheus, output),
       tlsAssets: tlsAssets.value,
+      scrapeSecrets: buildScrapeSecrets(prometheus, output),
       configSecrets: configSecrets.value,
       service: buildGoverningService(prometheus.metadata.namespace, owners.some((p) => p.metadata.uid === prometheus.metadata.uid) ? owners : [...owners, prometheus]),
       statefulSets: statefulSets.value,

@@ -31,6 +31,14 @@ describe('config Secrets', () => {
     expect(result).toEqual({ ok: false, problems: [{ path: 'spec', message: expect.stringMatching(/^the configuration of shard 1 is 1\.00 MiB, more than the 1 MiB/) }] });
   });
 
+  it('tell a Prometheus before 2.43, which cannot read scrape files, to upgrade; and a newer one what is left to shorten', () => {
+    const large = testOutput(['x'.repeat(MAX_SECRET_DATA_BYTES + 1)]);
+    const old = buildConfigSecrets(testPrometheus({ version: 'v2.42.0' }), large);
+    expect(!old.ok && old.problems[0]?.message).toMatch(/Prometheus v2\.42\.0 cannot read scrape_config_files, .*: set spec\.version to v2\.43\.0 or later, or select fewer monitors/);
+    const current = buildConfigSecrets(testPrometheus({ version: 'v3.16.0' }), large);
+    expect(!current.ok && current.problems[0]?.message).toMatch(/the generated scrape jobs are already in scrape files, so shorten additionalScrapeConfigs/);
+  });
+
   it('refuse to be built without a config (generation failed: the running config must stay)', () => {
     expect(() => buildConfigSecrets(testPrometheus(), { configs: [] })).toThrow(/keep the running config/);
   });

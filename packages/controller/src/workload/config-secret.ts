@@ -8,15 +8,16 @@
  * config contains every scrape job, so N shards in one Secret would cap the config at 1/N MiB).
  *
  * Why plain text: prometheus-operator gzips the config "to avoid the 1MiB secret limit" and its reloader sidecar
- * gunzips it; promop has no sidecar and Prometheus cannot read a gzipped file. A config larger than 1 MiB is
- * reported as a user error (with the size) instead of written. Such configs come from thousands of scrape jobs;
- * splitting them across Secrets via `scrape_config_files` is the way out if users need it (not done yet).
+ * gunzips it; promop has no sidecar and Prometheus cannot read a gzipped file. Large configs come from thousands of
+ * scrape jobs, which the generator moves into scrape files (Prometheus 2.43+; one Secret per file, see
+ * scrape-secrets.ts), so what is left here stays small. A prometheus.yaml over 1 MiB all the same (Prometheus
+ * before 2.43, or huge additionalScrapeConfigs) is reported as a user error with its size instead of written.
  *
  * The volume must be mounted without `subPath`: only whole-volume Secret mounts are updated in place by the
  * kubelet, which is what lets promop write a new config and call `/-/reload` without restarting the pod.
  */
 import type { V1Secret } from '@kubernetes/client-node';
-import { CONFIG_FILE_NAME, type GeneratorOutput } from '@promop/config-generator';
+import { CONFIG_FILE_NAME, SCRAPE_CONFIG_FILES_SINCE, isAtLeast, parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import type { BuildResult } from './build-result.ts';
 import { PROMETHEUS_NAME_LABEL, SHARD_LABEL, managedByLabels } from './labels.ts';
@@ -36,11 +37,7 @@ export function buildConfigSecrets(prometheus: Prometheus, output: Pick<Generato
   const problems = output.configs.flatMap((config, shard) => {
     const bytes = secretDataBytes({ [CONFIG_FILE_NAME]: config });
     if (bytes <= MAX_SECRET_DATA_BYTES) return [];
-    return [{
-      path: 'spec',
-      message: `the configuration of shard ${shard} is ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold; ` +
-        'select fewer monitors or shorten additionalScrapeConfigs (sharding does not help: every shard has every scrape job)',
-    }];
+    return [{ path: 'spec', message: `the configuration of shard ${shard} is ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold; ${remedy(prometheus)}` }];
   });
   if (problems.length > 0) return { ok: false, problems };
   const owner = prometheusOwnerReference(prometheus);
@@ -57,4 +54,14 @@ export function buildConfigSecrets(prometheus: Prometheus, output: Pick<Generato
     data: base64Data({ [CONFIG_FILE_NAME]: config }),
   }));
   return { ok: true, value: secrets };
+}
+
+/** What a user can do about a prometheus.yaml over 1 MiB, depending on whether promop could split it. */
+function remedy(prometheus: Prometheus): string {
+  const version = parsePrometheusVersion(prometheus.spec?.version ?? undefined);
+  if (version && !isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE)) {
+    return `Prometheus ${version.text} cannot read scrape_config_files, which promop uses to spread the scrape jobs over several Secrets: ` +
+      `set spec.version to v${SCRAPE_CONFIG_FILES_SINCE} or later, or select fewer monitors (sharding does not help: every shard has every scrape job)`;
+  }
+  return 'the generated scrape jobs are already in scrape files, so shorten additionalScrapeConfigs or the other settings written into prometheus.yaml';
 }

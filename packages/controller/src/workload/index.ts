@@ -1,10 +1,11 @@
 /**
  * The Kubernetes objects promop applies for one Prometheus, built by pure functions from the Prometheus object
- * and the generator's output: config Secrets (one per shard), the TLS assets Secret, rule ConfigMaps, the
- * governing Service and one StatefulSet per shard. No I/O; the controller applies them.
+ * and the generator's output: config Secrets (one per shard) and their scrape Secrets, the TLS assets Secret, rule
+ * ConfigMaps, the governing Service and one StatefulSet per shard. No I/O; the controller applies them.
  */
 export type { BuildResult } from './build-result.ts';
 export { buildConfigSecrets } from './config-secret.ts';
+export { buildScrapeSecrets } from './scrape-secrets.ts';
 export { buildTlsAssetsSecret } from './tls-assets-secret.ts';
 export { buildRuleConfigMaps } from './rule-configmaps.ts';
 export { buildGoverningService, GOVERNING_SERVICE_NAME } from './governing-service.ts';
@@ -14,7 +15,7 @@ export {
   MANAGED_BY, MANAGED_BY_LABEL, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, managedByLabels, shardSelectorLabels,
 } from './labels.ts';
 export { prometheusOwnerReference } from './owner-reference.ts';
-export { configSecretName, statefulSetName } from './shard-names.ts';
+export { configSecretName, scrapeSecretName, statefulSetName } from './shard-names.ts';
 export { MAX_SECRET_DATA_BYTES } from './secret-size.ts';
 export { prometheusArgs, routePrefix, EXPAND_EXTERNAL_LABELS_FEATURE, PROMETHEUS_PORT } from './prometheus-args.ts';
 export { prometheusContainer, prometheusImage, mergeContainers, DEFAULT_BASE_IMAGE, PROMETHEUS_CONTAINER_NAME, WEB_PORT_NAME } from './prometheus-container.ts';

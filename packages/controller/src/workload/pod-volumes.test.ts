@@ -1,12 +1,19 @@
-import { CERTS_DIR, CONFIG_DIR, RULES_DIR, STORAGE_DIR } from '@promop/config-generator';
+import { CERTS_DIR, CONFIG_DIR, RULES_DIR, SCRAPE_FILE_SLOTS, STORAGE_DIR } from '@promop/config-generator';
 import { podVolumes } from './pod-volumes.ts';
 import { testPrometheus } from './test-prometheus.ts';
 
 describe('pod volumes', () => {
   it('mount shard n\'s own config Secret whole (no subPath) at the config directory', () => {
     const { volumes, mounts } = podVolumes(testPrometheus(), 1, 1);
-    expect(volumes[0]).toEqual({ name: 'config', secret: { secretName: 'prometheus-main-shard-1' } });
+    expect(volumes[0]?.projected?.sources?.[0]).toEqual({ secret: { name: 'prometheus-main-shard-1' } });
     expect(mounts[0]).toEqual({ name: 'config', mountPath: CONFIG_DIR, readOnly: true });
+  });
+
+  it('project all 64 scrape Secret slots of the shard into the same volume, each optional, whether they exist or not', () => {
+    const sources = podVolumes(testPrometheus(), 1, 1).volumes[0]?.projected?.sources ?? [];
+    expect(sources.slice(1)).toEqual(Array.from({ length: SCRAPE_FILE_SLOTS }, (_, slot) => ({ secret: { name: `prometheus-main-shard-1-scrape-${slot}`, optional: true } })));
+    // The list depends on nothing but the name and shard: the same pod spec for any size of configuration.
+    expect(podVolumes(testPrometheus({ shards: 2, replicas: 3 }), 1, 1).volumes[0]).toEqual(podVolumes(testPrometheus(), 1, 1).volumes[0]);
   });
 
   it('mount the TLS assets at the certs directory the generator writes into prometheus.yaml', () => {

@@ -6,11 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { V1PersistentVolumeClaim, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import { CERTS_DIR, CONFIG_DIR, RULES_DIR, STORAGE_DIR, mountedRuleConfigMapNames, prefixedName, tlsAssetsSecretName } from '@promop/config-generator';
+import {
+  CERTS_DIR, CONFIG_DIR, RULES_DIR, SCRAPE_FILE_SLOTS, STORAGE_DIR, mountedRuleConfigMapNames, prefixedName, tlsAssetsSecretName,
+} from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
 import { asEmbedded } from './embedded-field.ts';
-import { configSecretName } from './shard-names.ts';
+import { configSecretName, scrapeSecretName } from './shard-names.ts';
 
 // The in-pod paths live in the generator's pod-layout.ts, with the others.
 export { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
@@ -66,17 +68,29 @@ function storage(prometheusName: string, spec: Spec): PodVolumes {
 }
 
 /**
+ * The `config` volume of shard `shard`: one projected volume of the config Secret (prometheus.yaml; required, so a
+ * pod never starts without its config) and all SCRAPE_FILE_SLOTS scrape Secrets, each `optional`. The list of
+ * sources never depends on how many scrape files exist, so a configuration that grows into scrape files, or
+ * shrinks back, changes no pod spec and restarts no pod. One volume rather than two: the kubelet writes a volume's
+ * files at once (a symlink swap), so Prometheus never reads a new prometheus.yaml beside the previous scrape files.
+ */
+function configVolume(prometheusName: string, shard: number): V1Volume {
+  const scrapeSecrets = Array.from({ length: SCRAPE_FILE_SLOTS }, (_, slot) => ({ secret: { name: scrapeSecretName(prometheusName, shard, slot), optional: true } }));
+  return { name: 'config', projected: { sources: [{ secret: { name: configSecretName(prometheusName, shard) } }, ...scrapeSecrets] } };
+}
+
+/**
  * Volumes and mounts of shard `shard`, in prometheus-operator's order: config, tls-assets, `spec.secrets`,
  * `spec.configMaps`, rule ConfigMaps, storage, then `spec.volumes` / `spec.volumeMounts` as given.
- * The config Secret is mounted whole (no subPath) so the kubelet updates the file in place before promop
- * reloads Prometheus. Rule ConfigMaps are `optional`: the padded names (at least three, see
+ * The config volume (configVolume) is mounted whole (no subPath) so the kubelet updates the files in place before
+ * promop reloads Prometheus. Rule ConfigMaps are `optional`: the padded names (at least three, see
  * mountedRuleConfigMapNames) may not exist, and a missing one is an empty directory instead of a stuck pod.
  */
 export function podVolumes(prometheus: Prometheus, shard: number, ruleConfigMapCount: number): PodVolumes {
   const name = prometheus.metadata.name;
   const spec: Spec = prometheus.spec ?? {};
   const volumes: V1Volume[] = [
-    { name: 'config', secret: { secretName: configSecretName(name, shard) } },
+    configVolume(name, shard),
     // Projected like prometheus-operator, which lists one source per tls-assets shard.
     { name: 'tls-assets', projected: { sources: [{ secret: { name: tlsAssetsSecretName(name) } }] } },
   ];

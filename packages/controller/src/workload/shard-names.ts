@@ -16,3 +16,11 @@ export function statefulSetName(prometheusName: string, shard: number): string {
 export function configSecretName(prometheusName: string, shard: number): string {
   return statefulSetName(prometheusName, shard);
 }
+
+/**
+ * The Secret carrying scrape file slot `slot` of shard `shard` (`<config Secret>-scrape-<slot>`). Every shard's pods
+ * mount all SCRAPE_FILE_SLOTS of these names, whether they exist or not; see scrape-secrets.ts.
+ */
+export function scrapeSecretName(prometheusName: string, shard: number, slot: number): string {
+  return `${configSecretName(prometheusName, shard)}-scrape-${slot}`;
+}

@@ -18,7 +18,7 @@ describe('StatefulSets of a Prometheus', () => {
   it('are one per shard config: prometheus-<name>, then prometheus-<name>-shard-<n>, each mounting its own config', () => {
     const statefulSets = build({ shards: 3 }, testOutput(['0', '1', '2']));
     expect(statefulSets.map((s) => s.metadata?.name)).toEqual(['prometheus-main', 'prometheus-main-shard-1', 'prometheus-main-shard-2']);
-    expect(statefulSets.map((s) => s.spec?.template.spec?.volumes?.[0]?.secret?.secretName))
+    expect(statefulSets.map((s) => s.spec?.template.spec?.volumes?.[0]?.projected?.sources?.[0]?.secret?.name))
       .toEqual(['prometheus-main', 'prometheus-main-shard-1', 'prometheus-main-shard-2']);
     expect(statefulSets.map((s) => s.spec?.selector.matchLabels?.['operator.prometheus.io/shard'])).toEqual(['0', '1', '2']);
   });

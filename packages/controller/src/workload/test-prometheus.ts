@@ -19,6 +19,7 @@ export function testOutput(configs: string[] = ['global: {}\n'], ruleConfigMapCo
     prometheusProblems: [],
     prometheusWarnings: [],
     configs,
+    scrapeFiles: configs.map(() => []),
     ruleConfigMaps: Array.from({ length: ruleConfigMapCount }, (_, index) => ({
       name: ruleConfigMapName(name, index),
       files: { [`monitoring-rules${index}-uid.yaml`]: 'groups: []\n' },

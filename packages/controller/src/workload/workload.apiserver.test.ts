@@ -4,13 +4,14 @@
  * controller creates the pods, and the garbage collector removes everything once the Prometheus is deleted.
  */
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, type V1StatefulSet } from '@kubernetes/client-node';
-import { generate, type GeneratorOutput } from '@promop/config-generator';
+import { SCRAPE_FILE_MAX_BYTES, generate, type GeneratorOutput } from '@promop/config-generator';
 import { GROUP, PROMETHEUS_PLURAL, VERSION, type Prometheus } from '@promop/crds';
 import { applyCrds, ensureNamespace, untilServed } from '@promop/crds/test-support';
 import { sharedTestEnv } from '@promop/e2e';
 import { buildConfigSecrets } from './config-secret.ts';
 import { buildGoverningService } from './governing-service.ts';
 import { buildRuleConfigMaps } from './rule-configmaps.ts';
+import { buildScrapeSecrets } from './scrape-secrets.ts';
 import { buildStatefulSets } from './statefulset.ts';
 import { buildTlsAssetsSecret } from './tls-assets-secret.ts';
 
@@ -107,6 +108,13 @@ describe('a Prometheus with two shards, as the API server sees what promop build
     expect((await apps.listNamespacedStatefulSet({ namespace: NAMESPACE })).items).toEqual([]);
   });
 
+  it('accepts scrape Secrets of the largest file the generator writes (900 KiB)', async () => {
+    const text = `scrape_configs:\n${'#'.repeat(SCRAPE_FILE_MAX_BYTES - 17)}\n`;
+    const secret = buildScrapeSecrets(prometheus, { scrapeFiles: [[{ slot: 63, name: 'scrape-63-0123456789abcdef.yaml', text, jobNames: [] }]] })[0]![0]!;
+    const created = await core.createNamespacedSecret({ namespace: NAMESPACE, body: secret, dryRun: 'All' });
+    expect(created.metadata?.name).toBe('prometheus-main-scrape-63');
+  });
+
   it('rejects an invalid toleration from the Prometheus spec with a 422 naming the field', async () => {
     const invalid = { ...prometheus, spec: { ...prometheus.spec, tolerations: [{ operator: 'Sometimes' }] } } as Prometheus;
     const [statefulSet] = unwrap(buildStatefulSets(invalid, output));
@@ -131,7 +139,8 @@ describe('a Prometheus with two shards, as the API server sees what promop build
     expect(await podNames()).toEqual(['prometheus-main-0', 'prometheus-main-shard-1-0']);
     const pod = await core.readNamespacedPod({ namespace: NAMESPACE, name: 'prometheus-main-shard-1-0' });
     expect(pod.metadata?.labels).toMatchObject({ team: 'observability', 'operator.prometheus.io/shard': '1' });
-    expect(pod.spec?.volumes?.find((volume) => volume.name === 'config')?.secret?.secretName).toBe('prometheus-main-shard-1');
+    const configSources = pod.spec?.volumes?.find((volume) => volume.name === 'config')?.projected?.sources ?? [];
+    expect(configSources.map((source) => source.secret?.name)).toEqual(['prometheus-main-shard-1', ...Array.from({ length: 64 }, (_, slot) => `prometheus-main-shard-1-scrape-${slot}`)]);
     expect(pod.spec?.containers[0]?.args).toContain('--storage.tsdb.no-lockfile');
     // Pending forever: this control plane has no scheduler or kubelet.
     expect(pod.status?.phase).toBe('Pending');

@@ -1,0 +1,134 @@
+/**
+ * Spreading generated scrape jobs over the files prometheus.yaml names in `scrape_config_files` (Prometheus 2.43+),
+ * so a configuration of any size fits into Secrets of at most 1 MiB without a reloader sidecar to gunzip it.
+ *
+ * **Stable assignment.** Every monitor has a home slot, a hash of its kind, namespace and name modulo the number of
+ * slots; all its jobs go there. A change to one monitor therefore changes one file and leaves the others
+ * byte-identical (and their Secrets untouched). A slot whose own jobs exceed SCRAPE_FILE_MAX_BYTES keeps the
+ * longest prefix that fits and passes the rest on to the next slot's free room, and so on, wrapping around once;
+ * that only happens when the whole configuration nears the capacity, and then a change may touch two files.
+ *
+ * **Content-addressed names.** A file is named after its slot and a hash of its text, and prometheus.yaml lists the
+ * names (no glob). So prometheus.yaml changes whenever any file does, Prometheus can never load a stale version of
+ * a file (the stale one has another name), and never two files with the same job (only the listed versions are
+ * read). What remains is a listed file not yet on disk, whose jobs are then missing: the reload verification
+ * checks that every expected job is loaded. The hash is an HMAC keyed with the Prometheus' uid, because the names
+ * are shown on Prometheus' configuration page to anyone who can reach it, while the files hold basic-auth
+ * passwords inline: a plain hash would let a reader test password guesses offline.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { ScrapeFile } from '../model.ts';
+import { scrapeFileName } from '../pod-layout.ts';
+
+/** The first Prometheus version that reads `scrape_config_files`. */
+export const SCRAPE_CONFIG_FILES_SINCE = '2.43.0';
+
+/**
+ * Generated jobs up to this many bytes stay inline in prometheus.yaml: small configurations look exactly like
+ * prometheus-operator's, and Prometheus' configuration page keeps showing every job (it shows only the main file).
+ * Above it (about 55 two-endpoint ServiceMonitors) rewriting the whole file on every change stops being cheap, so
+ * the jobs move to scrape files, where a change rewrites one slot's file: about 1/64 of the jobs.
+ */
+export const INLINE_SCRAPE_JOBS_MAX_BYTES = 256 * 1024;
+
+/**
+ * The most bytes one scrape file holds. A Secret holds 1 MiB of data; 900 KiB leaves room for a file to grow by a
+ * few monitors before its jobs spill into the next slot.
+ */
+export const SCRAPE_FILE_MAX_BYTES = 900 * 1024;
+
+/** The line every scrape file starts with; the jobs follow as a YAML sequence. */
+export const SCRAPE_FILE_HEADER = 'scrape_configs:\n';
+
+const HEADER_BYTES = Buffer.byteLength(SCRAPE_FILE_HEADER);
+
+/** Hex characters of the content hash in a file name: 64 bits, plenty to tell one version of a file from the next. */
+const NAME_HASH_CHARS = 16;
+
+/** One generated job, serialised alone as a sequence item (`- job_name: ...`). */
+export interface RenderedJob {
+  /** The home slot of its monitor (homeSlot). */
+  home: number;
+  name: string;
+  text: string;
+  /** UTF-8 bytes of `text`. */
+  bytes: number;
+}
+
+/** How many slots there are and how much each file may hold (parameters so tests can use small ones). */
+export interface ScrapeFileLimits {
+  slots: number;
+  maxFileBytes: number;
+}
+
+/** The jobs of each slot in file order, or why they do not fit. */
+export type ScrapeJobPacking =
+  | { ok: true; slots: RenderedJob[][] }
+  | { ok: false; reason: string };
+
+/** The home slot of a monitor (`owner` is `<kind>/<namespace>/<name>`): the first four bytes of sha256(`owner`) modulo `slots`. */
+export function homeSlot(owner: string, slots: number): number {
+  return createHash('sha256').update(owner).digest().readUInt32BE(0) % slots;
+}
+
+/**
+ * Puts every job into a slot, keeping each slot's file (header included) within `limits.maxFileBytes`: first each
+ * slot's own jobs (the longest prefix that fits), then what earlier slots passed on, in order; what is left after
+ * the last slot goes, job by job, into the first slot with room. Deterministic: only the order of `jobs` and
+ * their home slots decide.
+ */
+export function packScrapeJobs(jobs: readonly RenderedJob[], limits: ScrapeFileLimits): ScrapeJobPacking {
+  const room = limits.maxFileBytes - HEADER_BYTES;
+  const tooLarge = jobs.find((job) => job.bytes > room);
+  if (tooLarge) return { ok: false, reason: `job ${tooLarge.name} alone is ${kib(tooLarge.bytes)}, more than a scrape file holds (${kib(room)})` };
+
+  const own: RenderedJob[][] = Array.from({ length: limits.slots }, () => []);
+  for (const job of jobs) own[job.home]!.push(job);
+  const slots: RenderedJob[][] = Array.from({ length: limits.slots }, () => []);
+  const used: number[] = new Array<number>(limits.slots).fill(0);
+  const fill = (slot: number, candidates: readonly RenderedJob[]): RenderedJob[] => {
+    let taken = 0;
+    while (taken < candidates.length && used[slot]! + candidates[taken]!.bytes <= room) {
+      used[slot]! += candidates[taken]!.bytes;
+      slots[slot]!.push(candidates[taken]!);
+      taken += 1;
+    }
+    return candidates.slice(taken);
+  };
+
+  let passedOn: RenderedJob[] = [];
+  for (let slot = 0; slot < limits.slots; slot += 1) {
+    const ownLeft = fill(slot, own[slot]!);
+    passedOn = [...fill(slot, passedOn), ...ownLeft];
+  }
+  for (const job of passedOn) {
+    const slot = used.findIndex((bytes) => bytes + job.bytes <= room);
+    if (slot < 0) {
+      const total = jobs.reduce((sum, each) => sum + each.bytes, 0);
+      return { ok: false, reason: `the ${jobs.length} generated scrape jobs are ${mib(total)}, more than the ${limits.slots} scrape files of ${kib(limits.maxFileBytes)} promop mounts hold` };
+    }
+    used[slot]! += job.bytes;
+    slots[slot]!.push(job);
+  }
+  return { ok: true, slots };
+}
+
+/** The scrape file of `slot` holding `jobsText` (the jobs as a YAML sequence), named by an HMAC of its text keyed with `hashKey`. */
+export function scrapeFile(slot: number, jobsText: string, jobNames: string[], hashKey: string): ScrapeFile {
+  const text = SCRAPE_FILE_HEADER + jobsText;
+  const hash = createHmac('sha256', hashKey).update(text).digest('hex').slice(0, NAME_HASH_CHARS);
+  return { slot, name: scrapeFileName(slot, hash), text, jobNames };
+}
+
+/** Every slot's text in bytes, header included, as scrapeFile writes it. */
+export function scrapeFileBytes(jobsBytes: number): number {
+  return HEADER_BYTES + jobsBytes;
+}
+
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
+}

@@ -1,0 +1,194 @@
+/**
+ * Large configurations: the generated jobs move from prometheus.yaml into scrape files once they pass
+ * INLINE_SCRAPE_JOBS_MAX_BYTES (Prometheus 2.43+), a change to one monitor rewrites one file, every shard gets its
+ * own files, and the real promtool accepts prometheus.yaml with the files laid out as the pod mounts them.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load } from 'js-yaml';
+import type { Prometheus, ServiceMonitor } from '@promop/crds';
+import { runPromtool } from '@promop/e2e';
+import { generate } from '../generate.ts';
+import type { GeneratorInput, GeneratorOutput, ScrapeFile } from '../model.ts';
+import { CONFIG_DIR } from '../pod-layout.ts';
+import { toPrometheusYaml } from '../yaml-output.ts';
+import { homeSlot, packScrapeJobs, SCRAPE_FILE_MAX_BYTES, scrapeFile, type RenderedJob } from './scrape-config-files.ts';
+import { renderShardConfigs } from './shard-configs.ts';
+
+const GOLDEN = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'golden', 'prometheus', 'scrape-config-files-main.yaml');
+const NAMESPACES = ['team-0', 'team-1', 'team-2', 'team-3', 'team-4'];
+
+function serviceMonitor(index: number, endpoints = 6, interval = '30s'): ServiceMonitor {
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'ServiceMonitor',
+    metadata: { namespace: NAMESPACES[index % NAMESPACES.length], name: `app-${index}`, labels: {} },
+    spec: { selector: { matchLabels: { app: `app-${index}` } }, endpoints: Array.from({ length: endpoints }, (_, port) => ({ port: `p${port}`, interval })) },
+  } as ServiceMonitor;
+}
+
+/** 30 monitors of six endpoints: 180 jobs, about 330 KiB, over the inline limit. */
+const LARGE = Array.from({ length: 30 }, (_, index) => serviceMonitor(index));
+
+function input(serviceMonitors: ServiceMonitor[], spec: Record<string, unknown> = {}, secrets: GeneratorInput['secrets'] = []): GeneratorInput {
+  const prometheus = {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'Prometheus',
+    metadata: { namespace: 'monitoring', name: 'main', uid: '0b5cf4a3-2d4e-4f7b-9a51-3c1f0b8e9d21' },
+    spec: { serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {}, ...spec },
+  } as Prometheus;
+  return { prometheus, serviceMonitors, podMonitors: [], prometheusRules: [], namespaces: NAMESPACES.map((name) => ({ name, labels: {} })), secrets, configMaps: [] };
+}
+
+function render(generatorInput: GeneratorInput): GeneratorOutput {
+  const output = generate(generatorInput);
+  expect(output.prometheusProblems).toEqual([]);
+  return output;
+}
+
+const jobNamesOf = (text: string) => ((load(text) as { scrape_configs?: { job_name: string }[] }).scrape_configs ?? []).map((job) => job.job_name);
+const expectedJobs = (monitors: ServiceMonitor[]) => monitors
+  .flatMap((monitor) => monitor.spec.endpoints.map((_, index) => `serviceMonitor/${monitor.metadata.namespace}/${monitor.metadata.name}/${index}`));
+
+describe('a configuration under the inline limit', () => {
+  it('keeps every job in prometheus.yaml and has no scrape files', () => {
+    const output = render(input(LARGE.slice(0, 5)));
+    expect(output.scrapeFiles).toEqual([[]]);
+    expect(output.configs[0]).not.toContain('scrape_config_files');
+    expect(jobNamesOf(output.configs[0]!).sort()).toEqual(expectedJobs(LARGE.slice(0, 5)).sort());
+  });
+});
+
+describe('a configuration over the inline limit', () => {
+  const output = render(input(LARGE));
+  const files = output.scrapeFiles[0]!;
+
+  it('names its scrape files in prometheus.yaml, by absolute path in slot order, instead of holding the jobs', () => {
+    const main = load(output.configs[0]!) as Record<string, unknown>;
+    expect(Object.keys(main)).toEqual(['global', 'scrape_config_files', 'storage']);
+    expect(main.scrape_config_files).toEqual(files.map((file) => `${CONFIG_DIR}/${file.name}`));
+    expect(files.map((file) => file.slot)).toEqual([...files.map((file) => file.slot)].sort((a, b) => a - b));
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('matches the reviewed golden prometheus.yaml', () => {
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, output.configs[0]!);
+    expect(output.configs[0]).toBe(readFileSync(GOLDEN, 'utf8'));
+  });
+
+  it('has every job exactly once, each monitor\'s jobs in its home slot, and each file within the size limit', () => {
+    expect(files.flatMap((file) => file.jobNames).sort()).toEqual(expectedJobs(LARGE).sort());
+    for (const file of files) {
+      expect(jobNamesOf(file.text)).toEqual(file.jobNames);
+      expect(Buffer.byteLength(file.text)).toBeLessThanOrEqual(SCRAPE_FILE_MAX_BYTES);
+      for (const job of file.jobNames) expect(homeSlot(`ServiceMonitor/${job.split('/').slice(1, 3).join('/')}`, 64)).toBe(file.slot);
+    }
+  });
+
+  it('keeps additionalScrapeConfigs in prometheus.yaml, after the list of files', () => {
+    const additional = { namespace: 'monitoring', name: 'extra', data: { 'jobs.yaml': '- job_name: node\n  static_configs:\n  - targets: ["node-1:9100"]\n' } };
+    const withExtra = render(input(LARGE, { additionalScrapeConfigs: { name: 'extra', key: 'jobs.yaml' } }, [additional]));
+    const main = load(withExtra.configs[0]!) as Record<string, unknown>;
+    expect(Object.keys(main)).toEqual(['global', 'scrape_config_files', 'scrape_configs', 'storage']);
+    expect(jobNamesOf(withExtra.configs[0]!)).toEqual(['node']);
+    expect(withExtra.scrapeFiles[0]).toEqual(files);
+  });
+
+  it('is accepted by the real promtool (check config, which reads the scrape files) laid out as the pod mounts them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'promop-scrape-files-'));
+    try {
+      writeFileSync(join(dir, 'prometheus.yaml'), output.configs[0]!.split(`${CONFIG_DIR}/`).join(`${dir}/`));
+      for (const file of files) writeFileSync(join(dir, file.name), file.text);
+      const checked = await runPromtool(['check', 'config', join(dir, 'prometheus.yaml')]);
+      expect({ code: checked.code, output: checked.code === 0 ? '' : checked.stdout + checked.stderr }).toEqual({ code: 0, output: '' });
+      // And it does read them: a broken file fails the check.
+      writeFileSync(join(dir, files[0]!.name), `${files[0]!.text}- job_name: broken\n  scrape_interval: 30x\n`);
+      const broken = await runPromtool(['check', 'config', join(dir, 'prometheus.yaml')]);
+      expect(broken.code).not.toBe(0);
+      expect(broken.stdout + broken.stderr).toContain('unknown unit "x" in duration "30x"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a change to one monitor of a large configuration', () => {
+  const before = render(input(LARGE)).scrapeFiles[0]!;
+  const changedFiles = (after: ScrapeFile[]) => {
+    const bySlot = (files: ScrapeFile[]) => new Map(files.map((file) => [file.slot, file]));
+    const old = bySlot(before);
+    const now = bySlot(after);
+    return [...new Set([...old.keys(), ...now.keys()])].filter((slot) => old.get(slot)?.name !== now.get(slot)?.name || old.get(slot)?.text !== now.get(slot)?.text);
+  };
+  const slotOf = (monitor: ServiceMonitor) => homeSlot(`ServiceMonitor/${monitor.metadata.namespace}/${monitor.metadata.name}`, 64);
+
+  it('rewrites only its own slot\'s file when it is edited; every other file stays byte-identical', () => {
+    const edited = LARGE.map((monitor, index) => (index === 7 ? serviceMonitor(7, 6, '15s') : monitor));
+    expect(changedFiles(render(input(edited)).scrapeFiles[0]!)).toEqual([slotOf(LARGE[7]!)]);
+  });
+
+  it('adds to one file when it is created, and removes from one when it is deleted', () => {
+    const added = serviceMonitor(30);
+    expect(changedFiles(render(input([...LARGE, added])).scrapeFiles[0]!)).toEqual([slotOf(added)]);
+    expect(changedFiles(render(input(LARGE.filter((_, index) => index !== 3))).scrapeFiles[0]!)).toEqual([slotOf(LARGE[3]!)]);
+  });
+});
+
+describe('a sharded large configuration', () => {
+  it('gives each shard its own prometheus.yaml and files, with the same jobs in the same slots and its own shard number', () => {
+    const output = render(input(LARGE, { shards: 2 }));
+    const [zero, one] = output.scrapeFiles as [ScrapeFile[], ScrapeFile[]];
+    expect(one.map((file) => [file.slot, file.jobNames])).toEqual(zero.map((file) => [file.slot, file.jobNames]));
+    expect(zero[0]!.text).toContain('regex: 0;|.+;.+');
+    expect(one[0]!.text).toContain('regex: 1;|.+;.+');
+    expect(one[0]!.name).not.toBe(zero[0]!.name);
+    expect(output.configs[1]).toContain(one[0]!.name);
+    for (const text of [...output.configs, ...zero.map((f) => f.text), ...one.map((f) => f.text)]) expect(text).not.toContain('$(SHARD)');
+  });
+});
+
+describe('Prometheus versions', () => {
+  it('keeps a large configuration inline for Prometheus 2.42, which cannot read scrape_config_files', () => {
+    const output = render(input(LARGE, { version: 'v2.42.0' }));
+    expect(output.scrapeFiles).toEqual([[]]);
+    expect(jobNamesOf(output.configs[0]!)).toHaveLength(180);
+  });
+
+  it('splits it from Prometheus 2.43 on', () => {
+    expect(render(input(LARGE, { version: 'v2.43.0' })).scrapeFiles[0]!.length).toBeGreaterThan(10);
+  });
+});
+
+describe('the two ways of writing a slot', () => {
+  it('give the same bytes: the slot serialised at once (fast path) and its jobs one by one (when a slot overflows)', () => {
+    const config = { global: {}, scrape_configs: Array.from({ length: 40 }, (_, index) => ({ job_name: `job-${index}`, static_configs: [{ targets: [`host-${index}:80`] }] })) };
+    const owners = config.scrape_configs.map((_, index) => `ServiceMonitor/ns/monitor-${Math.floor(index / 2)}`);
+    const limits = { slots: 8, maxFileBytes: 100_000, inlineMaxBytes: 0 };
+    const fast = renderShardConfigs(config, 1, owners, { scrapeConfigFiles: true, hashKey: 'k', limits });
+    const jobs: RenderedJob[] = config.scrape_configs.map((job, index) => {
+      const text = toPrometheusYaml([job]);
+      return { home: homeSlot(owners[index]!, 8), name: job.job_name, text, bytes: Buffer.byteLength(text) };
+    });
+    const packing = packScrapeJobs(jobs, limits);
+    if (!fast.ok || !packing.ok) throw new Error('did not fit');
+    const slow = packing.slots.flatMap((slot, index) => (slot.length === 0 ? [] : [scrapeFile(index, slot.map((job) => job.text).join(''), slot.map((job) => job.name), 'k')]));
+    expect(fast.value.scrapeFiles[0]).toEqual(slow);
+  });
+
+  it('reports jobs that do not fit as a problem of the Prometheus, at spec', () => {
+    const config = { global: {}, scrape_configs: Array.from({ length: 10 }, (_, index) => ({ job_name: `job-${index}` })) };
+    const result = renderShardConfigs(config, 1, config.scrape_configs.map((_, index) => `o/${index}`), {
+      scrapeConfigFiles: true, hashKey: 'k', limits: { slots: 2, maxFileBytes: 60, inlineMaxBytes: 0 },
+    });
+    expect(result).toEqual({ ok: false, problem: { path: 'spec', message: expect.stringMatching(/^the 10 generated scrape jobs are .* more than the 2 scrape files of .* promop mounts hold; select fewer monitors/) } });
+  });
+});
+
+describe('determinism of a large configuration', () => {
+  it('gives byte-identical output whatever the order of the monitors', () => {
+    const reversed = [...LARGE].reverse();
+    expect(JSON.stringify(generate(input(reversed)))).toBe(JSON.stringify(generate(input(LARGE))));
+  });
+});

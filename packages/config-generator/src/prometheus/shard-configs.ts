@@ -1,0 +1,136 @@
+/**
+ * The files of each shard: prometheus.yaml, and the scrape files it names when the generated jobs are too many to
+ * stay inline (scrape-config-files.ts). Every shard has every job (sharding is a relabeling), so each shard gets
+ * its own copy with its number written in, and its own set of scrape files.
+ *
+ * Inline (as prometheus-operator writes it) when Prometheus is older than 2.43 or the generated jobs take at most
+ * INLINE_SCRAPE_JOBS_MAX_BYTES; otherwise prometheus.yaml keeps everything else (global, rule_files, alerting,
+ * remote storage, the hand-written additionalScrapeConfigs) and lists the scrape files by absolute path, in slot
+ * order. Prometheus reads the main file's jobs first, then each listed file in order, so its job order is
+ * deterministic too.
+ */
+import type { FieldProblem, ScrapeFile } from '../model.ts';
+import { CONFIG_DIR, SCRAPE_FILE_SLOTS } from '../pod-layout.ts';
+import { toPrometheusYaml } from '../yaml-output.ts';
+import {
+  INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_MAX_BYTES, homeSlot, packScrapeJobs, scrapeFile, scrapeFileBytes, type RenderedJob, type ScrapeFileLimits,
+} from './scrape-config-files.ts';
+import { substituteShard } from './sharding.ts';
+
+/** prometheus.yaml per shard and the scrape files each names (empty lists when inline). */
+export interface ShardConfigs {
+  configs: string[];
+  scrapeFiles: ScrapeFile[][];
+}
+
+/** How the shards' files are laid out. */
+export interface ShardLayoutOptions {
+  /** Prometheus reads `scrape_config_files` (2.43+). */
+  scrapeConfigFiles: boolean;
+  /** The key of the scrape file names' HMAC (the Prometheus' uid). */
+  hashKey: string;
+  /** Test only: other limits than the real ones. */
+  limits?: Limits;
+}
+
+/** The slots, the size of a file and the most generated jobs kept inline. */
+type Limits = ScrapeFileLimits & { inlineMaxBytes: number };
+
+/**
+ * Renders every shard of `config`, whose `scrape_configs` starts with the generated jobs (`owners[i]` is the
+ * monitor of job i) followed by the hand-written ones. With several shards `config` carries the `$(SHARD)`
+ * placeholder, replaced per shard; with one shard the generated jobs were rendered for shard 0 already and are not
+ * copied (for 10,000 monitors the copy would cost more than rendering them). A problem: the generated jobs do not
+ * fit into the scrape files.
+ */
+export function renderShardConfigs(
+  config: Record<string, unknown>,
+  shards: number,
+  owners: readonly string[],
+  options: ShardLayoutOptions,
+): { ok: true; value: ShardConfigs } | { ok: false; problem: FieldProblem } {
+  const limits = options.limits ?? { slots: SCRAPE_FILE_SLOTS, maxFileBytes: SCRAPE_FILE_MAX_BYTES, inlineMaxBytes: INLINE_SCRAPE_JOBS_MAX_BYTES };
+  const homes = options.scrapeConfigFiles ? homeSlots(owners, limits.slots) : [];
+  const result: ShardConfigs = { configs: [], scrapeFiles: [] };
+  for (let shard = 0; shard < shards; shard += 1) {
+    const shardConfig = shards > 1 ? substituteShard(config, shard) : singleShardConfig(config, owners.length);
+    const rendered = options.scrapeConfigFiles
+      ? renderShard(shardConfig, homes, limits, options.hashKey)
+      : { ok: true as const, config: toPrometheusYaml(shardConfig), scrapeFiles: [] };
+    if (!rendered.ok) return rendered;
+    result.configs.push(rendered.config);
+    result.scrapeFiles.push(rendered.scrapeFiles);
+  }
+  return { ok: true, value: result };
+}
+
+/** The home slot of each generated job, hashing each monitor once (its jobs are adjacent). */
+function homeSlots(owners: readonly string[], slots: number): number[] {
+  const homes: number[] = [];
+  for (const [index, owner] of owners.entries()) homes.push(index > 0 && owners[index - 1] === owner ? homes[index - 1]! : homeSlot(owner, slots));
+  return homes;
+}
+
+/**
+ * One shard's files. Fast path: each slot's jobs serialised together; when every slot fits (the rule far from
+ * capacity) that is the packing, since packScrapeJobs moves nothing then. Otherwise each job is serialised alone
+ * and packScrapeJobs decides. A sequence serialises as its items one after the other, so both paths write the
+ * same bytes.
+ */
+function renderShard(config: Record<string, unknown>, homes: readonly number[], limits: Limits, hashKey: string):
+  { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } {
+  const jobs = config.scrape_configs as Array<Record<string, unknown>>;
+  const bySlot: number[][] = Array.from({ length: limits.slots }, () => []);
+  for (const [index, home] of homes.entries()) bySlot[home]!.push(index);
+  const texts = bySlot.map((indices) => (indices.length === 0 ? '' : toPrometheusYaml(indices.map((index) => jobs[index]))));
+  const sizes = texts.map((text) => Buffer.byteLength(text));
+  if (sizes.reduce((sum, bytes) => sum + bytes, 0) <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
+
+  const nameOf = (index: number) => String(jobs[index]!.job_name);
+  let scrapeFiles: ScrapeFile[];
+  if (sizes.every((bytes) => scrapeFileBytes(bytes) <= limits.maxFileBytes)) {
+    scrapeFiles = bySlot.flatMap((indices, slot) => (indices.length === 0 ? [] : [scrapeFile(slot, texts[slot]!, indices.map(nameOf), hashKey)]));
+  } else {
+    const rendered: RenderedJob[] = homes.map((home, index) => {
+      const text = toPrometheusYaml([jobs[index]]);
+      return { home, name: nameOf(index), text, bytes: Buffer.byteLength(text) };
+    });
+    const packing = packScrapeJobs(rendered, limits);
+    if (!packing.ok) return { ok: false, problem: { path: 'spec', message: `${packing.reason}; select fewer monitors or spread them over several Prometheus objects` } };
+    scrapeFiles = packing.slots.flatMap((slotJobs, slot) => (slotJobs.length === 0 ? [] : [
+      scrapeFile(slot, slotJobs.map((job) => job.text).join(''), slotJobs.map((job) => job.name), hashKey),
+    ]));
+  }
+  const main = withScrapeConfigFiles(config, scrapeFiles.map((file) => `${CONFIG_DIR}/${file.name}`), jobs.slice(homes.length));
+  return { ok: true, config: toPrometheusYaml(main), scrapeFiles };
+}
+
+/**
+ * `config` with `scrape_config_files` where `scrape_configs` was (Prometheus' own key order) and only the
+ * hand-written jobs left in `scrape_configs` (the key is dropped when there are none).
+ */
+function withScrapeConfigFiles(config: Record<string, unknown>, files: string[], handWritten: unknown[]): Record<string, unknown> {
+  const main: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key !== 'scrape_configs') {
+      main[key] = value;
+      continue;
+    }
+    main.scrape_config_files = files;
+    if (handWritten.length > 0) main.scrape_configs = handWritten;
+  }
+  return main;
+}
+
+/** The one shard's config: `$(SHARD)` replaced by 0 everywhere but in the generated jobs, which have 0 already. */
+function singleShardConfig(config: Record<string, unknown>, generatedJobs: number): Record<string, unknown> {
+  const single: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key !== 'scrape_configs') single[key] = substituteShard(value, 0);
+    else {
+      const jobs = value as unknown[];
+      single[key] = [...jobs.slice(0, generatedJobs), ...substituteShard(jobs.slice(generatedJobs), 0)];
+    }
+  }
+  return single;
+}

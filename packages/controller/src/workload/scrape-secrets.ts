@@ -1,0 +1,44 @@
+/**
+ * The scrape Secrets: one per scrape file of a shard (the generator's `scrapeFiles[shard]`), Secret
+ * `<config Secret>-scrape-<slot>` with the file under its own name (`scrape-<slot>-<hash>.yaml`).
+ *
+ * Why Secrets and why these names: the files hold credentials inline, like prometheus.yaml; and the pods mount a
+ * fixed list of names (every slot, `optional`, see pod-volumes.ts), so a slot that has no file simply has no
+ * Secret, and the pod spec is the same whether the configuration has one file or sixty-four. The key carries the
+ * file's content hash: a new version of a file is a new key, the old one is removed by the same server-side apply,
+ * and the kubelet's atomic update of the volume never shows Prometheus a file whose name does not match its
+ * content.
+ */
+import type { V1Secret } from '@kubernetes/client-node';
+import type { GeneratorOutput } from '@promop/config-generator';
+import type { Prometheus } from '@promop/crds';
+import { PROMETHEUS_NAME_LABEL, SHARD_LABEL, managedByLabels } from './labels.ts';
+import { prometheusOwnerReference } from './owner-reference.ts';
+import { MAX_SECRET_DATA_BYTES, base64Data, secretDataBytes } from './secret-size.ts';
+import { scrapeSecretName } from './shard-names.ts';
+
+/**
+ * Per shard, one Secret per scrape file, labelled like the config Secret (Prometheus name and shard, so the
+ * controller deletes those of emptied slots and removed shards) and owned by the Prometheus. Empty lists when the
+ * jobs are inline. Throws for a file over 1 MiB: the generator keeps files under SCRAPE_FILE_MAX_BYTES.
+ */
+export function buildScrapeSecrets(prometheus: Prometheus, output: Pick<GeneratorOutput, 'scrapeFiles'>): V1Secret[][] {
+  const { name, namespace } = prometheus.metadata;
+  const owner = prometheusOwnerReference(prometheus);
+  return output.scrapeFiles.map((files, shard) => files.map((file): V1Secret => {
+    const data = { [file.name]: file.text };
+    if (secretDataBytes(data) > MAX_SECRET_DATA_BYTES) throw new Error(`bug: scrape file ${file.name} of Prometheus ${namespace}/${name} is larger than a Secret holds`);
+    return {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: scrapeSecretName(name, shard, file.slot),
+        namespace,
+        labels: { ...managedByLabels(), [PROMETHEUS_NAME_LABEL]: name, [SHARD_LABEL]: String(shard) },
+        ownerReferences: [owner],
+      },
+      type: 'Opaque',
+      data: base64Data(data),
+    };
+  }));
+}
