@@ -97,6 +97,13 @@ describe('a Prometheus selecting two teams, one of which wrote a broken ServiceM
     expect(configText(secret)).not.toContain(`serviceMonitor/${TEAM_B}/broken`);
   });
 
+  it('follows a change of the Secret the monitor references into the config (Secrets are watched as metadata, read by name)', async () => {
+    const rotated = `${SECRET_VALUE}-rotated`;
+    await core.replaceNamespacedSecret({ namespace: TEAM_A, name: 'api-auth', body: { metadata: { name: 'api-auth' }, stringData: { user: 'scraper', password: rotated } } });
+    const secret = await eventually(() => readConfig(), (s) => configText(s).includes(rotated));
+    expect(configText(secret)).toContain(`password: ${rotated}`);
+  });
+
   it('gets a rule ConfigMap with the valid rule file only', async () => {
     const configMap = await eventually(
       () => core.readNamespacedConfigMap({ namespace: MONITORING, name: 'prometheus-main-rulefiles-0' }),

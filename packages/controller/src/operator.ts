@@ -9,7 +9,8 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from '@kuber
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
-  ApiPodAnnotator, ChildWriter, EventRecorder, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, type ClusterCaches,
+  ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches,
+  type ClusterCaches,
 } from './kube/index.ts';
 import { OperatorMetrics } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
@@ -61,7 +62,9 @@ async function prometheusExists(custom: CustomObjectsApi, namespace: string, nam
 export class Operator {
   readonly #options: OperatorOptions;
   readonly #log: Logger;
+  readonly #api: RawApi;
   readonly #caches: ClusterCaches;
+  readonly #referenced: ReferencedObjects;
   readonly #queue: WorkQueue;
   readonly #reconciler: PrometheusReconciler;
   readonly #podClient: PrometheusReloader;
@@ -73,10 +76,12 @@ export class Operator {
     this.#log = options.log ?? pino();
     const kc = options.kubeConfig;
     const custom = kc.makeApiClient(CustomObjectsApi);
-    this.#caches = createClusterCaches(kc, this.#log, {
+    this.#api = new RawApi(kc);
+    this.#caches = createClusterCaches(this.#api, this.#log, {
       ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
       ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),
     });
+    this.#referenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
     this.#queue = new WorkQueue({
       workers: options.workers ?? 1,
       onError: (key, error, failures) => this.#log.error({ prometheus: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
@@ -100,6 +105,7 @@ export class Operator {
     });
     this.#reconciler = new PrometheusReconciler({
       caches: this.#caches,
+      referenced: this.#referenced,
       children: new ChildWriter(kc),
       status: new StatusWriter(kc),
       prometheusExists: (namespace, name) => prometheusExists(custom, namespace, name),
@@ -113,7 +119,7 @@ export class Operator {
   async start(): Promise<void> {
     if (this.#started) throw new Error('bug: Operator started twice');
     this.#started = true;
-    enqueueOnChanges(this.#caches, this.#queue);
+    enqueueOnChanges(this.#caches, this.#queue, this.#referenced);
     await startClusterCaches(this.#caches);
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'caches synced; reconciling');
     this.#queue.start((key) => this.#reconciler.reconcile(key));
@@ -129,6 +135,7 @@ export class Operator {
     await stopClusterCaches(this.#caches);
     await this.#queue.shutdown();
     await this.#podClient.close();
+    this.#api.close();
     this.#log.info('stopped');
   }
 }

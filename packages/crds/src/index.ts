@@ -15,3 +15,4 @@ export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';
 export { renderCrdFiles } from './crd-files.ts';
 export { DURATION_PATTERN, BYTE_SIZE_PATTERN, URL_PATTERN, PROXY_URL_PATTERN } from './schemas/common.ts';
 export { RELABEL_ACTIONS } from './schemas/relabel-config.ts';
+export { keyReferences, type KeyReference, type ReferencingKind } from './key-references.ts';

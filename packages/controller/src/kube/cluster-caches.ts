@@ -1,21 +1,22 @@
 /**
  * The caches the controller reads instead of the API server: what a Prometheus' configuration depends on
- * (Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Namespace, referenced Secrets and ConfigMaps) and the
- * children promop owns (StatefulSets, Services, Secrets, ConfigMaps labelled managed-by promop) and the pods of its
- * StatefulSets.
+ * (Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Namespace, the metadata of Secrets and ConfigMaps) and
+ * the children promop owns (StatefulSets, Services, Secrets, ConfigMaps labelled managed-by promop) and the pods of
+ * its StatefulSets.
  *
- * Secrets: Kubernetes cannot grant "the Secrets a monitor references", so promop, like prometheus-operator,
- * lists and watches Secrets cluster-wide. To keep memory and exposure down the watch skips the kinds of Secret no
- * monitor can reference (ServiceAccount tokens, Helm release blobs) with a field selector, and promop's own
- * children with a label selector (they are watched separately and never fed back into the generator). Values
- * are held in memory only; nothing here logs an object.
+ * Secrets and ConfigMaps: Kubernetes cannot grant "the Secrets a monitor references", so promop, like
+ * prometheus-operator, lists and watches them cluster-wide, but as metadata only (PartialObjectMetadata): their
+ * data is read by name for just the referenced ones (referenced-objects.ts). The Secret watch also skips the kinds
+ * no monitor can reference (ServiceAccount tokens, Helm release blobs) with a field selector, and both skip
+ * promop's own children with a label selector (they are watched whole, separately, and never fed back into the
+ * generator). Nothing here logs an object.
  */
-import type { KubeConfig, V1ConfigMap, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
-import { RawApi } from './raw-api.ts';
-import { WatchedCache, type CachedObject, type WatchedCacheOptions } from './watched-cache.ts';
+import type { RawApi } from './raw-api.ts';
+import { WatchedCache, type CachedObject, type PartialObjectMetadata, type WatchedCacheOptions } from './watched-cache.ts';
 
 /** Label selector of the objects promop created. */
 export const OWNED_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY}`;
@@ -31,10 +32,10 @@ export interface ClusterCaches {
   podMonitors: WatchedCache<PodMonitor>;
   prometheusRules: WatchedCache<PrometheusRule>;
   namespaces: WatchedCache<V1Namespace>;
-  /** Secrets a resource may reference (not promop's own). */
-  secrets: WatchedCache<V1Secret>;
-  /** ConfigMaps a resource may reference (not promop's own). */
-  configMaps: WatchedCache<V1ConfigMap>;
+  /** The metadata of the Secrets a resource may reference (not promop's own); data: referenced-objects.ts. */
+  secrets: WatchedCache<PartialObjectMetadata>;
+  /** The metadata of the ConfigMaps a resource may reference (not promop's own). */
+  configMaps: WatchedCache<PartialObjectMetadata>;
   ownedStatefulSets: WatchedCache<V1StatefulSet>;
   ownedServices: WatchedCache<V1Service>;
   ownedSecrets: WatchedCache<V1Secret>;
@@ -54,9 +55,8 @@ export interface ClusterCachesOptions {
   prometheusSelector?: string;
 }
 
-/** Creates (does not start) every cache. */
-export function createClusterCaches(kc: KubeConfig, log: Logger, options: ClusterCachesOptions = {}): ClusterCaches {
-  const api = new RawApi(kc);
+/** Creates (does not start) every cache; all of them send their requests through `api`. */
+export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCachesOptions = {}): ClusterCaches {
   const common = options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs };
   const cache = <T extends CachedObject>(resource: string, path: string, more: Partial<WatchedCacheOptions> = {}) =>
     new WatchedCache<T>(api, { resource, path, ...more, ...common }, log);
@@ -70,8 +70,8 @@ export function createClusterCaches(kc: KubeConfig, log: Logger, options: Cluste
     podMonitors: custom<PodMonitor>(PLURALS.PodMonitor),
     prometheusRules: custom<PrometheusRule>(PLURALS.PrometheusRule),
     namespaces: cache<V1Namespace>('namespaces', '/api/v1/namespaces'),
-    secrets: cache<V1Secret>('secrets', '/api/v1/secrets', { ...referenced, fieldSelector: IGNORED_SECRET_TYPES_SELECTOR }),
-    configMaps: cache<V1ConfigMap>('configmaps', '/api/v1/configmaps', referenced),
+    secrets: cache<PartialObjectMetadata>('secrets', '/api/v1/secrets', { ...referenced, fieldSelector: IGNORED_SECRET_TYPES_SELECTOR, metadataOnly: true }),
+    configMaps: cache<PartialObjectMetadata>('configmaps', '/api/v1/configmaps', { ...referenced, metadataOnly: true }),
     ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1/statefulsets', owned),
     ownedServices: cache<V1Service>('owned services', '/api/v1/services', owned),
     ownedSecrets: cache<V1Secret>('owned secrets', '/api/v1/secrets', owned),

@@ -10,4 +10,5 @@ export { FIELD_MANAGER } from './field-manager.ts';
 export { ApiPodAnnotator, type PodAnnotator } from './pod-annotator.ts';
 export { StatusWriter, type StatusTarget } from './status-writer.ts';
 export { RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, type RawRequest, type WatchEvent } from './raw-api.ts';
-export { WatchedCache, type CachedObject, type ChangeHandler, type WatchedCacheOptions } from './watched-cache.ts';
+export { WatchedCache, type CachedObject, type ChangeHandler, type PartialObjectMetadata, type WatchedCacheOptions } from './watched-cache.ts';
+export { ReferencedObjects, type ReferencedData, type ReferencedKind, type References } from './referenced-objects.ts';

@@ -18,6 +18,7 @@
  * Handlers get the object, the change and, for updates, the previous version; they must not throw (a throw is
  * logged as a bug and does not reach the watch).
  */
+import type { V1ObjectMeta } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError } from './api-error.ts';
 import { METADATA_ACCEPT, METADATA_LIST_ACCEPT, RawApi, type WatchEvent } from './raw-api.ts';
@@ -25,6 +26,13 @@ import { METADATA_ACCEPT, METADATA_LIST_ACCEPT, RawApi, type WatchEvent } from '
 /** What a cached object has at least. */
 export interface CachedObject {
   metadata?: { name?: string; namespace?: string; resourceVersion?: string; annotations?: Record<string, string>; managedFields?: unknown } | undefined;
+}
+
+/** An object as a metadata-only cache holds it (meta.k8s.io/v1 PartialObjectMetadata; client-node has no type). */
+export interface PartialObjectMetadata {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: V1ObjectMeta;
 }
 
 /** How a WatchedCache lists and watches its resource. */

@@ -39,7 +39,7 @@ describe('a change of a Prometheus pod', () => {
   const caches = Object.fromEntries(CACHES.map((name) => [name, new FakeCache()])) as unknown as Record<(typeof CACHES)[number], FakeCache<unknown>>;
   caches.prometheuses.objects.push({ name: 'main', namespace: 'monitoring', object: { metadata: { name: 'main', namespace: 'monitoring' } } });
   const keys: string[] = [];
-  enqueueOnChanges(caches as unknown as ClusterCaches, { add: (key) => keys.push(key) });
+  enqueueOnChanges(caches as unknown as ClusterCaches, { add: (key) => keys.push(key) }, { isReferenced: () => false });
   const emit = (object: V1Pod, change: 'add' | 'update' | 'delete') => {
     keys.length = 0;
     caches.pods.emit(object, change);

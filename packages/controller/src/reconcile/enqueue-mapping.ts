@@ -4,7 +4,8 @@
  *
  * Simplest correct choice: a change to a ServiceMonitor, PodMonitor, PrometheusRule, Namespace, or referenced
  * Secret/ConfigMap enqueues every Prometheus, since whether it is selected depends on selectors the reconcile
- * evaluates anyway. The cost is one render per Prometheus per such change; the queue's dedup folds a burst of
+ * evaluates anyway. Secrets and ConfigMaps nothing references (as of the last reconcile, see
+ * kube/referenced-objects.ts) enqueue nothing: a cluster's thousands of unrelated Secrets cost no reconcile. The cost is one render per Prometheus per such change; the queue's dedup folds a burst of
  * changes into one render each, and with a handful of Prometheus objects per cluster (the common case) that is
  * cheap. Clusters with many Prometheus objects and frequently changing Secrets would want an index from
  * referenced Secret to Prometheus here.
@@ -21,7 +22,7 @@
  */
 import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
 import { GROUP } from '@promop/crds';
-import type { ClusterCaches } from '../kube/index.ts';
+import type { ClusterCaches, ReferencedKind } from '../kube/index.ts';
 import { PROMETHEUS_NAME_LABEL } from '../workload/index.ts';
 import { objectKey } from './key.ts';
 
@@ -41,9 +42,17 @@ export function podReloadState(pod: V1Pod): string {
   return [pod.status?.phase ?? '', ready, pod.status?.podIP ?? '', pod.metadata?.deletionTimestamp ? 'deleting' : ''].join('|');
 }
 
+/** Tells which Secrets and ConfigMaps are referenced (kube/referenced-objects.ts). */
+export interface ReferenceIndex {
+  isReferenced(kind: ReferencedKind, namespace: string, name: string): boolean;
+}
+
 /** Registers the handlers of every cache on `queue`. */
-export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink): void {
+export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink, references: ReferenceIndex): void {
   const everyPrometheus = () => enqueueEveryPrometheus(caches, queue);
+  const ifReferenced = (kind: ReferencedKind) => (object: { metadata?: V1ObjectMeta }) => {
+    if (references.isReferenced(kind, object.metadata?.namespace ?? '', object.metadata?.name ?? '')) everyPrometheus();
+  };
   const boundPrometheuses = (status: { bindings?: { group: string; resource: string; namespace: string; name: string }[] } | undefined) => {
     for (const binding of status?.bindings ?? []) {
       if (binding.group === GROUP && binding.resource === 'prometheuses') queue.add(objectKey(binding.namespace, binding.name));
@@ -67,8 +76,8 @@ export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink): void {
     });
   }
   caches.namespaces.onChange(everyPrometheus);
-  caches.secrets.onChange(everyPrometheus);
-  caches.configMaps.onChange(everyPrometheus);
+  caches.secrets.onChange(ifReferenced('Secret'));
+  caches.configMaps.onChange(ifReferenced('ConfigMap'));
   caches.ownedStatefulSets.onChange((object) => controller(object.metadata));
   caches.ownedSecrets.onChange((object) => controller(object.metadata));
   caches.ownedConfigMaps.onChange((object) => controller(object.metadata));

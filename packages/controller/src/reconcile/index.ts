@@ -1,6 +1,7 @@
 /** The reconcile loop: work queue, change → key mapping, and reconcile(key) for a Prometheus. */
 export { WorkQueue, backoffDelay, DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, type ProcessKey, type ProcessOutcome, type WorkQueueOptions } from './work-queue.ts';
-export { enqueueEveryPrometheus, enqueueOnChanges, type KeySink } from './enqueue-mapping.ts';
+export { enqueueEveryPrometheus, enqueueOnChanges, type KeySink, type ReferenceIndex } from './enqueue-mapping.ts';
+export { referencedObjects } from './references.ts';
 export { PrometheusReconciler, type ReconcilerDependencies } from './reconcile-prometheus.ts';
 export type { ConfigReloader, ExpectedShardFiles, ReloadContext, ReloadResult, ShardConfigStatus } from './config-reloader.ts';
 export { expectedRuleFiles, expectedShardFiles, shardFilesHash } from './expected-shard-files.ts';

@@ -19,7 +19,7 @@ import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } fr
 import type { Logger } from 'pino';
 import {
   apiErrorOf, describeError, isUserCaused, INVALID_CONFIGURATION_REASON, SELECTING_ACTION,
-  type ChildKind, type ChildWriter, type ClusterCaches, type EventRecorder, type StatusWriter,
+  type ChildKind, type ChildWriter, type ClusterCaches, type EventRecorder, type ReferencedObjects, type StatusWriter,
 } from '../kube/index.ts';
 import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
@@ -29,6 +29,7 @@ import { bindResource, hasBindingOf } from './bindings.ts';
 import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
 import { expectedShardFiles } from './expected-shard-files.ts';
 import { generatorInput } from './generator-input.ts';
+import { referencedObjects } from './references.ts';
 import { objectKey, splitKey } from './key.ts';
 import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
 import type { ProcessOutcome } from './work-queue.ts';
@@ -36,6 +37,8 @@ import type { ProcessOutcome } from './work-queue.ts';
 /** What the reconciler reads and writes through. */
 export interface ReconcilerDependencies {
   caches: ClusterCaches;
+  /** The data of the Secrets and ConfigMaps that Prometheus objects and monitors reference. */
+  referenced: Pick<ReferencedObjects, 'resolve'>;
   children: ChildWriter;
   status: StatusWriter;
   events: EventRecorder;
@@ -107,7 +110,10 @@ export class PrometheusReconciler {
       return 'done';
     }
 
-    const output = generate(generatorInput(prometheus, caches));
+    const referenced = await this.#deps.referenced.resolve(referencedObjects({
+      prometheuses: caches.prometheuses.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(),
+    }));
+    const output = generate(generatorInput(prometheus, caches, referenced));
     const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== 'Prometheus').map((v) => [verdictKey(v.resource), v]));
     const bindingsOutcome = await this.#recordVerdicts({ namespace, name }, verdicts, log, prometheus);
 

@@ -1,0 +1,66 @@
+/**
+ * Which Secrets and ConfigMaps an object names, found where its schema says a reference is: every value at a
+ * position whose schema is a SecretKeySelector or a ConfigMapKeySelector (basic auth, bearer tokens, OAuth2, TLS
+ * material, sigv4, additional scrape configs, ...). The schema is the one source: a reference added to a schema is
+ * found without touching this module, and nothing else in a spec (an embedded container's env, a volume) is taken
+ * for one. promop reads the data of just these objects instead of holding every Secret of the cluster.
+ */
+import { configMapKeySelectorSchema, secretKeySelectorSchema } from './schemas/common.ts';
+import { podMonitorSchema, prometheusSchema, serviceMonitorSchema } from './resource-schemas.ts';
+
+/** A Secret or ConfigMap named by a key reference, in the referencing object's namespace. */
+export interface KeyReference {
+  kind: 'Secret' | 'ConfigMap';
+  name: string;
+}
+
+/** The kinds whose objects can reference Secrets or ConfigMaps. */
+export type ReferencingKind = 'Prometheus' | 'ServiceMonitor' | 'PodMonitor';
+
+interface SchemaNode {
+  readonly type?: unknown;
+  readonly properties?: Readonly<Record<string, SchemaNode>>;
+  readonly additionalProperties?: SchemaNode | boolean;
+  readonly items?: SchemaNode;
+  readonly anyOf?: readonly SchemaNode[];
+  readonly oneOf?: readonly SchemaNode[];
+  readonly allOf?: readonly SchemaNode[];
+}
+
+const SCHEMAS: Record<ReferencingKind, SchemaNode> = {
+  Prometheus: prometheusSchema,
+  ServiceMonitor: serviceMonitorSchema,
+  PodMonitor: podMonitorSchema,
+};
+
+/**
+ * The Secrets and ConfigMaps `object` (of `kind`) references, each once, in the order found. A selector without a
+ * name references nothing.
+ */
+export function keyReferences(kind: ReferencingKind, object: unknown): KeyReference[] {
+  const found = new Map<string, KeyReference>();
+  collect(SCHEMAS[kind], object, found);
+  return [...found.values()];
+}
+
+function collect(schema: SchemaNode, value: unknown, found: Map<string, KeyReference>): void {
+  if (value === null || typeof value !== 'object') return;
+  // A field written as `{...secretKeySelectorSchema, description}` is a copy of the object but shares its
+  // `properties`: comparing those finds every SecretKeySelector however it is described.
+  const referenced = schema.properties === secretKeySelectorSchema.properties ? 'Secret'
+    : schema.properties === configMapKeySelectorSchema.properties ? 'ConfigMap' : undefined;
+  if (referenced) {
+    const name = (value as { name?: unknown }).name;
+    if (typeof name === 'string' && name !== '') found.set(`${referenced}/${name}`, { kind: referenced, name });
+    return;
+  }
+  for (const alternative of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) collect(alternative, value, found);
+  if (Array.isArray(value)) {
+    if (schema.items) for (const item of value) collect(schema.items, item, found);
+    return;
+  }
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    const fieldSchema = schema.properties?.[key] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+    if (fieldSchema) collect(fieldSchema, field, found);
+  }
+}
