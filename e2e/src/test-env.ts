@@ -51,7 +51,24 @@ export interface StartOptions {
   dir?: string;
   /** Run the control plane inside a node's network namespace (see node/node-cluster.ts) instead of on 127.0.0.1. */
   network?: ControlPlaneNetwork;
+  /** Write the API server's audit log (JSON lines) to this file (`--audit-log-path`); default: no audit log. */
+  auditLogPath?: string;
+  /**
+   * The audit policy (`--audit-policy-file`) when `auditLogPath` is set; default: every request at level Metadata,
+   * once when its response is complete (who did what to which object, no bodies).
+   */
+  auditPolicyFile?: string;
 }
+
+/** The default audit policy of {@link StartOptions.auditLogPath}. */
+const METADATA_AUDIT_POLICY = [
+  'apiVersion: audit.k8s.io/v1',
+  'kind: Policy',
+  'omitStages: [RequestReceived, ResponseStarted]',
+  'rules:',
+  '- level: Metadata',
+  '',
+].join('\n');
 
 /**
  * How a control plane runs inside a real node's network namespace. Its processes are started in the namespace,
@@ -166,6 +183,10 @@ export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv>
       `--service-account-issuer=${network ? `https://${network.kubernetesServiceIp}` : apiServerUrl}/`,
       `--service-account-key-file=${pki.serviceAccountPublicKey}`,
       `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+      ...(options.auditLogPath ? [
+        `--audit-log-path=${options.auditLogPath}`,
+        `--audit-policy-file=${options.auditPolicyFile ?? writeAuditPolicy(dir)}`,
+      ] : []),
       '--v=0',
     ], join(dir, 'kube-apiserver.log'));
     const adminAgent = new Agent({
@@ -254,6 +275,12 @@ function clusterAccess(apiServerUrl: string, kubeconfigPath: string): ClusterAcc
       return kc;
     },
   };
+}
+
+function writeAuditPolicy(dir: string): string {
+  const path = join(dir, 'audit-policy.yaml');
+  writeFileSync(path, METADATA_AUDIT_POLICY);
+  return path;
 }
 
 function adminKubeconfig(server: string, pki: Pki): string {

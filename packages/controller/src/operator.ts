@@ -122,7 +122,13 @@ export class Operator {
     enqueueOnChanges(this.#caches, this.#queue, this.#referenced);
     await startClusterCaches(this.#caches);
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'caches synced; reconciling');
-    this.#queue.start((key) => this.#reconciler.reconcile(key));
+    this.#queue.start(async (key) => {
+      const started = performance.now();
+      const outcome = await this.#reconciler.reconcile(key);
+      // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.
+      this.#log.debug({ prometheus: key, outcome, ms: Math.round(performance.now() - started) }, 'reconciled');
+      return outcome;
+    });
     // A level-based controller can always reconcile again; a periodic resync repairs anything a missed event
     // left behind (and refreshes Available while pods come and go).
     this.#resyncTimer = setInterval(() => enqueueEveryPrometheus(this.#caches, this.#queue), this.#options.resyncIntervalMs ?? 5 * 60_000);

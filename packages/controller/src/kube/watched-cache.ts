@@ -201,7 +201,7 @@ export class WatchedCache<T extends CachedObject> {
     let resourceVersion = '';
     let token: string | undefined;
     do {
-      let page: { items?: T[]; metadata?: { resourceVersion?: string; continue?: string } };
+      let page: { apiVersion?: string; kind?: string; items?: (T & { apiVersion?: string; kind?: string })[]; metadata?: { resourceVersion?: string; continue?: string } };
       try {
         page = await this.#api.getJson(path, {
           query: { limit: pageSize ?? 500, continue: token, labelSelector, fieldSelector },
@@ -215,7 +215,14 @@ export class WatchedCache<T extends CachedObject> {
         continue;
       }
       if (token === undefined) resourceVersion = page.metadata?.resourceVersion ?? '';
-      for (const item of page.items ?? []) put(objects, stripped(item));
+      // Items of a list of a built-in kind come without apiVersion and kind (watch events have them): complete them
+      // from the list's, so every cached object looks the same.
+      const itemKind = page.kind?.endsWith('List') ? page.kind.slice(0, -'List'.length) : undefined;
+      for (const item of page.items ?? []) {
+        item.apiVersion ??= page.apiVersion;
+        item.kind ??= itemKind;
+        put(objects, stripped(item));
+      }
       token = page.metadata?.continue || undefined;
     } while (token !== undefined);
     if (this.#stopped && this.#synced) return;

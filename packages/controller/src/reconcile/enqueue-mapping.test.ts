@@ -1,4 +1,7 @@
-/** Which changes of promop's pods enqueue their Prometheus: those that decide whether and where it is reloaded. */
+/**
+ * Which changes enqueue a Prometheus: those of promop's pods that decide whether and where it is reloaded, and of
+ * every other object only those that are not promop's own writes (status-only updates, applies of children).
+ */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ChangeHandler, ClusterCaches } from '../kube/index.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
@@ -17,9 +20,16 @@ class FakeCache<T> {
   list(): T[] {
     return this.objects.map((o) => o.object);
   }
+  /** Tells the handlers, with the version before for an update (as WatchedCache does). */
   emit(object: T, change: 'add' | 'update' | 'delete'): void {
-    for (const handler of this.handlers) handler(object, change);
+    const name = (object as { metadata?: { name?: string } }).metadata?.name;
+    const previous = change === 'update' ? this.last.get(name ?? '') : undefined;
+    if (change === 'delete') this.last.delete(name ?? '');
+    else this.last.set(name ?? '', object);
+    for (const handler of this.handlers) handler(object, change, previous);
   }
+
+  readonly last = new Map<string, T>();
 }
 
 const CACHES = ['prometheuses', 'serviceMonitors', 'podMonitors', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
@@ -35,16 +45,23 @@ function pod(status: { phase?: string; ready?: boolean; ip?: string }, annotatio
   };
 }
 
-describe('a change of a Prometheus pod', () => {
+/** Fake caches with the handlers registered; `emit` returns the keys one change enqueued. */
+function wired(referenced: (kind: string, namespace: string, name: string) => boolean = () => false) {
   const caches = Object.fromEntries(CACHES.map((name) => [name, new FakeCache()])) as unknown as Record<(typeof CACHES)[number], FakeCache<unknown>>;
   caches.prometheuses.objects.push({ name: 'main', namespace: 'monitoring', object: { metadata: { name: 'main', namespace: 'monitoring' } } });
   const keys: string[] = [];
-  enqueueOnChanges(caches as unknown as ClusterCaches, { add: (key) => keys.push(key) }, { isReferenced: () => false });
-  const emit = (object: V1Pod, change: 'add' | 'update' | 'delete') => {
+  enqueueOnChanges(caches as unknown as ClusterCaches, { add: (key) => keys.push(key) }, { isReferenced: referenced });
+  const emitTo = (cache: (typeof CACHES)[number], object: unknown, change: 'add' | 'update' | 'delete') => {
     keys.length = 0;
-    caches.pods.emit(object, change);
-    return [...keys];
+    caches[cache].emit(object, change);
+    return [...new Set(keys)];
   };
+  return emitTo;
+}
+
+describe('a change of a Prometheus pod', () => {
+  const emitTo = wired();
+  const emit = (object: V1Pod, change: 'add' | 'update' | 'delete') => emitTo('pods', object, change);
 
   it('enqueues its Prometheus when the pod appears, becomes Ready, gets a new IP or goes', () => {
     expect(emit(pod({ phase: 'Pending' }), 'add')).toEqual(['monitoring/main']);
@@ -54,10 +71,61 @@ describe('a change of a Prometheus pod', () => {
     expect(emit(pod({ phase: 'Running', ready: true, ip: '10.244.1.6' }), 'delete')).toEqual(['monitoring/main']);
   });
 
-  it('enqueues nothing for promop\'s own annotation, a relist of the same pod, or a Prometheus this operator does not manage', () => {
+  it('enqueues nothing for promop\'s own annotation, or a Prometheus this operator does not manage', () => {
     expect(emit(pod({ phase: 'Running', ready: true, ip: '10.244.1.5' }), 'add')).toEqual(['monitoring/main']);
     expect(emit(pod({ phase: 'Running', ready: true, ip: '10.244.1.5' }, { 'promop.prometheus.io/config-hash': 'abc' }), 'update')).toEqual([]);
-    expect(emit(pod({ phase: 'Running', ready: true, ip: '10.244.1.5' }), 'add')).toEqual([]);
     expect(emit(pod({ phase: 'Running' }, {}, 'someone-elses'), 'add')).toEqual([]);
+  });
+});
+
+describe('a change that only reflects promop\'s own write', () => {
+  const emitTo = wired();
+  const monitor = (generation: number, status?: object) => ({ metadata: { name: 'api', namespace: 'team-a', generation, resourceVersion: String(Math.random()) }, spec: { endpoints: [] }, ...(status ? { status } : {}) });
+  const prometheus = (generation: number, status?: object) => ({ metadata: { name: 'main', namespace: 'monitoring', generation, resourceVersion: String(Math.random()) }, spec: {}, ...(status ? { status } : {}) });
+
+  it('enqueues nothing when promop wrote a monitor\'s binding or the Prometheus\' status, and every Prometheus when the spec changed', () => {
+    expect(emitTo('serviceMonitors', monitor(1), 'add')).toEqual(['monitoring/main']);
+    expect(emitTo('serviceMonitors', monitor(1, { acceptedBy: 1 }), 'update')).toEqual([]);
+    expect(emitTo('serviceMonitors', monitor(2, { acceptedBy: 1 }), 'update')).toEqual(['monitoring/main']);
+    expect(emitTo('prometheuses', prometheus(1), 'add')).toEqual(['monitoring/main']);
+    expect(emitTo('prometheuses', prometheus(1, { shards: 1 }), 'update')).toEqual([]);
+    expect(emitTo('prometheuses', prometheus(2, { shards: 1 }), 'update')).toEqual(['monitoring/main']);
+  });
+
+  it('enqueues a monitor\'s label change (selection depends on labels), which leaves the generation alone', () => {
+    const labelled = { ...monitor(2), metadata: { ...monitor(2).metadata, labels: { team: 'a' } } };
+    expect(emitTo('serviceMonitors', labelled, 'update')).toEqual(['monitoring/main']);
+  });
+
+  it('enqueues nothing for promop\'s apply of a child, and its Prometheus for an edit by someone else or a delete', () => {
+    const secret = (hash: string, data: string) => ({
+      metadata: { name: 'prometheus-main', namespace: 'monitoring', resourceVersion: String(Math.random()), annotations: { 'promop.prometheus.io/applied-hash': hash }, ownerReferences: [{ apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', name: 'main', uid: 'u', controller: true }] },
+      data: { 'prometheus.yaml': data },
+    });
+    expect(emitTo('ownedSecrets', secret('h1', 'a'), 'add')).toEqual([]);
+    expect(emitTo('ownedSecrets', secret('h2', 'b'), 'update')).toEqual([]);
+    expect(emitTo('ownedSecrets', secret('h2', 'edited'), 'update')).toEqual(['monitoring/main']);
+    expect(emitTo('ownedSecrets', secret('h2', 'edited'), 'delete')).toEqual(['monitoring/main']);
+  });
+
+  it('enqueues a StatefulSet\'s Prometheus when its replica counts change, not for its observedGeneration alone', () => {
+    const statefulSet = (status: object) => ({
+      metadata: { name: 'prometheus-main', namespace: 'monitoring', resourceVersion: String(Math.random()), annotations: { 'promop.prometheus.io/applied-hash': 'h1' }, ownerReferences: [{ apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', name: 'main', uid: 'u', controller: true }] },
+      spec: { replicas: 1 },
+      status,
+    });
+    expect(emitTo('ownedStatefulSets', statefulSet({ replicas: 0 }), 'add')).toEqual([]);
+    expect(emitTo('ownedStatefulSets', statefulSet({ replicas: 0, observedGeneration: 2 }), 'update')).toEqual([]);
+    expect(emitTo('ownedStatefulSets', statefulSet({ replicas: 1, readyReplicas: 1, observedGeneration: 2 }), 'update')).toEqual(['monitoring/main']);
+  });
+});
+
+describe('a change of a Secret or ConfigMap', () => {
+  const emitTo = wired((kind, _namespace, name) => kind === 'Secret' && name === 'api-auth');
+
+  it('enqueues every Prometheus when it is referenced, and nothing otherwise', () => {
+    expect(emitTo('secrets', { metadata: { name: 'api-auth', namespace: 'team-a', resourceVersion: '2' } }, 'update')).toEqual(['monitoring/main']);
+    expect(emitTo('secrets', { metadata: { name: 'unrelated', namespace: 'team-a', resourceVersion: '3' } }, 'add')).toEqual([]);
+    expect(emitTo('configMaps', { metadata: { name: 'api-auth', namespace: 'team-a', resourceVersion: '4' } }, 'add')).toEqual([]);
   });
 });

@@ -4,26 +4,33 @@
  *
  * Simplest correct choice: a change to a ServiceMonitor, PodMonitor, PrometheusRule, Namespace, or referenced
  * Secret/ConfigMap enqueues every Prometheus, since whether it is selected depends on selectors the reconcile
- * evaluates anyway. Secrets and ConfigMaps nothing references (as of the last reconcile, see
- * kube/referenced-objects.ts) enqueue nothing: a cluster's thousands of unrelated Secrets cost no reconcile. The cost is one render per Prometheus per such change; the queue's dedup folds a burst of
+ * evaluates anyway. The cost is one render per Prometheus per such change; the queue's dedup folds a burst of
  * changes into one render each, and with a handful of Prometheus objects per cluster (the common case) that is
  * cheap. Clusters with many Prometheus objects and frequently changing Secrets would want an index from
- * referenced Secret to Prometheus here.
+ * referenced Secret to Prometheus here. Secrets and ConfigMaps nothing references (as of the last reconcile, see
+ * kube/referenced-objects.ts) enqueue nothing: a cluster's thousands of unrelated Secrets cost no reconcile.
+ *
+ * What only reflects promop's own writes enqueues nothing, so one change costs one reconcile: an update of a
+ * Prometheus, monitor, rule or Namespace that changed only its status (promop writes Prometheus status and the
+ * monitors' bindings), and an apply of a child (its applied-hash annotation changes, reconcile/applied-hash.ts).
  *
  * A monitor or rule also enqueues the Prometheus objects named in its status.bindings, so a binding left by a
  * Prometheus deleted while promop was down is cleaned up (the key's reconcile finds it gone and removes it).
- * A child (StatefulSet, Service, Secret, ConfigMap promop owns) enqueues its controlling Prometheus, so a child
- * deleted or edited by hand is put back and status follows the pods' readiness.
+ * A child (StatefulSet, Service, Secret, ConfigMap promop owns) enqueues its controlling Prometheus when it is
+ * deleted or edited by someone else, so it is put back, and a StatefulSet also when its replica counts change, so
+ * status follows the pods' readiness.
  *
  * A pod of a Prometheus enqueues it when it appears, disappears, or changes in what reloading depends on (phase,
  * Ready, IP, being deleted): a pod that became Ready must be verified to run the written files, and one with a new
  * IP is called there. Other pod updates (promop's own config-hash annotation among them) enqueue nothing, so the
  * annotation does not cause a reconcile of its own.
  */
-import type { V1ObjectMeta, V1Pod } from '@kubernetes/client-node';
+import type { V1ObjectMeta, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
 import { GROUP } from '@promop/crds';
 import type { ClusterCaches, ReferencedKind } from '../kube/index.ts';
 import { PROMETHEUS_NAME_LABEL } from '../workload/index.ts';
+import { appliedHashOf } from './applied-hash.ts';
+import { sameJson } from './json-equality.ts';
 import { objectKey } from './key.ts';
 
 /** Something that takes keys (the work queue). */
@@ -47,6 +54,39 @@ export interface ReferenceIndex {
   isReferenced(kind: ReferencedKind, namespace: string, name: string): boolean;
 }
 
+/**
+ * Whether an update changed more than `status` (its resourceVersion aside): all a reconcile reads of a Prometheus,
+ * monitor, rule or Namespace. promop's own status writes (Prometheus status, monitors' bindings) change only
+ * status, so they enqueue nothing and one change costs one reconcile.
+ */
+export function changedBesidesStatus(previous: object | undefined, object: object): boolean {
+  if (!previous) return true;
+  const withoutStatus = (value: object) => {
+    const { status: _status, metadata, ...rest } = value as { status?: unknown; metadata?: { resourceVersion?: string } };
+    const { resourceVersion: _resourceVersion, ...kept } = metadata ?? {};
+    return { ...rest, metadata: kept };
+  };
+  return !sameJson(withoutStatus(previous), withoutStatus(object));
+}
+
+/** What about a StatefulSet the Prometheus status reports (replica counts, Available), pure. */
+export function statefulSetAvailability(statefulSet: V1StatefulSet): string {
+  const { replicas, readyReplicas, availableReplicas, updatedReplicas } = statefulSet.status ?? {};
+  return [statefulSet.spec?.replicas, replicas, readyReplicas, availableReplicas, updatedReplicas].map((n) => n ?? '').join('|');
+}
+
+/**
+ * Whether a change of a child promop owns needs its Prometheus reconciled: a delete, or an edit by someone else
+ * (the applied-hash annotation unchanged while other content changed), but not promop's own apply (it changes the
+ * annotation) nor its create (an add that carries it).
+ */
+export function ownedChildChanged<T extends { metadata?: V1ObjectMeta }>(object: T, change: 'add' | 'update' | 'delete', previous?: T): boolean {
+  if (change === 'delete') return true;
+  if (change === 'add' || !previous) return appliedHashOf(object) === undefined;
+  if (appliedHashOf(object) !== appliedHashOf(previous)) return false;
+  return changedBesidesStatus(previous, object);
+}
+
 /** Registers the handlers of every cache on `queue`. */
 export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink, references: ReferenceIndex): void {
   const everyPrometheus = () => enqueueEveryPrometheus(caches, queue);
@@ -68,33 +108,40 @@ export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink, referenc
     if (owner && metadata?.namespace) addIfManaged(metadata.namespace, owner.name);
   };
 
-  caches.prometheuses.onChange((prometheus) => queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name)));
+  caches.prometheuses.onChange((prometheus, change, previous) => {
+    if (change !== 'update' || changedBesidesStatus(previous, prometheus)) queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name));
+  });
   for (const cache of [caches.serviceMonitors, caches.podMonitors, caches.prometheusRules] as const) {
-    cache.onChange((resource) => {
+    cache.onChange((resource, change, previous) => {
+      if (change === 'update' && !changedBesidesStatus(previous, resource)) return;
       everyPrometheus();
       boundPrometheuses(resource.status);
     });
   }
-  caches.namespaces.onChange(everyPrometheus);
+  caches.namespaces.onChange((namespace, change, previous) => {
+    if (change !== 'update' || changedBesidesStatus(previous, namespace)) everyPrometheus();
+  });
   caches.secrets.onChange(ifReferenced('Secret'));
   caches.configMaps.onChange(ifReferenced('ConfigMap'));
-  caches.ownedStatefulSets.onChange((object) => controller(object.metadata));
-  caches.ownedSecrets.onChange((object) => controller(object.metadata));
-  caches.ownedConfigMaps.onChange((object) => controller(object.metadata));
-  // Last reload state per pod uid. Handlers get only the new object, so the previous state is kept here.
-  const podStates = new Map<string, string>();
-  caches.pods.onChange((pod, change) => {
-    const uid = pod.metadata?.uid ?? '';
-    const state = podReloadState(pod);
-    const before = podStates.get(uid);
-    if (change === 'delete') podStates.delete(uid);
-    else podStates.set(uid, state);
-    if (change !== 'delete' && before === state) return;
+  // A StatefulSet also when what the status reports of it changed (the controller updating its replica counts).
+  caches.ownedStatefulSets.onChange((object, change, previous) => {
+    const availabilityChanged = change === 'update' && previous !== undefined && statefulSetAvailability(previous) !== statefulSetAvailability(object);
+    if (availabilityChanged || ownedChildChanged(object, change, previous)) controller(object.metadata);
+  });
+  caches.ownedSecrets.onChange((object, change, previous) => {
+    if (ownedChildChanged(object, change, previous)) controller(object.metadata);
+  });
+  caches.ownedConfigMaps.onChange((object, change, previous) => {
+    if (ownedChildChanged(object, change, previous)) controller(object.metadata);
+  });
+  caches.pods.onChange((pod, change, previous) => {
+    if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
     const prometheus = pod.metadata?.labels?.[PROMETHEUS_NAME_LABEL];
     if (prometheus && pod.metadata?.namespace) addIfManaged(pod.metadata.namespace, prometheus);
   });
   // The Service has only non-controller owners: every Prometheus of the namespace.
-  caches.ownedServices.onChange((service) => {
+  caches.ownedServices.onChange((service, change, previous) => {
+    if (!ownedChildChanged(service, change, previous)) return;
     for (const ref of service.metadata?.ownerReferences ?? []) {
       if (ref.kind === 'Prometheus' && service.metadata?.namespace) addIfManaged(service.metadata.namespace, ref.name);
     }

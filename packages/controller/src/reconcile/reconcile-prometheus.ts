@@ -25,10 +25,12 @@ import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
   PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName,
 } from '../workload/index.ts';
+import { isUpToDate, withAppliedHash } from './applied-hash.ts';
 import { bindResource, hasBindingOf } from './bindings.ts';
 import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
 import { expectedShardFiles } from './expected-shard-files.ts';
 import { generatorInput } from './generator-input.ts';
+import { sameJson } from './json-equality.ts';
 import { referencedObjects } from './references.ts';
 import { objectKey, splitKey } from './key.ts';
 import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
@@ -175,7 +177,8 @@ export class PrometheusReconciler {
   async #writeStatus(prometheus: Prometheus, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger, configStatus?: ShardConfigStatus[]): Promise<void> {
     const status = prometheusStatus(prometheus, { statefulSets, reconciled, now: this.#now(), ...(configStatus ? { configStatus } : {}) });
     const { name, namespace } = prometheus.metadata;
-    await this.#deps.status.apply({ kind: 'Prometheus', namespace, name }, status);
+    // The cache has exactly this status already (conditions keep their time while unchanged): nothing to write.
+    if (!sameJson(status, prometheus.status)) await this.#deps.status.apply({ kind: 'Prometheus', namespace, name }, status);
     const after = status.conditions?.find((c) => c.type === 'Reconciled');
     // Compared with what this process wrote last, not with the cache: the cache may not have our previous
     // write yet, and a second identical line would claim a change that did not happen.
@@ -277,11 +280,17 @@ export class PrometheusReconciler {
     return { statefulSets, writtenAt, configSecretUids };
   }
 
-  /** Applies one child; returns it as stored and whether the API server stored a change (its resourceVersion moved), which is logged. */
+  /**
+   * Applies one child with its applied-hash annotation, unless the cached one is up to date (applied-hash.ts: no
+   * request at all); returns it as stored and whether the API server stored a change (its resourceVersion moved),
+   * which is logged.
+   */
   async #applyOne<T extends { metadata?: V1ObjectMeta }>(kind: ChildKind, body: T, cached: T | undefined, apply: (body: T) => Promise<T>, log: Logger): Promise<{ changed: boolean; stored: T }> {
+    const desired = withAppliedHash(body);
+    if (cached && isUpToDate(desired, cached)) return { changed: false, stored: cached };
     let stored: T;
     try {
-      stored = await apply(body);
+      stored = await apply(desired);
     } catch (error) {
       if (error && typeof error === 'object') Object.assign(error, { child: `${kind} ${nameOf(body)}` });
       throw error;

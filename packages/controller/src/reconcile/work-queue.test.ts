@@ -27,6 +27,18 @@ describe('the work queue', () => {
     expect(seen).toEqual(['monitoring/main', 'team-a/other']);
   });
 
+  it('folds the adds of one event handler into one processing, even with an idle worker waiting', async () => {
+    queue = new WorkQueue();
+    const seen: string[] = [];
+    queue.start(async (key) => { seen.push(key); return 'done'; });
+    // A monitor's change: every Prometheus, then the Prometheus objects of its bindings (the same key).
+    queue.add('monitoring/main');
+    queue.add('monitoring/main');
+    await until(() => seen.length === 1);
+    await sleep(20);
+    expect(seen).toEqual(['monitoring/main']);
+  });
+
   it('never gives one key to two workers, and processes it again when it was added meanwhile', async () => {
     queue = new WorkQueue({ workers: 2 });
     let active = 0;

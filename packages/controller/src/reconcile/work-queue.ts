@@ -53,6 +53,7 @@ export class WorkQueue {
   readonly #running = new Set<Promise<void>>();
   #process: ProcessKey | undefined;
   #shuttingDown = false;
+  #pumpScheduled = false;
 
   constructor(options: WorkQueueOptions = {}) {
     this.#workers = options.workers ?? 1;
@@ -61,13 +62,24 @@ export class WorkQueue {
     this.#onError = options.onError ?? (() => {});
   }
 
-  /** Queues `key` unless it is already waiting. Ignored after shutdown. */
+  /**
+   * Queues `key` unless it is already waiting. Ignored after shutdown. Workers take keys in a microtask, not at
+   * once: every add of one event handler (a monitor's change enqueues every Prometheus, then those of its bindings)
+   * and of one batch of watch events folds into a single wait, instead of the first add starting a reconcile that
+   * the second add then repeats.
+   */
   add(key: string): void {
     if (this.#shuttingDown || this.#dirty.has(key)) return;
     this.#dirty.add(key);
     if (!this.#processing.has(key)) {
       this.#queue.push(key);
-      this.#pump();
+      if (!this.#pumpScheduled) {
+        this.#pumpScheduled = true;
+        queueMicrotask(() => {
+          this.#pumpScheduled = false;
+          this.#pump();
+        });
+      }
     }
   }
 

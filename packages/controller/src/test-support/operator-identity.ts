@@ -4,14 +4,15 @@
  * fails when a rule is missing, instead of assuming the rules suffice.
  */
 import { CoreV1Api, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv, type ClusterAccess } from '@promop/e2e';
 import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 
 /**
  * Creates ServiceAccount `<namespace>/promop` (the namespace must exist) and ClusterRole + ClusterRoleBinding
- * `name`, and returns a client that impersonates the ServiceAccount.
+ * `name`, and returns a client that impersonates the ServiceAccount (on `access`, by default the shared control
+ * plane).
  */
-export async function operatorIdentity(admin: KubeConfig, namespace: string, name: string): Promise<KubeConfig> {
+export async function operatorIdentity(admin: KubeConfig, namespace: string, name: string, access: ClusterAccess = sharedTestEnv()): Promise<KubeConfig> {
   const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
   await admin.makeApiClient(CoreV1Api).createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'promop' } } });
   await rbac.createClusterRole({ body: { metadata: { name }, rules: [...OPERATOR_CLUSTER_ROLE_RULES] } });
@@ -22,5 +23,5 @@ export async function operatorIdentity(admin: KubeConfig, namespace: string, nam
       subjects: [{ kind: 'ServiceAccount', name: 'promop', namespace }],
     },
   });
-  return sharedTestEnv().kubeConfigFor({ namespace, name: 'promop' });
+  return access.kubeConfigFor({ namespace, name: 'promop' });
 }
