@@ -111,6 +111,16 @@ export async function waitUntil(name: string, managed: ManagedProcess, ready: ()
   }
 }
 
+/** Whether process `pid` exists (signal 0 checks without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A currently free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

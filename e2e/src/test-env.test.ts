@@ -5,15 +5,7 @@
 import { spawn } from 'node:child_process';
 import { startTestEnv, REPO_ROOT } from './index.ts';
 import { isLoopback, tcpSockets } from './process-sockets.ts';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isAlive } from './child-processes.ts';
 
 async function waitForDeath(pids: number[], timeoutMs: number): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;

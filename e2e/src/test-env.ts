@@ -284,6 +284,11 @@ function writeAuditPolicy(dir: string): string {
 }
 
 function adminKubeconfig(server: string, pki: Pki): string {
+  return kubeconfigYaml(server, pki.caCert, { cert: pki.adminCert, key: pki.adminKey });
+}
+
+/** A kubeconfig for `server` (trusting `caCert`) that authenticates with a client certificate. */
+export function kubeconfigYaml(server: string, caCert: string, client: { cert: string; key: string }): string {
   const b64 = (file: string): string => readFileSync(file).toString('base64');
   return [
     'apiVersion: v1',
@@ -292,12 +297,12 @@ function adminKubeconfig(server: string, pki: Pki): string {
     '- name: promop-test',
     '  cluster:',
     `    server: ${server}`,
-    `    certificate-authority-data: ${b64(pki.caCert)}`,
+    `    certificate-authority-data: ${b64(caCert)}`,
     'users:',
     '- name: admin',
     '  user:',
-    `    client-certificate-data: ${b64(pki.adminCert)}`,
-    `    client-key-data: ${b64(pki.adminKey)}`,
+    `    client-certificate-data: ${b64(client.cert)}`,
+    `    client-key-data: ${b64(client.key)}`,
     'contexts:',
     '- name: promop-test',
     '  context: {cluster: promop-test, user: admin}',

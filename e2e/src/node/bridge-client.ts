@@ -8,6 +8,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { splice } from './splice.ts';
 
 /** Where a forwarded connection goes; asked per connection, so a target that moves (a restarted pod) is followed. */
 export type ForwardTarget = { host: string; port: number } | (() => Promise<{ host: string; port: number }>);
@@ -44,18 +45,7 @@ export class NamespaceBridge {
       client.pause();
       const resolved = typeof target === 'function' ? target() : Promise.resolve(target);
       resolved.then(({ host, port }) => {
-        const upstream = this.connect(host, port);
-        client.pipe(upstream);
-        upstream.pipe(client);
-        client.resume();
-        const close = (): void => {
-          client.destroy();
-          upstream.destroy();
-        };
-        upstream.on('error', close);
-        upstream.on('close', close);
-        client.on('error', close);
-        client.on('close', close);
+        splice(client, this.connect(host, port));
       }, () => client.destroy());
     });
     await new Promise<void>((resolve, reject) => {

@@ -11,6 +11,7 @@
  */
 import { BlockList, createConnection, createServer, isIP, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
+import { splice } from './splice.ts';
 
 const [socketPath, networks] = process.argv.slice(2);
 if (!socketPath || !networks) {
@@ -55,18 +56,9 @@ function serve(client: Socket): void {
     const upstream = createConnection({ host: target.host, port: target.port });
     upstream.once('connect', () => {
       if (rest.length > 0) upstream.write(rest);
-      client.pipe(upstream);
-      upstream.pipe(client);
-      client.resume();
+      splice(client, upstream);
     });
-    const close = (): void => {
-      client.destroy();
-      upstream.destroy();
-    };
-    upstream.on('error', close);
-    upstream.on('close', close);
-    client.on('error', close);
-    client.on('close', close);
+    upstream.once('error', () => client.destroy());
   };
   client.on('data', onData);
   client.on('error', () => client.destroy());

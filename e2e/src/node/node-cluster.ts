@@ -14,8 +14,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClientCert } from '../pki.ts';
-import { startProcess, stopProcess, waitUntil, type ManagedProcess } from '../child-processes.ts';
-import { startTestEnv, type ClusterAccess, type TestEnv } from '../test-env.ts';
+import { isAlive, startProcess, stopProcess, waitUntil, type ManagedProcess } from '../child-processes.ts';
+import { kubeconfigYaml, startTestEnv, type ClusterAccess, type TestEnv } from '../test-env.ts';
 import { toolPath } from '../tools.ts';
 import { NamespaceBridge } from './bridge-client.ts';
 import { createNetworkNamespace, NODE_ADDRESS, type NetworkNamespace } from './netns.ts';
@@ -161,7 +161,7 @@ export async function startNodeCluster(options: NodeClusterOptions): Promise<Nod
     // kubelet, as system:node:<name> so the Node authorizer and NodeRestriction treat it as the real thing.
     const kubeletCert = createClientCert(controlPlane.dir, 'kubelet', `system:node:${NODE_NAME}`, ['system:nodes']);
     const kubeletKubeconfig = join(dir, 'kubelet.kubeconfig');
-    writeFileSync(kubeletKubeconfig, clientKubeconfig(`https://127.0.0.1:${API_SERVER_PORT}`, controlPlane.pki.caCert, kubeletCert), { mode: 0o600 });
+    writeFileSync(kubeletKubeconfig, kubeconfigYaml(`https://127.0.0.1:${API_SERVER_PORT}`, controlPlane.pki.caCert, kubeletCert), { mode: 0o600 });
     writeFileSync(paths.kubeletConfig, kubeletConfig(layout, controlPlane.pki));
     inNode('kubelet', toolPath('kubelet'), [
       `--config=${paths.kubeletConfig}`,
@@ -304,14 +304,6 @@ export function nodeTraces(dir: string, netnsName: string): string[] {
   return traces;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function ctrOk(socket: string): boolean {
   if (!existsSync(socket)) return false;
@@ -330,27 +322,4 @@ function copyLogs(dir: string): void {
   // Components' logs, and the pods' (promop's own among them) under pod-logs/<namespace>_<pod>_<uid>/.
   execFileSync('sh', ['-c', `cp ${JSON.stringify(dir)}/*.log ${JSON.stringify(dir)}/control-plane/*.log ${JSON.stringify(keep)}/ 2>/dev/null; cp -r ${JSON.stringify(dir)}/pod-logs ${JSON.stringify(keep)}/ 2>/dev/null || true`]);
   process.stderr.write(`[node] logs kept in ${keep}\n`);
-}
-
-function clientKubeconfig(server: string, caCert: string, client: { cert: string; key: string }): string {
-  const b64 = (file: string): string => readFileSync(file).toString('base64');
-  return [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    '- name: node',
-    '  cluster:',
-    `    server: ${server}`,
-    `    certificate-authority-data: ${b64(caCert)}`,
-    'users:',
-    '- name: node',
-    '  user:',
-    `    client-certificate-data: ${b64(client.cert)}`,
-    `    client-key-data: ${b64(client.key)}`,
-    'contexts:',
-    '- name: node',
-    '  context: {cluster: node, user: node}',
-    'current-context: node',
-    '',
-  ].join('\n');
 }
