@@ -220,6 +220,35 @@ describe('a watched cache', () => {
     }
   });
 
+  it('lists again when its watch answers 410 Gone (its resourceVersion is too old), without telling handlers anything new', async () => {
+    class GoneOnceApi extends CountingApi {
+      gone = false;
+      override watch(...args: Parameters<RawApi['watch']>): Promise<void> {
+        if (!this.gone) {
+          this.gone = true;
+          this.watches += 1;
+          // What the API server sends when the resourceVersion was compacted away.
+          return Promise.resolve().then(() => args[2]({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } }));
+        }
+        return super.watch(...args);
+      }
+    }
+    const api = new GoneOnceApi(kc);
+    const cache = configMapCache(api);
+    const changes: string[] = [];
+    cache.onChange((object, change) => changes.push(`${change} ${object.metadata?.name}`));
+    await cache.start();
+    try {
+      const heardAtStart = changes.length;
+      expect(await until(() => api.lists === 2 && api.watches === 2)).toBe(true);
+      expect(changes.length).toBe(heardAtStart);
+      await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name: 'after-gone' } } });
+      expect(await until(() => cache.get('after-gone', NAMESPACE) !== undefined)).toBe(true);
+    } finally {
+      await cache.stop();
+    }
+  });
+
   it('starts even when its first list is cut off while the body streams, by listing again', async () => {
     const blob = 'x'.repeat(10_000);
     for (let i = 0; i < 10; i++) await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name: `big-${i}`, labels: { big: 'yes' } }, data: { blob } } });
