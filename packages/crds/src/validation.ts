@@ -3,10 +3,10 @@
  * each validator returns either the object (with the CRD defaults filled in, as the API server would store it)
  * or a list of errors naming the field path in a sentence a user understands.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import * as compiled from './generated/validators.js';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
-import { podMonitorSchema, prometheusRuleSchema, prometheusSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { INT_OR_STRING } from './validator-keywords.ts';
 import type { Kind } from './names.ts';
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from './types.ts';
 
@@ -20,40 +20,6 @@ export interface ValidationError {
 
 /** The outcome of validating an object: the defaulted object, or every problem found. */
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationError[] };
-
-/** Kubernetes keywords that only annotate the schema for the API server; ajv must know them to stay strict. */
-const ANNOTATION_KEYWORDS = [
-  'x-kubernetes-preserve-unknown-fields',
-  'x-kubernetes-list-type',
-  'x-kubernetes-list-map-keys',
-  'x-kubernetes-map-type',
-  'x-kubernetes-embedded-resource',
-  'x-kubernetes-validations',
-] as const;
-
-const INT_OR_STRING = 'x-kubernetes-int-or-string';
-
-function createAjv(): Ajv {
-  // useDefaults fills the CRD defaults into a copy of the input, so callers see what the API server stores.
-  const ajv = new Ajv({ strict: true, allErrors: true, useDefaults: true });
-  addFormats.default(ajv);
-  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword });
-  ajv.addKeyword({
-    keyword: INT_OR_STRING,
-    schemaType: 'boolean',
-    errors: false,
-    validate: (enabled: boolean, data: unknown) => !enabled || typeof data === 'string' || Number.isInteger(data),
-  });
-  return ajv;
-}
-
-let sharedAjv: Ajv | undefined;
-
-/** The one ajv instance, created when the first validator runs. */
-function ajv(): Ajv {
-  sharedAjv ??= createAjv();
-  return sharedAjv;
-}
 
 /** The unescaped segments of a JSON pointer (RFC 6901: `~1` is `/`, `~0` is `~`); none for the root `''`. */
 function pointerSegments(pointer: string): string[] {
@@ -159,13 +125,11 @@ function toValidationErrors(errors: readonly ErrorObject[], root: unknown): Vali
 }
 
 /**
- * Compiles `schema` on the first call and reuses the compiled function afterwards: compiling all four schemas
- * takes most of a second, which importing `@promop/crds` (for a type or a constant) should not pay.
+ * Wraps one compiled validator (ajv standalone code generated from the schema by scripts/generate-validators.ts,
+ * so no process pays for compiling the schemas: that took most of a second).
  */
-function validatorFor<T>(schema: object): (input: unknown) => ValidationResult<T> {
-  let validate: ValidateFunction | undefined;
+function validatorFor<T>(validate: ValidateFunction): (input: unknown) => ValidationResult<T> {
   return (input: unknown) => {
-    validate ??= ajv().compile(schema);
     // Defaults are written into a copy: the caller's object (often an informer cache entry) stays untouched.
     let copy: unknown;
     try {
@@ -179,13 +143,13 @@ function validatorFor<T>(schema: object): (input: unknown) => ValidationResult<T
 }
 
 /** Checks a Prometheus object against the CRD schema; never throws. */
-export const validatePrometheus: (input: unknown) => ValidationResult<Prometheus> = validatorFor(prometheusSchema);
+export const validatePrometheus: (input: unknown) => ValidationResult<Prometheus> = validatorFor(compiled.Prometheus);
 /** Checks a ServiceMonitor object against the CRD schema; never throws. */
-export const validateServiceMonitor: (input: unknown) => ValidationResult<ServiceMonitor> = validatorFor(serviceMonitorSchema);
+export const validateServiceMonitor: (input: unknown) => ValidationResult<ServiceMonitor> = validatorFor(compiled.ServiceMonitor);
 /** Checks a PodMonitor object against the CRD schema; never throws. */
-export const validatePodMonitor: (input: unknown) => ValidationResult<PodMonitor> = validatorFor(podMonitorSchema);
+export const validatePodMonitor: (input: unknown) => ValidationResult<PodMonitor> = validatorFor(compiled.PodMonitor);
 /** Checks a PrometheusRule object against the CRD schema; never throws. */
-export const validatePrometheusRule: (input: unknown) => ValidationResult<PrometheusRule> = validatorFor(prometheusRuleSchema);
+export const validatePrometheusRule: (input: unknown) => ValidationResult<PrometheusRule> = validatorFor(compiled.PrometheusRule);
 
 /** The validator of each kind, for code that handles every kind alike (`promop render`, table-driven tests). */
 export const VALIDATORS: Readonly<Record<Kind, (input: unknown) => ValidationResult<unknown>>> = {
