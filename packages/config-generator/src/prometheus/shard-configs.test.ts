@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
-import type { Prometheus, ServiceMonitor } from '@promop/crds';
+import type { PodMonitor, Prometheus, ServiceMonitor } from '@promop/crds';
 import { runPromtool } from '@promop/e2e';
 import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput, ScrapeFile } from '../model.ts';
@@ -85,6 +85,14 @@ describe('a configuration over the inline limit', () => {
       expect(Buffer.byteLength(file.text)).toBeLessThanOrEqual(SCRAPE_FILE_MAX_BYTES);
       for (const job of file.jobNames) expect(homeSlot(`ServiceMonitor/${job.split('/').slice(1, 3).join('/')}`, 64)).toBe(file.slot);
     }
+  });
+
+  it('has unique job names across all files (Prometheus refuses a job name twice), PodMonitors named like ServiceMonitors included', () => {
+    const podMonitors = LARGE.map((monitor) => ({ ...monitor, kind: 'PodMonitor', spec: { selector: monitor.spec.selector, podMetricsEndpoints: [{ port: 'web' }] } })) as unknown as PodMonitor[];
+    const output = render({ ...input(LARGE, { podMonitorSelector: {}, podMonitorNamespaceSelector: {} }), podMonitors });
+    const names = output.scrapeFiles[0]!.flatMap((file) => file.jobNames);
+    expect(names).toHaveLength(180 + 30);
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it('keeps additionalScrapeConfigs in prometheus.yaml, after the list of files', () => {

@@ -3,6 +3,7 @@
  * reconciles, and every phase of a request is bounded so a hung pod cannot stall a reconcile worker.
  */
 import { Agent } from 'undici';
+import { RELOAD_TIMEOUT_MS } from './prometheus-client.ts';
 
 /** Timeouts and limits of the Prometheus Agent, in milliseconds / bytes. */
 export interface PrometheusAgentOptions {
@@ -20,13 +21,13 @@ export interface PrometheusAgentOptions {
 /**
  * A new Agent. Create one per process (PrometheusReloader does) and close it on shutdown. The defaults are
  * short because Prometheus answers these endpoints from memory; a reload of a large config takes long (it is
- * synchronous, and Prometheus parses scrape files twice per reload): 17–30 s for 20,000 jobs on two busy cores,
- * measured in scrape-files.prometheus.test.ts, hence the long headers timeout.
+ * synchronous, and Prometheus parses scrape files twice per reload), hence the long headers timeout: as long as
+ * the client's RELOAD_TIMEOUT_MS.
  */
 export function createPrometheusAgent(options: PrometheusAgentOptions = {}): Agent {
   return new Agent({
     connect: { timeout: options.connectTimeoutMs ?? 2_000 },
-    headersTimeout: options.headersTimeoutMs ?? 120_000,
+    headersTimeout: options.headersTimeoutMs ?? RELOAD_TIMEOUT_MS,
     bodyTimeout: options.bodyTimeoutMs ?? 10_000,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
     // A couple of connections per pod is plenty: promop calls each pod sequentially.

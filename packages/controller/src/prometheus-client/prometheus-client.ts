@@ -46,7 +46,16 @@ export interface PrometheusClientOptions {
   agent: Dispatcher;
   /** Upper bound of one whole request, on top of the Agent's per-phase timeouts. */
   requestTimeoutMs?: number;
+  /** The same for POST /-/reload, which answers only once the reload is done (RELOAD_TIMEOUT_MS by default). */
+  reloadTimeoutMs?: number;
 }
+
+/**
+ * How long POST /-/reload may take by default. Prometheus answers when the reload is done, and a large
+ * configuration takes long: 17–60 s for 20,000 jobs in scrape files on two cores, depending on what else runs
+ * (scrape-files.prometheus.test.ts). The Agent's default headers timeout is the same: it bounds the wait too.
+ */
+export const RELOAD_TIMEOUT_MS = 180_000;
 
 /** At most this much of an error body is kept: enough for Prometheus' reason, never a whole page. */
 const BODY_SNIPPET_CHARS = 2_000;
@@ -70,7 +79,7 @@ export class PrometheusClient {
    * errors occurred", the details are in Prometheus' log); 403 means `--web.enable-lifecycle` is missing.
    */
   async reload(): Promise<PrometheusResult<void>> {
-    const result = await this.#call('POST', '/-/reload');
+    const result = await this.#call('POST', '/-/reload', this.#options.reloadTimeoutMs ?? RELOAD_TIMEOUT_MS);
     return result.ok ? { ok: true, value: undefined } : result;
   }
 
@@ -130,7 +139,7 @@ export class PrometheusClient {
   }
 
   /** One request; the network policy is checked first, so a refused URL never reaches the Agent. */
-  async #call(method: 'GET' | 'POST', path: string): Promise<PrometheusResult<string>> {
+  async #call(method: 'GET' | 'POST', path: string, timeoutMs = this.#options.requestTimeoutMs ?? 60_000): Promise<PrometheusResult<string>> {
     const check = checkPrometheusUrl(this.#options.baseUrl, this.#options.allowed);
     if (!check.ok) return { ok: false, error: { kind: 'refused', message: check.reason } };
     // The base URL may end in Prometheus' --web.route-prefix (`http://10.0.0.5:9090/prom`): API paths go below it.
@@ -140,7 +149,7 @@ export class PrometheusClient {
       const response = await request(url, {
         method,
         dispatcher: this.#options.agent,
-        signal: AbortSignal.timeout(this.#options.requestTimeoutMs ?? 60_000),
+        signal: AbortSignal.timeout(timeoutMs),
         // undici does not follow redirects unless asked, so a redirect cannot lead outside the allowed networks.
       });
       const body = await response.body.text();
