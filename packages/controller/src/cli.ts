@@ -1,21 +1,38 @@
 #!/usr/bin/env node
-/** The `promop` command: dispatches to a subcommand module and exits with its status. */
-import { runRenderCommand } from './render-command.ts';
-import { runOperatorCommand } from './run-command.ts';
-
-type Command = (argv: readonly string[], io: { stdout: (text: string) => void; stderr: (text: string) => void }) => Promise<number>;
-
-const COMMANDS: Record<string, Command> = { render: runRenderCommand, run: runOperatorCommand };
-const USAGE = `Usage: promop <command> [arguments]\n\nCommands:\n  render   render Prometheus configuration from local manifests (promop render --help)\n  run      run the operator against a cluster (promop run --help)\n`;
+/**
+ * The `promop` command (also installed as `kubectl-promop`, so `kubectl promop ...` runs it as a kubectl plugin):
+ * answers `--help` from the command descriptions alone, then imports only the code of the command asked for and
+ * exits with its status. Every import below is dynamic on purpose: a static one would be loaded before the compile
+ * cache is enabled, and for every command.
+ */
+import { enableCompileCache } from 'node:module';
+import { basename } from 'node:path';
 
 const [name, ...argv] = process.argv.slice(2);
+// Node keeps the compiled code of every module it loads (and, for .ts sources, the stripped text) in a cache
+// directory keyed by content, so the second start of a command skips most parsing. Not for `run`: the operator
+// runs in a pod with a read-only root filesystem and starts once.
+if (name !== 'run') enableCompileCache?.();
+
+const { COMMANDS, commandNamed } = await import('./cli/commands.ts');
+const { commandHelp, programHelp } = await import('./cli/command-line.ts');
+
+// Installed as kubectl-promop and started by kubectl, the command is spelt `kubectl promop` in messages.
+const program = /^kubectl-promop(\.[cm]?[jt]s)?$/.test(basename(process.argv[1] ?? '')) ? 'kubectl promop' : 'promop';
 const io = { stdout: (text: string) => void process.stdout.write(text), stderr: (text: string) => void process.stderr.write(text) };
-const command = name === undefined ? undefined : COMMANDS[name];
-if (name === '-h' || name === '--help') {
-  io.stdout(USAGE);
-} else if (!command) {
-  io.stderr(name === undefined ? USAGE : `promop: unknown command "${name}"\n\n${USAGE}`);
+const entry = name === undefined ? undefined : commandNamed(name);
+const wantsHelp = argv.includes('-h') || argv.includes('--help');
+
+if (name === '-h' || name === '--help' || name === 'help') {
+  const topic = name === 'help' && argv[0] !== undefined ? commandNamed(argv[0]) : undefined;
+  io.stdout(topic && !topic.ownHelp ? commandHelp(topic.spec, program) : programHelp(COMMANDS.map((command) => command.spec), program));
+} else if (!entry) {
+  const usage = programHelp(COMMANDS.map((command) => command.spec), program);
+  io.stderr(name === undefined ? usage : `${program}: unknown command "${name}"\n\n${usage}`);
   process.exitCode = 2;
+} else if (wantsHelp && !entry.ownHelp && argv.indexOf('--') === -1) {
+  io.stdout(commandHelp(entry.spec, program));
 } else {
-  process.exitCode = await command(argv, io);
+  const run = await entry.load();
+  process.exitCode = await run(argv, io, program);
 }

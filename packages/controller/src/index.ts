@@ -2,8 +2,8 @@
  * `@promop/controller`: the operator (reconcile loop, Kubernetes access, RBAC rules, Prometheus
  * reload and verification, metrics) and the offline renderer behind `promop render`.
  */
-export { readManifests, type Manifests, type ManifestResource } from './manifest-reader.ts';
-export { renderManifests, outputFiles, formatRenderReport, type RenderResult, type RenderedPrometheus } from './render-command.ts';
+export { readManifests, type Manifests, type ManifestResource } from './cli/manifest-reader.ts';
+export { renderManifests, outputFiles, formatRenderReport, type RenderResult, type RenderedPrometheus } from './cli/render-command.ts';
 export { Operator } from './operator.ts';
 export { OPERATOR_CLUSTER_ROLE_RULES } from './rbac/index.ts';
 export type { ConfigReloader, ExpectedShardFiles, ReloadResult, ShardConfigStatus } from './reconcile/index.ts';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { RULES_DIR } from '@promop/config-generator';
 import { REPO_ROOT, startPrometheus, type PrometheusProcess } from '@promop/e2e';
-import { readManifests } from '../manifest-reader.ts';
-import { renderManifests } from '../render-command.ts';
+import { readManifests } from '../cli/manifest-reader.ts';
+import { renderManifests } from '../cli/render-command.ts';
 import { compareLoadedConfig } from './loaded-config-comparison.ts';
 import { compareLoadedRules, type LoadedRuleGroup } from './rule-groups-comparison.ts';
 

@@ -14,28 +14,10 @@ import {
   type Verdict,
 } from '@promop/config-generator';
 import { VALIDATORS, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
+import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
+import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
 import { redactSecretValues, secretValues } from './secret-redaction.ts';
-
-/** How to call the command. */
-export const RENDER_USAGE = `Usage: promop render -f <file|dir> [-f <file|dir>...] [-o <dir>]
-
-Renders every Prometheus in the given manifests (Prometheus, ServiceMonitor, PodMonitor,
-PrometheusRule, Namespace, Secret, ConfigMap; other kinds are ignored) and prints a verdict
-per resource: selected or not, accepted or rejected, and why.
-
-  -f, --filename <path>    manifest file or directory (searched recursively); repeatable
-  -o, --output-dir <dir>   write <dir>/<namespace>/<name>/prometheus.yaml (shard 0),
-                           prometheus-shard-<n>.yaml, scrape-files/[shard-<n>/]<file> (the
-                           files prometheus.yaml names when the jobs do not fit inline),
-                           rules/<configmap>/<file>, tls-assets/<file>
-                           and verdicts.json; without it the files are printed, with
-                           values taken from Secrets shown as <redacted> and tls-assets
-                           left out
-  -h, --help               show this help
-
-Exit status: 0 when rendered (even if some resources were rejected), 1 when the input cannot be
-read or the output cannot be written, 2 for wrong usage.`;
 
 /** Parsed command line. */
 export interface RenderArguments {
@@ -48,19 +30,10 @@ export type ParsedRenderArguments = { kind: 'ok'; args: RenderArguments } | { ki
 
 /** Parses `render`'s arguments (kubectl-style `-f x`, `-f=x`, `--filename x`, `--filename=x`). */
 export function parseRenderArguments(argv: readonly string[]): ParsedRenderArguments {
-  const paths: string[] = [];
-  let outputDir: string | undefined;
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index]!;
-    if (argument === '-h' || argument === '--help') return { kind: 'help' };
-    const match = /^(-f|--filename|-o|--output-dir)(?:=(.*))?$/s.exec(argument);
-    if (!match) return { kind: 'error', message: `unknown argument "${argument}"` };
-    const value = match[2] ?? argv[++index];
-    if (value === undefined || value === '') return { kind: 'error', message: `${match[1]} needs a value` };
-    if (match[1] === '-f' || match[1] === '--filename') paths.push(value);
-    else if (outputDir !== undefined) return { kind: 'error', message: 'only one -o/--output-dir may be given' };
-    else outputDir = value;
-  }
+  const parsed = parseCommandLine(specOf('render'), argv);
+  if (parsed.kind !== 'ok') return parsed;
+  const paths = parsed.line.flags.get('filename') ?? [];
+  const outputDir = flagValue(parsed.line, 'output-dir');
   if (paths.length === 0) return { kind: 'error', message: 'at least one -f/--filename is required' };
   return { kind: 'ok', args: { paths, ...(outputDir !== undefined ? { outputDir } : {}) } };
 }
@@ -167,17 +140,14 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
 }
 
 /** Runs `promop render` with `argv` (the arguments after `render`); resolves to the exit code. */
-export async function runRenderCommand(
-  argv: readonly string[],
-  io: { stdout: (text: string) => void; stderr: (text: string) => void },
-): Promise<number> {
+export async function runRenderCommand(argv: readonly string[], io: CommandIo, program = 'promop'): Promise<number> {
   const parsed = parseRenderArguments(argv);
   if (parsed.kind === 'help') {
-    io.stdout(`${RENDER_USAGE}\n`);
+    io.stdout(commandHelp(specOf('render'), program));
     return 0;
   }
   if (parsed.kind === 'error') {
-    io.stderr(`promop render: ${parsed.message}\n\n${RENDER_USAGE}\n`);
+    io.stderr(`${program} render: ${parsed.message}\n\n${commandHelp(specOf('render'), program)}`);
     return 2;
   }
   let manifests: Manifests;
@@ -185,7 +155,7 @@ export async function runRenderCommand(
     manifests = await readManifests(parsed.args.paths);
   } catch (error) {
     if (error instanceof ManifestReadError) {
-      io.stderr(`promop render: ${error.message}\n`);
+      io.stderr(`${program} render: ${error.message}\n`);
       return 1;
     }
     throw error;
@@ -209,7 +179,7 @@ export async function runRenderCommand(
         await writeFile(target, text);
       } catch (error) {
         // A file where a directory should be, or no permission: the user's problem, said in one line, not a stack trace.
-        io.stderr(`promop render: cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+        io.stderr(`${program} render: cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
         return 1;
       }
     }

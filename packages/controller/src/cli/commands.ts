@@ -1,0 +1,210 @@
+/**
+ * Every `promop` subcommand: its description (help, parsing, completion) and how to load its code. The code of a
+ * command is imported only when that command runs, so `promop render` never loads the Kubernetes client and
+ * `promop --help` loads nothing but this file. Nothing here may import more than command-line.ts.
+ */
+import type { CommandSpec, FlagSpec } from './command-line.ts';
+
+/** The standard streams, as functions so tests can capture them. */
+export interface CommandIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** A loaded command: runs with the arguments after its name and resolves to the exit status. */
+export type CommandRun = (argv: readonly string[], io: CommandIo, program: string) => Promise<number>;
+
+/** A command: its description, and its code loaded on demand. */
+export interface CommandEntry {
+  spec: CommandSpec;
+  load: () => Promise<CommandRun>;
+  /**
+   * The command prints its own help (`promop run`, whose flags run-command.ts parses); cli.ts then does not answer
+   * `--help` from `spec`. Its flags for completion come from `spec.flags`.
+   */
+  ownHelp?: boolean;
+}
+
+/** The kinds `explain` takes, with the names and short names kubectl accepts for them. */
+export const EXPLAIN_KINDS = {
+  servicemonitor: ['servicemonitor', 'servicemonitors', 'smon'],
+  podmonitor: ['podmonitor', 'podmonitors', 'pmon'],
+  prometheusrule: ['prometheusrule', 'prometheusrules', 'promrule'],
+  prometheus: ['prometheus', 'prometheuses', 'prom'],
+} as const;
+
+/** The flags that choose the cluster, named and meant as kubectl's. */
+export const CLUSTER_FLAGS: readonly FlagSpec[] = [
+  { name: 'kubeconfig', value: '<path>', complete: 'file', help: 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)' },
+  { name: 'context', value: '<name>', complete: 'context', help: 'kubeconfig context to use (default: its current-context)' },
+];
+
+const NAMESPACE_FLAG: FlagSpec = {
+  name: 'namespace',
+  short: 'n',
+  value: '<namespace>',
+  complete: 'namespace',
+  help: "namespace of the named object (default: the context's namespace, else default)",
+};
+
+const FILENAME_FLAG: FlagSpec = {
+  name: 'filename',
+  short: 'f',
+  value: '<file|dir>',
+  repeatable: true,
+  complete: 'file',
+  help: 'manifest file or directory (searched recursively for .yaml/.yml/.json); repeatable',
+};
+
+const renderSpec: CommandSpec = {
+  name: 'render',
+  summary: 'render Prometheus configuration from local manifests, offline',
+  synopsis: 'render -f <file|dir> [-f <file|dir>...] [-o <dir>]',
+  description: [
+    'Renders every Prometheus in the given manifests (Prometheus, ServiceMonitor, PodMonitor,',
+    'PrometheusRule, Namespace, Secret, ConfigMap; other kinds are ignored) with the generator the',
+    'operator runs, and prints a verdict per resource: selected or not, accepted or rejected, and why.',
+    'Manifests are read as the API server reads them (YAML 1.1 scalars such as yes, on or 0x10 included);',
+    'an object the API server would refuse is reported with its field path.',
+  ].join('\n'),
+  flags: [
+    FILENAME_FLAG,
+    {
+      name: 'output-dir',
+      short: 'o',
+      value: '<dir>',
+      complete: 'directory',
+      help: [
+        'write <dir>/<namespace>/<name>/prometheus.yaml (shard 0),',
+        'prometheus-shard-<n>.yaml, scrape-files/[shard-<n>/]<file> (the',
+        'files prometheus.yaml names when the jobs do not fit inline),',
+        'rules/<configmap>/<file>, tls-assets/<file>',
+        'and verdicts.json; without it the files are printed, with',
+        'values taken from Secrets shown as <redacted> and tls-assets',
+        'left out',
+      ].join('\n'),
+    },
+  ],
+  positionals: [],
+  examples: [
+    { comment: 'Print the configuration and the verdicts of a directory of manifests', args: 'render -f deploy/monitoring/' },
+    { comment: 'Write the files Prometheus would read, to check them with promtool', args: 'render -f prometheus.yaml -f team-a/ -o out/' },
+  ],
+  exitStatus: '0 when rendered (even if some resources were rejected), 1 when the input cannot be\nread or the output cannot be written, 2 for wrong usage.',
+};
+
+const explainSpec: CommandSpec = {
+  name: 'explain',
+  summary: 'why a monitor or rule is (not) scraped, or what a Prometheus selects, on a live cluster',
+  synopsis: 'explain servicemonitor|podmonitor|prometheusrule|prometheus [-n <namespace>] <name> [-o json|yaml]',
+  description: [
+    'Reads the cluster (list and get requests only) and runs the selection and generation code of the',
+    'operator. For a ServiceMonitor, PodMonitor or PrometheusRule it tells, for every Prometheus: whether',
+    'it is selected (or which selector and which requirement excluded it, with the labels it saw),',
+    'accepted or rejected (the field path and why), the scrape jobs or rule file it becomes, and whether',
+    'the running Prometheus has loaded it (from the Prometheus status). For a Prometheus it lists what',
+    'it selects and rejects per kind, with counts and reasons. The kind may also be given as',
+    '<kind>/<name>, and in kubectl\'s short forms (smon, pmon, promrule, prom).',
+  ].join('\n'),
+  flags: [
+    NAMESPACE_FLAG,
+    { name: 'output', short: 'o', value: 'json|yaml', choices: ['json', 'yaml'], help: 'print the explanation as JSON or YAML, for scripts' },
+    ...CLUSTER_FLAGS,
+  ],
+  positionals: [
+    { name: 'kind', choices: Object.values(EXPLAIN_KINDS).flat(), complete: 'resource-kind' },
+    { name: 'name', optional: true, complete: 'none' },
+  ],
+  examples: [
+    { comment: 'Why is team-a\'s ServiceMonitor "checkout" (not) scraped?', args: 'explain servicemonitor -n team-a checkout' },
+    { comment: 'What does the Prometheus "main" select and reject, as JSON', args: 'explain prometheus -n monitoring main -o json' },
+    { comment: 'In CI: fail when the rule is rejected or selected by no Prometheus', args: 'explain promrule/checkout-alerts -n team-a --context prod >/dev/null' },
+  ],
+  exitStatus: [
+    '0 when the monitor or rule is selected by at least one Prometheus and accepted by every',
+    'Prometheus that selects it (for a Prometheus: when it has no problem of its own); 3 when it is',
+    'rejected (for a Prometheus: when its spec has problems and promop keeps its previous configuration);',
+    '4 when no Prometheus selects it; 1 when the cluster cannot be read or the object does not exist;',
+    '2 for wrong usage.',
+  ].join('\n'),
+};
+
+const diffSpec: CommandSpec = {
+  name: 'diff',
+  summary: 'what applying manifests would change in each Prometheus configuration (like kubectl diff)',
+  synopsis: 'diff -f <file|dir> [-f <file|dir>...] [--context <name>]',
+  description: [
+    'Reads the cluster\'s Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Namespace and the',
+    'referenced Secret and ConfigMap objects, lays the given manifests over them as `kubectl apply`',
+    'would (same kind, namespace and name replaces; new ones are added), renders every Prometheus',
+    'before and after with the operator\'s generator, and prints per Prometheus a unified diff of',
+    'prometheus.yaml (and its scrape files, when the jobs do not fit inline) and of the rule files, and',
+    'the verdicts that change (newly rejected, no longer selected...). Secret values are shown as',
+    '<redacted>. Manifests are read as the API server reads them; an object it would refuse is',
+    'reported with its field path.',
+  ].join('\n'),
+  flags: [FILENAME_FLAG, ...CLUSTER_FLAGS],
+  positionals: [],
+  examples: [
+    { comment: 'What would applying team-a\'s monitoring change?', args: 'diff -f team-a/monitoring/' },
+    { comment: 'In CI, against the production context', args: 'diff -f servicemonitor.yaml --context prod' },
+  ],
+  exitStatus: [
+    '0 when nothing would change, 1 when something would change (as kubectl diff and diff(1)),',
+    '3 when a resource of the manifests would be refused by the API server or rejected by a',
+    'Prometheus that selects it (whatever else changes), 2 for wrong usage or when the manifests or',
+    'the cluster cannot be read.',
+  ].join('\n'),
+};
+
+const completionSpec: CommandSpec = {
+  name: 'completion',
+  summary: 'print a bash or zsh completion script',
+  synopsis: 'completion bash|zsh',
+  description: [
+    'Prints a script that completes promop\'s commands, flags, kinds and files; namespaces, contexts',
+    'and object names are completed with kubectl when it is on the PATH. Works for `promop` and for',
+    '`kubectl promop` (kubectl asks the kubectl_complete-promop command, which the script also prints',
+    'instructions for).',
+  ].join('\n'),
+  flags: [],
+  positionals: [{ name: 'shell', choices: ['bash', 'zsh'] }],
+  examples: [
+    { comment: 'Load completion into the current bash', args: 'completion bash | source /dev/stdin' },
+    { comment: 'Install it for zsh', args: 'completion zsh > "${fpath[1]}/_promop"' },
+  ],
+  exitStatus: '0, or 2 for wrong usage.',
+};
+
+const runSpec: CommandSpec = {
+  name: 'run',
+  summary: 'run the operator against a cluster (what the Helm chart deploys)',
+  synopsis: 'run [--kubeconfig <path>] [--metrics-address <host:port>] [--pod-network <cidr>[,<cidr>...]]',
+  description: 'Runs the operator; see docs/controller.md.',
+  flags: [
+    { name: 'kubeconfig', value: '<path>', complete: 'file', help: 'kubeconfig file (default: the in-cluster ServiceAccount)' },
+    { name: 'metrics-address', value: '<host:port>', help: 'serve /metrics, /healthz and /readyz here (default :8080)' },
+    { name: 'pod-network', value: '<cidr>', repeatable: true, help: 'networks of the Prometheus pods promop may reload' },
+  ],
+  positionals: [],
+  examples: [{ comment: 'Run the operator with a kubeconfig', args: 'run --kubeconfig ~/.kube/config' }],
+  exitStatus: '0 after SIGINT/SIGTERM, 1 when it cannot start, 2 for wrong usage.',
+};
+
+/** Every command, in the order `promop --help` lists them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { spec: renderSpec, load: async () => (await import('./render-command.ts')).runRenderCommand },
+  { spec: runSpec, load: async () => (await import('../run-command.ts')).runOperatorCommand, ownHelp: true },
+];
+
+/** The entry of `name`, or undefined. */
+export function commandNamed(name: string): CommandEntry | undefined {
+  return COMMANDS.find((entry) => entry.spec.name === name);
+}
+
+/** The spec of `name`; throws for a name that is not a command (a bug: callers pass constants). */
+export function specOf(name: string): CommandSpec {
+  const entry = commandNamed(name);
+  if (!entry) throw new Error(`bug: no command "${name}"`);
+  return entry.spec;
+}
