@@ -292,3 +292,23 @@ describe('promop render with a Prometheus of two shards', () => {
     expect(shard1).not.toContain('regex: 0;|.+;.+');
   });
 });
+
+describe('promop render with a configuration too large to stay inline', () => {
+  it('writes the scrape files prometheus.yaml names, per shard, and promtool accepts them laid out as in the pod', async () => {
+    const monitor = (index: number) => `apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: app-${index}, namespace: monitoring}\nspec:\n  selector: {matchLabels: {app: app-${index}}}\n  endpoints: [${Array.from({ length: 6 }, (_, port) => `{port: p${port}}`).join(', ')}]`;
+    const file = manifestFile('input.yaml', [PROMETHEUS.replace('spec: {', 'spec: {shards: 2, '), ...Array.from({ length: 40 }, (_, index) => monitor(index))]);
+    expect((await renderInProcess(['-f', file, '-o', join(out, 'rendered')])).code).toBe(0);
+    const dir = join(out, 'rendered', 'monitoring', 'main');
+    for (const [config, filesDir] of [['prometheus.yaml', 'scrape-files'], ['prometheus-shard-1.yaml', join('scrape-files', 'shard-1')]] as const) {
+      const text = readFileSync(join(dir, config), 'utf8');
+      const listed = [...text.matchAll(/^- \/etc\/prometheus\/config\/(scrape-\d\d-[0-9a-f]{16}\.yaml)$/gm)].map((match) => match[1]);
+      expect(listed.length).toBeGreaterThan(10);
+      expect(readdirSync(join(dir, filesDir)).filter((name) => name.endsWith('.yaml')).sort()).toEqual([...listed].sort());
+      // As mounted: prometheus.yaml and its files side by side in one directory.
+      const pod = mkdtempSync(join(out, 'pod-'));
+      writeFileSync(join(pod, 'prometheus.yaml'), text.replaceAll('/etc/prometheus/config/', `${pod}/`));
+      for (const name of listed) writeFileSync(join(pod, name!), readFileSync(join(dir, filesDir, name!), 'utf8'));
+      expect(await runPromtool(['check', 'config', join(pod, 'prometheus.yaml')])).toMatchObject({ code: 0 });
+    }
+  });
+});
