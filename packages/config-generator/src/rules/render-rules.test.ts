@@ -59,6 +59,31 @@ const badCases: BadCase[] = [
     reason: 'spec.groups[0].rules[1].expr: selector {job=~".*"} at column 7 needs a metric name or a matcher that does not match the empty string',
   },
   {
+    story: 'a PromQL type error, which only Prometheus itself used to find',
+    spec: groupWith({ alert: 'B', expr: 'rate(up) > 0' }),
+    reason: 'spec.groups[0].rules[1].expr: column 6: rate() expects a range vector as argument 1 (such as x[5m] or a subquery (expr)[1h:5m]), got an instant vector "up"',
+  },
+  {
+    story: 'bool on an arithmetic operator',
+    spec: groupWith({ record: 'x:y', expr: 'up + bool 1' }),
+    reason: 'spec.groups[0].rules[1].expr: column 4: bool can only follow a comparison operator (==, !=, <, <=, >, >=), not "+"',
+  },
+  {
+    story: 'an experimental function the Prometheus does not enable',
+    spec: groupWith({ record: 'x:y', expr: 'sort_by_label(up, "job")' }),
+    reason: 'spec.groups[0].rules[1].expr: column 1: function sort_by_label() is experimental: the Prometheus must run with --enable-feature=promql-experimental-functions (spec.enableFeatures)',
+  },
+  {
+    story: 'a broken template in an annotation',
+    spec: groupWith({ alert: 'B', expr: 'up == 0', annotations: { summary: '{{ $labels.instance } is down' } }),
+    reason: 'spec.groups[0].rules[1].annotations.summary: template error at column 21: unexpected "}" in operand',
+  },
+  {
+    story: 'an unknown function in an alert label template',
+    spec: groupWith({ alert: 'B', expr: 'up == 0', labels: { severity: '{{ if gt $value 10.0 }}page{{ else }}{{ lower "TICKET" }}{{ end }}' } }),
+    reason: 'spec.groups[0].rules[1].labels.severity: template error at column 41: function "lower" not defined',
+  },
+  {
     story: 'a rule with both record and alert',
     spec: groupWith({ record: 'x:y', alert: 'B', expr: 'up' }),
     reason: 'spec.groups[0].rules[1]: only one of "record" and "alert" may be set, found record "x:y" and alert "B"',
@@ -190,6 +215,35 @@ describe('a PrometheusRule with a mistake, selected next to a good one', () => {
       'spec.groups[0].rules[1].record',
       'spec.groups[0].rules[1].for',
     ]);
+  });
+});
+
+describe('an expression the label enforcer cannot read, under enforcedNamespaceLabel', () => {
+  const spec = groupWith({ record: 'x:y', expr: 'sum(offset)' });
+
+  it('is accepted without enforcement, as Prometheus accepts a metric named offset', () => {
+    expect(renderRules({ prometheus, rules: [prometheusRule('r', spec)], version: V3 }).verdicts[0]).toMatchObject({ accepted: true });
+  });
+
+  it('is refused with enforcement, so no selector escapes the namespace label', () => {
+    const output = renderRules({ prometheus, rules: [prometheusRule('r', spec)], version: V3, enforcedNamespaceLabel: 'namespace' });
+    expect(rejection(output.verdicts[0]).reason).toMatch(
+      /^spec\.groups\[0\]\.rules\[1\]\.expr: namespace="team-a" \(enforcedNamespaceLabel\) cannot be added to this expression, which Prometheus accepts/,
+    );
+  });
+});
+
+describe('rule checks that follow the Prometheus', () => {
+  it('accepts experimental functions when the Prometheus enables them', () => {
+    const experimental = { ...prometheus, spec: { enableFeatures: ['promql-experimental-functions'] } } as unknown as Prometheus;
+    const spec = groupWith({ record: 'x:y', expr: 'sort_by_label(up, "job")' });
+    const output = renderRules({ prometheus: experimental, rules: [prometheusRule('sorted', spec)], version: V3 });
+    expect(output.verdicts[0]).toMatchObject({ accepted: true });
+  });
+
+  it('does not read the labels of a recording rule as templates, as Prometheus does not', () => {
+    const spec = groupWith({ record: 'x:y', expr: 'up', labels: { note: '{{ not a template' } });
+    expect(renderRules({ prometheus, rules: [prometheusRule('r', spec)], version: V3 }).verdicts[0]).toMatchObject({ accepted: true });
   });
 });
 

@@ -15,6 +15,8 @@ import { buildRuleFileDocument } from './rule-file-document.ts';
 import { ruleFieldSupport } from './rule-field-support.ts';
 import { ruleFileName } from './rule-file-name.ts';
 import { validateRuleSpec } from './validate-rule-spec.ts';
+import { promqlDialectOf } from './promql-dialect.ts';
+import { findEnforcementProblems } from './enforcement-check.ts';
 
 /** What renderRules needs: the Prometheus and the PrometheusRules its selectors already picked. */
 export interface RenderRulesInput {
@@ -39,13 +41,20 @@ export function renderRules(input: RenderRulesInput): RenderRulesOutput {
   const prometheusSpec = isRecord(input.prometheus.spec) ? input.prometheus.spec : {};
   const scheme = nameValidationSchemeFor(input.version, prometheusSpec.nameValidationScheme);
   const support = ruleFieldSupport(input.version);
+  // Feature flags decide which PromQL the Prometheus parses (experimental functions, fill modifiers...).
+  const enabledFeatures = Array.isArray(prometheusSpec.enableFeatures) ? prometheusSpec.enableFeatures.filter((feature): feature is string => typeof feature === 'string') : [];
+  const promql = promqlDialectOf(input.version, enabledFeatures);
   const files = new Map<string, string>();
   const verdicts: Verdict[] = input.rules.map((rule) => {
     const { namespace, name, uid } = identityOf(rule);
     const resource = { kind: 'PrometheusRule' as const, namespace, name };
-    const problems = validateRuleSpec(rule.spec, { scheme, support });
+    const problems = validateRuleSpec(rule.spec, { scheme, support, version: input.version, promql });
     if (problems.length > 0) return selectedVerdict(resource, problems, []);
     const enforced = input.enforcedNamespaceLabel && !input.isExcludedFromEnforcement?.(namespace, name);
+    if (enforced) {
+      const enforcementProblems = findEnforcementProblems(rule.spec, input.enforcedNamespaceLabel!, namespace, promql);
+      if (enforcementProblems.length > 0) return selectedVerdict(resource, enforcementProblems, []);
+    }
     const { document, warnings } = buildRuleFileDocument(rule.spec, {
       version: input.version,
       support,

@@ -3,8 +3,8 @@
  * PrometheusRule's spec before its file is written, so one bad object is rejected alone with the
  * exact field at fault instead of making Prometheus refuse its whole configuration. Input is
  * `unknown`: objects may come from a file that skipped the API server's schema validation.
- * Not checked here: Go templates in alert labels/annotations, and PromQL type errors (`rate(up)`),
- * which only the Prometheus binary knows.
+ * Expressions are parsed and type-checked as the target Prometheus does (promql-check.ts), and the
+ * labels and annotations of alerting rules parsed as Go templates (alert-template.ts).
  */
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from './field-path.ts';
@@ -13,12 +13,19 @@ import { parseDuration } from '../scrape/duration.ts';
 import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from '../prometheus-names.ts';
 import { findPromqlSyntaxError } from './promql-syntax.ts';
 import type { RuleFieldSupport } from './rule-field-support.ts';
+import type { PrometheusVersion } from '../prometheus-version.ts';
+import type { PromqlDialect } from './promql-dialect.ts';
+import { describePosition, findPromqlProblem } from './promql-check.ts';
+import { findAlertTemplateError } from './alert-template.ts';
 
-/** What the checks depend on: the target Prometheus' name rules and the fields it supports. */
+/** What the checks depend on: the target Prometheus' release, name rules, fields and PromQL. */
 export interface RuleValidationOptions {
   scheme: NameValidationScheme;
   /** Fields the version does not support are dropped later, so they are not checked. */
   support: RuleFieldSupport;
+  version: PrometheusVersion;
+  /** The PromQL of that release with the Prometheus' feature flags. */
+  promql: PromqlDialect;
 }
 
 /** Every problem in `spec` (a PrometheusRule's `.spec`), in document order; empty when valid. */
@@ -83,7 +90,7 @@ function checkRule(rule: unknown, path: string, options: RuleValidationOptions, 
   } else if (record === undefined && alert === undefined) {
     problems.push({ path: rule.alert !== undefined ? `${path}.alert` : `${path}.record`, message: 'must not be empty' });
   }
-  checkExpr(rule.expr, `${path}.expr`, problems);
+  checkExpr(rule.expr, `${path}.expr`, options.promql, problems);
   checkDuration(rule.for, `${path}.for`, problems);
   if (options.support.keepFiringFor) checkDuration(rule.keep_firing_for, `${path}.keep_firing_for`, problems);
   if (record !== undefined) {
@@ -104,9 +111,14 @@ function checkRule(rule: unknown, path: string, options: RuleValidationOptions, 
   }
   checkLabels(rule.labels, `${path}.labels`, options.scheme, problems);
   checkAnnotations(rule.annotations, `${path}.annotations`, options.scheme, problems);
+  // Prometheus parses the labels and annotations of alerting rules (only) as templates.
+  if (alert !== undefined) {
+    checkTemplates(rule.labels, `${path}.labels`, alert, options.version, problems);
+    checkTemplates(rule.annotations, `${path}.annotations`, alert, options.version, problems);
+  }
 }
 
-function checkExpr(expr: unknown, path: string, problems: FieldProblem[]): void {
+function checkExpr(expr: unknown, path: string, dialect: PromqlDialect, problems: FieldProblem[]): void {
   if (expr === undefined || expr === null || expr === '') {
     problems.push({ path, message: 'must be set' });
     return;
@@ -116,8 +128,21 @@ function checkExpr(expr: unknown, path: string, problems: FieldProblem[]): void 
     problems.push({ path, message: `must be a PromQL expression string, got ${JSON.stringify(expr)}` });
     return;
   }
-  const error = findPromqlSyntaxError(expr);
-  if (error) problems.push({ path, message: error.message });
+  const problem = findPromqlProblem(expr, dialect);
+  if (!problem) return;
+  // When the editor grammar also finds a syntax error, its sentence (with the text before the
+  // error) reads better; whether the rule is rejected is still decided by the exact check above.
+  const syntaxError = findPromqlSyntaxError(expr);
+  problems.push({ path, message: syntaxError?.message ?? `${describePosition(expr, problem.from)}: ${problem.message}` });
+}
+
+function checkTemplates(map: unknown, path: string, alert: string, version: PrometheusVersion, problems: FieldProblem[]): void {
+  if (!isRecord(map)) return;
+  for (const [name, value] of Object.entries(map)) {
+    if (typeof value !== 'string') continue;
+    const error = findAlertTemplateError(value, alert, version);
+    if (error) problems.push({ path: keyPath(path, name), message: `template error at ${describePosition(value, error.offset)}: ${error.message}` });
+  }
 }
 
 function checkDuration(value: unknown, path: string, problems: FieldProblem[]): void {
