@@ -44,6 +44,7 @@ export class OperatorMetrics {
   readonly #kubeletWait: Histogram;
   readonly #queueDepth: Gauge;
   readonly #ready: Gauge;
+  readonly #leader: Gauge;
   // Per Prometheus object (`namespace/name`): the gauge is their sum, so one reconcile updates its own share.
   readonly #managedByPrometheus = new Map<string, Map<ManagedKind, ManagedCounts>>();
 
@@ -78,6 +79,7 @@ export class OperatorMetrics {
     });
     this.#queueDepth = new Gauge({ name: 'promop_workqueue_depth', help: 'Keys waiting in the reconcile work queue.', registers });
     this.#ready = new Gauge({ name: 'promop_ready', help: '1 when the operator is ready (caches synced, leader or standby settled), else 0.', registers });
+    this.#leader = new Gauge({ name: 'promop_leader', help: '1 while this replica holds the leader Lease (or runs without leader election) and reconciles, else 0.', registers });
 
     for (const result of RECONCILE_RESULTS) {
       this.#reconciles.labels(result).inc(0);
@@ -87,6 +89,7 @@ export class OperatorMetrics {
     for (const outcome of RELOAD_OUTCOMES) this.#reloads.labels(outcome).inc(0);
     this.#queueDepth.set(0);
     this.#ready.set(0);
+    this.#leader.set(0);
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -131,6 +134,11 @@ export class OperatorMetrics {
   /** Whether the operator is ready (mirrors /readyz). */
   setReady(ready: boolean): void {
     this.#ready.set(ready ? 1 : 0);
+  }
+
+  /** Whether this replica leads (and so reconciles and writes). */
+  setLeader(leader: boolean): void {
+    this.#leader.set(leader ? 1 : 0);
   }
 
   /** The exposition text of every metric. */

@@ -48,4 +48,8 @@ export const OPERATOR_CLUSTER_ROLE_RULES: readonly V1PolicyRule[] = [
   // Warning Events for rejected monitors and rules (events.k8s.io/v1). promop only creates today; patch is what an
   // event series (a repeated Event counted instead of re-created, as client-go's recorder does) needs.
   { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+  // Leader election (kube/leader-election.ts): one Lease, `--leader-election-id` in `--leader-election-namespace`,
+  // read every retry period, created once, updated (PUT with resourceVersion) to acquire, renew and release.
+  // Granted cluster-wide because the namespace is a flag; the ClusterRole is the one RBAC source.
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
 ];
