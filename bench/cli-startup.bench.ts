@@ -88,6 +88,7 @@ try {
     { label: 'node -e 0 (Node itself)', argv: [node, '-e', '0'] },
     { label: 'promop --help', argv: [node, BIN, '--help'] },
     { label: 'promop render --help', argv: [node, BIN, 'render', '--help'] },
+    { label: 'promop explain --help', argv: [node, BIN, 'explain', '--help'] },
     { label: 'promop render -f <one monitor>', argv: [node, BIN, 'render', '-f', file] },
   ];
   if (values.before) {

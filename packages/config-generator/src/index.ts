@@ -38,3 +38,4 @@ export { mountedRuleConfigMapNames, MIN_RULE_CONFIGMAP_MOUNTS } from './promethe
 export { POD_NAME_ENV } from './prometheus/external-labels.ts';
 export { DEFAULT_RETENTION, RETENTION_IN_CONFIG_SINCE, retentionInConfigFile } from './prometheus/storage-config.ts';
 export { matchLabelSelector, describeLabelSelector, type LabelSelectorSpec } from './selection/label-selector.ts';
+export { ruleFileName } from './rules/rule-file-name.ts';

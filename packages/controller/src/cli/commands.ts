@@ -19,8 +19,8 @@ export interface CommandEntry {
   spec: CommandSpec;
   load: () => Promise<CommandRun>;
   /**
-   * The command prints its own help (`promop run`, whose flags run-command.ts parses); cli.ts then does not answer
-   * `--help` from `spec`. Its flags for completion come from `spec.flags`.
+   * The command parses its arguments and prints its own help (`promop run`: run-command.ts); cli.ts then does not
+   * answer `--help` from `spec`, and completion reads the flags from the command's `--help`.
    */
   ownHelp?: boolean;
 }
@@ -112,7 +112,7 @@ const explainSpec: CommandSpec = {
     ...CLUSTER_FLAGS,
   ],
   positionals: [
-    { name: 'kind', choices: Object.values(EXPLAIN_KINDS).flat(), complete: 'resource-kind' },
+    { name: 'kind', complete: 'resource-kind' },
     { name: 'name', optional: true, complete: 'none' },
   ],
   examples: [
@@ -178,14 +178,11 @@ const completionSpec: CommandSpec = {
 
 const runSpec: CommandSpec = {
   name: 'run',
-  summary: 'run the operator against a cluster (what the Helm chart deploys)',
-  synopsis: 'run [--kubeconfig <path>] [--metrics-address <host:port>] [--pod-network <cidr>[,<cidr>...]]',
+  summary: 'run the operator against a cluster (what the Helm chart deploys; promop run --help)',
+  // run-command.ts parses and documents its own flags; completion reads them from its --help.
+  synopsis: 'run [flags]',
   description: 'Runs the operator; see docs/controller.md.',
-  flags: [
-    { name: 'kubeconfig', value: '<path>', complete: 'file', help: 'kubeconfig file (default: the in-cluster ServiceAccount)' },
-    { name: 'metrics-address', value: '<host:port>', help: 'serve /metrics, /healthz and /readyz here (default :8080)' },
-    { name: 'pod-network', value: '<cidr>', repeatable: true, help: 'networks of the Prometheus pods promop may reload' },
-  ],
+  flags: [],
   positionals: [],
   examples: [{ comment: 'Run the operator with a kubeconfig', args: 'run --kubeconfig ~/.kube/config' }],
   exitStatus: '0 after SIGINT/SIGTERM, 1 when it cannot start, 2 for wrong usage.',
@@ -193,6 +190,7 @@ const runSpec: CommandSpec = {
 
 /** Every command, in the order `promop --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
+  { spec: explainSpec, load: async () => (await import('./explain-command.ts')).runExplainCommand },
   { spec: renderSpec, load: async () => (await import('./render-command.ts')).runRenderCommand },
   { spec: runSpec, load: async () => (await import('../run-command.ts')).runOperatorCommand, ownHelp: true },
 ];

@@ -1,0 +1,32 @@
+/**
+ * The custom resources and Namespaces of a cluster, listed. Apart from the reader, this module imports nothing at
+ * run time, so the commands can start these lists before they load the generator (the requests and the loading
+ * overlap).
+ */
+import type { V1Namespace } from '@kubernetes/client-node';
+import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import type { KubeReader } from './kube-reader.ts';
+
+const API = '/apis/monitoring.coreos.com/v1';
+
+/** The custom resources and namespaces of a cluster. */
+export interface ClusterObjects {
+  prometheuses: Prometheus[];
+  serviceMonitors: ServiceMonitor[];
+  podMonitors: PodMonitor[];
+  prometheusRules: PrometheusRule[];
+  namespaces: V1Namespace[];
+}
+
+/** Lists the custom resources and namespaces. A refused list is a KubeReadError naming the resource. */
+export async function readClusterObjects(reader: KubeReader): Promise<ClusterObjects> {
+  const [prometheuses, serviceMonitors, podMonitors, prometheusRules, namespaces] = await Promise.all([
+    reader.list<Prometheus>(`${API}/prometheuses`),
+    reader.list<ServiceMonitor>(`${API}/servicemonitors`),
+    reader.list<PodMonitor>(`${API}/podmonitors`),
+    reader.list<PrometheusRule>(`${API}/prometheusrules`),
+    reader.list<V1Namespace>('/api/v1/namespaces'),
+  ]);
+  return { prometheuses, serviceMonitors, podMonitors, prometheusRules, namespaces };
+}
+
