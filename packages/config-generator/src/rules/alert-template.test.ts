@@ -50,6 +50,10 @@ describe('alert labels and annotations, parsed as Prometheus parses them', () =>
     expect(verdict('{{ stripPort "a:1" }}', parsePrometheusVersion('v2.45.0')!)).toBe('ok');
   });
 
+  it('refuses a template nested thousands of levels deep instead of crashing', () => {
+    expect(verdict(`${'{{ if 1 }}'.repeat(20_000)}${'{{ end }}'.repeat(20_000)}`)).toBe('nested too deeply for promop to check (thousands of levels)');
+  });
+
   it('reports positions within the text the user wrote', () => {
     expect(findAlertTemplateError('ok {{ nope }}', 'A', V3_16)?.offset).toBe(6);
   });

@@ -38,6 +38,9 @@ export function findGoTemplateError(text: string, environment: GoTemplateEnviron
     return undefined;
   } catch (error) {
     if (error instanceof ParseStop) return { offset: error.at, message: error.message };
+    // The parser recurses once per nested {{if}} or parenthesis, as Go's does; a template thousands
+    // of levels deep is refused rather than let one team's rule stop every team's rules.
+    if (error instanceof RangeError) return { offset: 0, message: 'nested too deeply for promop to check (thousands of levels)' };
     throw error;
   }
 }

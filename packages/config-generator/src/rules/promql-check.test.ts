@@ -89,6 +89,18 @@ describe('PromQL that Prometheus 3.16 refuses, and what promop says', () => {
   });
 });
 
+describe('an expression nested thousands of levels deep', () => {
+  it('is refused with a reason instead of crashing the generation of every rule', () => {
+    const deep = `${'('.repeat(20_000)}x${')'.repeat(20_000)}`;
+    expect(verdict(deep)).toBe('column 1: nested too deeply for promop to check (thousands of levels); split it into recording rules');
+    expect(verdict(Array(20_000).fill('x').join(' + '))).toMatch(/nested too deeply/);
+  });
+
+  it('is checked normally at the depths rules have', () => {
+    expect(verdict(`${'abs('.repeat(500)}x${')'.repeat(500)}`)).toBe('ok');
+  });
+});
+
 describe('the PromQL of the Prometheus version and feature flags', () => {
   it('accepts experimental functions and fill modifiers when the Prometheus enables them', () => {
     expect(verdict('sort_by_label(x, "a")', EXPERIMENTAL)).toBe('ok');
