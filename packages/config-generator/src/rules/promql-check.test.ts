@@ -89,6 +89,23 @@ describe('PromQL that Prometheus 3.16 refuses, and what promop says', () => {
   });
 });
 
+describe('regex matchers, read as RE2 where JavaScript reads them differently', () => {
+  it.each([
+    ['x{a=~"$*"}', 'ok'],
+    ['x{a=~"\\\\12"}', 'ok'],
+    ['x{a=~"[]a]"}', 'ok'],
+    ['x{a=~"a*(?i)+"}', 'ok'],
+    ['x{a=~"\\\\p{greek}"}', 'ok'],
+    ['x{a=~"[]a"}', 'column 3: invalid regular expression "[]a": missing closing ]: []a'],
+    ['x{a=~"\\\\C"}', 'column 3: invalid regular expression "\\\\C": invalid escape sequence: \\C'],
+    ['x{a=~"(?i)+"}', 'column 3: invalid regular expression "(?i)+": Nothing to repeat'],
+    ['x{a=~"\\\\p{Grek}"}', 'column 3: invalid regular expression "\\\\p{Grek}": invalid character class range: \\p{Grek}'],
+    ['x{a=~"(a))"}', 'column 3: invalid regular expression "(a))": unexpected ): (a))'],
+  ])('%s: %s', (expr, expected) => {
+    expect(verdict(expr)).toBe(expected);
+  });
+});
+
 describe('an expression nested thousands of levels deep', () => {
   it('is refused with a reason instead of crashing the generation of every rule', () => {
     const deep = `${'('.repeat(20_000)}x${')'.repeat(20_000)}`;

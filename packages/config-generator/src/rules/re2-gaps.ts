@@ -53,7 +53,7 @@ export function rewriteForJavascript(regex: string): string {
       }
     }
     const flags = ch === '(' && next === '?' ? /^\(\?[imsU-]*\)/.exec(regex.slice(i)) : null;
-    if (flags && /^[*+?{]/.test(regex.slice(i + flags[0].length)) && out !== '' && !/(\(|\||\(\?:)$/.test(out)) {
+    if (flags && /^[*+?{]/.test(regex.slice(i + flags[0].length)) && out !== '' && !/(\(|\||\(\?:|\(\?[imsU-]*\))$/.test(out)) {
       // RE2 applies a repetition after "(?i)" to the operand before it; an empty group keeps that valid.
       out += '(?:)';
       i += flags[0].length - 1;
