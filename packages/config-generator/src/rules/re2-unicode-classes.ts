@@ -1,22 +1,12 @@
 /**
- * The names RE2 accepts in `\p{...}` and `\P{...}`, as Go's regexp/syntax (Go 1.26) looks them up:
- * after canonicalizing (first letter upper case, the rest lower case, no `_`, `-` or spaces) a
- * name must be `Any`, `Assigned`, `Ascii`, `Lc`, a key of unicode.Categories or unicode.Scripts,
- * or a canonicalized unicode.CategoryAliases key. So `\p{greek}` and `\p{letter}` work, while
- * `\p{Grek}` (which JavaScript knows) and multi-word scripts such as `Old_Italic` do not.
+ * The names Prometheus accepts in `\p{...}` and `\P{...}`. Prometheus compiles matchers with
+ * github.com/grafana/regexp, a fork of Go's regexp whose syntax package looks a name up exactly:
+ * `Any`, a key of unicode.Categories or a key of unicode.Scripts (Go 1.26's tables). So
+ * `\p{Greek}` and `\p{Old_Italic}` work, while `\p{greek}` and `\p{Letter}` (which Go 1.26's own
+ * regexp accepts) and `\p{Grek}` (which JavaScript knows) do not.
  */
 
-const SPECIAL = ['Any', 'Assigned', 'Ascii', 'Lc'];
-
 const CATEGORIES = ['C', 'Cc', 'Cf', 'Cn', 'Co', 'Cs', 'L', 'LC', 'Ll', 'Lm', 'Lo', 'Lt', 'Lu', 'M', 'Mc', 'Me', 'Mn', 'N', 'Nd', 'Nl', 'No', 'P', 'Pc', 'Pd', 'Pe', 'Pf', 'Pi', 'Po', 'Ps', 'S', 'Sc', 'Sk', 'Sm', 'So', 'Z', 'Zl', 'Zp', 'Zs'];
-
-const CATEGORY_ALIASES = [
-  'Cased_Letter', 'Close_Punctuation', 'Combining_Mark', 'Connector_Punctuation', 'Control', 'Currency_Symbol', 'Dash_Punctuation',
-  'Decimal_Number', 'Enclosing_Mark', 'Final_Punctuation', 'Format', 'Initial_Punctuation', 'Letter', 'Letter_Number', 'Line_Separator',
-  'Lowercase_Letter', 'Mark', 'Math_Symbol', 'Modifier_Letter', 'Modifier_Symbol', 'Nonspacing_Mark', 'Number', 'Open_Punctuation', 'Other',
-  'Other_Letter', 'Other_Number', 'Other_Punctuation', 'Other_Symbol', 'Paragraph_Separator', 'Private_Use', 'Punctuation', 'Separator',
-  'Space_Separator', 'Spacing_Mark', 'Surrogate', 'Symbol', 'Titlecase_Letter', 'Unassigned', 'Uppercase_Letter', 'cntrl', 'digit', 'punct',
-];
 
 /** unicode.Scripts keys (Unicode 15 in Go 1.26). */
 const SCRIPTS = `
@@ -38,25 +28,9 @@ const SCRIPTS = `
   Tirhuta Toto Ugaritic Vai Vithkuqi Wancho Warang_Citi Yezidi Yi Zanabazar_Square
 `.trim().split(/\s+/);
 
-const KNOWN = new Set([...SPECIAL, ...CATEGORIES, ...SCRIPTS, ...CATEGORY_ALIASES.map(canonicalName)]);
+const KNOWN = new Set(['Any', ...CATEGORIES, ...SCRIPTS]);
 
-/** Whether `\p{name}` compiles in RE2 (`name` without a leading `^`). */
+/** Whether `\p{name}` compiles in Prometheus (`name` without a leading `^`). */
 export function isRe2UnicodeClassName(name: string): boolean {
-  return KNOWN.has(canonicalName(name));
-}
-
-/** Go's canonicalName: "Greek" for "greek", "GREEK" or "gre_ek". */
-function canonicalName(name: string): string {
-  let result = '';
-  let first = true;
-  for (const ch of name) {
-    if (ch === '_' || ch === '-' || ch === ' ') continue;
-    if (first) {
-      result += ch >= 'a' && ch <= 'z' ? ch.toUpperCase() : ch;
-      first = false;
-    } else {
-      result += ch >= 'A' && ch <= 'Z' ? ch.toLowerCase() : ch;
-    }
-  }
-  return result;
+  return KNOWN.has(name);
 }

@@ -98,7 +98,7 @@ const STRINGS = ['"a"', "'b'", '`c`', '"job"', '","', '"$1"', '"(.*)"', '"le"', 
 const WRONG_STRINGS = ['"\\x"', '"a', "'\\\"'"];
 const SPACES = [' ', ' ', ' ', '', '  ', '\n', ' # note\n'];
 const REGEX_ATOMS = [
-  'a', '.', '\\d', '[a-z]', '[^]a]', '[]a]', '[[:alpha:]]', '[[:^digit:]x]', '\\pL', '\\p{Greek}', '\\PN', '\\x41', '\\x{1F600}', '(a|b)', '(?i)',
+  'a', '.', '\\d', '[a-z]', '[^]a]', '[]a]', '[[:alpha:]]', '[[:^digit:]x]', '\\pL', '\\p{Greek}', '\\p{greek}', '\\p{Old_Italic}', '\\p{Letter}', '\\p{LC}', '\\PN', '\\x41', '\\x{1F600}', '(a|b)', '(?i)',
   '(?:x)', '(?P<name>y)', '\\Q.*\\E', '\\b', '\\z', '^', '$', '\\.', '\\-', '[\\-a]', '[a\\-z]', '\\n', '\\012', '[\\x00-\\x7f]', '\\s+',
 ];
 const SOUP_TOKENS = [
