@@ -117,11 +117,27 @@ export class Operator {
 
   /** Lists and watches everything, then starts reconciling. Rejects (and cleans up) when a cache cannot list. */
   async start(): Promise<void> {
+    await this.startCaches();
+    this.startReconciling();
+  }
+
+  /**
+   * Lists and watches everything without reconciling: a stand-by replica's caches stay warm (changes only queue
+   * keys) so it can reconcile as soon as it becomes the leader. Rejects when a cache cannot list.
+   */
+  async startCaches(): Promise<void> {
     if (this.#started) throw new Error('bug: Operator started twice');
     this.#started = true;
     enqueueOnChanges(this.#caches, this.#queue, this.#referenced);
     await startClusterCaches(this.#caches);
-    this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'caches synced; reconciling');
+    this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'caches synced');
+  }
+
+  /** Starts the workers (after startCaches): from now on this operator writes. Only the leader calls it. */
+  startReconciling(): void {
+    this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'reconciling');
+    // Everything, once: a new leader must not rely on the keys its stand-by time happened to queue.
+    enqueueEveryPrometheus(this.#caches, this.#queue);
     this.#queue.start(async (key) => {
       const started = performance.now();
       const outcome = await this.#reconciler.reconcile(key);
@@ -133,6 +149,15 @@ export class Operator {
     // left behind (and refreshes Available while pods come and go).
     this.#resyncTimer = setInterval(() => enqueueEveryPrometheus(this.#caches, this.#queue), this.#options.resyncIntervalMs ?? 5 * 60_000);
     this.#resyncTimer.unref();
+  }
+
+  /**
+   * Stops reconciling for good (leadership lost): no reconcile starts after this call; resolves once the one in
+   * progress ended. The caches keep running until stop().
+   */
+  async stopReconciling(): Promise<void> {
+    clearInterval(this.#resyncTimer);
+    await this.#queue.shutdown();
   }
 
   /** Stops watching and reconciling; waits for the reconcile in progress. Children stay. */

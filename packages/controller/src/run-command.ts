@@ -8,17 +8,21 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import { describeError } from './kube/index.ts';
+import { readFileSync } from 'node:fs';
+import { LeaderElector, apiLeaseClient, describeError, leaderIdentity } from './kube/index.ts';
 import { OperatorMetrics, startMetricsServer, DEFAULT_LISTEN_ADDRESS } from './observability/index.ts';
 import { Operator } from './operator.ts';
 import { parsePodNetworks } from './reload/index.ts';
 
 const USAGE = [
   'Usage: promop run [--kubeconfig <path>] [--metrics-address <host:port>] [--pod-network <cidr>[,<cidr>...]]',
+  '                  [--leader-elect[=true|false]] [--leader-election-namespace <ns>] [--leader-election-id <name>]',
   '',
   'Runs the operator. Without --kubeconfig, uses the in-cluster ServiceAccount.',
   'Serves /metrics, /healthz and /readyz on --metrics-address (default :8080).',
   'Reloads Prometheus pods only at addresses inside --pod-network (repeatable; default: the Nodes\' spec.podCIDRs).',
+  'With --leader-elect (default true) only the holder of Lease --leader-election-id (default promop) in',
+  '--leader-election-namespace (default: the pod\'s namespace; with --kubeconfig, default) reconciles.',
   '',
 ].join('\n');
 
@@ -28,7 +32,22 @@ export interface RunArguments {
   metricsAddress: string;
   /** From every --pod-network, in order; undefined: read the Nodes' spec.podCIDRs. */
   podNetworks: string[] | undefined;
+  /** Whether only the holder of the Lease reconciles (default true). */
+  leaderElect: boolean;
+  /** Namespace of the Lease; undefined: the pod's own (ServiceAccount mount), or `default` with --kubeconfig. */
+  leaderElectionNamespace: string | undefined;
+  /** Name of the Lease (default `promop`). */
+  leaderElectionId: string;
   help: boolean;
+}
+
+/** The namespace of the pod promop runs in, from its ServiceAccount mount; undefined outside a pod. */
+function podNamespace(): string | undefined {
+  try {
+    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parses `argv`; a user error is a message, not a throw. */
@@ -36,7 +55,10 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
   let kubeconfig: string | undefined;
   let metricsAddress = DEFAULT_LISTEN_ADDRESS;
   let podNetworks: string[] | undefined;
-  const result = (help: boolean) => ({ ok: true as const, kubeconfig, metricsAddress, podNetworks, help });
+  let leaderElect = true;
+  let leaderElectionNamespace: string | undefined;
+  let leaderElectionId = 'promop';
+  const result = (help: boolean) => ({ ok: true as const, kubeconfig, metricsAddress, podNetworks, leaderElect, leaderElectionNamespace, leaderElectionId, help });
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     if (arg === '-h' || arg === '--help') return result(true);
@@ -60,6 +82,20 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
       const parsed = parsePodNetworks(value);
       if (!parsed.ok) return { ok: false, message: parsed.message };
       podNetworks = [...(podNetworks ?? []), ...parsed.networks];
+    } else if (arg === '--leader-elect') {
+      leaderElect = true;
+    } else if (arg.startsWith('--leader-elect=')) {
+      const value = arg.slice('--leader-elect='.length);
+      if (value !== 'true' && value !== 'false') return { ok: false, message: '--leader-elect is true or false' };
+      leaderElect = value === 'true';
+    } else if (arg === '--leader-election-namespace' || arg.startsWith('--leader-election-namespace=')) {
+      const value = arg === '--leader-election-namespace' ? argv[(i += 1)] : arg.slice('--leader-election-namespace='.length);
+      if (!value) return { ok: false, message: '--leader-election-namespace needs a namespace' };
+      leaderElectionNamespace = value;
+    } else if (arg === '--leader-election-id' || arg.startsWith('--leader-election-id=')) {
+      const value = arg === '--leader-election-id' ? argv[(i += 1)] : arg.slice('--leader-election-id='.length);
+      if (!value) return { ok: false, message: '--leader-election-id needs a Lease name' };
+      leaderElectionId = value;
     } else {
       return { ok: false, message: `unknown argument "${arg}"` };
     }
@@ -89,7 +125,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
   }
   const metrics = new OperatorMetrics();
   let ready = false;
-  let server;
+  let server: Awaited<ReturnType<typeof startMetricsServer>>;
   try {
     // Before the operator starts, so the kubelet's liveness probe answers while the caches sync.
     server = await startMetricsServer({ metrics, isReady: () => ready, address: parsed.metricsAddress });
@@ -98,6 +134,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     return 1;
   }
   log.info({ url: server.url }, 'serving /metrics, /healthz and /readyz');
+  const metricsServer = server;
   const operator = new Operator({ kubeConfig, log, metrics, ...(parsed.podNetworks ? { podNetworks: parsed.podNetworks } : {}) });
   log.info({ podNetworks: parsed.podNetworks ?? "the Nodes' spec.podCIDRs" }, 'Prometheus pods are reloaded only at addresses in these networks');
   // Listen for SIGTERM before starting: as PID 1 of its container, a process without a handler ignores it, so a
@@ -106,7 +143,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  const started = operator.start().then(() => ({ started: true as const }), (error: unknown) => ({ started: false as const, error }));
+  const started = operator.startCaches().then(() => ({ started: true as const }), (error: unknown) => ({ started: false as const, error }));
   const first = await Promise.race([started, stopSignal]);
   if (typeof first === 'string') {
     log.info({ signal: first }, 'stopping before the caches synced');
@@ -119,12 +156,60 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     await server.close(1000);
     return 1;
   }
+  // Ready once the caches synced, leader or stand-by: a stand-by must count as ready, or a rolling update would
+  // wait for a new pod that cannot lead before the old one leaves. promop_leader says which replica writes.
   ready = true;
   metrics.setReady(true);
-  await stopSignal;
-  ready = false;
-  metrics.setReady(false);
-  await operator.stop();
-  await server.close(5000);
-  return 0;
+  if (!parsed.leaderElect) {
+    operator.startReconciling();
+    metrics.setLeader(true);
+    await stopSignal;
+    return shutdown(0);
+  }
+  const namespace = parsed.leaderElectionNamespace ?? (parsed.kubeconfig ? 'default' : (podNamespace() ?? 'default'));
+  let reconciling = false;
+  let leadershipLost: () => void = () => {};
+  const lost = new Promise<'lost'>((resolve) => {
+    leadershipLost = () => resolve('lost');
+  });
+  const elector = new LeaderElector({
+    leases: apiLeaseClient(kubeConfig, namespace, parsed.leaderElectionId),
+    identity: leaderIdentity(),
+    log,
+    onStartedLeading: () => {
+      if (reconciling) return;
+      reconciling = true;
+      metrics.setLeader(true);
+      operator.startReconciling();
+    },
+    // Writes stop here, within the renew deadline, before the lease can expire and a stand-by take over. Like
+    // client-go's controllers, a replica that lost the lease exits (status 1) and the kubelet restarts it as a
+    // stand-by with fresh caches.
+    onStoppedLeading: () => {
+      metrics.setLeader(false);
+      void operator.stopReconciling();
+      leadershipLost();
+    },
+  });
+  log.info({ namespace, lease: parsed.leaderElectionId, identity: elector.identity }, 'waiting to become the leader');
+  elector.start();
+  const end = await Promise.race([stopSignal, lost]);
+  if (end === 'lost') {
+    log.error({ namespace, lease: parsed.leaderElectionId }, 'lost the leader lease; stopped reconciling and exiting');
+    await elector.stop();
+    return shutdown(1);
+  }
+  // SIGTERM: stop writing first, then hand the lease over so a stand-by takes it at once.
+  await operator.stopReconciling();
+  await elector.release();
+  return shutdown(0);
+
+  async function shutdown(status: number): Promise<number> {
+    ready = false;
+    metrics.setReady(false);
+    metrics.setLeader(false);
+    await operator.stop();
+    await metricsServer.close(5000);
+    return status;
+  }
 }

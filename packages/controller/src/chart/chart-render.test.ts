@@ -23,7 +23,7 @@ interface PodSpec {
   tolerations?: unknown[];
 }
 interface Deployment extends Manifest {
-  spec: { replicas: number; template: { metadata: { annotations?: Record<string, string> }; spec: PodSpec } };
+  spec: { replicas: number; strategy: { type: string; rollingUpdate?: Record<string, unknown> }; template: { metadata: { annotations?: Record<string, string> }; spec: PodSpec } };
 }
 
 /** `helm template` with `args`; throws with helm's stderr when it fails (these renders are meant to succeed). */
@@ -52,6 +52,8 @@ describe('charts/promop with helm', () => {
       ]);
       const [deployment] = ofKind<Deployment>(manifests, 'Deployment');
       expect(deployment?.spec.replicas).toBe(1);
+      // Leader election is on: a rollout starts the new pod as a stand-by before the old one releases the Lease.
+      expect(deployment?.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
       const pod = deployment?.spec.template.spec;
       expect(pod?.serviceAccountName).toBe(ofKind(manifests, 'ServiceAccount')[0]?.metadata.name);
       expect(pod?.containers.map((c) => [c.name, c.image, c.args])).toEqual([['promop', 'ghcr.io/promop/promop:0.1.0', ['run', '--metrics-address=:8080']]]);
@@ -105,10 +107,24 @@ describe('charts/promop with helm', () => {
     expect([pod?.spec.containers[0]?.livenessProbe, pod?.spec.containers[0]?.readinessProbe]).toEqual([undefined, undefined]);
   }, 60_000);
 
+  it('runs two replicas with a PodDisruptionBudget keeping one; without leader election, one pod and Recreate', async () => {
+    const two = await render('--set', 'replicaCount=2');
+    expect(ofKind<Deployment>(two, 'Deployment')[0]?.spec.replicas).toBe(2);
+    const [budget] = ofKind<Manifest & { spec: { minAvailable: number; selector: unknown } }>(two, 'PodDisruptionBudget');
+    expect(budget?.spec.minAvailable).toBe(1);
+    expect(budget?.spec.selector).toEqual({ matchLabels: expect.objectContaining({ 'app.kubernetes.io/name': 'promop' }) });
+    const single = await render('--set', 'leaderElection.enabled=false');
+    const deployment = ofKind<Deployment>(single, 'Deployment')[0];
+    expect(deployment?.spec.strategy).toEqual({ type: 'Recreate' });
+    expect(deployment?.spec.template.spec.containers[0]?.args).toEqual(['run', '--metrics-address=:8080', '--leader-elect=false']);
+    expect(ofKind(single, 'PodDisruptionBudget')).toEqual([]);
+  }, 60_000);
+
   // Each bad value is refused by values.schema.json before anything renders, with the field named.
   it.each([
     [['--set', 'replicaCount=many'], "'/replicaCount': got string, want integer"],
-    [['--set', 'replicaCount=2'], "'/replicaCount': maximum"],
+    [['--set', 'replicaCount=2', '--set', 'leaderElection.enabled=false'], "'/replicaCount': maximum"],
+    [['--set', 'replicaCount=-1'], "'/replicaCount': minimum"],
     [['--set', 'image.tag=5'], "'/image/tag': got number, want string"],
     [['--set', 'image.pullPolicy=Sometimes'], "'/image/pullPolicy'"],
     [['--set', 'crds.install=yes please'], "'/crds/install': got string, want boolean"],
