@@ -4,7 +4,9 @@
  * pod), which is how it runs in a cluster. It serves `/metrics`, `/healthz` and `/readyz` (ready once the
  * operator's caches have synced) on `--metrics-address`, default `:8080`, which the Helm chart's probes use.
  * `--pod-network` names the networks of Prometheus pods, the only addresses promop dials to reload them; without
- * it they are read from the Nodes' `spec.podCIDRs` (reload/pod-networks.ts).
+ * it they are read from the Nodes' `spec.podCIDRs` (reload/pod-networks.ts). With `--leader-elect` (default) every
+ * replica syncs its caches and is ready, but only the holder of the Lease (kube/leader-election.ts) reconciles; see
+ * docs/controller.md#leader-election.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';

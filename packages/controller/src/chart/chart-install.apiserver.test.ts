@@ -154,6 +154,9 @@ describe('helm install charts/promop into a real API server', () => {
       [{ group: GROUP, resource: PLURALS.Prometheus, verb: 'delete', namespace: 'team-a' }, false],
       [{ group: 'rbac.authorization.k8s.io', resource: 'clusterroles', verb: 'escalate' }, false],
       [{ group: 'apps', resource: 'deployments', verb: 'patch', namespace: NS }, false],
+      // Leader election: the Lease is read, created and updated (acquire, renew, release), never deleted.
+      [{ group: 'coordination.k8s.io', resource: 'leases', verb: 'update', namespace: NS, name: 'promop' }, true],
+      [{ group: 'coordination.k8s.io', resource: 'leases', verb: 'delete', namespace: NS, name: 'promop' }, false],
     ];
     const answers = await Promise.all(cases.map(async ([attributes]) => [attributes, await allowed(attributes)] as const));
     expect(answers).toEqual(cases);
