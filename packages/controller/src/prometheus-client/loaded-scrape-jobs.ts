@@ -17,42 +17,21 @@ export const DISCOVERED_TARGETS_METRIC = 'prometheus_sd_discovered_targets';
 /** The job names in a Prometheus text exposition, from DISCOVERED_TARGETS_METRIC samples of the scrape manager. */
 export function scrapeJobsFromMetrics(exposition: string): Set<string> {
   const jobs = new Set<string>();
-  const prefix = `${DISCOVERED_TARGETS_METRIC}{`;
-  for (let start = exposition.indexOf(prefix); start >= 0; start = exposition.indexOf(prefix, start + prefix.length)) {
-    // A sample starts a line; the same text inside another metric's name does not count.
-    if (start > 0 && exposition[start - 1] !== '\n') continue;
-    const labels = parseLabels(exposition, start + prefix.length);
-    if (labels.name === 'scrape' && labels.config !== undefined) jobs.add(labels.config);
+  for (const sample of exposition.matchAll(SAMPLE)) {
+    const labels = new Map<string, string>();
+    for (const [, name, value] of sample[1]!.matchAll(LABEL)) labels.set(name!, unescape(value!));
+    const job = labels.get('config');
+    if (labels.get('name') === 'scrape' && job !== undefined) jobs.add(job);
   }
   return jobs;
 }
 
-/**
- * The labels of one sample, `name="value",...}` from `from` on. Values are quoted with `\\`, `\"` and `\n` escaped
- * (the text format's only escapes); job names are user-chosen strings, so all three occur.
- */
-function parseLabels(text: string, from: number): Record<string, string> {
-  const labels: Record<string, string> = {};
-  let index = from;
-  while (index < text.length && text[index] !== '}') {
-    const equals = text.indexOf('="', index);
-    if (equals < 0) break;
-    const name = text.slice(index, equals).trim();
-    let value = '';
-    index = equals + 2;
-    while (index < text.length && text[index] !== '"') {
-      if (text[index] === '\\') {
-        const escaped = text[index + 1];
-        value += escaped === 'n' ? '\n' : (escaped ?? '');
-        index += 2;
-      } else {
-        value += text[index];
-        index += 1;
-      }
-    }
-    labels[name] = value;
-    index += 1; // the closing quote
-    if (text[index] === ',') index += 1;
-  }
-  return labels;
+// A sample starts a line (the same text inside another metric's name does not count); its labels are between the
+// braces. Label values are quoted with `\\`, `\"` and `\n` escaped, the text format's only escapes; job names are
+// user-chosen strings, so all three occur.
+const SAMPLE = new RegExp(`^${DISCOVERED_TARGETS_METRIC}\\{(.*)\\}[ \\t]`, 'gm');
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+
+function unescape(value: string): string {
+  return value.includes('\\') ? value.replace(/\\(.)/g, (_, escaped: string) => (escaped === 'n' ? '\n' : escaped)) : value;
 }
