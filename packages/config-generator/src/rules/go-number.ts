@@ -6,6 +6,8 @@
 
 /** The value of a PromQL NUMBER token: ParseInt(text, 0, 64) first, then ParseFloat(text, 64). */
 export function parseGoNumberLiteral(text: string): number | undefined {
+  // Plain decimals, by far the most common, need neither BigInt nor Go's prefixes.
+  if (/^[1-9][0-9]{0,14}$/.test(text)) return Number(text);
   const integer = goParseInteger(text, 'int64');
   return integer !== undefined ? Number(integer) : goParseFloat(text);
 }

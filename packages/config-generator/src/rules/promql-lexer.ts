@@ -63,12 +63,14 @@ export function lexPromql(input: string, options: PromqlLexOptions): { tokens: P
   return new PromqlLexer(input, options).run();
 }
 
-const SPACE = new Set([' ', '\t', '\n', '\r']);
-const isSpace = (ch: string | undefined): boolean => ch !== undefined && SPACE.has(ch);
+const isSpace = (ch: string | undefined): boolean => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
 const isDigit = (ch: string | undefined): boolean => ch !== undefined && ch >= '0' && ch <= '9';
 const isAlpha = (ch: string | undefined): boolean => ch !== undefined && (ch === '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'));
 const isAlphaNumeric = (ch: string | undefined): boolean => isAlpha(ch) || isDigit(ch);
 const isUnicodeLetter = (ch: string): boolean => /^\p{L}$/u.test(ch);
+
+/** 1 for the ASCII characters of names outside braces: letters, digits, `_` and `:`. */
+const IS_ASCII_NAME_CHARACTER = new Uint8Array(128).map((_, code) => (/[A-Za-z0-9_:]/.test(String.fromCharCode(code)) ? 1 : 0));
 
 /**
  * Go's utf8.RuneError: what Go decodes from bytes that are not UTF-8 (a lone surrogate here), and
@@ -536,11 +538,22 @@ class PromqlLexer {
   }
 
   private lexKeywordOrIdentifier(): void {
-    while (this.isNameContinue(this.peek()) || this.peek() === ':') this.next();
+    let isAscii = true;
+    for (;;) {
+      // ASCII names (nearly all of them) are read by character code, without allocating.
+      const code = this.input.charCodeAt(this.pos);
+      if (IS_ASCII_NAME_CHARACTER[code] === 1) {
+        this.pos++;
+        continue;
+      }
+      // With unquoted UTF-8 names: Unicode letters and ".".
+      if (!this.isNameContinue(this.peek())) break;
+      if (code >= 0x80) isAscii = false;
+      this.next();
+    }
     const word = this.input.slice(this.start, this.pos);
-    const lower = word.toLowerCase();
     // A word with a non-ASCII letter is a name even if it lower-cases to a keyword.
-    const isAscii = /^[\x00-\x7f]*$/.test(word);
+    const lower = isAscii ? word.toLowerCase() : word;
     const isKeyword = isAscii && KEYWORDS.has(lower);
     if (isAscii && (lower === 'inf' || lower === 'nan')) {
       this.emit('NUMBER');

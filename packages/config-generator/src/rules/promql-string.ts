@@ -13,6 +13,8 @@ export function unquotePromqlString(literal: string): string | undefined {
   return body.replace(/\\(.)/g, (whole, char: string) => escapes[char] ?? whole);
 }
 
+const UTF8 = new TextEncoder();
+
 /**
  * The exact value of a string literal the PromQL lexer accepted (its escapes are valid), as Go's
  * strutil.Unquote computes it: `\x` and octal escapes are bytes, so the value may not be UTF-8,
@@ -23,14 +25,13 @@ export function decodePromqlString(literal: string): { value: string; isUtf8: bo
   const body = literal.slice(1, -1);
   if (quote === '`' || !body.includes('\\')) return { value: body, isUtf8: true };
   const bytes: number[] = [];
-  const encoder = new TextEncoder();
   const SIMPLE: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, "'": 39, '"': 34 };
   for (let i = 0; i < body.length; ) {
     const ch = body[i]!;
     if (ch !== '\\') {
-      const codePoint = body.codePointAt(i)!;
-      const text = String.fromCodePoint(codePoint);
-      bytes.push(...encoder.encode(text));
+      const end = body.indexOf('\\', i);
+      const text = body.slice(i, end < 0 ? body.length : end);
+      bytes.push(...UTF8.encode(text));
       i += text.length;
       continue;
     }
@@ -46,7 +47,7 @@ export function decodePromqlString(literal: string): { value: string; isUtf8: bo
       i += 4;
     } else {
       const length = kind === 'u' ? 4 : 8;
-      bytes.push(...encoder.encode(String.fromCodePoint(parseInt(body.slice(i + 2, i + 2 + length), 16))));
+      bytes.push(...UTF8.encode(String.fromCodePoint(parseInt(body.slice(i + 2, i + 2 + length), 16))));
       i += 2 + length;
     }
   }

@@ -9,7 +9,8 @@
  * - flags with a dangling "-": `(?i-)`.
  * Then it asks re2RegexError about a rewrite that JavaScript compiles where RE2 does: a repeated
  * assertion (`$*`, `\b{2}`), an octal escape (`\12` is not a backreference), `\x{1F600}`, a
- * literal "]" first in brackets (`[]a]`), a repetition right after flags (`a*(?i)+`).
+ * literal "]" first in brackets (`[]a]`), a repetition right after flags (`a*(?i)+`), a literal
+ * brace that looks like a repeat count over 1000 (`\\{1010}`).
  * A complete RE2 parser would make both this and scrape/re2-regex.ts unnecessary.
  */
 import { re2RegexError } from '../scrape/re2-regex.ts';
@@ -75,6 +76,17 @@ export function rewriteForJavascript(regex: string): string {
     if (assertion && /^[*+?{]/.test(regex.slice(i + assertion.length)) && !insideBrackets(regex, i)) {
       out += `(?:${assertion})`;
       i += assertion.length - 1;
+      continue;
+    }
+    // re2RegexError finds repeat counts over 1000 by their text, so a literal brace must not look
+    // like one: `\{1010}` or `[{1010}]` is no repetition.
+    if (ch === '\\' && (next === '{' || next === '}')) {
+      out += next === '{' ? '\\x7b' : '\\x7d';
+      i += 1;
+      continue;
+    }
+    if ((ch === '{' || ch === '}') && insideBrackets(regex, i)) {
+      out += ch === '{' ? '\\x7b' : '\\x7d';
       continue;
     }
     if (ch === '\\' && next !== undefined) {
