@@ -64,6 +64,11 @@ const badCases: BadCase[] = [
     reason: 'spec.groups[0].rules[1].expr: column 6: rate() expects a range vector as argument 1 (such as x[5m] or a subquery (expr)[1h:5m]), got an instant vector "up"',
   },
   {
+    story: 'a type error in an expression the editor grammar misreads elsewhere (a metric named offset)',
+    spec: groupWith({ alert: 'B', expr: 'sum(offset) + rate(up)' }),
+    reason: 'spec.groups[0].rules[1].expr: column 20: rate() expects a range vector as argument 1 (such as x[5m] or a subquery (expr)[1h:5m]), got an instant vector "up"',
+  },
+  {
     story: 'bool on an arithmetic operator',
     spec: groupWith({ record: 'x:y', expr: 'up + bool 1' }),
     reason: 'spec.groups[0].rules[1].expr: column 4: bool can only follow a comparison operator (==, !=, <, <=, >, >=), not "+"',

@@ -130,10 +130,11 @@ function checkExpr(expr: unknown, path: string, dialect: PromqlDialect, problems
   }
   const problem = findPromqlProblem(expr, dialect);
   if (!problem) return;
-  // When the editor grammar also finds a syntax error, its sentence (with the text before the
-  // error) reads better; whether the rule is rejected is still decided by the exact check above.
+  // When the editor grammar finds an error at the same place, its sentence (with the text before
+  // the error) reads better; whether the rule is rejected is decided by the exact check above.
   const syntaxError = findPromqlSyntaxError(expr);
-  problems.push({ path, message: syntaxError?.message ?? `${describePosition(expr, problem.from)}: ${problem.message}` });
+  const sameError = syntaxError !== undefined && syntaxError.offset === problem.from;
+  problems.push({ path, message: sameError ? syntaxError.message : `${describePosition(expr, problem.from)}: ${problem.message}` });
 }
 
 function checkTemplates(map: unknown, path: string, alert: string, version: PrometheusVersion, problems: FieldProblem[]): void {

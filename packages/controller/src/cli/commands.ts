@@ -132,7 +132,7 @@ const explainSpec: CommandSpec = {
 const diffSpec: CommandSpec = {
   name: 'diff',
   summary: 'what applying manifests would change in each Prometheus configuration (like kubectl diff)',
-  synopsis: 'diff -f <file|dir> [-f <file|dir>...] [--context <name>]',
+  synopsis: 'diff -f <file|dir> [-f <file|dir>...] [-n <namespace>] [--context <name>]',
   description: [
     'Reads the cluster\'s Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Namespace and the',
     'referenced Secret and ConfigMap objects, lays the given manifests over them as `kubectl apply`',
@@ -143,7 +143,7 @@ const diffSpec: CommandSpec = {
     '<redacted>. Manifests are read as the API server reads them; an object it would refuse is',
     'reported with its field path.',
   ].join('\n'),
-  flags: [FILENAME_FLAG, ...CLUSTER_FLAGS],
+  flags: [FILENAME_FLAG, { ...NAMESPACE_FLAG, help: "namespace of the manifests' objects that name none (default: the context's)" }, ...CLUSTER_FLAGS],
   positionals: [],
   examples: [
     { comment: 'What would applying team-a\'s monitoring change?', args: 'diff -f team-a/monitoring/' },
@@ -191,6 +191,7 @@ const runSpec: CommandSpec = {
 /** Every command, in the order `promop --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
   { spec: explainSpec, load: async () => (await import('./explain-command.ts')).runExplainCommand },
+  { spec: diffSpec, load: async () => (await import('./diff-command.ts')).runDiffCommand },
   { spec: renderSpec, load: async () => (await import('./render-command.ts')).runRenderCommand },
   { spec: runSpec, load: async () => (await import('../run-command.ts')).runOperatorCommand, ownHelp: true },
 ];

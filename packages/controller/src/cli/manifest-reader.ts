@@ -30,6 +30,8 @@ export interface Manifests {
   resources: ManifestResource[];
   /** Declared Namespaces, plus every namespace an object lives in that has no Namespace manifest. */
   namespaces: NamespaceInfo[];
+  /** The names of the Namespaces the manifests declare (`kind: Namespace`). */
+  declaredNamespaces: string[];
   secrets: KeyValueSource[];
   configMaps: KeyValueSource[];
   /** Count of documents per kind that promop render does not use (Service, Alertmanager...). */
@@ -46,13 +48,19 @@ export class ManifestReadError extends Error {
 /** Namespace used when a namespaced object has no metadata.namespace, as kubectl apply would. */
 export const DEFAULT_NAMESPACE = 'default';
 
+/** How manifests are read. */
+export interface ManifestOptions {
+  /** The namespace of objects that name none (kubectl: `-n`, else the context's); default `default`. */
+  defaultNamespace?: string;
+}
+
 /** Reads every manifest under `paths` (files, or directories searched recursively for .yaml/.yml/.json). */
-export async function readManifests(paths: readonly string[]): Promise<Manifests> {
+export async function readManifests(paths: readonly string[], options: ManifestOptions = {}): Promise<Manifests> {
   const files: string[] = [];
   for (const path of paths) files.push(...(await manifestFiles(path)));
   const documents: { source: string; object: Record<string, unknown> }[] = [];
   for (const file of files) documents.push(...parseManifestText(await readText(file), file));
-  return collectManifests(documents);
+  return collectManifests(documents, options);
 }
 
 /**
@@ -88,8 +96,9 @@ export function parseManifestText(text: string, file: string): { source: string;
 }
 
 /** Sorts parsed objects into what rendering needs, applying namespace and uid defaults. */
-export function collectManifests(documents: readonly { source: string; object: Record<string, unknown> }[]): Manifests {
-  const manifests: Manifests = { resources: [], namespaces: [], secrets: [], configMaps: [], ignoredKinds: {}, placeholderUids: 0 };
+export function collectManifests(documents: readonly { source: string; object: Record<string, unknown> }[], options: ManifestOptions = {}): Manifests {
+  const defaultNamespace = options.defaultNamespace ?? DEFAULT_NAMESPACE;
+  const manifests: Manifests = { resources: [], namespaces: [], declaredNamespaces: [], secrets: [], configMaps: [], ignoredKinds: {}, placeholderUids: 0 };
   const declaredNamespaces = new Map<string, NamespaceInfo>();
   const usedNamespaces = new Set<string>();
   for (const { source, object } of documents) {
@@ -100,7 +109,7 @@ export function collectManifests(documents: readonly { source: string; object: R
       declaredNamespaces.set(name, { name, labels: { ...stringMap(metadata.labels), 'kubernetes.io/metadata.name': name } });
       continue;
     }
-    const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : DEFAULT_NAMESPACE;
+    const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : defaultNamespace;
     if (kind === 'Secret') {
       manifests.secrets.push({ namespace, name, data: { ...decodeBase64Map(metadata, object.data, source), ...stringMap(object.stringData) } });
       usedNamespaces.add(namespace);
@@ -116,6 +125,7 @@ export function collectManifests(documents: readonly { source: string; object: R
       manifests.ignoredKinds[kind] = (manifests.ignoredKinds[kind] ?? 0) + 1;
     }
   }
+  manifests.declaredNamespaces = [...declaredNamespaces.keys()].sort();
   // The API server labels every Namespace with its own name; objects in a namespace without a
   // manifest still need that namespace for selection.
   for (const namespace of usedNamespaces) {

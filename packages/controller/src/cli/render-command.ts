@@ -188,7 +188,8 @@ export async function runRenderCommand(argv: readonly string[], io: CommandIo, p
   return 0;
 }
 
-function schemaRejection(resource: ManifestResource, errors: { path: string; message: string }[]): Verdict {
+/** The verdict of a resource that fails its CRD schema: selected and rejected, one problem per error. */
+export function schemaRejection(resource: Pick<ManifestResource, 'kind' | 'namespace' | 'name'>, errors: { path: string; message: string }[]): Verdict {
   // The validators' messages already start with the path; FieldProblem keeps them apart.
   const problems: FieldProblem[] = errors.map(({ path, message }) => ({
     path,

@@ -1,0 +1,122 @@
+/**
+ * What changes for one Prometheus between two renderings (pure): the verdicts that change, and a unified diff of
+ * every file promop writes for it (prometheus.yaml per shard, scrape files, rule files; TLS assets are named, never
+ * shown). Secret values are redacted before diffing, so no diff line holds one; a file whose only change is a
+ * Secret value says so instead of showing nothing.
+ */
+import type { FieldProblem, GeneratorOutput, ResourceRef, Verdict } from '@promop/config-generator';
+import { outputFiles } from './render-command.ts';
+import { redactSecretValues } from './secret-redaction.ts';
+import { unifiedDiff } from './unified-diff.ts';
+
+/** A resource's standing with one Prometheus. */
+export interface Standing {
+  state: 'not-selected' | 'accepted' | 'rejected';
+  /** Why not selected, or the problems of a rejected resource as `path: message`. */
+  reason?: string;
+}
+
+/** A verdict that differs; `before`/`after` null when the resource is not a candidate on that side. */
+export interface VerdictChange {
+  resource: ResourceRef;
+  before: Standing | null;
+  after: Standing | null;
+}
+
+/** One file that differs. */
+export interface FileChange {
+  /** Path under `<namespace>/<name>/` of the new file (of the old one when removed). */
+  path: string;
+  /** The old path when it differs (scrape files are named by their content). */
+  oldPath?: string;
+  change: 'added' | 'removed' | 'modified';
+  /** The unified diff (labels `a/<namespace>/<name>/<path>`), '' when not shown. */
+  diff: string;
+  /** Why no diff is shown: a TLS asset (key material), or only Secret values changed. */
+  hidden?: 'tls-asset' | 'secret-values-only';
+}
+
+/** Everything that changes for one Prometheus. */
+export interface PrometheusDiff {
+  prometheus: { namespace: string; name: string };
+  /** `created`: a Prometheus the manifests add (an apply never removes one). */
+  change: 'created' | 'modified' | 'unchanged';
+  problemsBefore: FieldProblem[];
+  problemsAfter: FieldProblem[];
+  verdictChanges: VerdictChange[];
+  files: FileChange[];
+}
+
+/** Compares two renderings of `prometheus`; `before` undefined for a new Prometheus. `secrets`: values to redact. */
+export function diffPrometheus(prometheus: { namespace: string; name: string }, before: GeneratorOutput | undefined, after: GeneratorOutput, secrets: readonly string[]): PrometheusDiff {
+  const verdictChanges = compareVerdicts(before?.verdicts ?? [], after.verdicts);
+  const files = compareFiles(`${prometheus.namespace}/${prometheus.name}`, before ? filesOf(before) : new Map(), filesOf(after), secrets);
+  const problemsBefore = before?.prometheusProblems ?? [];
+  const problemsAfter = after.prometheusProblems;
+  const same = files.length === 0 && verdictChanges.length === 0 && JSON.stringify(problemsBefore) === JSON.stringify(problemsAfter);
+  return { prometheus, change: !before ? 'created' : same ? 'unchanged' : 'modified', problemsBefore, problemsAfter, verdictChanges, files };
+}
+
+/** A verdict as a standing. */
+export function standingOf(verdict: Verdict): Standing {
+  if (!verdict.selected) return { state: 'not-selected', reason: verdict.reason };
+  if (verdict.accepted) return { state: 'accepted' };
+  const reason = verdict.problems.length > 0 ? verdict.problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ') : verdict.reason;
+  return { state: 'rejected', reason };
+}
+
+function compareVerdicts(before: readonly Verdict[], after: readonly Verdict[]): VerdictChange[] {
+  const key = (ref: ResourceRef) => `${ref.kind}\u0000${ref.namespace}\u0000${ref.name}`;
+  const monitors = (verdicts: readonly Verdict[]) => new Map(verdicts.filter((v) => v.resource.kind !== 'Prometheus').map((v) => [key(v.resource), v]));
+  const old = monitors(before);
+  const next = monitors(after);
+  const changes: VerdictChange[] = [];
+  for (const k of [...new Set([...old.keys(), ...next.keys()])].sort()) {
+    const a = old.get(k);
+    const b = next.get(k);
+    const standingA = a ? standingOf(a) : null;
+    const standingB = b ? standingOf(b) : null;
+    if (JSON.stringify(standingA) === JSON.stringify(standingB)) continue;
+    changes.push({ resource: (b ?? a)!.resource, before: standingA, after: standingB });
+  }
+  return changes;
+}
+
+/** The files of a rendering by a key stable across versions: scrape files by shard and slot, not by content hash. */
+function filesOf(output: GeneratorOutput): Map<string, { path: string; text: string }> {
+  const files = new Map<string, { path: string; text: string }>();
+  for (const [path, text] of Object.entries(outputFiles(output))) {
+    if (path === 'verdicts.json') continue;
+    const scrape = /^(scrape-files\/(?:shard-\d+\/)?)scrape-(\d+)-[0-9a-f]+\.yaml$/.exec(path);
+    files.set(scrape ? `${scrape[1]}slot-${scrape[2]}` : path, { path, text });
+  }
+  return files;
+}
+
+function compareFiles(prefix: string, before: Map<string, { path: string; text: string }>, after: Map<string, { path: string; text: string }>, secrets: readonly string[]): FileChange[] {
+  const changes: FileChange[] = [];
+  const keys = [...new Set([...before.keys(), ...after.keys()])].sort(byFileOrder);
+  for (const key of keys) {
+    const a = before.get(key);
+    const b = after.get(key);
+    if (a && b && a.text === b.text) continue;
+    const path = (b ?? a)!.path;
+    const change = !a ? 'added' : !b ? 'removed' : 'modified';
+    const base = { path, ...(a && b && a.path !== b.path ? { oldPath: a.path } : {}), change } as const;
+    if (path.startsWith('tls-assets/')) {
+      changes.push({ ...base, diff: '', hidden: 'tls-asset' });
+      continue;
+    }
+    const oldText = a ? redactSecretValues(a.text, secrets) : '';
+    const newText = b ? redactSecretValues(b.text, secrets) : '';
+    const diff = unifiedDiff(oldText, newText, { old: a ? `a/${prefix}/${a.path}` : '/dev/null', new: b ? `b/${prefix}/${b.path}` : '/dev/null' });
+    changes.push(diff === '' ? { ...base, diff: '', hidden: 'secret-values-only' } : { ...base, diff });
+  }
+  return changes;
+}
+
+/** prometheus.yaml first, then the other shards, scrape files, rules, TLS assets. */
+function byFileOrder(a: string, b: string): number {
+  const rank = (path: string) => (path === 'prometheus.yaml' ? 0 : path.startsWith('prometheus-shard-') ? 1 : path.startsWith('scrape-files/') ? 2 : path.startsWith('rules/') ? 3 : 4);
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+}

@@ -1,0 +1,175 @@
+/**
+ * `promop diff` against the real API server, run as users run it. The operator runs in-process for this suite's
+ * Prometheus, so "the configuration now" is the config Secret it wrote, and the test can check a prediction: the
+ * diff printed for a new ServiceMonitor, applied with patch(1) to the operator's prometheus.yaml, gives exactly the
+ * prometheus.yaml the operator writes once the manifest is really applied.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { GROUP, PLURALS, VERSION } from '@promop/crds';
+import { applyCrds, untilServed } from '@promop/crds/test-support';
+import { REPO_ROOT, sharedTestEnv, toolPath } from '@promop/e2e';
+import { pino } from 'pino';
+import { Operator } from '../operator.ts';
+import { eventually } from '../test-support/eventually.ts';
+import { operatorIdentity } from '../test-support/operator-identity.ts';
+
+const id = randomBytes(3).toString('hex');
+const OPERATOR_NS = `promop-system-${id}`;
+const MONITORING = `monitoring-${id}`;
+const TEAM = `team-${id}`;
+const LIVE_PASSWORD = `live-pw-${id}-Zq8`;
+const NEW_PASSWORD = `new-pw-${id}-Xr5`;
+const SCRAPED = { 'promop.test/scraped-by': id };
+const BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
+
+let admin: KubeConfig;
+let core: CoreV1Api;
+let custom: CustomObjectsApi;
+let operator: Operator | undefined;
+let dir: string;
+
+const crd = (plural: string, namespace: string) => ({ group: GROUP, version: VERSION, plural, namespace });
+
+async function promop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, '--kubeconfig', sharedTestEnv().kubeconfigPath], { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/** The part of the report about this suite's Prometheus (other suites' Prometheus objects share the cluster). */
+function sectionOfMain(report: string): string {
+  const lines = report.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`Prometheus ${MONITORING}/main`));
+  if (start === -1) return '';
+  const end = lines.findIndex((line, index) => index > start && (line.startsWith('Prometheus ') || line.startsWith('Would be rejected')));
+  return lines.slice(start, end === -1 ? undefined : end).join('\n').trimEnd();
+}
+
+/** The diff of one file in a section, from its `diff -u` line to the next file or the end. */
+function fileDiff(section: string, file: string): string {
+  const lines = section.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('diff -u ') && line.endsWith(`/${file}`));
+  if (start === -1) return '';
+  const end = lines.findIndex((line, index) => index > start && line.startsWith('diff -u '));
+  return `${lines.slice(start + 1, end === -1 ? undefined : end).join('\n')}\n`;
+}
+
+function manifest(name: string, documents: string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, documents.join('\n---\n'));
+  return path;
+}
+
+const monitor = (name: string, endpoint: string) =>
+  `apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: ${name}, namespace: ${TEAM}}\nspec:\n  selector: {matchLabels: {app: ${name}}}\n  endpoints: [${endpoint}]`;
+
+const readConfig = async () => Buffer.from((await core.readNamespacedSecret({ namespace: MONITORING, name: 'prometheus-main' })).data?.['prometheus.yaml'] ?? '', 'base64').toString('utf8');
+
+beforeAll(async () => {
+  admin = sharedTestEnv().kubeConfig();
+  core = admin.makeApiClient(CoreV1Api);
+  custom = admin.makeApiClient(CustomObjectsApi);
+  dir = mkdtempSync(join(tmpdir(), 'promop-diff-'));
+  await applyCrds(admin);
+  for (const [name, labels] of [[OPERATOR_NS, {}], [MONITORING, {}], [TEAM, SCRAPED]] as const) await core.createNamespace({ body: { metadata: { name, labels } } });
+  await core.createNamespacedSecret({ namespace: TEAM, body: { metadata: { name: 'live-auth' }, stringData: { user: 'live-user', password: LIVE_PASSWORD } } });
+  await untilServed(() => custom.createNamespacedCustomObject({
+    ...crd(PLURALS.Prometheus, MONITORING),
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'main', labels: { 'promop.test/instance': id } },
+      spec: { replicas: 1, serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: { matchLabels: SCRAPED } },
+    },
+  }));
+  for (const [name, endpoint] of [['existing', { port: 'web' }], ['authed', { port: 'web', basicAuth: { username: { name: 'live-auth', key: 'user' }, password: { name: 'live-auth', key: 'password' } } }]] as const) {
+    await custom.createNamespacedCustomObject({
+      ...crd(PLURALS.ServiceMonitor, TEAM),
+      body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'ServiceMonitor', metadata: { name }, spec: { selector: { matchLabels: { app: name } }, endpoints: [endpoint] } },
+    });
+  }
+  const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`);
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}` });
+  await operator.start();
+  await eventually(readConfig, (text) => text.includes(`serviceMonitor/${TEAM}/authed/0`));
+}, 90_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  for (const name of [OPERATOR_NS, MONITORING, TEAM]) await core.deleteNamespace({ name }).catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('promop diff of a new ServiceMonitor', () => {
+  it('prints the exact change the operator then makes to prometheus.yaml, and exits 1', async () => {
+    const file = manifest('fresh.yaml', [monitor('fresh', '{port: metrics, interval: 15s, path: /internal/metrics}')]);
+    const result = await promop(['diff', '-f', file]);
+    expect(result).toMatchObject({ code: 1, stderr: '' });
+    const section = sectionOfMain(result.stdout);
+    expect(section).toContain(`  ServiceMonitor ${TEAM}/fresh: (absent) -> accepted`);
+    const diff = fileDiff(section, 'prometheus.yaml');
+    expect(diff).toMatch(new RegExp(`^--- a/${MONITORING}/main/prometheus.yaml\n\\+\\+\\+ b/${MONITORING}/main/prometheus.yaml\n@@ `));
+    expect(diff).toContain(`+- job_name: serviceMonitor/${TEAM}/fresh/0`);
+
+    // The prediction, applied to what the operator wrote, is what the operator writes after the real apply. The
+    // config holds the live Secret's values inline; the diff shows them redacted, so compare with them redacted.
+    const before = (await readConfig()).replaceAll(LIVE_PASSWORD, '<redacted>').replaceAll('live-user', '<redacted>');
+    writeFileSync(join(dir, 'before.yaml'), before);
+    writeFileSync(join(dir, 'change.patch'), diff);
+    execFileSync('patch', ['--quiet', '-o', join(dir, 'predicted.yaml'), join(dir, 'before.yaml'), join(dir, 'change.patch')]);
+    execFileSync(toolPath('kubectl'), ['--kubeconfig', sharedTestEnv().kubeconfigPath, 'apply', '-f', file]);
+    const after = await eventually(readConfig, (text) => text.includes(`serviceMonitor/${TEAM}/fresh/0`));
+    expect(after.replaceAll(LIVE_PASSWORD, '<redacted>').replaceAll('live-user', '<redacted>')).toBe(readFileSync(join(dir, 'predicted.yaml'), 'utf8'));
+
+    // Applied: nothing left to change.
+    const again = await promop(['diff', '-f', file]);
+    expect(sectionOfMain(again.stdout)).toBe(`Prometheus ${MONITORING}/main: no change`);
+  }, 60_000);
+});
+
+describe('promop diff of a ServiceMonitor broken by the change', () => {
+  it('shows the verdict change with the path, the job leaving the configuration, and exits 3', async () => {
+    const file = manifest('broken.yaml', [monitor('existing', '{port: web, relabelings: [{sourceLabels: [__name__], regex: "(?!internal).*", action: drop}]}')]);
+    const result = await promop(['diff', '-f', file]);
+    expect(result.code).toBe(3);
+    const section = sectionOfMain(result.stdout);
+    expect(section).toContain(`  ServiceMonitor ${TEAM}/existing: accepted -> REJECTED: spec.endpoints[0].relabelings[0].regex: invalid regex "(?!internal).*": lookahead and lookbehind are not supported (Prometheus uses RE2 syntax)`);
+    expect(fileDiff(section, 'prometheus.yaml')).toContain(`-- job_name: serviceMonitor/${TEAM}/existing/0`);
+    expect(result.stdout).toContain(`Would be rejected: ServiceMonitor ${TEAM}/existing.`);
+  });
+
+  it('reports an object the API server would refuse with its path, and exits 3', async () => {
+    const file = manifest('refused.yaml', [monitor('late', '{port: web, interval: 5 minutes}')]);
+    const result = await promop(['diff', '-f', file]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain(`Refused by the API server (failed the CRD schema; the live object stays):\n  ServiceMonitor ${TEAM}/late (${file}):\n    spec.endpoints[0].interval: "5 minutes"`);
+  });
+});
+
+describe('promop diff with credentials from Secrets', () => {
+  it('prints no Secret value, from the cluster or from the manifests', async () => {
+    const secret = (password: string) => `apiVersion: v1\nkind: Secret\nmetadata: {name: new-auth, namespace: ${TEAM}}\nstringData: {user: new-user-${id}, password: "${password}"}`;
+    const withAuth = monitor('new-authed', '{port: web, basicAuth: {username: {name: new-auth, key: user}, password: {name: new-auth, key: password}}}');
+    const result = await promop(['diff', '-f', manifest('auth.yaml', [secret(NEW_PASSWORD), withAuth])]);
+    expect(result.code).toBe(1);
+    const all = result.stdout + result.stderr;
+    for (const value of [NEW_PASSWORD, `new-user-${id}`, LIVE_PASSWORD, 'live-user']) expect(all).not.toContain(value);
+    expect(fileDiff(sectionOfMain(result.stdout), 'prometheus.yaml')).toContain('+    password: <redacted>');
+
+    // Applied, then only the password changes: the file changes, and the report says so without showing it.
+    execFileSync(toolPath('kubectl'), ['--kubeconfig', sharedTestEnv().kubeconfigPath, 'apply', '-f', join(dir, 'auth.yaml')]);
+    const rotated = await promop(['diff', '-f', manifest('rotated.yaml', [secret(`${NEW_PASSWORD}-2`), withAuth])]);
+    expect(rotated.stdout).not.toContain(NEW_PASSWORD);
+    expect(sectionOfMain(rotated.stdout)).toContain('  prometheus.yaml: only Secret values change (not shown)');
+    expect(rotated.code).toBe(1);
+  });
+});
