@@ -9,7 +9,7 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from '@kuber
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
-  ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches,
+  ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, writeGatedKubeConfig,
   type ClusterCaches,
 } from './kube/index.ts';
 import { OperatorMetrics } from './observability/index.ts';
@@ -45,6 +45,11 @@ export interface OperatorOptions {
   prometheusSelector?: string;
   /** Period of the resync that enqueues every Prometheus even without a change (default 5 minutes). */
   resyncIntervalMs?: number;
+  /**
+   * Asked before every request of the writers (children, status, Events, pod annotations); false refuses it
+   * locally (kube/write-gate.ts). `promop run` passes the leader elector's isLeader. Default: always true.
+   */
+  mayWrite?: () => boolean;
 }
 
 /** Asks the API server (not the cache) whether Prometheus `namespace/name` exists; see ReconcilerDependencies. */
@@ -75,6 +80,7 @@ export class Operator {
     this.#options = options;
     this.#log = options.log ?? pino();
     const kc = options.kubeConfig;
+    const writerKc = options.mayWrite ? writeGatedKubeConfig(kc, options.mayWrite) : kc;
     const custom = kc.makeApiClient(CustomObjectsApi);
     this.#api = new RawApi(kc);
     this.#caches = createClusterCaches(this.#api, this.#log, {
@@ -97,7 +103,7 @@ export class Operator {
     });
     const reloader = new ShardReloader({
       pods: this.#caches.pods,
-      annotator: new ApiPodAnnotator(kc),
+      annotator: new ApiPodAnnotator(writerKc),
       verifier: this.#podClient,
       networks,
       metrics: options.metrics ?? new OperatorMetrics({ processMetrics: false }),
@@ -106,10 +112,10 @@ export class Operator {
     this.#reconciler = new PrometheusReconciler({
       caches: this.#caches,
       referenced: this.#referenced,
-      children: new ChildWriter(kc),
-      status: new StatusWriter(kc),
+      children: new ChildWriter(writerKc),
+      status: new StatusWriter(writerKc),
       prometheusExists: (namespace, name) => prometheusExists(custom, namespace, name),
-      events: new EventRecorder(kc),
+      events: new EventRecorder(writerKc),
       reloader,
       log: this.#log,
     });

@@ -137,7 +137,11 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
   }
   log.info({ url: server.url }, 'serving /metrics, /healthz and /readyz');
   const metricsServer = server;
-  const operator = new Operator({ kubeConfig, log, metrics, ...(parsed.podNetworks ? { podNetworks: parsed.podNetworks } : {}) });
+  // With leader election, every request of the writers first asks whether this replica still leads: a reconcile
+  // running when the renew deadline passes sends nothing more (kube/write-gate.ts).
+  let elector: LeaderElector | undefined;
+  const mayWrite = () => elector?.isLeader() ?? false;
+  const operator = new Operator({ kubeConfig, log, metrics, ...(parsed.podNetworks ? { podNetworks: parsed.podNetworks } : {}), ...(parsed.leaderElect ? { mayWrite } : {}) });
   log.info({ podNetworks: parsed.podNetworks ?? "the Nodes' spec.podCIDRs" }, 'Prometheus pods are reloaded only at addresses in these networks');
   // Listen for SIGTERM before starting: as PID 1 of its container, a process without a handler ignores it, so a
   // pod deleted while promop still waits for its first lists would hang until the grace period ends.
@@ -174,7 +178,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
   const lost = new Promise<'lost'>((resolve) => {
     leadershipLost = () => resolve('lost');
   });
-  const elector = new LeaderElector({
+  elector = new LeaderElector({
     leases: apiLeaseClient(kubeConfig, namespace, parsed.leaderElectionId),
     identity: leaderIdentity(),
     log,

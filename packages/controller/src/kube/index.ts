@@ -13,3 +13,4 @@ export { RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, type RawRequest, type Wa
 export { WatchedCache, type CachedObject, type ChangeHandler, type PartialObjectMetadata, type WatchedCacheOptions } from './watched-cache.ts';
 export { ReferencedObjects, type ReferencedData, type ReferencedKind, type References } from './referenced-objects.ts';
 export { LeaderElector, apiLeaseClient, leaderIdentity, DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS, type LeaseClient, type LeaderElectorOptions } from './leader-election.ts';
+export { NotLeaderError, writeGatedKubeConfig } from './write-gate.ts';

@@ -1,0 +1,26 @@
+/** The write gate against the real API server: a replica that does not lead sends nothing. */
+import { CoreV1Api } from '@kubernetes/client-node';
+import { sharedTestEnv } from '@promop/e2e';
+import { randomBytes } from 'node:crypto';
+import { NotLeaderError, writeGatedKubeConfig } from './write-gate.ts';
+
+describe('a writer made from a write-gated KubeConfig', () => {
+  it('writes while leading, and once leadership is lost refuses locally without a request reaching the API server', async () => {
+    const admin = sharedTestEnv().kubeConfig();
+    const namespace = `gate-${randomBytes(3).toString('hex')}`;
+    const core = admin.makeApiClient(CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    try {
+      let leading = true;
+      const writer = writeGatedKubeConfig(admin, () => leading).makeApiClient(CoreV1Api);
+      await writer.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'while-leading' } } });
+      leading = false;
+      await expect(writer.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'after-loss' } } })).rejects.toBeInstanceOf(NotLeaderError);
+      const names = (await core.listNamespacedConfigMap({ namespace })).items.map((c) => c.metadata?.name);
+      expect(names).toContain('while-leading');
+      expect(names).not.toContain('after-loss');
+    } finally {
+      await core.deleteNamespace({ name: namespace }).catch(() => {});
+    }
+  });
+});
