@@ -1,0 +1,321 @@
+/**
+ * promop and prometheus-operator side by side (issue 8): the same objects, the same kind of control plane, one
+ * operator after the other in one run, one table with ratios. See docs/performance.md, "Side by side with
+ * prometheus-operator", for the method and the figures.
+ *
+ * Run: `node bench/side-by-side.bench.ts [--quick] [--sizes 200,1000,10000]` (full run: about 45 minutes on 2
+ * cores, --quick about 10). Other options: --changes N (P2 changes per size), --idle-minutes M,
+ * --restart-minutes M, --secrets N, --secret-kib K, --only promop|prometheus-operator, --cpu-prof (promop runs
+ * under `node --cpu-prof`; profiles in the raw directory).
+ *
+ * Per operator, on a fresh control plane (etcd + kube-apiserver with an audit log of write requests; no
+ * kube-controller-manager and no kubelet, so no pod ever runs — only the control-plane side is measured):
+ * 1. its own CRDs, then the operator, running as its own user in system:masters;
+ * 2. for each size N: ServiceMonitors added up to N (none selected yet), then a Prometheus selecting them all is
+ *    created: **first config** = until its configuration Secret(s) hold every monitor's jobs; the operator settles,
+ *    **RSS** is sampled; **P2** = a monitor patched (a relabeling replacement) → the new value in the config, one
+ *    change at a time, the next once the operator has been quiet for a second;
+ *    in the full run the largest size is reached by adding its monitors while the previous Prometheus selects
+ *    them (**settle** time), then RSS and P2 are measured on that Prometheus before it is deleted and a new one
+ *    measures the first config;
+ * 3. **P4**: write requests in the audit log by the operator's user over the idle minutes, then for the minutes
+ *    after a restart (and RSS once settled);
+ * 4. **P3 Secrets**: unrelated Secrets are created, the operator is restarted, settles, and its RSS is sampled.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../e2e/src/tools.ts';
+import { freePort, stopProcess, type ManagedProcess } from '../e2e/src/child-processes.ts';
+import { createClientCert } from '../e2e/src/pki.ts';
+import { kubeconfigYaml, startTestEnv } from '../e2e/src/test-env.ts';
+import { BenchApi, sleep } from './side-by-side/api-client.ts';
+import { countWrites, writeWritesOnlyAuditPolicy } from './side-by-side/audit-log.ts';
+import { ConfigWatch, contains, holdsMonitors } from './side-by-side/config-watch.ts';
+import { kubectl, prometheusOperator, promop, type OperatorUnderTest } from './side-by-side/operators.ts';
+import { BETWEEN_CHANGES, SETTLED, medianRssMiB, waitUntilQuiet } from './side-by-side/process-stats.ts';
+import { comparisonRows, markdownTable, percentile, type OperatorFigures, type SizeFigures } from './side-by-side/report.ts';
+import { ENDPOINTS_PER_MONITOR, PROMETHEUS_NAMESPACE, Workload } from './side-by-side/workload.ts';
+
+/** What one run measures. */
+interface Plan {
+  quick: boolean;
+  sizes: number[];
+  /** Reach the largest size by adding monitors to a configured Prometheus (the settle measurement). */
+  grow: boolean;
+  changes: number;
+  /** At least this many changes per size, and more until `changeBudgetMs` is spent (at most `changes`). */
+  minChanges: number;
+  changeBudgetMs: number;
+  changeTimeoutMs: number;
+  firstConfigTimeoutMs: number;
+  idleMinutes: number;
+  restartMinutes: number;
+  secrets: number;
+  secretKib: number;
+  only: string | undefined;
+  cpuProfile: boolean;
+}
+
+function parsePlan(argv: readonly string[]): Plan {
+  const value = (name: string): string | undefined => {
+    const index = argv.indexOf(name);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
+  const number = (name: string, fallback: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const parsed = Number(raw);
+    if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${name} needs a number, got ${raw}`);
+    return parsed;
+  };
+  const quick = argv.includes('--quick');
+  const sizes = (value('--sizes')?.split(',').map(Number) ?? (quick ? [200, 1_000] : [200, 1_000, 10_000])).sort((a, b) => a - b);
+  if (sizes.some((size) => !Number.isInteger(size) || size <= 0)) throw new Error('--sizes needs positive integers, e.g. 200,1000');
+  return {
+    quick,
+    sizes,
+    grow: !quick && sizes.length >= 2,
+    changes: number('--changes', quick ? 20 : 100),
+    minChanges: quick ? 5 : 10,
+    changeBudgetMs: (quick ? 45 : 240) * 1_000,
+    changeTimeoutMs: 120_000,
+    firstConfigTimeoutMs: 20 * 60_000,
+    idleMinutes: number('--idle-minutes', quick ? 1 : 10),
+    restartMinutes: number('--restart-minutes', quick ? 1 : 2),
+    secrets: number('--secrets', quick ? 1_000 : 5_000),
+    secretKib: number('--secret-kib', 50),
+    only: value('--only'),
+    cpuProfile: argv.includes('--cpu-prof'),
+  };
+}
+
+const runStarted = performance.now();
+const log = (message: string): void => {
+  process.stderr.write(`[${((performance.now() - runStarted) / 1000).toFixed(0).padStart(5)} s] ${message}\n`);
+};
+
+/** The operator process of one control plane, restartable. */
+class RunningOperator {
+  readonly #operator: OperatorUnderTest;
+  readonly #kubeconfig: string;
+  readonly #rawDir: string;
+  #process: ManagedProcess | undefined;
+  #starts = 0;
+
+  constructor(operator: OperatorUnderTest, kubeconfig: string, rawDir: string) {
+    this.#operator = operator;
+    this.#kubeconfig = kubeconfig;
+    this.#rawDir = rawDir;
+  }
+
+  get pid(): number {
+    if (!this.#process) throw new Error('operator not running');
+    return this.#process.pid;
+  }
+
+  async start(): Promise<void> {
+    this.#starts += 1;
+    this.#process = this.#operator.start(this.#kubeconfig, await freePort(), join(this.#rawDir, `${this.#operator.id}-${this.#starts}.log`));
+  }
+
+  async stop(): Promise<void> {
+    if (this.#process) await stopProcess(this.#process, 30_000);
+    this.#process = undefined;
+  }
+
+  /** Waits until it settled; throws when it exited. */
+  async settle(what: string): Promise<{ settled: boolean; atMs: number }> {
+    const result = await waitUntilQuiet(this.pid, SETTLED);
+    if (!result.settled) log(`  ${this.#operator.id} did not settle ${what} within ${SETTLED.timeoutMs / 60_000} minutes`);
+    return result;
+  }
+}
+
+async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: string): Promise<OperatorFigures> {
+  const started = performance.now();
+  const version = operator.prepare();
+  log(`${operator.id}: ${version}`);
+  const auditLogPath = join(rawDir, `${operator.id}-audit.log`);
+  const auditPolicyFile = join(rawDir, 'audit-policy.yaml');
+  writeWritesOnlyAuditPolicy(auditPolicyFile);
+  const env = await startTestEnv({ controllerManager: false, auditLogPath, auditPolicyFile });
+  const api = new BenchApi({ server: env.apiServerUrl, caFile: env.pki.caCert, certFile: env.pki.adminCert, keyFile: env.pki.adminKey });
+  let watch: ConfigWatch | undefined;
+  let running: RunningOperator | undefined;
+  try {
+    log(`${operator.id}: control plane ready; installing its CRDs`);
+    const identity = createClientCert(env.dir, operator.id, operator.user, ['system:masters']);
+    const kubeconfig = join(env.dir, `${operator.id}.kubeconfig`);
+    writeFileSync(kubeconfig, kubeconfigYaml(env.apiServerUrl, env.pki.caCert, identity), { mode: 0o600 });
+    // Server-side: prometheus-operator's CRDs are too big for kubectl's last-applied annotation.
+    execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'apply', '--server-side', '-f', operator.crdDirectory()], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'wait', '--for=condition=Established', 'crd', '--all', '--timeout=120s'], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+    const workload = new Workload(api);
+    await workload.createBaseNamespaces();
+    watch = new ConfigWatch(api, PROMETHEUS_NAMESPACE, operator.layout);
+    await watch.start();
+    running = new RunningOperator(operator, kubeconfig, rawDir);
+    await running.start();
+    await running.settle('after starting');
+    const operatorRunning = running;
+    const configWatch = watch;
+
+    const firstConfig = async (name: string, monitors: number): Promise<Pick<SizeFigures, 'firstConfigMs' | 'configBytes'>> => {
+      const reached = configWatch.waitFor(name, holdsMonitors(monitors, ENDPOINTS_PER_MONITOR), plan.firstConfigTimeoutMs);
+      const createdAt = performance.now();
+      await workload.createPrometheus(name);
+      const at = await reached;
+      const files = await configWatch.current(name);
+      const figures = { firstConfigMs: at === undefined ? null : at - createdAt, configBytes: files ? files.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0) : null };
+      log(`  first config of ${name} with ${monitors} monitors: ${figures.firstConfigMs === null ? 'NOT REACHED' : `${Math.round(figures.firstConfigMs)} ms`} (${((figures.configBytes ?? 0) / 1048576).toFixed(1)} MiB)`);
+      return figures;
+    };
+
+    const changes = async (name: string, monitors: number): Promise<Pick<SizeFigures, 'changeMs' | 'changeTimeouts'>> => {
+      const changeMs: number[] = [];
+      let changeTimeouts = 0;
+      const budgetEnds = performance.now() + plan.changeBudgetMs;
+      for (let k = 0; k < plan.changes; k++) {
+        if (k >= plan.minChanges && performance.now() > budgetEnds) break;
+        // A different monitor each time, spread over the namespaces (and promop's scrape files).
+        const index = (k * 7_919) % monitors;
+        const marker = `rev-${monitors}-${k}-end`;
+        const seen = configWatch.waitFor(name, contains(marker), plan.changeTimeoutMs);
+        const sentAt = performance.now();
+        await workload.changeMonitor(index, marker);
+        const at = await seen;
+        if (at === undefined) changeTimeouts += 1;
+        else changeMs.push(at - sentAt);
+        await waitUntilQuiet(operatorRunning.pid, BETWEEN_CHANGES);
+      }
+      log(`  P2 with ${monitors} monitors: ${changeMs.length} changes, p50 ${Math.round(percentile(changeMs, 50) ?? -1)} ms, p99 ${Math.round(percentile(changeMs, 99) ?? -1)} ms${changeTimeouts ? `, ${changeTimeouts} timeouts` : ''}`);
+      return { changeMs, changeTimeouts };
+    };
+
+    const rss = async (what: string): Promise<number | null> => {
+      const { settled } = await operatorRunning.settle(what);
+      const value = await medianRssMiB(operatorRunning.pid);
+      log(`  RSS ${what}: ${value.toFixed(0)} MiB${settled ? '' : ' (not settled)'}`);
+      return value;
+    };
+
+    const sizes: SizeFigures[] = [];
+    const deletions: OperatorFigures['deletions'] = [];
+    const deletePrometheus = async (name: string, monitors: number): Promise<void> => {
+      const deletedAt = performance.now();
+      await workload.deletePrometheus(name);
+      const { settled, atMs } = await operatorRunning.settle(`after deleting ${name}`);
+      deletions.push({ monitors, settleMs: settled ? Math.max(0, atMs - deletedAt) : null });
+      log(`  ${name} deleted; settled ${settled ? `after ${Math.round((atMs - deletedAt) / 1000)} s` : 'NOT'}`);
+    };
+    let grow: OperatorFigures['grow'];
+    let current: string | undefined;
+    for (const [i, monitors] of plan.sizes.entries()) {
+      log(`${operator.id}: ${monitors} ServiceMonitors`);
+      if (plan.grow && i === plan.sizes.length - 1 && current !== undefined) {
+        const from = workload.monitorCount;
+        const reached = configWatch.waitFor(current, holdsMonitors(monitors, ENDPOINTS_PER_MONITOR), plan.firstConfigTimeoutMs);
+        const createStart = performance.now();
+        await workload.growTo(monitors);
+        const lastCreate = performance.now();
+        const at = await reached;
+        grow = { from, to: monitors, createMs: lastCreate - createStart, settleAfterLastCreateMs: at === undefined ? null : Math.max(0, at - lastCreate) };
+        log(`  added ${monitors - from} monitors to ${current} in ${Math.round(grow.createMs)} ms; config complete ${grow.settleAfterLastCreateMs === null ? 'NOT REACHED' : `${Math.round(grow.settleAfterLastCreateMs)} ms after the last create`}`);
+        const rssMiB = await rss(`with ${monitors} monitors (grown)`);
+        const p2 = await changes(current, monitors);
+        await deletePrometheus(current, monitors);
+        current = `bench-${monitors}`;
+        const first = await firstConfig(current, monitors);
+        sizes.push({ monitors, ...first, rssMiB, ...p2 });
+        continue;
+      }
+      if (current !== undefined) await deletePrometheus(current, workload.monitorCount);
+      await workload.growTo(monitors);
+      await operatorRunning.settle(`after creating ${monitors} monitors`);
+      current = `bench-${monitors}`;
+      const first = await firstConfig(current, monitors);
+      const rssMiB = await rss(`with ${monitors} monitors`);
+      const p2 = await changes(current, monitors);
+      sizes.push({ monitors, ...first, rssMiB, ...p2 });
+    }
+    const largest = plan.sizes[plan.sizes.length - 1] as number;
+
+    log(`${operator.id}: P4, ${plan.idleMinutes} idle minutes`);
+    await running.settle('before the idle period');
+    const idleFrom = Date.now();
+    await sleep(plan.idleMinutes * 60_000);
+    const idleTo = Date.now();
+    log(`${operator.id}: P4, restart and ${plan.restartMinutes} minutes`);
+    await running.stop();
+    const restartFrom = Date.now();
+    await running.start();
+    await sleep(plan.restartMinutes * 60_000);
+    const restartTo = Date.now();
+    await sleep(2_000); // the audit log is written as responses complete; let the last lines land
+    const restart = { minutes: plan.restartMinutes, writes: countWrites(auditLogPath, operator.user, restartFrom, restartTo), rssMiB: await rss(`with ${largest} monitors, after a restart`) };
+    const idle = { minutes: plan.idleMinutes, writes: countWrites(auditLogPath, operator.user, idleFrom, idleTo) };
+    log(`  writes: ${idle.writes.total} idle, ${restart.writes.total} after the restart`);
+
+    log(`${operator.id}: ${plan.secrets} Secrets of ${plan.secretKib} KiB`);
+    const secretsStart = performance.now();
+    await workload.createBulkSecrets(plan.secrets, plan.secretKib);
+    log(`  created in ${Math.round((performance.now() - secretsStart) / 1000)} s`);
+    await running.settle('after the Secrets were created');
+    await running.stop();
+    const restartedAt = performance.now();
+    await running.start();
+    const settled = await running.settle('after a restart with the Secrets');
+    const secretsRss = await medianRssMiB(running.pid);
+    const finalConfig = current === undefined ? undefined : await configWatch.current(current);
+    const secrets = {
+      count: plan.secrets,
+      kib: plan.secretKib,
+      settleMs: settled.settled ? settled.atMs - restartedAt : null,
+      rssMiB: secretsRss,
+      configComplete: finalConfig !== undefined && holdsMonitors(largest, ENDPOINTS_PER_MONITOR)(finalConfig),
+    };
+    log(`  RSS with the Secrets: ${secretsRss.toFixed(0)} MiB; settled ${secrets.settleMs === null ? 'NOT' : `in ${Math.round(secrets.settleMs / 1000)} s`}; config complete: ${secrets.configComplete}`);
+    if (watch.failure) log(`  the config watch reported: ${watch.failure.message}`);
+    return { id: operator.id, version, sizes, deletions, grow, idle, restart, secrets, durationS: Math.round((performance.now() - started) / 1000) };
+  } finally {
+    await running?.stop();
+    watch?.stop();
+    api.close();
+    await env.stop();
+  }
+}
+
+const plan = parsePlan(process.argv.slice(2));
+const stamp = new Date().toISOString().slice(0, 16).replace(':', '');
+const resultsDir = join(REPO_ROOT, 'bench', 'results');
+const rawDir = join(resultsDir, `raw-${stamp}${plan.quick ? '-quick' : ''}`);
+mkdirSync(rawDir, { recursive: true });
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  kernel: release(),
+  node: process.version,
+  loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))),
+};
+log(`plan: ${JSON.stringify(plan)}; raw data in ${rawDir}`);
+const operators = [promop({ cpuProfileDirectory: plan.cpuProfile ? join(rawDir, 'cpu-prof') : undefined }), prometheusOperator()]
+  .filter((operator) => plan.only === undefined || operator.id === plan.only);
+const figures: OperatorFigures[] = [];
+for (const operator of operators) figures.push(await measureOperator(operator, plan, rawDir));
+
+const promopFigures = figures.find((f) => f.id === 'promop');
+const upstreamFigures = figures.find((f) => f.id === 'prometheus-operator');
+const rows = promopFigures && upstreamFigures ? comparisonRows(promopFigures, upstreamFigures) : [];
+const command = `node bench/side-by-side.bench.ts ${process.argv.slice(2).join(' ')}`.trim();
+const report = { command, date: new Date().toISOString(), machine: { ...machine, loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))) }, plan, figures, table: rows };
+const resultFile = join(resultsDir, `${stamp}${plan.quick ? '-quick' : ''}.json`);
+writeFileSync(resultFile, `${JSON.stringify(report, null, 2)}\n`);
+console.log(`${command}\n${machine.cores} × ${machine.cpu}, ${machine.memoryGiB} GiB, node ${machine.node}; load average ${machine.loadAverageAtStart.join(' ')} → ${report.machine.loadAverageAtEnd.join(' ')}`);
+for (const f of figures) console.log(`${f.id}: ${f.version} (${Math.round(f.durationS / 60)} min)`);
+if (rows.length > 0) console.log(`\n${markdownTable(rows)}\n`);
+else console.log(JSON.stringify(figures, null, 2));
+console.log(`written to ${resultFile}`);
