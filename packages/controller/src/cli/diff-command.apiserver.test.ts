@@ -151,7 +151,7 @@ describe('promop diff of a ServiceMonitor broken by the change', () => {
     const file = manifest('refused.yaml', [monitor('late', '{port: web, interval: 5 minutes}')]);
     const result = await promop(['diff', '-f', file]);
     expect(result.code).toBe(3);
-    expect(result.stdout).toContain(`Refused by the API server (failed the CRD schema; the live object stays):\n  ServiceMonitor ${TEAM}/late (${file}):\n    spec.endpoints[0].interval: "5 minutes"`);
+    expect(result.stdout).toContain(`Refused by the API server (not applied; the live object stays):\n  ServiceMonitor ${TEAM}/late (${file}):\n    spec.endpoints[0].interval: "5 minutes"`);
   });
 });
 

@@ -117,9 +117,9 @@ export function formatDiffReport(report: DiffReport): string {
   const lines: string[] = [];
   for (const note of [...report.notes, ...report.overlay.notes]) lines.push(`note: ${note}`);
   if (report.overlay.refused.length > 0) {
-    lines.push('Refused by the API server (failed the CRD schema; the live object stays):');
+    lines.push('Refused by the API server (not applied; the live object stays):');
     for (const refused of report.overlay.refused) {
-      lines.push(`  ${refused.kind} ${refused.namespace}/${refused.name} (${refused.source}):`, ...refused.problems.map((problem) => `    ${problem.path}: ${problem.message}`));
+      lines.push(`  ${refused.kind} ${refused.namespace ? `${refused.namespace}/` : ''}${refused.name} (${refused.source}):`, ...refused.problems.map((problem) => `    ${problem.path}: ${problem.message}`));
     }
   }
   if (lines.length > 0) lines.push('');

@@ -17,7 +17,8 @@ import { schemaRejection } from './render-command.ts';
 
 /** A manifest object the API server would refuse. */
 export interface RefusedManifest {
-  kind: RenderedKind;
+  /** One of the rendered kinds, or Secret, ConfigMap, Namespace (manifest-reader.ts refuses those). */
+  kind: string;
   namespace: string;
   name: string;
   source: string;
@@ -62,7 +63,7 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
     namespaces: [...live.namespaces],
   };
   const applied: AppliedManifest[] = [];
-  const refused: RefusedManifest[] = [];
+  const refused: RefusedManifest[] = [...manifests.refused];
   const newRules: string[] = [];
   for (const resource of manifests.resources) {
     const where = { kind: resource.kind, namespace: resource.namespace, name: resource.name, source: resource.source };

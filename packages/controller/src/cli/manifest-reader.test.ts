@@ -88,7 +88,7 @@ describe('Secrets and ConfigMaps', () => {
       '---',
       'kind: ConfigMap',
       'metadata: {name: ca}',
-      'data: {ca.crt: "-----BEGIN CERTIFICATE-----", port: 8080}',
+      'data: {ca.crt: "-----BEGIN CERTIFICATE-----", port: "8080"}',
     ].join('\n');
     const manifests = collectManifests(parseManifestText(text, 'x.yaml'));
     expect(manifests.secrets).toEqual([{ namespace: 'team-a', name: 'creds', data: { user: 'alice', password: 'new' } }]);

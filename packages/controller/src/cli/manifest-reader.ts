@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadAll } from 'js-yaml';
-import type { KeyValueSource, NamespaceInfo } from '@promop/config-generator';
+import type { FieldProblem, KeyValueSource, NamespaceInfo } from '@promop/config-generator';
+import { loadManifestDocuments } from './kubectl-yaml.ts';
 
 /** The kinds `promop render` reads; everything else is counted as ignored. */
 export const RENDERED_KINDS = ['Prometheus', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule'] as const;
@@ -34,6 +34,11 @@ export interface Manifests {
   declaredNamespaces: string[];
   secrets: KeyValueSource[];
   configMaps: KeyValueSource[];
+  /**
+   * Secrets, ConfigMaps and Namespaces the API server would refuse (a value or label that is not a string, e.g. an
+   * unquoted `yes`, which kubectl sends as true): left out, as the API server would leave them out.
+   */
+  refused: { kind: string; namespace: string; name: string; source: string; problems: FieldProblem[] }[];
   /** Count of documents per kind that promop render does not use (Service, Alertmanager...). */
   ignoredKinds: Record<string, number>;
   /** Objects that had no metadata.uid and got a placeholder (see placeholderUid). */
@@ -70,8 +75,15 @@ export async function readManifests(paths: readonly string[], options: ManifestO
 export function parseManifestText(text: string, file: string): { source: string; object: Record<string, unknown> }[] {
   let documents: unknown[];
   try {
-    documents = loadAll(text, { filename: file });
+    const loaded = loadManifestDocuments(text, file);
+    const notJson = loaded.notJson[0];
+    if (notJson) {
+      const source = loaded.documents.length > 1 ? `${file}#${notJson.document}` : file;
+      throw new ManifestReadError(`${source}: ${notJson.path || '(document)'}: ${String(notJson.value)} is not a number JSON can hold (YAML's .inf/.nan): kubectl refuses the file`);
+    }
+    documents = loaded.documents;
   } catch (error) {
+    if (error instanceof ManifestReadError) throw error;
     // Only the reason and position: js-yaml's message quotes the surrounding lines, which may be Secret data.
     const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
     const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
@@ -98,25 +110,38 @@ export function parseManifestText(text: string, file: string): { source: string;
 /** Sorts parsed objects into what rendering needs, applying namespace and uid defaults. */
 export function collectManifests(documents: readonly { source: string; object: Record<string, unknown> }[], options: ManifestOptions = {}): Manifests {
   const defaultNamespace = options.defaultNamespace ?? DEFAULT_NAMESPACE;
-  const manifests: Manifests = { resources: [], namespaces: [], declaredNamespaces: [], secrets: [], configMaps: [], ignoredKinds: {}, placeholderUids: 0 };
+  const manifests: Manifests = { resources: [], namespaces: [], declaredNamespaces: [], secrets: [], configMaps: [], refused: [], ignoredKinds: {}, placeholderUids: 0 };
   const declaredNamespaces = new Map<string, NamespaceInfo>();
   const usedNamespaces = new Set<string>();
   for (const { source, object } of documents) {
     const kind = typeof object.kind === 'string' ? object.kind : '(no kind)';
     const metadata = isObject(object.metadata) ? object.metadata : {};
     const name = typeof metadata.name === 'string' ? metadata.name : '';
-    if (kind === 'Namespace') {
-      declaredNamespaces.set(name, { name, labels: { ...stringMap(metadata.labels), 'kubernetes.io/metadata.name': name } });
+    if (kind === 'Namespace' || kind === 'Secret' || kind === 'ConfigMap') {
+      const namespace = kind === 'Namespace' ? '' : typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : defaultNamespace;
+      const fields = kind === 'Secret' ? ['data', 'stringData'] : kind === 'ConfigMap' ? ['data', 'binaryData'] : [];
+      const problems = [
+        ...nonStringValues(metadata.labels, 'metadata.labels'),
+        ...nonStringValues(metadata.annotations, 'metadata.annotations'),
+        ...fields.flatMap((field) => nonStringValues(object[field], field)),
+      ];
+      if (problems.length > 0) {
+        manifests.refused.push({ kind, namespace, name, source, problems });
+        continue;
+      }
+      if (kind === 'Namespace') {
+        declaredNamespaces.set(name, { name, labels: { ...stringMap(metadata.labels), 'kubernetes.io/metadata.name': name } });
+      } else if (kind === 'Secret') {
+        manifests.secrets.push({ namespace, name, data: { ...decodeBase64Map(metadata, object.data, source), ...stringMap(object.stringData) } });
+        usedNamespaces.add(namespace);
+      } else {
+        manifests.configMaps.push({ namespace, name, data: { ...decodeBase64Map(metadata, object.binaryData, source), ...stringMap(object.data) } });
+        usedNamespaces.add(namespace);
+      }
       continue;
     }
     const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : defaultNamespace;
-    if (kind === 'Secret') {
-      manifests.secrets.push({ namespace, name, data: { ...decodeBase64Map(metadata, object.data, source), ...stringMap(object.stringData) } });
-      usedNamespaces.add(namespace);
-    } else if (kind === 'ConfigMap') {
-      manifests.configMaps.push({ namespace, name, data: { ...decodeBase64Map(metadata, object.binaryData, source), ...stringMap(object.data) } });
-      usedNamespaces.add(namespace);
-    } else if ((RENDERED_KINDS as readonly string[]).includes(kind)) {
+    if ((RENDERED_KINDS as readonly string[]).includes(kind)) {
       const withDefaults = { ...object, metadata: { ...metadata, namespace, ...(typeof metadata.uid === 'string' && metadata.uid !== '' ? {} : { uid: placeholderUid(kind, namespace, name) }) } };
       if (withDefaults.metadata.uid !== metadata.uid) manifests.placeholderUids++;
       manifests.resources.push({ kind: kind as RenderedKind, namespace, name, source, object: withDefaults });
@@ -175,7 +200,27 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** String values of a map; YAML scalars like `8080` or `true` are turned back into the text they were. */
+/**
+ * A problem per value of the map at `path` that is not a string: the API server refuses such an object (its
+ * labels, annotations and data are maps of strings), where turning `true` back into text would quietly make
+ * "true" of what was written `yes`.
+ */
+function nonStringValues(value: unknown, path: string): FieldProblem[] {
+  if (!isObject(value)) return [];
+  return Object.entries(value)
+    .filter(([, item]) => typeof item !== 'string')
+    .map(([key, item]) => ({ path: `${path}${/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`, message: `must be a string, not ${describeYamlValue(item)}` }));
+}
+
+/** A non-string value as the user should read it, with why YAML made it one. */
+export function describeYamlValue(value: unknown): string {
+  if (typeof value === 'boolean') return `${value} (YAML as kubectl reads it makes unquoted y/yes/on/true and n/no/off/false booleans: quote the value)`;
+  if (typeof value === 'number') return `the number ${value} (unquoted digits are a number, 0x10 and 010 too: quote the value)`;
+  if (value === null) return 'null (an empty or ~ value: quote it, or give one)';
+  return Array.isArray(value) ? 'a list' : 'an object';
+}
+
+/** String values of a map (callers refused non-strings first: nonStringValues). */
 function stringMap(value: unknown): Record<string, string> {
   if (!isObject(value)) return {};
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, typeof item === 'string' ? item : String(item)]));

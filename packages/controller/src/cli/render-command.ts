@@ -55,6 +55,8 @@ export interface RenderResult {
   invalidResources: { verdict: Verdict; source: string }[];
   /** Things the user should know about the input itself (ignored kinds, placeholder uids). */
   notes: string[];
+  /** Secrets, ConfigMaps and Namespaces the API server would refuse (manifest-reader.ts): not used. */
+  refused: Manifests['refused'];
 }
 
 /**
@@ -90,7 +92,7 @@ export function renderManifests(manifests: Manifests): RenderResult {
   });
   for (const verdict of invalidPrometheuses) prometheuses.push({ prometheus: verdict.resource, verdicts: [verdict], files: {} });
   prometheuses.sort((a, b) => compareRefs(a.prometheus, b.prometheus));
-  return { prometheuses, invalidResources, notes: inputNotes(manifests) };
+  return { prometheuses, invalidResources, notes: inputNotes(manifests), refused: manifests.refused };
 }
 
 /** The files of one rendered Prometheus, by path relative to its output directory. */
@@ -126,6 +128,13 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
     for (const problem of rendered.output?.prometheusProblems ?? []) lines.push(`  problem: ${problem.path}: ${problem.message}`);
     for (const warning of rendered.output?.prometheusWarnings ?? []) lines.push(`  warning: ${warning}`);
     lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(detailLines(rendered.verdicts)), `  ${summary(rendered.verdicts)}`, '');
+  }
+  if (result.refused.length > 0) {
+    lines.push('Refused by the API server (not used):');
+    for (const refused of result.refused) {
+      lines.push(`  ${refused.kind} ${refused.namespace ? `${refused.namespace}/` : ''}${refused.name} (${refused.source}):`, ...refused.problems.map((problem) => `    ${problem.path}: ${problem.message}`));
+    }
+    lines.push('');
   }
   if (result.invalidResources.length > 0) {
     lines.push('Invalid resources (failed CRD schema validation; not offered to any Prometheus):');
@@ -188,12 +197,22 @@ export async function runRenderCommand(argv: readonly string[], io: CommandIo, p
   return 0;
 }
 
+/**
+ * A schema message about a boolean or a number where a string belongs, with the likely cause: YAML as kubectl reads
+ * it turns an unquoted `yes` or `on` into true and `0x10` into 16 (kubectl-yaml.ts), which the API server refuses.
+ */
+function withYamlHint(message: string): string {
+  const found = /must be a string, not (true|false|-?[0-9][0-9.e+-]*)$/.exec(message);
+  if (!found) return message;
+  return `${message} (YAML as kubectl reads it makes unquoted ${found[1] === 'true' || found[1] === 'false' ? 'y/yes/on/true and n/no/off/false booleans' : 'digits, 0x10 and 010 numbers'}: quote the value)`;
+}
+
 /** The verdict of a resource that fails its CRD schema: selected and rejected, one problem per error. */
 export function schemaRejection(resource: Pick<ManifestResource, 'kind' | 'namespace' | 'name'>, errors: { path: string; message: string }[]): Verdict {
   // The validators' messages already start with the path; FieldProblem keeps them apart.
   const problems: FieldProblem[] = errors.map(({ path, message }) => ({
     path,
-    message: message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message,
+    message: withYamlHint(message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message),
   }));
   const first = errors[0];
   return {
