@@ -33,6 +33,7 @@ const NOT_SHIPPED: readonly { pattern: RegExp; why: string }[] = [
   { pattern: /\/test-support\//, why: "@promop/crds' fixtures for other packages' tests (its ./test-support export)" },
   { pattern: /\/test-[^/]*\.ts$/, why: 'test fixtures beside the code (test-harness.ts, test-prometheus.ts)' },
   { pattern: /-arbitraries\.ts$/, why: 'fast-check generators; fast-check is a dev dependency' },
+  { pattern: /-differential\.ts$/, why: 'differential checks against the real promtool; they need the test environment (@promop/e2e)' },
   { pattern: /^packages\/controller\/src\/chart\//, why: 'helm runner and chart-file generation for the chart tests and scripts' },
 ];
 
