@@ -10,7 +10,7 @@
  * Then it asks re2RegexError about a rewrite that JavaScript compiles where RE2 does: a repeated
  * assertion (`$*`, `\b{2}`), an octal escape (`\12` is not a backreference), `\x{1F600}`, a
  * literal "]" first in brackets (`[]a]`), a repetition right after flags (`a*(?i)+`), a literal
- * brace that looks like a repeat count over 1000 (`\\{1010}`).
+ * brace that looks like a repeat count over 1000 (`\\{1010}`), `(?` inside brackets (`[(?]`).
  * A complete RE2 parser would make both this and scrape/re2-regex.ts unnecessary.
  */
 import { re2RegexError } from '../scrape/re2-regex.ts';
@@ -22,102 +22,127 @@ export function re2Problem(regex: string): string | undefined {
   return re2GapError(regex) ?? re2RegexError(rewriteForJavascript(regex));
 }
 
-/** `$*` → `(?:$)*`, `\12` → the character itself: the same language, in a form JavaScript compiles. */
+/** Characters that need a backslash to stand for themselves in a JavaScript regex. */
+const JAVASCRIPT_SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
+
+/**
+ * The same language in a form JavaScript compiles: `$*` → `(?:$)*`, `\12` → the character,
+ * `\x{1F600}` → the character, `[]a]` → `[\]a]`, literal braces and parentheses in brackets → `\xNN`,
+ * and a repetition after `(?i)` applied to the operand before it, as RE2 does (`a*(?i)+` → `(?:a*)+`).
+ */
 export function rewriteForJavascript(regex: string): string {
   let out = '';
+  /** Where the last operand starts in `out`; -1 at the start of an alternative or group. */
+  let operandStart = -1;
+  const groupStarts: number[] = [];
+  let inBrackets = false;
+  let bracketStart = 0;
+  let bracketFirst = 0;
+  /** A character as a JavaScript literal (astral ones grouped so a repetition covers both halves). */
+  const literal = (character: string): string =>
+    JAVASCRIPT_SPECIAL.test(character) ? `\\${character}` : character.length > 1 && !inBrackets ? `(?:${character})` : character;
+  const quantifierFollows = (at: number): boolean => /^[*+?{]/.test(regex.slice(at));
   for (let i = 0; i < regex.length; i++) {
     const ch = regex[i]!;
     const next = regex[i + 1];
-    if (ch === '[' && !insideBrackets(regex, i)) {
-      // "]" first in a bracket expression is a literal in RE2 and ends an empty class in JavaScript.
-      const negated = next === '^';
-      const afterOpen = i + (negated ? 2 : 1);
-      out += negated ? '[^' : '[';
-      if (regex[afterOpen] === ']') {
-        out += '\\]';
-        i = afterOpen;
+    const start = out.length;
+    if (ch === '\\' && next !== undefined) {
+      const escape = rewriteEscape(regex, i, literal);
+      if (!inBrackets && 'bBAz'.includes(next) && quantifierFollows(i + 2)) out += `(?:${escape.text})`;
+      else out += escape.text;
+      i = escape.end - 1;
+      if (!inBrackets) operandStart = start;
+      continue;
+    }
+    if (inBrackets) {
+      if (ch === '[' && next === ':' && regex.indexOf(':]', i + 2) >= 0) {
+        const end = regex.indexOf(':]', i + 2);
+        out += regex.slice(i, end + 2);
+        i = end + 1;
+      } else if (ch === ']' && i > bracketFirst) {
+        out += ']';
+        inBrackets = false;
+        operandStart = bracketStart;
+      } else if ('{}()'.includes(ch)) {
+        // re2RegexError reads `(?` and `{1010}` wherever they stand; in brackets they are literals.
+        out += `\\x${ch.charCodeAt(0).toString(16)}`;
       } else {
-        i = afterOpen - 1;
+        out += ch;
       }
       continue;
     }
-    if (ch === '\\' && next === 'x' && regex[i + 2] === '{') {
-      const close = regex.indexOf('}', i + 3);
-      const code = close < 0 ? NaN : parseInt(regex.slice(i + 3, close), 16);
-      if (Number.isInteger(code) && code <= 0x10ffff) {
-        const character = String.fromCodePoint(code);
-        // An astral character is two code units without the "u" flag: a group keeps a repetition on both.
-        const inBrackets = insideBrackets(regex, i);
-        out += /[\\^$.*+?()[\]{}|\/-]/.test(character) ? `\\${character}` : character.length > 1 && !inBrackets ? `(?:${character})` : character;
-        i = close;
-        continue;
+    if (ch === '[') {
+      inBrackets = true;
+      bracketStart = start;
+      out += '[';
+      if (next === '^') out += regex[++i];
+      // "]" first in a bracket expression is a literal in RE2 and ends an empty class in JavaScript.
+      if (regex[i + 1] === ']') {
+        out += '\\]';
+        i++;
       }
+      bracketFirst = i + 1;
+      continue;
     }
     const flags = ch === '(' && next === '?' ? /^\(\?[imsU-]*\)/.exec(regex.slice(i)) : null;
-    if (flags && /^[*+?{]/.test(regex.slice(i + flags[0].length)) && out !== '' && !/(\(|\||\(\?:|\(\?[imsU-]*\))$/.test(out)) {
-      // RE2 applies a repetition after "(?i)" to the operand before it; an empty group keeps that valid.
-      out += '(?:)';
+    if (flags) {
       i += flags[0].length - 1;
-      continue;
-    }
-    if (ch === '\\' && next !== undefined && /[0-7]/.test(next)) {
-      const octal = /^[0-7]{1,3}/.exec(regex.slice(i + 1))![0];
-      if (next !== '0' && octal.length === 1) {
-        out += ch + next; // a lone \1-\7: left for the backreference refusal
-        i += 1;
-        continue;
+      if (!quantifierFollows(i + 1) || operandStart < 0) {
+        out += flags[0]; // flags only: re2RegexError drops them; without an operand the repetition fails there
+      } else if (/[*+?}]$/.test(out)) {
+        // RE2 repeats the operand before the flags, itself repeated: JavaScript needs it grouped.
+        out = `${out.slice(0, operandStart)}(?:${out.slice(operandStart)})`;
       }
-      const character = String.fromCodePoint(parseInt(octal, 8));
-      out += /[\\^$.*+?()[\]{}|\/-]/.test(character) ? `\\${character}` : character;
-      i += octal.length;
       continue;
     }
-    const assertion = ch === '\\' && next !== undefined && 'bBAz'.includes(next) ? ch + next : ch === '^' || ch === '$' ? ch : undefined;
-    if (assertion && /^[*+?{]/.test(regex.slice(i + assertion.length)) && !insideBrackets(regex, i)) {
-      out += `(?:${assertion})`;
-      i += assertion.length - 1;
+    if (ch === '(') {
+      groupStarts.push(start);
+      out += ch;
+      operandStart = -1;
       continue;
     }
-    // re2RegexError finds repeat counts over 1000 by their text, so a literal brace must not look
-    // like one: `\{1010}` or `[{1010}]` is no repetition.
-    if (ch === '\\' && (next === '{' || next === '}')) {
-      out += next === '{' ? '\\x7b' : '\\x7d';
-      i += 1;
+    if (ch === ')') {
+      out += ch;
+      operandStart = groupStarts.pop() ?? -1;
       continue;
     }
-    if ((ch === '{' || ch === '}') && insideBrackets(regex, i)) {
-      out += ch === '{' ? '\\x7b' : '\\x7d';
+    if (ch === '|') {
+      out += ch;
+      operandStart = -1;
       continue;
     }
-    if (ch === '\\' && next !== undefined) {
-      out += ch + next;
-      i += 1;
+    if ('*+?'.includes(ch)) {
+      out += ch;
       continue;
     }
-    out += ch;
+    if (ch === '{' && /^\{\d+(,\d*)?\}/.test(regex.slice(i)) && operandStart >= 0) {
+      const repeat = /^\{\d+(,\d*)?\}/.exec(regex.slice(i))![0];
+      out += repeat;
+      i += repeat.length - 1;
+      continue;
+    }
+    out += (ch === '^' || ch === '$') && quantifierFollows(i + 1) ? `(?:${ch})` : ch;
+    operandStart = start;
   }
   return out;
 }
 
-/** Whether position `at` is inside a bracket expression (RE2's rules for where one starts and ends). */
-function insideBrackets(regex: string, at: number): boolean {
-  let inside = false;
-  for (let i = 0; i < at; i++) {
-    const ch = regex[i];
-    if (ch === '\\') {
-      i++;
-    } else if (!inside && ch === '[') {
-      inside = true;
-      if (regex[i + 1] === '^') i++;
-      if (regex[i + 1] === ']') i++;
-    } else if (inside && ch === '[' && regex[i + 1] === ':') {
-      const end = regex.indexOf(':]', i + 2);
-      if (end >= 0 && end < at) i = end + 1;
-    } else if (inside && ch === ']') {
-      inside = false;
-    }
+/** One escape at `at` in JavaScript form, and where it ends in `regex`. */
+function rewriteEscape(regex: string, at: number, literal: (character: string) => string): { text: string; end: number } {
+  const next = regex[at + 1]!;
+  if (next === 'x' && regex[at + 2] === '{') {
+    const close = regex.indexOf('}', at + 3);
+    const code = close < 0 ? NaN : parseInt(regex.slice(at + 3, close), 16);
+    if (Number.isInteger(code) && code <= 0x10ffff) return { text: literal(String.fromCodePoint(code)), end: close + 1 };
   }
-  return inside;
+  if (/[0-7]/.test(next)) {
+    const octal = /^[0-7]{1,3}/.exec(regex.slice(at + 1))![0];
+    // A lone \1-\7 is left as it is, for the backreference refusal.
+    if (next === '0' || octal.length > 1) return { text: literal(String.fromCodePoint(parseInt(octal, 8))), end: at + 1 + octal.length };
+  }
+  // re2RegexError finds repeat counts over 1000 by their text: `\{1010}` is no repetition.
+  if (next === '{' || next === '}') return { text: next === '{' ? '\\x7b' : '\\x7d', end: at + 2 };
+  return { text: `\\${next}`, end: at + 2 };
 }
 
 const POSIX_CLASSES = new Set(['alnum', 'alpha', 'ascii', 'blank', 'cntrl', 'digit', 'graph', 'lower', 'print', 'punct', 'space', 'upper', 'word', 'xdigit']);
