@@ -133,9 +133,13 @@ class RunningOperator {
   }
 }
 
-async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: string): Promise<OperatorFigures> {
+/** Keeps the figures measured so far; called after every step, so an interrupted run still leaves them on disk. */
+type RecordProgress = (figures: Partial<OperatorFigures>) => void;
+
+async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: string, record: RecordProgress): Promise<OperatorFigures> {
   const started = performance.now();
   const version = operator.prepare();
+  record({ id: operator.id, version });
   log(`${operator.id}: ${version}`);
   const auditLogPath = join(rawDir, `${operator.id}-audit.log`);
   const auditPolicyFile = join(rawDir, 'audit-policy.yaml');
@@ -230,6 +234,7 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
         current = `bench-${monitors}`;
         const first = await firstConfig(current, monitors);
         sizes.push({ monitors, ...first, rssMiB, ...p2 });
+        record({ sizes, deletions, grow });
         continue;
       }
       if (current !== undefined) await deletePrometheus(current, workload.monitorCount);
@@ -240,6 +245,7 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
       const rssMiB = await rss(`with ${monitors} monitors`);
       const p2 = await changes(current, monitors);
       sizes.push({ monitors, ...first, rssMiB, ...p2 });
+      record({ sizes, deletions });
     }
     const largest = plan.sizes[plan.sizes.length - 1] as number;
 
@@ -258,6 +264,7 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
     const restart = { minutes: plan.restartMinutes, writes: countWrites(auditLogPath, operator.user, restartFrom, restartTo), rssMiB: await rss(`with ${largest} monitors, after a restart`) };
     const idle = { minutes: plan.idleMinutes, writes: countWrites(auditLogPath, operator.user, idleFrom, idleTo) };
     log(`  writes: ${idle.writes.total} idle, ${restart.writes.total} after the restart`);
+    record({ idle, restart });
 
     log(`${operator.id}: ${plan.secrets} Secrets of ${plan.secretKib} KiB`);
     const secretsStart = performance.now();
@@ -279,7 +286,9 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
     };
     log(`  RSS with the Secrets: ${secretsRss.toFixed(0)} MiB; settled ${secrets.settleMs === null ? 'NOT' : `in ${Math.round(secrets.settleMs / 1000)} s`}; config complete: ${secrets.configComplete}`);
     if (watch.failure) log(`  the config watch reported: ${watch.failure.message}`);
-    return { id: operator.id, version, sizes, deletions, grow, idle, restart, secrets, durationS: Math.round((performance.now() - started) / 1000) };
+    const figures: OperatorFigures = { id: operator.id, version, sizes, deletions, grow, idle, restart, secrets, durationS: Math.round((performance.now() - started) / 1000) };
+    record(figures);
+    return figures;
   } finally {
     await running?.stop();
     watch?.stop();
@@ -304,18 +313,40 @@ const machine = {
 log(`plan: ${JSON.stringify(plan)}; raw data in ${rawDir}`);
 const operators = [promop({ cpuProfileDirectory: plan.cpuProfile ? join(rawDir, 'cpu-prof') : undefined }), prometheusOperator()]
   .filter((operator) => plan.only === undefined || operator.id === plan.only);
-const figures: OperatorFigures[] = [];
-for (const operator of operators) figures.push(await measureOperator(operator, plan, rawDir));
-
-const promopFigures = figures.find((f) => f.id === 'promop');
-const upstreamFigures = figures.find((f) => f.id === 'prometheus-operator');
-const rows = promopFigures && upstreamFigures ? comparisonRows(promopFigures, upstreamFigures) : [];
 const command = `node bench/side-by-side.bench.ts ${process.argv.slice(2).join(' ')}`.trim();
-const report = { command, date: new Date().toISOString(), machine: { ...machine, loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))) }, plan, figures, table: rows };
 const resultFile = join(resultsDir, `${stamp}${plan.quick ? '-quick' : ''}.json`);
-writeFileSync(resultFile, `${JSON.stringify(report, null, 2)}\n`);
-console.log(`${command}\n${machine.cores} × ${machine.cpu}, ${machine.memoryGiB} GiB, node ${machine.node}; load average ${machine.loadAverageAtStart.join(' ')} → ${report.machine.loadAverageAtEnd.join(' ')}`);
-for (const f of figures) console.log(`${f.id}: ${f.version} (${Math.round(f.durationS / 60)} min)`);
+const progress = new Map<string, Partial<OperatorFigures>>();
+
+/** Writes what was measured so far (complete: with the comparison table) to the result file. */
+function writeReport(state: 'complete' | 'in progress' | 'interrupted'): { rows: ReturnType<typeof comparisonRows> } {
+  const done = [...progress.values()];
+  const promopFigures = done.find((f) => f.id === 'promop');
+  const upstreamFigures = done.find((f) => f.id === 'prometheus-operator');
+  const rows = state === 'complete' && promopFigures && upstreamFigures ? comparisonRows(promopFigures as OperatorFigures, upstreamFigures as OperatorFigures) : [];
+  const report = { command, state, date: new Date().toISOString(), machine: { ...machine, loadAverageNow: loadavg().map((l) => Number(l.toFixed(2))) }, plan, figures: done, table: rows };
+  writeFileSync(resultFile, `${JSON.stringify(report, null, 2)}\n`);
+  return { rows };
+}
+
+// A run can be stopped from outside (Ctrl-C, or someone else's clean-up): say so and keep what was measured. The
+// exit hook of e2e/src/child-processes.ts then stops the control plane and the operator.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    log(`received ${signal}; figures so far are in ${resultFile}`);
+    writeReport('interrupted');
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
+
+for (const operator of operators) {
+  await measureOperator(operator, plan, rawDir, (figures) => {
+    progress.set(operator.id, { ...progress.get(operator.id), ...figures });
+    writeReport('in progress');
+  });
+}
+const { rows } = writeReport('complete');
+console.log(`${command}\n${machine.cores} × ${machine.cpu}, ${machine.memoryGiB} GiB, node ${machine.node}; load average ${machine.loadAverageAtStart.join(' ')} → ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+for (const f of progress.values()) console.log(`${f.id}: ${f.version} (${Math.round((f.durationS ?? 0) / 60)} min)`);
 if (rows.length > 0) console.log(`\n${markdownTable(rows)}\n`);
-else console.log(JSON.stringify(figures, null, 2));
+else console.log(JSON.stringify([...progress.values()], null, 2));
 console.log(`written to ${resultFile}`);
