@@ -17,13 +17,18 @@ if (name !== 'run') enableCompileCache?.();
 const { COMMANDS, commandNamed } = await import('./cli/commands.ts');
 const { commandHelp, programHelp } = await import('./cli/command-line.ts');
 
-// Installed as kubectl-promop and started by kubectl, the command is spelt `kubectl promop` in messages.
-const program = /^kubectl-promop(\.[cm]?[jt]s)?$/.test(basename(process.argv[1] ?? '')) ? 'kubectl promop' : 'promop';
+// Installed as kubectl-promop and started by kubectl, the command is spelt `kubectl promop` in messages; as
+// kubectl_complete-promop, kubectl asks it for completions of `kubectl promop ...` (kubectl 1.26+).
+const invokedAs = basename(process.argv[1] ?? '').replace(/\.[cm]?[jt]s$/, '');
+const program = invokedAs === 'kubectl-promop' ? 'kubectl promop' : 'promop';
 const io = { stdout: (text: string) => void process.stdout.write(text), stderr: (text: string) => void process.stderr.write(text) };
 const entry = name === undefined ? undefined : commandNamed(name);
 const wantsHelp = argv.includes('-h') || argv.includes('--help');
 
-if (name === '-h' || name === '--help' || name === 'help') {
+if (invokedAs === 'kubectl_complete-promop' || name === '__complete') {
+  const { runCompleteRequest } = await import('./cli/completion.ts');
+  process.exitCode = await runCompleteRequest(invokedAs === 'kubectl_complete-promop' ? process.argv.slice(2) : argv, io);
+} else if (name === '-h' || name === '--help' || name === 'help') {
   const topic = name === 'help' && argv[0] !== undefined ? commandNamed(argv[0]) : undefined;
   io.stdout(topic && !topic.ownHelp ? commandHelp(topic.spec, program) : programHelp(COMMANDS.map((command) => command.spec), program));
 } else if (!entry) {

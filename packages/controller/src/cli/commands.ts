@@ -162,15 +162,15 @@ const completionSpec: CommandSpec = {
   summary: 'print a bash or zsh completion script',
   synopsis: 'completion bash|zsh',
   description: [
-    'Prints a script that completes promop\'s commands, flags, kinds and files; namespaces, contexts',
-    'and object names are completed with kubectl when it is on the PATH. Works for `promop` and for',
-    '`kubectl promop` (kubectl asks the kubectl_complete-promop command, which the script also prints',
-    'instructions for).',
+    'Prints a script that completes promop\'s commands, flags, flag values, kinds and files; namespaces,',
+    'contexts and object names are read from the cluster and kubeconfig the command line names. Each',
+    'TAB asks `promop __complete <words>` (cobra\'s protocol). `kubectl promop` completes too (kubectl',
+    '1.26+): kubectl asks the kubectl_complete-promop command, installed with promop.',
   ].join('\n'),
   flags: [],
   positionals: [{ name: 'shell', choices: ['bash', 'zsh'] }],
   examples: [
-    { comment: 'Load completion into the current bash', args: 'completion bash | source /dev/stdin' },
+    { comment: 'Install it for bash (or: source <(promop completion bash))', args: 'completion bash > ~/.local/share/bash-completion/completions/promop' },
     { comment: 'Install it for zsh', args: 'completion zsh > "${fpath[1]}/_promop"' },
   ],
   exitStatus: '0, or 2 for wrong usage.',
@@ -193,6 +193,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { spec: explainSpec, load: async () => (await import('./explain-command.ts')).runExplainCommand },
   { spec: diffSpec, load: async () => (await import('./diff-command.ts')).runDiffCommand },
   { spec: renderSpec, load: async () => (await import('./render-command.ts')).runRenderCommand },
+  { spec: completionSpec, load: async () => (await import('./completion.ts')).runCompletionCommand },
   { spec: runSpec, load: async () => (await import('../run-command.ts')).runOperatorCommand, ownHelp: true },
 ];
 
