@@ -59,4 +59,11 @@ describe('a monitor selected by a Prometheus', () => {
     expect(removed.status).toMatchObject({ acceptedBy: 0, rejectedBy: 1 });
     expect(removed.changed).toBe(true);
   });
+
+  it('writes nothing to a monitor without status that this Prometheus does not select', () => {
+    const unselected: Verdict = { resource, selected: false, reason: 'not selected' };
+    expect(bindResource({ metadata: { generation: 1 } }, owner, unselected, t0).changed).toBe(false);
+    // With a status from elsewhere (counts only), the counts are still corrected.
+    expect(bindResource({ metadata: { generation: 1 }, status: { acceptedBy: 1 } }, owner, unselected, t0).changed).toBe(true);
+  });
 });

@@ -79,8 +79,12 @@ export function bindResource(resource: BoundResource, owner: BindingOwner, verdi
   const rejected = (b: Binding) => b.conditions?.some((c) => c.type === 'Accepted' && c.status === 'False') ?? false;
   const status: ConfigResourceStatus = { bindings: all, acceptedBy: all.filter(accepted).length, rejectedBy: all.filter(rejected).length };
   const nextCondition = mine?.conditions?.[0];
-  const changed = !sameCondition(previous as Condition | undefined, nextCondition as Condition | undefined) ||
-    resource.status?.acceptedBy !== status.acceptedBy || resource.status?.rejectedBy !== status.rejectedBy;
+  // A resource without status that nobody selects stays without one: no status is the same as no bindings and
+  // zero counts, and writing `{acceptedBy: 0}` into every unselected monitor would cost a write per monitor for
+  // each Prometheus that does not select it.
+  const neverBound = resource.status === undefined && all.length === 0;
+  const changed = !neverBound && (!sameCondition(previous as Condition | undefined, nextCondition as Condition | undefined) ||
+    resource.status?.acceptedBy !== status.acceptedBy || resource.status?.rejectedBy !== status.rejectedBy);
   const rejectedAgain = previous?.status === 'False' && previous.message === nextCondition?.message;
   const newRejection = nextCondition?.status === 'False' && !rejectedAgain ? nextCondition.message : undefined;
   return { status, changed, newRejection };
