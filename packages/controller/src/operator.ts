@@ -12,7 +12,7 @@ import {
   ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, writeGatedKubeConfig,
   type ClusterCaches,
 } from './kube/index.ts';
-import { OperatorMetrics } from './observability/index.ts';
+import { MeteredRawApi, OperatorMetrics } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
 import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges } from './reconcile/index.ts';
 import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
@@ -73,6 +73,7 @@ export class Operator {
   readonly #queue: WorkQueue;
   readonly #reconciler: PrometheusReconciler;
   readonly #podClient: PrometheusReloader;
+  readonly #metrics: OperatorMetrics;
   #resyncTimer: NodeJS.Timeout | undefined;
   #started = false;
 
@@ -82,7 +83,9 @@ export class Operator {
     const kc = options.kubeConfig;
     const writerKc = options.mayWrite ? writeGatedKubeConfig(kc, options.mayWrite) : kc;
     const custom = kc.makeApiClient(CustomObjectsApi);
-    this.#api = new RawApi(kc);
+    const metrics = (this.#metrics = options.metrics ?? new OperatorMetrics({ processMetrics: false }));
+    // Every list and watch of the caches is counted (promop_list_operations_total, promop_watch_operations_total).
+    this.#api = new MeteredRawApi(kc, metrics);
     this.#caches = createClusterCaches(this.#api, this.#log, {
       ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
       ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),
@@ -91,6 +94,7 @@ export class Operator {
     this.#queue = new WorkQueue({
       workers: options.workers ?? 1,
       onError: (key, error, failures) => this.#log.error({ prometheus: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
+      metrics,
     });
     // The reloader of `promop run`: pods from the cache, pod networks from the flag or the Nodes, HTTP to Prometheus.
     const core = kc.makeApiClient(CoreV1Api);
@@ -106,7 +110,7 @@ export class Operator {
       annotator: new ApiPodAnnotator(writerKc),
       verifier: this.#podClient,
       networks,
-      metrics: options.metrics ?? new OperatorMetrics({ processMetrics: false }),
+      metrics,
       ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),
     });
     this.#reconciler = new PrometheusReconciler({
@@ -118,6 +122,7 @@ export class Operator {
       events: new EventRecorder(writerKc),
       reloader,
       log: this.#log,
+      metrics,
     });
   }
 
@@ -135,6 +140,10 @@ export class Operator {
     if (this.#started) throw new Error('bug: Operator started twice');
     this.#started = true;
     enqueueOnChanges(this.#caches, this.#queue, this.#referenced);
+    // A deleted (or no longer selected) Prometheus takes its per-Prometheus series with it.
+    this.#caches.prometheuses.onChange((prometheus, change) => {
+      if (change === 'delete') this.#metrics.forgetPrometheus(`${prometheus.metadata.namespace}/${prometheus.metadata.name}`);
+    });
     await startClusterCaches(this.#caches);
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'caches synced');
   }
@@ -144,11 +153,20 @@ export class Operator {
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'reconciling');
     // Everything, once: a new leader must not rely on the keys its stand-by time happened to queue.
     enqueueEveryPrometheus(this.#caches, this.#queue);
-    this.#queue.start(async (key) => {
+    this.#queue.start(async (key, addedAtMs) => {
       const started = performance.now();
-      const outcome = await this.#reconciler.reconcile(key);
+      const seconds = () => (performance.now() - started) / 1000;
+      this.#metrics.reconcileStarting(key, addedAtMs);
+      let outcome: Awaited<ReturnType<PrometheusReconciler['reconcile']>>;
+      try {
+        outcome = await this.#reconciler.reconcile(key);
+      } catch (error) {
+        this.#metrics.recordReconcile('error', seconds(), key);
+        throw error;
+      }
+      this.#metrics.recordReconcile(outcome === 'done' ? 'success' : 'retry', seconds(), key);
       // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.
-      this.#log.debug({ prometheus: key, outcome, ms: Math.round(performance.now() - started) }, 'reconciled');
+      this.#log.debug({ prometheus: key, outcome, ms: Math.round(seconds() * 1000) }, 'reconciled');
       return outcome;
     });
     // A level-based controller can always reconcile again; a periodic resync repairs anything a missed event

@@ -37,10 +37,10 @@ describe('the operator metrics server', () => {
   it('exposes what the controller recorded on /metrics, in the Prometheus text format', async () => {
     metrics.recordReconcile('success', 0.2);
     metrics.recordReconcile('error', 3);
-    metrics.recordReload('verified');
-    metrics.recordReload('rejected');
-    metrics.setManagedResources('monitoring/main', 'ServiceMonitor', { selected: 12, rejected: 1 });
-    metrics.setWorkqueueDepth(4);
+    metrics.recordReload('verified', 0.5);
+    metrics.recordReload('rejected', 0.1);
+    metrics.setManagedResources('monitoring/main', new Map([['ServiceMonitor', { selected: 12, rejected: 1 }]]));
+    metrics.depth(4);
     metrics.setReady(true);
 
     const { status, body, contentType } = await get(`${server.url}/metrics`);
@@ -48,15 +48,16 @@ describe('the operator metrics server', () => {
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(body).toContain('promop_reconcile_total{result="success"} 1');
     expect(body).toContain('promop_reconcile_total{result="error"} 1');
-    expect(body).toContain('promop_reconcile_total{result="invalid"} 0');
+    expect(body).toContain('promop_reconcile_total{result="retry"} 0');
     expect(body).toContain('promop_reconcile_duration_seconds_bucket{le="0.25",result="success"} 1');
     expect(body).toContain('promop_reconcile_duration_seconds_count{result="error"} 1');
     expect(body).toContain('promop_reload_total{outcome="verified"} 1');
     expect(body).toContain('promop_reload_total{outcome="rejected"} 1');
     expect(body).toContain('promop_reload_total{outcome="stale"} 0');
-    expect(body).toContain('promop_managed_resources{kind="ServiceMonitor",state="selected"} 12');
-    expect(body).toContain('promop_managed_resources{kind="ServiceMonitor",state="rejected"} 1');
-    expect(body).toContain('promop_managed_resources{kind="PrometheusRule",state="selected"} 0');
+    expect(body).toContain('promop_reload_duration_seconds_bucket{le="0.5",outcome="verified"} 1');
+    expect(body).toContain('promop_managed_resources{prometheus="monitoring/main",kind="ServiceMonitor",state="selected"} 12');
+    expect(body).toContain('promop_managed_resources{prometheus="monitoring/main",kind="ServiceMonitor",state="rejected"} 1');
+    expect(body).toContain('promop_managed_resources{prometheus="monitoring/main",kind="PrometheusRule",state="selected"} 0');
     expect(body).toContain('promop_workqueue_depth 4');
     expect(body).toContain('promop_ready 1');
     expect(body).toContain('process_cpu_user_seconds_total');

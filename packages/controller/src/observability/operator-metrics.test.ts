@@ -2,6 +2,8 @@
  * The typed metrics API the controller calls, read back from the registry.
  */
 import { parseListenAddress } from './listen-address.ts';
+import type { Verdict } from '@promop/config-generator';
+import { configBytesPerShard, managedCounts } from './generator-output-metrics.ts';
 import { OperatorMetrics } from './operator-metrics.ts';
 
 async function sample(metrics: OperatorMetrics, name: string, labels: Record<string, string>): Promise<number | undefined> {
@@ -10,15 +12,33 @@ async function sample(metrics: OperatorMetrics, name: string, labels: Record<str
 }
 
 describe('the operator metrics', () => {
-  it('add up the monitors of every Prometheus, and drop a deleted Prometheus\' share', async () => {
+  const counts = (selected: number, rejected: number) => new Map([['ServiceMonitor' as const, { selected, rejected }]]);
+
+  it('count the monitors and rules of each Prometheus by kind and state, and drop a deleted Prometheus\' series', async () => {
     const metrics = new OperatorMetrics({ processMetrics: false });
-    metrics.setManagedResources('monitoring/main', 'ServiceMonitor', { selected: 10, rejected: 2 });
-    metrics.setManagedResources('team-a/apps', 'ServiceMonitor', { selected: 3, rejected: 0 });
-    metrics.setManagedResources('monitoring/main', 'ServiceMonitor', { selected: 11, rejected: 1 });
-    expect(await sample(metrics, 'promop_managed_resources', { kind: 'ServiceMonitor', state: 'selected' })).toBe(14);
-    expect(await sample(metrics, 'promop_managed_resources', { kind: 'ServiceMonitor', state: 'rejected' })).toBe(1);
+    metrics.setManagedResources('monitoring/main', counts(10, 2));
+    metrics.setManagedResources('team-a/apps', counts(3, 0));
+    metrics.setManagedResources('monitoring/main', counts(11, 1));
+    expect(await sample(metrics, 'promop_managed_resources', { prometheus: 'monitoring/main', kind: 'ServiceMonitor', state: 'selected' })).toBe(11);
+    expect(await sample(metrics, 'promop_managed_resources', { prometheus: 'monitoring/main', kind: 'ServiceMonitor', state: 'rejected' })).toBe(1);
+    expect(await sample(metrics, 'promop_managed_resources', { prometheus: 'monitoring/main', kind: 'PrometheusRule', state: 'rejected' })).toBe(0);
+    metrics.setConfigBytes('monitoring/main', [1200, 800]);
+    metrics.setShardConfigLoaded('monitoring/main', 1, false);
     metrics.forgetPrometheus('monitoring/main');
-    expect(await sample(metrics, 'promop_managed_resources', { kind: 'ServiceMonitor', state: 'selected' })).toBe(3);
+    const text = await metrics.metricsText();
+    expect(text).not.toContain('monitoring/main');
+    expect(text).toContain('promop_managed_resources{prometheus="team-a/apps",kind="ServiceMonitor",state="selected"} 3');
+  });
+
+  it('record the config size per shard, and drop the series of a removed shard', async () => {
+    const metrics = new OperatorMetrics({ processMetrics: false });
+    metrics.setConfigBytes('monitoring/main', [1200, 800]);
+    metrics.setShardConfigLoaded('monitoring/main', 1, true);
+    expect(await sample(metrics, 'promop_config_bytes', { prometheus: 'monitoring/main', shard: '1' })).toBe(800);
+    metrics.setConfigBytes('monitoring/main', [1300]);
+    expect(await sample(metrics, 'promop_config_bytes', { prometheus: 'monitoring/main', shard: '0' })).toBe(1300);
+    expect(await sample(metrics, 'promop_config_bytes', { prometheus: 'monitoring/main', shard: '1' })).toBeUndefined();
+    expect(await sample(metrics, 'promop_shard_config_loaded', { prometheus: 'monitoring/main', shard: '1' })).toBeUndefined();
   });
 
   it('start every outcome at zero, so rate() sees the first rejected reload', async () => {
@@ -26,26 +46,71 @@ describe('the operator metrics', () => {
     for (const outcome of ['verified', 'stale', 'rejected', 'unreachable', 'refused', 'failed']) {
       expect(await sample(metrics, 'promop_reload_total', { outcome })).toBe(0);
     }
+    for (const result of ['success', 'retry', 'error']) expect(await sample(metrics, 'promop_reconcile_total', { result })).toBe(0);
     expect(await sample(metrics, 'promop_ready', {})).toBe(0);
   });
 
-  it('observe how long a written config took to be loaded, and the kubelet\'s share of it', async () => {
-    const metrics = new OperatorMetrics({ processMetrics: false });
-    metrics.recordConfigLoaded(1.4, 1.1);
-    metrics.recordConfigLoaded(0.3, 0.2);
+  it('observe how long a written config took to be loaded, the kubelet\'s share, and the time since the change was seen', async () => {
+    let now = 50_000;
+    const metrics = new OperatorMetrics({ processMetrics: false, now: () => now });
+    // Seen at 40 s; the first reconcile fails its reload (retry keeps the first sighting), the second loads it.
+    metrics.reconcileStarting('monitoring/main', 40_000);
+    metrics.recordReconcile('retry', 1, 'monitoring/main');
+    metrics.reconcileStarting('monitoring/main', 45_000);
+    metrics.recordConfigLoaded(1.4, 1.1, 'monitoring/main');
+    metrics.recordReconcile('success', 2, 'monitoring/main');
+    // A later change, loaded 0.3 s after the write and 2 s after it was seen.
+    metrics.reconcileStarting('monitoring/main', 60_000);
+    now = 62_000;
+    metrics.recordConfigLoaded(0.3, 0.2, 'monitoring/main');
     const text = await metrics.metricsText();
     expect(text).toMatch(/^promop_config_apply_to_loaded_seconds_count 2$/m);
     expect(text).toMatch(/^promop_config_apply_to_loaded_seconds_sum 1\.7$/m);
     expect(text).toMatch(/^promop_config_apply_to_loaded_seconds_bucket\{le="1"\} 1$/m);
     expect(text).toMatch(/^promop_config_kubelet_wait_seconds_count 2$/m);
     expect(text).toMatch(/^promop_config_kubelet_wait_seconds_bucket\{le="0\.25"\} 1$/m);
+    expect(text).toMatch(/^promop_config_change_to_loaded_seconds_count 2$/m);
+    expect(text).toMatch(/^promop_config_change_to_loaded_seconds_sum 12$/m);
+  });
+
+  it('count lists and watches per resource, failures from zero', async () => {
+    const metrics = new OperatorMetrics({ processMetrics: false });
+    metrics.listStarted('secrets');
+    metrics.watchStarted('secrets');
+    metrics.watchFailed('secrets');
+    metrics.watchStarted('secrets');
+    expect(await sample(metrics, 'promop_list_operations_total', { resource: 'secrets' })).toBe(1);
+    expect(await sample(metrics, 'promop_list_operations_failed_total', { resource: 'secrets' })).toBe(0);
+    expect(await sample(metrics, 'promop_watch_operations_total', { resource: 'secrets' })).toBe(2);
+    expect(await sample(metrics, 'promop_watch_operations_failed_total', { resource: 'secrets' })).toBe(1);
   });
 
   it('keep separate registries, so two operators (or tests) never share counts', async () => {
     const one = new OperatorMetrics({ processMetrics: false });
     const two = new OperatorMetrics({ processMetrics: false });
-    one.recordReload('verified');
+    one.recordReload('verified', 1);
     expect(await sample(two, 'promop_reload_total', { outcome: 'verified' })).toBe(0);
+  });
+});
+
+describe('what a render says', () => {
+  const ref = (kind: string, name: string) => ({ kind, namespace: 'team-a', name }) as Verdict['resource'];
+  it('counts selected and accepted as selected, selected but invalid as rejected, and not the unselected', () => {
+    const verdicts: Verdict[] = [
+      { resource: ref('ServiceMonitor', 'a'), selected: true, accepted: true, warnings: [] },
+      { resource: ref('ServiceMonitor', 'b'), selected: true, accepted: false, reason: 'x', problems: [], warnings: [] },
+      { resource: ref('ServiceMonitor', 'c'), selected: false, reason: 'not selected' },
+      { resource: ref('PrometheusRule', 'r'), selected: true, accepted: true, warnings: [] },
+      { resource: ref('Prometheus', 'main'), selected: true, accepted: true, warnings: [] },
+    ];
+    expect(Object.fromEntries(managedCounts(verdicts))).toEqual({
+      ServiceMonitor: { selected: 1, rejected: 1 }, PodMonitor: { selected: 0, rejected: 0 }, PrometheusRule: { selected: 1, rejected: 0 },
+    });
+  });
+
+  it('sizes each shard as its prometheus.yaml plus its scrape files, in UTF-8 bytes', () => {
+    const file = (text: string) => ({ slot: 0, name: 'f', text, jobNames: [] });
+    expect(configBytesPerShard({ configs: ['abc', 'é'], scrapeFiles: [[file('12345'), file('6')], []] })).toEqual([9, 2]);
   });
 });
 

@@ -1,70 +1,129 @@
 /**
- * promop's own metrics (what an operator of promop alerts on): reconcile results and latency, how many monitors
- * and rules it selected or rejected, how reloads of Prometheus end and how long a written config takes to be
- * loaded, the work queue depth, readiness.
+ * promop's own metrics (what an operator of promop alerts on; docs/operations.md has the table and the
+ * prometheus-operator equivalents): reconciles and their latency, the work queue (as client-go's `workqueue_*`),
+ * the list and watch requests of the caches, the monitors and rules each Prometheus selected or rejected, the size
+ * of each shard's configuration, how reloads of Prometheus end and how long a change takes to be loaded,
+ * readiness and leadership.
  *
- * Every label value the controller can set is initialised to zero up front, so a rate() or an alert on
- * `promop_reload_total{outcome="rejected"}` works before the first rejection (a series that appears only on
- * its first increment hides that increment from rate()).
+ * Every metric here is recorded by the running operator (`promop run`); a metric nothing records would be a lie.
+ * Every label value known up front is initialised to zero, so a rate() or an alert on
+ * `promop_reload_total{outcome="rejected"}` works before the first rejection (a series that appears only on its
+ * first increment hides that increment from rate()). Per-Prometheus series appear at its first reconcile and go
+ * with it (forgetPrometheus).
  */
+import type { GeneratorOutput } from '@promop/config-generator';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ReloadOutcomeKind } from '../prometheus-client/reload-and-verify.ts';
+import { configBytesPerShard, managedCounts, MANAGED_KINDS, type ManagedCounts, type ManagedKind } from './generator-output-metrics.ts';
 
-/** How one reconcile ended: done, failed (requeued with backoff), or stopped on bad user input (status says why, no retry loop). */
-export type ReconcileResult = 'success' | 'error' | 'invalid';
+/** How one reconcile ended: done, asked for a retry (a reload failed, a 409), or threw (retried with backoff). */
+export type ReconcileResult = 'success' | 'retry' | 'error';
 
-/** The custom resources promop selects for a Prometheus. */
-export type ManagedKind = 'ServiceMonitor' | 'PodMonitor' | 'PrometheusRule';
-
-/** Counts for one kind under one Prometheus. */
-export interface ManagedCounts {
-  selected: number;
-  rejected: number;
-}
-
-const RECONCILE_RESULTS: readonly ReconcileResult[] = ['success', 'error', 'invalid'];
-const MANAGED_KINDS: readonly ManagedKind[] = ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'];
+const RECONCILE_RESULTS: readonly ReconcileResult[] = ['success', 'retry', 'error'];
 const RELOAD_OUTCOMES: readonly ReloadOutcomeKind[] = ['verified', 'stale', 'rejected', 'unreachable', 'refused', 'failed'];
 
 /** Options of createOperatorMetrics. */
 export interface OperatorMetricsOptions {
   /** Also export the Node.js process metrics (`process_*`, `nodejs_*`). Default true; tests may turn it off. */
   processMetrics?: boolean;
+  /** The clock in ms (tests fix it). */
+  now?: () => number;
+}
+
+/** What the work queue records (reconcile/work-queue.ts); client-go's workqueue metrics without the name label. */
+export interface WorkQueueMetrics {
+  /** A key became waiting (an add that was not folded into one already waiting). */
+  added(): void;
+  /** A failed key was scheduled again after its backoff. */
+  retried(): void;
+  /** Keys waiting now. */
+  depth(keys: number): void;
+  /** A key waited `seconds` from its add to a worker taking it. */
+  queued(seconds: number): void;
+  /** A worker spent `seconds` on one key. */
+  worked(seconds: number): void;
+}
+
+/** What a cache records about its requests (kube/watched-cache.ts), by resource (`prometheuses`, `owned secrets`, ...). */
+export interface CacheRequestMetrics {
+  listStarted(resource: string): void;
+  listFailed(resource: string): void;
+  watchStarted(resource: string): void;
+  watchFailed(resource: string): void;
 }
 
 /** The operator's metrics on a registry of their own (never prom-client's global one, so tests stay independent). */
-export class OperatorMetrics {
+export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
   /** The registry `/metrics` serves. */
   readonly registry = new Registry();
+  readonly #now: () => number;
   readonly #reconciles: Counter<'result'>;
   readonly #reconcileDuration: Histogram<'result'>;
-  readonly #managed: Gauge<'kind' | 'state'>;
+  readonly #queueDepth: Gauge;
+  readonly #queueAdds: Counter;
+  readonly #queueRetries: Counter;
+  readonly #queueDuration: Histogram;
+  readonly #workDuration: Histogram;
+  readonly #lists: Counter<'resource'>;
+  readonly #listFailures: Counter<'resource'>;
+  readonly #watches: Counter<'resource'>;
+  readonly #watchFailures: Counter<'resource'>;
+  readonly #managed: Gauge<'prometheus' | 'kind' | 'state'>;
+  readonly #configBytes: Gauge<'prometheus' | 'shard'>;
+  readonly #shardLoaded: Gauge<'prometheus' | 'shard'>;
   readonly #reloads: Counter<'outcome'>;
+  readonly #reloadDuration: Histogram<'outcome'>;
   readonly #applyToLoaded: Histogram;
   readonly #kubeletWait: Histogram;
-  readonly #queueDepth: Gauge;
+  readonly #changeToLoaded: Histogram;
   readonly #ready: Gauge;
   readonly #leader: Gauge;
-  // Per Prometheus object (`namespace/name`): the gauge is their sum, so one reconcile updates its own share.
-  readonly #managedByPrometheus = new Map<string, Map<ManagedKind, ManagedCounts>>();
+  /** Per Prometheus key, the shards that have series (config bytes, loaded), so a removed shard's series go. */
+  readonly #shardsWithSeries = new Map<string, Set<number>>();
+  /** Per Prometheus key, when the oldest change not yet fully reconciled was seen (work queue add time, ms). */
+  readonly #changeSeenAt = new Map<string, number>();
 
   constructor(options: OperatorMetricsOptions = {}) {
+    this.#now = options.now ?? Date.now;
     const registers = [this.registry];
-    this.#reconciles = new Counter({ name: 'promop_reconcile_total', help: 'Reconciles of Prometheus objects, by result.', labelNames: ['result'], registers });
+    this.#reconciles = new Counter({ name: 'promop_reconcile_total', help: 'Reconciles of Prometheus objects, by result: success, retry (asked to be retried: a reload failed, a conflict), error (threw; retried with backoff).', labelNames: ['result'], registers });
     this.#reconcileDuration = new Histogram({
       name: 'promop_reconcile_duration_seconds',
-      help: 'Time a reconcile took, including waiting for Prometheus to load the new config.',
+      help: 'Time a reconcile took, including reloading Prometheus and waiting for it to load the new config.',
       labelNames: ['result'],
       // Up to two minutes: a reconcile may wait for the kubelet to update mounted files (about a minute).
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registers,
     });
-    this.#managed = new Gauge({ name: 'promop_managed_resources', help: 'Monitors and rules considered for Prometheus objects, selected or rejected (invalid).', labelNames: ['kind', 'state'], registers });
+
+    this.#queueDepth = new Gauge({ name: 'promop_workqueue_depth', help: 'Prometheus keys waiting in the reconcile work queue (not counting those being reconciled or waiting for a retry backoff).', registers });
+    this.#queueAdds = new Counter({ name: 'promop_workqueue_adds_total', help: 'Keys added to the work queue (adds of a key already waiting are folded and not counted).', registers });
+    this.#queueRetries = new Counter({ name: 'promop_workqueue_retries_total', help: 'Keys scheduled again after a failed reconcile, with backoff.', registers });
+    const queueBuckets = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300];
+    this.#queueDuration = new Histogram({ name: 'promop_workqueue_queue_duration_seconds', help: 'Time a key waited in the work queue from its add to a worker taking it.', buckets: queueBuckets, registers });
+    this.#workDuration = new Histogram({ name: 'promop_workqueue_work_duration_seconds', help: 'Time a worker spent on one key.', buckets: queueBuckets, registers });
+
+    this.#lists = new Counter({ name: 'promop_list_operations_total', help: 'Full lists (all pages) the caches started, by resource: the first list, the periodic relist and relists after 410 Gone.', labelNames: ['resource'], registers });
+    this.#listFailures = new Counter({ name: 'promop_list_operations_failed_total', help: 'Lists that failed (and were retried with backoff), by resource.', labelNames: ['resource'], registers });
+    this.#watches = new Counter({ name: 'promop_watch_operations_total', help: 'Watch requests the caches started, by resource (one per resource every 5 to 10 minutes when healthy).', labelNames: ['resource'], registers });
+    this.#watchFailures = new Counter({ name: 'promop_watch_operations_failed_total', help: 'Watches that ended in an error or 410 Gone and were restarted, by resource.', labelNames: ['resource'], registers });
+
+    this.#managed = new Gauge({ name: 'promop_managed_resources', help: 'Monitors and rules each Prometheus selects, by kind and state: selected (valid, in its config) or rejected (invalid, left out).', labelNames: ['prometheus', 'kind', 'state'], registers });
+    this.#configBytes = new Gauge({ name: 'promop_config_bytes', help: 'Size of the configuration generated for each shard: prometheus.yaml and its scrape files, in bytes.', labelNames: ['prometheus', 'shard'], registers });
+    this.#shardLoaded = new Gauge({ name: 'promop_shard_config_loaded', help: '1 when every ready replica of the shard was verified to run the written config at the last reconcile, 0 when a reload failed.', labelNames: ['prometheus', 'shard'], registers });
+
     this.#reloads = new Counter({ name: 'promop_reload_total', help: 'Reload-and-verify attempts on Prometheus pods, by outcome.', labelNames: ['outcome'], registers });
+    this.#reloadDuration = new Histogram({
+      name: 'promop_reload_duration_seconds',
+      help: 'Time one reload-and-verify of a pod took (reloads repeated until the kubelet updated its files included), by outcome.',
+      labelNames: ['outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 90, 120],
+      registers,
+    });
     // From promop's write of a shard's files to the moment every ready replica was verified to run them: the
     // operator's share of "ServiceMonitor applied → scraped". The kubelet's share (its volume refresh) is kept
     // apart, because it dominates when the pod-annotation nudge (reload/shard-reloader.ts) does not work.
-    const applyBuckets = [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 45, 60, 90, 120];
+    const applyBuckets = [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 45, 60, 90, 120, 300];
     this.#applyToLoaded = new Histogram({
       name: 'promop_config_apply_to_loaded_seconds',
       help: 'Time from writing a shard\'s config Secret / rule ConfigMaps / TLS assets to the config verified as loaded in every ready replica of the shard.',
@@ -77,7 +136,12 @@ export class OperatorMetrics {
       buckets: applyBuckets,
       registers,
     });
-    this.#queueDepth = new Gauge({ name: 'promop_workqueue_depth', help: 'Keys waiting in the reconcile work queue.', registers });
+    this.#changeToLoaded = new Histogram({
+      name: 'promop_config_change_to_loaded_seconds',
+      help: 'Time from promop seeing a change (the Prometheus key queued by a watch event, a resync or the start) to the config it caused verified as loaded in every ready replica of the shard; includes queueing, rendering, retries and the kubelet.',
+      buckets: applyBuckets,
+      registers,
+    });
     this.#ready = new Gauge({ name: 'promop_ready', help: '1 when the operator is ready (caches synced, leader or standby settled), else 0.', registers });
     this.#leader = new Gauge({ name: 'promop_leader', help: '1 while this replica holds the leader Lease (or runs without leader election) and reconciles, else 0.', registers });
 
@@ -85,50 +149,135 @@ export class OperatorMetrics {
       this.#reconciles.labels(result).inc(0);
       this.#reconcileDuration.zero({ result });
     }
-    for (const kind of MANAGED_KINDS) for (const state of ['selected', 'rejected']) this.#managed.labels(kind, state).set(0);
-    for (const outcome of RELOAD_OUTCOMES) this.#reloads.labels(outcome).inc(0);
+    for (const outcome of RELOAD_OUTCOMES) {
+      this.#reloads.labels(outcome).inc(0);
+      this.#reloadDuration.zero({ outcome });
+    }
     this.#queueDepth.set(0);
     this.#ready.set(0);
     this.#leader.set(0);
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
-  /** One reconcile ended with `result` after `durationSeconds`. */
-  recordReconcile(result: ReconcileResult, durationSeconds: number): void {
+  /** One reconcile of `prometheusKey` ended with `result` after `durationSeconds`; success closes its pending change. */
+  recordReconcile(result: ReconcileResult, durationSeconds: number, prometheusKey?: string): void {
     this.#reconciles.labels(result).inc();
     this.#reconcileDuration.labels(result).observe(durationSeconds);
+    if (result === 'success' && prometheusKey !== undefined) this.#changeSeenAt.delete(prometheusKey);
   }
 
-  /** The counts for `kind` under the Prometheus `prometheusKey` (`namespace/name`) after its latest reconcile. */
-  setManagedResources(prometheusKey: string, kind: ManagedKind, counts: ManagedCounts): void {
-    let kinds = this.#managedByPrometheus.get(prometheusKey);
-    if (kinds === undefined) this.#managedByPrometheus.set(prometheusKey, (kinds = new Map()));
-    kinds.set(kind, { ...counts });
-    this.#refreshManaged();
+  /**
+   * A reconcile of `prometheusKey` starts for a change seen at `seenAtMs` (its work queue add). The oldest change
+   * not yet reconciled successfully is kept: a retry after a failed reload still counts from the original change.
+   */
+  reconcileStarting(prometheusKey: string, seenAtMs: number): void {
+    if (!this.#changeSeenAt.has(prometheusKey)) this.#changeSeenAt.set(prometheusKey, seenAtMs);
   }
 
-  /** The Prometheus `prometheusKey` is gone: its monitors and rules no longer count. */
+  added(): void {
+    this.#queueAdds.inc();
+  }
+
+  retried(): void {
+    this.#queueRetries.inc();
+  }
+
+  depth(keys: number): void {
+    this.#queueDepth.set(keys);
+  }
+
+  queued(seconds: number): void {
+    this.#queueDuration.observe(seconds);
+  }
+
+  worked(seconds: number): void {
+    this.#workDuration.observe(seconds);
+  }
+
+  listStarted(resource: string): void {
+    this.#lists.labels(resource).inc();
+    this.#listFailures.labels(resource).inc(0);
+  }
+
+  listFailed(resource: string): void {
+    this.#listFailures.labels(resource).inc();
+  }
+
+  watchStarted(resource: string): void {
+    this.#watches.labels(resource).inc();
+    this.#watchFailures.labels(resource).inc(0);
+  }
+
+  watchFailed(resource: string): void {
+    this.#watchFailures.labels(resource).inc();
+  }
+
+  /** The counts for every kind under the Prometheus `prometheusKey` (`namespace/name`) after its latest render. */
+  setManagedResources(prometheusKey: string, counts: ReadonlyMap<ManagedKind, ManagedCounts>): void {
+    for (const kind of MANAGED_KINDS) {
+      const { selected, rejected } = counts.get(kind) ?? { selected: 0, rejected: 0 };
+      this.#managed.labels(prometheusKey, kind, 'selected').set(selected);
+      this.#managed.labels(prometheusKey, kind, 'rejected').set(rejected);
+    }
+  }
+
+  /**
+   * What one render of `prometheusKey` selected and rejected, and (when it rendered, so the config is written) the
+   * size of each shard's configuration. A Prometheus that failed to render keeps its last config, and its bytes.
+   */
+  recordGenerated(prometheusKey: string, output: Pick<GeneratorOutput, 'ok' | 'verdicts' | 'configs' | 'scrapeFiles'>): void {
+    this.setManagedResources(prometheusKey, managedCounts(output.verdicts));
+    if (output.ok) this.setConfigBytes(prometheusKey, configBytesPerShard(output));
+  }
+
+  /** The size of each shard's generated configuration (index = shard); shards beyond the list lose their series. */
+  setConfigBytes(prometheusKey: string, bytesPerShard: readonly number[]): void {
+    const shards = this.#shards(prometheusKey);
+    for (const shard of shards) {
+      if (shard < bytesPerShard.length) continue;
+      this.#configBytes.remove(prometheusKey, String(shard));
+      this.#shardLoaded.remove(prometheusKey, String(shard));
+      shards.delete(shard);
+    }
+    bytesPerShard.forEach((bytes, shard) => {
+      this.#configBytes.labels(prometheusKey, String(shard)).set(bytes);
+      shards.add(shard);
+    });
+  }
+
+  /** Whether every ready replica of the shard runs its written config after this reconcile's reload. */
+  setShardConfigLoaded(prometheusKey: string, shard: number, loaded: boolean): void {
+    this.#shardLoaded.labels(prometheusKey, String(shard)).set(loaded ? 1 : 0);
+    this.#shards(prometheusKey).add(shard);
+  }
+
+  /** The Prometheus `prometheusKey` is gone (or no longer managed): its series go. */
   forgetPrometheus(prometheusKey: string): void {
-    if (this.#managedByPrometheus.delete(prometheusKey)) this.#refreshManaged();
+    for (const kind of MANAGED_KINDS) for (const state of ['selected', 'rejected']) this.#managed.remove(prometheusKey, kind, state);
+    for (const shard of this.#shardsWithSeries.get(prometheusKey) ?? []) {
+      this.#configBytes.remove(prometheusKey, String(shard));
+      this.#shardLoaded.remove(prometheusKey, String(shard));
+    }
+    this.#shardsWithSeries.delete(prometheusKey);
+    this.#changeSeenAt.delete(prometheusKey);
   }
 
-  /** One reloadAndVerify ended with `outcome`. */
-  recordReload(outcome: ReloadOutcomeKind): void {
+  /** One reloadAndVerify ended with `outcome` after `durationSeconds` (0 when the pod was not called at all). */
+  recordReload(outcome: ReloadOutcomeKind, durationSeconds = 0): void {
     this.#reloads.labels(outcome).inc();
+    this.#reloadDuration.labels(outcome).observe(durationSeconds);
   }
 
   /**
    * A shard's written files were verified in every ready replica `applyToLoadedSeconds` after the write, of which
-   * `kubeletWaitSeconds` went by before the files were in the pods.
+   * `kubeletWaitSeconds` went by before the files were in the pods; with `prometheusKey`, also observes the time
+   * since the change that caused the write was seen (reconcileStarting).
    */
-  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number): void {
+  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number, prometheusKey?: string): void {
     this.#applyToLoaded.observe(applyToLoadedSeconds);
     this.#kubeletWait.observe(kubeletWaitSeconds);
-  }
-
-  /** The work queue now holds `depth` keys. */
-  setWorkqueueDepth(depth: number): void {
-    this.#queueDepth.set(depth);
+    const seenAt = prometheusKey === undefined ? undefined : this.#changeSeenAt.get(prometheusKey);
+    if (seenAt !== undefined) this.#changeToLoaded.observe(Math.max(0, this.#now() - seenAt) / 1000);
   }
 
   /** Whether the operator is ready (mirrors /readyz). */
@@ -146,16 +295,9 @@ export class OperatorMetrics {
     return this.registry.metrics();
   }
 
-  #refreshManaged(): void {
-    for (const kind of MANAGED_KINDS) {
-      let selected = 0;
-      let rejected = 0;
-      for (const kinds of this.#managedByPrometheus.values()) {
-        selected += kinds.get(kind)?.selected ?? 0;
-        rejected += kinds.get(kind)?.rejected ?? 0;
-      }
-      this.#managed.labels(kind, 'selected').set(selected);
-      this.#managed.labels(kind, 'rejected').set(rejected);
-    }
+  #shards(prometheusKey: string): Set<number> {
+    let shards = this.#shardsWithSeries.get(prometheusKey);
+    if (!shards) this.#shardsWithSeries.set(prometheusKey, (shards = new Set()));
+    return shards;
   }
 }

@@ -145,6 +145,49 @@ describe('the work queue', () => {
   });
 });
 
+describe('the work queue metrics', () => {
+  let queue: WorkQueue;
+  afterEach(async () => queue.shutdown());
+
+  it('count adds (folded ones not), retries and depth, time each wait from the add and each piece of work, and hand the add time to the worker', async () => {
+    let clock = 1_000;
+    const recorded = { adds: 0, retries: 0, depths: [] as number[], queued: [] as number[], worked: [] as number[] };
+    queue = new WorkQueue({
+      now: () => clock,
+      baseDelayMs: 1,
+      metrics: {
+        added: () => { recorded.adds += 1; },
+        retried: () => { recorded.retries += 1; },
+        depth: (keys) => recorded.depths.push(keys),
+        queued: (seconds) => recorded.queued.push(seconds),
+        worked: (seconds) => recorded.worked.push(seconds),
+      },
+    });
+    queue.add('monitoring/main');
+    queue.add('monitoring/main');
+    queue.add('team-a/apps');
+    expect(recorded).toMatchObject({ adds: 2, depths: [1, 2] });
+    clock = 1_250;
+    const handed: [string, number][] = [];
+    let calls = 0;
+    queue.start(async (key, addedAt) => {
+      handed.push([key, addedAt]);
+      calls += 1;
+      clock += 500;
+      return calls === 1 ? 'retry' : 'done';
+    });
+    await until(() => calls === 3);
+    await until(() => recorded.worked.length === 3);
+    expect(handed.slice(0, 2)).toEqual([['monitoring/main', 1_000], ['team-a/apps', 1_000]]);
+    expect(recorded.retries).toBe(1);
+    // The retry is one more add, 1 ms after the first failure, taken when the clock said so.
+    expect(recorded.adds).toBe(3);
+    expect(recorded.queued.slice(0, 2)).toEqual([0.25, 0.75]);
+    expect(recorded.worked).toEqual([0.5, 0.5, 0.5]);
+    expect(recorded.depths.at(-1)).toBe(0);
+  });
+});
+
 describe('the backoff', () => {
   it('starts at 5 ms, doubles, and stops at 1000 s like client-go', () => {
     expect([1, 2, 3, 4].map((n) => backoffDelay(n))).toEqual([5, 10, 20, 40]);

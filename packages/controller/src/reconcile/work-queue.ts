@@ -5,14 +5,19 @@
  *   (the "dirty" set), so no change is lost and no key is processed twice at once;
  * - a failed key comes back after a per-key exponential backoff, 5 ms doubling up to 1000 s (client-go's
  *   `DefaultItemBasedRateLimiter`); success forgets its failures;
- * - a fixed number of workers (1 or 2 for promop: reconciles are I/O-bound and few).
+ * - a fixed number of workers (1 or 2 for promop: reconciles are I/O-bound and few);
+ * - client-go's metrics: depth, adds, retries, time waiting (add → taken) and time worked.
  */
+import type { WorkQueueMetrics } from '../observability/operator-metrics.ts';
 
 /** What processing a key ended with: `retry` requeues it with backoff, `done` forgets its failures. */
 export type ProcessOutcome = 'done' | 'retry';
 
-/** Processes one key. A throw counts as `retry` and is reported to `onError`. */
-export type ProcessKey = (key: string) => Promise<ProcessOutcome>;
+/**
+ * Processes one key, added (first, since it was last taken) at `addedAtMs` (the clock's ms): when the change that
+ * queued it was seen. A throw counts as `retry` and is reported to `onError`.
+ */
+export type ProcessKey = (key: string, addedAtMs: number) => Promise<ProcessOutcome>;
 
 /** Options of a WorkQueue. */
 export interface WorkQueueOptions {
@@ -24,6 +29,10 @@ export interface WorkQueueOptions {
   maxDelayMs?: number;
   /** Called when processing a key throws (a bug or an unexpected API failure). Must not throw. */
   onError?: (key: string, error: unknown, failures: number) => void;
+  /** Where to record depth, adds, retries and durations (default nowhere). */
+  metrics?: WorkQueueMetrics;
+  /** The clock in ms (tests fix it). */
+  now?: () => number;
 }
 
 /** First retry delay: client-go's default item rate limiter (5 ms). */
@@ -43,6 +52,10 @@ export class WorkQueue {
   readonly #baseDelayMs: number;
   readonly #maxDelayMs: number;
   readonly #onError: NonNullable<WorkQueueOptions['onError']>;
+  readonly #metrics: WorkQueueMetrics | undefined;
+  readonly #now: () => number;
+  /** When each key in #dirty was added (the queue latency's start). */
+  readonly #addedAt = new Map<string, number>();
   /** Keys waiting, in order. */
   readonly #queue: string[] = [];
   /** Keys that need processing (waiting, or added again while being processed). */
@@ -60,6 +73,8 @@ export class WorkQueue {
     this.#baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
     this.#maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
     this.#onError = options.onError ?? (() => {});
+    this.#metrics = options.metrics;
+    this.#now = options.now ?? Date.now;
   }
 
   /**
@@ -71,8 +86,10 @@ export class WorkQueue {
   add(key: string): void {
     if (this.#shuttingDown || this.#dirty.has(key)) return;
     this.#dirty.add(key);
+    this.#addedAt.set(key, this.#now());
+    this.#metrics?.added();
     if (!this.#processing.has(key)) {
-      this.#queue.push(key);
+      this.#push(key);
       if (!this.#pumpScheduled) {
         this.#pumpScheduled = true;
         queueMicrotask(() => {
@@ -88,6 +105,7 @@ export class WorkQueue {
     if (this.#shuttingDown) return;
     const failures = (this.#failures.get(key) ?? 0) + 1;
     this.#failures.set(key, failures);
+    this.#metrics?.retried();
     this.#addAfter(key, backoffDelay(failures, this.#baseDelayMs, this.#maxDelayMs));
   }
 
@@ -120,6 +138,8 @@ export class WorkQueue {
     this.#delayed.clear();
     this.#queue.length = 0;
     this.#dirty.clear();
+    this.#addedAt.clear();
+    this.#metrics?.depth(0);
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
   }
 
@@ -139,27 +159,39 @@ export class WorkQueue {
     if (!process) return;
     while (!this.#shuttingDown && this.#running.size < this.#workers && this.#queue.length > 0) {
       const key = this.#queue.shift() as string;
+      this.#metrics?.depth(this.#queue.length);
+      const now = this.#now();
+      const addedAt = this.#addedAt.get(key) ?? now;
+      this.#metrics?.queued(Math.max(0, now - addedAt) / 1000);
+      this.#addedAt.delete(key);
       this.#dirty.delete(key);
       this.#processing.add(key);
-      const run = this.#runOne(process, key).finally(() => {
+      const run = this.#runOne(process, key, addedAt).finally(() => {
         this.#running.delete(run);
         this.#processing.delete(key);
         // Added while it was processed: it waited in #dirty only; queue it now.
-        if (this.#dirty.has(key) && !this.#shuttingDown) this.#queue.push(key);
+        if (this.#dirty.has(key) && !this.#shuttingDown) this.#push(key);
         this.#pump();
       });
       this.#running.add(run);
     }
   }
 
-  async #runOne(process: ProcessKey, key: string): Promise<void> {
+  #push(key: string): void {
+    this.#queue.push(key);
+    this.#metrics?.depth(this.#queue.length);
+  }
+
+  async #runOne(process: ProcessKey, key: string, addedAt: number): Promise<void> {
     let outcome: ProcessOutcome;
+    const started = this.#now();
     try {
-      outcome = await process(key);
+      outcome = await process(key, addedAt);
     } catch (error) {
       outcome = 'retry';
       this.#onError(key, error, (this.#failures.get(key) ?? 0) + 1);
     }
+    this.#metrics?.worked(Math.max(0, this.#now() - started) / 1000);
     if (outcome === 'done') this.forget(key);
     else this.addRateLimited(key);
   }

@@ -39,7 +39,9 @@ function setup(pods: V1Pod[], answer: (request: ReloadRequest) => ReloadOutcome 
   const annotated: string[] = [];
   const calls: ReloadRequest[] = [];
   const reloads: ReloadOutcomeKind[] = [];
+  const reloadSeconds: number[] = [];
   const timings: [number, number][] = [];
+  const shardLoaded: string[] = [];
   const annotator: PodAnnotator = {
     annotate: async (namespace, name, key, value) => {
       annotated.push(`${namespace}/${name} ${key}=${value}`);
@@ -59,11 +61,15 @@ function setup(pods: V1Pod[], answer: (request: ReloadRequest) => ReloadOutcome 
     annotator,
     verifier,
     networks: new FixedPodNetworks(['10.244.0.0/16']),
-    metrics: { recordReload: (outcome) => reloads.push(outcome), recordConfigLoaded: (a, k) => timings.push([a, k]) },
+    metrics: {
+      recordReload: (outcome, seconds) => { reloads.push(outcome); reloadSeconds.push(seconds); },
+      recordConfigLoaded: (a, k) => timings.push([a, k]),
+      setShardConfigLoaded: (key, shard, loaded) => shardLoaded.push(`${key}/${shard} ${loaded}`),
+    },
     now: () => now,
   });
   return {
-    reloader, annotated, calls, reloads, timings,
+    reloader, annotated, calls, reloads, reloadSeconds, timings, shardLoaded,
     advance: (ms: number) => { now += ms; },
     at: () => new Date(now),
     reload: (hash: string, writtenAt?: Date, spec?: Prometheus['spec']) => reloader.reload(prometheus(spec), 0, files(hash), { log, ...(writtenAt ? { writtenAt } : {}) }),
@@ -142,6 +148,9 @@ describe('reloading the pods of a shard', () => {
     // No pending pod: the list is left out, not empty (server-side apply would drop an empty one; see the schema).
     expect(verified.status).not.toHaveProperty('pendingReplicas');
     expect(t.reloads).toEqual(['rejected', 'stale', 'verified']);
+    expect(t.reloadSeconds).toEqual([0.005, 90, 0.02]);
+    // promop_shard_config_loaded: 0 while the pod fails, 1 once it runs the files.
+    expect(t.shardLoaded).toEqual(['monitoring/main/0 false', 'monitoring/main/0 false', 'monitoring/main/0 true']);
   });
 
   it('does not call pods of a Prometheus listening on 127.0.0.1 only, and says why', async () => {

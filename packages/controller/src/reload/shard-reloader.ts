@@ -33,8 +33,12 @@ import { CONFIG_HASH_ANNOTATION, needsConfigHash, podCallability, podsOfShard } 
 
 /** What the reloader records (OperatorMetrics implements it). */
 export interface ReloadMetrics {
-  recordReload(outcome: ReloadOutcomeKind): void;
-  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number): void;
+  /** One pod's reload-and-verify ended with `outcome` after `durationSeconds` (0: not called). */
+  recordReload(outcome: ReloadOutcomeKind, durationSeconds: number): void;
+  /** The files written for a shard of `prometheusKey` were verified in every ready pod (see #recordTiming). */
+  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number, prometheusKey: string): void;
+  /** After this reload, whether every ready pod of the shard runs its files. */
+  setShardConfigLoaded(prometheusKey: string, shard: number, loaded: boolean): void;
 }
 
 /** Where a ShardReloader reads and writes. */
@@ -110,8 +114,9 @@ export class ShardReloader implements ConfigReloader {
 
   async reload(prometheus: Prometheus, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult> {
     const { namespace, name } = prometheus.metadata;
+    const key = objectKey(namespace, name);
     const log = context.log.child({ shard });
-    const memory = this.#shardMemory(objectKey(namespace, name), shard, expected.hash, context.writtenAt);
+    const memory = this.#shardMemory(key, shard, expected.hash, context.writtenAt);
     const pods = podsOfShard(this.#options.pods.list(namespace), name, shard);
     const present = new Set(pods.map(podName));
     for (const pod of memory.verified.keys()) if (!present.has(pod)) memory.verified.delete(pod);
@@ -120,7 +125,8 @@ export class ShardReloader implements ConfigReloader {
     const states = await Promise.all(pods.map((pod) => this.#reloadPod(prometheus, pod, expected, memory, log)));
 
     const failures = states.filter((s): s is PodFailure => s.state === 'failed');
-    this.#recordTiming(memory, states, failures.length === 0, log);
+    this.#recordTiming(key, memory, states, failures.length === 0, log);
+    this.#options.metrics.setShardConfigLoaded(key, shard, failures.length === 0);
     const loadedReplicas = states.filter((s) => s.state === 'loaded').map((s) => s.pod);
     const pendingReplicas = states.flatMap((s) => (s.state === 'loaded' ? [] : [{ pod: s.pod, reason: s.reason, message: s.message }]));
     // Empty lists are left out (see the CRD schema: server-side apply would drop them and fail validation).
@@ -180,7 +186,7 @@ export class ShardReloader implements ConfigReloader {
 
     const admission = await this.#options.networks.admit(callability.ip);
     if (!admission.ok) {
-      this.#options.metrics.recordReload('refused');
+      this.#options.metrics.recordReload('refused', 0);
       return { pod: name, state: 'failed', reason: FAILURE_REASONS.refused, message: `not called: ${admission.reason}` };
     }
     const port = this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT;
@@ -190,7 +196,7 @@ export class ShardReloader implements ConfigReloader {
       expectedRuleFiles: expected.ruleFiles,
       ...(expected.scrapeFileJobs !== undefined ? { expectedScrapeFileJobs: expected.scrapeFileJobs } : {}),
     });
-    this.#options.metrics.recordReload(outcome.outcome);
+    this.#options.metrics.recordReload(outcome.outcome, outcome.elapsedMs / 1000);
     if (outcome.outcome === 'verified') {
       const verifiedAt = this.#now();
       memory.verified.set(name, { uid, ip: callability.ip, verifiedAt, filesSeenAt: verifiedAt - outcome.verifyMs });
@@ -201,7 +207,7 @@ export class ShardReloader implements ConfigReloader {
   }
 
   /** Records how long the files took to be loaded everywhere, once per write, when every ready pod runs them. */
-  #recordTiming(memory: ShardMemory, states: readonly PodState[], noFailures: boolean, log: Logger): void {
+  #recordTiming(key: string, memory: ShardMemory, states: readonly PodState[], noFailures: boolean, log: Logger): void {
     if (memory.timed || !noFailures || memory.writtenAt === undefined) return;
     const verified = states.flatMap((s) => (s.state === 'loaded' ? [memory.verified.get(s.pod)] : [])).filter((v) => v !== undefined);
     memory.timed = true;
@@ -209,7 +215,7 @@ export class ShardReloader implements ConfigReloader {
     // read the files at start; their start-up time is not promop's).
     if (verified.length === 0) return;
     const timing = configTiming(memory.writtenAt, verified);
-    this.#options.metrics.recordConfigLoaded(timing.applyToLoadedMs / 1000, timing.kubeletWaitMs / 1000);
+    this.#options.metrics.recordConfigLoaded(timing.applyToLoadedMs / 1000, timing.kubeletWaitMs / 1000, key);
     log.info({ configHash: memory.hash, replicas: verified.length, ...timing }, 'written config loaded by every ready replica');
   }
 }

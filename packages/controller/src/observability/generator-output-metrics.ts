@@ -1,0 +1,40 @@
+/**
+ * What promop_managed_resources and promop_config_bytes say about one render (the generator's output for one
+ * Prometheus): pure functions, so the reconciler makes one recording call and the counting is tested without a
+ * server.
+ */
+import type { GeneratorOutput, Verdict } from '@promop/config-generator';
+
+/** The custom resources promop selects for a Prometheus. */
+export type ManagedKind = 'ServiceMonitor' | 'PodMonitor' | 'PrometheusRule';
+
+/** Counts for one kind under one Prometheus: selected and valid, selected but rejected as invalid. */
+export interface ManagedCounts {
+  selected: number;
+  rejected: number;
+}
+
+/** The kinds counted in promop_managed_resources. */
+export const MANAGED_KINDS: readonly ManagedKind[] = ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'];
+
+/**
+ * Per kind, the monitors and rules the Prometheus selects: `selected` those accepted into its config, `rejected`
+ * those selected but invalid (prometheus-operator's `state="rejected"`). Resources its selectors exclude count in
+ * neither.
+ */
+export function managedCounts(verdicts: readonly Verdict[]): Map<ManagedKind, ManagedCounts> {
+  const counts = new Map<ManagedKind, ManagedCounts>(MANAGED_KINDS.map((kind) => [kind, { selected: 0, rejected: 0 }]));
+  for (const verdict of verdicts) {
+    const forKind = counts.get(verdict.resource.kind as ManagedKind);
+    if (!forKind || !verdict.selected) continue;
+    if (verdict.accepted) forKind.selected += 1;
+    else forKind.rejected += 1;
+  }
+  return counts;
+}
+
+/** Per shard, the bytes of its prometheus.yaml and scrape files (UTF-8, as written to its Secrets). */
+export function configBytesPerShard(output: Pick<GeneratorOutput, 'configs' | 'scrapeFiles'>): number[] {
+  return output.configs.map((config, shard) =>
+    Buffer.byteLength(config) + (output.scrapeFiles[shard] ?? []).reduce((sum, file) => sum + Buffer.byteLength(file.text), 0));
+}
