@@ -10,7 +10,7 @@ import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
   ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, writeGatedKubeConfig,
-  type ClusterCaches,
+  type ClusterCaches, type NamespaceScope,
 } from './kube/index.ts';
 import { MeteredRawApi, OperatorMetrics } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
@@ -43,6 +43,12 @@ export interface OperatorOptions {
   relistIntervalMs?: number;
   /** Label selector of the Prometheus objects to manage (default all). */
   prometheusSelector?: string;
+  /** The namespaces to watch and write in (`--namespaces`, `--deny-namespaces`; default all). */
+  scope?: NamespaceScope;
+  /** Field selector of the Secrets promop reads (`--secret-field-selector`; default: no token or Helm Secrets). */
+  secretFieldSelector?: string;
+  /** Label selector of the Secrets promop reads (`--secret-label-selector`; default all). */
+  secretLabelSelector?: string;
   /** Period of the resync that enqueues every Prometheus even without a change (default 5 minutes). */
   resyncIntervalMs?: number;
   /**
@@ -89,6 +95,9 @@ export class Operator {
     this.#caches = createClusterCaches(this.#api, this.#log, {
       ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
       ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),
+      ...(options.scope === undefined ? {} : { scope: options.scope }),
+      ...(options.secretFieldSelector === undefined ? {} : { secretFieldSelector: options.secretFieldSelector }),
+      ...(options.secretLabelSelector === undefined ? {} : { secretLabelSelector: options.secretLabelSelector }),
     });
     this.#referenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
     this.#queue = new WorkQueue({

@@ -1,10 +1,15 @@
 import { parseRunArguments, runOperatorCommand } from './run-command.ts';
 
+/** What `promop run` watches and logs without a scoping or logging flag: everything, at info, as JSON. */
+const SCOPE_DEFAULTS = {
+  scope: { kind: 'all' }, prometheusInstanceSelector: undefined, secretFieldSelector: undefined, secretLabelSelector: undefined, logLevel: 'info', logFormat: 'json',
+};
+
 describe('promop run', () => {
   it('takes an optional --kubeconfig path, in both spellings', () => {
-    expect(parseRunArguments([])).toEqual({ ok: true, kubeconfig: undefined, metricsAddress: ':8080', podNetworks: undefined, leaderElect: true, leaderElectionNamespace: undefined, leaderElectionId: 'promop', help: false });
-    expect(parseRunArguments(['--kubeconfig', '/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', podNetworks: undefined, leaderElect: true, leaderElectionNamespace: undefined, leaderElectionId: 'promop', help: false });
-    expect(parseRunArguments(['--kubeconfig=/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', podNetworks: undefined, leaderElect: true, leaderElectionNamespace: undefined, leaderElectionId: 'promop', help: false });
+    expect(parseRunArguments([])).toEqual({ ok: true, kubeconfig: undefined, metricsAddress: ':8080', podNetworks: undefined, leaderElect: true, leaderElectionNamespace: undefined, leaderElectionId: 'promop', ...SCOPE_DEFAULTS, help: false });
+    expect(parseRunArguments(['--kubeconfig', '/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', podNetworks: undefined, leaderElect: true, leaderElectionNamespace: undefined, leaderElectionId: 'promop', ...SCOPE_DEFAULTS, help: false });
+    expect(parseRunArguments(['--kubeconfig=/k'])).toEqual({ ok: true, kubeconfig: '/k', metricsAddress: ':8080', podNetworks: undefined, leaderElect: true, leaderElectionNamespace: undefined, leaderElectionId: 'promop', ...SCOPE_DEFAULTS, help: false });
     expect(parseRunArguments(['--metrics-address', '127.0.0.1:9000'])).toMatchObject({ ok: true, metricsAddress: '127.0.0.1:9000' });
     expect(parseRunArguments(['--metrics-address=127.0.0.1:9000'])).toMatchObject({ ok: true, metricsAddress: '127.0.0.1:9000' });
     expect(parseRunArguments(['--metrics-address'])).toEqual({ ok: false, message: '--metrics-address needs host:port' });
@@ -26,6 +31,55 @@ describe('promop run', () => {
     expect(parseRunArguments(['--leader-election-namespace', 'ops', '--leader-election-id=promop-a'])).toMatchObject({ ok: true, leaderElectionNamespace: 'ops', leaderElectionId: 'promop-a' });
     expect(parseRunArguments(['--leader-elect=maybe'])).toEqual({ ok: false, message: '--leader-elect is true or false' });
     expect(parseRunArguments(['--leader-election-id'])).toEqual({ ok: false, message: '--leader-election-id needs a Lease name' });
+  });
+
+  describe('scoping flags, as prometheus-operator\'s', () => {
+    it('--namespaces limits promop to a list of namespaces, comma-separated and repeatable', () => {
+      expect(parseRunArguments(['--namespaces', 'team-a,team-b', '--namespaces=monitoring'])).toMatchObject({ ok: true, scope: { kind: 'only', namespaces: ['team-a', 'team-b', 'monitoring'] } });
+    });
+
+    it('--deny-namespaces watches every namespace but those', () => {
+      expect(parseRunArguments(['--deny-namespaces=kube-system,kube-public'])).toMatchObject({ ok: true, scope: { kind: 'deny', namespaces: ['kube-system', 'kube-public'] } });
+    });
+
+    it('refuses both together, a malformed namespace name and an empty list', () => {
+      expect(parseRunArguments(['--namespaces=a', '--deny-namespaces=b'])).toEqual({ ok: false, message: '--namespaces and --deny-namespaces exclude each other: give one of them' });
+      expect(parseRunArguments(['--namespaces', 'Team_A'])).toEqual({
+        ok: false, message: '--namespaces: "Team_A" is not a namespace name (at most 63 lower-case letters, digits and \'-\', beginning and ending with a letter or digit)',
+      });
+      expect(parseRunArguments(['--namespaces=a,,b'])).toMatchObject({ ok: false, message: '--namespaces: "" is not a namespace name (at most 63 lower-case letters, digits and \'-\', beginning and ending with a letter or digit)' });
+      expect(parseRunArguments(['--deny-namespaces'])).toEqual({ ok: false, message: '--deny-namespaces needs a value' });
+    });
+
+    it('takes the Prometheus instance selector and the Secret selectors as the API server would read them', () => {
+      expect(parseRunArguments([
+        '--prometheus-instance-selector', 'operated-by=promop,tier in (a, b),!legacy',
+        '--secret-field-selector=type!=kubernetes.io/dockercfg,type!=kubernetes.io/service-account-token',
+        '--secret-label-selector', 'promop.dev/readable=true',
+      ])).toMatchObject({
+        ok: true,
+        prometheusInstanceSelector: 'operated-by=promop,tier in (a, b),!legacy',
+        secretFieldSelector: 'type!=kubernetes.io/dockercfg,type!=kubernetes.io/service-account-token',
+        secretLabelSelector: 'promop.dev/readable=true',
+      });
+    });
+
+    it('refuses a selector the API server would refuse, saying what is wrong, instead of retrying lists forever', () => {
+      expect(parseRunArguments(['--prometheus-instance-selector=team==a==b'])).toEqual({
+        ok: false, message: '--prometheus-instance-selector: "a==b" is not a label value (at most 63 letters, digits, \'-\', \'_\', \'.\', beginning and ending with a letter or digit)',
+      });
+      expect(parseRunArguments(['--secret-label-selector', 'a,,b'])).toEqual({ ok: false, message: '--secret-label-selector: has an empty requirement (two commas, or a comma at an end)' });
+      expect(parseRunArguments(['--secret-label-selector', 'tier in ()'])).toEqual({ ok: false, message: '--secret-label-selector: "tier in ()" lists no value' });
+      expect(parseRunArguments(['--secret-field-selector', 'type'])).toEqual({ ok: false, message: '--secret-field-selector: "type" is not a requirement (field=value, field==value or field!=value)' });
+      expect(parseRunArguments(['--secret-field-selector='])).toEqual({ ok: false, message: '--secret-field-selector needs a value' });
+    });
+
+    it('takes prometheus-operator\'s log levels and json or logfmt', () => {
+      expect(parseRunArguments(['--log-level=debug', '--log-format', 'logfmt'])).toMatchObject({ ok: true, logLevel: 'debug', logFormat: 'logfmt' });
+      expect(parseRunArguments(['--log-level', 'none'])).toMatchObject({ ok: true, logLevel: 'none' });
+      expect(parseRunArguments(['--log-level=verbose'])).toEqual({ ok: false, message: '--log-level is one of all, debug, info, warn, error, none' });
+      expect(parseRunArguments(['--log-format=text'])).toEqual({ ok: false, message: '--log-format is one of json, logfmt' });
+    });
   });
 
   it('refuses an unknown argument or a missing path with usage and exit 2', async () => {

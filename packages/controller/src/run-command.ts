@@ -6,15 +6,19 @@
  * `--pod-network` names the networks of Prometheus pods, the only addresses promop dials to reload them; without
  * it they are read from the Nodes' `spec.podCIDRs` (reload/pod-networks.ts). With `--leader-elect` (default) every
  * replica syncs its caches and is ready, but only the holder of the Lease (kube/leader-election.ts) reconciles; see
- * docs/controller.md#leader-election.
+ * docs/controller.md#leader-election. The scoping flags (`--namespaces`, `--deny-namespaces`,
+ * `--prometheus-instance-selector`, `--secret-field-selector`, `--secret-label-selector`) and `--log-level` /
+ * `--log-format` mean what prometheus-operator's flags of the same names mean; see docs/operations.md#scoping.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { pino } from 'pino';
 import { readFileSync } from 'node:fs';
 import { LeaderElector, apiLeaseClient, describeError, leaderIdentity } from './kube/index.ts';
 import { OperatorMetrics, startMetricsServer, DEFAULT_LISTEN_ADDRESS } from './observability/index.ts';
 import { Operator } from './operator.ts';
 import { parsePodNetworks } from './reload/index.ts';
+import { checkFieldSelector, checkLabelSelector, checkNamespaceName } from './kube/selector-syntax.ts';
+import type { NamespaceScope } from './kube/namespace-scope.ts';
+import { LOG_FORMATS, LOG_LEVELS, createLogger, type LogFormat, type LogLevel } from './observability/log-format.ts';
 
 const USAGE = [
   'Usage: promop run [--kubeconfig <path>] [--metrics-address <host:port>] [--pod-network <cidr>[,<cidr>...]]',
@@ -25,6 +29,14 @@ const USAGE = [
   'Reloads Prometheus pods only at addresses inside --pod-network (repeatable; default: the Nodes\' spec.podCIDRs).',
   'With --leader-elect (default true) only the holder of Lease --leader-election-id (default promop) in',
   '--leader-election-namespace (default: the pod\'s namespace; with --kubeconfig, default) reconciles.',
+  '',
+  'Scoping (as prometheus-operator\'s flags of the same names):',
+  '  --namespaces <ns>[,<ns>...]              watch and manage only these namespaces (one list/watch per namespace)',
+  '  --deny-namespaces <ns>[,<ns>...]         watch every namespace but these (not with --namespaces)',
+  '  --prometheus-instance-selector <labels>  manage only the Prometheus objects with these labels',
+  '  --secret-field-selector <fields>         read only these Secrets (default: type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1)',
+  '  --secret-label-selector <labels>         read only the Secrets with these labels',
+  '  --log-level all|debug|info|warn|error|none (default info)   --log-format json|logfmt (default json)',
   '',
 ].join('\n');
 
@@ -40,6 +52,16 @@ export interface RunArguments {
   leaderElectionNamespace: string | undefined;
   /** Name of the Lease (default `promop`). */
   leaderElectionId: string;
+  /** `--namespaces` / `--deny-namespaces`: which namespaces to watch (default all). */
+  scope: NamespaceScope;
+  /** `--prometheus-instance-selector`: label selector of the Prometheus objects to manage; undefined: all. */
+  prometheusInstanceSelector: string | undefined;
+  /** `--secret-field-selector`; undefined: promop's default (no ServiceAccount token or Helm release Secrets). */
+  secretFieldSelector: string | undefined;
+  /** `--secret-label-selector`; undefined: every Secret (but promop's own, which it watches separately). */
+  secretLabelSelector: string | undefined;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
   help: boolean;
 }
 
@@ -60,10 +82,34 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
   let leaderElect = true;
   let leaderElectionNamespace: string | undefined;
   let leaderElectionId = 'promop';
-  const result = (help: boolean) => ({ ok: true as const, kubeconfig, metricsAddress, podNetworks, leaderElect, leaderElectionNamespace, leaderElectionId, help });
+  let namespaces: string[] | undefined;
+  let deniedNamespaces: string[] | undefined;
+  let prometheusInstanceSelector: string | undefined;
+  let secretFieldSelector: string | undefined;
+  let secretLabelSelector: string | undefined;
+  let logLevel: LogLevel = 'info';
+  let logFormat: LogFormat = 'json';
+  const scope = (): NamespaceScope => (namespaces ? { kind: 'only', namespaces } : deniedNamespaces ? { kind: 'deny', namespaces: deniedNamespaces } : { kind: 'all' });
+  const result = (help: boolean) => ({
+    ok: true as const, kubeconfig, metricsAddress, podNetworks, leaderElect, leaderElectionNamespace, leaderElectionId,
+    scope: scope(), prometheusInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, help,
+  });
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     if (arg === '-h' || arg === '--help') return result(true);
+    const scoping = scopingFlag(arg, () => argv[(i += 1)]);
+    if (scoping) {
+      if ('message' in scoping) return { ok: false, message: scoping.message };
+      if ('namespaces' in scoping) {
+        if (scoping.flag === '--namespaces') namespaces = [...(namespaces ?? []), ...scoping.namespaces];
+        else deniedNamespaces = [...(deniedNamespaces ?? []), ...scoping.namespaces];
+      } else if (scoping.flag === '--prometheus-instance-selector') prometheusInstanceSelector = scoping.value;
+      else if (scoping.flag === '--secret-field-selector') secretFieldSelector = scoping.value;
+      else if (scoping.flag === '--secret-label-selector') secretLabelSelector = scoping.value;
+      else if (scoping.flag === '--log-level') logLevel = scoping.value as LogLevel;
+      else logFormat = scoping.value as LogFormat;
+      continue;
+    }
     if (arg === '--kubeconfig') {
       const value = argv[i + 1];
       if (!value) return { ok: false, message: '--kubeconfig needs a path' };
@@ -102,7 +148,53 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
       return { ok: false, message: `unknown argument "${arg}"` };
     }
   }
+  if (namespaces && deniedNamespaces) {
+    // prometheus-operator ignores --deny-namespaces when --namespaces is given; a refusal says it instead.
+    return { ok: false, message: '--namespaces and --deny-namespaces exclude each other: give one of them' };
+  }
   return result(false);
+}
+
+const SCOPING_FLAGS = ['--namespaces', '--deny-namespaces', '--prometheus-instance-selector', '--secret-field-selector', '--secret-label-selector', '--log-level', '--log-format'] as const;
+type ScopingFlag = (typeof SCOPING_FLAGS)[number];
+
+/**
+ * One of the scoping or logging flags (`--flag value` or `--flag=value`; `next` takes the following argument),
+ * checked; undefined when `arg` is none of them.
+ */
+function scopingFlag(arg: string, next: () => string | undefined):
+  | { flag: '--namespaces' | '--deny-namespaces'; namespaces: string[] }
+  | { flag: Exclude<ScopingFlag, '--namespaces' | '--deny-namespaces'>; value: string }
+  | { message: string }
+  | undefined {
+  const flag = SCOPING_FLAGS.find((name) => arg === name || arg.startsWith(`${name}=`));
+  if (!flag) return undefined;
+  const value = arg === flag ? next() : arg.slice(flag.length + 1);
+  if (value === undefined || value === '') return { message: `${flag} needs a value` };
+  switch (flag) {
+    case '--namespaces':
+    case '--deny-namespaces': {
+      const names = value.split(',').map((name) => name.trim());
+      for (const name of names) {
+        const checked = checkNamespaceName(name);
+        if (!checked.ok) return { message: `${flag}: ${checked.message}` };
+      }
+      return { flag, namespaces: names };
+    }
+    case '--prometheus-instance-selector':
+    case '--secret-label-selector': {
+      const checked = checkLabelSelector(value);
+      return checked.ok ? { flag, value } : { message: `${flag}: ${checked.message}` };
+    }
+    case '--secret-field-selector': {
+      const checked = checkFieldSelector(value);
+      return checked.ok ? { flag, value } : { message: `${flag}: ${checked.message}` };
+    }
+    case '--log-level':
+      return (LOG_LEVELS as readonly string[]).includes(value) ? { flag, value } : { message: `--log-level is one of ${LOG_LEVELS.join(', ')}` };
+    case '--log-format':
+      return (LOG_FORMATS as readonly string[]).includes(value) ? { flag, value } : { message: `--log-format is one of ${LOG_FORMATS.join(', ')}` };
+  }
 }
 
 /** The `run` subcommand; resolves with the exit status once the operator stopped. */
@@ -116,7 +208,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     io.stdout(USAGE);
     return 0;
   }
-  const log = pino();
+  const log = createLogger({ level: parsed.logLevel, format: parsed.logFormat });
   const kubeConfig = new KubeConfig();
   try {
     if (parsed.kubeconfig) kubeConfig.loadFromFile(parsed.kubeconfig);
@@ -141,7 +233,18 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
   // running when the renew deadline passes sends nothing more (kube/write-gate.ts).
   let elector: LeaderElector | undefined;
   const mayWrite = () => elector?.isLeader() ?? false;
-  const operator = new Operator({ kubeConfig, log, metrics, ...(parsed.podNetworks ? { podNetworks: parsed.podNetworks } : {}), ...(parsed.leaderElect ? { mayWrite } : {}) });
+  const operator = new Operator({
+    kubeConfig, log, metrics, ...(parsed.podNetworks ? { podNetworks: parsed.podNetworks } : {}), ...(parsed.leaderElect ? { mayWrite } : {}),
+    scope: parsed.scope,
+    ...(parsed.prometheusInstanceSelector ? { prometheusSelector: parsed.prometheusInstanceSelector } : {}),
+    ...(parsed.secretFieldSelector ? { secretFieldSelector: parsed.secretFieldSelector } : {}),
+    ...(parsed.secretLabelSelector ? { secretLabelSelector: parsed.secretLabelSelector } : {}),
+  });
+  log.info({
+    namespaces: parsed.scope.kind === 'all' ? 'all' : parsed.scope.kind === 'only' ? parsed.scope.namespaces : { denied: parsed.scope.namespaces },
+    prometheusInstanceSelector: parsed.prometheusInstanceSelector ?? 'all',
+    secretFieldSelector: parsed.secretFieldSelector ?? 'default', secretLabelSelector: parsed.secretLabelSelector ?? 'none',
+  }, 'scope');
   log.info({ podNetworks: parsed.podNetworks ?? "the Nodes' spec.podCIDRs" }, 'Prometheus pods are reloaded only at addresses in these networks');
   // Listen for SIGTERM before starting: as PID 1 of its container, a process without a handler ignores it, so a
   // pod deleted while promop still waits for its first lists would hang until the grace period ends.

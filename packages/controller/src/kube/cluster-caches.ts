@@ -10,12 +10,16 @@
  * no monitor can reference (ServiceAccount tokens, Helm release blobs) with a field selector, and both skip
  * promop's own children with a label selector (they are watched whole, separately, and never fed back into the
  * generator). Nothing here logs an object.
+ *
+ * `scope` (`--namespaces`, `--deny-namespaces`) limits every namespaced cache, and with a namespace list the
+ * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
 import type { V1ConfigMap, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
 import type { RawApi } from './raw-api.ts';
+import { MultiNamespaceCache, withDeniedNamespaces, type NamespaceScope, type ObjectCache } from './namespace-scope.ts';
 import { WatchedCache, type CachedObject, type PartialObjectMetadata, type WatchedCacheOptions } from './watched-cache.ts';
 
 /** Label selector of the objects promop created. */
@@ -27,21 +31,21 @@ export const IGNORED_SECRET_TYPES_SELECTOR = 'type!=kubernetes.io/service-accoun
 
 /** Every cache the controller reads. */
 export interface ClusterCaches {
-  prometheuses: WatchedCache<Prometheus>;
-  serviceMonitors: WatchedCache<ServiceMonitor>;
-  podMonitors: WatchedCache<PodMonitor>;
-  prometheusRules: WatchedCache<PrometheusRule>;
-  namespaces: WatchedCache<V1Namespace>;
+  prometheuses: ObjectCache<Prometheus>;
+  serviceMonitors: ObjectCache<ServiceMonitor>;
+  podMonitors: ObjectCache<PodMonitor>;
+  prometheusRules: ObjectCache<PrometheusRule>;
+  namespaces: ObjectCache<V1Namespace>;
   /** The metadata of the Secrets a resource may reference (not promop's own); data: referenced-objects.ts. */
-  secrets: WatchedCache<PartialObjectMetadata>;
+  secrets: ObjectCache<PartialObjectMetadata>;
   /** The metadata of the ConfigMaps a resource may reference (not promop's own). */
-  configMaps: WatchedCache<PartialObjectMetadata>;
-  ownedStatefulSets: WatchedCache<V1StatefulSet>;
-  ownedServices: WatchedCache<V1Service>;
-  ownedSecrets: WatchedCache<V1Secret>;
-  ownedConfigMaps: WatchedCache<V1ConfigMap>;
+  configMaps: ObjectCache<PartialObjectMetadata>;
+  ownedStatefulSets: ObjectCache<V1StatefulSet>;
+  ownedServices: ObjectCache<V1Service>;
+  ownedSecrets: ObjectCache<V1Secret>;
+  ownedConfigMaps: ObjectCache<V1ConfigMap>;
   /** The Prometheus pods of promop's StatefulSets: whom to reload, and readiness/IP changes that call for a reload. */
-  pods: WatchedCache<V1Pod>;
+  pods: ObjectCache<V1Pod>;
 }
 
 /** Options shared by every cache. */
@@ -53,37 +57,65 @@ export interface ClusterCachesOptions {
    * share a cluster.
    */
   prometheusSelector?: string;
+  /** The namespaces to watch (default all). */
+  scope?: NamespaceScope;
+  /**
+   * Field selector of the Secrets promop reads (`--secret-field-selector`); default IGNORED_SECRET_TYPES_SELECTOR.
+   * Like prometheus-operator's flag it replaces the default rather than adding to it.
+   */
+  secretFieldSelector?: string;
+  /** Label selector the Secrets promop reads must also match (`--secret-label-selector`); default none. */
+  secretLabelSelector?: string;
 }
 
 /** Creates (does not start) every cache; all of them send their requests through `api`. */
 export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCachesOptions = {}): ClusterCaches {
   const common = options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs };
-  const cache = <T extends CachedObject>(resource: string, path: string, more: Partial<WatchedCacheOptions> = {}) =>
+  const scope = options.scope ?? { kind: 'all' };
+  const watched = <T extends CachedObject>(resource: string, path: string, more: Partial<WatchedCacheOptions>) =>
     new WatchedCache<T>(api, { resource, path, ...more, ...common }, log);
+  /** A namespaced kind: `group` is `/api/v1` or `/apis/<group>/<version>`, `plural` the resource. */
+  const cache = <T extends CachedObject>(resource: string, group: string, plural: string, more: Partial<WatchedCacheOptions> = {}): ObjectCache<T> => {
+    if (scope.kind === 'only') {
+      return new MultiNamespaceCache(new Map(scope.namespaces.map((namespace) =>
+        [namespace, watched<T>(`${resource} in ${namespace}`, `${group}/namespaces/${encodeURIComponent(namespace)}/${plural}`, more)])));
+    }
+    const fieldSelector = scope.kind === 'deny' ? withDeniedNamespaces(more.fieldSelector, scope.namespaces) : more.fieldSelector;
+    return watched<T>(resource, `${group}/${plural}`, { ...more, ...(fieldSelector ? { fieldSelector } : {}) });
+  };
   const custom = <T extends CachedObject>(plural: string, labelSelector?: string) =>
-    cache<T>(plural, `/apis/${GROUP}/${VERSION}/${plural}`, labelSelector ? { labelSelector } : {});
+    cache<T>(plural, `/apis/${GROUP}/${VERSION}`, plural, labelSelector ? { labelSelector } : {});
   const owned = { labelSelector: OWNED_SELECTOR };
   const referenced = { labelSelector: NOT_OWNED_SELECTOR };
+  const referencedSecrets = {
+    labelSelector: [NOT_OWNED_SELECTOR, ...(options.secretLabelSelector ? [options.secretLabelSelector] : [])].join(','),
+    fieldSelector: options.secretFieldSelector ?? IGNORED_SECRET_TYPES_SELECTOR,
+  };
+  // With a namespace list, each Namespace is read by name (a Role in it may grant that); otherwise all of them,
+  // as a Prometheus' namespace selectors may match any (the objects of denied namespaces are not read anyway).
+  const namespaces: ObjectCache<V1Namespace> = scope.kind === 'only'
+    ? new MultiNamespaceCache(new Map(scope.namespaces.map((name) => [name, watched<V1Namespace>(`namespace ${name}`, '/api/v1/namespaces', { objectName: name })])))
+    : watched<V1Namespace>('namespaces', '/api/v1/namespaces', {});
   return {
     prometheuses: custom<Prometheus>(PLURALS.Prometheus, options.prometheusSelector),
     serviceMonitors: custom<ServiceMonitor>(PLURALS.ServiceMonitor),
     podMonitors: custom<PodMonitor>(PLURALS.PodMonitor),
     prometheusRules: custom<PrometheusRule>(PLURALS.PrometheusRule),
-    namespaces: cache<V1Namespace>('namespaces', '/api/v1/namespaces'),
-    secrets: cache<PartialObjectMetadata>('secrets', '/api/v1/secrets', { ...referenced, fieldSelector: IGNORED_SECRET_TYPES_SELECTOR, metadataOnly: true }),
-    configMaps: cache<PartialObjectMetadata>('configmaps', '/api/v1/configmaps', { ...referenced, metadataOnly: true }),
-    ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1/statefulsets', owned),
-    ownedServices: cache<V1Service>('owned services', '/api/v1/services', owned),
-    ownedSecrets: cache<V1Secret>('owned secrets', '/api/v1/secrets', owned),
-    ownedConfigMaps: cache<V1ConfigMap>('owned configmaps', '/api/v1/configmaps', owned),
+    namespaces,
+    secrets: cache<PartialObjectMetadata>('secrets', '/api/v1', 'secrets', { ...referencedSecrets, metadataOnly: true }),
+    configMaps: cache<PartialObjectMetadata>('configmaps', '/api/v1', 'configmaps', { ...referenced, metadataOnly: true }),
+    ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1', 'statefulsets', owned),
+    ownedServices: cache<V1Service>('owned services', '/api/v1', 'services', owned),
+    ownedSecrets: cache<V1Secret>('owned secrets', '/api/v1', 'secrets', owned),
+    ownedConfigMaps: cache<V1ConfigMap>('owned configmaps', '/api/v1', 'configmaps', owned),
     // Pods inherit the StatefulSet template's labels, so the managed-by label limits the watch to promop's pods.
-    pods: cache<V1Pod>('pods', '/api/v1/pods', owned),
+    pods: cache<V1Pod>('pods', '/api/v1', 'pods', owned),
   };
 }
 
 /** Starts every cache and resolves once each has listed; on failure stops those started and rethrows. */
 export async function startClusterCaches(caches: ClusterCaches): Promise<void> {
-  const all = Object.values(caches) as WatchedCache<CachedObject>[];
+  const all = Object.values(caches) as ObjectCache<CachedObject>[];
   const results = await Promise.allSettled(all.map((cache) => cache.start()));
   const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) {
@@ -94,5 +126,5 @@ export async function startClusterCaches(caches: ClusterCaches): Promise<void> {
 
 /** Stops every cache (watches and timers). */
 export async function stopClusterCaches(caches: ClusterCaches): Promise<void> {
-  await Promise.all((Object.values(caches) as WatchedCache<CachedObject>[]).map((cache) => cache.stop()));
+  await Promise.all((Object.values(caches) as ObjectCache<CachedObject>[]).map((cache) => cache.stop()));
 }

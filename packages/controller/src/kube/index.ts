@@ -10,6 +10,7 @@ export { FIELD_MANAGER } from './field-manager.ts';
 export { ApiPodAnnotator, type PodAnnotator } from './pod-annotator.ts';
 export { StatusWriter, type StatusTarget } from './status-writer.ts';
 export { RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, type RawRequest, type WatchEvent } from './raw-api.ts';
+export { ALL_NAMESPACES, MultiNamespaceCache, withDeniedNamespaces, type NamespaceScope, type ObjectCache } from './namespace-scope.ts';
 export { WatchedCache, type CachedObject, type ChangeHandler, type PartialObjectMetadata, type WatchedCacheOptions } from './watched-cache.ts';
 export { ReferencedObjects, type ReferencedData, type ReferencedKind, type References } from './referenced-objects.ts';
 export { LeaderElector, apiLeaseClient, leaderIdentity, DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS, type LeaseClient, type LeaderElectorOptions } from './leader-election.ts';

@@ -12,7 +12,8 @@ import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import type { KeyValueSource } from '@promop/config-generator';
 import { isNotFound } from './api-error.ts';
 import type { RawApi } from './raw-api.ts';
-import type { PartialObjectMetadata, WatchedCache } from './watched-cache.ts';
+import type { ObjectCache } from './namespace-scope.ts';
+import type { PartialObjectMetadata } from './watched-cache.ts';
 
 /** The kinds whose data is read by name. */
 export type ReferencedKind = 'Secret' | 'ConfigMap';
@@ -43,13 +44,13 @@ const PARALLEL_READS = 8;
 /** One kind's held objects. */
 class ReferencedKindData {
   readonly #kind: ReferencedKind;
-  readonly #metadata: WatchedCache<PartialObjectMetadata>;
+  readonly #metadata: ObjectCache<PartialObjectMetadata>;
   readonly #read: ReadObject;
   #referenced: ReadonlySet<string> = new Set();
   readonly #held = new Map<string, Held>();
   readonly #reading = new Map<string, Promise<Held | undefined>>();
 
-  constructor(kind: ReferencedKind, metadata: WatchedCache<PartialObjectMetadata>, read: ReadObject) {
+  constructor(kind: ReferencedKind, metadata: ObjectCache<PartialObjectMetadata>, read: ReadObject) {
     this.#kind = kind;
     this.#metadata = metadata;
     this.#read = read;
@@ -120,7 +121,7 @@ export class ReferencedObjects {
   readonly #secrets: ReferencedKindData;
   readonly #configMaps: ReferencedKindData;
 
-  constructor(options: { secrets: WatchedCache<PartialObjectMetadata>; configMaps: WatchedCache<PartialObjectMetadata>; api: RawApi }) {
+  constructor(options: { secrets: ObjectCache<PartialObjectMetadata>; configMaps: ObjectCache<PartialObjectMetadata>; api: RawApi }) {
     const { api } = options;
     this.#secrets = new ReferencedKindData('Secret', options.secrets, async (namespace, name) => {
       const secret = await api.getJson<V1Secret>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`);

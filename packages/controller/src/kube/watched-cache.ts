@@ -49,6 +49,14 @@ export interface WatchedCacheOptions {
   pageSize?: number;
   /** Period of the full relist (default 5 minutes). */
   relistIntervalMs?: number;
+  /**
+   * Cache just the object of this name in `path` (absent: an empty cache): the list is a GET of `path/name` and
+   * the watch goes through the `/watch/` form of that path. A Role in namespace `x` may grant get and watch of
+   * Namespace `x` (the API server authorizes `/api/v1/namespaces/x` and `/api/v1/watch/namespaces/x` in namespace
+   * `x`), but never a list of Namespaces, even with a `metadata.name` field selector: that is how promop reads the
+   * Namespaces it is limited to with `--namespaces` and only per-namespace Roles.
+   */
+  objectName?: string;
 }
 
 /** What changed; `previous` is the version the cache held before an update. */
@@ -196,11 +204,12 @@ export class WatchedCache<T extends CachedObject> {
 
   /** Lists every page, then replaces the cache's content and tells the handlers what differs. */
   async #list(): Promise<void> {
-    const { path, labelSelector, fieldSelector, metadataOnly, pageSize } = this.#options;
+    const { path, labelSelector, fieldSelector, metadataOnly, pageSize, objectName } = this.#options;
     let objects: Objects<T> = new Map();
     let resourceVersion = '';
     let token: string | undefined;
-    do {
+    if (objectName !== undefined) ({ objects, resourceVersion } = await this.#getOne(`${path}/${encodeURIComponent(objectName)}`));
+    else do {
       let page: { apiVersion?: string; kind?: string; items?: (T & { apiVersion?: string; kind?: string })[]; metadata?: { resourceVersion?: string; continue?: string } };
       try {
         page = await this.#api.getJson(path, {
@@ -242,9 +251,24 @@ export class WatchedCache<T extends CachedObject> {
     }
   }
 
+  /** The one object of `objectName` mode as list content; 404 is an empty list. */
+  async #getOne(objectPath: string): Promise<{ objects: Objects<T>; resourceVersion: string }> {
+    const objects: Objects<T> = new Map();
+    try {
+      const object = await this.#api.getJson<T>(objectPath, this.#options.metadataOnly ? { accept: METADATA_ACCEPT } : {});
+      put(objects, stripped(object));
+      return { objects, resourceVersion: object.metadata?.resourceVersion ?? '' };
+    } catch (error) {
+      if (apiErrorOf(error)?.code !== 404) throw error;
+      // Absent: the watch then starts from "now" (resourceVersion unset) and reports its creation as an ADDED.
+      return { objects, resourceVersion: '' };
+    }
+  }
+
   /** One watch from the current resourceVersion, until the server ends it, it fails, or it is aborted. */
   async #watch(): Promise<void> {
-    const { path, labelSelector, fieldSelector, metadataOnly } = this.#options;
+    const { labelSelector, fieldSelector, metadataOnly, objectName } = this.#options;
+    const path = objectName === undefined ? this.#options.path : `${watchFormOf(this.#options.path)}/${encodeURIComponent(objectName)}`;
     const abort = new AbortController();
     this.#watchAbort = abort;
     if (this.#relistDue || this.#stopped) return;
@@ -314,6 +338,13 @@ export class WatchedCache<T extends CachedObject> {
       this.#wake = undefined;
     });
   }
+}
+
+/** `/api/v1/namespaces` → `/api/v1/watch/namespaces` (the same for `/apis/<group>/<version>/...`). */
+function watchFormOf(path: string): string {
+  const match = /^(\/api\/v1|\/apis\/[^/]+\/[^/]+)(\/.*)$/.exec(path);
+  if (!match) throw new Error(`bug: no watch form of ${path}`);
+  return `${match[1]}/watch${match[2]}`;
 }
 
 function put<T extends CachedObject>(objects: Objects<T>, object: T): void {
