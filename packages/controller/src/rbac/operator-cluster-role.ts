@@ -5,51 +5,87 @@
  * Least privilege, with the limit RBAC sets: RBAC cannot say "the Secrets a monitor references". promop, like
  * prometheus-operator, lists and watches Secrets cluster-wide (it needs basic-auth passwords, bearer tokens and
  * TLS material from any namespace a monitor lives in). promop narrows what it *holds* with a field selector
- * (no ServiceAccount tokens, no Helm release blobs) but that is not an authorization boundary. A later option is
- * to watch only Secrets with an opt-in label (`--secret-label-selector`, as upstream offers) and to bind the
- * Secret rules with RoleBindings in the namespaces promop serves instead of cluster-wide.
+ * (no ServiceAccount tokens, no Helm release blobs; `--secret-field-selector`, `--secret-label-selector`) but that
+ * is not an authorization boundary. With `promop run --namespaces a,b` every read and write stays inside those
+ * namespaces, and the rules split in three: OPERATOR_NAMESPACE_ROLE_RULES in a Role per watched namespace,
+ * LEADER_ELECTION_ROLE_RULES in a Role in the Lease's namespace, and OPERATOR_CLUSTER_SCOPED_RULES (what no Role can
+ * grant) in a small ClusterRole. The chart renders either form from these constants.
  */
 import type { V1PolicyRule } from '@kubernetes/client-node';
 import { GROUP, PLURALS } from '@promop/crds';
 
 const READ = ['get', 'list', 'watch'];
 
-/** The rules of promop's ClusterRole. */
+// What promop reconciles and what the configuration is made of: read through list/watch caches.
+const CUSTOM_RESOURCES_READ: V1PolicyRule = { apiGroups: [GROUP], resources: Object.values(PLURALS), verbs: READ };
+// Status is a subresource with its own authorization; promop writes it with server-side apply (a PATCH).
+// Prometheus: conditions and replica counts; monitors and rules: status.bindings with acceptedBy/rejectedBy.
+const STATUS_WRITE: V1PolicyRule = { apiGroups: [GROUP], resources: Object.values(PLURALS).map((plural) => `${plural}/status`), verbs: ['patch'] };
+// Children carry an ownerReference with blockOwnerDeletion: clusters that enable the
+// OwnerReferencesPermissionEnforcement admission plugin (OpenShift does) require update on the owner's
+// finalizers subresource to set it.
+const FINALIZERS_UPDATE: V1PolicyRule = { apiGroups: [GROUP], resources: [`${PLURALS.Prometheus}/finalizers`], verbs: ['update'] };
+// Secrets: read the ones monitors and Prometheus objects reference (cluster-wide, see above); create/patch the
+// config and TLS-assets Secrets (server-side apply creates with PATCH, which the API server authorizes as
+// create when the object does not exist yet); delete those of removed shards.
+// ConfigMaps: referenced CA bundles; promop's rule ConfigMaps, deleted when fewer are needed.
+const SECRETS_CONFIGMAPS: V1PolicyRule = { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: [...READ, 'create', 'patch', 'delete'] };
+// The governing Service `prometheus-operated`; never deleted by promop (the garbage collector does it once
+// no Prometheus of the namespace owns it).
+const SERVICES: V1PolicyRule = { apiGroups: [''], resources: ['services'], verbs: [...READ, 'create', 'patch'] };
+// A StatefulSet per shard; those of removed shards are deleted.
+const STATEFULSETS: V1PolicyRule = { apiGroups: ['apps'], resources: ['statefulsets'], verbs: [...READ, 'create', 'patch', 'delete'] };
+// The Prometheus pods of promop's StatefulSets: watched (label managed-by=promop) to find each shard's Running,
+// Ready pods and their IPs for the reload; patched to set the config-hash annotation, which makes the kubelet
+// refresh the mounted config at once instead of on its next periodic sync (reload/shard-reloader.ts). RBAC
+// cannot limit the patch to promop's pods or to annotations; promop sends a merge patch of one annotation.
+const PODS: V1PolicyRule = { apiGroups: [''], resources: ['pods'], verbs: [...READ, 'patch'] };
+// Warning Events for rejected monitors and rules (events.k8s.io/v1). promop only creates today; patch is what an
+// event series (a repeated Event counted instead of re-created, as client-go's recorder does) needs.
+const EVENTS: V1PolicyRule = { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] };
+// Nodes' spec.podCIDRs: the networks promop may dial pods in, when `--pod-network` is not given. Listed on
+// demand, not watched. Nodes are cluster-scoped: no Role can grant this.
+const NODES_LIST: V1PolicyRule = { apiGroups: [''], resources: ['nodes'], verbs: ['list'] };
+// Leader election (kube/leader-election.ts): one Lease, `--leader-election-id` in `--leader-election-namespace`,
+// read every retry period, created once, updated (PUT with resourceVersion) to acquire, renew and release.
+const LEASES: V1PolicyRule = { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] };
+
+/** The rules of promop's ClusterRole (watching every namespace, or all but `--deny-namespaces`). */
 export const OPERATOR_CLUSTER_ROLE_RULES: readonly V1PolicyRule[] = [
-  // What promop reconciles and what the configuration is made of: read through list/watch caches.
-  { apiGroups: [GROUP], resources: Object.values(PLURALS), verbs: READ },
-  // Status is a subresource with its own authorization; promop writes it with server-side apply (a PATCH).
-  // Prometheus: conditions and replica counts; monitors and rules: status.bindings with acceptedBy/rejectedBy.
-  { apiGroups: [GROUP], resources: Object.values(PLURALS).map((plural) => `${plural}/status`), verbs: ['patch'] },
-  // Children carry an ownerReference with blockOwnerDeletion: clusters that enable the
-  // OwnerReferencesPermissionEnforcement admission plugin (OpenShift does) require update on the owner's
-  // finalizers subresource to set it.
-  { apiGroups: [GROUP], resources: [`${PLURALS.Prometheus}/finalizers`], verbs: ['update'] },
+  CUSTOM_RESOURCES_READ,
+  STATUS_WRITE,
+  FINALIZERS_UPDATE,
   // Namespace labels decide which namespaces' monitors a Prometheus selects.
   { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'] },
-  // Secrets: read the ones monitors and Prometheus objects reference (cluster-wide, see above); create/patch the
-  // config and TLS-assets Secrets (server-side apply creates with PATCH, which the API server authorizes as
-  // create when the object does not exist yet); delete those of removed shards.
-  // ConfigMaps: referenced CA bundles; promop's rule ConfigMaps, deleted when fewer are needed.
-  { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: [...READ, 'create', 'patch', 'delete'] },
-  // The governing Service `prometheus-operated`; never deleted by promop (the garbage collector does it once
-  // no Prometheus of the namespace owns it).
-  { apiGroups: [''], resources: ['services'], verbs: [...READ, 'create', 'patch'] },
-  // A StatefulSet per shard; those of removed shards are deleted.
-  { apiGroups: ['apps'], resources: ['statefulsets'], verbs: [...READ, 'create', 'patch', 'delete'] },
-  // The Prometheus pods of promop's StatefulSets: watched (label managed-by=promop) to find each shard's Running,
-  // Ready pods and their IPs for the reload; patched to set the config-hash annotation, which makes the kubelet
-  // refresh the mounted config at once instead of on its next periodic sync (reload/shard-reloader.ts). RBAC
-  // cannot limit the patch to promop's pods or to annotations; promop sends a merge patch of one annotation.
-  { apiGroups: [''], resources: ['pods'], verbs: [...READ, 'patch'] },
-  // Nodes' spec.podCIDRs: the networks promop may dial pods in, when `--pod-network` is not given. Listed on
-  // demand, not watched.
-  { apiGroups: [''], resources: ['nodes'], verbs: ['list'] },
-  // Warning Events for rejected monitors and rules (events.k8s.io/v1). promop only creates today; patch is what an
-  // event series (a repeated Event counted instead of re-created, as client-go's recorder does) needs.
-  { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
-  // Leader election (kube/leader-election.ts): one Lease, `--leader-election-id` in `--leader-election-namespace`,
-  // read every retry period, created once, updated (PUT with resourceVersion) to acquire, renew and release.
+  SECRETS_CONFIGMAPS,
+  SERVICES,
+  STATEFULSETS,
+  PODS,
+  NODES_LIST,
+  EVENTS,
   // Granted cluster-wide because the namespace is a flag; the ClusterRole is the one RBAC source.
-  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+  LEASES,
 ];
+
+/**
+ * With `--namespaces`: the rules of the Role in each watched namespace. The Namespace object itself is read with
+ * get and watch of `namespaces/<ns>`, which the API server authorizes in namespace `<ns>` (a list of Namespaces is
+ * cluster-scoped even with a field selector; kube/namespace-scope.ts).
+ */
+export const OPERATOR_NAMESPACE_ROLE_RULES: readonly V1PolicyRule[] = [
+  CUSTOM_RESOURCES_READ,
+  STATUS_WRITE,
+  FINALIZERS_UPDATE,
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'watch'] },
+  SECRETS_CONFIGMAPS,
+  SERVICES,
+  STATEFULSETS,
+  PODS,
+  EVENTS,
+];
+
+/** With `--namespaces`: the rules of the Role in the leader election namespace. */
+export const LEADER_ELECTION_ROLE_RULES: readonly V1PolicyRule[] = [LEASES];
+
+/** With `--namespaces`: what no Role can grant, for a ClusterRole of its own. */
+export const OPERATOR_CLUSTER_SCOPED_RULES: readonly V1PolicyRule[] = [NODES_LIST];
