@@ -4,6 +4,7 @@
 import { parseListenAddress } from './listen-address.ts';
 import type { Verdict } from '@promop/config-generator';
 import { configBytesPerShard, managedCounts } from './generator-output-metrics.ts';
+import { resourceOfPath } from './metered-raw-api.ts';
 import { OperatorMetrics } from './operator-metrics.ts';
 
 async function sample(metrics: OperatorMetrics, name: string, labels: Record<string, string>): Promise<number | undefined> {
@@ -125,5 +126,18 @@ describe('listen addresses', () => {
 
   it.each(['8080', '127.0.0.1', ':99999', '[::1'])('rejects %s', (address) => {
     expect(() => parseListenAddress(address)).toThrow(/not host:port/);
+  });
+});
+
+describe('the resource of a request path', () => {
+  it.each([
+    ['/api/v1/secrets', 'secrets'],
+    ['/api/v1/namespaces/team-a/secrets', 'secrets'],
+    ['/apis/monitoring.coreos.com/v1/namespaces/team-a/servicemonitors', 'servicemonitors'],
+    ['/apis/apps/v1/statefulsets', 'statefulsets'],
+    ['/api/v1/namespaces', 'namespaces'],
+    ['/api/v1/watch/namespaces/team-a', 'namespaces'],
+  ])('%s is %s', (path, resource) => {
+    expect(resourceOfPath(path)).toBe(resource);
   });
 });
