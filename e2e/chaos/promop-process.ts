@@ -1,0 +1,112 @@
+/**
+ * `promop run` as a real process, the way the chart runs it (bin/promop.js, its own process group, stopped by the
+ * harness and by child-processes.ts' watchdog if the test process dies), with its metrics endpoint on a free
+ * loopback port. The chaos scenarios signal it (SIGKILL, SIGTERM) and read its state from /metrics, never from
+ * inside the process.
+ */
+import { join } from 'node:path';
+import { freePort, isAlive, logTail, startProcess, stopProcess, type ManagedProcess } from '../src/child-processes.ts';
+import { REPO_ROOT } from '../src/tools.ts';
+
+/** How to start one promop. */
+export interface PromopOptions {
+  /** Names the log file and the process in messages. */
+  name: string;
+  kubeconfigPath: string;
+  /** Directory for the log file. */
+  dir: string;
+  /** `--leader-elect`; default false (one promop reconciles). */
+  leaderElect?: boolean;
+  /** Extra arguments of `promop run`. */
+  args?: string[];
+}
+
+/** A running (or exited) promop process. */
+export interface PromopProcess {
+  name: string;
+  pid: number;
+  /** http://127.0.0.1:<port> serving /metrics, /healthz and /readyz. */
+  url: string;
+  logFile: string;
+  /** Resolves with the exit code or signal once the process has exited. */
+  exited: Promise<string>;
+  /** The samples of /metrics without labels summed per name (`promop_reconcile_total` = all results); undefined when unreachable. */
+  metrics(): Promise<Map<string, number> | undefined>;
+  /** Resolves once /readyz answers 200 (caches synced). */
+  untilReady(timeoutMs?: number): Promise<void>;
+  /** Signals the process group (SIGKILL leaves no chance to clean up, like a node failure). */
+  kill(signal: NodeJS.Signals): void;
+  /** SIGTERM, then SIGKILL after a grace period; resolves when the process is gone. */
+  stop(): Promise<void>;
+  /** The last lines of its log, for failure messages. */
+  logTail(lines?: number): string;
+}
+
+const PROMOP_BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
+
+/** Starts `promop run --kubeconfig ... --metrics-address 127.0.0.1:<free port>`. */
+export async function startPromop(options: PromopOptions): Promise<PromopProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logFile = join(options.dir, `${options.name}.log`);
+  const managed: ManagedProcess = startProcess(options.name, process.execPath, [
+    PROMOP_BIN, 'run',
+    '--kubeconfig', options.kubeconfigPath,
+    '--metrics-address', `127.0.0.1:${port}`,
+    `--leader-elect=${options.leaderElect ?? false}`,
+    ...(options.args ?? []),
+  ], logFile);
+  const metrics = async (): Promise<Map<string, number> | undefined> => {
+    try {
+      const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) });
+      if (!response.ok) return undefined;
+      return parseMetrics(await response.text());
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    name: options.name,
+    pid: managed.pid,
+    url,
+    logFile,
+    exited: managed.exited,
+    metrics,
+    async untilReady(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (!isAlive(managed.pid) || managed.child.exitCode !== null) throw new Error(`${options.name} exited before it was ready:\n${logTail(managed)}`);
+        try {
+          const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+          if (response.status === 200) return;
+        } catch {
+          // Not listening yet.
+        }
+        if (Date.now() > deadline) throw new Error(`${options.name} not ready after ${timeoutMs} ms:\n${logTail(managed)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+    kill(signal) {
+      try {
+        process.kill(-managed.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    },
+    stop: () => stopProcess(managed),
+    logTail: (lines = 30) => logTail(managed, lines),
+  };
+}
+
+/** Sums every sample of each metric name in a Prometheus text exposition. */
+export function parseMetrics(text: string): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
+    if (!match) continue;
+    const value = Number(match[3]);
+    if (!Number.isNaN(value)) sums.set(match[1] as string, (sums.get(match[1] as string) ?? 0) + value);
+  }
+  return sums;
+}

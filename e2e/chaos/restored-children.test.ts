@@ -1,0 +1,103 @@
+/**
+ * Chaos scenario 4: someone deletes or edits what promop made — the config Secret, a rule ConfigMap, the
+ * StatefulSet, the governing Service — and promop puts each back as it was, without a restart, and ends converged
+ * (a fresh promop finds nothing to write). Prints the time each restore took.
+ */
+import { AppsV1Api, PatchStrategy, setHeaderOptions, type CoreV1Api } from '@kubernetes/client-node';
+import { writesBy } from './audit-log.ts';
+import { MONITORING, startChaosCluster, type ChaosCluster } from './chaos-cluster.ts';
+import { freshPromopWrites } from './convergence.ts';
+import { MonitorBurst } from './monitor-burst.ts';
+import { startPromop, type PromopProcess } from './promop-process.ts';
+import { configText, isReconciled, rulesText } from './rendered-state.ts';
+import { until, untilSettled } from './settle.ts';
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/** One thing someone does to promop's objects: `read` gives what must come back, comparable as JSON. */
+interface Fault {
+  what: string;
+  read: () => Promise<unknown>;
+  fault: () => Promise<unknown>;
+}
+
+function faultsOn(core: CoreV1Api, apps: AppsV1Api, ruleConfigMap: string): Fault[] {
+  const namespace = MONITORING;
+  const secret = () => core.readNamespacedSecret({ namespace, name: 'prometheus-main' }).then((s) => s.data);
+  const configMap = () => core.readNamespacedConfigMap({ namespace, name: ruleConfigMap }).then((c) => c.data);
+  const statefulSet = () => apps.readNamespacedStatefulSet({ namespace, name: 'prometheus-main' }).then((s) => s.spec);
+  const service = () => core.readNamespacedService({ namespace, name: 'prometheus-operated' }).then((s) => ({ selector: s.spec?.selector, ports: s.spec?.ports, clusterIP: s.spec?.clusterIP }));
+  return [
+    { what: 'config Secret deleted', read: secret, fault: () => core.deleteNamespacedSecret({ namespace, name: 'prometheus-main' }) },
+    { what: 'config Secret edited', read: secret, fault: () => core.patchNamespacedSecret({ namespace, name: 'prometheus-main', body: { stringData: { 'prometheus.yaml': 'global: {}\n' } } }, mergePatch) },
+    { what: 'rule ConfigMap deleted', read: configMap, fault: () => core.deleteNamespacedConfigMap({ namespace, name: ruleConfigMap }) },
+    { what: 'rule ConfigMap edited', read: configMap, fault: async () => {
+      const data = (await configMap()) ?? {};
+      const file = Object.keys(data)[0] as string;
+      await core.patchNamespacedConfigMap({ namespace, name: ruleConfigMap, body: { data: { [file]: 'groups: []\n' } } }, mergePatch);
+    } },
+    { what: 'StatefulSet deleted', read: statefulSet, fault: () => apps.deleteNamespacedStatefulSet({ namespace, name: 'prometheus-main' }) },
+    { what: 'StatefulSet edited', read: statefulSet, fault: () => apps.patchNamespacedStatefulSet({ namespace, name: 'prometheus-main', body: { spec: { replicas: 3, template: { spec: { containers: [{ name: 'prometheus', image: 'example.invalid/other:1' }] } } } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch)) },
+    { what: 'governing Service deleted', read: service, fault: () => core.deleteNamespacedService({ namespace, name: 'prometheus-operated' }) },
+    // A value promop set, changed. (A key someone adds to a map promop writes, such as a selector label or a
+    // ConfigMap file, is kept: server-side apply leaves other managers' fields alone; docs/reliability.md.)
+    { what: 'governing Service edited', read: service, fault: async () => {
+      const key = Object.keys((await service()).selector ?? {})[0] as string;
+      await core.patchNamespacedService({ namespace, name: 'prometheus-operated', body: { spec: { selector: { [key]: 'someone-else' } } } }, mergePatch);
+    } },
+  ];
+}
+
+describe('chaos 4: someone deletes or edits what promop made', () => {
+  let cluster: ChaosCluster;
+  let promop: PromopProcess | undefined;
+  let user: string;
+  let burst: MonitorBurst;
+
+  beforeAll(async () => {
+    cluster = await startChaosCluster();
+    burst = new MonitorBurst(cluster.custom, 4);
+    await burst.seed(6);
+    const identity = await cluster.identity('promop');
+    user = identity.user;
+    promop = await startPromop({ name: 'promop', kubeconfigPath: identity.kubeconfigPath, dir: cluster.env.dir });
+    await promop.untilReady();
+    await until('the first config with every monitor and rule', async () => burst.differences(await configText(cluster.core), await rulesText(cluster.core)).length === 0 && (await isReconciled(cluster.custom)));
+    await untilSettled(promop, { activity: () => writesBy(cluster.auditLogPath, user).length });
+  }, 150_000);
+
+  afterAll(async () => {
+    await promop?.stop();
+    await cluster?.stop();
+  });
+
+  it('puts back each deleted or edited child as it was, within seconds', async () => {
+    const apps = cluster.admin.makeApiClient(AppsV1Api);
+    const ruleConfigMaps = await cluster.core.listNamespacedConfigMap({ namespace: MONITORING, labelSelector: 'prometheus-name=main' });
+    const ruleConfigMap = ruleConfigMaps.items[0]?.metadata?.name as string;
+    expect(ruleConfigMap).toBeDefined();
+    const figures: string[] = [];
+    for (const { what, read, fault } of faultsOn(cluster.core, apps, ruleConfigMap)) {
+      const expected = JSON.stringify(await read());
+      const writesBefore = writesBy(cluster.auditLogPath, user).length;
+      // No check that the fault is visible: promop may have put the object back before the next read.
+      await fault();
+      const restoredMs = await until(`${what}: restored`, async () => JSON.stringify(await read()) === expected, 30_000);
+      await untilSettled(promop!, { activity: () => writesBy(cluster.auditLogPath, user).length });
+      const writes = writesBy(cluster.auditLogPath, user).slice(writesBefore);
+      figures.push(`${what}: restored in ${restoredMs} ms with ${writes.length} writes (${[...new Set(writes)].join(', ')})`);
+      // Putting one object back is a handful of writes, not a loop.
+      expect(writes.length).toBeLessThanOrEqual(6);
+    }
+    process.stdout.write(`chaos 4 (restored children):\n  ${figures.join('\n  ')}\n`);
+    expect(burst.differences(await configText(cluster.core), await rulesText(cluster.core))).toEqual([]);
+    expect(await isReconciled(cluster.custom)).toBe(true);
+  }, 150_000);
+
+  it('ends converged: a fresh promop finds nothing to write', async () => {
+    await promop?.stop();
+    const fresh = await freshPromopWrites(cluster);
+    process.stdout.write(`chaos 4: fresh promop settled in ${fresh.settledMs} ms, ${fresh.writes.length} writes\n`);
+    expect(fresh.writes).toEqual([]);
+  }, 90_000);
+});
