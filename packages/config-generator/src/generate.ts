@@ -9,7 +9,7 @@
  * problem with the Prometheus object itself makes the output `ok: false` with no configs, so the
  * controller keeps the configuration that is running.
  */
-import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import type { PodMonitor, Probe, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
@@ -32,7 +32,7 @@ import { shardCount } from './prometheus/sharding.ts';
 import { buildStorageConfig, type StorageFields } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
-import { renderPodMonitor, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
+import { renderPodMonitor, renderProbe, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
 import { SecretStore } from './secret-store.ts';
 import { resourceRef, selectedVerdict } from './verdict.ts';
 import type { LabelSelectorSpec } from './selection/label-selector.ts';
@@ -72,11 +72,14 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   if (apiServerSdKeys) scrapeContext.kubernetesSdApiServer = apiServerSdKeys;
   const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);
   const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors);
+  const probes = select('Probe', input.probes ?? [], identity, pairFor(spec, 'probe'), namespaces, invalidSelectors);
   const tlsAssets: Record<string, string> = {};
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [] };
   const monitorVerdicts = [
     ...renderMonitors('ServiceMonitor', serviceMonitors, (monitor) => renderServiceMonitor(monitor, scrapeContext), generatedJobs, tlsAssets),
     ...renderMonitors('PodMonitor', podMonitors, (monitor) => renderPodMonitor(monitor, scrapeContext), generatedJobs, tlsAssets),
+    // prometheus-operator writes Probe jobs after the monitors' (ScrapeConfigs would follow).
+    ...renderMonitors('Probe', probes, (probe) => renderProbe(probe, scrapeContext), generatedJobs, tlsAssets),
   ];
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap.
@@ -115,7 +118,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const prometheusWarnings = [...context.findings.warnings];
   const verdicts: Verdict[] = [
     selectedVerdict({ kind: 'Prometheus', ...identity }, problems, prometheusWarnings),
-    ...sortVerdicts([...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected]),
+    ...sortVerdicts([...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected, ...probes.notSelected]),
     ...sortVerdicts([...renderedRules.verdicts, ...rules.notSelected]),
   ];
   return {
@@ -196,7 +199,7 @@ function buildScrapeContext(
   return scrapeContext;
 }
 
-type SelectorPrefix = 'serviceMonitor' | 'podMonitor' | 'rule';
+type SelectorPrefix = 'serviceMonitor' | 'podMonitor' | 'probe' | 'rule';
 
 function pairFor(spec: Spec, prefix: SelectorPrefix): SelectorPair {
   const selectorField = `${prefix}Selector` as const;
@@ -210,7 +213,7 @@ function pairFor(spec: Spec, prefix: SelectorPrefix): SelectorPair {
 }
 
 /** Selection, except that a pair with an invalid selector selects nothing and says so. */
-function select<T extends ServiceMonitor | PodMonitor | PrometheusRule>(
+function select<T extends ServiceMonitor | PodMonitor | Probe | PrometheusRule>(
   kind: ResourceKind,
   candidates: readonly T[],
   identity: { namespace: string; name: string },
@@ -233,7 +236,7 @@ interface GeneratedJobs {
   owners: string[];
 }
 
-function renderMonitors<T extends ServiceMonitor | PodMonitor>(
+function renderMonitors<T extends ServiceMonitor | PodMonitor | Probe>(
   kind: ResourceKind,
   selection: ResourceSelection<T>,
   render: (monitor: T) => MonitorRendering,
@@ -262,7 +265,7 @@ function sortByIdentity<T extends { metadata?: { namespace?: string; name?: stri
 }
 
 function sortVerdicts(verdicts: Verdict[]): Verdict[] {
-  const kindOrder: Record<ResourceKind, number> = { Prometheus: 0, ServiceMonitor: 1, PodMonitor: 2, PrometheusRule: 3 };
+  const kindOrder: Record<ResourceKind, number> = { Prometheus: 0, ServiceMonitor: 1, PodMonitor: 2, Probe: 3, PrometheusRule: 4 };
   return verdicts.sort(
     (a, b) =>
       kindOrder[a.resource.kind] - kindOrder[b.resource.kind] ||

@@ -3,10 +3,10 @@
  * imperative shell (`@promop/controller`, the `promop render` CLI). Everything here is plain data
  * so the same input always gives byte-identical output.
  */
-import type { Prometheus, ServiceMonitor, PodMonitor, PrometheusRule } from '@promop/crds';
+import type { Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule } from '@promop/crds';
 
 /** The kinds the generator reports verdicts for. */
-export type ResourceKind = 'Prometheus' | 'ServiceMonitor' | 'PodMonitor' | 'PrometheusRule';
+export type ResourceKind = 'Prometheus' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'PrometheusRule';
 
 /** Identifies one resource in verdicts, logs, status and Events. */
 export interface ResourceRef {
@@ -38,6 +38,8 @@ export interface GeneratorInput {
   /** Candidates: the generator applies the Prometheus' selectors itself. */
   serviceMonitors: ServiceMonitor[];
   podMonitors: PodMonitor[];
+  /** Absent: none (callers that predate Probes). */
+  probes?: Probe[];
   prometheusRules: PrometheusRule[];
   namespaces: NamespaceInfo[];
   secrets: KeyValueSource[];
@@ -125,6 +127,6 @@ export interface GeneratorOutput {
   ruleConfigMaps: RuleConfigMap[];
   /** TLS material referenced by monitors: file name under the certs directory → content. */
   tlsAssets: Record<string, string>;
-  /** One verdict per candidate ServiceMonitor, PodMonitor and PrometheusRule, plus one for the Prometheus. */
+  /** One verdict per candidate ServiceMonitor, PodMonitor, Probe and PrometheusRule, plus one for the Prometheus. */
   verdicts: Verdict[];
 }

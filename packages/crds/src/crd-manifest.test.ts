@@ -74,7 +74,7 @@ describe.each(crdManifests().map((crd) => [crd.spec.names.kind, crd] as const))(
   });
 
   it('names the short name prometheus-operator uses', () => {
-    expect(crd.spec.names.shortNames).toEqual([{ Prometheus: 'prom', ServiceMonitor: 'smon', PodMonitor: 'pmon', PrometheusRule: 'promrule' }[kind]]);
+    expect(crd.spec.names.shortNames).toEqual([{ Prometheus: 'prom', ServiceMonitor: 'smon', PodMonitor: 'pmon', Probe: 'prb', PrometheusRule: 'promrule' }[kind]]);
   });
 });
 

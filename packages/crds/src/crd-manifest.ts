@@ -5,6 +5,7 @@
 import { GROUP, VERSION } from './group.ts';
 import { PLURALS, type Kind } from './names.ts';
 import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
+import { probeSpecSchema, probeStatusSchema } from './schemas/probe.ts';
 import { prometheusSpecSchema } from './schemas/prometheus.ts';
 import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
 import { prometheusRuleSpecSchema, prometheusRuleStatusSchema } from './schemas/prometheus-rule.ts';
@@ -93,6 +94,7 @@ const KINDS: KindDefinition[] = [
   },
   { kind: 'ServiceMonitor', shortName: 'smon', spec: serviceMonitorSpecSchema, status: serviceMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
   { kind: 'PodMonitor', shortName: 'pmon', spec: podMonitorSpecSchema, status: podMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
+  { kind: 'Probe', shortName: 'prb', spec: probeSpecSchema, status: probeStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
   { kind: 'PrometheusRule', shortName: 'promrule', spec: prometheusRuleSpecSchema, status: prometheusRuleStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
 ];
 
@@ -139,7 +141,7 @@ function crdFor(definition: KindDefinition): CustomResourceDefinition {
   };
 }
 
-/** The four CustomResourceDefinitions promop serves: Prometheus, ServiceMonitor, PodMonitor, PrometheusRule. */
+/** The CustomResourceDefinitions promop serves: Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule. */
 export function crdManifests(): CustomResourceDefinition[] {
   return KINDS.map(crdFor);
 }

@@ -8,7 +8,7 @@
  * a shared constant is caught too.
  */
 import { crdManifests } from './crd-manifest.ts';
-import { podMonitorSchema, prometheusRuleSchema, prometheusSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { podMonitorSchema, probeSchema, prometheusRuleSchema, prometheusSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { Kind } from './names.ts';
 
 type Node = Record<string, unknown>;
@@ -364,16 +364,68 @@ const PROMETHEUS_RULE_ROWS: Row[] = [
   ['groups[].rules[].annotations', stringMap],
 ];
 
+/** Probe (prometheus-operator's ProbeSpec, pkg/apis/monitoring/v1/probe_types.go). */
+const PROBE_ROWS: Row[] = [
+  ['jobName', string],
+  ['prober', { type: 'object', required: ['url'] }],
+  ['prober.url', { type: 'string', minLength: 1 }],
+  ['prober.scheme', enumOf(['http', 'https', 'HTTP', 'HTTPS'])],
+  ['prober.path', { type: 'string', default: '/probe' }],
+  ['prober.proxyUrl', { type: 'string', pattern: PROXY_URL }],
+  ['prober.noProxy', string],
+  ['prober.proxyFromEnvironment', boolean],
+  ['prober.proxyConnectHeader', { type: 'object', additionalProperties: { type: 'array', items: secretKeySelector } }],
+  ['module', string],
+  ['targets', { type: 'object' }],
+  ['targets.staticConfig.static', stringList],
+  ['targets.staticConfig.labels', stringMap],
+  ...SHARED.relabelConfig('targets.staticConfig.relabelingConfigs[]'),
+  ['targets.ingress.selector', labelSelector],
+  ['targets.ingress.namespaceSelector', { type: 'object', properties: { any: boolean, matchNames: stringList } }],
+  ...SHARED.relabelConfig('targets.ingress.relabelingConfigs[]'),
+  ['interval', duration],
+  ['scrapeTimeout', duration],
+  ['params', { type: 'array', minItems: 1, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] }],
+  ['params[]', { type: 'object', required: ['name'] }],
+  ['params[].name', { type: 'string', minLength: 1 }],
+  ['params[].values', { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } }],
+  ...SHARED.relabelConfig('metricRelabelings[]'),
+  ...SHARED.safeAuthorization('authorization'),
+  ['basicAuth.username', secretKeySelector],
+  ['basicAuth.password', secretKeySelector],
+  ['oauth2', { type: 'object', required: ['clientId', 'clientSecret', 'tokenUrl'] }],
+  ['oauth2.tokenUrl', { type: 'string', pattern: URL }],
+  ['bearerTokenSecret', secretKeySelector],
+  ['followRedirects', boolean],
+  ['enableHttp2', boolean],
+  ...SHARED.safeTlsConfig('tlsConfig'),
+  ['sampleLimit', { type: 'integer', minimum: 0 }],
+  ['targetLimit', { type: 'integer', minimum: 0 }],
+  ['labelLimit', { type: 'integer', minimum: 0 }],
+  ['labelNameLengthLimit', { type: 'integer', minimum: 0 }],
+  ['labelValueLengthLimit', { type: 'integer', minimum: 0 }],
+  ['keepDroppedTargets', { type: 'integer', minimum: 0 }],
+  ['scrapeProtocols', { type: 'array', items: enumOf(SCRAPE_PROTOCOLS) }],
+  ['fallbackScrapeProtocol', enumOf(SCRAPE_PROTOCOLS)],
+  ['scrapeClass', { type: 'string', minLength: 1 }],
+  ['scrapeNativeHistograms', boolean],
+  ['scrapeClassicHistograms', boolean],
+  ['nativeHistogramBucketLimit', integer],
+  ['nativeHistogramMinBucketFactor', intOrString],
+  ['convertClassicHistogramsToNHCB', boolean],
+];
+
 const ROWS: Record<Kind, Row[]> = {
   Prometheus: PROMETHEUS_ROWS,
   ServiceMonitor: SERVICE_MONITOR_ROWS,
   PodMonitor: POD_MONITOR_ROWS,
+  Probe: PROBE_ROWS,
   PrometheusRule: PROMETHEUS_RULE_ROWS,
 };
 
 /** The spec schema of each kind, from the source literal and from the generated CRD. */
 const SPEC_SOURCES: [string, (kind: Kind) => Node][] = [
-  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
+  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
   ['the generated CRD', (kind) => {
     const crd = crdManifests().find((c) => c.spec.names.kind === kind);
     const root = crd?.spec.versions[0]?.schema.openAPIV3Schema as { properties: { spec: Node } } | undefined;
@@ -415,6 +467,7 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
     expect(specOf('PodMonitor').required).toEqual(['selector']);
     expect(specOf('Prometheus').required).toBeUndefined();
     expect(specOf('PrometheusRule').required).toBeUndefined();
+    expect(specOf('Probe').required).toBeUndefined();
   });
 
   it('has exactly the 25 fields of prometheus-operator\'s ServiceMonitor Endpoint', () => {
@@ -449,6 +502,12 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
     expect(defaultsIn(specOf('ServiceMonitor'))).toEqual({ ...relabelDefault('endpoints[].relabelings[]'), ...relabelDefault('endpoints[].metricRelabelings[]') });
     expect(defaultsIn(specOf('PodMonitor'))).toEqual({ ...relabelDefault('podMetricsEndpoints[].relabelings[]'), ...relabelDefault('podMetricsEndpoints[].metricRelabelings[]') });
     expect(defaultsIn(specOf('PrometheusRule'))).toEqual({});
+    expect(defaultsIn(specOf('Probe'))).toEqual({
+      'prober.path': '/probe',
+      ...relabelDefault('targets.staticConfig.relabelingConfigs[]'),
+      ...relabelDefault('targets.ingress.relabelingConfigs[]'),
+      ...relabelDefault('metricRelabelings[]'),
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-/** Names of the four kinds as the API serves them. */
+/** Names of the kinds as the API serves them. */
 
 /** Plural of Prometheus, the resource name in API paths and RBAC rules. */
 export const PROMETHEUS_PLURAL = 'prometheuses';
@@ -6,6 +6,8 @@ export const PROMETHEUS_PLURAL = 'prometheuses';
 export const SERVICE_MONITOR_PLURAL = 'servicemonitors';
 /** Plural of PodMonitor. */
 export const POD_MONITOR_PLURAL = 'podmonitors';
+/** Plural of Probe. */
+export const PROBE_PLURAL = 'probes';
 /** Plural of PrometheusRule. */
 export const PROMETHEUS_RULE_PLURAL = 'prometheusrules';
 
@@ -14,6 +16,7 @@ export const PLURALS = {
   Prometheus: PROMETHEUS_PLURAL,
   ServiceMonitor: SERVICE_MONITOR_PLURAL,
   PodMonitor: POD_MONITOR_PLURAL,
+  Probe: PROBE_PLURAL,
   PrometheusRule: PROMETHEUS_RULE_PLURAL,
 } as const;
 

@@ -1,5 +1,6 @@
 /** The complete-object schema of each kind: the one source the types, validators and CRDs come from. */
 import { resourceSchema } from './schemas/resource.ts';
+import { probeSpecSchema, probeStatusSchema } from './schemas/probe.ts';
 import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
 import { prometheusSpecSchema } from './schemas/prometheus.ts';
 import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
@@ -12,5 +13,7 @@ export const prometheusSchema = resourceSchema('Prometheus', prometheusSpecSchem
 export const serviceMonitorSchema = resourceSchema('ServiceMonitor', serviceMonitorSpecSchema, serviceMonitorStatusSchema);
 /** Schema of a whole PodMonitor object. */
 export const podMonitorSchema = resourceSchema('PodMonitor', podMonitorSpecSchema, podMonitorStatusSchema);
+/** Schema of a whole Probe object. */
+export const probeSchema = resourceSchema('Probe', probeSpecSchema, probeStatusSchema);
 /** Schema of a whole PrometheusRule object. */
 export const prometheusRuleSchema = resourceSchema('PrometheusRule', prometheusRuleSpecSchema, prometheusRuleStatusSchema);

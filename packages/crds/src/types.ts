@@ -5,7 +5,8 @@
  * API server (or the validators, which return the defaulted copy) fill them in.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { prometheusRuleSchema, prometheusSchema, podMonitorSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { probeSpecSchema, probeTargetIngressSchema, probeTargetStaticConfigSchema, proberSpecSchema } from './schemas/probe.ts';
 import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
 import type { labelSelectorSchema, namespaceSelectorSchema, objectMetaSchema, secretKeySelectorSchema } from './schemas/common.ts';
 import type { basicAuthSchema, oauth2Schema, safeAuthorizationSchema } from './schemas/http-auth.ts';
@@ -27,6 +28,8 @@ export type Prometheus = Derive<typeof prometheusSchema>;
 export type ServiceMonitor = Derive<typeof serviceMonitorSchema>;
 /** A whole PodMonitor object. */
 export type PodMonitor = Derive<typeof podMonitorSchema>;
+/** A whole Probe object. */
+export type Probe = Derive<typeof probeSchema>;
 /** A whole PrometheusRule object. */
 export type PrometheusRule = Derive<typeof prometheusRuleSchema>;
 
@@ -44,13 +47,21 @@ export type Endpoint = Derive<typeof endpointSchema>;
 export type PodMonitorSpec = Derive<typeof podMonitorSpecSchema>;
 /** One PodMonitor endpoint. */
 export type PodMetricsEndpoint = Derive<typeof podMetricsEndpointSchema>;
+/** Probe `.spec`. */
+export type ProbeSpec = Derive<typeof probeSpecSchema>;
+/** The prober of a Probe. */
+export type ProberSpec = Derive<typeof proberSpecSchema>;
+/** A Probe's static targets. */
+export type ProbeTargetStaticConfig = Derive<typeof probeTargetStaticConfigSchema>;
+/** A Probe's Ingress targets. */
+export type ProbeTargetIngress = Derive<typeof probeTargetIngressSchema>;
 /** PrometheusRule `.spec`. */
 export type PrometheusRuleSpec = Derive<typeof prometheusRuleSpecSchema>;
 /** One rule group. */
 export type RuleGroup = Derive<typeof ruleGroupSchema>;
 /** One alerting or recording rule. */
 export type Rule = Derive<typeof ruleSchema>;
-/** `.status` of ServiceMonitors, PodMonitors and PrometheusRules. */
+/** `.status` of ServiceMonitors, PodMonitors, Probes and PrometheusRules. */
 export type ConfigResourceStatus = Derive<typeof configResourceStatusSchema>;
 /** One relabeling step. */
 export type RelabelConfig = Derive<typeof relabelConfigSchema>;

@@ -8,7 +8,7 @@ import * as compiled from './generated/validators.js';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
 import { INT_OR_STRING } from './validator-keywords.ts';
 import type { Kind } from './names.ts';
-import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from './types.ts';
+import type { PodMonitor, Probe, Prometheus, PrometheusRule, ServiceMonitor } from './types.ts';
 
 /** One problem found in an object. */
 export interface ValidationError {
@@ -148,6 +148,8 @@ export const validatePrometheus: (input: unknown) => ValidationResult<Prometheus
 export const validateServiceMonitor: (input: unknown) => ValidationResult<ServiceMonitor> = validatorFor(compiled.ServiceMonitor);
 /** Checks a PodMonitor object against the CRD schema; never throws. */
 export const validatePodMonitor: (input: unknown) => ValidationResult<PodMonitor> = validatorFor(compiled.PodMonitor);
+/** Checks a Probe object against the CRD schema; never throws. */
+export const validateProbe: (input: unknown) => ValidationResult<Probe> = validatorFor(compiled.Probe);
 /** Checks a PrometheusRule object against the CRD schema; never throws. */
 export const validatePrometheusRule: (input: unknown) => ValidationResult<PrometheusRule> = validatorFor(compiled.PrometheusRule);
 
@@ -156,5 +158,6 @@ export const VALIDATORS: Readonly<Record<Kind, (input: unknown) => ValidationRes
   Prometheus: validatePrometheus,
   ServiceMonitor: validateServiceMonitor,
   PodMonitor: validatePodMonitor,
+  Probe: validateProbe,
   PrometheusRule: validatePrometheusRule,
 };

@@ -13,11 +13,12 @@ export type EnforcementExclusion = (kind: ResourceKind, namespace: string, name:
 /**
  * Entries name their resource by its API plural. Typed against @promop/crds' PLURALS so the two
  * cannot drift; not imported from it at run time, which would load ajv and every CRD schema into
- * the pure generator just for three strings.
+ * the pure generator just for a few strings.
  */
 const RESOURCE_OF_KIND: Omit<typeof PLURALS, 'Prometheus'> = {
   ServiceMonitor: 'servicemonitors',
   PodMonitor: 'podmonitors',
+  Probe: 'probes',
   PrometheusRule: 'prometheusrules',
 };
 

@@ -18,6 +18,8 @@ export interface ValidatedFields {
   serviceMonitorNamespaceSelector?: LabelSelectorSpec;
   podMonitorSelector?: LabelSelectorSpec;
   podMonitorNamespaceSelector?: LabelSelectorSpec;
+  probeSelector?: LabelSelectorSpec;
+  probeNamespaceSelector?: LabelSelectorSpec;
   ruleSelector?: LabelSelectorSpec;
   ruleNamespaceSelector?: LabelSelectorSpec;
 }
@@ -28,6 +30,8 @@ export const SELECTOR_FIELDS = [
   'serviceMonitorNamespaceSelector',
   'podMonitorSelector',
   'podMonitorNamespaceSelector',
+  'probeSelector',
+  'probeNamespaceSelector',
   'ruleSelector',
   'ruleNamespaceSelector',
 ] as const;
@@ -53,7 +57,7 @@ export function validateIntervals(spec: ValidatedFields): FieldProblem[] {
   return problems;
 }
 
-/** Problems with the six resource and namespace selectors. */
+/** Problems with the resource and namespace selectors. */
 export function validateSelectors(spec: ValidatedFields): FieldProblem[] {
   return SELECTOR_FIELDS.flatMap((field) => {
     const selector = spec[field];

@@ -1,5 +1,5 @@
 /**
- * Per-monitor scrape configs: ServiceMonitor and PodMonitor rendering, and the relabeling
+ * Per-monitor scrape configs: ServiceMonitor, PodMonitor and Probe rendering, and the relabeling
  * validation Prometheus-level code reuses (remote write, alerting).
  *
  * Usage by the whole-file assembly (generate.ts), once per Prometheus whatever its shard count:
@@ -16,6 +16,7 @@
 export type { ScrapeContext, MonitorRendering, MonitorKind } from './scrape-context.ts';
 export { renderServiceMonitor } from './service-monitor.ts';
 export { renderPodMonitor } from './pod-monitor.ts';
+export { renderProbe } from './probe.ts';
 export { validateRelabelConfigs, validateRelabelConfig, renderRelabelConfigs, renderRelabelConfig, type RelabelConfigSpec } from './relabeling.ts';
 export { shardingRelabelings, SHARD_PLACEHOLDER } from './sharding.ts';
 export { parseDuration } from './duration.ts';

@@ -5,7 +5,7 @@ import type { ScrapeContext } from './scrape-context.ts';
 
 /** Options of one SD entry. */
 export interface KubernetesSdOptions {
-  role: 'endpoints' | 'endpointslice' | 'pod';
+  role: 'endpoints' | 'endpointslice' | 'pod' | 'ingress';
   namespaceSelector: NamespaceSelector | undefined;
   /** The monitor's namespace: the default, and the only one with ignoreNamespaceSelectors. */
   namespace: string;

@@ -11,6 +11,17 @@ import type { ScrapeContext } from './scrape-context.ts';
 /** The spec of either monitor kind (the limit fields are the same). */
 export type MonitorSpec = ServiceMonitor['spec'] | PodMonitor['spec'];
 
+/**
+ * The limit, histogram and protocol fields, as every scraping kind spells them (a Probe has all but
+ * bodySizeLimit, which only the enforced limit sets for it).
+ */
+export type LimitFields = Pick<
+  ServiceMonitor['spec'],
+  | 'sampleLimit' | 'targetLimit' | 'labelLimit' | 'labelNameLengthLimit' | 'labelValueLengthLimit' | 'keepDroppedTargets' | 'bodySizeLimit'
+  | 'scrapeProtocols' | 'fallbackScrapeProtocol' | 'scrapeNativeHistograms' | 'scrapeClassicHistograms' | 'nativeHistogramBucketLimit'
+  | 'nativeHistogramMinBucketFactor' | 'convertClassicHistogramsToNHCB'
+>;
+
 const SCRAPE_PROTOCOLS = ['PrometheusProto', 'OpenMetricsText0.0.1', 'OpenMetricsText1.0.0', 'PrometheusText0.0.4', 'PrometheusText1.0.0'];
 
 /**
@@ -25,7 +36,7 @@ export function effectiveLimit(user: number | undefined, enforced: number | unde
 }
 
 /** Validates the monitor-level byte size and protocol fields. */
-export function validateMonitorLimits(spec: MonitorSpec, hc: HttpClientContext): void {
+export function validateMonitorLimits(spec: LimitFields, hc: HttpClientContext): void {
   if (spec.bodySizeLimit !== undefined && parseByteSize(spec.bodySizeLimit) === undefined) {
     hc.findings.problem('spec.bodySizeLimit', `"${spec.bodySizeLimit}" is not a valid size (examples: 10MB, 1GiB)`);
   }
@@ -48,8 +59,8 @@ export function validateMonitorLimits(spec: MonitorSpec, hc: HttpClientContext):
  * Appends limits, native histogram settings, scrape protocols and body_size_limit in upstream
  * order (after relabel_configs, before metric_relabel_configs).
  */
-export function appendMonitorLimits(cfg: Record<string, unknown>, spec: MonitorSpec, fallbackScrapeProtocol: string | undefined, ctx: ScrapeContext, hc: HttpClientContext): void {
-  const limits: Array<[keyof MonitorSpec & string, string, number | undefined, string | undefined]> = [
+export function appendMonitorLimits(cfg: Record<string, unknown>, spec: LimitFields, fallbackScrapeProtocol: string | undefined, ctx: ScrapeContext, hc: HttpClientContext): void {
+  const limits: Array<[keyof LimitFields & string, string, number | undefined, string | undefined]> = [
     ['sampleLimit', 'sample_limit', ctx.enforcedSampleLimit, undefined],
     ['targetLimit', 'target_limit', ctx.enforcedTargetLimit, '2.21.0'],
     ['labelLimit', 'label_limit', ctx.enforcedLabelLimit, '2.27.0'],

@@ -22,7 +22,7 @@ import { isAtLeast } from '../prometheus-version.ts';
 import { validateIntervals, validatePortName, type AnyEndpoint } from './endpoint-options.ts';
 import { validateCopiedLabels } from './label-names.ts';
 import { copyKubernetesLabel, setLabel } from './meta-relabelings.ts';
-import { appendMonitorLimits, validateMonitorLimits, type MonitorSpec } from './limits.ts';
+import { appendMonitorLimits, validateMonitorLimits, type LimitFields } from './limits.ts';
 import { namespaceEnforcementRelabelings } from './namespace-enforcement.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
 import { mergeTlsWithScrapeClass, resolveScrapeClass, type ScrapeClass } from './scrape-class.ts';
@@ -30,12 +30,15 @@ import type { MonitorKind, MonitorRendering, ScrapeContext } from './scrape-cont
 import { validateLabelSelector } from './selector-relabelings.ts';
 import { shardingRelabelings } from './sharding.ts';
 
+/** What the steps read of a monitor's spec: limits, and (monitors only) attachMetadata and podTargetLabels. */
+export type FrameSpec = LimitFields & Partial<Pick<ServiceMonitor['spec'], 'attachMetadata' | 'podTargetLabels'>>;
+
 /** What the rendering of one monitor carries from step to step. */
 export interface MonitorFrame {
   kind: MonitorKind;
   namespace: string;
   name: string;
-  spec: MonitorSpec;
+  spec: FrameSpec;
   ctx: ScrapeContext;
   /** HTTP client context in the monitor's namespace; its findings collect everything. */
   hc: HttpClientContext;

@@ -65,10 +65,10 @@ export function validateLabelSelector(selector: LabelSelectorSpec, path: string)
 }
 
 /**
- * Keep/drop relabelings selecting targets whose `kind` (`service` or `pod`) labels match the
- * selector: matchLabels in key order, then matchExpressions in their order.
+ * Keep/drop relabelings selecting targets whose `kind` (`service`, `pod`, or a Probe's `ingress`)
+ * labels match the selector: matchLabels in key order, then matchExpressions in their order.
  */
-export function selectorRelabelings(selector: LabelSelectorSpec, kind: 'service' | 'pod'): Record<string, unknown>[] {
+export function selectorRelabelings(selector: LabelSelectorSpec, kind: 'service' | 'pod' | 'ingress'): Record<string, unknown>[] {
   const label = (key: string): string => `__meta_kubernetes_${kind}_label_${sanitizeLabelName(key)}`;
   const present = (key: string): string => `__meta_kubernetes_${kind}_labelpresent_${sanitizeLabelName(key)}`;
   const rules: Record<string, unknown>[] = [];

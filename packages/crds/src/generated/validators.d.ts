@@ -3,4 +3,5 @@ import type { ValidateFunction } from 'ajv';
 export declare const Prometheus: ValidateFunction;
 export declare const ServiceMonitor: ValidateFunction;
 export declare const PodMonitor: ValidateFunction;
+export declare const Probe: ValidateFunction;
 export declare const PrometheusRule: ValidateFunction;

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 "use strict";
 export const Prometheus = validate21;
-const schema6 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["Prometheus"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.serviceMonitorSelector":{"type":"object","description":"ServiceMonitors to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.serviceMonitorNamespaceSelector":{"type":"object","description":"Namespaces to take ServiceMonitors from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMonitorSelector":{"type":"object","description":"PodMonitors to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMonitorNamespaceSelector":{"type":"object","description":"Namespaces to take PodMonitors from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.probeSelector":{"type":"object","description":"Probes to use (accepted; promop does not act on Probes).","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.probeNamespaceSelector":{"type":"object","description":"Namespaces to take Probes from.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.scrapeConfigSelector":{"type":"object","description":"ScrapeConfigs to use (accepted; promop does not act on ScrapeConfigs).","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.scrapeConfigNamespaceSelector":{"type":"object","description":"Namespaces to take ScrapeConfigs from.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.ruleSelector":{"type":"object","description":"PrometheusRules to load. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.ruleNamespaceSelector":{"type":"object","description":"Namespaces to take PrometheusRules from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.storage":{"type":"object","description":"Storage of the TSDB. Absent means an emptyDir.","additionalProperties":false,"properties":{"disableMountSubPath":{"type":"boolean","description":"Deprecated: mount the volume without a sub path."},"emptyDir":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"An emptyDir volume (Kubernetes EmptyDirVolumeSource)."},"ephemeral":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A generic ephemeral volume (Kubernetes EphemeralVolumeSource)."},"volumeClaimTemplate":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A PersistentVolumeClaim template for the StatefulSet."}}},"object.spec.alerting.alertmanagers[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.alerting.alertmanagers[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].sigv4":{"type":"object","description":"AWS Signature Version 4 authentication.","additionalProperties":false,"properties":{"region":{"type":"string","description":"AWS region (default: from the environment)."},"accessKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secretKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"profile":{"type":"string","description":"Named AWS profile."},"roleArn":{"type":"string","description":"Role to assume."},"externalId":{"type":"string","description":"External id used when assuming roleArn."},"useFIPSSTSEndpoint":{"type":"boolean","description":"Use the FIPS STS endpoint."}}},"object.spec.alerting.alertmanagers[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.alerting.alertmanagers[].alertRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.alerting.alertmanagers[]":{"type":"object","description":"An Alertmanager Service whose endpoints receive alerts.","required":["name","port"],"additionalProperties":false,"properties":{"namespace":{"type":"string","description":"Namespace of the Service (default: the Prometheus' namespace)."},"name":{"type":"string","description":"Name of the Service."},"port":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Service port, by name or number."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme (default http)."},"pathPrefix":{"type":"string","description":"Path prefix of the Alertmanager API."},"apiVersion":{"type":"string","enum":["v1","V1","v2","V2"],"description":"Alertmanager API version (Prometheus 3 supports only v2)."},"timeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to Alertmanager."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig"},"basicAuth":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.basicAuth"},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"authorization":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.authorization"},"sigv4":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.sigv4"},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to the discovered Alertmanager targets."},"alertRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.alertRelabelings%5B%5D"},"description":"Relabeling applied to alerts sent to this Alertmanager."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteWrite[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.remoteWrite[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteWrite[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.remoteWrite[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.remoteWrite[].writeRelabelConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.remoteWrite[].sigv4":{"type":"object","description":"AWS Signature Version 4 authentication.","additionalProperties":false,"properties":{"region":{"type":"string","description":"AWS region (default: from the environment)."},"accessKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secretKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"profile":{"type":"string","description":"Named AWS profile."},"roleArn":{"type":"string","description":"Role to assume."},"externalId":{"type":"string","description":"External id used when assuming roleArn."},"useFIPSSTSEndpoint":{"type":"boolean","description":"Use the FIPS STS endpoint."}}},"object.spec.remoteWrite[].queueConfig":{"type":"object","description":"Tuning of the sending queue.","additionalProperties":false,"properties":{"capacity":{"type":"integer","minimum":0,"description":"Samples buffered per shard."},"minShards":{"type":"integer","minimum":0,"description":"Minimum number of shards."},"maxShards":{"type":"integer","minimum":0,"description":"Maximum number of shards."},"maxSamplesPerSend":{"type":"integer","minimum":0,"description":"Maximum samples per request."},"batchSendDeadline":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum wait before sending a partial batch."},"maxRetries":{"type":"integer","minimum":0,"description":"Deprecated and ignored by Prometheus."},"minBackoff":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Initial retry delay."},"maxBackoff":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum retry delay."},"retryOnRateLimit":{"type":"boolean","description":"Retry on HTTP 429."},"sampleAgeLimit":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Drop samples older than this instead of sending them."}}},"object.spec.remoteWrite[]":{"type":"object","description":"A remote write endpoint.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL of the endpoint."},"name":{"type":"string","description":"Name of the queue, unique among the entries; shown in metrics and logs."},"remoteTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to the endpoint."},"headers":{"type":"object","additionalProperties":{"type":"string"},"description":"Custom HTTP headers sent with every request."},"basicAuth":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2"},"authorization":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.authorization"},"bearerToken":{"type":"string","description":"Deprecated: use authorization. Bearer token in plain text."},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"messageVersion":{"type":"string","enum":["V1.0","V2.0"],"description":"Remote write protocol version (V2.0 needs Prometheus >= 2.54)."},"sendExemplars":{"type":"boolean","description":"Send exemplars (needs the exemplar-storage feature)."},"sendNativeHistograms":{"type":"boolean","description":"Send native histograms."},"writeRelabelConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.writeRelabelConfigs%5B%5D"},"description":"Relabeling applied to samples before they are sent."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"roundRobinDNS":{"type":"boolean","description":"Spread requests over all the IPs the host name resolves to."},"sigv4":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.sigv4"},"azureAd":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Azure AD authentication."},"googleIam":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Google IAM authentication."},"queueConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.queueConfig"},"metadataConfig":{"type":"object","description":"Sending of metric metadata.","additionalProperties":false,"properties":{"send":{"type":"boolean","description":"Send metric metadata."},"sendInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often metadata is sent."},"maxSamplesPerSend":{"type":"integer","minimum":-1,"description":"Maximum metadata entries per request."}}}}},"object.spec.remoteRead[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.remoteRead[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteRead[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.remoteRead[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.remoteRead[]":{"type":"object","description":"A remote read endpoint.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL of the endpoint."},"name":{"type":"string","description":"Name of the queue, unique among the entries; shown in metrics and logs."},"remoteTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to the endpoint."},"headers":{"type":"object","additionalProperties":{"type":"string"},"description":"Custom HTTP headers sent with every request."},"basicAuth":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2"},"authorization":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.authorization"},"bearerToken":{"type":"string","description":"Deprecated: use authorization. Bearer token in plain text."},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"requiredMatchers":{"type":"object","additionalProperties":{"type":"string"},"description":"Equality matchers a query must have to be sent to this endpoint."},"readRecent":{"type":"boolean","description":"Also read recent data that local storage has."},"filterExternalLabels":{"type":"boolean","description":"Add the external labels as matchers (default true)."}}},"object.spec.scrapeClasses[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.scrapeClasses[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.scrapeClasses[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.scrapeClasses[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.scrapeClasses[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.scrapeClasses[].metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.scrapeClasses[]":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name monitors refer to."},"default":{"type":"boolean","description":"Apply to monitors that name no scrape class (at most one class may be the default)."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target sends no usable Content-Type."},"tlsConfig":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig"},"authorization":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.authorization"},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.relabelings%5B%5D"},"description":"Relabeling prepended to the monitors' relabelings."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling prepended to the monitors' metricRelabelings."},"attachMetadata":{"type":"object","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels."}}}}},"object.spec.excludedFromEnforcement":{"type":"array","description":"Objects the enforced namespace label does not apply to.","items":{"type":"object","required":["namespace","resource"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"default":"monitoring.coreos.com","description":"API group."},"resource":{"type":"string","enum":["prometheusrules","servicemonitors","podmonitors","probes","scrapeconfigs"],"description":"Resource (plural)."},"namespace":{"type":"string","minLength":1,"description":"Namespace of the objects."},"name":{"type":"string","description":"Name of the object; empty means every object of the resource in the namespace."}}}},"object.spec":{"type":"object","description":"Desired state of a Prometheus server.","additionalProperties":false,"properties":{"version":{"type":"string","description":"Prometheus version, e.g. 3.13.2 (default: the newest version promop supports)."},"image":{"type":"string","description":"Container image; overrides version for the image but version still drives the configuration."},"replicas":{"type":"integer","minimum":0,"description":"Pods per shard (default 1)."},"shards":{"type":"integer","minimum":0,"default":1,"description":"Number of shards; targets are split between them."},"serviceAccountName":{"type":"string","description":"ServiceAccount the pods run as."},"serviceMonitorSelector":{"$ref":"#/$defs/object.spec.serviceMonitorSelector"},"serviceMonitorNamespaceSelector":{"$ref":"#/$defs/object.spec.serviceMonitorNamespaceSelector"},"podMonitorSelector":{"$ref":"#/$defs/object.spec.podMonitorSelector"},"podMonitorNamespaceSelector":{"$ref":"#/$defs/object.spec.podMonitorNamespaceSelector"},"probeSelector":{"$ref":"#/$defs/object.spec.probeSelector"},"probeNamespaceSelector":{"$ref":"#/$defs/object.spec.probeNamespaceSelector"},"scrapeConfigSelector":{"$ref":"#/$defs/object.spec.scrapeConfigSelector"},"scrapeConfigNamespaceSelector":{"$ref":"#/$defs/object.spec.scrapeConfigNamespaceSelector"},"ruleSelector":{"$ref":"#/$defs/object.spec.ruleSelector"},"ruleNamespaceSelector":{"$ref":"#/$defs/object.spec.ruleNamespaceSelector"},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","default":"30s","description":"Default interval between scrapes."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Default scrape timeout; must not exceed scrapeInterval."},"evaluationInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","default":"30s","description":"Default interval between rule evaluations."},"retention":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long to keep data (default 24h when retentionSize is also empty)."},"retentionSize":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Maximum size of the TSDB blocks."},"storage":{"$ref":"#/$defs/object.spec.storage"},"resources":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Compute resources of the Prometheus container (Kubernetes ResourceRequirements)."},"externalLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series and alert sent outside."},"alerting":{"type":"object","description":"Alertmanagers to send alerts to.","required":["alertmanagers"],"additionalProperties":false,"properties":{"alertmanagers":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D"},"description":"Alertmanager Services."}}},"remoteWrite":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D"},"description":"Remote write endpoints."},"remoteRead":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D"},"description":"Remote read endpoints."},"paused":{"type":"boolean","description":"Stop reconciling this object (the running pods are left alone)."},"podMetadata":{"type":"object","description":"Labels and annotations added to the pods; name is accepted for compatibility.","additionalProperties":false,"properties":{"name":{"type":"string","description":"Accepted for compatibility; pod names are chosen by the StatefulSet."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the pods."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations added to the pods."}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"},"description":"Node labels the pods must run on."},"tolerations":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Tolerations of the pods (Kubernetes Toleration)."},"affinity":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Affinity of the pods (Kubernetes Affinity)."},"securityContext":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Pod security context (Kubernetes PodSecurityContext)."},"externalUrl":{"type":"string","description":"URL under which Prometheus is reachable from outside, used in links."},"routePrefix":{"type":"string","description":"Path prefix of the HTTP endpoints (default /)."},"logLevel":{"type":"string","enum":["","debug","info","warn","error"],"description":"Log level of Prometheus."},"logFormat":{"type":"string","enum":["","logfmt","json"],"description":"Log format of Prometheus."},"additionalScrapeConfigs":{"type":"object","description":"Secret key holding extra scrape_configs (YAML list) appended as they are.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"additionalAlertRelabelConfigs":{"type":"object","description":"Secret key holding extra alert_relabel_configs.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"additionalAlertManagerConfigs":{"type":"object","description":"Secret key holding extra alertmanager configs.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secrets":{"type":"array","items":{"type":"string"},"description":"Secrets mounted at /etc/prometheus/secrets/<name>."},"configMaps":{"type":"array","items":{"type":"string"},"description":"ConfigMaps mounted at /etc/prometheus/configmaps/<name>."},"volumes":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volumes of the pods (Kubernetes Volume)."},"volumeMounts":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volume mounts of the Prometheus container (Kubernetes VolumeMount)."},"containers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra containers, or patches of promop's containers merged by name (Kubernetes Container)."},"initContainers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra init containers (Kubernetes Container)."},"imagePullPolicy":{"type":"string","enum":["","Always","Never","IfNotPresent"],"description":"Image pull policy of the containers."},"imagePullSecrets":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Secrets for pulling images (Kubernetes LocalObjectReference)."},"priorityClassName":{"type":"string","description":"Priority class of the pods."},"topologySpreadConstraints":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Topology spread constraints of the pods."},"enableAdminAPI":{"type":"boolean","description":"Enable the TSDB admin API."},"enableFeatures":{"type":"array","items":{"type":"string","minLength":1},"description":"Prometheus feature flags (--enable-feature)."},"enableRemoteWriteReceiver":{"type":"boolean","description":"Accept remote write requests."},"walCompression":{"type":"boolean","description":"Compress the write-ahead log."},"web":{"type":"object","description":"Settings of the Prometheus web server.","additionalProperties":false,"properties":{"pageTitle":{"type":"string","description":"Title of the web UI pages."},"maxConnections":{"type":"integer","minimum":0,"description":"Maximum simultaneous connections."},"tlsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Serve HTTPS (prometheus-operator WebTLSConfig)."},"httpConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"HTTP/2 and response headers (prometheus-operator WebHTTPConfig)."}}},"thanos":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Thanos sidecar settings (accepted; promop does not act on them yet)."},"replicaExternalLabelName":{"type":"string","description":"Name of the external label carrying the replica (default prometheus_replica; \"\" disables)."},"prometheusExternalLabelName":{"type":"string","description":"Name of the external label carrying <namespace>/<name> (default prometheus; \"\" disables)."},"query":{"type":"object","description":"Query engine settings.","additionalProperties":false,"properties":{"lookbackDelta":{"type":"string","description":"How far back to look for the last sample of a series (a duration)."},"maxConcurrency":{"type":"integer","minimum":1,"description":"Maximum concurrent queries."},"maxSamples":{"type":"integer","description":"Maximum samples one query may load."},"timeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum time a query may take."}}},"enforcedNamespaceLabel":{"type":"string","description":"Label set to the namespace of each monitor and rule on all their series and alerts."},"enforcedSampleLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's sampleLimit."},"scrapeClasses":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Named scrape settings monitors can refer to."},"serviceDiscoveryRole":{"type":"string","enum":["Endpoints","EndpointSlice"],"description":"Kubernetes role used to discover ServiceMonitor targets (default Endpoints)."},"listenLocal":{"type":"boolean","description":"Listen on 127.0.0.1 only."},"portName":{"type":"string","default":"web","description":"Name of the Prometheus container port."},"minReadySeconds":{"type":"integer","minimum":0,"description":"Seconds a new pod must be ready before it counts as available."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets of every monitor."},"arbitraryFSAccessThroughSMs":{"type":"object","description":"Whether ServiceMonitors may make Prometheus read files of its container.","additionalProperties":false,"properties":{"deny":{"type":"boolean","description":"Reject ServiceMonitors that use bearerTokenFile or TLS *File fields."}}},"overrideHonorLabels":{"type":"boolean","description":"Force honorLabels off for all monitors."},"overrideHonorTimestamps":{"type":"boolean","description":"Force honorTimestamps off for all monitors."},"ignoreNamespaceSelectors":{"type":"boolean","description":"Ignore the namespaceSelector of monitors (only their own namespace)."},"excludedFromEnforcement":{"$ref":"#/$defs/object.spec.excludedFromEnforcement"},"prometheusRulesExcludedFromEnforce":{"type":"array","description":"Deprecated: use excludedFromEnforcement.","items":{"type":"object","required":["ruleNamespace","ruleName"],"additionalProperties":false,"properties":{"ruleNamespace":{"type":"string","description":"Namespace of the PrometheusRule."},"ruleName":{"type":"string","description":"Name of the PrometheusRule."}}}},"enforcedTargetLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's targetLimit."},"enforcedLabelLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelLimit."},"enforcedLabelNameLengthLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelNameLengthLimit."},"enforcedLabelValueLengthLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelValueLengthLimit."},"enforcedKeepDroppedTargets":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's keepDroppedTargets."},"enforcedBodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Upper bound of every monitor's bodySizeLimit."},"sampleLimit":{"type":"integer","minimum":0,"description":"Global sample limit per scrape."},"targetLimit":{"type":"integer","minimum":0,"description":"Global target limit per scrape config."},"labelLimit":{"type":"integer","minimum":0,"description":"Global limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Global limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Global limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"Global number of dropped targets kept in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Global limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Scrape protocols, in order of preference."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Which metric and label names are valid."},"nameEscapingScheme":{"type":"string","description":"How names are escaped for scrapers that cannot use UTF-8 names."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape classic histograms exposed as native histograms."},"tsdb":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"TSDB settings (outOfOrderTimeWindow…)."},"otlp":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"OTLP receiver settings."},"enableOTLPReceiver":{"type":"boolean","description":"Accept OTLP metrics."},"remoteWriteReceiverMessageVersions":{"type":"array","items":{"type":"string"},"description":"Remote write protocol versions the receiver accepts."},"tracingConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Tracing of Prometheus itself."},"runtime":{"type":"object","description":"Go runtime settings of Prometheus.","additionalProperties":false,"properties":{"goGC":{"type":"integer","minimum":-1,"description":"GOGC percentage; -1 disables the garbage collector."}}},"reloadStrategy":{"type":"string","enum":["HTTP","ProcessSignal"],"description":"How Prometheus is told to reload."},"maximumStartupDurationSeconds":{"type":"integer","minimum":60,"description":"Maximum time the startup probe waits."},"scrapeFailureLogFile":{"type":"string","description":"File scrape failures are logged to."},"queryLogFile":{"type":"string","description":"File queries are logged to."},"serviceName":{"type":"string","description":"Name of an existing governing Service for the StatefulSet."},"terminationGracePeriodSeconds":{"type":"integer","minimum":0,"description":"Seconds a pod gets to stop (default 600)."},"hostNetwork":{"type":"boolean","description":"Use the host network."},"hostUsers":{"type":"boolean","description":"Use the host user namespace."},"hostAliases":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra /etc/hosts entries (Kubernetes HostAlias)."},"dnsPolicy":{"type":"string","enum":["ClusterFirstWithHostNet","ClusterFirst","Default","None"],"description":"DNS policy of the pods."},"dnsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"DNS settings of the pods."},"enableServiceLinks":{"type":"boolean","description":"Inject Service environment variables."},"automountServiceAccountToken":{"type":"boolean","description":"Mount the ServiceAccount token (default true)."},"schedulerName":{"type":"string","description":"Scheduler of the pods."},"podManagementPolicy":{"type":"string","enum":["OrderedReady","Parallel"],"description":"StatefulSet pod management policy (default Parallel)."},"updateStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet update strategy."},"persistentVolumeClaimRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet PVC retention policy."},"shardingStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"How targets are split between shards."},"shardRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"What happens to the data of removed shards."},"apiserverConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"How to reach the Kubernetes API server for service discovery."},"additionalArgs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra Prometheus command-line arguments ({name, value})."},"rules":{"type":"object","description":"Rule evaluation settings.","additionalProperties":false,"properties":{"alert":{"type":"object","additionalProperties":false,"properties":{"forOutageTolerance":{"type":"string","description":"How long Prometheus may have been down and still restore the for state of alerts."},"forGracePeriod":{"type":"string","description":"Minimum for duration restored after an outage."},"resendDelay":{"type":"string","description":"Minimum wait before an alert is sent to Alertmanager again."}}}}},"ruleQueryOffset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past rules are evaluated."},"exemplars":{"type":"object","description":"Exemplar storage (needs the exemplar-storage feature).","additionalProperties":false,"properties":{"maxSize":{"type":"integer","minimum":0,"description":"Maximum number of exemplars kept in memory."}}},"disableCompaction":{"type":"boolean","description":"Disable TSDB compaction."},"allowOverlappingBlocks":{"type":"boolean","description":"Deprecated and ignored."},"baseImage":{"type":"string","description":"Deprecated: use image."},"tag":{"type":"string","description":"Deprecated: use version or image."},"sha":{"type":"string","description":"Deprecated: use image."}}},"object.status.conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","description":"Available or Reconciled."},"status":{"type":"string","enum":["True","False","Unknown","Degraded"],"description":"Condition status."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"reason":{"type":"string","description":"One CamelCase word saying why."},"message":{"type":"string","description":"Details for humans."},"observedGeneration":{"type":"integer","description":"metadata.generation this condition was computed from."}}},"object.status.shardStatuses[]":{"type":"object","required":["shardID","replicas","updatedReplicas","availableReplicas","unavailableReplicas"],"additionalProperties":false,"properties":{"shardID":{"type":"string","description":"Shard number, as a string."},"replicas":{"type":"integer","minimum":0,"description":"Pods of the shard."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods of the shard running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods of the shard."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods of the shard."}}},"object.status.configStatus[].pendingReplicas":{"type":"array","items":{"type":"object","required":["pod","reason"],"additionalProperties":false,"properties":{"pod":{"type":"string","description":"Pod name."},"reason":{"type":"string","description":"One CamelCase word: NotRunning, NotReady, NoPodIP, Terminating, ListenLocal (not waited for; the pod loads the files when it starts), or Refused, Unreachable, Rejected, Stale, ReloadFailed (the reload failed; Reconciled is False)."},"message":{"type":"string","description":"Details for humans, e.g. the reason Prometheus gave for refusing the configuration."}}},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["pod"],"description":"Pods of the shard not verified to run these files, with the reason."},"object.status.configStatus[]":{"type":"object","required":["shardID","configHash"],"additionalProperties":false,"properties":{"shardID":{"type":"string","description":"Shard number, as a string."},"configHash":{"type":"string","description":"Short keyed hash of the files written for the shard (config, rule files, TLS assets); the pods carry it in the annotation promop.prometheus.io/config-hash."},"loadedReplicas":{"type":"array","items":{"type":"string"},"description":"Pods verified to run exactly these files (reloaded, then the loaded config and rules compared with what was written)."},"pendingReplicas":{"$ref":"#/$defs/object.status.configStatus%5B%5D.pendingReplicas"}}},"object.status":{"type":"object","description":"Observed state of the Prometheus, written by promop.","additionalProperties":false,"properties":{"paused":{"type":"boolean","description":"Whether reconciliation is paused."},"replicas":{"type":"integer","minimum":0,"description":"Pods of all shards."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"],"description":"Available and Reconciled."},"shardStatuses":{"type":"array","items":{"$ref":"#/$defs/object.status.shardStatuses%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["shardID"],"description":"Replica counts per shard."},"configStatus":{"type":"array","items":{"$ref":"#/$defs/object.status.configStatus%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["shardID"],"description":"Per shard: the hash of the files promop wrote, the pods verified to run them and the pods that do not (yet)."},"shards":{"type":"integer","minimum":0,"description":"Number of shards (the scale subresource reads it)."},"selector":{"type":"string","description":"Label selector of the pods, as a string (the scale subresource reads it)."}}}}};
+const schema6 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["Prometheus"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.serviceMonitorSelector":{"type":"object","description":"ServiceMonitors to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.serviceMonitorNamespaceSelector":{"type":"object","description":"Namespaces to take ServiceMonitors from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMonitorSelector":{"type":"object","description":"PodMonitors to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMonitorNamespaceSelector":{"type":"object","description":"Namespaces to take PodMonitors from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.probeSelector":{"type":"object","description":"Probes to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.probeNamespaceSelector":{"type":"object","description":"Namespaces to take Probes from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.scrapeConfigSelector":{"type":"object","description":"ScrapeConfigs to use (accepted; promop does not act on ScrapeConfigs).","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.scrapeConfigNamespaceSelector":{"type":"object","description":"Namespaces to take ScrapeConfigs from.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.ruleSelector":{"type":"object","description":"PrometheusRules to load. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.ruleNamespaceSelector":{"type":"object","description":"Namespaces to take PrometheusRules from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.storage":{"type":"object","description":"Storage of the TSDB. Absent means an emptyDir.","additionalProperties":false,"properties":{"disableMountSubPath":{"type":"boolean","description":"Deprecated: mount the volume without a sub path."},"emptyDir":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"An emptyDir volume (Kubernetes EmptyDirVolumeSource)."},"ephemeral":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A generic ephemeral volume (Kubernetes EphemeralVolumeSource)."},"volumeClaimTemplate":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A PersistentVolumeClaim template for the StatefulSet."}}},"object.spec.alerting.alertmanagers[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.alerting.alertmanagers[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].sigv4":{"type":"object","description":"AWS Signature Version 4 authentication.","additionalProperties":false,"properties":{"region":{"type":"string","description":"AWS region (default: from the environment)."},"accessKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secretKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"profile":{"type":"string","description":"Named AWS profile."},"roleArn":{"type":"string","description":"Role to assume."},"externalId":{"type":"string","description":"External id used when assuming roleArn."},"useFIPSSTSEndpoint":{"type":"boolean","description":"Use the FIPS STS endpoint."}}},"object.spec.alerting.alertmanagers[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.alerting.alertmanagers[].alertRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.alerting.alertmanagers[]":{"type":"object","description":"An Alertmanager Service whose endpoints receive alerts.","required":["name","port"],"additionalProperties":false,"properties":{"namespace":{"type":"string","description":"Namespace of the Service (default: the Prometheus' namespace)."},"name":{"type":"string","description":"Name of the Service."},"port":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Service port, by name or number."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme (default http)."},"pathPrefix":{"type":"string","description":"Path prefix of the Alertmanager API."},"apiVersion":{"type":"string","enum":["v1","V1","v2","V2"],"description":"Alertmanager API version (Prometheus 3 supports only v2)."},"timeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to Alertmanager."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig"},"basicAuth":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.basicAuth"},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"authorization":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.authorization"},"sigv4":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.sigv4"},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to the discovered Alertmanager targets."},"alertRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.alertRelabelings%5B%5D"},"description":"Relabeling applied to alerts sent to this Alertmanager."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteWrite[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.remoteWrite[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteWrite[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.remoteWrite[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.remoteWrite[].writeRelabelConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.remoteWrite[].sigv4":{"type":"object","description":"AWS Signature Version 4 authentication.","additionalProperties":false,"properties":{"region":{"type":"string","description":"AWS region (default: from the environment)."},"accessKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secretKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"profile":{"type":"string","description":"Named AWS profile."},"roleArn":{"type":"string","description":"Role to assume."},"externalId":{"type":"string","description":"External id used when assuming roleArn."},"useFIPSSTSEndpoint":{"type":"boolean","description":"Use the FIPS STS endpoint."}}},"object.spec.remoteWrite[].queueConfig":{"type":"object","description":"Tuning of the sending queue.","additionalProperties":false,"properties":{"capacity":{"type":"integer","minimum":0,"description":"Samples buffered per shard."},"minShards":{"type":"integer","minimum":0,"description":"Minimum number of shards."},"maxShards":{"type":"integer","minimum":0,"description":"Maximum number of shards."},"maxSamplesPerSend":{"type":"integer","minimum":0,"description":"Maximum samples per request."},"batchSendDeadline":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum wait before sending a partial batch."},"maxRetries":{"type":"integer","minimum":0,"description":"Deprecated and ignored by Prometheus."},"minBackoff":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Initial retry delay."},"maxBackoff":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum retry delay."},"retryOnRateLimit":{"type":"boolean","description":"Retry on HTTP 429."},"sampleAgeLimit":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Drop samples older than this instead of sending them."}}},"object.spec.remoteWrite[]":{"type":"object","description":"A remote write endpoint.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL of the endpoint."},"name":{"type":"string","description":"Name of the queue, unique among the entries; shown in metrics and logs."},"remoteTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to the endpoint."},"headers":{"type":"object","additionalProperties":{"type":"string"},"description":"Custom HTTP headers sent with every request."},"basicAuth":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2"},"authorization":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.authorization"},"bearerToken":{"type":"string","description":"Deprecated: use authorization. Bearer token in plain text."},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"messageVersion":{"type":"string","enum":["V1.0","V2.0"],"description":"Remote write protocol version (V2.0 needs Prometheus >= 2.54)."},"sendExemplars":{"type":"boolean","description":"Send exemplars (needs the exemplar-storage feature)."},"sendNativeHistograms":{"type":"boolean","description":"Send native histograms."},"writeRelabelConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.writeRelabelConfigs%5B%5D"},"description":"Relabeling applied to samples before they are sent."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"roundRobinDNS":{"type":"boolean","description":"Spread requests over all the IPs the host name resolves to."},"sigv4":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.sigv4"},"azureAd":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Azure AD authentication."},"googleIam":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Google IAM authentication."},"queueConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.queueConfig"},"metadataConfig":{"type":"object","description":"Sending of metric metadata.","additionalProperties":false,"properties":{"send":{"type":"boolean","description":"Send metric metadata."},"sendInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often metadata is sent."},"maxSamplesPerSend":{"type":"integer","minimum":-1,"description":"Maximum metadata entries per request."}}}}},"object.spec.remoteRead[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.remoteRead[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteRead[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.remoteRead[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.remoteRead[]":{"type":"object","description":"A remote read endpoint.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL of the endpoint."},"name":{"type":"string","description":"Name of the queue, unique among the entries; shown in metrics and logs."},"remoteTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to the endpoint."},"headers":{"type":"object","additionalProperties":{"type":"string"},"description":"Custom HTTP headers sent with every request."},"basicAuth":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2"},"authorization":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.authorization"},"bearerToken":{"type":"string","description":"Deprecated: use authorization. Bearer token in plain text."},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"requiredMatchers":{"type":"object","additionalProperties":{"type":"string"},"description":"Equality matchers a query must have to be sent to this endpoint."},"readRecent":{"type":"boolean","description":"Also read recent data that local storage has."},"filterExternalLabels":{"type":"boolean","description":"Add the external labels as matchers (default true)."}}},"object.spec.scrapeClasses[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.scrapeClasses[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.scrapeClasses[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.scrapeClasses[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.scrapeClasses[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.scrapeClasses[].metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.scrapeClasses[]":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name monitors refer to."},"default":{"type":"boolean","description":"Apply to monitors that name no scrape class (at most one class may be the default)."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target sends no usable Content-Type."},"tlsConfig":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig"},"authorization":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.authorization"},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.relabelings%5B%5D"},"description":"Relabeling prepended to the monitors' relabelings."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling prepended to the monitors' metricRelabelings."},"attachMetadata":{"type":"object","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels."}}}}},"object.spec.excludedFromEnforcement":{"type":"array","description":"Objects the enforced namespace label does not apply to.","items":{"type":"object","required":["namespace","resource"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"default":"monitoring.coreos.com","description":"API group."},"resource":{"type":"string","enum":["prometheusrules","servicemonitors","podmonitors","probes","scrapeconfigs"],"description":"Resource (plural)."},"namespace":{"type":"string","minLength":1,"description":"Namespace of the objects."},"name":{"type":"string","description":"Name of the object; empty means every object of the resource in the namespace."}}}},"object.spec":{"type":"object","description":"Desired state of a Prometheus server.","additionalProperties":false,"properties":{"version":{"type":"string","description":"Prometheus version, e.g. 3.13.2 (default: the newest version promop supports)."},"image":{"type":"string","description":"Container image; overrides version for the image but version still drives the configuration."},"replicas":{"type":"integer","minimum":0,"description":"Pods per shard (default 1)."},"shards":{"type":"integer","minimum":0,"default":1,"description":"Number of shards; targets are split between them."},"serviceAccountName":{"type":"string","description":"ServiceAccount the pods run as."},"serviceMonitorSelector":{"$ref":"#/$defs/object.spec.serviceMonitorSelector"},"serviceMonitorNamespaceSelector":{"$ref":"#/$defs/object.spec.serviceMonitorNamespaceSelector"},"podMonitorSelector":{"$ref":"#/$defs/object.spec.podMonitorSelector"},"podMonitorNamespaceSelector":{"$ref":"#/$defs/object.spec.podMonitorNamespaceSelector"},"probeSelector":{"$ref":"#/$defs/object.spec.probeSelector"},"probeNamespaceSelector":{"$ref":"#/$defs/object.spec.probeNamespaceSelector"},"scrapeConfigSelector":{"$ref":"#/$defs/object.spec.scrapeConfigSelector"},"scrapeConfigNamespaceSelector":{"$ref":"#/$defs/object.spec.scrapeConfigNamespaceSelector"},"ruleSelector":{"$ref":"#/$defs/object.spec.ruleSelector"},"ruleNamespaceSelector":{"$ref":"#/$defs/object.spec.ruleNamespaceSelector"},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","default":"30s","description":"Default interval between scrapes."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Default scrape timeout; must not exceed scrapeInterval."},"evaluationInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","default":"30s","description":"Default interval between rule evaluations."},"retention":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long to keep data (default 24h when retentionSize is also empty)."},"retentionSize":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Maximum size of the TSDB blocks."},"storage":{"$ref":"#/$defs/object.spec.storage"},"resources":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Compute resources of the Prometheus container (Kubernetes ResourceRequirements)."},"externalLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series and alert sent outside."},"alerting":{"type":"object","description":"Alertmanagers to send alerts to.","required":["alertmanagers"],"additionalProperties":false,"properties":{"alertmanagers":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D"},"description":"Alertmanager Services."}}},"remoteWrite":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D"},"description":"Remote write endpoints."},"remoteRead":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D"},"description":"Remote read endpoints."},"paused":{"type":"boolean","description":"Stop reconciling this object (the running pods are left alone)."},"podMetadata":{"type":"object","description":"Labels and annotations added to the pods; name is accepted for compatibility.","additionalProperties":false,"properties":{"name":{"type":"string","description":"Accepted for compatibility; pod names are chosen by the StatefulSet."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the pods."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations added to the pods."}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"},"description":"Node labels the pods must run on."},"tolerations":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Tolerations of the pods (Kubernetes Toleration)."},"affinity":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Affinity of the pods (Kubernetes Affinity)."},"securityContext":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Pod security context (Kubernetes PodSecurityContext)."},"externalUrl":{"type":"string","description":"URL under which Prometheus is reachable from outside, used in links."},"routePrefix":{"type":"string","description":"Path prefix of the HTTP endpoints (default /)."},"logLevel":{"type":"string","enum":["","debug","info","warn","error"],"description":"Log level of Prometheus."},"logFormat":{"type":"string","enum":["","logfmt","json"],"description":"Log format of Prometheus."},"additionalScrapeConfigs":{"type":"object","description":"Secret key holding extra scrape_configs (YAML list) appended as they are.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"additionalAlertRelabelConfigs":{"type":"object","description":"Secret key holding extra alert_relabel_configs.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"additionalAlertManagerConfigs":{"type":"object","description":"Secret key holding extra alertmanager configs.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secrets":{"type":"array","items":{"type":"string"},"description":"Secrets mounted at /etc/prometheus/secrets/<name>."},"configMaps":{"type":"array","items":{"type":"string"},"description":"ConfigMaps mounted at /etc/prometheus/configmaps/<name>."},"volumes":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volumes of the pods (Kubernetes Volume)."},"volumeMounts":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volume mounts of the Prometheus container (Kubernetes VolumeMount)."},"containers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra containers, or patches of promop's containers merged by name (Kubernetes Container)."},"initContainers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra init containers (Kubernetes Container)."},"imagePullPolicy":{"type":"string","enum":["","Always","Never","IfNotPresent"],"description":"Image pull policy of the containers."},"imagePullSecrets":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Secrets for pulling images (Kubernetes LocalObjectReference)."},"priorityClassName":{"type":"string","description":"Priority class of the pods."},"topologySpreadConstraints":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Topology spread constraints of the pods."},"enableAdminAPI":{"type":"boolean","description":"Enable the TSDB admin API."},"enableFeatures":{"type":"array","items":{"type":"string","minLength":1},"description":"Prometheus feature flags (--enable-feature)."},"enableRemoteWriteReceiver":{"type":"boolean","description":"Accept remote write requests."},"walCompression":{"type":"boolean","description":"Compress the write-ahead log."},"web":{"type":"object","description":"Settings of the Prometheus web server.","additionalProperties":false,"properties":{"pageTitle":{"type":"string","description":"Title of the web UI pages."},"maxConnections":{"type":"integer","minimum":0,"description":"Maximum simultaneous connections."},"tlsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Serve HTTPS (prometheus-operator WebTLSConfig)."},"httpConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"HTTP/2 and response headers (prometheus-operator WebHTTPConfig)."}}},"thanos":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Thanos sidecar settings (accepted; promop does not act on them yet)."},"replicaExternalLabelName":{"type":"string","description":"Name of the external label carrying the replica (default prometheus_replica; \"\" disables)."},"prometheusExternalLabelName":{"type":"string","description":"Name of the external label carrying <namespace>/<name> (default prometheus; \"\" disables)."},"query":{"type":"object","description":"Query engine settings.","additionalProperties":false,"properties":{"lookbackDelta":{"type":"string","description":"How far back to look for the last sample of a series (a duration)."},"maxConcurrency":{"type":"integer","minimum":1,"description":"Maximum concurrent queries."},"maxSamples":{"type":"integer","description":"Maximum samples one query may load."},"timeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum time a query may take."}}},"enforcedNamespaceLabel":{"type":"string","description":"Label set to the namespace of each monitor and rule on all their series and alerts."},"enforcedSampleLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's sampleLimit."},"scrapeClasses":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Named scrape settings monitors can refer to."},"serviceDiscoveryRole":{"type":"string","enum":["Endpoints","EndpointSlice"],"description":"Kubernetes role used to discover ServiceMonitor targets (default Endpoints)."},"listenLocal":{"type":"boolean","description":"Listen on 127.0.0.1 only."},"portName":{"type":"string","default":"web","description":"Name of the Prometheus container port."},"minReadySeconds":{"type":"integer","minimum":0,"description":"Seconds a new pod must be ready before it counts as available."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets of every monitor."},"arbitraryFSAccessThroughSMs":{"type":"object","description":"Whether ServiceMonitors may make Prometheus read files of its container.","additionalProperties":false,"properties":{"deny":{"type":"boolean","description":"Reject ServiceMonitors that use bearerTokenFile or TLS *File fields."}}},"overrideHonorLabels":{"type":"boolean","description":"Force honorLabels off for all monitors."},"overrideHonorTimestamps":{"type":"boolean","description":"Force honorTimestamps off for all monitors."},"ignoreNamespaceSelectors":{"type":"boolean","description":"Ignore the namespaceSelector of monitors (only their own namespace)."},"excludedFromEnforcement":{"$ref":"#/$defs/object.spec.excludedFromEnforcement"},"prometheusRulesExcludedFromEnforce":{"type":"array","description":"Deprecated: use excludedFromEnforcement.","items":{"type":"object","required":["ruleNamespace","ruleName"],"additionalProperties":false,"properties":{"ruleNamespace":{"type":"string","description":"Namespace of the PrometheusRule."},"ruleName":{"type":"string","description":"Name of the PrometheusRule."}}}},"enforcedTargetLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's targetLimit."},"enforcedLabelLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelLimit."},"enforcedLabelNameLengthLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelNameLengthLimit."},"enforcedLabelValueLengthLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelValueLengthLimit."},"enforcedKeepDroppedTargets":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's keepDroppedTargets."},"enforcedBodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Upper bound of every monitor's bodySizeLimit."},"sampleLimit":{"type":"integer","minimum":0,"description":"Global sample limit per scrape."},"targetLimit":{"type":"integer","minimum":0,"description":"Global target limit per scrape config."},"labelLimit":{"type":"integer","minimum":0,"description":"Global limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Global limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Global limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"Global number of dropped targets kept in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Global limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Scrape protocols, in order of preference."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Which metric and label names are valid."},"nameEscapingScheme":{"type":"string","description":"How names are escaped for scrapers that cannot use UTF-8 names."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape classic histograms exposed as native histograms."},"tsdb":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"TSDB settings (outOfOrderTimeWindow…)."},"otlp":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"OTLP receiver settings."},"enableOTLPReceiver":{"type":"boolean","description":"Accept OTLP metrics."},"remoteWriteReceiverMessageVersions":{"type":"array","items":{"type":"string"},"description":"Remote write protocol versions the receiver accepts."},"tracingConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Tracing of Prometheus itself."},"runtime":{"type":"object","description":"Go runtime settings of Prometheus.","additionalProperties":false,"properties":{"goGC":{"type":"integer","minimum":-1,"description":"GOGC percentage; -1 disables the garbage collector."}}},"reloadStrategy":{"type":"string","enum":["HTTP","ProcessSignal"],"description":"How Prometheus is told to reload."},"maximumStartupDurationSeconds":{"type":"integer","minimum":60,"description":"Maximum time the startup probe waits."},"scrapeFailureLogFile":{"type":"string","description":"File scrape failures are logged to."},"queryLogFile":{"type":"string","description":"File queries are logged to."},"serviceName":{"type":"string","description":"Name of an existing governing Service for the StatefulSet."},"terminationGracePeriodSeconds":{"type":"integer","minimum":0,"description":"Seconds a pod gets to stop (default 600)."},"hostNetwork":{"type":"boolean","description":"Use the host network."},"hostUsers":{"type":"boolean","description":"Use the host user namespace."},"hostAliases":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra /etc/hosts entries (Kubernetes HostAlias)."},"dnsPolicy":{"type":"string","enum":["ClusterFirstWithHostNet","ClusterFirst","Default","None"],"description":"DNS policy of the pods."},"dnsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"DNS settings of the pods."},"enableServiceLinks":{"type":"boolean","description":"Inject Service environment variables."},"automountServiceAccountToken":{"type":"boolean","description":"Mount the ServiceAccount token (default true)."},"schedulerName":{"type":"string","description":"Scheduler of the pods."},"podManagementPolicy":{"type":"string","enum":["OrderedReady","Parallel"],"description":"StatefulSet pod management policy (default Parallel)."},"updateStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet update strategy."},"persistentVolumeClaimRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet PVC retention policy."},"shardingStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"How targets are split between shards."},"shardRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"What happens to the data of removed shards."},"apiserverConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"How to reach the Kubernetes API server for service discovery."},"additionalArgs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra Prometheus command-line arguments ({name, value})."},"rules":{"type":"object","description":"Rule evaluation settings.","additionalProperties":false,"properties":{"alert":{"type":"object","additionalProperties":false,"properties":{"forOutageTolerance":{"type":"string","description":"How long Prometheus may have been down and still restore the for state of alerts."},"forGracePeriod":{"type":"string","description":"Minimum for duration restored after an outage."},"resendDelay":{"type":"string","description":"Minimum wait before an alert is sent to Alertmanager again."}}}}},"ruleQueryOffset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past rules are evaluated."},"exemplars":{"type":"object","description":"Exemplar storage (needs the exemplar-storage feature).","additionalProperties":false,"properties":{"maxSize":{"type":"integer","minimum":0,"description":"Maximum number of exemplars kept in memory."}}},"disableCompaction":{"type":"boolean","description":"Disable TSDB compaction."},"allowOverlappingBlocks":{"type":"boolean","description":"Deprecated and ignored."},"baseImage":{"type":"string","description":"Deprecated: use image."},"tag":{"type":"string","description":"Deprecated: use version or image."},"sha":{"type":"string","description":"Deprecated: use image."}}},"object.status.conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","description":"Available or Reconciled."},"status":{"type":"string","enum":["True","False","Unknown","Degraded"],"description":"Condition status."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"reason":{"type":"string","description":"One CamelCase word saying why."},"message":{"type":"string","description":"Details for humans."},"observedGeneration":{"type":"integer","description":"metadata.generation this condition was computed from."}}},"object.status.shardStatuses[]":{"type":"object","required":["shardID","replicas","updatedReplicas","availableReplicas","unavailableReplicas"],"additionalProperties":false,"properties":{"shardID":{"type":"string","description":"Shard number, as a string."},"replicas":{"type":"integer","minimum":0,"description":"Pods of the shard."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods of the shard running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods of the shard."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods of the shard."}}},"object.status.configStatus[].pendingReplicas":{"type":"array","items":{"type":"object","required":["pod","reason"],"additionalProperties":false,"properties":{"pod":{"type":"string","description":"Pod name."},"reason":{"type":"string","description":"One CamelCase word: NotRunning, NotReady, NoPodIP, Terminating, ListenLocal (not waited for; the pod loads the files when it starts), or Refused, Unreachable, Rejected, Stale, ReloadFailed (the reload failed; Reconciled is False)."},"message":{"type":"string","description":"Details for humans, e.g. the reason Prometheus gave for refusing the configuration."}}},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["pod"],"description":"Pods of the shard not verified to run these files, with the reason."},"object.status.configStatus[]":{"type":"object","required":["shardID","configHash"],"additionalProperties":false,"properties":{"shardID":{"type":"string","description":"Shard number, as a string."},"configHash":{"type":"string","description":"Short keyed hash of the files written for the shard (config, rule files, TLS assets); the pods carry it in the annotation promop.prometheus.io/config-hash."},"loadedReplicas":{"type":"array","items":{"type":"string"},"description":"Pods verified to run exactly these files (reloaded, then the loaded config and rules compared with what was written)."},"pendingReplicas":{"$ref":"#/$defs/object.status.configStatus%5B%5D.pendingReplicas"}}},"object.status":{"type":"object","description":"Observed state of the Prometheus, written by promop.","additionalProperties":false,"properties":{"paused":{"type":"boolean","description":"Whether reconciliation is paused."},"replicas":{"type":"integer","minimum":0,"description":"Pods of all shards."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"],"description":"Available and Reconciled."},"shardStatuses":{"type":"array","items":{"$ref":"#/$defs/object.status.shardStatuses%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["shardID"],"description":"Replica counts per shard."},"configStatus":{"type":"array","items":{"$ref":"#/$defs/object.status.configStatus%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["shardID"],"description":"Per shard: the hash of the files promop wrote, the pods verified to run them and the pods that do not (yet)."},"shards":{"type":"integer","minimum":0,"description":"Number of shards (the scale subresource reads it)."},"selector":{"type":"string","description":"Label selector of the pods, as a string (the scale subresource reads it)."}}}}};
 const schema7 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -999,7 +999,7 @@ validate31.errors = vErrors;
 return errors === 0;
 }
 
-const schema13 = {"type":"object","description":"Probes to use (accepted; promop does not act on Probes).","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+const schema13 = {"type":"object","description":"Probes to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1174,7 +1174,7 @@ validate33.errors = vErrors;
 return errors === 0;
 }
 
-const schema14 = {"type":"object","description":"Namespaces to take Probes from.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+const schema14 = {"type":"object","description":"Namespaces to take Probes from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -24257,8 +24257,8 @@ validate181.errors = vErrors;
 return errors === 0;
 }
 
-export const PrometheusRule = validate220;
-const schema107 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["PrometheusRule"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"type":"object","description":"Groups of alerting and recording rules.","additionalProperties":false,"properties":{"groups":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Rule groups; names are unique."}}},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.groups[].rules[]":{"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}},"object.spec.groups[]":{"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+export const Probe = validate220;
+const schema107 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["Probe"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.prober":{"type":"object","description":"The prober (for example a blackbox exporter) that probes the targets.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"description":"Address of the prober as host or host:port, without a scheme (set scheme for that)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape the prober with (default http)."},"path":{"type":"string","default":"/probe","description":"HTTP path of the prober (default /probe)."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.targets.staticConfig.relabelingConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.targets.staticConfig":{"type":"object","description":"A static list of targets to probe.","additionalProperties":false,"properties":{"static":{"type":"array","items":{"type":"string"},"description":"Targets to probe (URLs or host:port, as the prober module expects)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets (namespace is added when absent)."},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.staticConfig.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed."}}},"object.spec.targets.ingress.selector":{"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.targets.ingress.relabelingConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.targets.ingress":{"type":"object","description":"Ingress objects whose hosts and paths are probed.","additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.targets.ingress.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.ingress.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed; __tmp_ingress_address holds the Ingress address."}}},"object.spec.metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec":{"type":"object","description":"What to probe, with which prober, and how to scrape the prober.","additionalProperties":false,"properties":{"jobName":{"type":"string","description":"Value of the job label (default: the job name probe/<namespace>/<name>)."},"prober":{"$ref":"#/$defs/object.spec.prober"},"module":{"type":"string","description":"Prober module to use (the blackbox exporter module name), sent as the module URL parameter."},"targets":{"type":"object","description":"The targets: staticConfig or ingress (staticConfig wins when both are set).","additionalProperties":false,"properties":{"staticConfig":{"$ref":"#/$defs/object.spec.targets.staticConfig"},"ingress":{"$ref":"#/$defs/object.spec.targets.ingress"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to probe (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"params":{"type":"array","minItems":1,"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Extra URL parameters sent to the prober; spec.module wins over a module parameter.","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Parameter name."},"values":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Parameter values."}}}},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the prober returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
 const schema108 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
 function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -24551,10 +24551,4780 @@ validate221.errors = vErrors;
 return errors === 0;
 }
 
-const schema109 = {"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}};
-const schema110 = {"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}};
+const schema109 = {"type":"object","description":"What to probe, with which prober, and how to scrape the prober.","additionalProperties":false,"properties":{"jobName":{"type":"string","description":"Value of the job label (default: the job name probe/<namespace>/<name>)."},"prober":{"$ref":"#/$defs/object.spec.prober"},"module":{"type":"string","description":"Prober module to use (the blackbox exporter module name), sent as the module URL parameter."},"targets":{"type":"object","description":"The targets: staticConfig or ingress (staticConfig wins when both are set).","additionalProperties":false,"properties":{"staticConfig":{"$ref":"#/$defs/object.spec.targets.staticConfig"},"ingress":{"$ref":"#/$defs/object.spec.targets.ingress"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to probe (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"params":{"type":"array","minItems":1,"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Extra URL parameters sent to the prober; spec.module wins over a module parameter.","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Parameter name."},"values":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Parameter values."}}}},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the prober returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}};
+const schema110 = {"type":"object","description":"The prober (for example a blackbox exporter) that probes the targets.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"description":"Address of the prober as host or host:port, without a scheme (set scheme for that)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape the prober with (default http)."},"path":{"type":"string","default":"/probe","description":"HTTP path of the prober (default /probe)."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
 
 function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.path === undefined){
+data.path = "/probe";
+}
+if(data.url === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "url") || (key0 === "scheme")) || (key0 === "path")) || (key0 === "proxyUrl")) || (key0 === "noProxy")) || (key0 === "proxyFromEnvironment")) || (key0 === "proxyConnectHeader"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data0 = data.url;
+if(typeof data0 === "string"){
+if(func6(data0) < 1){
+const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.scheme !== undefined){
+let data1 = data.scheme;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((((data1 === "http") || (data1 === "https")) || (data1 === "HTTP")) || (data1 === "HTTPS"))){
+const err5 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema110.properties.scheme.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(typeof data.path !== "string"){
+const err6 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.proxyUrl !== undefined){
+let data3 = data.proxyUrl;
+if(typeof data3 === "string"){
+if(!pattern6.test(data3)){
+const err7 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err9 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err10 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data6 = data.proxyConnectHeader;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+let data7 = data6[key1];
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.key === undefined){
+const err11 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+for(const key2 in data8){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err12 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data8.name !== undefined){
+if(typeof data8.name !== "string"){
+const err13 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.key !== undefined){
+if(typeof data8.key !== "string"){
+const err14 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data8.optional !== undefined){
+if(typeof data8.optional !== "boolean"){
+const err15 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate224.errors = vErrors;
+return errors === 0;
+}
+
+const schema111 = {"type":"object","description":"A static list of targets to probe.","additionalProperties":false,"properties":{"static":{"type":"array","items":{"type":"string"},"description":"Targets to probe (URLs or host:port, as the prober module expects)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets (namespace is added when absent)."},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.staticConfig.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed."}}};
+const schema112 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+data.action = "replace";
+}
+for(const key0 in data){
+if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.sourceLabels !== undefined){
+let data0 = data.sourceLabels;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.separator !== undefined){
+if(typeof data.separator !== "string"){
+const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.targetLabel !== undefined){
+if(typeof data.targetLabel !== "string"){
+const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.regex !== undefined){
+if(typeof data.regex !== "string"){
+const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.modulus !== undefined){
+let data5 = data.modulus;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.replacement !== undefined){
+if(typeof data.replacement !== "string"){
+const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+let data7 = data.action;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema112.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate227.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "static") || (key0 === "labels")) || (key0 === "relabelingConfigs"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.static !== undefined){
+let data0 = data.static;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/static/" + i0,schemaPath:"#/properties/static/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/static",schemaPath:"#/properties/static/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.labels !== undefined){
+let data2 = data.labels;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key1 in data2){
+if(typeof data2[key1] !== "string"){
+const err3 = {instancePath:instancePath+"/labels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.relabelingConfigs !== undefined){
+let data4 = data.relabelingConfigs;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate227(data4[i1], {instancePath:instancePath+"/relabelingConfigs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/relabelingConfigs",schemaPath:"#/properties/relabelingConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate226.errors = vErrors;
+return errors === 0;
+}
+
+const schema113 = {"type":"object","description":"Ingress objects whose hosts and paths are probed.","additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.targets.ingress.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.ingress.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed; __tmp_ingress_address holds the Ingress address."}}};
+const schema114 = {"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "matchLabels") || (key0 === "matchExpressions"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.matchLabels !== undefined){
+let data0 = data.matchLabels;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key1 in data0){
+if(typeof data0[key1] !== "string"){
+const err1 = {instancePath:instancePath+"/matchLabels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/matchLabels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/matchLabels",schemaPath:"#/properties/matchLabels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.matchExpressions !== undefined){
+let data2 = data.matchExpressions;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.key === undefined){
+const err3 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data3.operator === undefined){
+const err4 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key2 in data3){
+if(!(((key2 === "key") || (key2 === "operator")) || (key2 === "values"))){
+const err5 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data3.key !== undefined){
+if(typeof data3.key !== "string"){
+const err6 = {instancePath:instancePath+"/matchExpressions/" + i0+"/key",schemaPath:"#/properties/matchExpressions/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data3.operator !== undefined){
+if(typeof data3.operator !== "string"){
+const err7 = {instancePath:instancePath+"/matchExpressions/" + i0+"/operator",schemaPath:"#/properties/matchExpressions/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data3.values !== undefined){
+let data6 = data3.values;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data6[i1] !== "string"){
+const err8 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values/" + i1,schemaPath:"#/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values",schemaPath:"#/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/matchExpressions",schemaPath:"#/properties/matchExpressions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate231.errors = vErrors;
+return errors === 0;
+}
+
+const schema115 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+data.action = "replace";
+}
+for(const key0 in data){
+if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.sourceLabels !== undefined){
+let data0 = data.sourceLabels;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.separator !== undefined){
+if(typeof data.separator !== "string"){
+const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.targetLabel !== undefined){
+if(typeof data.targetLabel !== "string"){
+const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.regex !== undefined){
+if(typeof data.regex !== "string"){
+const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.modulus !== undefined){
+let data5 = data.modulus;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.replacement !== undefined){
+if(typeof data.replacement !== "string"){
+const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+let data7 = data.action;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema115.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate233.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "selector") || (key0 === "namespaceSelector")) || (key0 === "relabelingConfigs"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.selector !== undefined){
+if(!(validate231(data.selector, {instancePath:instancePath+"/selector",parentData:data,parentDataProperty:"selector",rootData}))){
+vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+errors = vErrors.length;
+}
+}
+if(data.namespaceSelector !== undefined){
+let data1 = data.namespaceSelector;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(const key1 in data1){
+if(!((key1 === "any") || (key1 === "matchNames"))){
+const err1 = {instancePath:instancePath+"/namespaceSelector",schemaPath:"#/properties/namespaceSelector/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data1.any !== undefined){
+if(typeof data1.any !== "boolean"){
+const err2 = {instancePath:instancePath+"/namespaceSelector/any",schemaPath:"#/properties/namespaceSelector/properties/any/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data1.matchNames !== undefined){
+let data3 = data1.matchNames;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data3[i0] !== "string"){
+const err3 = {instancePath:instancePath+"/namespaceSelector/matchNames/" + i0,schemaPath:"#/properties/namespaceSelector/properties/matchNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/namespaceSelector/matchNames",schemaPath:"#/properties/namespaceSelector/properties/matchNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/namespaceSelector",schemaPath:"#/properties/namespaceSelector/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.relabelingConfigs !== undefined){
+let data5 = data.relabelingConfigs;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate233(data5[i1], {instancePath:instancePath+"/relabelingConfigs/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/relabelingConfigs",schemaPath:"#/properties/relabelingConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate230.errors = vErrors;
+return errors === 0;
+}
+
+const schema116 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+data.action = "replace";
+}
+for(const key0 in data){
+if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.sourceLabels !== undefined){
+let data0 = data.sourceLabels;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.separator !== undefined){
+if(typeof data.separator !== "string"){
+const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.targetLabel !== undefined){
+if(typeof data.targetLabel !== "string"){
+const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.regex !== undefined){
+if(typeof data.regex !== "string"){
+const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.modulus !== undefined){
+let data5 = data.modulus;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.replacement !== undefined){
+if(typeof data.replacement !== "string"){
+const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+let data7 = data.action;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema116.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate236.errors = vErrors;
+return errors === 0;
+}
+
+const schema117 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "type") || (key0 === "credentials"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.credentials !== undefined){
+let data1 = data.credentials;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err2 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err3 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err4 = {instancePath:instancePath+"/credentials/name",schemaPath:"#/properties/credentials/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err5 = {instancePath:instancePath+"/credentials/key",schemaPath:"#/properties/credentials/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err6 = {instancePath:instancePath+"/credentials/optional",schemaPath:"#/properties/credentials/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate238.errors = vErrors;
+return errors === 0;
+}
+
+const schema118 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "username") || (key0 === "password"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.username !== undefined){
+let data0 = data.username;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/username/name",schemaPath:"#/properties/username/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/username/key",schemaPath:"#/properties/username/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/username/optional",schemaPath:"#/properties/username/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.password !== undefined){
+let data4 = data.password;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/password/name",schemaPath:"#/properties/password/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/password/key",schemaPath:"#/properties/password/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/password/optional",schemaPath:"#/properties/password/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate240.errors = vErrors;
+return errors === 0;
+}
+
+const schema119 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema120 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate243.errors = vErrors;
+return errors === 0;
+}
+
+const schema121 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema122 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate246.errors = vErrors;
+return errors === 0;
+}
+
+const schema123 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate248.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate246(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate248(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema121.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema121.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate245.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.clientId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientSecret === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientSecret"},message:"must have required property '"+"clientSecret"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.tokenUrl === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema119.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(!(validate243(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+errors = vErrors.length;
+}
+}
+if(data.clientSecret !== undefined){
+let data1 = data.clientSecret;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err4 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err5 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err6 = {instancePath:instancePath+"/clientSecret/name",schemaPath:"#/properties/clientSecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err7 = {instancePath:instancePath+"/clientSecret/key",schemaPath:"#/properties/clientSecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err8 = {instancePath:instancePath+"/clientSecret/optional",schemaPath:"#/properties/clientSecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.tokenUrl !== undefined){
+let data5 = data.tokenUrl;
+if(typeof data5 === "string"){
+if(func6(data5) < 1){
+const err10 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!pattern7.test(data5)){
+const err11 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https)://.+$"},message:"must match pattern \""+"^(http|https)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.scopes !== undefined){
+let data6 = data.scopes;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.endpointParams !== undefined){
+let data8 = data.endpointParams;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key2 in data8){
+if(typeof data8[key2] !== "string"){
+const err15 = {instancePath:instancePath+"/endpointParams/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpointParams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/endpointParams",schemaPath:"#/properties/endpointParams/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate245(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+errors = vErrors.length;
+}
+}
+if(data.proxyUrl !== undefined){
+let data11 = data.proxyUrl;
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err17 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err19 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err20 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data14 = data.proxyConnectHeader;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+let data15 = data14[key3];
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.key === undefined){
+const err21 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key4 in data16){
+if(!(((key4 === "name") || (key4 === "key")) || (key4 === "optional"))){
+const err22 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data16.name !== undefined){
+if(typeof data16.name !== "string"){
+const err23 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data16.key !== undefined){
+if(typeof data16.key !== "string"){
+const err24 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data16.optional !== undefined){
+if(typeof data16.optional !== "boolean"){
+const err25 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate242.errors = vErrors;
+return errors === 0;
+}
+
+const schema124 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema125 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate253.errors = vErrors;
+return errors === 0;
+}
+
+const schema126 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate255.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate253(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate255(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema124.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema124.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate252.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func2.call(schema109.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.jobName !== undefined){
+if(typeof data.jobName !== "string"){
+const err1 = {instancePath:instancePath+"/jobName",schemaPath:"#/properties/jobName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.prober !== undefined){
+if(!(validate224(data.prober, {instancePath:instancePath+"/prober",parentData:data,parentDataProperty:"prober",rootData}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+errors = vErrors.length;
+}
+}
+if(data.module !== undefined){
+if(typeof data.module !== "string"){
+const err2 = {instancePath:instancePath+"/module",schemaPath:"#/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.targets !== undefined){
+let data3 = data.targets;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key1 in data3){
+if(!((key1 === "staticConfig") || (key1 === "ingress"))){
+const err3 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data3.staticConfig !== undefined){
+if(!(validate226(data3.staticConfig, {instancePath:instancePath+"/targets/staticConfig",parentData:data3,parentDataProperty:"staticConfig",rootData}))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+errors = vErrors.length;
+}
+}
+if(data3.ingress !== undefined){
+if(!(validate230(data3.ingress, {instancePath:instancePath+"/targets/ingress",parentData:data3,parentDataProperty:"ingress",rootData}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.interval !== undefined){
+let data6 = data.interval;
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err5 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.scrapeTimeout !== undefined){
+let data7 = data.scrapeTimeout;
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+const err7 = {instancePath:instancePath+"/scrapeTimeout",schemaPath:"#/properties/scrapeTimeout/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/scrapeTimeout",schemaPath:"#/properties/scrapeTimeout/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.params !== undefined){
+let data8 = data.params;
+if(Array.isArray(data8)){
+if(data8.length < 1){
+const err9 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.name === undefined){
+const err10 = {instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key2 in data9){
+if(!((key2 === "name") || (key2 === "values"))){
+const err11 = {instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data9.name !== undefined){
+let data10 = data9.name;
+if(typeof data10 === "string"){
+if(func6(data10) < 1){
+const err12 = {instancePath:instancePath+"/params/" + i0+"/name",schemaPath:"#/properties/params/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/params/" + i0+"/name",schemaPath:"#/properties/params/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data9.values !== undefined){
+let data11 = data9.values;
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err14 = {instancePath:instancePath+"/params/" + i0+"/values",schemaPath:"#/properties/params/items/properties/values/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(typeof data12 === "string"){
+if(func6(data12) < 1){
+const err15 = {instancePath:instancePath+"/params/" + i0+"/values/" + i1,schemaPath:"#/properties/params/items/properties/values/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/params/" + i0+"/values/" + i1,schemaPath:"#/properties/params/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/params/" + i0+"/values",schemaPath:"#/properties/params/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.metricRelabelings !== undefined){
+let data13 = data.metricRelabelings;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate236(data13[i2], {instancePath:instancePath+"/metricRelabelings/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/metricRelabelings",schemaPath:"#/properties/metricRelabelings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.authorization !== undefined){
+if(!(validate238(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
+errors = vErrors.length;
+}
+}
+if(data.basicAuth !== undefined){
+if(!(validate240(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
+errors = vErrors.length;
+}
+}
+if(data.oauth2 !== undefined){
+if(!(validate242(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+errors = vErrors.length;
+}
+}
+if(data.bearerTokenSecret !== undefined){
+let data18 = data.bearerTokenSecret;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.key === undefined){
+const err21 = {instancePath:instancePath+"/bearerTokenSecret",schemaPath:"#/properties/bearerTokenSecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key3 in data18){
+if(!(((key3 === "name") || (key3 === "key")) || (key3 === "optional"))){
+const err22 = {instancePath:instancePath+"/bearerTokenSecret",schemaPath:"#/properties/bearerTokenSecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data18.name !== undefined){
+if(typeof data18.name !== "string"){
+const err23 = {instancePath:instancePath+"/bearerTokenSecret/name",schemaPath:"#/properties/bearerTokenSecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data18.key !== undefined){
+if(typeof data18.key !== "string"){
+const err24 = {instancePath:instancePath+"/bearerTokenSecret/key",schemaPath:"#/properties/bearerTokenSecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data18.optional !== undefined){
+if(typeof data18.optional !== "boolean"){
+const err25 = {instancePath:instancePath+"/bearerTokenSecret/optional",schemaPath:"#/properties/bearerTokenSecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/bearerTokenSecret",schemaPath:"#/properties/bearerTokenSecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.followRedirects !== undefined){
+if(typeof data.followRedirects !== "boolean"){
+const err27 = {instancePath:instancePath+"/followRedirects",schemaPath:"#/properties/followRedirects/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.enableHttp2 !== undefined){
+if(typeof data.enableHttp2 !== "boolean"){
+const err28 = {instancePath:instancePath+"/enableHttp2",schemaPath:"#/properties/enableHttp2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate252(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+errors = vErrors.length;
+}
+}
+if(data.sampleLimit !== undefined){
+let data25 = data.sampleLimit;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err29 = {instancePath:instancePath+"/sampleLimit",schemaPath:"#/properties/sampleLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err30 = {instancePath:instancePath+"/sampleLimit",schemaPath:"#/properties/sampleLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data.targetLimit !== undefined){
+let data26 = data.targetLimit;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err31 = {instancePath:instancePath+"/targetLimit",schemaPath:"#/properties/targetLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err32 = {instancePath:instancePath+"/targetLimit",schemaPath:"#/properties/targetLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+if(data.labelLimit !== undefined){
+let data27 = data.labelLimit;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err33 = {instancePath:instancePath+"/labelLimit",schemaPath:"#/properties/labelLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err34 = {instancePath:instancePath+"/labelLimit",schemaPath:"#/properties/labelLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data.labelNameLengthLimit !== undefined){
+let data28 = data.labelNameLengthLimit;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err35 = {instancePath:instancePath+"/labelNameLengthLimit",schemaPath:"#/properties/labelNameLengthLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err36 = {instancePath:instancePath+"/labelNameLengthLimit",schemaPath:"#/properties/labelNameLengthLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+if(data.labelValueLengthLimit !== undefined){
+let data29 = data.labelValueLengthLimit;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err37 = {instancePath:instancePath+"/labelValueLengthLimit",schemaPath:"#/properties/labelValueLengthLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err38 = {instancePath:instancePath+"/labelValueLengthLimit",schemaPath:"#/properties/labelValueLengthLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data.keepDroppedTargets !== undefined){
+let data30 = data.keepDroppedTargets;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err39 = {instancePath:instancePath+"/keepDroppedTargets",schemaPath:"#/properties/keepDroppedTargets/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 0 || isNaN(data30)){
+const err40 = {instancePath:instancePath+"/keepDroppedTargets",schemaPath:"#/properties/keepDroppedTargets/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+if(data.scrapeProtocols !== undefined){
+let data31 = data.scrapeProtocols;
+if(Array.isArray(data31)){
+const len3 = data31.length;
+for(let i3=0; i3<len3; i3++){
+let data32 = data31[i3];
+if(typeof data32 !== "string"){
+const err41 = {instancePath:instancePath+"/scrapeProtocols/" + i3,schemaPath:"#/properties/scrapeProtocols/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!(((((data32 === "PrometheusProto") || (data32 === "OpenMetricsText0.0.1")) || (data32 === "OpenMetricsText1.0.0")) || (data32 === "PrometheusText0.0.4")) || (data32 === "PrometheusText1.0.0"))){
+const err42 = {instancePath:instancePath+"/scrapeProtocols/" + i3,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema109.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/scrapeProtocols",schemaPath:"#/properties/scrapeProtocols/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.fallbackScrapeProtocol !== undefined){
+let data33 = data.fallbackScrapeProtocol;
+if(typeof data33 !== "string"){
+const err44 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(!(((((data33 === "PrometheusProto") || (data33 === "OpenMetricsText0.0.1")) || (data33 === "OpenMetricsText1.0.0")) || (data33 === "PrometheusText0.0.4")) || (data33 === "PrometheusText1.0.0"))){
+const err45 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema109.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.scrapeClass !== undefined){
+let data34 = data.scrapeClass;
+if(typeof data34 === "string"){
+if(func6(data34) < 1){
+const err46 = {instancePath:instancePath+"/scrapeClass",schemaPath:"#/properties/scrapeClass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/scrapeClass",schemaPath:"#/properties/scrapeClass/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.scrapeNativeHistograms !== undefined){
+if(typeof data.scrapeNativeHistograms !== "boolean"){
+const err48 = {instancePath:instancePath+"/scrapeNativeHistograms",schemaPath:"#/properties/scrapeNativeHistograms/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.scrapeClassicHistograms !== undefined){
+if(typeof data.scrapeClassicHistograms !== "boolean"){
+const err49 = {instancePath:instancePath+"/scrapeClassicHistograms",schemaPath:"#/properties/scrapeClassicHistograms/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.nativeHistogramBucketLimit !== undefined){
+let data37 = data.nativeHistogramBucketLimit;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err50 = {instancePath:instancePath+"/nativeHistogramBucketLimit",schemaPath:"#/properties/nativeHistogramBucketLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err51 = {instancePath:instancePath+"/nativeHistogramBucketLimit",schemaPath:"#/properties/nativeHistogramBucketLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+if(data.nativeHistogramMinBucketFactor !== undefined){
+let data38 = data.nativeHistogramMinBucketFactor;
+const _errs77 = errors;
+let valid12 = false;
+const _errs78 = errors;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err52 = {instancePath:instancePath+"/nativeHistogramMinBucketFactor",schemaPath:"#/properties/nativeHistogramMinBucketFactor/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+var _valid0 = _errs78 === errors;
+valid12 = valid12 || _valid0;
+if(!valid12){
+const _errs80 = errors;
+if(typeof data38 !== "string"){
+const err53 = {instancePath:instancePath+"/nativeHistogramMinBucketFactor",schemaPath:"#/properties/nativeHistogramMinBucketFactor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+var _valid0 = _errs80 === errors;
+valid12 = valid12 || _valid0;
+}
+if(!valid12){
+const err54 = {instancePath:instancePath+"/nativeHistogramMinBucketFactor",schemaPath:"#/properties/nativeHistogramMinBucketFactor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+else {
+errors = _errs77;
+if(vErrors !== null){
+if(_errs77){
+vErrors.length = _errs77;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data38 !== "string" && !Number.isInteger(data38)){
+const err55 = {instancePath:instancePath+"/nativeHistogramMinBucketFactor",schemaPath:"#/properties/nativeHistogramMinBucketFactor/x-kubernetes-int-or-string",keyword:"x-kubernetes-int-or-string",params:{},message:"must pass \"x-kubernetes-int-or-string\" keyword validation"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.convertClassicHistogramsToNHCB !== undefined){
+if(typeof data.convertClassicHistogramsToNHCB !== "boolean"){
+const err56 = {instancePath:instancePath+"/convertClassicHistogramsToNHCB",schemaPath:"#/properties/convertClassicHistogramsToNHCB/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+validate223.errors = vErrors;
+return errors === 0;
+}
+
+const schema127 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema128 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema129 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.lastTransitionTime === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastTransitionTime"},message:"must have required property '"+"lastTransitionTime"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "type") || (key0 === "status")) || (key0 === "reason")) || (key0 === "message")) || (key0 === "lastTransitionTime")) || (key0 === "observedGeneration"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(data0 === "Accepted")){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema129.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema129.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+if(typeof data.reason !== "string"){
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err9 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.lastTransitionTime !== undefined){
+let data4 = data.lastTransitionTime;
+if(typeof data4 === "string"){
+if(!(formats0.validate(data4))){
+const err10 = {instancePath:instancePath+"/lastTransitionTime",schemaPath:"#/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/lastTransitionTime",schemaPath:"#/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.observedGeneration !== undefined){
+let data5 = data.observedGeneration;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/observedGeneration",schemaPath:"#/properties/observedGeneration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate261.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.group === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.resource === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.namespace === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "group") || (key0 === "resource")) || (key0 === "name")) || (key0 === "namespace")) || (key0 === "conditions"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.group !== undefined){
+let data0 = data.group;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(data0 === "monitoring.coreos.com")){
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema128.properties.group.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data1 = data.resource;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema128.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.namespace !== undefined){
+if(typeof data.namespace !== "string"){
+const err10 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.conditions !== undefined){
+let data4 = data.conditions;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate261(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/conditions",schemaPath:"#/properties/conditions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate260.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "bindings") || (key0 === "acceptedBy")) || (key0 === "rejectedBy"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.bindings !== undefined){
+let data0 = data.bindings;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate260(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.acceptedBy !== undefined){
+let data2 = data.acceptedBy;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err2 = {instancePath:instancePath+"/acceptedBy",schemaPath:"#/properties/acceptedBy/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err3 = {instancePath:instancePath+"/acceptedBy",schemaPath:"#/properties/acceptedBy/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.rejectedBy !== undefined){
+let data3 = data.rejectedBy;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err4 = {instancePath:instancePath+"/rejectedBy",schemaPath:"#/properties/rejectedBy/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err5 = {instancePath:instancePath+"/rejectedBy",schemaPath:"#/properties/rejectedBy/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate259.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiVersion === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.spec === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "status"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.apiVersion !== undefined){
+let data0 = data.apiVersion;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(data0 === "monitoring.coreos.com/v1")){
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema107.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(data1 === "Probe")){
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema107.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+if(!(validate221(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
+errors = vErrors.length;
+}
+}
+if(data.spec !== undefined){
+if(!(validate223(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
+vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+if(!(validate259(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate220.errors = vErrors;
+return errors === 0;
+}
+
+export const PrometheusRule = validate265;
+const schema130 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["PrometheusRule"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"type":"object","description":"Groups of alerting and recording rules.","additionalProperties":false,"properties":{"groups":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Rule groups; names are unique."}}},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.groups[].rules[]":{"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}},"object.spec.groups[]":{"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+const schema131 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
+
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.namespace === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.namespace !== undefined){
+if(typeof data.namespace !== "string"){
+const err3 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.generateName !== undefined){
+if(typeof data.generateName !== "string"){
+const err4 = {instancePath:instancePath+"/generateName",schemaPath:"#/properties/generateName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.uid !== undefined){
+if(typeof data.uid !== "string"){
+const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.resourceVersion !== undefined){
+if(typeof data.resourceVersion !== "string"){
+const err6 = {instancePath:instancePath+"/resourceVersion",schemaPath:"#/properties/resourceVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.generation !== undefined){
+let data5 = data.generation;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err7 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.creationTimestamp !== undefined){
+let data6 = data.creationTimestamp;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema131.properties.creationTimestamp.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.deletionTimestamp !== undefined){
+if(typeof data.deletionTimestamp !== "string"){
+const err9 = {instancePath:instancePath+"/deletionTimestamp",schemaPath:"#/properties/deletionTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.deletionGracePeriodSeconds !== undefined){
+let data8 = data.deletionGracePeriodSeconds;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err10 = {instancePath:instancePath+"/deletionGracePeriodSeconds",schemaPath:"#/properties/deletionGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.labels !== undefined){
+let data9 = data.labels;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key0 in data9){
+if(typeof data9[key0] !== "string"){
+const err11 = {instancePath:instancePath+"/labels/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.annotations !== undefined){
+let data11 = data.annotations;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key1 in data11){
+if(typeof data11[key1] !== "string"){
+const err13 = {instancePath:instancePath+"/annotations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.finalizers !== undefined){
+let data13 = data.finalizers;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data13[i0] !== "string"){
+const err15 = {instancePath:instancePath+"/finalizers/" + i0,schemaPath:"#/properties/finalizers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/finalizers",schemaPath:"#/properties/finalizers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.ownerReferences !== undefined){
+let data15 = data.ownerReferences;
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err17 = {instancePath:instancePath+"/ownerReferences/" + i1,schemaPath:"#/properties/ownerReferences/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ownerReferences",schemaPath:"#/properties/ownerReferences/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.managedFields !== undefined){
+let data17 = data.managedFields;
+if(Array.isArray(data17)){
+const len2 = data17.length;
+for(let i2=0; i2<len2; i2++){
+let data18 = data17[i2];
+if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))){
+const err19 = {instancePath:instancePath+"/managedFields/" + i2,schemaPath:"#/properties/managedFields/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/managedFields",schemaPath:"#/properties/managedFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+
+const schema132 = {"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}};
+const schema133 = {"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}};
+
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24783,12 +29553,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate224.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24869,8 +29639,8 @@ let data2 = data.rules;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate224(data2[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate269(data2[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
 }
@@ -24986,15 +29756,15 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate223.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
 
-const schema111 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
-const schema112 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
-const schema113 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+const schema134 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema135 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema136 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25053,7 +29823,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(data0 === "Accepted")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema113.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema136.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -25076,7 +29846,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema113.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema136.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25159,12 +29929,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate229.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25233,7 +30003,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com")){
-const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema112.properties.group.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema135.properties.group.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25256,7 +30026,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
-const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema112.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema135.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25295,8 +30065,8 @@ let data4 = data.conditions;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate229(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate274(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 }
@@ -25323,12 +30093,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25349,8 +30119,8 @@ let data0 = data.bindings;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate228(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate273(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
 }
@@ -25427,12 +30197,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25501,7 +30271,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com/v1")){
-const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema107.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema130.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25524,7 +30294,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(data1 === "PrometheusRule")){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema107.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema130.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25535,8 +30305,8 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate221(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
-vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
+if(!(validate266(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 }
@@ -25560,8 +30330,8 @@ let data4 = data3.groups;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate223(data4[i0], {instancePath:instancePath+"/spec/groups/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate268(data4[i0], {instancePath:instancePath+"/spec/groups/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
 }
@@ -25590,8 +30360,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate227(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate272(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
 errors = vErrors.length;
 }
 }
@@ -25606,7 +30376,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
 

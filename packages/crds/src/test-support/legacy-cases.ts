@@ -88,6 +88,19 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
   { title: 'a PodMonitor endpoint with bearerTokenSecret (deprecated)', kind: 'PodMonitor', object: podMonitor('bearer-token-secret', { port: 'web', bearerTokenSecret: secretKey }) },
   { title: 'a PodMonitor without podMetricsEndpoints', kind: 'PodMonitor', object: object('PodMonitor', 'no-endpoints', { selector: {} }) },
   // Prometheus
+  // Probe
+  {
+    title: 'a blackbox Probe as kube-prometheus users write it (static targets, uppercase scheme, bearerTokenSecret)',
+    kind: 'Probe',
+    object: object('Probe', 'blackbox-static', {
+      jobName: 'blackbox',
+      prober: { url: 'blackbox-exporter.monitoring.svc:19115', scheme: 'HTTP' },
+      module: 'http_2xx',
+      bearerTokenSecret: secretKey,
+      targets: { staticConfig: { static: ['https://example.com'], labels: { env: 'prod' }, relabelingConfigs: [{ action: 'Replace', targetLabel: 'team', replacement: 'web' }] } },
+    }),
+  },
+  { title: 'a Probe with an empty spec', kind: 'Probe', object: object('Probe', 'empty-spec', {}) },
   { title: 'a Prometheus with an empty spec', kind: 'Prometheus', object: object('Prometheus', 'empty-spec', {}) },
   {
     title: 'a Prometheus of the prometheus-operator 0.2x era (baseImage, tag, sha, allowOverlappingBlocks, ruleSelector)',

@@ -66,6 +66,8 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
   { title: 'a ServiceMonitor port given as a number', kind: 'ServiceMonitor', object: serviceMonitor('port-number', { port: 8080 }), path: 'spec.endpoints[0].port' },
   { title: 'an unknown endpoint field', kind: 'ServiceMonitor', object: serviceMonitor('unknown-field', { intervall: '30s' }), path: 'spec.endpoints[0].intervall', unknownField: true },
   // PodMonitor
+  { title: 'a Probe prober without url', kind: 'Probe', object: base('Probe', 'prober-no-url', { prober: { path: '/probe' }, targets: { staticConfig: { static: ['a'] } } }), path: 'spec.prober.url' },
+  { title: 'a Probe interval that is not a duration', kind: 'Probe', object: base('Probe', 'bad-interval', { interval: '5 minutes', prober: { url: 'b:9115' } }), path: 'spec.interval' },
   { title: 'a port number above 65535', kind: 'PodMonitor', object: podMonitor('port-too-high', { portNumber: 70000 }), path: 'spec.podMetricsEndpoints[0].portNumber' },
   { title: 'port number 0', kind: 'PodMonitor', object: podMonitor('port-zero', { portNumber: 0 }), path: 'spec.podMetricsEndpoints[0].portNumber' },
   { title: 'a PodMonitor port given as a number (portNumber takes numbers)', kind: 'PodMonitor', object: podMonitor('port-number', { port: 8080 }), path: 'spec.podMetricsEndpoints[0].port' },

@@ -1,0 +1,258 @@
+/**
+ * Probe rendering: goldens under test/golden/scrape/probe-*.yaml (reviewed against prometheus-operator's
+ * Probe goldens: job name, key order, the prober relabelings, sharding on __param_target), promtool acceptance,
+ * and the bad Probes that are rejected alone with a field path.
+ */
+import type { Probe } from '@promop/crds';
+import { load } from 'js-yaml';
+import { generate } from '../generate.ts';
+import { renderProbe } from './probe.ts';
+import { proberAddressError } from './prober-address.ts';
+import type { ScrapeContext } from './scrape-context.ts';
+import { promtoolCheckConfigs, readGolden, testContext, testPrometheus, wrapScrapeConfigs } from './test-harness.ts';
+
+function probe(spec: Probe['spec'], name = 'testprobe1', namespace = 'default'): Probe {
+  return { apiVersion: 'monitoring.coreos.com/v1', kind: 'Probe', metadata: { name, namespace }, spec };
+}
+
+const prober = { url: 'blackbox.exporter.io', scheme: 'http', path: '/probe' } as const;
+
+interface GoldenCase {
+  name: string;
+  probe: Probe;
+  ctx?: Partial<ScrapeContext>;
+  version?: string;
+  warnings?: string[];
+  tlsAssets?: string[];
+}
+
+const cases: GoldenCase[] = [
+  {
+    name: 'probe-static',
+    probe: probe({
+      prober,
+      module: 'http_2xx',
+      targets: { staticConfig: { static: ['prometheus.io', 'promcon.io'], labels: { static: 'label' }, relabelingConfigs: [{ targetLabel: 'foo', replacement: 'bar', action: 'replace' }] } },
+    }),
+    ctx: { shard: undefined },
+  },
+  {
+    // prometheus-operator's ProbeIngressSDConfigGenerationWithLabelEnforce, but for the retention rules promop does not write.
+    name: 'probe-ingress-enforced',
+    probe: probe({
+      prober,
+      module: 'http_2xx',
+      targets: {
+        ingress: {
+          selector: { matchLabels: { 'prometheus.io/probe': 'true' } },
+          namespaceSelector: { any: true },
+          relabelingConfigs: [{ targetLabel: 'foo', replacement: 'bar', action: 'replace' }],
+        },
+      },
+    }),
+    ctx: { shard: undefined, enforcedNamespaceLabel: 'namespace' },
+  },
+  {
+    name: 'probe-ingress-namespaces',
+    probe: probe({
+      prober: { url: 'blackbox:9115' },
+      targets: { ingress: { selector: { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['internal'] }] }, namespaceSelector: { matchNames: ['web', 'shop'] } } },
+      interval: '1m',
+      scrapeTimeout: '15s',
+    }),
+    ctx: { shards: 2, shard: 1 },
+  },
+  {
+    name: 'probe-auth-tls',
+    probe: probe({
+      jobName: 'blackbox',
+      prober: { url: 'blackbox.monitoring.svc:9115', scheme: 'HTTPS', proxyUrl: 'http://proxy:3128' },
+      module: 'http_2xx',
+      params: [{ name: 'module', values: ['ignored'] }, { name: 'debug', values: ['true'] }],
+      targets: { staticConfig: { static: ['https://example.com'], labels: { namespace: 'shop', env: 'prod' } } },
+      basicAuth: { username: { name: 'creds', key: 'user' }, password: { name: 'creds', key: 'password' } },
+      tlsConfig: { ca: { secret: { name: 'tls', key: 'ca.crt' } }, serverName: 'blackbox' },
+      followRedirects: false,
+      enableHttp2: false,
+      sampleLimit: 100,
+      labelLimit: 20,
+      scrapeProtocols: ['OpenMetricsText1.0.0', 'PrometheusText0.0.4'],
+      metricRelabelings: [{ sourceLabels: ['__name__'], regex: 'probe_debug_.*', action: 'drop' }],
+    }),
+    ctx: { enforcedSampleLimit: 50, enforcedBodySizeLimit: '10MB' },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'probe-oauth2',
+    probe: probe({
+      prober,
+      targets: { staticConfig: { static: ['a.example'] } },
+      oauth2: { clientId: { secret: { name: 'creds', key: 'client-id' } }, clientSecret: { name: 'creds', key: 'client-secret' }, tokenUrl: 'https://auth.example/token', scopes: ['probe'] },
+    }),
+  },
+  {
+    name: 'probe-scrape-class',
+    probe: probe({ prober, targets: { staticConfig: { static: ['a.example'] } }, bearerTokenSecret: { name: 'creds', key: 'token' } }),
+    ctx: {
+      prometheus: testPrometheus({
+        scrapeClasses: [
+          {
+            name: 'default',
+            default: true,
+            authorization: { credentials: { name: 'class-token', key: 'token' } },
+            tlsConfig: { insecureSkipVerify: true },
+            relabelings: [{ targetLabel: 'cluster', replacement: 'east', action: 'replace' }],
+            metricRelabelings: [{ sourceLabels: ['__name__'], regex: 'go_.*', action: 'drop' }],
+            fallbackScrapeProtocol: 'PrometheusText0.0.4',
+          },
+        ],
+      }),
+      overrideHonorTimestamps: true,
+    },
+  },
+  {
+    name: 'probe-authorization-v2.40',
+    probe: probe({
+      prober,
+      targets: { staticConfig: { static: ['a.example'] } },
+      authorization: { type: 'Bearer', credentials: { name: 'creds', key: 'token' } },
+      keepDroppedTargets: 5,
+    }),
+    version: 'v2.40.0',
+    warnings: ['spec.keepDroppedTargets: ignored because Prometheus v2.40.0 does not support "keep_dropped_targets" (needs v2.47.0 or later)'],
+  },
+];
+
+describe('Probe goldens', () => {
+  const rendered: string[] = [];
+
+  it.each(cases)('$name matches its golden file', (c) => {
+    const result = renderProbe(c.probe, testContext(c.ctx, c.version));
+    if (!result.ok) throw new Error(`rejected: ${JSON.stringify(result.problems)}`);
+    expect(result.warnings).toEqual(c.warnings ?? []);
+    expect(Object.keys(result.tlsAssets).sort()).toEqual(c.tlsAssets ?? []);
+    const text = wrapScrapeConfigs(result.scrapeConfigs);
+    rendered.push(text);
+    expect(text).toBe(readGolden(c.name, text));
+  });
+
+  it('every Probe golden passes promtool check config', async () => {
+    expect(rendered).toHaveLength(cases.length);
+    // One shard with the $(SHARD) placeholder is upstream's text; Prometheus reads it as a plain regex too.
+    const result = await promtoolCheckConfigs(rendered);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+});
+
+describe('a Probe with a static target', () => {
+  const rendering = renderProbe(probe({ prober, module: 'http_2xx', targets: { staticConfig: { static: ['https://example.com'] } } }), testContext());
+  const job = rendering.ok ? rendering.scrapeConfigs[0] : undefined;
+
+  it('scrapes the prober with the target as a URL parameter, under job probe/<namespace>/<name>', () => {
+    expect(job).toMatchObject({ job_name: 'probe/default/testprobe1', metrics_path: '/probe', params: { module: ['http_2xx'] } });
+    const relabelings = job?.relabel_configs as Record<string, unknown>[];
+    expect(relabelings.slice(1, 4)).toEqual([
+      { source_labels: ['__address__'], target_label: '__param_target' },
+      { source_labels: ['__param_target'], target_label: 'instance' },
+      { target_label: '__address__', replacement: 'blackbox.exporter.io' },
+    ]);
+  });
+
+  it('labels every series with the Probe namespace', () => {
+    expect(job?.static_configs).toEqual([{ targets: ['https://example.com'], labels: { namespace: 'default' } }]);
+  });
+
+  it('shards by target, not by prober address', () => {
+    const relabelings = job?.relabel_configs as Record<string, unknown>[];
+    expect(relabelings.at(-3)).toMatchObject({ source_labels: ['__param_target', '__tmp_hash'], target_label: '__tmp_hash' });
+  });
+});
+
+describe('a bad Probe', () => {
+  const rejected = (spec: Probe['spec'], ctx: Partial<ScrapeContext> = {}) => {
+    const result = renderProbe(probe(spec), testContext(ctx));
+    return result.ok ? [] : result.problems;
+  };
+  const targets = { staticConfig: { static: ['a.example'] } };
+
+  it.each([
+    ['no targets', { prober }, 'spec.targets', 'a Probe without targets probes nothing'],
+    ['no prober', { targets }, 'spec.prober.url', 'is required'],
+    ['a prober URL with a scheme', { prober: { url: 'http://blackbox:9115' }, targets }, 'spec.prober.url', 'must be host or host:port'],
+    ['a prober port out of range', { prober: { url: 'blackbox:70000' }, targets }, 'spec.prober.url', 'invalid port "70000"'],
+    ['a timeout longer than the interval', { prober, targets, interval: '10s', scrapeTimeout: '20s' }, 'spec.scrapeTimeout', 'longer than interval 10s'],
+    ['a metric relabeling with a bad regex', { prober, targets, metricRelabelings: [{ regex: '(?!x)', action: 'drop' }] }, 'spec.metricRelabelings[0].regex', 'lookahead'],
+    ['a static relabeling without target label', { prober, targets: { staticConfig: { static: ['a'], relabelingConfigs: [{ action: 'replace', replacement: 'x' }] } } }, 'spec.targets.staticConfig.relabelingConfigs[0]', 'targetLabel'],
+    ['an invalid static label name', { prober, targets: { staticConfig: { static: ['a'], labels: { '': 'x' } } } }, 'spec.targets.staticConfig.labels', 'is not a label name'],
+    ['an invalid ingress selector', { prober, targets: { ingress: { selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } } } }, 'spec.targets.ingress.selector.matchExpressions[0].operator', 'unknown operator'],
+    ['two authentication methods', { prober, targets, basicAuth: { username: { name: 'creds', key: 'user' } }, bearerTokenSecret: { name: 'creds', key: 'token' } }, 'spec', 'only one authentication method'],
+    ['a missing Secret', { prober, targets, bearerTokenSecret: { name: 'absent', key: 'token' } }, 'spec.bearerTokenSecret', 'absent'],
+    ['an unknown scrape class', { prober, targets, scrapeClass: 'missing' }, 'spec.scrapeClass', 'not defined'],
+    ['a parameter listed twice', { prober, targets, params: [{ name: 'a', values: ['1'] }, { name: 'a', values: ['2'] }] }, 'spec.params[1].name', 'listed twice'],
+  ] as const)('with %s is rejected at its path', (_what, spec, path, words) => {
+    const problems = rejected(spec as Probe['spec']);
+    const problem = problems.find((p) => p.path === path);
+    expect(problem?.message ?? JSON.stringify(problems)).toContain(words);
+  });
+
+  it('never puts a Secret value into a problem', () => {
+    const problems = rejected({ prober: { url: 'x y' }, targets, basicAuth: { username: { name: 'creds', key: 'user' }, password: { name: 'creds', key: 'password' } } });
+    expect(JSON.stringify(problems)).not.toContain('s3cret');
+  });
+});
+
+describe('the prober address', () => {
+  it.each(['blackbox', 'blackbox:9115', 'blackbox.monitoring.svc.cluster.local:9115', '10.0.0.1', '10.0.0.1:9115', '::1', '[::1]:9115', 'my_host'])('accepts %s', (address) => {
+    expect(proberAddressError(address)).toBeUndefined();
+  });
+
+  it.each(['', 'http://blackbox:9115', 'blackbox:', 'blackbox:0', 'blackbox:x', '[::1]', '-bad', 'a b', 'blackbox/probe', 'fe80::1%eth0'])('refuses %j', (address) => {
+    expect(proberAddressError(address)).toBeDefined();
+  });
+});
+
+describe('Probes in a whole prometheus.yaml', () => {
+  const prometheus = testPrometheus({ serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {}, probeSelector: { matchLabels: { probe: 'yes' } }, probeNamespaceSelector: {} });
+  const labelled = (name: string, namespace: string, spec: Probe['spec'], labels: Record<string, string> = { probe: 'yes' }): Probe => ({
+    ...probe(spec, name, namespace),
+    metadata: { name, namespace, labels },
+  });
+  const good = { prober: { url: 'blackbox:9115' }, targets: { staticConfig: { static: ['https://example.com'] } } };
+  const output = generate({
+    prometheus,
+    serviceMonitors: [
+      { apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', metadata: { name: 'web', namespace: 'team-a' }, spec: { selector: {}, endpoints: [{ port: 'web' }] } },
+    ],
+    podMonitors: [],
+    probes: [
+      labelled('zeta', 'team-b', good),
+      labelled('alpha', 'team-b', good),
+      labelled('broken', 'team-a', { prober: { url: 'http://blackbox:9115' }, targets: good.targets }),
+      labelled('unlabelled', 'team-a', good, {}),
+    ],
+    prometheusRules: [],
+    namespaces: [{ name: 'team-a', labels: {} }, { name: 'team-b', labels: {} }],
+    secrets: [],
+    configMaps: [],
+  });
+  const jobs = output.ok ? (load(output.configs[0] ?? '') as { scrape_configs: { job_name: string }[] }).scrape_configs.map((job) => job.job_name) : [];
+
+  it('writes the selected, valid Probes after the monitors, sorted by namespace/name', () => {
+    expect(output.prometheusProblems).toEqual([]);
+    expect(jobs).toEqual(['serviceMonitor/team-a/web/0', 'probe/team-b/alpha', 'probe/team-b/zeta']);
+  });
+
+  it('rejects the bad Probe alone, with its path, and says why the unlabelled one is not selected', () => {
+    const verdictOf = (name: string) => output.verdicts.find((v) => v.resource.kind === 'Probe' && v.resource.name === name);
+    expect(verdictOf('alpha')).toMatchObject({ selected: true, accepted: true });
+    expect(verdictOf('broken')).toMatchObject({ selected: true, accepted: false, reason: expect.stringMatching(/^spec\.prober\.url: "http:\/\/blackbox:9115" must be host or host:port/) });
+    expect(verdictOf('unlabelled')).toMatchObject({ selected: false, reason: expect.stringContaining("probeSelector (matchLabels probe=yes) does not match the Probe's labels") });
+  });
+
+  it('is a configuration promtool accepts', async () => {
+    const result = await promtoolCheckConfigs(output.configs);
+    // prometheus.yaml carries the replica label as $(POD_NAME), which promtool's environment does not set.
+    const stderr = result.stderr.split('\n').filter((line) => line !== '' && !line.includes('name=POD_NAME'));
+    expect({ code: result.code, stderr }).toEqual({ code: 0, stderr: [] });
+  });
+});
