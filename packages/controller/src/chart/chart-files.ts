@@ -5,6 +5,8 @@
  *
  * - `files/cluster-role-rules.yaml` ← OPERATOR_CLUSTER_ROLE_RULES (the rules the API-server tests bind the
  *   operator to), included verbatim by templates/clusterrole.yaml.
+ * - `files/namespace-role-rules.yaml`, `files/leader-election-rules.yaml`, `files/cluster-scoped-rules.yaml` ← the
+ *   rules of `promop run --namespaces` (templates/roles.yaml, templates/clusterrole.yaml with `namespaces` set).
  * - `files/crds/<group>_<plural>.yaml` ← the committed crds/*.yaml (what `kubectl apply -f crds/` users get), with
  *   `helm.sh/resource-policy: keep` added. templates/crds.yaml includes them with `.Files.Get`, not from the
  *   chart's `crds/` directory: Helm installs `crds/` once and never upgrades it, and promop's rule is that
@@ -15,7 +17,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dump, load } from 'js-yaml';
-import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
+import { LEADER_ELECTION_ROLE_RULES, OPERATOR_CLUSTER_ROLE_RULES, OPERATOR_CLUSTER_SCOPED_RULES, OPERATOR_NAMESPACE_ROLE_RULES } from '../rbac/index.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 /** charts/promop */
@@ -40,6 +42,10 @@ function chartCrd(text: string): string {
 export function renderChartFiles(): Map<string, string> {
   const files = new Map<string, string>();
   files.set('files/cluster-role-rules.yaml', HEADER('OPERATOR_CLUSTER_ROLE_RULES (packages/controller/src/rbac)') + dump(OPERATOR_CLUSTER_ROLE_RULES, { lineWidth: -1, noRefs: true }));
+  // promop run --namespaces: a Role per watched namespace, one for the Lease, a ClusterRole for what no Role grants.
+  files.set('files/namespace-role-rules.yaml', HEADER('OPERATOR_NAMESPACE_ROLE_RULES (packages/controller/src/rbac)') + dump(OPERATOR_NAMESPACE_ROLE_RULES, { lineWidth: -1, noRefs: true }));
+  files.set('files/leader-election-rules.yaml', HEADER('LEADER_ELECTION_ROLE_RULES (packages/controller/src/rbac)') + dump(LEADER_ELECTION_ROLE_RULES, { lineWidth: -1, noRefs: true }));
+  files.set('files/cluster-scoped-rules.yaml', HEADER('OPERATOR_CLUSTER_SCOPED_RULES (packages/controller/src/rbac)') + dump(OPERATOR_CLUSTER_SCOPED_RULES, { lineWidth: -1, noRefs: true }));
   for (const name of readdirSync(REPO_CRDS_DIR).filter((n) => n.endsWith('.yaml')).sort()) {
     files.set(`files/crds/${name}`, chartCrd(readFileSync(join(REPO_CRDS_DIR, name), 'utf8')));
   }

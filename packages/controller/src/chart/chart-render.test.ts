@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
+import { LEADER_ELECTION_ROLE_RULES, OPERATOR_CLUSTER_ROLE_RULES, OPERATOR_CLUSTER_SCOPED_RULES, OPERATOR_NAMESPACE_ROLE_RULES } from '../rbac/index.ts';
 import { CHART_DIR, KEEP_POLICY, REPO_CRDS_DIR } from './chart-files.ts';
 import { helm } from './helm.ts';
 
@@ -120,6 +120,50 @@ describe('charts/promop with helm', () => {
     expect(ofKind(single, 'PodDisruptionBudget')).toEqual([]);
   }, 60_000);
 
+  describe('with namespaces (promop run --namespaces)', () => {
+    let manifests: Manifest[];
+    beforeAll(async () => {
+      manifests = await render('--set', 'namespaces={team-a,team-b}', '--set', 'prometheusInstanceSelector=operated-by=promop', '--set', 'logFormat=logfmt');
+    }, 60_000);
+
+    type Rbac = Manifest & { rules?: unknown; roleRef?: { kind: string; name: string }; subjects?: { kind: string; name: string; namespace: string }[] };
+    const where = (kind: string) => ofKind<Rbac>(manifests, kind).map((m) => m.metadata.namespace);
+
+    it('passes the flags to promop run', () => {
+      expect(ofKind<Deployment>(manifests, 'Deployment')[0]?.spec.template.spec.containers[0]?.args).toEqual([
+        'run', '--metrics-address=:8080', '--namespaces=team-a,team-b', '--prometheus-instance-selector=operated-by=promop', '--log-format=logfmt',
+      ]);
+    });
+
+    it('grants a Role of OPERATOR_NAMESPACE_ROLE_RULES in each namespace, bound to the chart ServiceAccount', () => {
+      const serviceAccount = ofKind(manifests, 'ServiceAccount')[0]?.metadata.name;
+      const namespaceRoles = ofKind<Rbac>(manifests, 'Role').filter((role) => role.metadata.namespace !== 'promop-system');
+      expect(namespaceRoles.map((role) => role.metadata.namespace)).toEqual(['team-a', 'team-b']);
+      for (const role of namespaceRoles) expect(role.rules).toEqual(OPERATOR_NAMESPACE_ROLE_RULES);
+      const bindings = ofKind<Rbac>(manifests, 'RoleBinding');
+      expect(bindings.map((b) => [b.metadata.namespace, b.roleRef?.kind, b.roleRef?.name, b.subjects])).toEqual([
+        ['team-a', 'Role', 'rel-promop', [{ kind: 'ServiceAccount', name: serviceAccount, namespace: 'promop-system' }]],
+        ['team-b', 'Role', 'rel-promop', [{ kind: 'ServiceAccount', name: serviceAccount, namespace: 'promop-system' }]],
+        ['promop-system', 'Role', 'rel-promop-leader-election', [{ kind: 'ServiceAccount', name: serviceAccount, namespace: 'promop-system' }]],
+      ]);
+    });
+
+    it('grants the Lease in the release namespace, and cluster-wide only what no Role can grant', () => {
+      expect(ofKind<Rbac>(manifests, 'Role').find((role) => role.metadata.namespace === 'promop-system')?.rules).toEqual(LEADER_ELECTION_ROLE_RULES);
+      expect(ofKind<Rbac>(manifests, 'ClusterRole').map((role) => role.rules)).toEqual([OPERATOR_CLUSTER_SCOPED_RULES]);
+      expect(where('ClusterRoleBinding')).toHaveLength(1);
+    });
+
+    it('denyNamespaces keeps the ClusterRole and passes --deny-namespaces', async () => {
+      const denied = await render('--set', 'denyNamespaces={kube-system}', '--set', 'secretLabelSelector=promop.dev/readable=true', '--set', 'logLevel=debug');
+      expect(ofKind<Rbac>(denied, 'ClusterRole').map((role) => role.rules)).toEqual([OPERATOR_CLUSTER_ROLE_RULES]);
+      expect(ofKind(denied, 'Role')).toEqual([]);
+      expect(ofKind<Deployment>(denied, 'Deployment')[0]?.spec.template.spec.containers[0]?.args).toEqual([
+        'run', '--metrics-address=:8080', '--deny-namespaces=kube-system', '--secret-label-selector=promop.dev/readable=true', '--log-level=debug',
+      ]);
+    }, 60_000);
+  });
+
   // Each bad value is refused by values.schema.json before anything renders, with the field named.
   it.each([
     [['--set', 'replicaCount=many'], "'/replicaCount': got string, want integer"],
@@ -129,6 +173,10 @@ describe('charts/promop with helm', () => {
     [['--set', 'image.pullPolicy=Sometimes'], "'/image/pullPolicy'"],
     [['--set', 'crds.install=yes please'], "'/crds/install': got string, want boolean"],
     [['--set', 'replicas=1'], "additional properties 'replicas' not allowed"],
+    [['--set', 'namespaces={team-a}', '--set', 'denyNamespaces={team-b}'], 'namespaces and denyNamespaces exclude each other'],
+    [['--set', 'namespaces={Team_A}'], "'/namespaces/0'"],
+    [['--set', 'logLevel=verbose'], "'/logLevel'"],
+    [['--set', 'logFormat=text'], "'/logFormat'"],
   ])('refuses %j naming the field', async (args, message) => {
     const result = await helm(['template', 'rel', CHART_DIR, ...args]);
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 1, stderr: expect.stringContaining(message) });
