@@ -28,7 +28,7 @@ import { buildRuleFiles } from './prometheus/rule-files.ts';
 import { checkScrapeClasses } from './prometheus/scrape-classes.ts';
 import { SCRAPE_CONFIG_FILES_SINCE } from './prometheus/scrape-config-files.ts';
 import { renderShardConfigs, type ShardConfigs } from './prometheus/shard-configs.ts';
-import { shardCount } from './prometheus/sharding.ts';
+import { shardCount, tooManyShardsProblem } from './prometheus/sharding.ts';
 import { buildStorageConfig, type StorageFields } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
@@ -65,6 +65,8 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const invalidSelectors = new Set(selectorProblems.map((problem) => problem.path.split('.')[1] ?? ''));
   const isExcluded = enforcementExclusion(spec.excludedFromEnforcement, spec.prometheusRulesExcludedFromEnforce);
   const shards = shardCount(spec.shards);
+  const shardsProblem = tooManyShardsProblem(spec.shards);
+  if (shardsProblem) problems.push(shardsProblem);
 
   // Monitors: select, then render each selected one alone so one bad monitor rejects only itself.
   const apiServerSdKeys = buildApiServerSdKeys(spec.apiserverConfig as ApiServerConfigSpec | undefined, context);

@@ -5,11 +5,25 @@
  * substitute in each pod; promop has no sidecar, so each shard gets its own file with the number
  * already written.
  */
+import type { FieldProblem } from '../model.ts';
 import { SHARD_PLACEHOLDER, shardingRelabelings } from '../scrape/sharding.ts';
 
-/** Number of shards after defaulting (the CRD default is 1; 0 or less is treated as 1). */
+/**
+ * The most shards promop renders. Each shard is a StatefulSet with a configuration of its own, rendered in one
+ * synchronous pass: the int32 range the CRD allows (`shards: 2000000000`) would render for hours and exhaust
+ * memory, stalling every other Prometheus of the operator.
+ */
+export const MAX_SHARDS = 1000;
+
+/** Number of shards after defaulting (the CRD default is 1; 0 or less is treated as 1), at most MAX_SHARDS. */
 export function shardCount(shards: number | null | undefined): number {
-  return shards === null || shards === undefined || shards < 1 ? 1 : Math.floor(shards);
+  return shards === null || shards === undefined || shards < 1 ? 1 : Math.min(MAX_SHARDS, Math.floor(shards));
+}
+
+/** The problem with `spec.shards` above MAX_SHARDS (the Prometheus is then not rendered), or undefined. */
+export function tooManyShardsProblem(shards: number | null | undefined): FieldProblem | undefined {
+  if (typeof shards !== 'number' || shards <= MAX_SHARDS) return undefined;
+  return { path: 'spec.shards', message: `${shards} shards is more than promop renders (at most ${MAX_SHARDS}, each a StatefulSet with its own configuration)` };
 }
 
 /** The three sharding rules with the `$(SHARD)` placeholder, substituted later per shard. */
