@@ -1,0 +1,95 @@
+/**
+ * Chaos scenario 5: the API server answers slowly, then 429, then 500, for a while (a fault proxy between promop
+ * and the API server), while teams keep changing monitors. promop backs off — the requests it sends per minute stay
+ * under a ceiling, no hot loop — and recovers fully once the faults end: every change in the config, a fresh promop
+ * finds nothing to write. Prints the request rate of each phase and the recovery time.
+ */
+import { writesBy } from './audit-log.ts';
+import { startChaosCluster, type ChaosCluster } from './chaos-cluster.ts';
+import { freshPromopWrites } from './convergence.ts';
+import { requestsBetween, startFaultProxy, type FaultProxy, type ProxyFault } from './fault-proxy.ts';
+import { MonitorBurst } from './monitor-burst.ts';
+import { startPromop, type PromopProcess } from './promop-process.ts';
+import { configText, isReconciled, rulesText } from './rendered-state.ts';
+import { until, untilSettled } from './settle.ts';
+
+/**
+ * At most this many requests per minute while every request fails or crawls. promop keeps about a dozen watches
+ * (each retried with a backoff from 1 s doubling to 30 s) and one work queue (per-key backoff); measured: about 200 a
+ * minute over the 429 phase, which starts with every watch cut. A hot loop would send thousands.
+ */
+const CEILING_PER_MINUTE = 400;
+
+const PHASES: { name: string; fault: ProxyFault; ms: number }[] = [
+  { name: 'every request delayed 3 s', fault: { kind: 'delay', ms: 3_000 }, ms: 12_000 },
+  { name: '429 Too Many Requests', fault: { kind: 'status', code: 429 }, ms: 15_000 },
+  { name: '500 Internal Server Error', fault: { kind: 'status', code: 500 }, ms: 15_000 },
+];
+
+describe('chaos 5: the API server answers slowly, 429 or 500, for a while', () => {
+  let cluster: ChaosCluster;
+  let proxy: FaultProxy;
+  let promop: PromopProcess | undefined;
+  let burst: MonitorBurst;
+  let user: string;
+
+  beforeAll(async () => {
+    cluster = await startChaosCluster();
+    proxy = await startFaultProxy(cluster.env);
+    burst = new MonitorBurst(cluster.custom, 5);
+    await burst.seed(10);
+    const identity = await cluster.identity('promop', proxy.url);
+    user = identity.user;
+    promop = await startPromop({ name: 'promop', kubeconfigPath: identity.kubeconfigPath, dir: cluster.env.dir });
+    await promop.untilReady();
+    await until('the first config', async () => burst.differences(await configText(cluster.core), await rulesText(cluster.core)).length === 0, 60_000);
+    await untilSettled(promop, { activity: () => writesBy(cluster.auditLogPath, user).length });
+  }, 120_000);
+
+  afterAll(async () => {
+    await promop?.stop();
+    await proxy?.close();
+    await cluster?.stop();
+  });
+
+  it('backs off under a request ceiling and recovers fully', async () => {
+    const idleFrom = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const idleRate = (requestsBetween(proxy.requests, idleFrom, Date.now()).length * 60_000) / (Date.now() - idleFrom);
+    const figures: string[] = [`idle before the faults: ${Math.round(idleRate)} requests/min`];
+    for (const phase of PHASES) {
+      const from = Date.now();
+      proxy.setFault(phase.fault);
+      // Open watches would keep delivering through the fault: cut them, so promop must watch again, and fail.
+      const cut = proxy.cutOpenWatches();
+      // The teams keep working through the API server directly.
+      await burst.burst(10);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, phase.ms - (Date.now() - from))));
+      const to = Date.now();
+      const seen = requestsBetween(proxy.requests, from, to);
+      const perMinute = (seen.length * 60_000) / (to - from);
+      const busiest = Math.max(...[0, 1, 2, 3].map((q) => requestsBetween(seen, from + (q * (to - from)) / 4, from + ((q + 1) * (to - from)) / 4).length));
+      figures.push(`${phase.name} for ${Math.round((to - from) / 1000)} s, ${cut} watches cut at the start: ${seen.length} requests (${Math.round(perMinute)}/min; busiest quarter ${busiest})`);
+      expect(perMinute).toBeLessThan(CEILING_PER_MINUTE);
+    }
+    proxy.setFault({ kind: 'none' });
+    const recoveredFrom = Date.now();
+    let last: string[] = [];
+    const recoveryMs = await until('every change in the config after the faults', async () => {
+      last = burst.differences(await configText(cluster.core), await rulesText(cluster.core));
+      return last.length === 0 && (await isReconciled(cluster.custom));
+    }, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}; still different: ${last.slice(0, 10).join('; ')}\n${promop?.logTail(10)}`);
+    });
+    figures.push(`faults over: config complete after ${recoveryMs} ms, ${requestsBetween(proxy.requests, recoveredFrom, Date.now()).length} requests meanwhile`);
+    process.stdout.write(`chaos 5 (API faults):\n  ${figures.join('\n  ')}\n`);
+  }, 150_000);
+
+  it('ends converged: a fresh promop finds nothing to write', async () => {
+    await untilSettled(promop!, { activity: () => writesBy(cluster.auditLogPath, user).length });
+    await promop?.stop();
+    const fresh = await freshPromopWrites(cluster);
+    process.stdout.write(`chaos 5: fresh promop settled in ${fresh.settledMs} ms, ${fresh.writes.length} writes\n`);
+    expect(fresh.writes).toEqual([]);
+  }, 90_000);
+});
