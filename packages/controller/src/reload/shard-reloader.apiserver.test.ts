@@ -248,6 +248,8 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
     const countBefore = await metric(/^promop_config_apply_to_loaded_seconds_count (\d+)$/m);
     const sumBefore = await metric(/^promop_config_apply_to_loaded_seconds_sum ([\d.e+-]+)$/m);
     const kubeletSumBefore = await metric(/^promop_config_kubelet_wait_seconds_sum ([\d.e+-]+)$/m);
+    const changeCountBefore = await metric(/^promop_config_change_to_loaded_seconds_count (\d+)$/m);
+    const changeSumBefore = await metric(/^promop_config_change_to_loaded_seconds_sum ([\d.e+-]+)$/m);
     const syncsBefore = a.kubelet.syncs;
 
     const applied = Date.now();
@@ -284,6 +286,15 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
       `config written → verified: ${Math.round(applyToLoaded * 1000)} ms, of which waiting for the (fake, sync-on-update) kubelet: ${Math.round(kubeletWait * 1000)} ms`);
     expect(applyToLoaded).toBeGreaterThan(0);
     expect(kubeletWait).toBeLessThanOrEqual(applyToLoaded);
+    // From the ServiceMonitor's watch event (queued) to loaded: after the test created it, before the test saw the
+    // status, and never shorter than its write → loaded part.
+    expect(await metric(/^promop_config_change_to_loaded_seconds_count (\d+)$/m)).toBe(changeCountBefore + 1);
+    const changeToLoaded = (await metric(/^promop_config_change_to_loaded_seconds_sum ([\d.e+-]+)$/m)) - changeSumBefore;
+    expect(changeToLoaded).toBeGreaterThanOrEqual(applyToLoaded);
+    expect(changeToLoaded).toBeLessThanOrEqual(appliedToVerified / 1000);
+    // Every reload of a pod is timed, by outcome.
+    expect(await metric(/^promop_reload_duration_seconds_count\{outcome="verified"\} (\d+)$/m)).toBe(await metric(/^promop_reload_total\{outcome="verified"\} (\d+)$/m));
+    expect(await metric(/^promop_shard_config_loaded\{prometheus="[^"]+\/main",shard="0"\} (\d+)$/m)).toBe(1);
     // The fake kubelet polls every 100 ms; without the annotation it would never sync and this would take the
     // whole 20 s reload timeout and fail.
     expect(applyToLoaded).toBeLessThan(5);
@@ -300,6 +311,7 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
     expect(shard0(failed)?.pendingReplicas).toContainEqual({ pod: 'replica-c', reason: 'Refused', message: expect.stringContaining('127.0.0.2 is outside') });
     expect(shard0(failed)?.loadedReplicas).toEqual(['replica-a', 'replica-b']);
     expect(await metric(/^promop_reload_total\{outcome="refused"\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
+    expect(await metric(/^promop_shard_config_loaded\{prometheus="[^"]+\/main",shard="0"\} (\d+)$/m)).toBe(0);
     expect(outside.connections()).toBe(0);
 
     await core.deleteNamespacedPod({ namespace: MONITORING, name: 'replica-c', gracePeriodSeconds: 0 });
@@ -307,6 +319,7 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
     const gone = (p: PrometheusObject) => !(shard0(p)?.pendingReplicas?.some((r) => r.pod === 'replica-c') ?? true);
     const recovered = await eventually(readPrometheus, (p) => reconciled(p)?.status === 'True' && gone(p));
     expect(reconciled(recovered)).toMatchObject({ status: 'True' });
+    expect(await metric(/^promop_shard_config_loaded\{prometheus="[^"]+\/main",shard="0"\} (\d+)$/m)).toBe(1);
     expect(shard0(recovered)?.pendingReplicas ?? []).not.toContainEqual(expect.objectContaining({ pod: 'replica-c' }));
     expect(outside.connections()).toBe(0);
   }, 40_000);
