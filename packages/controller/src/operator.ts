@@ -12,7 +12,7 @@ import {
   ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, writeGatedKubeConfig,
   type ClusterCaches, type NamespaceScope,
 } from './kube/index.ts';
-import { MeteredRawApi, OperatorMetrics } from './observability/index.ts';
+import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
 import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges } from './reconcile/index.ts';
 import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
@@ -162,22 +162,10 @@ export class Operator {
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'reconciling');
     // Everything, once: a new leader must not rely on the keys its stand-by time happened to queue.
     enqueueEveryPrometheus(this.#caches, this.#queue);
-    this.#queue.start(async (key, addedAtMs) => {
-      const started = performance.now();
-      const seconds = () => (performance.now() - started) / 1000;
-      this.#metrics.reconcileStarting(key, addedAtMs);
-      let outcome: Awaited<ReturnType<PrometheusReconciler['reconcile']>>;
-      try {
-        outcome = await this.#reconciler.reconcile(key);
-      } catch (error) {
-        this.#metrics.recordReconcile('error', seconds(), key);
-        throw error;
-      }
-      this.#metrics.recordReconcile(outcome === 'done' ? 'success' : 'retry', seconds(), key);
+    this.#queue.start(recordedReconcile(this.#metrics, (key) => this.#reconciler.reconcile(key), {
       // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.
-      this.#log.debug({ prometheus: key, outcome, ms: Math.round(seconds() * 1000) }, 'reconciled');
-      return outcome;
-    });
+      onReconciled: (key, outcome, ms) => this.#log.debug({ prometheus: key, outcome, ms: Math.round(ms) }, 'reconciled'),
+    }));
     // A level-based controller can always reconcile again; a periodic resync repairs anything a missed event
     // left behind (and refreshes Available while pods come and go).
     this.#resyncTimer = setInterval(() => enqueueEveryPrometheus(this.#caches, this.#queue), this.#options.resyncIntervalMs ?? 5 * 60_000);

@@ -4,3 +4,4 @@ export { managedCounts, configBytesPerShard, MANAGED_KINDS, type ManagedKind, ty
 export { startMetricsServer, type MetricsServer, type MetricsServerOptions } from './metrics-server.ts';
 export { parseListenAddress, DEFAULT_LISTEN_ADDRESS, type ListenAddress } from './listen-address.ts';
 export { MeteredRawApi, resourceOfPath } from './metered-raw-api.ts';
+export { recordedReconcile, type ReconcileMetrics, type RecordedReconcileOptions } from './recorded-reconcile.ts';
