@@ -1,24 +1,32 @@
 /**
  * Scoping against the real API server (RBAC enforced):
- * - `--namespaces`: the operator runs as a ServiceAccount with nothing but a Role made from
- *   OPERATOR_NAMESPACE_ROLE_RULES in each watched namespace. Every list, watch, read and write it makes must fit in
- *   those Roles (a cluster-wide list would be refused with 403 and the caches would never start), it configures its
+ * - `--namespaces`: the operator runs as the ServiceAccount of the chart rendered with `namespaces` (helm template;
+ *   its ServiceAccount, Roles, RoleBindings, ClusterRole and ClusterRoleBinding applied as they are): a Role in each
+ *   watched namespace, a Role for the Lease, and a ClusterRole that only lists Nodes. Every list, watch, read and
+ *   write it makes must fit in those (a cluster-wide list would be refused with 403 and the caches would never
+ *   start), it configures its
  *   Prometheus from the monitors of the watched namespaces, follows a watched Namespace's labels, and never sees a
  *   monitor in another namespace even though that namespace matches the Prometheus' namespace selector.
  * - `--prometheus-instance-selector`: a Prometheus without the instance label, in a watched namespace, is left
  *   untouched: no children, no status, and the binding another operator wrote for it stays in the monitor's status.
  * - `--deny-namespaces`: an operator with the ClusterRole identity ignores the monitors of the denied namespace.
  */
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
+import {
+  AppsV1Api, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject,
+  type V1ResourceAttributes, type V1Secret,
+} from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed } from '@promop/crds/test-support';
 import { sharedTestEnv } from '@promop/e2e';
+import { loadAll } from 'js-yaml';
 import { randomBytes } from 'node:crypto';
+import { CHART_DIR } from './chart/chart-files.ts';
+import { helm } from './chart/helm.ts';
 import { pino } from 'pino';
 import { isNotFound } from './kube/index.ts';
 import { Operator } from './operator.ts';
 import { eventually } from './test-support/eventually.ts';
-import { namespacedOperatorIdentity, operatorIdentity } from './test-support/operator-identity.ts';
+import { operatorIdentity } from './test-support/operator-identity.ts';
 
 const id = randomBytes(3).toString('hex');
 const OPERATOR_NS = `promop-scoped-${id}`;
@@ -27,6 +35,7 @@ const TEAM_A = `scoped-team-a-${id}`;
 const TEAM_B = `scoped-team-b-${id}`;
 const SCRAPED_BY = 'promop.test/scraped-by';
 const INSTANCE = 'promop.test/instance';
+const RELEASE = `promop-${id}`; // contains the chart name: every chart resource is named just RELEASE
 
 let admin: KubeConfig;
 let core: CoreV1Api;
@@ -73,6 +82,28 @@ function startOperator(kubeConfig: KubeConfig, options: Partial<ConstructorParam
   return operator.start();
 }
 
+/**
+ * Applies the ServiceAccount and RBAC of the chart rendered with `namespaces` (release RELEASE in OPERATOR_NS) and
+ * returns a client that impersonates that ServiceAccount.
+ */
+async function chartIdentity(watched: readonly string[]): Promise<KubeConfig> {
+  const rendered = await helm(['template', RELEASE, CHART_DIR, '--namespace', OPERATOR_NS, '--set', `namespaces={${watched.join(',')}}`, '--set', 'crds.install=false']);
+  if (rendered.code !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
+  const objects = (loadAll(rendered.stdout) as (KubernetesObject | null)[]).filter((object): object is KubernetesObject => object !== null);
+  const identity = objects.filter((object) => ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(object.kind ?? ''));
+  const api = KubernetesObjectApi.makeApiClient(admin);
+  for (const object of identity) await api.create({ ...object, metadata: { ...object.metadata, namespace: object.metadata?.namespace ?? (object.kind?.startsWith('Cluster') ? undefined : OPERATOR_NS) } });
+  return sharedTestEnv().kubeConfigFor({ namespace: OPERATOR_NS, name: RELEASE });
+}
+
+/** What the API server answers when the chart's ServiceAccount asks whether it may do `attributes`. */
+async function allowed(kc: KubeConfig, attributes: V1ResourceAttributes): Promise<boolean> {
+  const review = await kc.makeApiClient(AuthorizationV1Api).createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: attributes } } });
+  return review.status?.allowed === true;
+}
+
+let chartKc: KubeConfig;
+
 beforeAll(async () => {
   admin = sharedTestEnv().kubeConfig();
   core = admin.makeApiClient(CoreV1Api);
@@ -82,7 +113,7 @@ beforeAll(async () => {
   for (const name of [OPERATOR_NS, MONITORING]) await core.createNamespace({ body: { metadata: { name } } });
   // Both teams match the Prometheus' namespace selector; only team A is watched.
   for (const name of [TEAM_A, TEAM_B]) await core.createNamespace({ body: { metadata: { name, labels: { [SCRAPED_BY]: id } } } });
-  const kc = await namespacedOperatorIdentity(admin, OPERATOR_NS, `promop-${id}`, [MONITORING, TEAM_A]);
+  const kc = (chartKc = await chartIdentity([MONITORING, TEAM_A]));
 
   await createPrometheus('main', { [INSTANCE]: id });
   await createPrometheus('other', {});
@@ -105,7 +136,7 @@ afterAll(async () => {
   for (const operator of operators) await operator.stop();
 });
 
-describe('promop run --namespaces with only per-namespace Roles', () => {
+describe('promop run --namespaces as the chart\'s ServiceAccount with namespaces set (per-namespace Roles)', () => {
   it('configures its Prometheus from the monitor of the watched namespace, not from the other selected namespace', async () => {
     const secret = await eventually(() => readConfig('main'), (s) => configText(s).includes(jobOf(TEAM_A)));
     expect(configText(secret)).toContain(jobOf(TEAM_A));
@@ -128,6 +159,17 @@ describe('promop run --namespaces with only per-namespace Roles', () => {
     const back = await eventually(() => readConfig('main'), (s) => configText(s).includes(jobOf(TEAM_A)));
     expect(configText(back)).toContain(jobOf(TEAM_A));
   }, 60_000);
+
+  it('runs as an identity that may read Secrets in the watched namespaces only, and use its Lease', async () => {
+    expect(await allowed(chartKc, { verb: 'list', resource: 'secrets', namespace: TEAM_A })).toBe(true);
+    expect(await allowed(chartKc, { verb: 'list', resource: 'secrets', namespace: TEAM_B })).toBe(false);
+    expect(await allowed(chartKc, { verb: 'list', resource: 'secrets' })).toBe(false);
+    expect(await allowed(chartKc, { verb: 'patch', resource: 'statefulsets', group: 'apps', namespace: TEAM_B })).toBe(false);
+    expect(await allowed(chartKc, { verb: 'list', resource: 'namespaces' })).toBe(false);
+    expect(await allowed(chartKc, { verb: 'watch', resource: 'namespaces', name: TEAM_A, namespace: TEAM_A })).toBe(true);
+    expect(await allowed(chartKc, { verb: 'update', resource: 'leases', group: 'coordination.k8s.io', namespace: OPERATOR_NS, name: 'promop' })).toBe(true);
+    expect(await allowed(chartKc, { verb: 'update', resource: 'leases', group: 'coordination.k8s.io', namespace: TEAM_B, name: 'promop' })).toBe(false);
+  });
 
   it('was never refused anything: every request fit in the Roles', () => {
     const refused = logLines.filter((line) => / 40[13] |forbidden/i.test(line));

@@ -4,6 +4,7 @@
  */
 import type { PROXY_URL_PATTERN } from '@promop/crds';
 import { compareCodePoints } from '../go-map-order.ts';
+import { keyPath } from '../rules/field-path.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
 import { readSecretKey, type SecretKeyRef } from './secret-refs.ts';
@@ -59,7 +60,7 @@ export function appendProxy(target: Record<string, unknown>, spec: ProxySpec, pa
   const headers: Record<string, string[]> = {};
   for (const name of Object.keys(spec.proxyConnectHeader ?? {}).sort(compareCodePoints)) {
     const refs = spec.proxyConnectHeader?.[name] ?? [];
-    headers[name] = refs.map((ref, i) => readSecretKey(ref, `${path}.proxyConnectHeader.${name}[${i}]`, ctx) ?? '');
+    headers[name] = refs.map((ref, i) => readSecretKey(ref, `${keyPath(`${path}.proxyConnectHeader`, name)}[${i}]`, ctx) ?? '');
   }
   if (!valid) return;
 

@@ -1,4 +1,4 @@
-/** JSON paths of fields inside a PrometheusRule, as FieldProblems and warnings print them. */
+/** JSON paths of fields inside a resource, as FieldProblems and warnings print them. */
 
 /** `parent.key`, or `parent["key"]` when the key is not an identifier (`labels["app.kubernetes.io/name"]`). */
 export function keyPath(parent: string, key: string): string {

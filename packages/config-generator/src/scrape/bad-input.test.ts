@@ -194,6 +194,18 @@ const cases: BadCase[] = [
     problems: [{ path: 'spec.selector.matchLabels.app', message: '"a b" is not a valid label value' }],
   },
   {
+    // Keys with dots and slashes are quoted, as the validators write them (found by the fuzz suite: the path read as
+    // matchLabels.app → kubernetes → io/name).
+    story: 'a bad selector value under a prefixed label key',
+    monitor: sm({ selector: { matchLabels: { 'app.kubernetes.io/name': 'a b' } }, endpoints: [{ port: 'web' }] }),
+    problems: [{ path: 'spec.selector.matchLabels["app.kubernetes.io/name"]', message: '"a b" is not a valid label value' }],
+  },
+  {
+    story: 'a proxy header from a Secret that does not exist',
+    monitor: smEndpoint({ proxyUrl: 'http://proxy:3128', proxyConnectHeader: { 'Proxy-Authorization': [{ name: 'missing', key: 'header' }] } }),
+    problems: [{ path: 'spec.endpoints[0].proxyConnectHeader["Proxy-Authorization"][0]', message: 'Secret "missing" not found in namespace "default"' }],
+  },
+  {
     story: 'a scrape class the Prometheus does not define',
     monitor: sm({ scrapeClass: 'missing', endpoints: [{ port: 'web' }] }),
     problems: [{ path: 'spec.scrapeClass', message: 'scrape class "missing" is not defined in Prometheus default/test' }],

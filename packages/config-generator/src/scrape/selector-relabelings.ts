@@ -6,6 +6,7 @@
  */
 import { compareCodePoints } from '../go-map-order.ts';
 import type { FieldProblem } from '../model.ts';
+import { keyPath } from '../rules/field-path.ts';
 import { sanitizeLabelName } from './label-names.ts';
 
 /** metav1.LabelSelector. */
@@ -39,7 +40,7 @@ export function validateLabelSelector(selector: LabelSelectorSpec, path: string)
   const problems: FieldProblem[] = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     if (!isQualifiedName(key)) problems.push({ path: `${path}.matchLabels`, message: `"${key}" is not a valid label key` });
-    else if (typeof value !== 'string' || !isLabelValue(value)) problems.push({ path: `${path}.matchLabels.${key}`, message: `"${String(value)}" is not a valid label value` });
+    else if (typeof value !== 'string' || !isLabelValue(value)) problems.push({ path: keyPath(`${path}.matchLabels`, key), message: `"${String(value)}" is not a valid label value` });
   }
   (selector.matchExpressions ?? []).forEach((expression, i) => {
     const at = `${path}.matchExpressions[${i}]`;

@@ -5,7 +5,7 @@
  */
 import { CoreV1Api, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { sharedTestEnv, type ClusterAccess } from '@promop/e2e';
-import { OPERATOR_CLUSTER_ROLE_RULES, OPERATOR_NAMESPACE_ROLE_RULES } from '../rbac/index.ts';
+import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 
 /**
  * Creates ServiceAccount `<namespace>/promop` (the namespace must exist) and ClusterRole + ClusterRoleBinding
@@ -26,24 +26,3 @@ export async function operatorIdentity(admin: KubeConfig, namespace: string, nam
   return access.kubeConfigFor({ namespace, name: 'promop' });
 }
 
-/**
- * The identity of `promop run --namespaces`: ServiceAccount `<namespace>/promop` (created here) with a Role made from
- * exactly OPERATOR_NAMESPACE_ROLE_RULES and its RoleBinding, both named `name`, in each of `watched`, and nothing
- * cluster-wide. Returns a client that impersonates the ServiceAccount.
- */
-export async function namespacedOperatorIdentity(admin: KubeConfig, namespace: string, name: string, watched: readonly string[], access: ClusterAccess = sharedTestEnv()): Promise<KubeConfig> {
-  const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
-  await admin.makeApiClient(CoreV1Api).createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'promop' } } });
-  for (const inNamespace of watched) {
-    await rbac.createNamespacedRole({ namespace: inNamespace, body: { metadata: { name }, rules: [...OPERATOR_NAMESPACE_ROLE_RULES] } });
-    await rbac.createNamespacedRoleBinding({
-      namespace: inNamespace,
-      body: {
-        metadata: { name },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-        subjects: [{ kind: 'ServiceAccount', name: 'promop', namespace }],
-      },
-    });
-  }
-  return access.kubeConfigFor({ namespace, name: 'promop' });
-}
