@@ -2,9 +2,10 @@
  * WatchedCache against the real API server: it lists in pages then watches, a periodic relist replaces the content
  * without emptying the cache and tells handlers only what differs, a connection cut mid-list or mid-watch is
  * survived (the watch resumes from its resourceVersion, no relist), stop() ends everything, metadata-only caches
- * hold no data, and a first list the identity may not do fails start() at once.
+ * hold no data, a first list the identity may not do fails start() at once, and an `objectName` cache (how
+ * `--namespaces` reads each Namespace) follows one object from absent to deleted.
  */
-import { CoreV1Api, KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@kubernetes/client-node';
 import { sharedTestEnv } from '@promop/e2e';
 import { randomBytes } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -300,4 +301,31 @@ describe('a watched cache', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     await cache.stop();
   });
+
+  it('with objectName, holds the one object of that name: absent, created, changed, deleted', async () => {
+    const name = `${NAMESPACE}-single`;
+    const cache = new WatchedCache<{ metadata?: { name?: string; labels?: Record<string, string>; resourceVersion?: string } }>(
+      new RawApi(kc), { resource: 'one namespace', path: '/api/v1/namespaces', objectName: name }, log,
+    );
+    const changes: string[] = [];
+    cache.onChange((object, change) => changes.push(`${change} ${object.metadata?.labels?.['step'] ?? '-'}`));
+    try {
+      await cache.start();
+      expect(cache.list()).toEqual([]);
+      await core.createNamespace({ body: { metadata: { name, labels: { step: 'created' } } } });
+      expect(await until(() => cache.get(name)?.metadata?.labels?.['step'] === 'created')).toBe(true);
+      await core.patchNamespace({ name, body: { metadata: { labels: { step: 'changed' } } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      expect(await until(() => cache.get(name)?.metadata?.labels?.['step'] === 'changed')).toBe(true);
+      // Another namespace is never in it.
+      expect(cache.list().map((object) => object.metadata?.name)).toEqual([name]);
+      await core.deleteNamespace({ name });
+      // A namespace is deleted once its finalizers ran (kube-controller-manager): the DELETED event then empties the cache.
+      expect(await until(() => cache.get(name) === undefined, 60_000)).toBe(true);
+      // In between, updates only (the namespace going Terminating, its finalizers removed).
+      expect({ first: changes.slice(0, 2), between: changes.slice(2, -1).filter((change) => change !== 'update changed'), last: changes.at(-1) })
+        .toEqual({ first: ['add created', 'update changed'], between: [], last: 'delete changed' });
+    } finally {
+      await cache.stop();
+    }
+  }, 90_000);
 });
