@@ -43,6 +43,8 @@ export class MonitorBurst {
   readonly #tracked: Tracked[] = [];
   /** Changes applied so far. */
   changes = 0;
+  /** `servicemonitors team-0/sm-1` of every object changed since the last takeTouched(). */
+  #touched = new Set<string>();
 
   constructor(custom: CustomObjectsApi, seed: number) {
     this.#custom = custom;
@@ -75,6 +77,13 @@ export class MonitorBurst {
       await between(i);
       await this.change();
     }
+  }
+
+  /** The objects created, changed or deleted since the last call, as `servicemonitors namespace/name` (the audit log's resource). */
+  takeTouched(): Set<string> {
+    const touched = this.#touched;
+    this.#touched = new Set();
+    return touched;
   }
 
   /** How many live objects of each kind the model holds. */
@@ -112,16 +121,19 @@ export class MonitorBurst {
     const namespace = TEAMS[index % TEAMS.length] as string;
     const tracked: Tracked = { kind, namespace, name: `${kind === 'ServiceMonitor' ? 'sm' : 'rule'}-${index}`, index, generation: 0, live: true };
     this.#tracked.push(tracked);
+    this.#touch(tracked);
     await this.#custom.createNamespacedCustomObject({ ...this.#where(tracked), body: { apiVersion: `${GROUP}/${VERSION}`, kind, metadata: { name: tracked.name }, spec: specOf(tracked) } });
   }
 
   async #recreate(tracked: Tracked): Promise<void> {
+    this.#touch(tracked);
     tracked.generation += 1;
     tracked.live = true;
     await this.#custom.createNamespacedCustomObject({ ...this.#where(tracked), body: { apiVersion: `${GROUP}/${VERSION}`, kind: tracked.kind, metadata: { name: tracked.name }, spec: specOf(tracked) } });
   }
 
   async #update(tracked: Tracked): Promise<void> {
+    this.#touch(tracked);
     tracked.generation += 1;
     await this.#custom.patchNamespacedCustomObject(
       { ...this.#where(tracked), name: tracked.name, body: { spec: specOf(tracked) } },
@@ -130,8 +142,13 @@ export class MonitorBurst {
   }
 
   async #delete(tracked: Tracked): Promise<void> {
+    this.#touch(tracked);
     tracked.live = false;
     await this.#custom.deleteNamespacedCustomObject({ ...this.#where(tracked), name: tracked.name });
+  }
+
+  #touch(tracked: Tracked): void {
+    this.#touched.add(`${this.#where(tracked).plural} ${tracked.namespace}/${tracked.name}`);
   }
 
   #where(tracked: Tracked) {
