@@ -74,6 +74,14 @@ describe('promop run', () => {
       expect(parseRunArguments(['--secret-field-selector='])).toEqual({ ok: false, message: '--secret-field-selector needs a value' });
     });
 
+    it('lists each flag with its value in --help (shell completion reads the flags from there)', async () => {
+      let help = '';
+      expect(await runOperatorCommand(['--help'], { stdout: (text) => { help += text; }, stderr: () => {} })).toBe(0);
+      for (const flag of ['--namespaces <', '--deny-namespaces <', '--prometheus-instance-selector <', '--secret-field-selector <', '--secret-label-selector <', '--log-level <', '--log-format <']) {
+        expect(help).toContain(flag);
+      }
+    });
+
     it('takes prometheus-operator\'s log levels and json or logfmt', () => {
       expect(parseRunArguments(['--log-level=debug', '--log-format', 'logfmt'])).toMatchObject({ ok: true, logLevel: 'debug', logFormat: 'logfmt' });
       expect(parseRunArguments(['--log-level', 'none'])).toMatchObject({ ok: true, logLevel: 'none' });

@@ -30,13 +30,14 @@ const USAGE = [
   'With --leader-elect (default true) only the holder of Lease --leader-election-id (default promop) in',
   '--leader-election-namespace (default: the pod\'s namespace; with --kubeconfig, default) reconciles.',
   '',
-  'Scoping (as prometheus-operator\'s flags of the same names):',
+  'Scoping and logging (as prometheus-operator\'s flags of the same names):',
   '  --namespaces <ns>[,<ns>...]              watch and manage only these namespaces (one list/watch per namespace)',
   '  --deny-namespaces <ns>[,<ns>...]         watch every namespace but these (not with --namespaces)',
   '  --prometheus-instance-selector <labels>  manage only the Prometheus objects with these labels',
   '  --secret-field-selector <fields>         read only these Secrets (default: type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1)',
   '  --secret-label-selector <labels>         read only the Secrets with these labels',
-  '  --log-level all|debug|info|warn|error|none (default info)   --log-format json|logfmt (default json)',
+  '  --log-level <all|debug|info|warn|error|none>  lowest level logged (default info)',
+  '  --log-format <json|logfmt>                    (default json)',
   '',
 ].join('\n');
 
