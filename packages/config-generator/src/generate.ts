@@ -33,6 +33,7 @@ import { buildStorageConfig, type StorageFields } from './prometheus/storage-con
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
 import { renderPodMonitor, renderProbe, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
+import { settingsKeyOf } from './render-memo.ts';
 import { SecretStore } from './secret-store.ts';
 import { resourceRef, selectedVerdict } from './verdict.ts';
 import type { LabelSelectorSpec } from './selection/label-selector.ts';
@@ -72,16 +73,22 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const apiServerSdKeys = buildApiServerSdKeys(spec.apiserverConfig as ApiServerConfigSpec | undefined, context);
   const scrapeContext = buildScrapeContext(prometheus, spec, version, secrets, isExcluded, shards, context);
   if (apiServerSdKeys) scrapeContext.kubernetesSdApiServer = apiServerSdKeys;
+  // With a memo, a monitor unchanged since the previous call (same object, same Prometheus-wide settings, same
+  // Secret keys read) keeps its rendering (render-memo.ts).
+  const memo = input.memo;
+  const monitorSettings = memo ? settingsKeyOf({ ...scrapeContext, secrets: undefined, prometheus: { metadata: prometheus.metadata, spec } }) : '';
+  const memoized = <T extends object>(render: (monitor: T, context: ScrapeContext) => MonitorRendering) => (monitor: T): MonitorRendering =>
+    memo ? memo.rendering(monitor, monitorSettings, secrets, (store) => render(monitor, { ...scrapeContext, secrets: store ?? secrets })) : render(monitor, scrapeContext);
   const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);
   const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors);
   const probes = select('Probe', input.probes ?? [], identity, pairFor(spec, 'probe'), namespaces, invalidSelectors);
   const tlsAssets: Record<string, string> = {};
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [] };
   const monitorVerdicts = [
-    ...renderMonitors('ServiceMonitor', serviceMonitors, (monitor) => renderServiceMonitor(monitor, scrapeContext), generatedJobs, tlsAssets),
-    ...renderMonitors('PodMonitor', podMonitors, (monitor) => renderPodMonitor(monitor, scrapeContext), generatedJobs, tlsAssets),
+    ...renderMonitors('ServiceMonitor', serviceMonitors, memoized(renderServiceMonitor), generatedJobs, tlsAssets),
+    ...renderMonitors('PodMonitor', podMonitors, memoized(renderPodMonitor), generatedJobs, tlsAssets),
     // prometheus-operator writes Probe jobs after the monitors' (ScrapeConfigs would follow).
-    ...renderMonitors('Probe', probes, (probe) => renderProbe(probe, scrapeContext), generatedJobs, tlsAssets),
+    ...renderMonitors('Probe', probes, memoized(renderProbe), generatedJobs, tlsAssets),
   ];
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap.
@@ -93,6 +100,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     version,
     ...(enforcedNamespaceLabel ? { enforcedNamespaceLabel } : {}),
     isExcludedFromEnforcement: (namespace, name) => isExcluded('PrometheusRule', namespace, name),
+    ...(memo ? { memo } : {}),
   });
 
   // The reloader upstream substitutes `$(SHARD)` anywhere, so hand-written jobs may use it too.
@@ -112,6 +120,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     const rendered = renderShardConfigs(config, shards, generatedJobs.owners, {
       scrapeConfigFiles: isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE),
       hashKey: prometheus.metadata?.uid ?? '',
+      ...(memo ? { memo } : {}),
     });
     if (rendered.ok) files = rendered.value;
     else problems.push(rendered.problem);

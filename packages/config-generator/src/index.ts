@@ -3,6 +3,7 @@
  * monitors and rules to prometheus.yaml per shard, rule files, TLS assets and verdicts.
  */
 export { generate } from './generate.ts';
+export { RenderMemo, type RenderMemoStats } from './render-memo.ts';
 export type {
   FieldProblem,
   GeneratorInput,

@@ -3,6 +3,7 @@
  * imperative shell (`@promop/controller`, the `promop render` CLI). Everything here is plain data
  * so the same input always gives byte-identical output.
  */
+import type { RenderMemo } from './render-memo.ts';
 import type { Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule } from '@promop/crds';
 
 /** The kinds the generator reports verdicts for. */
@@ -44,6 +45,11 @@ export interface GeneratorInput {
   namespaces: NamespaceInfo[];
   secrets: KeyValueSource[];
   configMaps: KeyValueSource[];
+  /**
+   * Renderings kept from previous calls with the same memo (render-memo.ts): unchanged monitors and rules are not
+   * rendered again. The output is the same with or without it.
+   */
+  memo?: RenderMemo;
 }
 
 /** A problem with a user's input: where it is and a sentence the user understands. */

@@ -16,6 +16,7 @@ import {
   INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_MAX_BYTES, homeSlot, packScrapeJobs, scrapeFile, scrapeFileBytes, type RenderedJob, type ScrapeFileLimits,
 } from './scrape-config-files.ts';
 import { substituteShard } from './sharding.ts';
+import type { RenderMemo } from '../render-memo.ts';
 
 /** prometheus.yaml per shard and the scrape files each names (empty lists when inline). */
 export interface ShardConfigs {
@@ -31,6 +32,8 @@ export interface ShardLayoutOptions {
   hashKey: string;
   /** Test only: other limits than the real ones. */
   limits?: Limits;
+  /** The YAML of jobs rendered by previous calls, kept (render-memo.ts). */
+  memo?: RenderMemo;
 }
 
 /** The slots, the size of a file and the most generated jobs kept inline. */
@@ -50,12 +53,12 @@ export function renderShardConfigs(
   options: ShardLayoutOptions,
 ): { ok: true; value: ShardConfigs } | { ok: false; problem: FieldProblem } {
   const limits = options.limits ?? { slots: SCRAPE_FILE_SLOTS, maxFileBytes: SCRAPE_FILE_MAX_BYTES, inlineMaxBytes: INLINE_SCRAPE_JOBS_MAX_BYTES };
-  const homes = options.scrapeConfigFiles ? homeSlots(owners, limits.slots) : [];
+  const homes = options.scrapeConfigFiles ? homeSlots(owners, limits.slots, options.memo) : [];
   const result: ShardConfigs = { configs: [], scrapeFiles: [] };
   for (let shard = 0; shard < shards; shard += 1) {
     const shardConfig = shards > 1 ? substituteShard(config, shard) : singleShardConfig(config, owners.length);
     const rendered = options.scrapeConfigFiles
-      ? renderShard(shardConfig, homes, limits, options.hashKey)
+      ? renderShard(shardConfig, homes, limits, options.hashKey, options.memo && { memo: options.memo, key: `${options.hashKey}|${shard}` })
       : { ok: true as const, config: toPrometheusYaml(shardConfig), scrapeFiles: [] };
     if (!rendered.ok) return rendered;
     result.configs.push(rendered.config);
@@ -65,9 +68,10 @@ export function renderShardConfigs(
 }
 
 /** The home slot of each generated job, hashing each monitor once (its jobs are adjacent). */
-function homeSlots(owners: readonly string[], slots: number): number[] {
+function homeSlots(owners: readonly string[], slots: number, memo: RenderMemo | undefined): number[] {
   const homes: number[] = [];
-  for (const [index, owner] of owners.entries()) homes.push(index > 0 && owners[index - 1] === owner ? homes[index - 1]! : homeSlot(owner, slots));
+  const home = (owner: string) => (memo ? memo.homeSlot(owner, slots, homeSlot) : homeSlot(owner, slots));
+  for (const [index, owner] of owners.entries()) homes.push(index > 0 && owners[index - 1] === owner ? homes[index - 1]! : home(owner));
   return homes;
 }
 
@@ -77,22 +81,37 @@ function homeSlots(owners: readonly string[], slots: number): number[] {
  * and packScrapeJobs decides. A sequence serialises as its items one after the other, so both paths write the
  * same bytes.
  */
-function renderShard(config: Record<string, unknown>, homes: readonly number[], limits: Limits, hashKey: string):
+function renderShard(config: Record<string, unknown>, homes: readonly number[], limits: Limits, hashKey: string, kept: { memo: RenderMemo; key: string } | undefined):
   { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } {
   const jobs = config.scrape_configs as Array<Record<string, unknown>>;
   const bySlot: number[][] = Array.from({ length: limits.slots }, () => []);
   for (const [index, home] of homes.entries()) bySlot[home]!.push(index);
-  const texts = bySlot.map((indices) => (indices.length === 0 ? '' : toPrometheusYaml(indices.map((index) => jobs[index]))));
+  // With a memo (`kept`) a slot whose jobs are the very objects of the previous call keeps its text and file (the
+  // name's HMAC of up to 1 MiB included); otherwise each job is serialised alone, once for as long as its monitor
+  // does not change (a sequence is its items' texts one after the other). Without, each slot at once, which is
+  // faster for a single call.
+  const memo = kept?.memo;
+  const jobText = (index: number) => (memo ? memo.yaml(jobs[index]!, (job) => toPrometheusYaml([job])) : toPrometheusYaml([jobs[index]]));
+  const slotJobs = (indices: readonly number[]) => indices.map((index) => jobs[index]!);
+  const texts = bySlot.map((indices, slot) => {
+    if (indices.length === 0) return '';
+    if (!kept) return toPrometheusYaml(slotJobs(indices));
+    return kept.memo.sequence(`text|${kept.key}|${slot}`, slotJobs(indices), () => indices.map(jobText).join(''));
+  });
   const sizes = texts.map((text) => Buffer.byteLength(text));
   if (sizes.reduce((sum, bytes) => sum + bytes, 0) <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
 
   const nameOf = (index: number) => String(jobs[index]!.job_name);
   let scrapeFiles: ScrapeFile[];
   if (sizes.every((bytes) => scrapeFileBytes(bytes) <= limits.maxFileBytes)) {
-    scrapeFiles = bySlot.flatMap((indices, slot) => (indices.length === 0 ? [] : [scrapeFile(slot, texts[slot]!, indices.map(nameOf), hashKey)]));
+    const file = (indices: readonly number[], slot: number) => scrapeFile(slot, texts[slot]!, indices.map(nameOf), hashKey);
+    scrapeFiles = bySlot.flatMap((indices, slot) => {
+      if (indices.length === 0) return [];
+      return [kept ? kept.memo.sequence(`file|${kept.key}|${slot}`, slotJobs(indices), () => file(indices, slot)) : file(indices, slot)];
+    });
   } else {
     const rendered: RenderedJob[] = homes.map((home, index) => {
-      const text = toPrometheusYaml([jobs[index]]);
+      const text = jobText(index);
       return { home, name: nameOf(index), text, bytes: Buffer.byteLength(text) };
     });
     const packing = packScrapeJobs(rendered, limits);

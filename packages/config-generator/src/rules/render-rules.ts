@@ -6,6 +6,7 @@
 import type { Prometheus, PrometheusRule } from '@promop/crds';
 import type { RuleConfigMap, Verdict } from '../model.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
+import { settingsKeyOf, type RenderMemo } from '../render-memo.ts';
 import { selectedVerdict } from '../verdict.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
 import { isRecord } from './is-record.ts';
@@ -28,6 +29,8 @@ export interface RenderRulesInput {
   enforcedNamespaceLabel?: string;
   /** True for rules listed in `spec.excludedFromEnforcement`. */
   isExcludedFromEnforcement?: (namespace: string, name: string) => boolean;
+  /** Rule files kept from previous calls (render-memo.ts); the output is the same without it. */
+  memo?: RenderMemo;
 }
 
 /** The rule ConfigMaps (always at least one) and one verdict per input rule, in input order. */
@@ -45,31 +48,47 @@ export function renderRules(input: RenderRulesInput): RenderRulesOutput {
   const enabledFeatures = Array.isArray(prometheusSpec.enableFeatures) ? prometheusSpec.enableFeatures.filter((feature): feature is string => typeof feature === 'string') : [];
   const promql = promqlDialectOf(input.version, enabledFeatures);
   const files = new Map<string, string>();
+  // Everything a rule file depends on besides its PrometheusRule (and whether enforcement exempts it).
+  const settings = input.memo ? settingsKeyOf({ version: input.version, scheme, enabledFeatures, enforcedNamespaceLabel: input.enforcedNamespaceLabel }) : '';
   const verdicts: Verdict[] = input.rules.map((rule) => {
-    const { namespace, name, uid } = identityOf(rule);
-    const resource = { kind: 'PrometheusRule' as const, namespace, name };
-    const problems = validateRuleSpec(rule.spec, { scheme, support, version: input.version, promql });
-    if (problems.length > 0) return selectedVerdict(resource, problems, []);
-    const enforced = input.enforcedNamespaceLabel && !input.isExcludedFromEnforcement?.(namespace, name);
-    if (enforced) {
-      const enforcementProblems = findEnforcementProblems(rule.spec, input.enforcedNamespaceLabel!, namespace, promql);
-      if (enforcementProblems.length > 0) return selectedVerdict(resource, enforcementProblems, []);
-    }
-    const { document, warnings } = buildRuleFileDocument(rule.spec, {
-      version: input.version,
-      support,
-      ...(enforced ? { enforcement: { label: input.enforcedNamespaceLabel!, namespace } } : {}),
-    });
-    const text = toPrometheusYaml(document);
-    const size = Buffer.byteLength(text, 'utf8');
-    if (size > MAX_RULE_CONFIGMAP_BYTES) {
-      const message = `the rule file is ${size} bytes, over the ${MAX_RULE_CONFIGMAP_BYTES}-byte (512 KiB) limit of one ConfigMap; split it into several PrometheusRules`;
-      return selectedVerdict(resource, [{ path: 'spec', message }], warnings);
-    }
-    files.set(ruleFileName(namespace, name, uid), text);
-    return selectedVerdict(resource, [], warnings);
+    const { namespace, name } = identityOf(rule);
+    const render = () => renderRuleFile(rule, input, { scheme, support, promql });
+    const excluded = input.isExcludedFromEnforcement?.(namespace, name) === true;
+    const rendered = input.memo ? input.memo.rendering(rule, `${settings}|${excluded}`, undefined, render) : render();
+    if (rendered.file) files.set(rendered.file.name, rendered.file.text);
+    return rendered.verdict;
   });
   return { ruleConfigMaps: packRuleFiles(input.prometheus.metadata?.name ?? '', files), verdicts };
+}
+
+/** One PrometheusRule's verdict and, when accepted, its rule file (name and text). */
+function renderRuleFile(
+  rule: PrometheusRule,
+  input: RenderRulesInput,
+  dialect: { scheme: ReturnType<typeof nameValidationSchemeFor>; support: ReturnType<typeof ruleFieldSupport>; promql: ReturnType<typeof promqlDialectOf> },
+): { verdict: Verdict; file?: { name: string; text: string } } {
+  const { namespace, name, uid } = identityOf(rule);
+  const resource = { kind: 'PrometheusRule' as const, namespace, name };
+  const { scheme, support, promql } = dialect;
+  const problems = validateRuleSpec(rule.spec, { scheme, support, version: input.version, promql });
+  if (problems.length > 0) return { verdict: selectedVerdict(resource, problems, []) };
+  const enforced = input.enforcedNamespaceLabel && !input.isExcludedFromEnforcement?.(namespace, name);
+  if (enforced) {
+    const enforcementProblems = findEnforcementProblems(rule.spec, input.enforcedNamespaceLabel!, namespace, promql);
+    if (enforcementProblems.length > 0) return { verdict: selectedVerdict(resource, enforcementProblems, []) };
+  }
+  const { document, warnings } = buildRuleFileDocument(rule.spec, {
+    version: input.version,
+    support,
+    ...(enforced ? { enforcement: { label: input.enforcedNamespaceLabel!, namespace } } : {}),
+  });
+  const text = toPrometheusYaml(document);
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > MAX_RULE_CONFIGMAP_BYTES) {
+    const message = `the rule file is ${size} bytes, over the ${MAX_RULE_CONFIGMAP_BYTES}-byte (512 KiB) limit of one ConfigMap; split it into several PrometheusRules`;
+    return { verdict: selectedVerdict(resource, [{ path: 'spec', message }], warnings) };
+  }
+  return { verdict: selectedVerdict(resource, [], warnings), file: { name: ruleFileName(namespace, name, uid), text } };
 }
 
 /** Namespace, name and uid; a missing uid (objects not read from a cluster) leaves it empty. */

@@ -1,0 +1,175 @@
+/**
+ * The memo's promise: generate() with a RenderMemo kept across calls gives byte-identical output to generate()
+ * without one, whatever changed between the calls — a monitor or rule replaced, a Secret value changed, the
+ * Prometheus' settings changed, monitors added or removed — and it does reuse renderings (or it would be a no-op
+ * that merely passes this test).
+ */
+import fc from 'fast-check';
+import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import { generate } from './generate.ts';
+import type { GeneratorInput, KeyValueSource } from './model.ts';
+import { RenderMemo } from './render-memo.ts';
+import { podMonitor, serviceMonitor } from './scrape/monitor-arbitraries.ts';
+import { TEST_CONFIG_MAPS, TEST_SECRETS } from './scrape/test-harness.ts';
+
+const prometheusRule: fc.Arbitrary<PrometheusRule> = fc.record({
+  name: fc.constantFrom('a', 'b', 'c', 'd'),
+  namespace: fc.constantFrom('default', 'team'),
+  exprs: fc.array(fc.constantFrom('up == 0', 'rate(http_requests_total[5m]) > 1', 'rate(up)', 'sum by (job) (up)', 'up{namespace="x"}', 'foo('), { minLength: 1, maxLength: 3 }),
+  alert: fc.boolean(),
+}).map(({ name, namespace, exprs, alert }) => ({
+  apiVersion: 'monitoring.coreos.com/v1',
+  kind: 'PrometheusRule',
+  metadata: { name, namespace, uid: `uid-${namespace}-${name}` },
+  spec: { groups: [{ name: 'g', rules: exprs.map((expr, i) => (alert ? { alert: `A${i}`, expr, for: '5m', labels: { severity: 'page' } } : { record: `job:r${i}:x`, expr })) }] },
+}) as PrometheusRule);
+
+const prometheusSpec = fc.record({
+  version: fc.constantFrom('v2.40.0', 'v3.5.0', 'v3.16.0'),
+  enforcedNamespaceLabel: fc.constantFrom(undefined, 'namespace', 'tenant'),
+  scrapeInterval: fc.constantFrom('30s', '1m'),
+  shards: fc.constantFrom(1, 1, 2),
+  overrideHonorLabels: fc.boolean(),
+  enableFeatures: fc.constantFrom([], ['promql-experimental-functions']),
+});
+
+type SpecChoice = typeof prometheusSpec extends fc.Arbitrary<infer T> ? T : never;
+
+/** One change between two generate() calls. */
+type Step =
+  | { kind: 'replace-service-monitor'; index: number; monitor: ServiceMonitor }
+  | { kind: 'copy-service-monitor'; index: number }
+  | { kind: 'add-pod-monitor'; monitor: PodMonitor }
+  | { kind: 'remove-service-monitor'; index: number }
+  | { kind: 'replace-rule'; index: number; rule: PrometheusRule }
+  | { kind: 'secret'; key: 'user' | 'password' | 'token' | 'header'; value: string }
+  | { kind: 'drop-secret' }
+  | { kind: 'prometheus'; spec: SpecChoice }
+  | { kind: 'nothing' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('replace-service-monitor' as const), index: fc.nat(), monitor: serviceMonitor }),
+  fc.record({ kind: fc.constant('copy-service-monitor' as const), index: fc.nat() }),
+  fc.record({ kind: fc.constant('add-pod-monitor' as const), monitor: podMonitor }),
+  fc.record({ kind: fc.constant('remove-service-monitor' as const), index: fc.nat() }),
+  fc.record({ kind: fc.constant('replace-rule' as const), index: fc.nat(), rule: prometheusRule }),
+  fc.record({ kind: fc.constant('secret' as const), key: fc.constantFrom('user' as const, 'password' as const, 'token' as const, 'header' as const), value: fc.constantFrom('bob', 'hunter2', 'x y') }),
+  fc.record({ kind: fc.constant('drop-secret' as const) }),
+  fc.record({ kind: fc.constant('prometheus' as const), spec: prometheusSpec }),
+  fc.constant({ kind: 'nothing' as const }),
+);
+
+function prometheusWith(spec: SpecChoice): Prometheus {
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'Prometheus',
+    metadata: { name: 'main', namespace: 'default', uid: 'prometheus-uid' },
+    spec: {
+      serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {}, podMonitorSelector: {}, podMonitorNamespaceSelector: {},
+      ruleSelector: {}, ruleNamespaceSelector: {}, evaluationInterval: '30s',
+      ...Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== undefined)),
+    },
+  } as Prometheus;
+}
+
+/** The next input after `change`: every changed object is a new object, unchanged ones are kept as they are. */
+function apply(input: GeneratorInput, change: Step): GeneratorInput {
+  const at = <T>(list: readonly T[], index: number) => index % Math.max(1, list.length);
+  switch (change.kind) {
+    case 'replace-service-monitor': {
+      const serviceMonitors = [...input.serviceMonitors];
+      serviceMonitors[at(serviceMonitors, change.index)] = change.monitor;
+      return { ...input, serviceMonitors };
+    }
+    case 'copy-service-monitor': {
+      // A new object with the same content (a relist): a miss, and the same output.
+      const serviceMonitors = input.serviceMonitors.map((monitor, index) => (index === at(input.serviceMonitors, change.index) ? structuredClone(monitor) : monitor));
+      return { ...input, serviceMonitors };
+    }
+    case 'add-pod-monitor':
+      return { ...input, podMonitors: [...input.podMonitors, change.monitor] };
+    case 'remove-service-monitor':
+      return { ...input, serviceMonitors: input.serviceMonitors.filter((_, index) => index !== at(input.serviceMonitors, change.index)) };
+    case 'replace-rule': {
+      const prometheusRules = [...input.prometheusRules];
+      prometheusRules[at(prometheusRules, change.index)] = change.rule;
+      return { ...input, prometheusRules };
+    }
+    case 'secret':
+      return { ...input, secrets: input.secrets.map((secret): KeyValueSource => (secret.name === 'creds' && secret.namespace === 'default' ? { ...secret, data: { ...secret.data, [change.key]: change.value } } : secret)) };
+    case 'drop-secret':
+      return { ...input, secrets: input.secrets.filter((secret) => !(secret.name === 'creds' && secret.namespace === 'default')) };
+    case 'prometheus':
+      return { ...input, prometheus: prometheusWith(change.spec) };
+    case 'nothing':
+      return input;
+  }
+}
+
+describe('generate() with a RenderMemo', () => {
+  it('gives byte-identical output to generate() without one, over random sequences of changes', () => {
+    const totals = { hits: 0, misses: 0 };
+    fc.assert(
+      fc.property(
+        fc.array(serviceMonitor, { minLength: 1, maxLength: 8 }),
+        fc.array(podMonitor, { maxLength: 3 }),
+        fc.array(prometheusRule, { minLength: 1, maxLength: 4 }),
+        prometheusSpec,
+        fc.array(step, { minLength: 1, maxLength: 8 }),
+        (serviceMonitors, podMonitors, prometheusRules, spec, steps) => {
+          const memo = new RenderMemo();
+          let input: GeneratorInput = {
+            prometheus: prometheusWith(spec), serviceMonitors, podMonitors, prometheusRules,
+            namespaces: [{ name: 'default', labels: {} }, { name: 'team', labels: {} }],
+            secrets: TEST_SECRETS, configMaps: TEST_CONFIG_MAPS,
+          };
+          for (const change of [{ kind: 'nothing' as const }, ...steps]) {
+            input = apply(input, change);
+            expect(JSON.stringify(generate({ ...input, memo }))).toBe(JSON.stringify(generate(input)));
+          }
+          totals.hits += memo.stats.hits;
+          totals.misses += memo.stats.misses;
+        },
+      ),
+      { numRuns: 150, seed: 20261201 },
+    );
+    // The memo did work: most renderings of unchanged objects were kept.
+    expect(totals.hits).toBeGreaterThan(totals.misses);
+  });
+
+  it('keeps the scrape files byte-identical too, when the jobs are too many to stay inline', () => {
+    const monitor = (i: number, port = 'web'): ServiceMonitor => ({
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'ServiceMonitor',
+      metadata: { namespace: i % 2 ? 'default' : 'team', name: `app-${i}` },
+      spec: {
+        selector: { matchLabels: { app: `app-${i}` } },
+        endpoints: [
+          { port, interval: '30s', relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_node_name'], targetLabel: 'node' }] },
+          { port: 'metrics', path: '/internal/metrics', basicAuth: { username: { name: 'creds', key: 'user' }, password: { name: 'creds', key: 'password' } } },
+        ],
+      },
+    } as ServiceMonitor);
+    const memo = new RenderMemo();
+    let input: GeneratorInput = {
+      prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 1, overrideHonorLabels: false, enableFeatures: [] }),
+      serviceMonitors: Array.from({ length: 300 }, (_, i) => monitor(i)), podMonitors: [], prometheusRules: [],
+      namespaces: [{ name: 'default', labels: {} }, { name: 'team', labels: {} }],
+      secrets: TEST_SECRETS, configMaps: TEST_CONFIG_MAPS,
+    };
+    const same = () => {
+      const withMemo = generate({ ...input, memo });
+      expect(withMemo.scrapeFiles[0]!.length).toBeGreaterThan(1);
+      expect(JSON.stringify(withMemo)).toBe(JSON.stringify(generate(input)));
+    };
+    same();
+    expect(memo.stats).toEqual({ hits: 0, misses: 300 });
+    input = { ...input, serviceMonitors: input.serviceMonitors.map((m, i) => (i === 7 ? monitor(7, 'other') : m)) };
+    same();
+    expect(memo.stats).toEqual({ hits: 299, misses: 301 });
+    input = { ...input, secrets: input.secrets.map((s) => (s.name === 'creds' && s.namespace === 'default' ? { ...s, data: { ...s.data, password: 'changed' } } : s)) };
+    same(); // the 150 monitors in "default" read it; those in "team" read their own namespace's
+    input = { ...input, prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 2, overrideHonorLabels: false, enableFeatures: [] }) };
+    same();
+  });
+});

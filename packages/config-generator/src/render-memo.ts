@@ -1,0 +1,141 @@
+/**
+ * Work proportional to the change: what one generate() call rendered, kept for the next call with the same memo,
+ * so a ServiceMonitor changed among 10,000 costs one monitor's render and the files it lands in, not 20,000 jobs.
+ *
+ * Kept per input object, by identity (WeakMaps): the controller's caches hand out the same object until the API
+ * server sends a new version of it, so "same object" means "same resourceVersion" and a changed object is simply a
+ * miss. What a rendering also depends on is checked on every hit:
+ * - the Prometheus-wide settings it was rendered with (its `settingsKey`: the Prometheus' spec and identity, the
+ *   Prometheus version, and everything else generate() derives for all monitors or rules);
+ * - each Secret and ConfigMap key it read, with the outcome of that read (value, missing, or problem): a changed
+ *   password is a miss for exactly the monitors that read it.
+ * Nothing else goes in: renderings are pure functions of these. Downstream of the renderings, the YAML text of each
+ * job (by job object) and each scrape file slot's text and file (while its jobs are the same objects in the same
+ * order) are kept too, so a change re-serialises and re-hashes one slot, not 37 MiB. The property test in render-memo.property.test.ts
+ * checks that output with a memo is byte-identical to output without one over random sequences of changes.
+ *
+ * A memo belongs to one Prometheus (the controller keeps one per Prometheus key); sharing it between Prometheus
+ * objects is correct but misses every time their settings differ. Memory: one entry per live monitor and rule
+ * (dead objects are collected with their WeakMap keys) plus the YAML text of each job, about what the output holds.
+ */
+import type { KeyLookup, KeyReference, SecretStore } from './secret-store.ts';
+
+/** Monitors whose home slot is kept; past it the map starts again (deleted monitors' entries go with it). */
+const MAX_HOME_SLOTS = 200_000;
+
+/** One Secret or ConfigMap key a rendering read, and what the read gave. */
+interface KeyRead {
+  kind: 'Secret' | 'ConfigMap';
+  namespace: string;
+  ref: KeyReference;
+  path: string;
+  outcome: string;
+}
+
+interface Entry<T> {
+  settingsKey: string;
+  reads: readonly KeyRead[];
+  value: T;
+}
+
+/** Hits and misses since the memo was made (for tests and the benchmark). */
+export interface RenderMemoStats {
+  hits: number;
+  misses: number;
+}
+
+/** Renderings kept between generate() calls; pass the same instance as `GeneratorInput.memo`. */
+export class RenderMemo {
+  readonly #renderings = new WeakMap<object, Entry<unknown>>();
+  readonly #yaml = new WeakMap<object, string>();
+  readonly #sequences = new Map<string, { parts: readonly object[]; value: unknown }>();
+  readonly #homeSlots = new Map<string, number>();
+  readonly stats: RenderMemoStats = { hits: 0, misses: 0 };
+
+  /**
+   * The rendering of `object` under `settingsKey`: the kept one when the object, the settings and every key it
+   * read are unchanged, otherwise `render(secrets)` with a store that records what it reads. `secrets` is the
+   * store of this generate() call (undefined for renderings that read no Secret, such as rule files).
+   */
+  rendering<T>(object: object, settingsKey: string, secrets: SecretStore | undefined, render: (secrets: SecretStore | undefined) => T): T {
+    const kept = this.#renderings.get(object) as Entry<T> | undefined;
+    if (kept && kept.settingsKey === settingsKey && kept.reads.every((read) => secrets !== undefined && outcomeOf(secrets, read) === read.outcome)) {
+      this.stats.hits += 1;
+      return kept.value;
+    }
+    this.stats.misses += 1;
+    const reads: KeyRead[] = [];
+    const value = render(secrets && recordingStore(secrets, reads));
+    this.#renderings.set(object, { settingsKey, reads, value });
+    return value;
+  }
+
+  /**
+   * A value built from `parts` (rendered jobs, in order) under `key`: the kept one while the parts are the very
+   * same objects in the same order, otherwise `build()`. One value per key: a scrape file slot's text, its file.
+   */
+  sequence<T>(key: string, parts: readonly object[], build: () => T): T {
+    const kept = this.#sequences.get(key) as { parts: readonly object[]; value: T } | undefined;
+    if (kept && kept.parts.length === parts.length && kept.parts.every((part, index) => part === parts[index])) return kept.value;
+    const value = build();
+    this.#sequences.set(key, { parts, value });
+    return value;
+  }
+
+  /** The home slot of a monitor (`owner`), hashed once; forgotten wholesale when the map grows past its bound. */
+  homeSlot(owner: string, slots: number, compute: (owner: string, slots: number) => number): number {
+    const key = `${slots}\n${owner}`;
+    let slot = this.#homeSlots.get(key);
+    if (slot === undefined) {
+      if (this.#homeSlots.size >= MAX_HOME_SLOTS) this.#homeSlots.clear();
+      slot = compute(owner, slots);
+      this.#homeSlots.set(key, slot);
+    }
+    return slot;
+  }
+
+  /** The YAML text of `value` (a rendered scrape job, never mutated once rendered), serialised once. */
+  yaml(value: object, serialise: (value: object) => string): string {
+    let text = this.#yaml.get(value);
+    if (text === undefined) {
+      text = serialise(value);
+      this.#yaml.set(value, text);
+    }
+    return text;
+  }
+}
+
+/**
+ * A key for "everything shared by all renderings of one kind": JSON with object keys sorted, functions left out
+ * (they are derived from fields that are in the key). Used once per generate() call per kind.
+ */
+export function settingsKeyOf(settings: unknown): string {
+  return JSON.stringify(settings, (_key, value: unknown) => {
+    if (typeof value === 'function') return undefined;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, (value as Record<string, unknown>)[key]]));
+  });
+}
+
+/** `secrets` with every lookup also written to `reads`. */
+function recordingStore(secrets: SecretStore, reads: KeyRead[]): SecretStore {
+  const recording = Object.create(secrets) as SecretStore;
+  recording.secretKey = (namespace, ref, path) => record(reads, 'Secret', namespace, ref, path, secrets.secretKey(namespace, ref, path));
+  recording.configMapKey = (namespace, ref, path) => record(reads, 'ConfigMap', namespace, ref, path, secrets.configMapKey(namespace, ref, path));
+  return recording;
+}
+
+function record(reads: KeyRead[], kind: KeyRead['kind'], namespace: string, ref: KeyReference, path: string, lookup: KeyLookup): KeyLookup {
+  reads.push({ kind, namespace, ref: { ...ref }, path, outcome: lookupOutcome(lookup) });
+  return lookup;
+}
+
+function outcomeOf(secrets: SecretStore, read: KeyRead): string {
+  const lookup = read.kind === 'Secret' ? secrets.secretKey(read.namespace, read.ref, read.path) : secrets.configMapKey(read.namespace, read.ref, read.path);
+  return lookupOutcome(lookup);
+}
+
+/** A lookup as one comparable string (kept in memory only, like the values themselves). */
+function lookupOutcome(lookup: KeyLookup): string {
+  return lookup.ok ? (lookup.value === undefined ? 'absent' : `value:${lookup.value}`) : `problem:${lookup.problem.path}:${lookup.problem.message}`;
+}
