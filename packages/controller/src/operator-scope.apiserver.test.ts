@@ -12,20 +12,17 @@
  * - `--deny-namespaces`: an operator with the ClusterRole identity ignores the monitors of the denied namespace.
  */
 import {
-  AppsV1Api, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig, type KubernetesObject,
-  type V1ResourceAttributes, type V1Secret,
+  AppsV1Api, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1ResourceAttributes, type V1Secret,
 } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed } from '@promop/crds/test-support';
 import { sharedTestEnv } from '@promop/e2e';
-import { loadAll } from 'js-yaml';
 import { randomBytes } from 'node:crypto';
-import { CHART_DIR } from './chart/chart-files.ts';
-import { helm } from './chart/helm.ts';
 import { pino } from 'pino';
 import { isNotFound } from './kube/index.ts';
 import { Operator } from './operator.ts';
 import { eventually } from './test-support/eventually.ts';
+import { chartIdentity } from './test-support/chart-identity.ts';
 import { operatorIdentity } from './test-support/operator-identity.ts';
 
 const id = randomBytes(3).toString('hex');
@@ -82,20 +79,6 @@ function startOperator(kubeConfig: KubeConfig, options: Partial<ConstructorParam
   return operator.start();
 }
 
-/**
- * Applies the ServiceAccount and RBAC of the chart rendered with `namespaces` (release RELEASE in OPERATOR_NS) and
- * returns a client that impersonates that ServiceAccount.
- */
-async function chartIdentity(watched: readonly string[]): Promise<KubeConfig> {
-  const rendered = await helm(['template', RELEASE, CHART_DIR, '--namespace', OPERATOR_NS, '--set', `namespaces={${watched.join(',')}}`, '--set', 'crds.install=false']);
-  if (rendered.code !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
-  const objects = (loadAll(rendered.stdout) as (KubernetesObject | null)[]).filter((object): object is KubernetesObject => object !== null);
-  const identity = objects.filter((object) => ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(object.kind ?? ''));
-  const api = KubernetesObjectApi.makeApiClient(admin);
-  for (const object of identity) await api.create({ ...object, metadata: { ...object.metadata, namespace: object.metadata?.namespace ?? (object.kind?.startsWith('Cluster') ? undefined : OPERATOR_NS) } });
-  return sharedTestEnv().kubeConfigFor({ namespace: OPERATOR_NS, name: RELEASE });
-}
-
 /** What the API server answers when the chart's ServiceAccount asks whether it may do `attributes`. */
 async function allowed(kc: KubeConfig, attributes: V1ResourceAttributes): Promise<boolean> {
   const review = await kc.makeApiClient(AuthorizationV1Api).createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: attributes } } });
@@ -113,7 +96,7 @@ beforeAll(async () => {
   for (const name of [OPERATOR_NS, MONITORING]) await core.createNamespace({ body: { metadata: { name } } });
   // Both teams match the Prometheus' namespace selector; only team A is watched.
   for (const name of [TEAM_A, TEAM_B]) await core.createNamespace({ body: { metadata: { name, labels: { [SCRAPED_BY]: id } } } });
-  const kc = (chartKc = await chartIdentity([MONITORING, TEAM_A]));
+  const kc = (chartKc = await chartIdentity(admin, RELEASE, OPERATOR_NS, [`namespaces={${MONITORING},${TEAM_A}}`]));
 
   await createPrometheus('main', { [INSTANCE]: id });
   await createPrometheus('other', {});
