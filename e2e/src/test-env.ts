@@ -38,8 +38,17 @@ export interface TestEnv extends ClusterAccess {
   innerKubeconfigPath: string;
   /** PIDs of the processes started (etcd, kube-apiserver, kube-controller-manager). */
   pids(): number[];
+  /**
+   * Stops `etcd` or `kube-apiserver` (SIGTERM; SIGKILL with `kill`) and starts it again with the same arguments,
+   * ports and data directory, as a crash or an upgrade of the control plane would; resolves once it is healthy again.
+   * Clients keep their kubeconfigs: only their connections break.
+   */
+  restart(name: RestartableProcess, options?: { kill?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** The control-plane processes {@link TestEnv.restart} can restart. */
+export type RestartableProcess = 'etcd' | 'kube-apiserver';
 
 /** Options for {@link startTestEnv}. */
 export interface StartOptions {
@@ -119,10 +128,13 @@ export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv>
     for (const managed of [...processes].reverse()) await stopProcess(managed);
     if (!options.keepDir && !options.dir) rmSync(dir, { recursive: true, force: true });
   };
+  /** How each process was started, so restart() can start it again the same way. */
+  const started = new Map<string, { command: string; args: string[]; logFile: string }>();
   const start = (name: string, command: string, args: string[], logFile: string): ManagedProcess => {
     const wrapped = network ? network.wrap(command, args) : { command, args };
     const managed = startProcess(name, wrapped.command, wrapped.args, logFile);
     processes.push(managed);
+    started.set(name, { command, args, logFile });
     return managed;
   };
   try {
@@ -234,6 +246,30 @@ export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv>
       innerKubeconfigPath,
       ...clusterAccess(apiServerUrl, kubeconfigPath),
       pids: () => processes.map((p) => p.pid),
+      async restart(name, restartOptions = {}) {
+        const index = processes.findIndex((p) => p.name === name);
+        const how = started.get(name);
+        if (index < 0 || !how) throw new Error(`${name} was not started by this control plane`);
+        const old = processes[index] as ManagedProcess;
+        await stopProcess(old, restartOptions.kill ? 0 : 10_000);
+        processes.splice(index, 1);
+        const again = start(name, how.command, how.args, how.logFile);
+        // Back in its place, so stop() still ends the processes in reverse start order.
+        processes.splice(processes.indexOf(again), 1);
+        processes.splice(index, 0, again);
+        if (name === 'etcd') {
+          const port = Number(/--listen-client-urls=http:\/\/127\.0\.0\.1:(\d+)/.exec(how.args.join(' '))?.[1]);
+          const healthPort = network ? await network.forward('127.0.0.1', port) : port;
+          await waitUntil('etcd', again, () => httpGetOk(`http://127.0.0.1:${healthPort}/health`));
+        } else {
+          const agent = new Agent({ ca: readFileSync(pki.caCert), cert: readFileSync(pki.adminCert), key: readFileSync(pki.adminKey) });
+          try {
+            await waitUntil('kube-apiserver', again, () => httpsGetOk(`${apiServerUrl}/readyz`, agent), 90_000);
+          } finally {
+            agent.destroy();
+          }
+        }
+      },
       stop,
     };
   } catch (error) {
