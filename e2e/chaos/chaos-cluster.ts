@@ -6,7 +6,7 @@
  * tells which process wrote what.
  */
 import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { OPERATOR_CLUSTER_ROLE_RULES } from '@promop/controller';
+import { CRD_MANAGER_RULES, OPERATOR_CLUSTER_ROLE_RULES } from '@promop/controller';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed } from '@promop/crds/test-support';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,7 +66,7 @@ export async function startChaosCluster(): Promise<ChaosCluster> {
     const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
     await applyCrds(admin);
     for (const name of [OPERATOR_NAMESPACE, MONITORING, ...TEAMS]) await core.createNamespace({ body: { metadata: { name } } });
-    await rbac.createClusterRole({ body: { metadata: { name: CLUSTER_ROLE }, rules: [...OPERATOR_CLUSTER_ROLE_RULES] } });
+    await rbac.createClusterRole({ body: { metadata: { name: CLUSTER_ROLE }, rules: [...OPERATOR_CLUSTER_ROLE_RULES, ...CRD_MANAGER_RULES] } });
     await untilServed(() => custom.createNamespacedCustomObject({
       group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
       body: {

@@ -2,7 +2,7 @@ import { parseRunArguments, runOperatorCommand } from './run-command.ts';
 
 /** What `promop run` watches and logs without a scoping or logging flag: everything, at info, as JSON. */
 const SCOPE_DEFAULTS = {
-  scope: { kind: 'all' }, prometheusInstanceSelector: undefined, secretFieldSelector: undefined, secretLabelSelector: undefined, logLevel: 'info', logFormat: 'json',
+  scope: { kind: 'all' }, prometheusInstanceSelector: undefined, secretFieldSelector: undefined, secretLabelSelector: undefined, logLevel: 'info', logFormat: 'json', manageCrds: true,
 };
 
 describe('promop run', () => {
@@ -88,6 +88,13 @@ describe('promop run', () => {
       expect(parseRunArguments(['--log-level=verbose'])).toEqual({ ok: false, message: '--log-level is one of all, debug, info, warn, error, none' });
       expect(parseRunArguments(['--log-format=text'])).toEqual({ ok: false, message: '--log-format is one of json, logfmt' });
     });
+  });
+
+  it('manages the CRDs by default; --manage-crds=false leaves them to the chart or another tool', () => {
+    expect(parseRunArguments([])).toMatchObject({ ok: true, manageCrds: true });
+    expect(parseRunArguments(['--manage-crds'])).toMatchObject({ ok: true, manageCrds: true });
+    expect(parseRunArguments(['--manage-crds=false'])).toMatchObject({ ok: true, manageCrds: false });
+    expect(parseRunArguments(['--manage-crds=no'])).toEqual({ ok: false, message: '--manage-crds is true or false' });
   });
 
   it('refuses an unknown argument or a missing path with usage and exit 2', async () => {

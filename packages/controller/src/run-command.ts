@@ -9,10 +9,12 @@
  * docs/controller.md#leader-election. The scoping flags (`--namespaces`, `--deny-namespaces`,
  * `--prometheus-instance-selector`, `--secret-field-selector`, `--secret-label-selector`) and `--log-level` /
  * `--log-format` mean what prometheus-operator's flags of the same names mean; see docs/operations.md#scoping.
+ * With `--manage-crds` (default) it first creates or upgrades its CRDs and waits until they are Established
+ * (kube/crd-installer.ts); `--manage-crds=false` when the chart or another tool owns them.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
-import { LeaderElector, apiLeaseClient, describeError, leaderIdentity } from './kube/index.ts';
+import { LeaderElector, apiLeaseClient, describeError, ensureCrds, leaderIdentity } from './kube/index.ts';
 import { OperatorMetrics, startMetricsServer, DEFAULT_LISTEN_ADDRESS } from './observability/index.ts';
 import { Operator } from './operator.ts';
 import { parsePodNetworks } from './reload/index.ts';
@@ -29,6 +31,8 @@ const USAGE = [
   'Reloads Prometheus pods only at addresses inside --pod-network (repeatable; default: the Nodes\' spec.podCIDRs).',
   'With --leader-elect (default true) only the holder of Lease --leader-election-id (default promop) in',
   '--leader-election-namespace (default: the pod\'s namespace; with --kubeconfig, default) reconciles.',
+  'With --manage-crds[=true|false] (default true) promop creates its CRDs, or upgrades those an older promop',
+  'wrote, before it starts; false when the chart or another tool owns them.',
   '',
   'Scoping and logging (as prometheus-operator\'s flags of the same names):',
   '  --namespaces <ns>[,<ns>...]              watch and manage only these namespaces (one list/watch per namespace)',
@@ -63,6 +67,8 @@ export interface RunArguments {
   secretLabelSelector: string | undefined;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** `--manage-crds`: whether promop creates and upgrades its CRDs at start (default true). */
+  manageCrds: boolean;
   help: boolean;
 }
 
@@ -90,10 +96,11 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
   let secretLabelSelector: string | undefined;
   let logLevel: LogLevel = 'info';
   let logFormat: LogFormat = 'json';
+  let manageCrds = true;
   const scope = (): NamespaceScope => (namespaces ? { kind: 'only', namespaces } : deniedNamespaces ? { kind: 'deny', namespaces: deniedNamespaces } : { kind: 'all' });
   const result = (help: boolean) => ({
     ok: true as const, kubeconfig, metricsAddress, podNetworks, leaderElect, leaderElectionNamespace, leaderElectionId,
-    scope: scope(), prometheusInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, help,
+    scope: scope(), prometheusInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, manageCrds, help,
   });
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
@@ -145,6 +152,10 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
       const value = arg === '--leader-election-id' ? argv[(i += 1)] : arg.slice('--leader-election-id='.length);
       if (!value) return { ok: false, message: '--leader-election-id needs a Lease name' };
       leaderElectionId = value;
+    } else if (arg === '--manage-crds' || arg.startsWith('--manage-crds=')) {
+      const value = arg === '--manage-crds' ? 'true' : arg.slice('--manage-crds='.length);
+      if (value !== 'true' && value !== 'false') return { ok: false, message: '--manage-crds is true or false' };
+      manageCrds = value === 'true';
     } else {
       return { ok: false, message: `unknown argument "${arg}"` };
     }
@@ -253,7 +264,9 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  const started = operator.startCaches().then(() => ({ started: true as const }), (error: unknown) => ({ started: false as const, error }));
+  // The CRDs first: a cache cannot list a resource the API server does not serve yet.
+  const crdsReady = parsed.manageCrds ? ensureCrds(kubeConfig, { log }) : Promise.resolve([]);
+  const started = crdsReady.then(() => operator.startCaches()).then(() => ({ started: true as const }), (error: unknown) => ({ started: false as const, error }));
   const first = await Promise.race([started, stopSignal]);
   if (typeof first === 'string') {
     log.info({ signal: first }, 'stopping before the caches synced');

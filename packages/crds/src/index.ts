@@ -13,6 +13,9 @@ export {
 } from './validation.ts';
 export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';
 export { renderCrdFiles } from './crd-files.ts';
+export {
+  CRD_PART_OF_LABEL, CRD_REVISION, CRD_REVISION_ANNOTATION, CRD_SCHEMA_HASH_ANNOTATION, crdSchemaHash, revisionedCrdManifests, withRevisionAnnotations,
+} from './crd-revision.ts';
 export { DURATION_PATTERN, BYTE_SIZE_PATTERN, URL_PATTERN, PROXY_URL_PATTERN } from './schemas/common.ts';
 export { RELABEL_ACTIONS } from './schemas/relabel-config.ts';
 export { keyReferences, type KeyReference, type ReferencingKind } from './key-references.ts';

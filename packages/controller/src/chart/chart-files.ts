@@ -7,6 +7,7 @@
  *   operator to), included verbatim by templates/clusterrole.yaml.
  * - `files/namespace-role-rules.yaml`, `files/leader-election-rules.yaml`, `files/cluster-scoped-rules.yaml` ← the
  *   rules of `promop run --namespaces` (templates/roles.yaml, templates/clusterrole.yaml with `namespaces` set).
+ * - `files/crd-manager-rules.yaml` ← CRD_MANAGER_RULES, added to the ClusterRole when `crds.managedByOperator`.
  * - `files/crds/<group>_<plural>.yaml` ← the committed crds/*.yaml (what `kubectl apply -f crds/` users get), with
  *   `helm.sh/resource-policy: keep` added. templates/crds.yaml includes them with `.Files.Get`, not from the
  *   chart's `crds/` directory: Helm installs `crds/` once and never upgrades it, and promop's rule is that
@@ -17,7 +18,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dump, load } from 'js-yaml';
-import { LEADER_ELECTION_ROLE_RULES, OPERATOR_CLUSTER_ROLE_RULES, OPERATOR_CLUSTER_SCOPED_RULES, OPERATOR_NAMESPACE_ROLE_RULES } from '../rbac/index.ts';
+import {
+  CRD_MANAGER_RULES, LEADER_ELECTION_ROLE_RULES, OPERATOR_CLUSTER_ROLE_RULES, OPERATOR_CLUSTER_SCOPED_RULES, OPERATOR_NAMESPACE_ROLE_RULES,
+} from '../rbac/index.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 /** charts/promop */
@@ -46,6 +49,7 @@ export function renderChartFiles(): Map<string, string> {
   files.set('files/namespace-role-rules.yaml', HEADER('OPERATOR_NAMESPACE_ROLE_RULES (packages/controller/src/rbac)') + dump(OPERATOR_NAMESPACE_ROLE_RULES, { lineWidth: -1, noRefs: true }));
   files.set('files/leader-election-rules.yaml', HEADER('LEADER_ELECTION_ROLE_RULES (packages/controller/src/rbac)') + dump(LEADER_ELECTION_ROLE_RULES, { lineWidth: -1, noRefs: true }));
   files.set('files/cluster-scoped-rules.yaml', HEADER('OPERATOR_CLUSTER_SCOPED_RULES (packages/controller/src/rbac)') + dump(OPERATOR_CLUSTER_SCOPED_RULES, { lineWidth: -1, noRefs: true }));
+  files.set('files/crd-manager-rules.yaml', HEADER('CRD_MANAGER_RULES (packages/controller/src/rbac)') + dump(CRD_MANAGER_RULES, { lineWidth: -1, noRefs: true }));
   for (const name of readdirSync(REPO_CRDS_DIR).filter((n) => n.endsWith('.yaml')).sort()) {
     files.set(`files/crds/${name}`, chartCrd(readFileSync(join(REPO_CRDS_DIR, name), 'utf8')));
   }

@@ -19,7 +19,7 @@ import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds } from '@promop/crds/test-support';
 import { sharedTestEnv } from '@promop/e2e';
 import { randomBytes } from 'node:crypto';
-import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
+import { CRD_MANAGER_RULES, OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { CHART_DIR } from './chart-files.ts';
 import { helm } from './helm.ts';
 
@@ -113,11 +113,11 @@ describe('helm install charts/promop into a real API server', () => {
       expect(crd.metadata?.managedFields?.map((f) => f.manager)).toContain('helm');
     }
     const manifest = await helm(['get', 'manifest', RELEASE, '-n', NS, ...kubeconfigArgs]);
-    expect(manifest.stdout.match(/^kind: CustomResourceDefinition$/gm)).toHaveLength(4);
+    expect(manifest.stdout.match(/^kind: CustomResourceDefinition$/gm)).toHaveLength(CRD_NAMES.length);
 
     const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
     await admin.makeApiClient(CoreV1Api).readNamespacedServiceAccount({ namespace: NS, name: RELEASE });
-    expect((await rbac.readClusterRole({ name: RELEASE })).rules).toEqual(OPERATOR_CLUSTER_ROLE_RULES);
+    expect((await rbac.readClusterRole({ name: RELEASE })).rules).toEqual([...OPERATOR_CLUSTER_ROLE_RULES, ...CRD_MANAGER_RULES]);
     expect((await rbac.readClusterRoleBinding({ name: RELEASE })).subjects).toEqual([{ kind: 'ServiceAccount', name: RELEASE, namespace: NS }]);
     const deployment = await admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ namespace: NS, name: RELEASE });
     expect(deployment.spec?.replicas).toBe(1);
@@ -181,7 +181,7 @@ describe('helm install charts/promop into a real API server', () => {
     const history = await helm(['history', RELEASE, '-n', NS, '-o', 'json', ...kubeconfigArgs]);
     expect((JSON.parse(history.stdout) as { revision: number; status: string }[]).map((r) => [r.revision, r.status])).toEqual([[1, 'superseded'], [2, 'deployed']]);
     const manifest = await helm(['get', 'manifest', RELEASE, '-n', NS, ...kubeconfigArgs]);
-    expect(manifest.stdout.match(/^kind: CustomResourceDefinition$/gm)).toHaveLength(4);
+    expect(manifest.stdout.match(/^kind: CustomResourceDefinition$/gm)).toHaveLength(CRD_NAMES.length);
   }, 150_000);
 
   it('helm uninstall removes the operator but keeps the CRDs (helm.sh/resource-policy: keep)', async () => {

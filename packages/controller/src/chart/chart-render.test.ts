@@ -5,7 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { LEADER_ELECTION_ROLE_RULES, OPERATOR_CLUSTER_ROLE_RULES, OPERATOR_CLUSTER_SCOPED_RULES, OPERATOR_NAMESPACE_ROLE_RULES } from '../rbac/index.ts';
+import {
+  CRD_MANAGER_RULES, LEADER_ELECTION_ROLE_RULES, OPERATOR_CLUSTER_ROLE_RULES, OPERATOR_CLUSTER_SCOPED_RULES, OPERATOR_NAMESPACE_ROLE_RULES,
+} from '../rbac/index.ts';
 import { CHART_DIR, KEEP_POLICY, REPO_CRDS_DIR } from './chart-files.ts';
 import { helm } from './helm.ts';
 
@@ -69,9 +71,9 @@ describe('charts/promop with helm', () => {
       expect(pod?.containers[0]?.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
     });
 
-    it('gives the ClusterRole exactly OPERATOR_CLUSTER_ROLE_RULES, bound to the chart ServiceAccount', () => {
+    it('gives the ClusterRole exactly OPERATOR_CLUSTER_ROLE_RULES and CRD_MANAGER_RULES, bound to the chart ServiceAccount', () => {
       const [role] = ofKind(manifests, 'ClusterRole');
-      expect(role?.rules).toEqual(OPERATOR_CLUSTER_ROLE_RULES);
+      expect(role?.rules).toEqual([...OPERATOR_CLUSTER_ROLE_RULES, ...CRD_MANAGER_RULES]);
       const [binding] = ofKind(manifests, 'ClusterRoleBinding');
       expect(binding?.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role?.metadata.name });
       expect(binding?.subjects).toEqual([{ kind: 'ServiceAccount', name: ofKind(manifests, 'ServiceAccount')[0]?.metadata.name, namespace: 'promop-system' }]);
@@ -80,10 +82,16 @@ describe('charts/promop with helm', () => {
     it('renders the CRDs of crds/ with helm.sh/resource-policy: keep, so uninstall never deletes them', () => {
       const crds = ofKind(manifests, 'CustomResourceDefinition');
       const committed = readdirSync(REPO_CRDS_DIR).filter((n) => n.endsWith('.yaml')).sort().map((n) => loadAll(readFileSync(join(REPO_CRDS_DIR, n), 'utf8'))[0] as Manifest);
-      expect(crds.map((c) => c.metadata.annotations)).toEqual(committed.map(() => KEEP_POLICY));
-      expect(crds.map((c) => ({ ...c, metadata: { ...c.metadata, annotations: undefined } }))).toEqual(committed);
+      expect(crds.map((c) => c.metadata.annotations)).toEqual(committed.map((c) => ({ ...c.metadata.annotations, ...KEEP_POLICY })));
+      expect(crds.map((c) => ({ ...c, metadata: { ...c.metadata, annotations: undefined } }))).toEqual(committed.map((c) => ({ ...c, metadata: { ...c.metadata, annotations: undefined } })));
     });
   });
+
+  it('with crds.managedByOperator=false runs promop run --manage-crds=false and grants no CRD rule', async () => {
+    const manifests = await render('--set', 'crds.managedByOperator=false');
+    expect(ofKind<Deployment>(manifests, 'Deployment')[0]?.spec.template.spec.containers[0]?.args).toEqual(['run', '--metrics-address=:8080', '--manage-crds=false']);
+    expect(ofKind(manifests, 'ClusterRole')[0]?.rules).toEqual(OPERATOR_CLUSTER_ROLE_RULES);
+  }, 60_000);
 
   it('leaves the CRDs out with crds.install=false', async () => {
     const manifests = await render('--set', 'crds.install=false');
@@ -150,13 +158,13 @@ describe('charts/promop with helm', () => {
 
     it('grants the Lease in the release namespace, and cluster-wide only what no Role can grant', () => {
       expect(ofKind<Rbac>(manifests, 'Role').find((role) => role.metadata.namespace === 'promop-system')?.rules).toEqual(LEADER_ELECTION_ROLE_RULES);
-      expect(ofKind<Rbac>(manifests, 'ClusterRole').map((role) => role.rules)).toEqual([OPERATOR_CLUSTER_SCOPED_RULES]);
+      expect(ofKind<Rbac>(manifests, 'ClusterRole').map((role) => role.rules)).toEqual([[...OPERATOR_CLUSTER_SCOPED_RULES, ...CRD_MANAGER_RULES]]);
       expect(where('ClusterRoleBinding')).toHaveLength(1);
     });
 
     it('denyNamespaces keeps the ClusterRole and passes --deny-namespaces', async () => {
       const denied = await render('--set', 'denyNamespaces={kube-system}', '--set', 'secretLabelSelector=promop.dev/readable=true', '--set', 'logLevel=debug');
-      expect(ofKind<Rbac>(denied, 'ClusterRole').map((role) => role.rules)).toEqual([OPERATOR_CLUSTER_ROLE_RULES]);
+      expect(ofKind<Rbac>(denied, 'ClusterRole').map((role) => role.rules)).toEqual([[...OPERATOR_CLUSTER_ROLE_RULES, ...CRD_MANAGER_RULES]]);
       expect(ofKind(denied, 'Role')).toEqual([]);
       expect(ofKind<Deployment>(denied, 'Deployment')[0]?.spec.template.spec.containers[0]?.args).toEqual([
         'run', '--metrics-address=:8080', '--deny-namespaces=kube-system', '--secret-label-selector=promop.dev/readable=true', '--log-level=debug',

@@ -89,3 +89,18 @@ export const LEADER_ELECTION_ROLE_RULES: readonly V1PolicyRule[] = [LEASES];
 
 /** With `--namespaces`: what no Role can grant, for a ClusterRole of its own. */
 export const OPERATOR_CLUSTER_SCOPED_RULES: readonly V1PolicyRule[] = [NODES_LIST];
+
+/** The names of promop's CRDs (`<plural>.<group>`), the only CRDs `promop run --manage-crds` reads or writes. */
+export const OWN_CRD_NAMES: readonly string[] = Object.values(PLURALS).map((plural) => `${plural}.${GROUP}`);
+
+/**
+ * The rules `promop run --manage-crds` (the default; chart value `crds.managedByOperator`) adds, cluster-scoped
+ * also with `--namespaces`: read promop's own CRDs by name (to compare their revision and wait until they are
+ * Established) and server-side apply them. RBAC matches resourceNames against the name in the request path; promop
+ * creates a CRD with an apply (a PATCH to `.../customresourcedefinitions/<name>`), whose create check carries the
+ * name too, so `create` is limited to promop's names as well. A POST to the collection has no name to match and is
+ * refused, which promop never sends. No list or watch: promop reads its CRDs by name and only at start.
+ */
+export const CRD_MANAGER_RULES: readonly V1PolicyRule[] = [
+  { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], resourceNames: [...OWN_CRD_NAMES], verbs: ['get', 'create', 'patch'] },
+];
