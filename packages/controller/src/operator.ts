@@ -99,6 +99,8 @@ export class Operator {
       ...(options.secretFieldSelector === undefined ? {} : { secretFieldSelector: options.secretFieldSelector }),
       ...(options.secretLabelSelector === undefined ? {} : { secretLabelSelector: options.secretLabelSelector }),
     });
+    const prometheuses = this.#caches.prometheuses;
+    metrics.countPrometheusObjects(() => prometheuses.list());
     this.#referenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
     this.#queue = new WorkQueue({
       workers: options.workers ?? 1,

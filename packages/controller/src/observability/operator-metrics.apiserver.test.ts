@@ -167,10 +167,25 @@ describe('the metrics of a running operator', () => {
     expect(value(samples, 'promop_config_bytes', { prometheus: PROMETHEUS_KEY, shard: '0' })).toBeGreaterThan(before);
   });
 
+  it('count the Prometheus by its Reconciled condition: False while its spec is broken, True again once fixed', async () => {
+    const reconciled = (s: Sample[], status: string) => value(s, 'promop_prometheus_reconciled', { status });
+    const ok = await eventually(scrape, (s) => reconciled(s, 'True') === 1);
+    expect([reconciled(ok, 'True'), reconciled(ok, 'False'), reconciled(ok, 'Unknown')]).toEqual([1, 0, 0]);
+    const prometheus = { ...crd(PLURALS.Prometheus, MONITORING), name: 'main' };
+    // remoteWrite naming a Secret that does not exist: Reconciled=False, ReconciliationFailed.
+    await custom.patchNamespacedCustomObject({ ...prometheus, body: [{ op: 'add', path: '/spec/remoteWrite', value: [{ url: 'https://rw.example.com/api/v1/write', basicAuth: { username: { name: 'missing', key: 'user' }, password: { name: 'missing', key: 'password' } } }] }] });
+    const broken = await eventually(scrape, (s) => reconciled(s, 'False') === 1);
+    expect([reconciled(broken, 'True'), reconciled(broken, 'False')]).toEqual([0, 1]);
+    await custom.patchNamespacedCustomObject({ ...prometheus, body: [{ op: 'remove', path: '/spec/remoteWrite' }] });
+    const fixed = await eventually(scrape, (s) => reconciled(s, 'True') === 1);
+    expect([reconciled(fixed, 'True'), reconciled(fixed, 'False')]).toEqual([1, 0]);
+  });
+
   it('drop the series of a deleted Prometheus', async () => {
     await custom.deleteNamespacedCustomObject({ ...crd(PLURALS.Prometheus, MONITORING), name: 'main' });
     const samples = await eventually(scrape, (s) => !s.some((sample) => sample.labels.prometheus === PROMETHEUS_KEY));
     expect(samples.filter((sample) => sample.labels.prometheus === PROMETHEUS_KEY)).toEqual([]);
+    expect(sum(samples, 'promop_prometheus_reconciled')).toBe(0);
   });
 });
 

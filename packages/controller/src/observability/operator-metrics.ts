@@ -52,6 +52,13 @@ export interface CacheRequestMetrics {
   watchFailed(resource: string): void;
 }
 
+/** What promop_prometheus_reconciled reads: a Prometheus object's Reconciled condition. */
+export interface ReconciledObject {
+  status?: { conditions?: readonly { type: string; status: string }[] } | undefined;
+}
+
+const RECONCILED_STATES = ['True', 'False', 'Unknown'] as const;
+
 /** The operator's metrics on a registry of their own (never prom-client's global one, so tests stay independent). */
 export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
   /** The registry `/metrics` serves. */
@@ -78,6 +85,8 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
   readonly #changeToLoaded: Histogram;
   readonly #ready: Gauge;
   readonly #leader: Gauge;
+  /** The Prometheus objects promop manages (the cache), read at each scrape for promop_prometheus_reconciled. */
+  #prometheusObjects: (() => readonly ReconciledObject[]) | undefined;
   /** Per Prometheus key, the shards that have series (config bytes, loaded), so a removed shard's series go. */
   readonly #shardsWithSeries = new Map<string, Set<number>>();
   /** Per Prometheus key, when the oldest change not yet fully reconciled was seen (work queue add time, ms). */
@@ -143,6 +152,22 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
       registers,
     });
     this.#ready = new Gauge({ name: 'promop_ready', help: '1 when the operator is ready (caches synced, leader or standby settled), else 0.', registers });
+    const objects = () => this.#prometheusObjects?.() ?? [];
+    new Gauge({
+      name: 'promop_prometheus_reconciled',
+      help: 'Prometheus objects promop manages, by the status of their Reconciled condition (False: a broken spec, a reload that failed; Unknown: none yet), read from the cache at scrape time.',
+      labelNames: ['status'],
+      registers,
+      collect() {
+        const counts = new Map<string, number>(RECONCILED_STATES.map((state) => [state, 0]));
+        for (const object of objects()) {
+          const status = object.status?.conditions?.find((c) => c.type === 'Reconciled')?.status;
+          const state = status === 'True' || status === 'False' ? status : 'Unknown';
+          counts.set(state, (counts.get(state) ?? 0) + 1);
+        }
+        for (const [state, count] of counts) this.labels(state).set(count);
+      },
+    });
     this.#leader = new Gauge({ name: 'promop_leader', help: '1 while this replica holds the leader Lease (or runs without leader election) and reconciles, else 0.', registers });
 
     for (const result of RECONCILE_RESULTS) {
@@ -278,6 +303,11 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
     this.#kubeletWait.observe(kubeletWaitSeconds);
     const seenAt = prometheusKey === undefined ? undefined : this.#changeSeenAt.get(prometheusKey);
     if (seenAt !== undefined) this.#changeToLoaded.observe(Math.max(0, this.#now() - seenAt) / 1000);
+  }
+
+  /** Where promop_prometheus_reconciled counts from at each scrape (the operator's Prometheus cache). */
+  countPrometheusObjects(list: () => readonly ReconciledObject[]): void {
+    this.#prometheusObjects = list;
   }
 
   /** Whether the operator is ready (mirrors /readyz). */
