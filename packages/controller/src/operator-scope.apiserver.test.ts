@@ -10,6 +10,7 @@
  * - `--prometheus-instance-selector`: a Prometheus without the instance label, in a watched namespace, is left
  *   untouched: no children, no status, and the binding another operator wrote for it stays in the monitor's status.
  * - `--deny-namespaces`: an operator with the ClusterRole identity ignores the monitors of the denied namespace.
+ * - `--secret-label-selector`: a Secret without the label is, to promop, a Secret that does not exist.
  */
 import {
   AppsV1Api, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1ResourceAttributes, type V1Secret,
@@ -187,5 +188,40 @@ describe('promop run --deny-namespaces', () => {
     expect(configText(secret)).not.toContain(TEAM_A);
     // The denied namespace's monitor gets no binding from this operator either.
     expect((await readMonitor(TEAM_A)).status?.bindings?.some((b) => b.name === 'deny')).toBe(false);
+  }, 90_000);
+});
+
+describe('promop run --secret-label-selector', () => {
+  it('reads only the Secrets with the label: a monitor referencing another one is rejected until it gets the label', async () => {
+    const instance = `${id}-secrets`;
+    await untilServed(() => custom.createNamespacedCustomObject({
+      ...crd(PLURALS.Prometheus, MONITORING),
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'secrets', labels: { [INSTANCE]: instance } },
+        spec: { replicas: 1, serviceMonitorSelector: { matchLabels: { uses: 'auth' } }, serviceMonitorNamespaceSelector: { matchLabels: { [SCRAPED_BY]: id } } },
+      },
+    }));
+    await core.createNamespacedSecret({ namespace: TEAM_B, body: { metadata: { name: 'auth' }, stringData: { user: 'scraper', password: `pw-${id}` } } });
+    await custom.createNamespacedCustomObject({
+      ...crd(PLURALS.ServiceMonitor, TEAM_B),
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`, kind: 'ServiceMonitor', metadata: { name: 'auth', labels: { uses: 'auth' } },
+        spec: { selector: { matchLabels: { app: 'auth' } }, endpoints: [{ port: 'web', basicAuth: { username: { name: 'auth', key: 'user' }, password: { name: 'auth', key: 'password' } } }] },
+      },
+    });
+    const kc = await operatorIdentity(admin, TEAM_B, `promop-secrets-${id}`);
+    await startOperator(kc, { prometheusSelector: `${INSTANCE}=${instance}`, secretLabelSelector: 'promop.test/readable=true' });
+
+    const readAuth = async () => (await custom.getNamespacedCustomObject({ ...crd(PLURALS.ServiceMonitor, TEAM_B), name: 'auth' })) as Monitor;
+    const bindingOf = (monitor: Monitor) => monitor.status?.bindings?.find((b) => b.name === 'secrets')?.conditions?.[0] as { status: string; message?: string } | undefined;
+    const rejected = await eventually(readAuth, (m) => bindingOf(m)?.status === 'False');
+    expect(bindingOf(rejected)).toMatchObject({ status: 'False', message: expect.stringContaining(`Secret "auth" not found in namespace "${TEAM_B}"`) });
+
+    await core.patchNamespacedSecret({ namespace: TEAM_B, name: 'auth', body: { metadata: { labels: { 'promop.test/readable': 'true' } } } }, MERGE_PATCH);
+    const accepted = await eventually(readAuth, (m) => bindingOf(m)?.status === 'True');
+    expect(bindingOf(accepted)).toMatchObject({ status: 'True' });
+    const secret = await eventually(() => readConfig('secrets'), (s) => configText(s).includes(`pw-${id}`));
+    expect(configText(secret)).toContain(`password: pw-${id}`);
+    expect(logLines.filter((line) => line.includes(`pw-${id}`))).toEqual([]);
   }, 90_000);
 });
