@@ -4,8 +4,8 @@
  * overlap).
  */
 import type { V1Namespace } from '@kubernetes/client-node';
-import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
-import type { KubeReader } from './kube-reader.ts';
+import type { PodMonitor, Probe, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import { KubeReadError, type KubeReader } from './kube-reader.ts';
 
 const API = '/apis/monitoring.coreos.com/v1';
 
@@ -14,19 +14,25 @@ export interface ClusterObjects {
   prometheuses: Prometheus[];
   serviceMonitors: ServiceMonitor[];
   podMonitors: PodMonitor[];
+  probes: Probe[];
   prometheusRules: PrometheusRule[];
   namespaces: V1Namespace[];
 }
 
 /** Lists the custom resources and namespaces. A refused list is a KubeReadError naming the resource. */
 export async function readClusterObjects(reader: KubeReader): Promise<ClusterObjects> {
-  const [prometheuses, serviceMonitors, podMonitors, prometheusRules, namespaces] = await Promise.all([
+  const [prometheuses, serviceMonitors, podMonitors, probes, prometheusRules, namespaces] = await Promise.all([
     reader.list<Prometheus>(`${API}/prometheuses`),
     reader.list<ServiceMonitor>(`${API}/servicemonitors`),
     reader.list<PodMonitor>(`${API}/podmonitors`),
+    // A cluster whose CRDs predate promop's Probe support has no such resource (404): it has no Probes either.
+    reader.list<Probe>(`${API}/probes`).catch((error: unknown) => {
+      if (error instanceof KubeReadError && error.status === 404) return [];
+      throw error;
+    }),
     reader.list<PrometheusRule>(`${API}/prometheusrules`),
     reader.list<V1Namespace>('/api/v1/namespaces'),
   ]);
-  return { prometheuses, serviceMonitors, podMonitors, prometheusRules, namespaces };
+  return { prometheuses, serviceMonitors, podMonitors, probes, prometheusRules, namespaces };
 }
 

@@ -165,6 +165,7 @@ function concatObjects(a: ClusterObjects, b: ClusterObjects): ClusterObjects {
     prometheuses: [...a.prometheuses, ...b.prometheuses],
     serviceMonitors: [...a.serviceMonitors, ...b.serviceMonitors],
     podMonitors: [...a.podMonitors, ...b.podMonitors],
+    probes: [...a.probes, ...b.probes],
     prometheusRules: [...a.prometheusRules, ...b.prometheusRules],
     namespaces: [...a.namespaces, ...b.namespaces],
   };

@@ -1,5 +1,5 @@
 /**
- * `promop explain servicemonitor|podmonitor|prometheusrule|prometheus [-n NS] NAME [-o json|yaml]`: reads the cluster
+ * `promop explain servicemonitor|podmonitor|probe|prometheusrule|prometheus [-n NS] NAME [-o json|yaml]`: reads the cluster
  * (list and get only), explains with the operator's code (explanation.ts) and prints the answer for a person or a
  * script. The exit status tells CI the outcome (commands.ts describes it).
  */
@@ -18,6 +18,7 @@ export const EXPLAIN_EXIT = { ok: 0, failed: 1, usage: 2, rejected: 3, notSelect
 const KIND_NAMES: Record<keyof typeof EXPLAIN_KINDS, SelectableKind | 'Prometheus'> = {
   servicemonitor: 'ServiceMonitor',
   podmonitor: 'PodMonitor',
+  probe: 'Probe',
   prometheusrule: 'PrometheusRule',
   prometheus: 'Prometheus',
 };

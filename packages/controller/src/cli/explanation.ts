@@ -101,13 +101,18 @@ export interface PrometheusExplanation {
 /** The uid of each shard's config Secret per Prometheus (`namespace/name`), when it could be read. */
 export type ConfigSecretUids = ReadonlyMap<string, readonly (string | undefined)[]>;
 
-const KINDS: readonly SelectableKind[] = ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'];
+const KINDS: readonly SelectableKind[] = ['ServiceMonitor', 'PodMonitor', 'Probe', 'PrometheusRule'];
+
+type ResourceList = 'serviceMonitors' | 'podMonitors' | 'probes' | 'prometheusRules';
+/** The snapshot's list of each kind. */
+const RESOURCE_LISTS: Record<SelectableKind, ResourceList> = { ServiceMonitor: 'serviceMonitors', PodMonitor: 'podMonitors', Probe: 'probes', PrometheusRule: 'prometheusRules' };
 
 /** Renders `prometheus` from the snapshot exactly as the operator's reconcile does. */
 export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: Prometheus): GeneratorOutput {
   const sources = {
     serviceMonitors: { list: () => snapshot.serviceMonitors },
     podMonitors: { list: () => snapshot.podMonitors },
+    probes: { list: () => snapshot.probes },
     prometheusRules: { list: () => snapshot.prometheusRules },
     namespaces: { list: () => snapshot.namespaces },
   };
@@ -115,8 +120,8 @@ export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: Promet
 }
 
 /** The object named, or undefined. */
-export function findResource(snapshot: ClusterSnapshot, target: ResourceName): (ClusterSnapshot['serviceMonitors'][number] | ClusterSnapshot['podMonitors'][number] | ClusterSnapshot['prometheusRules'][number]) | undefined {
-  const objects = target.kind === 'ServiceMonitor' ? snapshot.serviceMonitors : target.kind === 'PodMonitor' ? snapshot.podMonitors : snapshot.prometheusRules;
+export function findResource(snapshot: ClusterSnapshot, target: ResourceName): ClusterSnapshot[ResourceList][number] | undefined {
+  const objects: ClusterSnapshot[ResourceList] = snapshot[RESOURCE_LISTS[target.kind]];
   return objects.find((object) => object.metadata.namespace === target.namespace && object.metadata.name === target.name);
 }
 
@@ -207,8 +212,11 @@ function judge(verdict: Verdict | undefined, output: GeneratorOutput, target: Re
     const configMap = file === undefined ? undefined : output.ruleConfigMaps.find((candidate) => file in candidate.files);
     if (configMap && file) judgement.ruleFile = `${configMap.name}/${file}`;
   } else {
-    const prefix = `${target.kind === 'ServiceMonitor' ? 'serviceMonitor' : 'podMonitor'}/${target.namespace}/${target.name}/`;
-    judgement.scrapeJobs = jobNames(output).filter((job) => job.startsWith(prefix));
+    // A Probe is one job, `probe/<namespace>/<name>`; a monitor one per endpoint, `<kind>/<namespace>/<name>/<i>`.
+    const own = target.kind === 'Probe'
+      ? (job: string) => job === `probe/${target.namespace}/${target.name}`
+      : (job: string) => job.startsWith(`${target.kind === 'ServiceMonitor' ? 'serviceMonitor' : 'podMonitor'}/${target.namespace}/${target.name}/`);
+    judgement.scrapeJobs = jobNames(output).filter(own);
   }
   return judgement;
 }

@@ -50,6 +50,7 @@ const LISTS: Record<RenderedKind, keyof Omit<ClusterObjects, 'namespaces'>> = {
   Prometheus: 'prometheuses',
   ServiceMonitor: 'serviceMonitors',
   PodMonitor: 'podMonitors',
+  Probe: 'probes',
   PrometheusRule: 'prometheusRules',
 };
 
@@ -59,6 +60,7 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
     prometheuses: [...live.prometheuses],
     serviceMonitors: [...live.serviceMonitors],
     podMonitors: [...live.podMonitors],
+    probes: [...live.probes],
     prometheusRules: [...live.prometheusRules],
     namespaces: [...live.namespaces],
   };

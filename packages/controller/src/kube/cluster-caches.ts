@@ -1,6 +1,6 @@
 /**
  * The caches the controller reads instead of the API server: what a Prometheus' configuration depends on
- * (Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Namespace, the metadata of Secrets and ConfigMaps) and
+ * (Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule, Namespace, the metadata of Secrets and ConfigMaps) and
  * the children promop owns (StatefulSets, Services, Secrets, ConfigMaps labelled managed-by promop) and the pods of
  * its StatefulSets.
  *
@@ -15,7 +15,7 @@
  * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
 import type { V1ConfigMap, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { GROUP, PLURALS, VERSION, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
+import { GROUP, PLURALS, VERSION, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
 import type { RawApi } from './raw-api.ts';
@@ -34,6 +34,7 @@ export interface ClusterCaches {
   prometheuses: ObjectCache<Prometheus>;
   serviceMonitors: ObjectCache<ServiceMonitor>;
   podMonitors: ObjectCache<PodMonitor>;
+  probes: ObjectCache<Probe>;
   prometheusRules: ObjectCache<PrometheusRule>;
   namespaces: ObjectCache<V1Namespace>;
   /** The metadata of the Secrets a resource may reference (not promop's own); data: referenced-objects.ts. */
@@ -100,6 +101,7 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     prometheuses: custom<Prometheus>(PLURALS.Prometheus, options.prometheusSelector),
     serviceMonitors: custom<ServiceMonitor>(PLURALS.ServiceMonitor),
     podMonitors: custom<PodMonitor>(PLURALS.PodMonitor),
+    probes: custom<Probe>(PLURALS.Probe),
     prometheusRules: custom<PrometheusRule>(PLURALS.PrometheusRule),
     namespaces,
     secrets: cache<PartialObjectMetadata>('secrets', '/api/v1', 'secrets', { ...referencedSecrets, metadataOnly: true }),

@@ -32,7 +32,7 @@ class FakeCache<T> {
   readonly last = new Map<string, T>();
 }
 
-const CACHES = ['prometheuses', 'serviceMonitors', 'podMonitors', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
+const CACHES = ['prometheuses', 'serviceMonitors', 'podMonitors', 'probes', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
 
 function pod(status: { phase?: string; ready?: boolean; ip?: string }, annotations: Record<string, string> = {}, prometheus = 'main'): V1Pod {
   return {
@@ -90,6 +90,14 @@ describe('a change that only reflects promop\'s own write', () => {
     expect(emitTo('prometheuses', prometheus(1), 'add')).toEqual(['monitoring/main']);
     expect(emitTo('prometheuses', prometheus(1, { shards: 1 }), 'update')).toEqual([]);
     expect(emitTo('prometheuses', prometheus(2, { shards: 1 }), 'update')).toEqual(['monitoring/main']);
+  });
+
+  it('enqueues every Prometheus for a Probe change, nothing for promop\'s binding on it, and the Prometheus its binding names when it goes', () => {
+    const probe = (generation: number, status?: object) => ({ metadata: { name: 'site', namespace: 'team-a', generation, resourceVersion: String(Math.random()) }, spec: { prober: { url: 'b:9115' } }, ...(status ? { status } : {}) });
+    const bound = { bindings: [{ group: 'monitoring.coreos.com', resource: 'prometheuses', namespace: 'elsewhere', name: 'gone' }] };
+    expect(emitTo('probes', probe(1), 'add')).toEqual(['monitoring/main']);
+    expect(emitTo('probes', probe(1, { acceptedBy: 1 }), 'update')).toEqual([]);
+    expect(emitTo('probes', probe(2, bound), 'delete')).toEqual(['monitoring/main', 'elsewhere/gone']);
   });
 
   it('enqueues a monitor\'s label change (selection depends on labels), which leaves the generation alone', () => {

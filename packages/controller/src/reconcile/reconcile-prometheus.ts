@@ -15,7 +15,7 @@
  * queue retries with backoff.
  */
 import { RenderMemo, generate, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
-import { GROUP, VERSION, type Kind, type PodMonitor, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
+import { GROUP, VERSION, type Kind, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
 import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
@@ -60,7 +60,7 @@ export interface ReconcilerDependencies {
   now?: () => Date;
 }
 
-type ConfigResource = ServiceMonitor | PodMonitor | PrometheusRule;
+type ConfigResource = ServiceMonitor | PodMonitor | Probe | PrometheusRule;
 
 /**
  * Binding writes in flight at once: enough to hide the round trip (1,000 bindings in about a second instead of
@@ -131,7 +131,7 @@ export class PrometheusReconciler {
     }
 
     const referenced = await this.#deps.referenced.resolve(referencedObjects({
-      prometheuses: caches.prometheuses.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(),
+      prometheuses: caches.prometheuses.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(),
     }));
     let memo = this.#memos.get(key);
     if (!memo) this.#memos.set(key, (memo = new RenderMemo()));
@@ -186,6 +186,7 @@ export class PrometheusReconciler {
     return [
       ...caches.serviceMonitors.list().map((r): [Kind, ConfigResource] => ['ServiceMonitor', r]),
       ...caches.podMonitors.list().map((r): [Kind, ConfigResource] => ['PodMonitor', r]),
+      ...caches.probes.list().map((r): [Kind, ConfigResource] => ['Probe', r]),
       ...caches.prometheusRules.list().map((r): [Kind, ConfigResource] => ['PrometheusRule', r]),
     ];
   }

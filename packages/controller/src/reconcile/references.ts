@@ -6,10 +6,10 @@
  * Prometheus' scrape classes included: the generator reads them there too). Each object's references are computed
  * once per version (the WeakMap forgets a version the cache replaced).
  */
-import { keyReferences, type PodMonitor, type Prometheus, type ReferencingKind, type ServiceMonitor } from '@promop/crds';
+import { keyReferences, type PodMonitor, type Probe, type Prometheus, type ReferencingKind, type ServiceMonitor } from '@promop/crds';
 import type { References } from '../kube/index.ts';
 
-type ReferencingObject = Prometheus | ServiceMonitor | PodMonitor;
+type ReferencingObject = Prometheus | ServiceMonitor | PodMonitor | Probe;
 
 const referencesOfObject = new WeakMap<ReferencingObject, { secrets: string[]; configMaps: string[] }>();
 
@@ -27,8 +27,13 @@ function referencesOf(kind: ReferencingKind, object: ReferencingObject): { secre
   return found;
 }
 
-/** The Secrets and ConfigMaps (`namespace/name`) that `prometheuses` and the monitors reference. */
-export function referencedObjects(objects: { prometheuses: readonly Prometheus[]; serviceMonitors: readonly ServiceMonitor[]; podMonitors: readonly PodMonitor[] }): References {
+/** The Secrets and ConfigMaps (`namespace/name`) that `prometheuses`, the monitors and the Probes reference. */
+export function referencedObjects(objects: {
+  prometheuses: readonly Prometheus[];
+  serviceMonitors: readonly ServiceMonitor[];
+  podMonitors: readonly PodMonitor[];
+  probes?: readonly Probe[];
+}): References {
   const secrets = new Set<string>();
   const configMaps = new Set<string>();
   const add = (kind: ReferencingKind, object: ReferencingObject) => {
@@ -39,5 +44,6 @@ export function referencedObjects(objects: { prometheuses: readonly Prometheus[]
   for (const prometheus of objects.prometheuses) add('Prometheus', prometheus);
   for (const monitor of objects.serviceMonitors) add('ServiceMonitor', monitor);
   for (const monitor of objects.podMonitors) add('PodMonitor', monitor);
+  for (const probe of objects.probes ?? []) add('Probe', probe);
   return { secrets, configMaps };
 }
