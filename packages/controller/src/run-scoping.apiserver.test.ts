@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type V1Secret } from '@kubernetes/client-node';
@@ -38,7 +38,9 @@ it('promop run --namespaces ... --log-format=logfmt, as the chart\'s namespaced 
   for (const name of [OPERATOR_NS, MONITORING]) await core.createNamespace({ body: { metadata: { name } } });
   for (const name of [WATCHED, UNWATCHED]) await core.createNamespace({ body: { metadata: { name, labels: { [SCRAPED_BY]: id } } } });
   const identity = await chartIdentity(admin, RELEASE, OPERATOR_NS, [`namespaces={${MONITORING},${WATCHED}}`]);
-  const kubeconfig = join(mkdtempSync(join(tmpdir(), 'promop-run-scoping-')), 'kubeconfig.json');
+  // It holds the admin's client key: removed at the end.
+  const kubeconfigDir = mkdtempSync(join(tmpdir(), 'promop-run-scoping-'));
+  const kubeconfig = join(kubeconfigDir, 'kubeconfig.json');
   // exportConfig keeps the impersonation (`as`), which the process's client-node reads back.
   writeFileSync(kubeconfig, identity.exportConfig());
 
@@ -80,6 +82,7 @@ it('promop run --namespaces ... --log-format=logfmt, as the chart\'s namespaced 
     child.kill('SIGTERM');
   }
   expect(await exited).toBe(0);
+  rmSync(kubeconfigDir, { recursive: true, force: true });
   const lines = stdout.split('\n').filter(Boolean);
   // logfmt, every line; debug level included (one `reconciled` line per reconcile).
   expect(lines.filter((line) => !/^level=(trace|debug|info|warn|error|fatal) ts=\d{4}-\d\d-\d\dT[\d:.]+Z /.test(line))).toEqual([]);
