@@ -59,7 +59,7 @@ export function schemaBreakingCase(kind: string): fc.Arbitrary<{ object: Record<
 }
 
 /** Objects of `kind` as users write them: valid, or with one mutation that keeps the schema but not the sense. */
-function candidate(kind: string): fc.Arbitrary<Record<string, unknown>> {
+export function userObject(kind: string): fc.Arbitrary<Record<string, unknown>> {
   return fc.tuple(validObject(kind), fc.nat(), fc.nat(), fc.nat({ max: 2 })).map(([object, site, pick, mutated]) => (mutated === 0 ? mutate(object, schemaOf(kind), false, site, pick)?.object ?? object : object));
 }
 
@@ -89,11 +89,11 @@ export interface GeneratorCase {
 export function generatorCase(): fc.Arbitrary<GeneratorCase> {
   const candidates = (kind: string): fc.Arbitrary<Array<Record<string, unknown>>> => {
     const handWritten = HAND_WRITTEN[kind] as fc.Arbitrary<Record<string, unknown>> | undefined;
-    return fc.array(handWritten ? fc.oneof({ weight: 3, arbitrary: candidate(kind) }, { weight: 1, arbitrary: handWritten }) : candidate(kind), { maxLength: 4 });
+    return fc.array(handWritten ? fc.oneof({ weight: 3, arbitrary: userObject(kind) }, { weight: 1, arbitrary: handWritten }) : userObject(kind), { maxLength: 4 });
   };
   return fc
     .record({
-      prometheus: candidate('Prometheus'),
+      prometheus: userObject('Prometheus'),
       // Most Prometheus objects select everything, so the candidates get rendered.
       openSelectors: fc.nat({ max: 4 }),
       candidates: fc.record(Object.fromEntries(CANDIDATE_KINDS.map((kind) => [kind, candidates(kind)]))),

@@ -1,13 +1,13 @@
 /**
  * The fuzz suite in CI: every property of fuzz-properties.ts with a fixed seed and a modest number of cases (about
- * 15 s on an idle machine). `pnpm fuzz --runs N --seed S` runs the same properties for as long as you like.
+ * 10 s on an idle machine). `pnpm fuzz --runs N --seed S` runs the same properties for as long as you like.
  */
 import { KINDS } from './fuzz-properties.ts';
 import { fuzzGenerator, fuzzValidators, type PropertyFigures } from './fuzz-run.ts';
 
 const SEED = 20261201;
 const VALIDATOR_RUNS = 100;
-const GENERATOR_RUNS = 150;
+const GENERATOR_RUNS = 100;
 
 /** Fails with fast-check's report (seed, path, shrunk counterexample, the broken property) when one failed. */
 function expectHeld(figures: PropertyFigures): void {
