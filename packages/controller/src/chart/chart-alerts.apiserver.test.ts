@@ -75,13 +75,13 @@ describe('the chart\'s ServiceMonitor and PrometheusRule for promop itself, sele
     expect(accepted(rule)).toMatchObject({ status: 'True' });
   });
 
-  it('put all seven alerts into the rule files and the ServiceMonitor\'s job into the config', async () => {
+  it('put all eight alerts into the rule files and the ServiceMonitor\'s job into the config', async () => {
     const configMap = await eventually(
       () => core.readNamespacedConfigMap({ namespace: NS, name: 'prometheus-self-rulefiles-0' }),
       (c) => Object.keys(c.data ?? {}).some((file) => file.includes('rel-promop')),
     );
     const ruleFile = Object.entries(configMap.data ?? {}).find(([file]) => file.includes('rel-promop'))?.[1] ?? '';
-    for (const alert of ['PromopRejectedResources', 'PromopReconcileErrors', 'PromopReloadFailures', 'PromopConfigNotLoaded', 'PromopWatchRestartStorm', 'PromopNoLeader', 'PromopMultipleLeaders']) {
+    for (const alert of ['PromopRejectedResources', 'PromopPrometheusNotReconciled', 'PromopReconcileErrors', 'PromopReloadFailures', 'PromopConfigNotLoaded', 'PromopWatchRestartStorm', 'PromopNoLeader', 'PromopMultipleLeaders']) {
       expect([alert, ruleFile.includes(`alert: ${alert}`)]).toEqual([alert, true]);
     }
     const secret = await eventually(() => core.readNamespacedSecret({ namespace: NS, name: 'prometheus-self' }), () => true);

@@ -63,7 +63,7 @@ describe('the chart with serviceMonitor and prometheusRule enabled', () => {
     const file = join(workDir, 'rules.yaml');
     writeFileSync(file, dump({ groups: (rule.spec as { groups: unknown }).groups }));
     const result = await runPromtool(['check', 'rules', file]);
-    expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({ code: 0, output: expect.stringContaining('SUCCESS: 7 rules found') });
+    expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({ code: 0, output: expect.stringContaining('SUCCESS: 8 rules found') });
   }, 30_000);
 
   it('fires every alert in the situation it is about, and not in the healthy one (promtool test rules)', async () => {
@@ -79,7 +79,7 @@ describe('the chart with serviceMonitor and prometheusRule enabled', () => {
     const alerts = (rule.spec as { groups: { rules: { alert?: string }[] }[] }).groups.flatMap((g) => g.rules.map((r) => r.alert)).sort();
     const tests = (loadAll(readText(RULE_TESTS))[0] as { tests: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }[] }).tests;
     const tested = new Set(tests.flatMap((t) => t.alert_rule_test.filter((a) => a.exp_alerts.length > 0).map((a) => a.alertname)));
-    expect(alerts).toEqual(['PromopConfigNotLoaded', 'PromopMultipleLeaders', 'PromopNoLeader', 'PromopReconcileErrors', 'PromopRejectedResources', 'PromopReloadFailures', 'PromopWatchRestartStorm']);
+    expect(alerts).toEqual(['PromopConfigNotLoaded', 'PromopMultipleLeaders', 'PromopNoLeader', 'PromopPrometheusNotReconciled', 'PromopReconcileErrors', 'PromopRejectedResources', 'PromopReloadFailures', 'PromopWatchRestartStorm']);
     expect(alerts.filter((alert) => alert !== undefined && !tested.has(alert))).toEqual([]);
   });
 
@@ -120,7 +120,7 @@ describe('the chart\'s self-monitoring values', () => {
     const rule = only(manifests, 'PrometheusRule');
     expect(rule.metadata.labels).toMatchObject({ role: 'alert-rules' });
     const exprs = (rule.spec as { groups: { rules: { expr: string }[] }[] }).groups.flatMap((g) => g.rules.map((r) => r.expr));
-    expect(exprs).toHaveLength(7);
+    expect(exprs).toHaveLength(8);
     for (const expr of exprs) expect([expr, expr.includes('job="promop"') && !expr.includes('rel-promop-metrics')]).toEqual([expr, true]);
   }, 60_000);
 
