@@ -47,6 +47,11 @@ describe('the chart with serviceMonitor and prometheusRule enabled', () => {
   }, 60_000);
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
+  it('passes helm lint --strict with both enabled', async () => {
+    const result = await helm(['lint', '--strict', CHART_DIR, '--set', 'serviceMonitor.enabled=true', '--set', 'prometheusRule.enabled=true', '--set', 'serviceMonitor.interval=30s']);
+    expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({ code: 0, output: expect.stringContaining('0 chart(s) failed') });
+  }, 60_000);
+
   it('renders a ServiceMonitor that selects the metrics Service by its labels, its namespace and its `metrics` port', () => {
     const monitor = only(manifests, 'ServiceMonitor');
     const service = only(manifests, 'Service') as Manifest & { spec: { ports: { name: string }[] } };
