@@ -208,6 +208,7 @@ export class WatchedCache<T extends CachedObject> {
     let objects: Objects<T> = new Map();
     let resourceVersion = '';
     let token: string | undefined;
+    // objectName: one GET of that object stands for the whole list; otherwise every page of the collection.
     if (objectName !== undefined) ({ objects, resourceVersion } = await this.#getOne(`${path}/${encodeURIComponent(objectName)}`));
     else do {
       let page: { apiVersion?: string; kind?: string; items?: (T & { apiVersion?: string; kind?: string })[]; metadata?: { resourceVersion?: string; continue?: string } };
