@@ -5,10 +5,38 @@
  * `force` takes over fields another manager (kubectl edit, a previous operator) set, as a controller must.
  */
 import {
-  AppsV1Api, CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret, type V1Service, type V1StatefulSet,
+  ApiException, AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1ConfigMap, type V1Secret, type V1Service, type V1StatefulSet,
 } from '@kubernetes/client-node';
-import { isNotFound } from './api-error.ts';
+import { apiErrorOf, isNotFound } from './api-error.ts';
 import { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
+
+const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/** The StatefulSet fields the API server fixes at creation that promop sets. */
+const IMMUTABLE_STATEFULSET_FIELDS = new Set(['spec', 'spec.volumeClaimTemplates', 'spec.serviceName', 'spec.selector', 'spec.podManagementPolicy']);
+
+/**
+ * Whether the API server refused a StatefulSet update only because it changes fields fixed at creation
+ * (volumeClaimTemplates, serviceName, selector, podManagementPolicy). Read from the Status' `details.causes`:
+ * Kubernetes 1.37 answers 422 with one cause per field, `spec.volumeClaimTemplates: Invalid value: ...: field is
+ * immutable`; older releases one `spec: Forbidden: updates to statefulset spec for fields other than ...`. When any
+ * cause is something else (an invalid toleration as well), it is not: recreating would fail the same way, after
+ * the old StatefulSet was gone.
+ */
+export function isImmutableStatefulSetChange(error: unknown): boolean {
+  if (!(error instanceof ApiException) || error.code !== 422) return false;
+  let body: unknown = error.body;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      return false;
+    }
+  }
+  const causes = (body as { details?: { causes?: { field?: unknown; message?: unknown }[] } } | undefined)?.details?.causes ?? [];
+  return causes.length > 0 && causes.every((cause) => typeof cause.field === 'string' && IMMUTABLE_STATEFULSET_FIELDS.has(cause.field)
+    && typeof cause.message === 'string' && /field is immutable|updates to statefulset spec for fields other than/.test(cause.message));
+}
 
 /** The child kinds promop writes. */
 export type ChildKind = 'StatefulSet' | 'Service' | 'Secret' | 'ConfigMap';
@@ -45,6 +73,60 @@ export class ChildWriter {
   applyStatefulSet(body: V1StatefulSet): Promise<V1StatefulSet> {
     const { name, namespace } = identify(body);
     return this.#apps.patchNamespacedStatefulSet({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+  }
+
+  /**
+   * Deletes StatefulSet `namespace/name` but not its pods, and only if its uid is still `uid` (a precondition, so a
+   * newer one of the same name is never hit). propagationPolicy Orphan: the garbage collector takes the pods'
+   * ownerReferences off before the StatefulSet goes, and a new StatefulSet with the same selector adopts them, so
+   * Prometheus keeps serving throughout. Already gone is success.
+   */
+  async deleteStatefulSetKeepingPods(namespace: string, name: string, uid: string): Promise<void> {
+    try {
+      // Both in the body: the API server reads DeleteOptions from the body when there is one and then ignores the
+      // query string, so a propagationPolicy query parameter next to a body would silently mean Background.
+      await this.#apps.deleteNamespacedStatefulSet({ name, namespace, body: { propagationPolicy: 'Orphan', preconditions: { uid } } });
+    } catch (error) {
+      // 404: gone; 409: the precondition failed, so the one with this uid is gone too.
+      if (!isNotFound(error) && apiErrorOf(error)?.code !== 409) throw error;
+    }
+  }
+
+  /** The uid of StatefulSet `namespace/name` as the API server has it now (not a cache); undefined when absent. */
+  async statefulSetUid(namespace: string, name: string): Promise<string | undefined> {
+    try {
+      return (await this.#apps.readNamespacedStatefulSet({ name, namespace })).metadata?.uid;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Polls until StatefulSet `namespace/name` with `uid` is gone (the orphan finalizer done); throws after
+   * `timeoutMs` (a plain Error: the work queue retries the reconcile with backoff).
+   */
+  async untilStatefulSetGone(namespace: string, name: string, uid: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.statefulSetUid(namespace, name)) === uid) {
+      if (Date.now() > deadline) throw new Error(`StatefulSet ${namespace}/${name} (uid ${uid}) still exists ${timeoutMs} ms after its deletion`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /**
+   * Sets (string) or removes (null) annotations of a StatefulSet with a JSON merge patch of `metadata.annotations`
+   * only. Not an apply: an apply of just these fields would make the API server drop every other field promop's
+   * applies own. Resolves false when the StatefulSet is gone.
+   */
+  async annotateStatefulSet(namespace: string, name: string, annotations: Record<string, string | null>): Promise<boolean> {
+    try {
+      await this.#apps.patchNamespacedStatefulSet({ name, namespace, body: { metadata: { annotations } }, fieldManager: FIELD_MANAGER }, MERGE_PATCH);
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
   }
 
   /**

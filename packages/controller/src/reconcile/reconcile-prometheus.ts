@@ -37,6 +37,8 @@ import { referencedObjects } from './references.ts';
 import { objectKey, splitKey } from './key.ts';
 import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
 import type { ProcessOutcome } from './work-queue.ts';
+import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
+import { DELETION_DEADLINE_ANNOTATION, removedShardAction, shardRetentionProblems } from './shard-retention.ts';
 
 /** What the reconciler reads and writes through. */
 export interface ReconcilerDependencies {
@@ -306,10 +308,41 @@ export class PrometheusReconciler {
     await this.#applyOne('Service', desired.service, caches.ownedServices.get(nameOf(desired.service), namespace), (b) => children.applyService(b), log);
     const statefulSets: V1StatefulSet[] = [];
     for (const statefulSet of desired.statefulSets) {
-      const cached = caches.ownedStatefulSets.get(nameOf(statefulSet), namespace);
-      statefulSets.push((await this.#applyOne('StatefulSet', statefulSet, cached, (b) => children.applyStatefulSet(b), log)).stored);
+      statefulSets.push(await this.#applyStatefulSet(statefulSet, caches.ownedStatefulSets.get(nameOf(statefulSet), namespace), log));
     }
     return { statefulSets, writtenAt, configSecretUids };
+  }
+
+  /**
+   * Applies one shard's StatefulSet. A change the API server refuses because the field is fixed at creation
+   * (volumeClaimTemplates, serviceName, selector) is made as prometheus-operator makes it: delete the StatefulSet
+   * with propagationPolicy Orphan, wait until it is gone, create it again; the pods keep running meanwhile and the
+   * new StatefulSet adopts them (same selector). A shard that was retained after a scale-down and is wanted again
+   * loses its deletion deadline.
+   */
+  async #applyStatefulSet(statefulSet: V1StatefulSet, cached: V1StatefulSet | undefined, log: Logger): Promise<V1StatefulSet> {
+    const { children } = this.#deps;
+    const apply = (body: V1StatefulSet) => children.applyStatefulSet(body);
+    const namespace = statefulSet.metadata?.namespace ?? '';
+    const name = nameOf(statefulSet);
+    let stored: V1StatefulSet;
+    try {
+      stored = (await this.#applyOne('StatefulSet', statefulSet, cached, apply, log)).stored;
+    } catch (error) {
+      if (!isImmutableStatefulSetChange(error)) throw error;
+      const uid = await children.statefulSetUid(namespace, name);
+      if (uid) {
+        await children.deleteStatefulSetKeepingPods(namespace, name, uid);
+        await children.untilStatefulSetGone(namespace, name, uid);
+      }
+      log.info({ child: 'StatefulSet', childName: name, previousUid: uid }, 'StatefulSet deleted (pods orphaned, not deleted) to change a field fixed at creation; creating it again');
+      stored = (await this.#applyOne('StatefulSet', statefulSet, undefined, apply, log)).stored;
+    }
+    if (stored.metadata?.annotations?.[DELETION_DEADLINE_ANNOTATION] !== undefined) {
+      await children.annotateStatefulSet(namespace, name, { [DELETION_DEADLINE_ANNOTATION]: null });
+      log.info({ child: 'StatefulSet', childName: name }, 'retained shard wanted again: deletion deadline removed');
+    }
+    return stored;
   }
 
   /**
@@ -343,10 +376,23 @@ export class PrometheusReconciler {
     // garbage collector's, not ours.
     const leftover = (meta: V1ObjectMeta | undefined) =>
       !wanted.has(meta?.name ?? '') && (meta?.ownerReferences?.some((ref) => ref.uid === uid && ref.controller) ?? false);
+    // Removed shards under shardRetentionPolicy Retain keep their StatefulSet and the Secrets its pods mount until
+    // the deadline (shard-retention.ts); the resync (5 minutes) finds a passed deadline.
+    const retainedShards = new Set<string>();
+    const removedStatefulSets = caches.ownedStatefulSets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && leftover(s.metadata));
+    for (const statefulSet of removedStatefulSets) {
+      const decision = removedShardAction(prometheus, statefulSet, this.#now());
+      if (decision.action === 'delete') continue;
+      retainedShards.add(statefulSet.metadata?.labels?.[SHARD_LABEL] ?? '');
+      if (decision.deadline && await children.annotateStatefulSet(namespace, nameOf(statefulSet), { [DELETION_DEADLINE_ANNOTATION]: decision.deadline })) {
+        log.info({ child: 'StatefulSet', childName: nameOf(statefulSet), until: decision.until }, 'removed shard retained (shardRetentionPolicy Retain)');
+      }
+    }
     const ownedLeftovers: [ChildKind, string][] = [
-      ...caches.ownedStatefulSets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && leftover(s.metadata))
+      ...removedStatefulSets.filter((s) => !retainedShards.has(s.metadata?.labels?.[SHARD_LABEL] ?? ''))
         .map((s): [ChildKind, string] => ['StatefulSet', nameOf(s)]),
       ...caches.ownedSecrets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && s.metadata.labels[SHARD_LABEL] !== undefined && leftover(s.metadata))
+        .filter((s) => !retainedShards.has(s.metadata?.labels?.[SHARD_LABEL] ?? ''))
         .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
       ...caches.ownedConfigMaps.list(namespace).filter((c) => c.metadata?.labels?.[RULE_CONFIGMAP_PROMETHEUS_LABEL] === name && leftover(c.metadata))
         .map((c): [ChildKind, string] => ['ConfigMap', nameOf(c)]),
@@ -383,8 +429,8 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
   const tlsAssets = buildTlsAssetsSecret(prometheus, output);
   const configSecrets = buildConfigSecrets(prometheus, output);
   const statefulSets = buildStatefulSets(prometheus, output);
-  const problems = [tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems));
-  if (!tlsAssets.ok || !configSecrets.ok || !statefulSets.ok) return { ok: false, problems };
+  const problems = [...[tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems)), ...shardRetentionProblems(prometheus)];
+  if (!tlsAssets.ok || !configSecrets.ok || !statefulSets.ok || problems.length > 0) return { ok: false, problems };
   // The shared Service is owned by every Prometheus of the namespace (non-controller ownerReferences), so the
   // garbage collector removes it only with the last one. Deleted ones are left out.
   const owners = namespacePrometheuses.filter((p) => !p.metadata.deletionTimestamp && p.metadata.uid);
