@@ -54,6 +54,9 @@ export async function startPromop(options: PromopOptions): Promise<PromopProcess
     '--kubeconfig', options.kubeconfigPath,
     '--metrics-address', `127.0.0.1:${port}`,
     `--leader-elect=${options.leaderElect ?? false}`,
+    // The chaos cluster installs the CRDs from crds/ itself; the scenarios judge what promop makes for a Prometheus,
+    // and CRD upgrades have their own tests (kube/crd-installer.ts).
+    '--manage-crds=false',
     ...(options.args ?? []),
   ], logFile);
   const metrics = async (): Promise<Map<string, number> | undefined> => {
