@@ -80,11 +80,11 @@ function removeAt(root: Record<string, unknown>, segments: string[]): void {
 
 const toPath = (segments: string[]): string => pointerToPath(segments.length === 0 ? '' : `/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`);
 
-/** A value of a JSON type the schema does not allow at this node, or undefined when every type is allowed. */
+/** A value of a JSON type the schema does not allow at this node, or undefined when the node names no type. */
 function wrongTypeValue(node: SchemaNode, pick: number): unknown {
   const allowed = new Set(typesOf(node));
   if (allowed.size === 0) return undefined;
-  if (allowed.has('integer')) allowed.add('number-integral');
+  // 1.5 breaks `integer` only; 42 is an integer, which `number` also allows.
   const candidates: Array<[string, unknown]> = [
     ['string', '30s'],
     ['integer', 42],
@@ -94,10 +94,8 @@ function wrongTypeValue(node: SchemaNode, pick: number): unknown {
     ['array', ['x']],
     ['object', { a: 'b' }],
   ];
-  const wrong = candidates.filter(([type]) => !allowed.has(type) && !(type === 'number' && allowed.has('number')));
-  // An integral number is an integer for JSON schema; 1.5 is the non-integer.
-  const choice = wrong[pick % wrong.length];
-  return choice ? choice[1] : undefined;
+  const wrong = candidates.filter(([type]) => !allowed.has(type) && !(type === 'integer' && allowed.has('number')));
+  return wrong[pick % wrong.length]?.[1];
 }
 
 type MutationMaker = (site: Site, pick: number) => { kind: string; apply: (root: Record<string, unknown>) => void; breaksSchema: boolean; segments?: string[] } | undefined;
@@ -107,7 +105,6 @@ const SCHEMA_BREAKERS: MutationMaker[] = [
   (site, pick) => {
     if (site.segments.length < 2) return undefined; // apiVersion/kind/metadata/spec themselves: covered at their children
     const wrong = wrongTypeValue(site.node, pick);
-    if (wrong === undefined && !(typesOf(site.node).length > 0)) return undefined;
     if (wrong === undefined) return undefined;
     return { kind: 'wrong type', breaksSchema: true, apply: (root) => setAt(root, site.segments, () => structuredClone(wrong)) };
   },

@@ -104,8 +104,6 @@ function hintFor(name: string, node: SchemaNode, insideRules: boolean): fc.Arbit
       return fc.constantFrom(';', '-', '');
     case 'replacement':
       return fc.constantFrom('$1', '${1}', 'x', '');
-    case 'modulus':
-      return undefined;
     default:
       return undefined;
   }
