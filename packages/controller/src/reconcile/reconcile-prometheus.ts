@@ -24,7 +24,7 @@ import {
 } from '../kube/index.ts';
 import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
-  PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName,
+  PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName, type ScrapeSecretMemo,
 } from '../workload/index.ts';
 import { isUpToDate, withAppliedHash } from './applied-hash.ts';
 import { bindResource, hasBindingOf } from './bindings.ts';
@@ -103,7 +103,9 @@ export class PrometheusReconciler {
    * Per Prometheus key, the renderings of its monitors and rules kept between reconciles (render-memo.ts in the
    * generator): a change renders what changed, not all 20,000 jobs of 10,000 monitors.
    */
-  readonly #memos = new Map<string, RenderMemo>();
+  readonly #memos = new Map<string, { render: RenderMemo; scrapeSecrets: ScrapeSecretMemo }>();
+  /** Bodies already given their applied-hash annotation, by body object: an unchanged scrape Secret is hashed once. */
+  readonly #hashed = new WeakMap<object, object>();
 
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
@@ -136,8 +138,8 @@ export class PrometheusReconciler {
       prometheuses: caches.prometheuses.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(),
     }));
     let memo = this.#memos.get(key);
-    if (!memo) this.#memos.set(key, (memo = new RenderMemo()));
-    const output = generate({ ...generatorInput(prometheus, caches, referenced), memo });
+    if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
+    const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
     this.#deps.metrics?.recordGenerated(key, output);
     const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== 'Prometheus').map((v) => [verdictKey(v.resource), v]));
     const recordVerdicts = () => this.#recordVerdicts({ namespace, name }, verdicts, log, prometheus);
@@ -146,7 +148,7 @@ export class PrometheusReconciler {
       await this.#fail(prometheus, problemsMessage(output.prometheusProblems), log);
       return recordVerdicts();
     }
-    const built = buildChildren(prometheus, output, caches.prometheuses.list(namespace));
+    const built = buildChildren(prometheus, output, caches.prometheuses.list(namespace), memo.scrapeSecrets);
     if (!built.ok) {
       await this.#fail(prometheus, problemsMessage(built.problems), log);
       return recordVerdicts();
@@ -351,7 +353,8 @@ export class PrometheusReconciler {
    * which is logged.
    */
   async #applyOne<T extends { metadata?: V1ObjectMeta }>(kind: ChildKind, body: T, cached: T | undefined, apply: (body: T) => Promise<T>, log: Logger): Promise<{ changed: boolean; stored: T }> {
-    const desired = withAppliedHash(body);
+    let desired = this.#hashed.get(body) as T | undefined;
+    if (!desired) this.#hashed.set(body, (desired = withAppliedHash(body)));
     if (cached && isUpToDate(desired, cached)) return { changed: false, stored: cached };
     let stored: T;
     try {
@@ -424,7 +427,7 @@ export class PrometheusReconciler {
 }
 
 /** Builds every child, or every problem the builders found. */
-function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespacePrometheuses: readonly Prometheus[]):
+function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespacePrometheuses: readonly Prometheus[], scrapeSecretMemo: ScrapeSecretMemo):
   { ok: true; value: DesiredChildren } | { ok: false; problems: { path: string; message: string }[] } {
   const tlsAssets = buildTlsAssetsSecret(prometheus, output);
   const configSecrets = buildConfigSecrets(prometheus, output);
@@ -439,7 +442,7 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
     value: {
       ruleConfigMaps: buildRuleConfigMaps(prometheus, output),
       tlsAssets: tlsAssets.value,
-      scrapeSecrets: buildScrapeSecrets(prometheus, output),
+      scrapeSecrets: buildScrapeSecrets(prometheus, output, scrapeSecretMemo),
       configSecrets: configSecrets.value,
       service: buildGoverningService(prometheus.metadata.namespace, owners.some((p) => p.metadata.uid === prometheus.metadata.uid) ? owners : [...owners, prometheus]),
       statefulSets: statefulSets.value,

@@ -5,7 +5,7 @@
  */
 export type { BuildResult } from './build-result.ts';
 export { buildConfigSecrets } from './config-secret.ts';
-export { buildScrapeSecrets } from './scrape-secrets.ts';
+export { buildScrapeSecrets, type ScrapeSecretMemo } from './scrape-secrets.ts';
 export { buildTlsAssetsSecret } from './tls-assets-secret.ts';
 export { buildRuleConfigMaps } from './rule-configmaps.ts';
 export { buildGoverningService, GOVERNING_SERVICE_NAME } from './governing-service.ts';

@@ -10,7 +10,7 @@
  * content.
  */
 import type { V1Secret } from '@kubernetes/client-node';
-import type { GeneratorOutput } from '@promop/config-generator';
+import type { GeneratorOutput, ScrapeFile } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import { PROMETHEUS_NAME_LABEL, SHARD_LABEL, managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
@@ -18,17 +18,27 @@ import { MAX_SECRET_DATA_BYTES, base64Data, secretDataBytes } from './secret-siz
 import { scrapeSecretName } from './shard-names.ts';
 
 /**
+ * The Secrets built for scrape files by earlier reconciles, by file object: the generator's RenderMemo hands out
+ * the same ScrapeFile object while a slot's jobs are unchanged, and base64 of 37 MiB per reconcile is then saved.
+ */
+export type ScrapeSecretMemo = WeakMap<ScrapeFile, { owner: string; shard: number; secret: V1Secret }>;
+
+/**
  * Per shard, one Secret per scrape file, labelled like the config Secret (Prometheus name and shard, so the
  * controller deletes those of emptied slots and removed shards) and owned by the Prometheus. Empty lists when the
- * jobs are inline. Throws for a file over 1 MiB: the generator keeps files under SCRAPE_FILE_MAX_BYTES.
+ * jobs are inline. Throws for a file over 1 MiB: the generator keeps files under SCRAPE_FILE_MAX_BYTES. With
+ * `memo`, a file built before for the same Prometheus and shard gets the same Secret object back.
  */
-export function buildScrapeSecrets(prometheus: Prometheus, output: Pick<GeneratorOutput, 'scrapeFiles'>): V1Secret[][] {
-  const { name, namespace } = prometheus.metadata;
+export function buildScrapeSecrets(prometheus: Prometheus, output: Pick<GeneratorOutput, 'scrapeFiles'>, memo?: ScrapeSecretMemo): V1Secret[][] {
+  const { name, namespace, uid } = prometheus.metadata;
   const owner = prometheusOwnerReference(prometheus);
+  const ownerKey = `${namespace}/${name}/${uid ?? ''}`;
   return output.scrapeFiles.map((files, shard) => files.map((file): V1Secret => {
+    const kept = memo?.get(file);
+    if (kept && kept.owner === ownerKey && kept.shard === shard) return kept.secret;
     const data = { [file.name]: file.text };
     if (secretDataBytes(data) > MAX_SECRET_DATA_BYTES) throw new Error(`bug: scrape file ${file.name} of Prometheus ${namespace}/${name} is larger than a Secret holds`);
-    return {
+    const secret: V1Secret = {
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: {
@@ -40,5 +50,7 @@ export function buildScrapeSecrets(prometheus: Prometheus, output: Pick<Generato
       type: 'Opaque',
       data: base64Data(data),
     };
+    memo?.set(file, { owner: ownerKey, shard, secret });
+    return secret;
   }));
 }
