@@ -89,7 +89,8 @@ interface DesiredChildren {
   /** Per shard, the Secrets of its scrape files (empty when its jobs are inline). */
   scrapeSecrets: V1Secret[][];
   configSecrets: V1Secret[];
-  service: V1Service;
+  /** `prometheus-operated`; undefined when no Prometheus of the namespace uses it (all name a `spec.serviceName`). */
+  service: V1Service | undefined;
   statefulSets: V1StatefulSet[];
 }
 
@@ -307,7 +308,7 @@ export class PrometheusReconciler {
       if (result.changed) changed([shard]);
       configSecretUids.push(result.stored.metadata?.uid ?? '');
     }
-    await this.#applyOne('Service', desired.service, caches.ownedServices.get(nameOf(desired.service), namespace), (b) => children.applyService(b), log);
+    if (desired.service) await this.#applyOne('Service', desired.service, caches.ownedServices.get(nameOf(desired.service), namespace), (b) => children.applyService(b), log);
     const statefulSets: V1StatefulSet[] = [];
     for (const statefulSet of desired.statefulSets) {
       statefulSets.push(await this.#applyStatefulSet(statefulSet, caches.ownedStatefulSets.get(nameOf(statefulSet), namespace), log));
@@ -435,8 +436,11 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
   const problems = [...[tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems)), ...shardRetentionProblems(prometheus)];
   if (!tlsAssets.ok || !configSecrets.ok || !statefulSets.ok || problems.length > 0) return { ok: false, problems };
   // The shared Service is owned by every Prometheus of the namespace (non-controller ownerReferences), so the
-  // garbage collector removes it only with the last one. Deleted ones are left out.
-  const owners = namespacePrometheuses.filter((p) => !p.metadata.deletionTimestamp && p.metadata.uid);
+  // garbage collector removes it only with the last one. Deleted ones are left out, and so are those that name their
+  // own governing Service in spec.serviceName (prometheus-operator creates no prometheus-operated for them).
+  const usesOperated = (p: Prometheus) => !p.spec?.serviceName;
+  const owners = namespacePrometheuses.filter((p) => !p.metadata.deletionTimestamp && p.metadata.uid && usesOperated(p));
+  const serviceOwners = !usesOperated(prometheus) || owners.some((p) => p.metadata.uid === prometheus.metadata.uid) ? owners : [...owners, prometheus];
   return {
     ok: true,
     value: {
@@ -444,7 +448,7 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
       tlsAssets: tlsAssets.value,
       scrapeSecrets: buildScrapeSecrets(prometheus, output, scrapeSecretMemo),
       configSecrets: configSecrets.value,
-      service: buildGoverningService(prometheus.metadata.namespace, owners.some((p) => p.metadata.uid === prometheus.metadata.uid) ? owners : [...owners, prometheus]),
+      service: serviceOwners.length > 0 ? buildGoverningService(prometheus.metadata.namespace, serviceOwners) : undefined,
       statefulSets: statefulSets.value,
     },
   };

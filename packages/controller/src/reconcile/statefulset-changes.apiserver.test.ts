@@ -103,6 +103,22 @@ describe('a Prometheus whose StatefulSet must change a field fixed at creation',
   }, 90_000);
 });
 
+describe('a Prometheus that names its own governing Service from the start', () => {
+  it('gets StatefulSets with that serviceName and no prometheus-operated Service', async () => {
+    const namespace = `own-service-${id}`;
+    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    await core.createNamespacedService({ namespace, body: { metadata: { name: 'mine' }, spec: { clusterIP: 'None', selector: { 'app.kubernetes.io/name': 'prometheus' }, ports: [{ name: 'web', port: 9090 }] } } });
+    await custom.createNamespacedCustomObject({
+      group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace,
+      body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'custom', labels: INSTANCE_LABEL }, spec: { replicas: 1, serviceName: 'mine' } },
+    });
+    const read = async () => (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace, name: 'custom' })) as PrometheusObject;
+    expect(reconciledAt(await eventually(read, (p) => reconciledAt(p) !== undefined, 60_000))).toMatchObject({ status: 'True' });
+    expect((await apps.readNamespacedStatefulSet({ namespace, name: 'prometheus-custom' })).spec?.serviceName).toBe('mine');
+    await expect(core.readNamespacedService({ namespace, name: 'prometheus-operated' })).rejects.toMatchObject({ code: 404 });
+  }, 90_000);
+});
+
 describe('scaling down with shardRetentionPolicy', () => {
   it('Retain keeps the removed shard\'s StatefulSet and config Secret, with a deletion deadline an hour ahead', async () => {
     await patchPrometheus({ shards: 1 });
