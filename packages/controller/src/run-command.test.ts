@@ -82,6 +82,14 @@ describe('promop run', () => {
       }
     });
 
+    it('shows examples in --help, and each of them parses', async () => {
+      let help = '';
+      await runOperatorCommand(['--help'], { stdout: (text) => { help += text; }, stderr: () => {} });
+      const examples = help.split('\n').filter((line) => line.startsWith('  promop run ')).map((line) => line.slice('  promop run '.length).split(' '));
+      expect(examples.length).toBeGreaterThanOrEqual(2);
+      for (const args of examples) expect(parseRunArguments(args)).toMatchObject({ ok: true, help: false });
+    });
+
     it('takes prometheus-operator\'s log levels and json or logfmt', () => {
       expect(parseRunArguments(['--log-level=debug', '--log-format', 'logfmt'])).toMatchObject({ ok: true, logLevel: 'debug', logFormat: 'logfmt' });
       expect(parseRunArguments(['--log-level', 'none'])).toMatchObject({ ok: true, logLevel: 'none' });

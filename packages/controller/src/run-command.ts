@@ -43,6 +43,13 @@ const USAGE = [
   '  --log-level <all|debug|info|warn|error|none>  lowest level logged (default info)',
   '  --log-format <json|logfmt>                    (default json)',
   '',
+  'Examples:',
+  '  # Against the cluster of a kubeconfig, one replica, logs as logfmt',
+  '  promop run --kubeconfig ~/.kube/config --leader-elect=false --log-format logfmt',
+  '',
+  '  # Only the teams\' namespaces and the Prometheus objects labelled for this promop',
+  '  promop run --namespaces monitoring,team-a,team-b --prometheus-instance-selector operator=promop',
+  '',
 ].join('\n');
 
 /** What `promop run` was asked to do. */

@@ -88,10 +88,73 @@ export function re2RegexError(regex: string): string | undefined {
   for (const m of translated.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
     if (Number(m[1]) > 1000 || (m[2] !== undefined && m[2] !== '' && Number(m[2]) > 1000)) return 'repeat count over 1000';
   }
+  const structural = goParserLimitError(translated);
+  if (structural) return structural;
   try {
     new RegExp(`^(?:${translated})$`);
   } catch (error) {
     return (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
+  }
+  return undefined;
+}
+
+/**
+ * Two limits of Go's regexp parser that JavaScript does not have (found with hostile inputs while building the fuzz
+ * suite, now among its mutations: Prometheus refused the whole configuration while promop had accepted the monitor):
+ * - nested counted repetitions whose counts multiply past 1000 (`(a{3}){334}`, `((a{10}){10}){11}`: Go's
+ *   repeatIsValid; a `{0}` ends the chain, `{n,}` counts as n, `*`, `+` and `?` do not count);
+ * - capture groups nested 999 deep or more: with Prometheus' `^(?s:…)$` around the regex the parse tree is then
+ *   over Go's 1000 levels ("expression nests too deeply"). Other nodes add levels too, so a regex somewhat less deep
+ *   can still fail in Go; this refuses only what certainly fails.
+ * Reads the translated (JavaScript) pattern: escapes and classes are atoms, every `(` opens a group.
+ */
+function goParserLimitError(pattern: string): string | undefined {
+  // Per open group: the largest product of counted repetitions inside it so far, and whether it captures.
+  const groups: Array<{ product: number; captures: boolean }> = [{ product: 1, captures: false }];
+  let captureDepth = 0;
+  let lastAtom = 1;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    const current = groups[groups.length - 1] as { product: number; captures: boolean };
+    if (ch === '\\') {
+      i += 1;
+      lastAtom = 1;
+    } else if (ch === '[') {
+      // A class is one atom: skip to its closing bracket (a `]` first, or escaped, is a literal).
+      let j = i + 1;
+      if (pattern[j] === '^') j += 1;
+      if (pattern[j] === ']') j += 1;
+      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
+      i = j;
+      lastAtom = 1;
+    } else if (ch === '(') {
+      const captures = pattern[i + 1] !== '?';
+      if (captures && ++captureDepth >= 999) return 'expression nests too deeply (Prometheus allows about 1000 levels)';
+      groups.push({ product: 1, captures });
+      lastAtom = 1;
+    } else if (ch === ')' && groups.length > 1) {
+      const closed = groups.pop() as { product: number; captures: boolean };
+      if (closed.captures) captureDepth -= 1;
+      lastAtom = closed.product;
+      const parent = groups[groups.length - 1] as { product: number };
+      parent.product = Math.max(parent.product, closed.product);
+    } else if (ch === '{') {
+      const repeat = /^\{(\d+)(?:(,)(\d*))?\}/.exec(pattern.slice(i));
+      if (!repeat) {
+        lastAtom = 1;
+        continue;
+      }
+      const min = Number(repeat[1]);
+      const max = repeat[2] === undefined ? min : repeat[3] === '' ? -1 : Number(repeat[3]);
+      const count = max === 0 ? 0 : max < 0 ? min : max;
+      const product = count * lastAtom;
+      if (product > 1000) return `invalid repeat count ${repeat[0]}: nested repetitions allow at most 1000 in all`;
+      current.product = Math.max(current.product, product);
+      lastAtom = product;
+      i += repeat[0].length - 1;
+    } else {
+      lastAtom = 1;
+    }
   }
   return undefined;
 }
