@@ -9,7 +9,7 @@
  * problem with the Prometheus object itself makes the output `ok: false` with no configs, so the
  * controller keeps the configuration that is running.
  */
-import type { PodMonitor, Probe, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import type { PodMonitor, Probe, Prometheus, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
@@ -32,7 +32,7 @@ import { shardCount, tooManyShardsProblem } from './prometheus/sharding.ts';
 import { buildStorageConfig, type StorageFields } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
-import { renderPodMonitor, renderProbe, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
+import { renderPodMonitor, renderProbe, renderScrapeConfig, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
 import { settingsKeyOf } from './render-memo.ts';
 import { SecretStore } from './secret-store.ts';
 import { resourceRef, selectedVerdict } from './verdict.ts';
@@ -82,13 +82,15 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);
   const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors);
   const probes = select('Probe', input.probes ?? [], identity, pairFor(spec, 'probe'), namespaces, invalidSelectors);
+  const scrapeConfigs = select('ScrapeConfig', input.scrapeConfigs ?? [], identity, pairFor(spec, 'scrapeConfig'), namespaces, invalidSelectors);
   const tlsAssets: Record<string, string> = {};
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [] };
   const monitorVerdicts = [
     ...renderMonitors('ServiceMonitor', serviceMonitors, memoized(renderServiceMonitor), generatedJobs, tlsAssets),
     ...renderMonitors('PodMonitor', podMonitors, memoized(renderPodMonitor), generatedJobs, tlsAssets),
-    // prometheus-operator writes Probe jobs after the monitors' (ScrapeConfigs would follow).
+    // prometheus-operator writes Probe jobs after the monitors', then ScrapeConfig jobs.
     ...renderMonitors('Probe', probes, memoized(renderProbe), generatedJobs, tlsAssets),
+    ...renderMonitors('ScrapeConfig', scrapeConfigs, memoized(renderScrapeConfig), generatedJobs, tlsAssets),
   ];
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap.
@@ -129,7 +131,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const prometheusWarnings = [...context.findings.warnings];
   const verdicts: Verdict[] = [
     selectedVerdict({ kind: 'Prometheus', ...identity }, problems, prometheusWarnings),
-    ...sortVerdicts([...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected, ...probes.notSelected]),
+    ...sortVerdicts([...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected, ...probes.notSelected, ...scrapeConfigs.notSelected]),
     ...sortVerdicts([...renderedRules.verdicts, ...rules.notSelected]),
   ];
   return {
@@ -210,7 +212,7 @@ function buildScrapeContext(
   return scrapeContext;
 }
 
-type SelectorPrefix = 'serviceMonitor' | 'podMonitor' | 'probe' | 'rule';
+type SelectorPrefix = 'serviceMonitor' | 'podMonitor' | 'probe' | 'scrapeConfig' | 'rule';
 
 function pairFor(spec: Spec, prefix: SelectorPrefix): SelectorPair {
   const selectorField = `${prefix}Selector` as const;
@@ -224,7 +226,7 @@ function pairFor(spec: Spec, prefix: SelectorPrefix): SelectorPair {
 }
 
 /** Selection, except that a pair with an invalid selector selects nothing and says so. */
-function select<T extends ServiceMonitor | PodMonitor | Probe | PrometheusRule>(
+function select<T extends ServiceMonitor | PodMonitor | Probe | ScrapeConfig | PrometheusRule>(
   kind: ResourceKind,
   candidates: readonly T[],
   identity: { namespace: string; name: string },
@@ -247,7 +249,7 @@ interface GeneratedJobs {
   owners: string[];
 }
 
-function renderMonitors<T extends ServiceMonitor | PodMonitor | Probe>(
+function renderMonitors<T extends ServiceMonitor | PodMonitor | Probe | ScrapeConfig>(
   kind: ResourceKind,
   selection: ResourceSelection<T>,
   render: (monitor: T) => MonitorRendering,
@@ -276,7 +278,7 @@ function sortByIdentity<T extends { metadata?: { namespace?: string; name?: stri
 }
 
 function sortVerdicts(verdicts: Verdict[]): Verdict[] {
-  const kindOrder: Record<ResourceKind, number> = { Prometheus: 0, ServiceMonitor: 1, PodMonitor: 2, Probe: 3, PrometheusRule: 4 };
+  const kindOrder: Record<ResourceKind, number> = { Prometheus: 0, ServiceMonitor: 1, PodMonitor: 2, Probe: 3, ScrapeConfig: 4, PrometheusRule: 5 };
   return verdicts.sort(
     (a, b) =>
       kindOrder[a.resource.kind] - kindOrder[b.resource.kind] ||

@@ -4,10 +4,10 @@
  * so the same input always gives byte-identical output.
  */
 import type { RenderMemo } from './render-memo.ts';
-import type { Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule } from '@promop/crds';
+import type { Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule, ScrapeConfig } from '@promop/crds';
 
 /** The kinds the generator reports verdicts for. */
-export type ResourceKind = 'Prometheus' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'PrometheusRule';
+export type ResourceKind = 'Prometheus' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig' | 'PrometheusRule';
 
 /** Identifies one resource in verdicts, logs, status and Events. */
 export interface ResourceRef {
@@ -41,6 +41,8 @@ export interface GeneratorInput {
   podMonitors: PodMonitor[];
   /** Absent: none (callers that predate Probes). */
   probes?: Probe[];
+  /** Absent: none. */
+  scrapeConfigs?: ScrapeConfig[];
   prometheusRules: PrometheusRule[];
   namespaces: NamespaceInfo[];
   secrets: KeyValueSource[];
@@ -133,6 +135,6 @@ export interface GeneratorOutput {
   ruleConfigMaps: RuleConfigMap[];
   /** TLS material referenced by monitors: file name under the certs directory → content. */
   tlsAssets: Record<string, string>;
-  /** One verdict per candidate ServiceMonitor, PodMonitor, Probe and PrometheusRule, plus one for the Prometheus. */
+  /** One verdict per candidate ServiceMonitor, PodMonitor, Probe, ScrapeConfig and PrometheusRule, plus one for the Prometheus. */
   verdicts: Verdict[];
 }

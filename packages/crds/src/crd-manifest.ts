@@ -2,10 +2,11 @@
  * The CustomResourceDefinition objects, built from the same spec and status schemas as the types and validators.
  * crds/*.yaml is this output written by scripts/generate-crds.ts; a test fails when the two differ.
  */
-import { GROUP, VERSION } from './group.ts';
-import { PLURALS, type Kind } from './names.ts';
+import { GROUP } from './group.ts';
+import { API_VERSIONS, PLURALS, type Kind } from './names.ts';
 import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
 import { probeSpecSchema, probeStatusSchema } from './schemas/probe.ts';
+import { scrapeConfigSpecSchema, scrapeConfigStatusSchema } from './schemas/scrape-config.ts';
 import { prometheusSpecSchema } from './schemas/prometheus.ts';
 import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
 import { prometheusRuleSpecSchema, prometheusRuleStatusSchema } from './schemas/prometheus-rule.ts';
@@ -95,6 +96,7 @@ const KINDS: KindDefinition[] = [
   { kind: 'ServiceMonitor', shortName: 'smon', spec: serviceMonitorSpecSchema, status: serviceMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
   { kind: 'PodMonitor', shortName: 'pmon', spec: podMonitorSpecSchema, status: podMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
   { kind: 'Probe', shortName: 'prb', spec: probeSpecSchema, status: probeStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
+  { kind: 'ScrapeConfig', shortName: 'scfg', spec: scrapeConfigSpecSchema, status: scrapeConfigStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
   { kind: 'PrometheusRule', shortName: 'promrule', spec: prometheusRuleSpecSchema, status: prometheusRuleStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
 ];
 
@@ -117,7 +119,7 @@ function crdFor(definition: KindDefinition): CustomResourceDefinition {
       scope: 'Namespaced',
       versions: [
         {
-          name: VERSION,
+          name: API_VERSIONS[definition.kind],
           served: true,
           storage: true,
           schema: {
@@ -125,7 +127,7 @@ function crdFor(definition: KindDefinition): CustomResourceDefinition {
               type: 'object',
               required: ['spec'],
               properties: {
-                apiVersion: { type: 'string', description: 'API version of the object (monitoring.coreos.com/v1).' },
+                apiVersion: { type: 'string', description: `API version of the object (${GROUP}/${API_VERSIONS[definition.kind]}).` },
                 kind: { type: 'string', description: `Kind of the object (${definition.kind}).` },
                 metadata: { type: 'object' },
                 spec: toStructural(definition.spec),

@@ -5,8 +5,8 @@
  */
 import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { sharedTestEnv } from '@promop/e2e';
-import { GROUP, VERSION } from './group.ts';
-import { PLURALS, type Kind } from './names.ts';
+import { GROUP } from './group.ts';
+import { API_VERSIONS, PLURALS, type Kind } from './names.ts';
 import { applyCrds, untilServed } from './test-support/apply-crds.ts';
 import { corpusObjects } from './test-support/corpus.ts';
 import { ensureNamespace } from './test-support/ensure-namespace.ts';
@@ -25,7 +25,7 @@ async function dryRunCreate(api: CustomObjectsApi, object: Record<string, unknow
   const metadata = object.metadata as { namespace: string };
   const request = () => api.createNamespacedCustomObject({
     group: GROUP,
-    version: VERSION,
+    version: API_VERSIONS[object.kind as Kind],
     namespace: metadata.namespace,
     plural: PLURALS[object.kind as Kind],
     body: object,

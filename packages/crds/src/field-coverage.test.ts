@@ -8,7 +8,7 @@
  * a shared constant is caught too.
  */
 import { crdManifests } from './crd-manifest.ts';
-import { podMonitorSchema, probeSchema, prometheusRuleSchema, prometheusSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { podMonitorSchema, probeSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { Kind } from './names.ts';
 
 type Node = Record<string, unknown>;
@@ -415,17 +415,58 @@ const PROBE_ROWS: Row[] = [
   ['convertClassicHistogramsToNHCB', boolean],
 ];
 
+/** ScrapeConfig v1alpha1 (prometheus-operator's ScrapeConfigSpec, pkg/apis/monitoring/v1alpha1/scrapeconfig_types.go). */
+const SCRAPE_CONFIG_ROWS: Row[] = [
+  ['jobName', { type: 'string', minLength: 1 }],
+  ['staticConfigs[]', { type: 'object', required: ['targets'] }],
+  ['staticConfigs[].targets', { type: 'array', minItems: 1, items: string }],
+  ['staticConfigs[].labels', stringMap],
+  ['fileSDConfigs[].files', { type: 'array', minItems: 1, items: string }],
+  ['fileSDConfigs[].refreshInterval', duration],
+  ['httpSDConfigs[].url', { type: 'string', pattern: URL }],
+  ['httpSDConfigs[].enableHTTP2', boolean],
+  ...SHARED.safeTlsConfig('httpSDConfigs[].tlsConfig'),
+  ['kubernetesSDConfigs[].role', enumOf(['Pod', 'Endpoints', 'Ingress', 'Service', 'Node', 'EndpointSlice'])],
+  ['kubernetesSDConfigs[].apiServer', string],
+  ['kubernetesSDConfigs[].namespaces.ownNamespace', boolean],
+  ['kubernetesSDConfigs[].namespaces.names', stringList],
+  ['kubernetesSDConfigs[].attachMetadata.node', boolean],
+  ['kubernetesSDConfigs[].selectors[]', { type: 'object', required: ['role'] }],
+  ['consulSDConfigs[]', { type: 'object', required: ['server'] }],
+  ['consulSDConfigs[].tokenRef', secretKeySelector],
+  ['consulSDConfigs[].nodeMeta', stringMap],
+  ['dnsSDConfigs[].names', { type: 'array', minItems: 1 }],
+  ['dnsSDConfigs[].type', enumOf(['A', 'AAAA', 'MX', 'NS', 'SRV'])],
+  ['dnsSDConfigs[].port', integer],
+  ['ec2SDConfigs', opaqueList],
+  ['ionosSDConfigs', opaqueList],
+  ...SHARED.relabelConfig('relabelings[]'),
+  ...SHARED.relabelConfig('metricRelabelings[]'),
+  ['metricsPath', string],
+  ['scrapeInterval', duration],
+  ['scrapeTimeout', duration],
+  ['honorLabels', boolean],
+  ['params', { type: 'object', additionalProperties: stringList }],
+  ['enableCompression', boolean],
+  ['enableHTTP2', boolean],
+  ...SHARED.safeTlsConfig('tlsConfig'),
+  ['bodySizeLimit', byteSize],
+  ['proxyUrl', { type: 'string', pattern: PROXY_URL }],
+  ['scrapeClass', { type: 'string', minLength: 1 }],
+];
+
 const ROWS: Record<Kind, Row[]> = {
   Prometheus: PROMETHEUS_ROWS,
   ServiceMonitor: SERVICE_MONITOR_ROWS,
   PodMonitor: POD_MONITOR_ROWS,
   Probe: PROBE_ROWS,
+  ScrapeConfig: SCRAPE_CONFIG_ROWS,
   PrometheusRule: PROMETHEUS_RULE_ROWS,
 };
 
 /** The spec schema of each kind, from the source literal and from the generated CRD. */
 const SPEC_SOURCES: [string, (kind: Kind) => Node][] = [
-  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
+  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
   ['the generated CRD', (kind) => {
     const crd = crdManifests().find((c) => c.spec.names.kind === kind);
     const root = crd?.spec.versions[0]?.schema.openAPIV3Schema as { properties: { spec: Node } } | undefined;
@@ -468,6 +509,7 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
     expect(specOf('Prometheus').required).toBeUndefined();
     expect(specOf('PrometheusRule').required).toBeUndefined();
     expect(specOf('Probe').required).toBeUndefined();
+    expect(specOf('ScrapeConfig').required).toBeUndefined();
   });
 
   it('has exactly the 25 fields of prometheus-operator\'s ServiceMonitor Endpoint', () => {
@@ -508,6 +550,7 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
       ...relabelDefault('targets.ingress.relabelingConfigs[]'),
       ...relabelDefault('metricRelabelings[]'),
     });
+    expect(defaultsIn(specOf('ScrapeConfig'))).toEqual({ ...relabelDefault('relabelings[]'), ...relabelDefault('metricRelabelings[]') });
   });
 });
 

@@ -8,6 +8,8 @@ export const SERVICE_MONITOR_PLURAL = 'servicemonitors';
 export const POD_MONITOR_PLURAL = 'podmonitors';
 /** Plural of Probe. */
 export const PROBE_PLURAL = 'probes';
+/** Plural of ScrapeConfig. */
+export const SCRAPE_CONFIG_PLURAL = 'scrapeconfigs';
 /** Plural of PrometheusRule. */
 export const PROMETHEUS_RULE_PLURAL = 'prometheusrules';
 
@@ -17,8 +19,22 @@ export const PLURALS = {
   ServiceMonitor: SERVICE_MONITOR_PLURAL,
   PodMonitor: POD_MONITOR_PLURAL,
   Probe: PROBE_PLURAL,
+  ScrapeConfig: SCRAPE_CONFIG_PLURAL,
   PrometheusRule: PROMETHEUS_RULE_PLURAL,
 } as const;
 
 /** One of the kinds promop serves. */
 export type Kind = keyof typeof PLURALS;
+
+/**
+ * The API version each kind is served at: `v1` (VERSION) but for ScrapeConfig, which prometheus-operator still
+ * serves as `v1alpha1` only. Use it wherever a path or an apiVersion names a kind.
+ */
+export const API_VERSIONS = {
+  Prometheus: 'v1',
+  ServiceMonitor: 'v1',
+  PodMonitor: 'v1',
+  Probe: 'v1',
+  ScrapeConfig: 'v1alpha1',
+  PrometheusRule: 'v1',
+} as const satisfies Record<Kind, string>;

@@ -1,6 +1,7 @@
 /** The complete-object schema of each kind: the one source the types, validators and CRDs come from. */
 import { resourceSchema } from './schemas/resource.ts';
 import { probeSpecSchema, probeStatusSchema } from './schemas/probe.ts';
+import { scrapeConfigSpecSchema, scrapeConfigStatusSchema } from './schemas/scrape-config.ts';
 import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
 import { prometheusSpecSchema } from './schemas/prometheus.ts';
 import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
@@ -15,5 +16,7 @@ export const serviceMonitorSchema = resourceSchema('ServiceMonitor', serviceMoni
 export const podMonitorSchema = resourceSchema('PodMonitor', podMonitorSpecSchema, podMonitorStatusSchema);
 /** Schema of a whole Probe object. */
 export const probeSchema = resourceSchema('Probe', probeSpecSchema, probeStatusSchema);
+/** Schema of a whole ScrapeConfig object (monitoring.coreos.com/v1alpha1). */
+export const scrapeConfigSchema = resourceSchema('ScrapeConfig', scrapeConfigSpecSchema, scrapeConfigStatusSchema, 'v1alpha1');
 /** Schema of a whole PrometheusRule object. */
 export const prometheusRuleSchema = resourceSchema('PrometheusRule', prometheusRuleSpecSchema, prometheusRuleStatusSchema);

@@ -5,7 +5,8 @@
  * API server (or the validators, which return the defaulted copy) fill them in.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { scrapeConfigSpecSchema } from './schemas/scrape-config.ts';
 import type { probeSpecSchema, probeTargetIngressSchema, probeTargetStaticConfigSchema, proberSpecSchema } from './schemas/probe.ts';
 import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
 import type { labelSelectorSchema, namespaceSelectorSchema, objectMetaSchema, secretKeySelectorSchema } from './schemas/common.ts';
@@ -30,6 +31,10 @@ export type ServiceMonitor = Derive<typeof serviceMonitorSchema>;
 export type PodMonitor = Derive<typeof podMonitorSchema>;
 /** A whole Probe object. */
 export type Probe = Derive<typeof probeSchema>;
+/** A whole ScrapeConfig object (v1alpha1). */
+export type ScrapeConfig = Derive<typeof scrapeConfigSchema>;
+/** ScrapeConfig `.spec`. */
+export type ScrapeConfigSpec = Derive<typeof scrapeConfigSpecSchema>;
 /** A whole PrometheusRule object. */
 export type PrometheusRule = Derive<typeof prometheusRuleSchema>;
 
@@ -61,7 +66,7 @@ export type PrometheusRuleSpec = Derive<typeof prometheusRuleSpecSchema>;
 export type RuleGroup = Derive<typeof ruleGroupSchema>;
 /** One alerting or recording rule. */
 export type Rule = Derive<typeof ruleSchema>;
-/** `.status` of ServiceMonitors, PodMonitors, Probes and PrometheusRules. */
+/** `.status` of ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules. */
 export type ConfigResourceStatus = Derive<typeof configResourceStatusSchema>;
 /** One relabeling step. */
 export type RelabelConfig = Derive<typeof relabelConfigSchema>;

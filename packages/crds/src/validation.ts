@@ -8,7 +8,7 @@ import * as compiled from './generated/validators.js';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
 import { INT_OR_STRING } from './validator-keywords.ts';
 import type { Kind } from './names.ts';
-import type { PodMonitor, Probe, Prometheus, PrometheusRule, ServiceMonitor } from './types.ts';
+import type { PodMonitor, Probe, Prometheus, PrometheusRule, ScrapeConfig, ServiceMonitor } from './types.ts';
 
 /** One problem found in an object. */
 export interface ValidationError {
@@ -150,6 +150,8 @@ export const validateServiceMonitor: (input: unknown) => ValidationResult<Servic
 export const validatePodMonitor: (input: unknown) => ValidationResult<PodMonitor> = validatorFor(compiled.PodMonitor);
 /** Checks a Probe object against the CRD schema; never throws. */
 export const validateProbe: (input: unknown) => ValidationResult<Probe> = validatorFor(compiled.Probe);
+/** Checks a ScrapeConfig object (v1alpha1) against the CRD schema; never throws. */
+export const validateScrapeConfig: (input: unknown) => ValidationResult<ScrapeConfig> = validatorFor(compiled.ScrapeConfig);
 /** Checks a PrometheusRule object against the CRD schema; never throws. */
 export const validatePrometheusRule: (input: unknown) => ValidationResult<PrometheusRule> = validatorFor(compiled.PrometheusRule);
 
@@ -159,5 +161,6 @@ export const VALIDATORS: Readonly<Record<Kind, (input: unknown) => ValidationRes
   ServiceMonitor: validateServiceMonitor,
   PodMonitor: validatePodMonitor,
   Probe: validateProbe,
+  ScrapeConfig: validateScrapeConfig,
   PrometheusRule: validatePrometheusRule,
 };

@@ -10,7 +10,7 @@
 import { Ajv, _, type KeywordCxt } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
-import { podMonitorSchema, probeSchema, prometheusRuleSchema, prometheusSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { podMonitorSchema, probeSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { Kind } from './names.ts';
 import { ANNOTATION_KEYWORDS, INT_OR_STRING } from './validator-keywords.ts';
 
@@ -20,6 +20,7 @@ const SCHEMAS: Readonly<Record<Kind, object>> = {
   ServiceMonitor: serviceMonitorSchema,
   PodMonitor: podMonitorSchema,
   Probe: probeSchema,
+  ScrapeConfig: scrapeConfigSchema,
   PrometheusRule: prometheusRuleSchema,
 };
 

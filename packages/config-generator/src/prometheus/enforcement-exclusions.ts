@@ -19,6 +19,7 @@ const RESOURCE_OF_KIND: Omit<typeof PLURALS, 'Prometheus'> = {
   ServiceMonitor: 'servicemonitors',
   PodMonitor: 'podmonitors',
   Probe: 'probes',
+  ScrapeConfig: 'scrapeconfigs',
   PrometheusRule: 'prometheusrules',
 };
 

@@ -20,6 +20,8 @@ export interface ValidatedFields {
   podMonitorNamespaceSelector?: LabelSelectorSpec;
   probeSelector?: LabelSelectorSpec;
   probeNamespaceSelector?: LabelSelectorSpec;
+  scrapeConfigSelector?: LabelSelectorSpec;
+  scrapeConfigNamespaceSelector?: LabelSelectorSpec;
   ruleSelector?: LabelSelectorSpec;
   ruleNamespaceSelector?: LabelSelectorSpec;
 }
@@ -32,6 +34,8 @@ export const SELECTOR_FIELDS = [
   'podMonitorNamespaceSelector',
   'probeSelector',
   'probeNamespaceSelector',
+  'scrapeConfigSelector',
+  'scrapeConfigNamespaceSelector',
   'ruleSelector',
   'ruleNamespaceSelector',
 ] as const;

@@ -17,6 +17,7 @@ export type { ScrapeContext, MonitorRendering, MonitorKind } from './scrape-cont
 export { renderServiceMonitor } from './service-monitor.ts';
 export { renderPodMonitor } from './pod-monitor.ts';
 export { renderProbe } from './probe.ts';
+export { renderScrapeConfig } from './scrape-config.ts';
 export { validateRelabelConfigs, validateRelabelConfig, renderRelabelConfigs, renderRelabelConfig, type RelabelConfigSpec } from './relabeling.ts';
 export { shardingRelabelings, SHARD_PLACEHOLDER } from './sharding.ts';
 export { parseDuration } from './duration.ts';

@@ -10,7 +10,7 @@ import type { PrometheusVersion } from '../prometheus-version.ts';
 import type { SecretStore } from '../secret-store.ts';
 
 /** The monitor kinds this module renders (for enforcement exclusions). */
-export type MonitorKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe';
+export type MonitorKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig';
 
 /** Inputs shared by all monitors rendered for one Prometheus. */
 export interface ScrapeContext {

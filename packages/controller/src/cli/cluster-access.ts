@@ -26,7 +26,7 @@ export function describeReadError(error: unknown, connection: ClusterConnection)
   if (error.status === 0) return `${error.message} (${connection.source})`;
   if (error.status === 401) return `the API server at ${connection.server} does not accept the credentials of ${connection.source} (401): ${error.message}`;
   if (error.status === 403) {
-    return `${error.message} (403). promop reads every Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule and Namespace of the cluster: it needs list on them cluster-wide, and get on the Secrets and ConfigMaps they reference`;
+    return `${error.message} (403). promop reads every Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule and Namespace of the cluster: it needs list on them cluster-wide, and get on the Secrets and ConfigMaps they reference`;
   }
   if (error.status === 404 && what.startsWith('/apis/monitoring.coreos.com/')) {
     return `the cluster does not serve ${what} (404): are the monitoring.coreos.com CRDs installed (kubectl apply -f crds/)?`;

@@ -4,7 +4,7 @@
  * overlap).
  */
 import type { V1Namespace } from '@kubernetes/client-node';
-import type { PodMonitor, Probe, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import type { PodMonitor, Probe, Prometheus, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
 import { KubeReadError, type KubeReader } from './kube-reader.ts';
 
 const API = '/apis/monitoring.coreos.com/v1';
@@ -15,24 +15,27 @@ export interface ClusterObjects {
   serviceMonitors: ServiceMonitor[];
   podMonitors: PodMonitor[];
   probes: Probe[];
+  scrapeConfigs: ScrapeConfig[];
   prometheusRules: PrometheusRule[];
   namespaces: V1Namespace[];
 }
 
 /** Lists the custom resources and namespaces. A refused list is a KubeReadError naming the resource. */
 export async function readClusterObjects(reader: KubeReader): Promise<ClusterObjects> {
-  const [prometheuses, serviceMonitors, podMonitors, probes, prometheusRules, namespaces] = await Promise.all([
+  // A cluster whose CRDs predate promop's Probe or ScrapeConfig support has no such resource (404): none of them.
+  const unlessUnserved = <T>(listing: Promise<T[]>) => listing.catch((error: unknown) => {
+    if (error instanceof KubeReadError && error.status === 404) return [];
+    throw error;
+  });
+  const [prometheuses, serviceMonitors, podMonitors, probes, scrapeConfigs, prometheusRules, namespaces] = await Promise.all([
     reader.list<Prometheus>(`${API}/prometheuses`),
     reader.list<ServiceMonitor>(`${API}/servicemonitors`),
     reader.list<PodMonitor>(`${API}/podmonitors`),
-    // A cluster whose CRDs predate promop's Probe support has no such resource (404): it has no Probes either.
-    reader.list<Probe>(`${API}/probes`).catch((error: unknown) => {
-      if (error instanceof KubeReadError && error.status === 404) return [];
-      throw error;
-    }),
+    unlessUnserved(reader.list<Probe>(`${API}/probes`)),
+    unlessUnserved(reader.list<ScrapeConfig>('/apis/monitoring.coreos.com/v1alpha1/scrapeconfigs')),
     reader.list<PrometheusRule>(`${API}/prometheusrules`),
     reader.list<V1Namespace>('/api/v1/namespaces'),
   ]);
-  return { prometheuses, serviceMonitors, podMonitors, probes, prometheusRules, namespaces };
+  return { prometheuses, serviceMonitors, podMonitors, probes, scrapeConfigs, prometheusRules, namespaces };
 }
 

@@ -30,6 +30,7 @@ export const EXPLAIN_KINDS = {
   servicemonitor: ['servicemonitor', 'servicemonitors', 'smon'],
   podmonitor: ['podmonitor', 'podmonitors', 'pmon'],
   probe: ['probe', 'probes', 'prb'],
+  scrapeconfig: ['scrapeconfig', 'scrapeconfigs', 'scfg'],
   prometheusrule: ['prometheusrule', 'prometheusrules', 'promrule'],
   prometheus: ['prometheus', 'prometheuses', 'prom'],
 } as const;
@@ -62,7 +63,7 @@ const renderSpec: CommandSpec = {
   summary: 'render Prometheus configuration from local manifests, offline',
   synopsis: 'render -f <file|dir> [-f <file|dir>...] [-o <dir>]',
   description: [
-    'Renders every Prometheus in the given manifests (Prometheus, ServiceMonitor, PodMonitor, Probe,',
+    'Renders every Prometheus in the given manifests (Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig,',
     'PrometheusRule, Namespace, Secret, ConfigMap; other kinds are ignored) with the generator the',
     'operator runs, and prints a verdict per resource: selected or not, accepted or rejected, and why.',
     'Manifests are read as the API server reads them (YAML 1.1 scalars such as yes, on or 0x10 included);',
@@ -97,15 +98,15 @@ const renderSpec: CommandSpec = {
 const explainSpec: CommandSpec = {
   name: 'explain',
   summary: 'why a monitor or rule is (not) scraped, or what a Prometheus selects, on a live cluster',
-  synopsis: 'explain servicemonitor|podmonitor|probe|prometheusrule|prometheus [-n <namespace>] <name> [-o json|yaml]',
+  synopsis: 'explain servicemonitor|podmonitor|probe|scrapeconfig|prometheusrule|prometheus [-n <namespace>] <name> [-o json|yaml]',
   description: [
     'Reads the cluster (list and get requests only) and runs the selection and generation code of the',
-    'operator. For a ServiceMonitor, PodMonitor, Probe or PrometheusRule it tells, for every Prometheus:',
-    'whether it is selected (or which selector and which requirement excluded it, with the labels it saw),',
+    'operator. For a ServiceMonitor, PodMonitor, Probe, ScrapeConfig or PrometheusRule it tells, for every',
+    'Prometheus: whether it is selected (or which selector and which requirement excluded it, with the labels it saw),',
     'accepted or rejected (the field path and why), the scrape jobs or rule file it becomes, and whether',
     'the running Prometheus has loaded it (from the Prometheus status). For a Prometheus it lists what',
     'it selects and rejects per kind, with counts and reasons. The kind may also be given as',
-    '<kind>/<name>, and in kubectl\'s short forms (smon, pmon, prb, promrule, prom).',
+    '<kind>/<name>, and in kubectl\'s short forms (smon, pmon, prb, scfg, promrule, prom).',
   ].join('\n'),
   flags: [
     NAMESPACE_FLAG,
@@ -135,7 +136,7 @@ const diffSpec: CommandSpec = {
   summary: 'what applying manifests would change in each Prometheus configuration (like kubectl diff)',
   synopsis: 'diff -f <file|dir> [-f <file|dir>...] [-n <namespace>] [--context <name>]',
   description: [
-    'Reads the cluster\'s Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule, Namespace and the',
+    'Reads the cluster\'s Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace and the',
     'referenced Secret and ConfigMap objects, lays the given manifests over them as `kubectl apply`',
     'would (same kind, namespace and name replaces; new ones are added), renders every Prometheus',
     'before and after with the operator\'s generator, and prints per Prometheus a unified diff of',

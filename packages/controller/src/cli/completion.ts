@@ -99,7 +99,7 @@ async function completeValue(
     if (explainKind !== undefined) {
       const [kindText, inline] = explainKind.split('/', 2);
       if (inline !== undefined) return { candidates: [], directive: DIRECTIVE.noFileComp };
-      const plural = { servicemonitor: 'servicemonitors', podmonitor: 'podmonitors', probe: 'probes', prometheusrule: 'prometheusrules', prometheus: 'prometheuses' }[
+      const plural = { servicemonitor: 'servicemonitors', podmonitor: 'podmonitors', probe: 'probes', scrapeconfig: 'scrapeconfigs', prometheusrule: 'prometheusrules', prometheus: 'prometheuses' }[
         (Object.keys(EXPLAIN_KINDS) as (keyof typeof EXPLAIN_KINDS)[]).find((key) => (EXPLAIN_KINDS[key] as readonly string[]).includes((kindText ?? '').toLowerCase())) ?? 'prometheus'
       ];
       const path = (contextNamespace: string) => `/apis/monitoring.coreos.com/v1/namespaces/${encodeURIComponent(namespaceFlag(args) ?? contextNamespace)}/${plural}`;

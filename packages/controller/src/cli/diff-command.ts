@@ -166,6 +166,7 @@ function concatObjects(a: ClusterObjects, b: ClusterObjects): ClusterObjects {
     serviceMonitors: [...a.serviceMonitors, ...b.serviceMonitors],
     podMonitors: [...a.podMonitors, ...b.podMonitors],
     probes: [...a.probes, ...b.probes],
+    scrapeConfigs: [...a.scrapeConfigs, ...b.scrapeConfigs],
     prometheusRules: [...a.prometheusRules, ...b.prometheusRules],
     namespaces: [...a.namespaces, ...b.namespaces],
   };

@@ -1,5 +1,5 @@
 /**
- * `promop explain servicemonitor|podmonitor|probe|prometheusrule|prometheus [-n NS] NAME [-o json|yaml]`: reads the cluster
+ * `promop explain servicemonitor|podmonitor|probe|scrapeconfig|prometheusrule|prometheus [-n NS] NAME [-o json|yaml]`: reads the cluster
  * (list and get only), explains with the operator's code (explanation.ts) and prints the answer for a person or a
  * script. The exit status tells CI the outcome (commands.ts describes it).
  */
@@ -19,6 +19,7 @@ const KIND_NAMES: Record<keyof typeof EXPLAIN_KINDS, SelectableKind | 'Prometheu
   servicemonitor: 'ServiceMonitor',
   podmonitor: 'PodMonitor',
   probe: 'Probe',
+  scrapeconfig: 'ScrapeConfig',
   prometheusrule: 'PrometheusRule',
   prometheus: 'Prometheus',
 };

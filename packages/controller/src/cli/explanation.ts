@@ -101,11 +101,11 @@ export interface PrometheusExplanation {
 /** The uid of each shard's config Secret per Prometheus (`namespace/name`), when it could be read. */
 export type ConfigSecretUids = ReadonlyMap<string, readonly (string | undefined)[]>;
 
-const KINDS: readonly SelectableKind[] = ['ServiceMonitor', 'PodMonitor', 'Probe', 'PrometheusRule'];
+const KINDS: readonly SelectableKind[] = ['ServiceMonitor', 'PodMonitor', 'Probe', 'ScrapeConfig', 'PrometheusRule'];
 
-type ResourceList = 'serviceMonitors' | 'podMonitors' | 'probes' | 'prometheusRules';
+type ResourceList = 'serviceMonitors' | 'podMonitors' | 'probes' | 'scrapeConfigs' | 'prometheusRules';
 /** The snapshot's list of each kind. */
-const RESOURCE_LISTS: Record<SelectableKind, ResourceList> = { ServiceMonitor: 'serviceMonitors', PodMonitor: 'podMonitors', Probe: 'probes', PrometheusRule: 'prometheusRules' };
+const RESOURCE_LISTS: Record<SelectableKind, ResourceList> = { ServiceMonitor: 'serviceMonitors', PodMonitor: 'podMonitors', Probe: 'probes', ScrapeConfig: 'scrapeConfigs', PrometheusRule: 'prometheusRules' };
 
 /** Renders `prometheus` from the snapshot exactly as the operator's reconcile does. */
 export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: Prometheus): GeneratorOutput {
@@ -113,6 +113,7 @@ export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: Promet
     serviceMonitors: { list: () => snapshot.serviceMonitors },
     podMonitors: { list: () => snapshot.podMonitors },
     probes: { list: () => snapshot.probes },
+    scrapeConfigs: { list: () => snapshot.scrapeConfigs },
     prometheusRules: { list: () => snapshot.prometheusRules },
     namespaces: { list: () => snapshot.namespaces },
   };
@@ -212,9 +213,10 @@ function judge(verdict: Verdict | undefined, output: GeneratorOutput, target: Re
     const configMap = file === undefined ? undefined : output.ruleConfigMaps.find((candidate) => file in candidate.files);
     if (configMap && file) judgement.ruleFile = `${configMap.name}/${file}`;
   } else {
-    // A Probe is one job, `probe/<namespace>/<name>`; a monitor one per endpoint, `<kind>/<namespace>/<name>/<i>`.
-    const own = target.kind === 'Probe'
-      ? (job: string) => job === `probe/${target.namespace}/${target.name}`
+    // A Probe or ScrapeConfig is one job, `probe|scrapeConfig/<namespace>/<name>`; a monitor one per endpoint, `<kind>/<namespace>/<name>/<i>`.
+    const single = target.kind === 'Probe' ? 'probe' : target.kind === 'ScrapeConfig' ? 'scrapeConfig' : undefined;
+    const own = single
+      ? (job: string) => job === `${single}/${target.namespace}/${target.name}`
       : (job: string) => job.startsWith(`${target.kind === 'ServiceMonitor' ? 'serviceMonitor' : 'podMonitor'}/${target.namespace}/${target.name}/`);
     judgement.scrapeJobs = jobNames(output).filter(own);
   }

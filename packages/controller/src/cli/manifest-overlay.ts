@@ -51,6 +51,7 @@ const LISTS: Record<RenderedKind, keyof Omit<ClusterObjects, 'namespaces'>> = {
   ServiceMonitor: 'serviceMonitors',
   PodMonitor: 'podMonitors',
   Probe: 'probes',
+  ScrapeConfig: 'scrapeConfigs',
   PrometheusRule: 'prometheusRules',
 };
 
@@ -61,6 +62,7 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
     serviceMonitors: [...live.serviceMonitors],
     podMonitors: [...live.podMonitors],
     probes: [...live.probes],
+    scrapeConfigs: [...live.scrapeConfigs],
     prometheusRules: [...live.prometheusRules],
     namespaces: [...live.namespaces],
   };

@@ -13,7 +13,7 @@ import {
   type ResourceRef,
   type Verdict,
 } from '@promop/config-generator';
-import { VALIDATORS, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
+import { VALIDATORS, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
@@ -64,7 +64,7 @@ export interface RenderResult {
  * and renders each valid Prometheus with all valid monitors and rules as candidates.
  */
 export function renderManifests(manifests: Manifests): RenderResult {
-  const valid: Record<RenderedKind, unknown[]> = { Prometheus: [], ServiceMonitor: [], PodMonitor: [], Probe: [], PrometheusRule: [] };
+  const valid: Record<RenderedKind, unknown[]> = { Prometheus: [], ServiceMonitor: [], PodMonitor: [], Probe: [], ScrapeConfig: [], PrometheusRule: [] };
   const invalidPrometheuses: Verdict[] = [];
   const invalidResources: RenderResult['invalidResources'] = [];
   for (const resource of sortResources(manifests.resources)) {
@@ -83,6 +83,7 @@ export function renderManifests(manifests: Manifests): RenderResult {
       serviceMonitors: valid.ServiceMonitor as ServiceMonitor[],
       podMonitors: valid.PodMonitor as PodMonitor[],
       probes: valid.Probe as Probe[],
+      scrapeConfigs: valid.ScrapeConfig as ScrapeConfig[],
       prometheusRules: valid.PrometheusRule as PrometheusRule[],
       namespaces: manifests.namespaces,
       secrets: manifests.secrets,
@@ -251,9 +252,9 @@ function detailLines(verdicts: readonly Verdict[]): string[] {
 }
 
 function summary(verdicts: readonly Verdict[]): string {
-  // Probes are counted when the manifests have any, so the line stays as it was for monitor-only input.
-  const hasProbes = verdicts.some((verdict) => verdict.resource.kind === 'Probe');
-  const kinds = hasProbes ? (['ServiceMonitor', 'PodMonitor', 'Probe', 'PrometheusRule'] as const) : (['ServiceMonitor', 'PodMonitor', 'PrometheusRule'] as const);
+  // Probes and ScrapeConfigs are counted when the manifests have any, so the line stays as it was for monitor-only input.
+  const present = (kind: string) => verdicts.some((verdict) => verdict.resource.kind === kind);
+  const kinds = ['ServiceMonitor', 'PodMonitor', ...(['Probe', 'ScrapeConfig'] as const).filter(present), 'PrometheusRule'] as const;
   return kinds
     .map((kind) => {
       const ofKind = verdicts.filter((verdict) => verdict.resource.kind === kind);

@@ -1,6 +1,6 @@
 /**
  * The caches the controller reads instead of the API server: what a Prometheus' configuration depends on
- * (Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule, Namespace, the metadata of Secrets and ConfigMaps) and
+ * (Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace, the metadata of Secrets and ConfigMaps) and
  * the children promop owns (StatefulSets, Services, Secrets, ConfigMaps labelled managed-by promop) and the pods of
  * its StatefulSets.
  *
@@ -15,7 +15,7 @@
  * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
 import type { V1ConfigMap, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { GROUP, PLURALS, VERSION, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
+import { API_VERSIONS, GROUP, PLURALS, VERSION, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
 import type { RawApi } from './raw-api.ts';
@@ -35,6 +35,7 @@ export interface ClusterCaches {
   serviceMonitors: ObjectCache<ServiceMonitor>;
   podMonitors: ObjectCache<PodMonitor>;
   probes: ObjectCache<Probe>;
+  scrapeConfigs: ObjectCache<ScrapeConfig>;
   prometheusRules: ObjectCache<PrometheusRule>;
   namespaces: ObjectCache<V1Namespace>;
   /** The metadata of the Secrets a resource may reference (not promop's own); data: referenced-objects.ts. */
@@ -102,6 +103,8 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     serviceMonitors: custom<ServiceMonitor>(PLURALS.ServiceMonitor),
     podMonitors: custom<PodMonitor>(PLURALS.PodMonitor),
     probes: custom<Probe>(PLURALS.Probe),
+    // ScrapeConfig is served as v1alpha1 only.
+    scrapeConfigs: cache<ScrapeConfig>(PLURALS.ScrapeConfig, `/apis/${GROUP}/${API_VERSIONS.ScrapeConfig}`, PLURALS.ScrapeConfig),
     prometheusRules: custom<PrometheusRule>(PLURALS.PrometheusRule),
     namespaces,
     secrets: cache<PartialObjectMetadata>('secrets', '/api/v1', 'secrets', { ...referencedSecrets, metadataOnly: true }),

@@ -7,7 +7,7 @@
  * must fail (409) instead of dropping another Prometheus' binding. The caller requeues on 409.
  */
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { GROUP, PLURALS, VERSION, type Kind } from '@promop/crds';
+import { API_VERSIONS, GROUP, PLURALS, type Kind } from '@promop/crds';
 import { isNotFound } from './api-error.ts';
 import { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
 
@@ -32,10 +32,10 @@ export class StatusWriter {
   async apply(target: StatusTarget, status: object): Promise<boolean> {
     const { kind, namespace, name, resourceVersion } = target;
     const metadata = resourceVersion === undefined ? { name, namespace } : { name, namespace, resourceVersion };
-    const body = { apiVersion: `${GROUP}/${VERSION}`, kind, metadata, status };
+    const body = { apiVersion: `${GROUP}/${API_VERSIONS[kind]}`, kind, metadata, status };
     try {
       await this.#custom.patchNamespacedCustomObjectStatus(
-        { group: GROUP, version: VERSION, namespace, plural: PLURALS[kind], name, body, fieldManager: FIELD_MANAGER, force: true },
+        { group: GROUP, version: API_VERSIONS[kind], namespace, plural: PLURALS[kind], name, body, fieldManager: FIELD_MANAGER, force: true },
         SERVER_SIDE_APPLY,
       );
       return true;

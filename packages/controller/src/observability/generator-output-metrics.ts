@@ -6,7 +6,7 @@
 import type { GeneratorOutput, Verdict } from '@promop/config-generator';
 
 /** The custom resources promop selects for a Prometheus. */
-export type ManagedKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'PrometheusRule';
+export type ManagedKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig' | 'PrometheusRule';
 
 /** Counts for one kind under one Prometheus: selected and valid, selected but rejected as invalid. */
 export interface ManagedCounts {
@@ -15,7 +15,7 @@ export interface ManagedCounts {
 }
 
 /** The kinds counted in promop_managed_resources. */
-export const MANAGED_KINDS: readonly ManagedKind[] = ['ServiceMonitor', 'PodMonitor', 'Probe', 'PrometheusRule'];
+export const MANAGED_KINDS: readonly ManagedKind[] = ['ServiceMonitor', 'PodMonitor', 'Probe', 'ScrapeConfig', 'PrometheusRule'];
 
 /**
  * Per kind, the monitors and rules the Prometheus selects: `selected` those accepted into its config, `rejected`

@@ -105,7 +105,7 @@ describe('what a render says', () => {
       { resource: ref('Prometheus', 'main'), selected: true, accepted: true, warnings: [] },
     ];
     expect(Object.fromEntries(managedCounts(verdicts))).toEqual({
-      ServiceMonitor: { selected: 1, rejected: 1 }, PodMonitor: { selected: 0, rejected: 0 }, Probe: { selected: 0, rejected: 0 }, PrometheusRule: { selected: 1, rejected: 0 },
+      ServiceMonitor: { selected: 1, rejected: 1 }, PodMonitor: { selected: 0, rejected: 0 }, Probe: { selected: 0, rejected: 0 }, ScrapeConfig: { selected: 0, rejected: 0 }, PrometheusRule: { selected: 1, rejected: 0 },
     });
   });
 

@@ -32,7 +32,7 @@ class FakeCache<T> {
   readonly last = new Map<string, T>();
 }
 
-const CACHES = ['prometheuses', 'serviceMonitors', 'podMonitors', 'probes', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
+const CACHES = ['prometheuses', 'serviceMonitors', 'podMonitors', 'probes', 'scrapeConfigs', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
 
 function pod(status: { phase?: string; ready?: boolean; ip?: string }, annotations: Record<string, string> = {}, prometheus = 'main'): V1Pod {
   return {

@@ -2,7 +2,7 @@
  * Which Prometheus keys a change enqueues. Handlers only enqueue (sample-controller); the reconcile reads the
  * rest from the caches.
  *
- * Simplest correct choice: a change to a ServiceMonitor, PodMonitor, Probe, PrometheusRule, Namespace, or referenced
+ * Simplest correct choice: a change to a ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace, or referenced
  * Secret/ConfigMap enqueues every Prometheus, since whether it is selected depends on selectors the reconcile
  * evaluates anyway. The cost is one render per Prometheus per such change; the queue's dedup folds a burst of
  * changes into one render each, and with a handful of Prometheus objects per cluster (the common case) that is
@@ -111,7 +111,7 @@ export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink, referenc
   caches.prometheuses.onChange((prometheus, change, previous) => {
     if (change !== 'update' || changedBesidesStatus(previous, prometheus)) queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name));
   });
-  for (const cache of [caches.serviceMonitors, caches.podMonitors, caches.probes, caches.prometheusRules] as const) {
+  for (const cache of [caches.serviceMonitors, caches.podMonitors, caches.probes, caches.scrapeConfigs, caches.prometheusRules] as const) {
     cache.onChange((resource, change, previous) => {
       if (change === 'update' && !changedBesidesStatus(previous, resource)) return;
       everyPrometheus();

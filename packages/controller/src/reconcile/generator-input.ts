@@ -9,7 +9,7 @@ import type { Prometheus } from '@promop/crds';
 import type { ClusterCaches, ReferencedData } from '../kube/index.ts';
 
 /** What generatorInput reads of the caches: their lists (the operator's caches, or `promop explain`'s snapshot). */
-export type GeneratorSources = { [K in 'serviceMonitors' | 'podMonitors' | 'probes' | 'prometheusRules' | 'namespaces']: { list(): ReturnType<ClusterCaches[K]['list']> } };
+export type GeneratorSources = { [K in 'serviceMonitors' | 'podMonitors' | 'probes' | 'scrapeConfigs' | 'prometheusRules' | 'namespaces']: { list(): ReturnType<ClusterCaches[K]['list']> } };
 
 /** Everything `generate()` needs for `prometheus`, from the caches and the referenced objects' data. */
 export function generatorInput(prometheus: Prometheus, caches: GeneratorSources, referenced: ReferencedData): GeneratorInput {
@@ -18,6 +18,7 @@ export function generatorInput(prometheus: Prometheus, caches: GeneratorSources,
     serviceMonitors: [...caches.serviceMonitors.list()],
     podMonitors: [...caches.podMonitors.list()],
     probes: [...caches.probes.list()],
+    scrapeConfigs: [...caches.scrapeConfigs.list()],
     prometheusRules: [...caches.prometheusRules.list()],
     namespaces: caches.namespaces.list().map((namespace) => ({ name: namespace.metadata?.name ?? '', labels: { ...namespace.metadata?.labels } })),
     secrets: referenced.secrets,

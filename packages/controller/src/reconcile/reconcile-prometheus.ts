@@ -15,7 +15,7 @@
  * queue retries with backoff.
  */
 import { RenderMemo, generate, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
-import { GROUP, VERSION, type Kind, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ServiceMonitor } from '@promop/crds';
+import { API_VERSIONS, GROUP, VERSION, type Kind, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
@@ -39,16 +39,17 @@ import { prometheusStatus, shardCount, type ReconciledVerdict } from './promethe
 import type { ProcessOutcome } from './work-queue.ts';
 import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
 import { DELETION_DEADLINE_ANNOTATION, removedShardAction, shardRetentionProblems } from './shard-retention.ts';
+import type { ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus } from './reconciler-ports.ts';
 
-/** What the reconciler reads and writes through. */
+/** What the reconciler reads and writes through: the narrow interfaces of reconciler-ports.ts. */
 export interface ReconcilerDependencies {
-  caches: ClusterCaches;
+  caches: ReconcilerCaches;
   /** The data of the Secrets and ConfigMaps that Prometheus objects and monitors reference. */
-  referenced: Pick<ReferencedObjects, 'resolve'>;
-  children: ChildWriter;
-  status: StatusWriter;
-  events: EventRecorder;
-  reloader: ConfigReloader;
+  referenced: ReconcilerReferenced;
+  children: ReconcilerChildren;
+  status: ReconcilerStatus;
+  events: ReconcilerEvents;
+  reloader: ReconcilerReloader;
   /**
    * Whether the Prometheus exists in the API server. Asked before removing the bindings of a Prometheus missing
    * from the cache: with a Prometheus selector, "not in the cache" may mean "another operator's", whose bindings
@@ -62,7 +63,7 @@ export interface ReconcilerDependencies {
   now?: () => Date;
 }
 
-type ConfigResource = ServiceMonitor | PodMonitor | Probe | PrometheusRule;
+type ConfigResource = ServiceMonitor | PodMonitor | Probe | ScrapeConfig | PrometheusRule;
 
 /**
  * Binding writes in flight at once: enough to hide the round trip (1,000 bindings in about a second instead of
@@ -136,7 +137,7 @@ export class PrometheusReconciler {
     }
 
     const referenced = await this.#deps.referenced.resolve(referencedObjects({
-      prometheuses: caches.prometheuses.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(),
+      prometheuses: caches.prometheuses.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(), scrapeConfigs: caches.scrapeConfigs.list(),
     }));
     let memo = this.#memos.get(key);
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
@@ -192,6 +193,7 @@ export class PrometheusReconciler {
       ...caches.serviceMonitors.list().map((r): [Kind, ConfigResource] => ['ServiceMonitor', r]),
       ...caches.podMonitors.list().map((r): [Kind, ConfigResource] => ['PodMonitor', r]),
       ...caches.probes.list().map((r): [Kind, ConfigResource] => ['Probe', r]),
+      ...caches.scrapeConfigs.list().map((r): [Kind, ConfigResource] => ['ScrapeConfig', r]),
       ...caches.prometheusRules.list().map((r): [Kind, ConfigResource] => ['PrometheusRule', r]),
     ];
   }
@@ -261,7 +263,7 @@ export class PrometheusReconciler {
             type: 'Warning',
             reason: INVALID_CONFIGURATION_REASON,
             action: SELECTING_ACTION,
-            regarding: { apiVersion: `${GROUP}/${VERSION}`, kind, namespace, name, ...(uid ? { uid } : {}) },
+            regarding: { apiVersion: `${GROUP}/${API_VERSIONS[kind]}`, kind, namespace, name, ...(uid ? { uid } : {}) },
             related: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', namespace: owner.namespace, name: owner.name, uid: prometheus.metadata.uid ?? '' },
             note: `"${namespace}/${name}" was rejected due to invalid configuration: ${change.newRejection}`,
           });

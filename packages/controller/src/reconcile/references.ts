@@ -6,10 +6,10 @@
  * Prometheus' scrape classes included: the generator reads them there too). Each object's references are computed
  * once per version (the WeakMap forgets a version the cache replaced).
  */
-import { keyReferences, type PodMonitor, type Probe, type Prometheus, type ReferencingKind, type ServiceMonitor } from '@promop/crds';
+import { keyReferences, type PodMonitor, type Probe, type Prometheus, type ReferencingKind, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { References } from '../kube/index.ts';
 
-type ReferencingObject = Prometheus | ServiceMonitor | PodMonitor | Probe;
+type ReferencingObject = Prometheus | ServiceMonitor | PodMonitor | Probe | ScrapeConfig;
 
 const referencesOfObject = new WeakMap<ReferencingObject, { secrets: string[]; configMaps: string[] }>();
 
@@ -33,6 +33,7 @@ export function referencedObjects(objects: {
   serviceMonitors: readonly ServiceMonitor[];
   podMonitors: readonly PodMonitor[];
   probes?: readonly Probe[];
+  scrapeConfigs?: readonly ScrapeConfig[];
 }): References {
   const secrets = new Set<string>();
   const configMaps = new Set<string>();
@@ -45,5 +46,6 @@ export function referencedObjects(objects: {
   for (const monitor of objects.serviceMonitors) add('ServiceMonitor', monitor);
   for (const monitor of objects.podMonitors) add('PodMonitor', monitor);
   for (const probe of objects.probes ?? []) add('Probe', probe);
+  for (const scrapeConfig of objects.scrapeConfigs ?? []) add('ScrapeConfig', scrapeConfig);
   return { secrets, configMaps };
 }

@@ -4,4 +4,5 @@ export declare const Prometheus: ValidateFunction;
 export declare const ServiceMonitor: ValidateFunction;
 export declare const PodMonitor: ValidateFunction;
 export declare const Probe: ValidateFunction;
+export declare const ScrapeConfig: ValidateFunction;
 export declare const PrometheusRule: ValidateFunction;

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 "use strict";
 export const Prometheus = validate21;
-const schema6 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["Prometheus"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.serviceMonitorSelector":{"type":"object","description":"ServiceMonitors to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.serviceMonitorNamespaceSelector":{"type":"object","description":"Namespaces to take ServiceMonitors from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMonitorSelector":{"type":"object","description":"PodMonitors to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMonitorNamespaceSelector":{"type":"object","description":"Namespaces to take PodMonitors from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.probeSelector":{"type":"object","description":"Probes to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.probeNamespaceSelector":{"type":"object","description":"Namespaces to take Probes from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.scrapeConfigSelector":{"type":"object","description":"ScrapeConfigs to use (accepted; promop does not act on ScrapeConfigs).","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.scrapeConfigNamespaceSelector":{"type":"object","description":"Namespaces to take ScrapeConfigs from.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.ruleSelector":{"type":"object","description":"PrometheusRules to load. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.ruleNamespaceSelector":{"type":"object","description":"Namespaces to take PrometheusRules from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.storage":{"type":"object","description":"Storage of the TSDB. Absent means an emptyDir.","additionalProperties":false,"properties":{"disableMountSubPath":{"type":"boolean","description":"Deprecated: mount the volume without a sub path."},"emptyDir":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"An emptyDir volume (Kubernetes EmptyDirVolumeSource)."},"ephemeral":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A generic ephemeral volume (Kubernetes EphemeralVolumeSource)."},"volumeClaimTemplate":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A PersistentVolumeClaim template for the StatefulSet."}}},"object.spec.alerting.alertmanagers[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.alerting.alertmanagers[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].sigv4":{"type":"object","description":"AWS Signature Version 4 authentication.","additionalProperties":false,"properties":{"region":{"type":"string","description":"AWS region (default: from the environment)."},"accessKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secretKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"profile":{"type":"string","description":"Named AWS profile."},"roleArn":{"type":"string","description":"Role to assume."},"externalId":{"type":"string","description":"External id used when assuming roleArn."},"useFIPSSTSEndpoint":{"type":"boolean","description":"Use the FIPS STS endpoint."}}},"object.spec.alerting.alertmanagers[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.alerting.alertmanagers[].alertRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.alerting.alertmanagers[]":{"type":"object","description":"An Alertmanager Service whose endpoints receive alerts.","required":["name","port"],"additionalProperties":false,"properties":{"namespace":{"type":"string","description":"Namespace of the Service (default: the Prometheus' namespace)."},"name":{"type":"string","description":"Name of the Service."},"port":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Service port, by name or number."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme (default http)."},"pathPrefix":{"type":"string","description":"Path prefix of the Alertmanager API."},"apiVersion":{"type":"string","enum":["v1","V1","v2","V2"],"description":"Alertmanager API version (Prometheus 3 supports only v2)."},"timeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to Alertmanager."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig"},"basicAuth":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.basicAuth"},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"authorization":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.authorization"},"sigv4":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.sigv4"},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to the discovered Alertmanager targets."},"alertRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.alertRelabelings%5B%5D"},"description":"Relabeling applied to alerts sent to this Alertmanager."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteWrite[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.remoteWrite[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteWrite[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.remoteWrite[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.remoteWrite[].writeRelabelConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.remoteWrite[].sigv4":{"type":"object","description":"AWS Signature Version 4 authentication.","additionalProperties":false,"properties":{"region":{"type":"string","description":"AWS region (default: from the environment)."},"accessKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secretKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"profile":{"type":"string","description":"Named AWS profile."},"roleArn":{"type":"string","description":"Role to assume."},"externalId":{"type":"string","description":"External id used when assuming roleArn."},"useFIPSSTSEndpoint":{"type":"boolean","description":"Use the FIPS STS endpoint."}}},"object.spec.remoteWrite[].queueConfig":{"type":"object","description":"Tuning of the sending queue.","additionalProperties":false,"properties":{"capacity":{"type":"integer","minimum":0,"description":"Samples buffered per shard."},"minShards":{"type":"integer","minimum":0,"description":"Minimum number of shards."},"maxShards":{"type":"integer","minimum":0,"description":"Maximum number of shards."},"maxSamplesPerSend":{"type":"integer","minimum":0,"description":"Maximum samples per request."},"batchSendDeadline":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum wait before sending a partial batch."},"maxRetries":{"type":"integer","minimum":0,"description":"Deprecated and ignored by Prometheus."},"minBackoff":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Initial retry delay."},"maxBackoff":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum retry delay."},"retryOnRateLimit":{"type":"boolean","description":"Retry on HTTP 429."},"sampleAgeLimit":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Drop samples older than this instead of sending them."}}},"object.spec.remoteWrite[]":{"type":"object","description":"A remote write endpoint.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL of the endpoint."},"name":{"type":"string","description":"Name of the queue, unique among the entries; shown in metrics and logs."},"remoteTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to the endpoint."},"headers":{"type":"object","additionalProperties":{"type":"string"},"description":"Custom HTTP headers sent with every request."},"basicAuth":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2"},"authorization":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.authorization"},"bearerToken":{"type":"string","description":"Deprecated: use authorization. Bearer token in plain text."},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"messageVersion":{"type":"string","enum":["V1.0","V2.0"],"description":"Remote write protocol version (V2.0 needs Prometheus >= 2.54)."},"sendExemplars":{"type":"boolean","description":"Send exemplars (needs the exemplar-storage feature)."},"sendNativeHistograms":{"type":"boolean","description":"Send native histograms."},"writeRelabelConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.writeRelabelConfigs%5B%5D"},"description":"Relabeling applied to samples before they are sent."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"roundRobinDNS":{"type":"boolean","description":"Spread requests over all the IPs the host name resolves to."},"sigv4":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.sigv4"},"azureAd":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Azure AD authentication."},"googleIam":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Google IAM authentication."},"queueConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.queueConfig"},"metadataConfig":{"type":"object","description":"Sending of metric metadata.","additionalProperties":false,"properties":{"send":{"type":"boolean","description":"Send metric metadata."},"sendInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often metadata is sent."},"maxSamplesPerSend":{"type":"integer","minimum":-1,"description":"Maximum metadata entries per request."}}}}},"object.spec.remoteRead[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.remoteRead[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteRead[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.remoteRead[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.remoteRead[]":{"type":"object","description":"A remote read endpoint.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL of the endpoint."},"name":{"type":"string","description":"Name of the queue, unique among the entries; shown in metrics and logs."},"remoteTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to the endpoint."},"headers":{"type":"object","additionalProperties":{"type":"string"},"description":"Custom HTTP headers sent with every request."},"basicAuth":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2"},"authorization":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.authorization"},"bearerToken":{"type":"string","description":"Deprecated: use authorization. Bearer token in plain text."},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"requiredMatchers":{"type":"object","additionalProperties":{"type":"string"},"description":"Equality matchers a query must have to be sent to this endpoint."},"readRecent":{"type":"boolean","description":"Also read recent data that local storage has."},"filterExternalLabels":{"type":"boolean","description":"Add the external labels as matchers (default true)."}}},"object.spec.scrapeClasses[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.scrapeClasses[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.scrapeClasses[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.scrapeClasses[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.scrapeClasses[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.scrapeClasses[].metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.scrapeClasses[]":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name monitors refer to."},"default":{"type":"boolean","description":"Apply to monitors that name no scrape class (at most one class may be the default)."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target sends no usable Content-Type."},"tlsConfig":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig"},"authorization":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.authorization"},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.relabelings%5B%5D"},"description":"Relabeling prepended to the monitors' relabelings."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling prepended to the monitors' metricRelabelings."},"attachMetadata":{"type":"object","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels."}}}}},"object.spec.excludedFromEnforcement":{"type":"array","description":"Objects the enforced namespace label does not apply to.","items":{"type":"object","required":["namespace","resource"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"default":"monitoring.coreos.com","description":"API group."},"resource":{"type":"string","enum":["prometheusrules","servicemonitors","podmonitors","probes","scrapeconfigs"],"description":"Resource (plural)."},"namespace":{"type":"string","minLength":1,"description":"Namespace of the objects."},"name":{"type":"string","description":"Name of the object; empty means every object of the resource in the namespace."}}}},"object.spec":{"type":"object","description":"Desired state of a Prometheus server.","additionalProperties":false,"properties":{"version":{"type":"string","description":"Prometheus version, e.g. 3.13.2 (default: the newest version promop supports)."},"image":{"type":"string","description":"Container image; overrides version for the image but version still drives the configuration."},"replicas":{"type":"integer","minimum":0,"description":"Pods per shard (default 1)."},"shards":{"type":"integer","minimum":0,"default":1,"description":"Number of shards; targets are split between them."},"serviceAccountName":{"type":"string","description":"ServiceAccount the pods run as."},"serviceMonitorSelector":{"$ref":"#/$defs/object.spec.serviceMonitorSelector"},"serviceMonitorNamespaceSelector":{"$ref":"#/$defs/object.spec.serviceMonitorNamespaceSelector"},"podMonitorSelector":{"$ref":"#/$defs/object.spec.podMonitorSelector"},"podMonitorNamespaceSelector":{"$ref":"#/$defs/object.spec.podMonitorNamespaceSelector"},"probeSelector":{"$ref":"#/$defs/object.spec.probeSelector"},"probeNamespaceSelector":{"$ref":"#/$defs/object.spec.probeNamespaceSelector"},"scrapeConfigSelector":{"$ref":"#/$defs/object.spec.scrapeConfigSelector"},"scrapeConfigNamespaceSelector":{"$ref":"#/$defs/object.spec.scrapeConfigNamespaceSelector"},"ruleSelector":{"$ref":"#/$defs/object.spec.ruleSelector"},"ruleNamespaceSelector":{"$ref":"#/$defs/object.spec.ruleNamespaceSelector"},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","default":"30s","description":"Default interval between scrapes."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Default scrape timeout; must not exceed scrapeInterval."},"evaluationInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","default":"30s","description":"Default interval between rule evaluations."},"retention":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long to keep data (default 24h when retentionSize is also empty)."},"retentionSize":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Maximum size of the TSDB blocks."},"storage":{"$ref":"#/$defs/object.spec.storage"},"resources":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Compute resources of the Prometheus container (Kubernetes ResourceRequirements)."},"externalLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series and alert sent outside."},"alerting":{"type":"object","description":"Alertmanagers to send alerts to.","required":["alertmanagers"],"additionalProperties":false,"properties":{"alertmanagers":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D"},"description":"Alertmanager Services."}}},"remoteWrite":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D"},"description":"Remote write endpoints."},"remoteRead":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D"},"description":"Remote read endpoints."},"paused":{"type":"boolean","description":"Stop reconciling this object (the running pods are left alone)."},"podMetadata":{"type":"object","description":"Labels and annotations added to the pods; name is accepted for compatibility.","additionalProperties":false,"properties":{"name":{"type":"string","description":"Accepted for compatibility; pod names are chosen by the StatefulSet."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the pods."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations added to the pods."}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"},"description":"Node labels the pods must run on."},"tolerations":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Tolerations of the pods (Kubernetes Toleration)."},"affinity":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Affinity of the pods (Kubernetes Affinity)."},"securityContext":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Pod security context (Kubernetes PodSecurityContext)."},"externalUrl":{"type":"string","description":"URL under which Prometheus is reachable from outside, used in links."},"routePrefix":{"type":"string","description":"Path prefix of the HTTP endpoints (default /)."},"logLevel":{"type":"string","enum":["","debug","info","warn","error"],"description":"Log level of Prometheus."},"logFormat":{"type":"string","enum":["","logfmt","json"],"description":"Log format of Prometheus."},"additionalScrapeConfigs":{"type":"object","description":"Secret key holding extra scrape_configs (YAML list) appended as they are.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"additionalAlertRelabelConfigs":{"type":"object","description":"Secret key holding extra alert_relabel_configs.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"additionalAlertManagerConfigs":{"type":"object","description":"Secret key holding extra alertmanager configs.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secrets":{"type":"array","items":{"type":"string"},"description":"Secrets mounted at /etc/prometheus/secrets/<name>."},"configMaps":{"type":"array","items":{"type":"string"},"description":"ConfigMaps mounted at /etc/prometheus/configmaps/<name>."},"volumes":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volumes of the pods (Kubernetes Volume)."},"volumeMounts":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volume mounts of the Prometheus container (Kubernetes VolumeMount)."},"containers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra containers, or patches of promop's containers merged by name (Kubernetes Container)."},"initContainers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra init containers (Kubernetes Container)."},"imagePullPolicy":{"type":"string","enum":["","Always","Never","IfNotPresent"],"description":"Image pull policy of the containers."},"imagePullSecrets":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Secrets for pulling images (Kubernetes LocalObjectReference)."},"priorityClassName":{"type":"string","description":"Priority class of the pods."},"topologySpreadConstraints":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Topology spread constraints of the pods."},"enableAdminAPI":{"type":"boolean","description":"Enable the TSDB admin API."},"enableFeatures":{"type":"array","items":{"type":"string","minLength":1},"description":"Prometheus feature flags (--enable-feature)."},"enableRemoteWriteReceiver":{"type":"boolean","description":"Accept remote write requests."},"walCompression":{"type":"boolean","description":"Compress the write-ahead log."},"web":{"type":"object","description":"Settings of the Prometheus web server.","additionalProperties":false,"properties":{"pageTitle":{"type":"string","description":"Title of the web UI pages."},"maxConnections":{"type":"integer","minimum":0,"description":"Maximum simultaneous connections."},"tlsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Serve HTTPS (prometheus-operator WebTLSConfig)."},"httpConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"HTTP/2 and response headers (prometheus-operator WebHTTPConfig)."}}},"thanos":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Thanos sidecar settings (accepted; promop does not act on them yet)."},"replicaExternalLabelName":{"type":"string","description":"Name of the external label carrying the replica (default prometheus_replica; \"\" disables)."},"prometheusExternalLabelName":{"type":"string","description":"Name of the external label carrying <namespace>/<name> (default prometheus; \"\" disables)."},"query":{"type":"object","description":"Query engine settings.","additionalProperties":false,"properties":{"lookbackDelta":{"type":"string","description":"How far back to look for the last sample of a series (a duration)."},"maxConcurrency":{"type":"integer","minimum":1,"description":"Maximum concurrent queries."},"maxSamples":{"type":"integer","description":"Maximum samples one query may load."},"timeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum time a query may take."}}},"enforcedNamespaceLabel":{"type":"string","description":"Label set to the namespace of each monitor and rule on all their series and alerts."},"enforcedSampleLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's sampleLimit."},"scrapeClasses":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Named scrape settings monitors can refer to."},"serviceDiscoveryRole":{"type":"string","enum":["Endpoints","EndpointSlice"],"description":"Kubernetes role used to discover ServiceMonitor targets (default Endpoints)."},"listenLocal":{"type":"boolean","description":"Listen on 127.0.0.1 only."},"portName":{"type":"string","default":"web","description":"Name of the Prometheus container port."},"minReadySeconds":{"type":"integer","minimum":0,"description":"Seconds a new pod must be ready before it counts as available."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets of every monitor."},"arbitraryFSAccessThroughSMs":{"type":"object","description":"Whether ServiceMonitors may make Prometheus read files of its container.","additionalProperties":false,"properties":{"deny":{"type":"boolean","description":"Reject ServiceMonitors that use bearerTokenFile or TLS *File fields."}}},"overrideHonorLabels":{"type":"boolean","description":"Force honorLabels off for all monitors."},"overrideHonorTimestamps":{"type":"boolean","description":"Force honorTimestamps off for all monitors."},"ignoreNamespaceSelectors":{"type":"boolean","description":"Ignore the namespaceSelector of monitors (only their own namespace)."},"excludedFromEnforcement":{"$ref":"#/$defs/object.spec.excludedFromEnforcement"},"prometheusRulesExcludedFromEnforce":{"type":"array","description":"Deprecated: use excludedFromEnforcement.","items":{"type":"object","required":["ruleNamespace","ruleName"],"additionalProperties":false,"properties":{"ruleNamespace":{"type":"string","description":"Namespace of the PrometheusRule."},"ruleName":{"type":"string","description":"Name of the PrometheusRule."}}}},"enforcedTargetLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's targetLimit."},"enforcedLabelLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelLimit."},"enforcedLabelNameLengthLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelNameLengthLimit."},"enforcedLabelValueLengthLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelValueLengthLimit."},"enforcedKeepDroppedTargets":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's keepDroppedTargets."},"enforcedBodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Upper bound of every monitor's bodySizeLimit."},"sampleLimit":{"type":"integer","minimum":0,"description":"Global sample limit per scrape."},"targetLimit":{"type":"integer","minimum":0,"description":"Global target limit per scrape config."},"labelLimit":{"type":"integer","minimum":0,"description":"Global limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Global limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Global limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"Global number of dropped targets kept in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Global limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Scrape protocols, in order of preference."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Which metric and label names are valid."},"nameEscapingScheme":{"type":"string","description":"How names are escaped for scrapers that cannot use UTF-8 names."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape classic histograms exposed as native histograms."},"tsdb":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"TSDB settings (outOfOrderTimeWindow…)."},"otlp":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"OTLP receiver settings."},"enableOTLPReceiver":{"type":"boolean","description":"Accept OTLP metrics."},"remoteWriteReceiverMessageVersions":{"type":"array","items":{"type":"string"},"description":"Remote write protocol versions the receiver accepts."},"tracingConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Tracing of Prometheus itself."},"runtime":{"type":"object","description":"Go runtime settings of Prometheus.","additionalProperties":false,"properties":{"goGC":{"type":"integer","minimum":-1,"description":"GOGC percentage; -1 disables the garbage collector."}}},"reloadStrategy":{"type":"string","enum":["HTTP","ProcessSignal"],"description":"How Prometheus is told to reload."},"maximumStartupDurationSeconds":{"type":"integer","minimum":60,"description":"Maximum time the startup probe waits."},"scrapeFailureLogFile":{"type":"string","description":"File scrape failures are logged to."},"queryLogFile":{"type":"string","description":"File queries are logged to."},"serviceName":{"type":"string","description":"Name of an existing governing Service for the StatefulSet."},"terminationGracePeriodSeconds":{"type":"integer","minimum":0,"description":"Seconds a pod gets to stop (default 600)."},"hostNetwork":{"type":"boolean","description":"Use the host network."},"hostUsers":{"type":"boolean","description":"Use the host user namespace."},"hostAliases":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra /etc/hosts entries (Kubernetes HostAlias)."},"dnsPolicy":{"type":"string","enum":["ClusterFirstWithHostNet","ClusterFirst","Default","None"],"description":"DNS policy of the pods."},"dnsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"DNS settings of the pods."},"enableServiceLinks":{"type":"boolean","description":"Inject Service environment variables."},"automountServiceAccountToken":{"type":"boolean","description":"Mount the ServiceAccount token (default true)."},"schedulerName":{"type":"string","description":"Scheduler of the pods."},"podManagementPolicy":{"type":"string","enum":["OrderedReady","Parallel"],"description":"StatefulSet pod management policy (default Parallel)."},"updateStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet update strategy."},"persistentVolumeClaimRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet PVC retention policy."},"shardingStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"How targets are split between shards."},"shardRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"What happens to the data of removed shards."},"apiserverConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"How to reach the Kubernetes API server for service discovery."},"additionalArgs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra Prometheus command-line arguments ({name, value})."},"rules":{"type":"object","description":"Rule evaluation settings.","additionalProperties":false,"properties":{"alert":{"type":"object","additionalProperties":false,"properties":{"forOutageTolerance":{"type":"string","description":"How long Prometheus may have been down and still restore the for state of alerts."},"forGracePeriod":{"type":"string","description":"Minimum for duration restored after an outage."},"resendDelay":{"type":"string","description":"Minimum wait before an alert is sent to Alertmanager again."}}}}},"ruleQueryOffset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past rules are evaluated."},"exemplars":{"type":"object","description":"Exemplar storage (needs the exemplar-storage feature).","additionalProperties":false,"properties":{"maxSize":{"type":"integer","minimum":0,"description":"Maximum number of exemplars kept in memory."}}},"disableCompaction":{"type":"boolean","description":"Disable TSDB compaction."},"allowOverlappingBlocks":{"type":"boolean","description":"Deprecated and ignored."},"baseImage":{"type":"string","description":"Deprecated: use image."},"tag":{"type":"string","description":"Deprecated: use version or image."},"sha":{"type":"string","description":"Deprecated: use image."}}},"object.status.conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","description":"Available or Reconciled."},"status":{"type":"string","enum":["True","False","Unknown","Degraded"],"description":"Condition status."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"reason":{"type":"string","description":"One CamelCase word saying why."},"message":{"type":"string","description":"Details for humans."},"observedGeneration":{"type":"integer","description":"metadata.generation this condition was computed from."}}},"object.status.shardStatuses[]":{"type":"object","required":["shardID","replicas","updatedReplicas","availableReplicas","unavailableReplicas"],"additionalProperties":false,"properties":{"shardID":{"type":"string","description":"Shard number, as a string."},"replicas":{"type":"integer","minimum":0,"description":"Pods of the shard."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods of the shard running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods of the shard."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods of the shard."}}},"object.status.configStatus[].pendingReplicas":{"type":"array","items":{"type":"object","required":["pod","reason"],"additionalProperties":false,"properties":{"pod":{"type":"string","description":"Pod name."},"reason":{"type":"string","description":"One CamelCase word: NotRunning, NotReady, NoPodIP, Terminating, ListenLocal (not waited for; the pod loads the files when it starts), or Refused, Unreachable, Rejected, Stale, ReloadFailed (the reload failed; Reconciled is False)."},"message":{"type":"string","description":"Details for humans, e.g. the reason Prometheus gave for refusing the configuration."}}},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["pod"],"description":"Pods of the shard not verified to run these files, with the reason."},"object.status.configStatus[]":{"type":"object","required":["shardID","configHash"],"additionalProperties":false,"properties":{"shardID":{"type":"string","description":"Shard number, as a string."},"configHash":{"type":"string","description":"Short keyed hash of the files written for the shard (config, rule files, TLS assets); the pods carry it in the annotation promop.prometheus.io/config-hash."},"loadedReplicas":{"type":"array","items":{"type":"string"},"description":"Pods verified to run exactly these files (reloaded, then the loaded config and rules compared with what was written)."},"pendingReplicas":{"$ref":"#/$defs/object.status.configStatus%5B%5D.pendingReplicas"}}},"object.status":{"type":"object","description":"Observed state of the Prometheus, written by promop.","additionalProperties":false,"properties":{"paused":{"type":"boolean","description":"Whether reconciliation is paused."},"replicas":{"type":"integer","minimum":0,"description":"Pods of all shards."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"],"description":"Available and Reconciled."},"shardStatuses":{"type":"array","items":{"$ref":"#/$defs/object.status.shardStatuses%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["shardID"],"description":"Replica counts per shard."},"configStatus":{"type":"array","items":{"$ref":"#/$defs/object.status.configStatus%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["shardID"],"description":"Per shard: the hash of the files promop wrote, the pods verified to run them and the pods that do not (yet)."},"shards":{"type":"integer","minimum":0,"description":"Number of shards (the scale subresource reads it)."},"selector":{"type":"string","description":"Label selector of the pods, as a string (the scale subresource reads it)."}}}}};
+const schema6 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["Prometheus"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.serviceMonitorSelector":{"type":"object","description":"ServiceMonitors to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.serviceMonitorNamespaceSelector":{"type":"object","description":"Namespaces to take ServiceMonitors from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMonitorSelector":{"type":"object","description":"PodMonitors to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMonitorNamespaceSelector":{"type":"object","description":"Namespaces to take PodMonitors from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.probeSelector":{"type":"object","description":"Probes to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.probeNamespaceSelector":{"type":"object","description":"Namespaces to take Probes from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.scrapeConfigSelector":{"type":"object","description":"ScrapeConfigs to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.scrapeConfigNamespaceSelector":{"type":"object","description":"Namespaces to take ScrapeConfigs from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.ruleSelector":{"type":"object","description":"PrometheusRules to load. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.ruleNamespaceSelector":{"type":"object","description":"Namespaces to take PrometheusRules from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.storage":{"type":"object","description":"Storage of the TSDB. Absent means an emptyDir.","additionalProperties":false,"properties":{"disableMountSubPath":{"type":"boolean","description":"Deprecated: mount the volume without a sub path."},"emptyDir":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"An emptyDir volume (Kubernetes EmptyDirVolumeSource)."},"ephemeral":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A generic ephemeral volume (Kubernetes EphemeralVolumeSource)."},"volumeClaimTemplate":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A PersistentVolumeClaim template for the StatefulSet."}}},"object.spec.alerting.alertmanagers[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.alerting.alertmanagers[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.alerting.alertmanagers[].sigv4":{"type":"object","description":"AWS Signature Version 4 authentication.","additionalProperties":false,"properties":{"region":{"type":"string","description":"AWS region (default: from the environment)."},"accessKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secretKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"profile":{"type":"string","description":"Named AWS profile."},"roleArn":{"type":"string","description":"Role to assume."},"externalId":{"type":"string","description":"External id used when assuming roleArn."},"useFIPSSTSEndpoint":{"type":"boolean","description":"Use the FIPS STS endpoint."}}},"object.spec.alerting.alertmanagers[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.alerting.alertmanagers[].alertRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.alerting.alertmanagers[]":{"type":"object","description":"An Alertmanager Service whose endpoints receive alerts.","required":["name","port"],"additionalProperties":false,"properties":{"namespace":{"type":"string","description":"Namespace of the Service (default: the Prometheus' namespace)."},"name":{"type":"string","description":"Name of the Service."},"port":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Service port, by name or number."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme (default http)."},"pathPrefix":{"type":"string","description":"Path prefix of the Alertmanager API."},"apiVersion":{"type":"string","enum":["v1","V1","v2","V2"],"description":"Alertmanager API version (Prometheus 3 supports only v2)."},"timeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to Alertmanager."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.tlsConfig"},"basicAuth":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.basicAuth"},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"authorization":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.authorization"},"sigv4":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.sigv4"},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to the discovered Alertmanager targets."},"alertRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D.alertRelabelings%5B%5D"},"description":"Relabeling applied to alerts sent to this Alertmanager."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteWrite[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.remoteWrite[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteWrite[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.remoteWrite[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteWrite[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.remoteWrite[].writeRelabelConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.remoteWrite[].sigv4":{"type":"object","description":"AWS Signature Version 4 authentication.","additionalProperties":false,"properties":{"region":{"type":"string","description":"AWS region (default: from the environment)."},"accessKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secretKey":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"profile":{"type":"string","description":"Named AWS profile."},"roleArn":{"type":"string","description":"Role to assume."},"externalId":{"type":"string","description":"External id used when assuming roleArn."},"useFIPSSTSEndpoint":{"type":"boolean","description":"Use the FIPS STS endpoint."}}},"object.spec.remoteWrite[].queueConfig":{"type":"object","description":"Tuning of the sending queue.","additionalProperties":false,"properties":{"capacity":{"type":"integer","minimum":0,"description":"Samples buffered per shard."},"minShards":{"type":"integer","minimum":0,"description":"Minimum number of shards."},"maxShards":{"type":"integer","minimum":0,"description":"Maximum number of shards."},"maxSamplesPerSend":{"type":"integer","minimum":0,"description":"Maximum samples per request."},"batchSendDeadline":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum wait before sending a partial batch."},"maxRetries":{"type":"integer","minimum":0,"description":"Deprecated and ignored by Prometheus."},"minBackoff":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Initial retry delay."},"maxBackoff":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum retry delay."},"retryOnRateLimit":{"type":"boolean","description":"Retry on HTTP 429."},"sampleAgeLimit":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Drop samples older than this instead of sending them."}}},"object.spec.remoteWrite[]":{"type":"object","description":"A remote write endpoint.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL of the endpoint."},"name":{"type":"string","description":"Name of the queue, unique among the entries; shown in metrics and logs."},"remoteTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to the endpoint."},"headers":{"type":"object","additionalProperties":{"type":"string"},"description":"Custom HTTP headers sent with every request."},"basicAuth":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.oauth2"},"authorization":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.authorization"},"bearerToken":{"type":"string","description":"Deprecated: use authorization. Bearer token in plain text."},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"messageVersion":{"type":"string","enum":["V1.0","V2.0"],"description":"Remote write protocol version (V2.0 needs Prometheus >= 2.54)."},"sendExemplars":{"type":"boolean","description":"Send exemplars (needs the exemplar-storage feature)."},"sendNativeHistograms":{"type":"boolean","description":"Send native histograms."},"writeRelabelConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.writeRelabelConfigs%5B%5D"},"description":"Relabeling applied to samples before they are sent."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"roundRobinDNS":{"type":"boolean","description":"Spread requests over all the IPs the host name resolves to."},"sigv4":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.sigv4"},"azureAd":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Azure AD authentication."},"googleIam":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Google IAM authentication."},"queueConfig":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D.queueConfig"},"metadataConfig":{"type":"object","description":"Sending of metric metadata.","additionalProperties":false,"properties":{"send":{"type":"boolean","description":"Send metric metadata."},"sendInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often metadata is sent."},"maxSamplesPerSend":{"type":"integer","minimum":-1,"description":"Maximum metadata entries per request."}}}}},"object.spec.remoteRead[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.remoteRead[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.remoteRead[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.remoteRead[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.remoteRead[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.remoteRead[]":{"type":"object","description":"A remote read endpoint.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL of the endpoint."},"name":{"type":"string","description":"Name of the queue, unique among the entries; shown in metrics and logs."},"remoteTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Timeout of requests to the endpoint."},"headers":{"type":"object","additionalProperties":{"type":"string"},"description":"Custom HTTP headers sent with every request."},"basicAuth":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.oauth2"},"authorization":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.authorization"},"bearerToken":{"type":"string","description":"Deprecated: use authorization. Bearer token in plain text."},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"requiredMatchers":{"type":"object","additionalProperties":{"type":"string"},"description":"Equality matchers a query must have to be sent to this endpoint."},"readRecent":{"type":"boolean","description":"Also read recent data that local storage has."},"filterExternalLabels":{"type":"boolean","description":"Add the external labels as matchers (default true)."}}},"object.spec.scrapeClasses[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.scrapeClasses[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.scrapeClasses[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.scrapeClasses[].authorization":{"type":"object","description":"The HTTP Authorization header, with credentials from a Secret or a file.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"credentialsFile":{"type":"string","description":"File in the Prometheus container holding the credentials."}}},"object.spec.scrapeClasses[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.scrapeClasses[].metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.scrapeClasses[]":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name monitors refer to."},"default":{"type":"boolean","description":"Apply to monitors that name no scrape class (at most one class may be the default)."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target sends no usable Content-Type."},"tlsConfig":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.tlsConfig"},"authorization":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.authorization"},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.relabelings%5B%5D"},"description":"Relabeling prepended to the monitors' relabelings."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling prepended to the monitors' metricRelabelings."},"attachMetadata":{"type":"object","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels."}}}}},"object.spec.excludedFromEnforcement":{"type":"array","description":"Objects the enforced namespace label does not apply to.","items":{"type":"object","required":["namespace","resource"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"default":"monitoring.coreos.com","description":"API group."},"resource":{"type":"string","enum":["prometheusrules","servicemonitors","podmonitors","probes","scrapeconfigs"],"description":"Resource (plural)."},"namespace":{"type":"string","minLength":1,"description":"Namespace of the objects."},"name":{"type":"string","description":"Name of the object; empty means every object of the resource in the namespace."}}}},"object.spec":{"type":"object","description":"Desired state of a Prometheus server.","additionalProperties":false,"properties":{"version":{"type":"string","description":"Prometheus version, e.g. 3.13.2 (default: the newest version promop supports)."},"image":{"type":"string","description":"Container image; overrides version for the image but version still drives the configuration."},"replicas":{"type":"integer","minimum":0,"description":"Pods per shard (default 1)."},"shards":{"type":"integer","minimum":0,"default":1,"description":"Number of shards; targets are split between them."},"serviceAccountName":{"type":"string","description":"ServiceAccount the pods run as."},"serviceMonitorSelector":{"$ref":"#/$defs/object.spec.serviceMonitorSelector"},"serviceMonitorNamespaceSelector":{"$ref":"#/$defs/object.spec.serviceMonitorNamespaceSelector"},"podMonitorSelector":{"$ref":"#/$defs/object.spec.podMonitorSelector"},"podMonitorNamespaceSelector":{"$ref":"#/$defs/object.spec.podMonitorNamespaceSelector"},"probeSelector":{"$ref":"#/$defs/object.spec.probeSelector"},"probeNamespaceSelector":{"$ref":"#/$defs/object.spec.probeNamespaceSelector"},"scrapeConfigSelector":{"$ref":"#/$defs/object.spec.scrapeConfigSelector"},"scrapeConfigNamespaceSelector":{"$ref":"#/$defs/object.spec.scrapeConfigNamespaceSelector"},"ruleSelector":{"$ref":"#/$defs/object.spec.ruleSelector"},"ruleNamespaceSelector":{"$ref":"#/$defs/object.spec.ruleNamespaceSelector"},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","default":"30s","description":"Default interval between scrapes."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Default scrape timeout; must not exceed scrapeInterval."},"evaluationInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","default":"30s","description":"Default interval between rule evaluations."},"retention":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long to keep data (default 24h when retentionSize is also empty)."},"retentionSize":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Maximum size of the TSDB blocks."},"storage":{"$ref":"#/$defs/object.spec.storage"},"resources":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Compute resources of the Prometheus container (Kubernetes ResourceRequirements)."},"externalLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series and alert sent outside."},"alerting":{"type":"object","description":"Alertmanagers to send alerts to.","required":["alertmanagers"],"additionalProperties":false,"properties":{"alertmanagers":{"type":"array","items":{"$ref":"#/$defs/object.spec.alerting.alertmanagers%5B%5D"},"description":"Alertmanager Services."}}},"remoteWrite":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteWrite%5B%5D"},"description":"Remote write endpoints."},"remoteRead":{"type":"array","items":{"$ref":"#/$defs/object.spec.remoteRead%5B%5D"},"description":"Remote read endpoints."},"paused":{"type":"boolean","description":"Stop reconciling this object (the running pods are left alone)."},"podMetadata":{"type":"object","description":"Labels and annotations added to the pods; name is accepted for compatibility.","additionalProperties":false,"properties":{"name":{"type":"string","description":"Accepted for compatibility; pod names are chosen by the StatefulSet."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the pods."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations added to the pods."}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"},"description":"Node labels the pods must run on."},"tolerations":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Tolerations of the pods (Kubernetes Toleration)."},"affinity":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Affinity of the pods (Kubernetes Affinity)."},"securityContext":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Pod security context (Kubernetes PodSecurityContext)."},"externalUrl":{"type":"string","description":"URL under which Prometheus is reachable from outside, used in links."},"routePrefix":{"type":"string","description":"Path prefix of the HTTP endpoints (default /)."},"logLevel":{"type":"string","enum":["","debug","info","warn","error"],"description":"Log level of Prometheus."},"logFormat":{"type":"string","enum":["","logfmt","json"],"description":"Log format of Prometheus."},"additionalScrapeConfigs":{"type":"object","description":"Secret key holding extra scrape_configs (YAML list) appended as they are.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"additionalAlertRelabelConfigs":{"type":"object","description":"Secret key holding extra alert_relabel_configs.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"additionalAlertManagerConfigs":{"type":"object","description":"Secret key holding extra alertmanager configs.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"secrets":{"type":"array","items":{"type":"string"},"description":"Secrets mounted at /etc/prometheus/secrets/<name>."},"configMaps":{"type":"array","items":{"type":"string"},"description":"ConfigMaps mounted at /etc/prometheus/configmaps/<name>."},"volumes":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volumes of the pods (Kubernetes Volume)."},"volumeMounts":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volume mounts of the Prometheus container (Kubernetes VolumeMount)."},"containers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra containers, or patches of promop's containers merged by name (Kubernetes Container)."},"initContainers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra init containers (Kubernetes Container)."},"imagePullPolicy":{"type":"string","enum":["","Always","Never","IfNotPresent"],"description":"Image pull policy of the containers."},"imagePullSecrets":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Secrets for pulling images (Kubernetes LocalObjectReference)."},"priorityClassName":{"type":"string","description":"Priority class of the pods."},"topologySpreadConstraints":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Topology spread constraints of the pods."},"enableAdminAPI":{"type":"boolean","description":"Enable the TSDB admin API."},"enableFeatures":{"type":"array","items":{"type":"string","minLength":1},"description":"Prometheus feature flags (--enable-feature)."},"enableRemoteWriteReceiver":{"type":"boolean","description":"Accept remote write requests."},"walCompression":{"type":"boolean","description":"Compress the write-ahead log."},"web":{"type":"object","description":"Settings of the Prometheus web server.","additionalProperties":false,"properties":{"pageTitle":{"type":"string","description":"Title of the web UI pages."},"maxConnections":{"type":"integer","minimum":0,"description":"Maximum simultaneous connections."},"tlsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Serve HTTPS (prometheus-operator WebTLSConfig)."},"httpConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"HTTP/2 and response headers (prometheus-operator WebHTTPConfig)."}}},"thanos":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Thanos sidecar settings (accepted; promop does not act on them yet)."},"replicaExternalLabelName":{"type":"string","description":"Name of the external label carrying the replica (default prometheus_replica; \"\" disables)."},"prometheusExternalLabelName":{"type":"string","description":"Name of the external label carrying <namespace>/<name> (default prometheus; \"\" disables)."},"query":{"type":"object","description":"Query engine settings.","additionalProperties":false,"properties":{"lookbackDelta":{"type":"string","description":"How far back to look for the last sample of a series (a duration)."},"maxConcurrency":{"type":"integer","minimum":1,"description":"Maximum concurrent queries."},"maxSamples":{"type":"integer","description":"Maximum samples one query may load."},"timeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Maximum time a query may take."}}},"enforcedNamespaceLabel":{"type":"string","description":"Label set to the namespace of each monitor and rule on all their series and alerts."},"enforcedSampleLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's sampleLimit."},"scrapeClasses":{"type":"array","items":{"$ref":"#/$defs/object.spec.scrapeClasses%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Named scrape settings monitors can refer to."},"serviceDiscoveryRole":{"type":"string","enum":["Endpoints","EndpointSlice"],"description":"Kubernetes role used to discover ServiceMonitor targets (default Endpoints)."},"listenLocal":{"type":"boolean","description":"Listen on 127.0.0.1 only."},"portName":{"type":"string","default":"web","description":"Name of the Prometheus container port."},"minReadySeconds":{"type":"integer","minimum":0,"description":"Seconds a new pod must be ready before it counts as available."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets of every monitor."},"arbitraryFSAccessThroughSMs":{"type":"object","description":"Whether ServiceMonitors may make Prometheus read files of its container.","additionalProperties":false,"properties":{"deny":{"type":"boolean","description":"Reject ServiceMonitors that use bearerTokenFile or TLS *File fields."}}},"overrideHonorLabels":{"type":"boolean","description":"Force honorLabels off for all monitors."},"overrideHonorTimestamps":{"type":"boolean","description":"Force honorTimestamps off for all monitors."},"ignoreNamespaceSelectors":{"type":"boolean","description":"Ignore the namespaceSelector of monitors (only their own namespace)."},"excludedFromEnforcement":{"$ref":"#/$defs/object.spec.excludedFromEnforcement"},"prometheusRulesExcludedFromEnforce":{"type":"array","description":"Deprecated: use excludedFromEnforcement.","items":{"type":"object","required":["ruleNamespace","ruleName"],"additionalProperties":false,"properties":{"ruleNamespace":{"type":"string","description":"Namespace of the PrometheusRule."},"ruleName":{"type":"string","description":"Name of the PrometheusRule."}}}},"enforcedTargetLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's targetLimit."},"enforcedLabelLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelLimit."},"enforcedLabelNameLengthLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelNameLengthLimit."},"enforcedLabelValueLengthLimit":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's labelValueLengthLimit."},"enforcedKeepDroppedTargets":{"type":"integer","minimum":0,"description":"Upper bound of every monitor's keepDroppedTargets."},"enforcedBodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Upper bound of every monitor's bodySizeLimit."},"sampleLimit":{"type":"integer","minimum":0,"description":"Global sample limit per scrape."},"targetLimit":{"type":"integer","minimum":0,"description":"Global target limit per scrape config."},"labelLimit":{"type":"integer","minimum":0,"description":"Global limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Global limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Global limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"Global number of dropped targets kept in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Global limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Scrape protocols, in order of preference."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Which metric and label names are valid."},"nameEscapingScheme":{"type":"string","description":"How names are escaped for scrapers that cannot use UTF-8 names."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape classic histograms exposed as native histograms."},"tsdb":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"TSDB settings (outOfOrderTimeWindow…)."},"otlp":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"OTLP receiver settings."},"enableOTLPReceiver":{"type":"boolean","description":"Accept OTLP metrics."},"remoteWriteReceiverMessageVersions":{"type":"array","items":{"type":"string"},"description":"Remote write protocol versions the receiver accepts."},"tracingConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Tracing of Prometheus itself."},"runtime":{"type":"object","description":"Go runtime settings of Prometheus.","additionalProperties":false,"properties":{"goGC":{"type":"integer","minimum":-1,"description":"GOGC percentage; -1 disables the garbage collector."}}},"reloadStrategy":{"type":"string","enum":["HTTP","ProcessSignal"],"description":"How Prometheus is told to reload."},"maximumStartupDurationSeconds":{"type":"integer","minimum":60,"description":"Maximum time the startup probe waits."},"scrapeFailureLogFile":{"type":"string","description":"File scrape failures are logged to."},"queryLogFile":{"type":"string","description":"File queries are logged to."},"serviceName":{"type":"string","description":"Name of an existing governing Service for the StatefulSet."},"terminationGracePeriodSeconds":{"type":"integer","minimum":0,"description":"Seconds a pod gets to stop (default 600)."},"hostNetwork":{"type":"boolean","description":"Use the host network."},"hostUsers":{"type":"boolean","description":"Use the host user namespace."},"hostAliases":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra /etc/hosts entries (Kubernetes HostAlias)."},"dnsPolicy":{"type":"string","enum":["ClusterFirstWithHostNet","ClusterFirst","Default","None"],"description":"DNS policy of the pods."},"dnsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"DNS settings of the pods."},"enableServiceLinks":{"type":"boolean","description":"Inject Service environment variables."},"automountServiceAccountToken":{"type":"boolean","description":"Mount the ServiceAccount token (default true)."},"schedulerName":{"type":"string","description":"Scheduler of the pods."},"podManagementPolicy":{"type":"string","enum":["OrderedReady","Parallel"],"description":"StatefulSet pod management policy (default Parallel)."},"updateStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet update strategy."},"persistentVolumeClaimRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet PVC retention policy."},"shardingStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"How targets are split between shards."},"shardRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"What happens to the data of removed shards."},"apiserverConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"How to reach the Kubernetes API server for service discovery."},"additionalArgs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra Prometheus command-line arguments ({name, value})."},"rules":{"type":"object","description":"Rule evaluation settings.","additionalProperties":false,"properties":{"alert":{"type":"object","additionalProperties":false,"properties":{"forOutageTolerance":{"type":"string","description":"How long Prometheus may have been down and still restore the for state of alerts."},"forGracePeriod":{"type":"string","description":"Minimum for duration restored after an outage."},"resendDelay":{"type":"string","description":"Minimum wait before an alert is sent to Alertmanager again."}}}}},"ruleQueryOffset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past rules are evaluated."},"exemplars":{"type":"object","description":"Exemplar storage (needs the exemplar-storage feature).","additionalProperties":false,"properties":{"maxSize":{"type":"integer","minimum":0,"description":"Maximum number of exemplars kept in memory."}}},"disableCompaction":{"type":"boolean","description":"Disable TSDB compaction."},"allowOverlappingBlocks":{"type":"boolean","description":"Deprecated and ignored."},"baseImage":{"type":"string","description":"Deprecated: use image."},"tag":{"type":"string","description":"Deprecated: use version or image."},"sha":{"type":"string","description":"Deprecated: use image."}}},"object.status.conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","description":"Available or Reconciled."},"status":{"type":"string","enum":["True","False","Unknown","Degraded"],"description":"Condition status."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"reason":{"type":"string","description":"One CamelCase word saying why."},"message":{"type":"string","description":"Details for humans."},"observedGeneration":{"type":"integer","description":"metadata.generation this condition was computed from."}}},"object.status.shardStatuses[]":{"type":"object","required":["shardID","replicas","updatedReplicas","availableReplicas","unavailableReplicas"],"additionalProperties":false,"properties":{"shardID":{"type":"string","description":"Shard number, as a string."},"replicas":{"type":"integer","minimum":0,"description":"Pods of the shard."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods of the shard running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods of the shard."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods of the shard."}}},"object.status.configStatus[].pendingReplicas":{"type":"array","items":{"type":"object","required":["pod","reason"],"additionalProperties":false,"properties":{"pod":{"type":"string","description":"Pod name."},"reason":{"type":"string","description":"One CamelCase word: NotRunning, NotReady, NoPodIP, Terminating, ListenLocal (not waited for; the pod loads the files when it starts), or Refused, Unreachable, Rejected, Stale, ReloadFailed (the reload failed; Reconciled is False)."},"message":{"type":"string","description":"Details for humans, e.g. the reason Prometheus gave for refusing the configuration."}}},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["pod"],"description":"Pods of the shard not verified to run these files, with the reason."},"object.status.configStatus[]":{"type":"object","required":["shardID","configHash"],"additionalProperties":false,"properties":{"shardID":{"type":"string","description":"Shard number, as a string."},"configHash":{"type":"string","description":"Short keyed hash of the files written for the shard (config, rule files, TLS assets); the pods carry it in the annotation promop.prometheus.io/config-hash."},"loadedReplicas":{"type":"array","items":{"type":"string"},"description":"Pods verified to run exactly these files (reloaded, then the loaded config and rules compared with what was written)."},"pendingReplicas":{"$ref":"#/$defs/object.status.configStatus%5B%5D.pendingReplicas"}}},"object.status":{"type":"object","description":"Observed state of the Prometheus, written by promop.","additionalProperties":false,"properties":{"paused":{"type":"boolean","description":"Whether reconciliation is paused."},"replicas":{"type":"integer","minimum":0,"description":"Pods of all shards."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"],"description":"Available and Reconciled."},"shardStatuses":{"type":"array","items":{"$ref":"#/$defs/object.status.shardStatuses%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["shardID"],"description":"Replica counts per shard."},"configStatus":{"type":"array","items":{"$ref":"#/$defs/object.status.configStatus%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["shardID"],"description":"Per shard: the hash of the files promop wrote, the pods verified to run them and the pods that do not (yet)."},"shards":{"type":"integer","minimum":0,"description":"Number of shards (the scale subresource reads it)."},"selector":{"type":"string","description":"Label selector of the pods, as a string (the scale subresource reads it)."}}}}};
 const schema7 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1349,7 +1349,7 @@ validate35.errors = vErrors;
 return errors === 0;
 }
 
-const schema15 = {"type":"object","description":"ScrapeConfigs to use (accepted; promop does not act on ScrapeConfigs).","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+const schema15 = {"type":"object","description":"ScrapeConfigs to use. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1524,7 +1524,7 @@ validate37.errors = vErrors;
 return errors === 0;
 }
 
-const schema16 = {"type":"object","description":"Namespaces to take ScrapeConfigs from.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+const schema16 = {"type":"object","description":"Namespaces to take ScrapeConfigs from. Absent means the Prometheus' own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -29027,8 +29027,8 @@ validate220.errors = vErrors;
 return errors === 0;
 }
 
-export const PrometheusRule = validate265;
-const schema130 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["PrometheusRule"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"type":"object","description":"Groups of alerting and recording rules.","additionalProperties":false,"properties":{"groups":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Rule groups; names are unique."}}},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.groups[].rules[]":{"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}},"object.spec.groups[]":{"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+export const ScrapeConfig = validate265;
+const schema130 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1alpha1"]},"kind":{"type":"string","enum":["ScrapeConfig"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.httpSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.httpSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.httpSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.httpSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.httpSDConfigs[]":{"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL returning the targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the URL is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.kubernetesSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.kubernetesSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.kubernetesSDConfigs[]":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"apiServer":{"type":"string","description":"API server URL (default: in-cluster)."},"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object to discover."},"namespaces":{"type":"object","additionalProperties":false,"description":"Namespaces to discover in (default: all).","properties":{"ownNamespace":{"type":"boolean","description":"Include the Prometheus' own namespace."},"names":{"type":"array","items":{"type":"string"},"description":"Namespace names."}}},"attachMetadata":{"type":"object","additionalProperties":false,"description":"Metadata attached to the targets.","properties":{"node":{"type":"boolean","description":"Attach node labels (roles Pod, Endpoints, EndpointSlice)."}}},"selectors":{"type":"array","description":"Label and field selectors passed to the API server.","items":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object the selector applies to."},"label":{"type":"string","description":"Label selector."},"field":{"type":"string","description":"Field selector."}}}},"basicAuth":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.consulSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.consulSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.consulSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.consulSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.consulSDConfigs[]":{"type":"object","required":["server"],"additionalProperties":false,"properties":{"server":{"type":"string","minLength":1,"description":"Consul server address (host:port)."},"pathPrefix":{"type":"string","description":"Prefix of the Consul API path."},"tokenRef":{"type":"object","description":"Secret key holding the Consul ACL token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"datacenter":{"type":"string","description":"Datacenter to query."},"namespace":{"type":"string","description":"Consul namespace (Consul Enterprise)."},"partition":{"type":"string","description":"Admin partition (Consul Enterprise)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"Scheme of the Consul API."},"services":{"type":"array","items":{"type":"string"},"description":"Services to discover (default: all)."},"tags":{"type":"array","items":{"type":"string"},"description":"Only services with all these tags."},"tagSeparator":{"type":"string","description":"Separator of the tags in the __meta_consul_tags label."},"nodeMeta":{"type":"object","additionalProperties":{"type":"string"},"description":"Only nodes with this metadata."},"filter":{"type":"string","description":"Consul filter expression."},"healthFilter":{"type":"string","description":"Consul filter expression for health checks."},"allowStale":{"type":"boolean","description":"Allow stale Consul results."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the catalog is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.dnsSDConfigs":{"type":"array","items":{"type":"object","required":["names"],"additionalProperties":false,"properties":{"names":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"DNS names to query."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the names are resolved."},"type":{"type":"string","enum":["A","AAAA","MX","NS","SRV"],"description":"Record type (default SRV)."},"port":{"type":"integer","minimum":0,"maximum":65535,"description":"Port of the targets (not for SRV)."}}},"description":"DNS discovery."},"object.spec.relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec":{"type":"object","description":"One scrape job and where its targets come from.","additionalProperties":false,"properties":{"jobName":{"type":"string","minLength":1,"description":"Value of the job label (the job name stays scrapeConfig/<namespace>/<name>)."},"staticConfigs":{"type":"array","items":{"type":"object","required":["targets"],"additionalProperties":false,"properties":{"targets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Targets (host:port)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets."}}},"description":"Fixed lists of targets."},"fileSDConfigs":{"type":"array","items":{"type":"object","required":["files"],"additionalProperties":false,"properties":{"files":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Files (paths in the Prometheus container, globs allowed) listing targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the files are re-read."}}},"description":"File-based discovery."},"httpSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D"},"description":"HTTP-based discovery."},"kubernetesSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D"},"description":"Kubernetes discovery."},"consulSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D"},"description":"Consul discovery."},"dnsSDConfigs":{"$ref":"#/$defs/object.spec.dnsSDConfigs"},"ec2SDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS EC2 discovery (accepted; not rendered by promop, which rejects the object)."},"azureSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Azure discovery (accepted; not rendered by promop, which rejects the object)."},"gceSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"GCE discovery (accepted; not rendered by promop, which rejects the object)."},"openstackSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OpenStack discovery (accepted; not rendered by promop, which rejects the object)."},"digitalOceanSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"DigitalOcean discovery (accepted; not rendered by promop, which rejects the object)."},"kumaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Kuma discovery (accepted; not rendered by promop, which rejects the object)."},"eurekaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Eureka discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker discovery (accepted; not rendered by promop, which rejects the object)."},"linodeSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Linode discovery (accepted; not rendered by promop, which rejects the object)."},"hetznerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Hetzner discovery (accepted; not rendered by promop, which rejects the object)."},"nomadSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Nomad discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSwarmSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker Swarm discovery (accepted; not rendered by promop, which rejects the object)."},"puppetDBSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"PuppetDB discovery (accepted; not rendered by promop, which rejects the object)."},"lightSailSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS Lightsail discovery (accepted; not rendered by promop, which rejects the object)."},"ovhcloudSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OVHcloud discovery (accepted; not rendered by promop, which rejects the object)."},"scalewaySDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Scaleway discovery (accepted; not rendered by promop, which rejects the object)."},"ionosSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"IONOS discovery (accepted; not rendered by promop, which rejects the object)."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"metricsPath":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"params":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"URL query parameters added to each scrape."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"enableCompression":{"type":"boolean","description":"Ask targets for compressed responses (default true)."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Metric and label names this job accepts (accepted; not rendered by promop yet)."},"nameEscapingScheme":{"type":"string","enum":["AllowUTF8","Underscores","Dots","Values"],"description":"How names are escaped (accepted; not rendered by promop yet)."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
 const schema131 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
 function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -29321,10 +29321,12283 @@ validate266.errors = vErrors;
 return errors === 0;
 }
 
-const schema132 = {"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}};
-const schema133 = {"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}};
+const schema132 = {"type":"object","description":"One scrape job and where its targets come from.","additionalProperties":false,"properties":{"jobName":{"type":"string","minLength":1,"description":"Value of the job label (the job name stays scrapeConfig/<namespace>/<name>)."},"staticConfigs":{"type":"array","items":{"type":"object","required":["targets"],"additionalProperties":false,"properties":{"targets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Targets (host:port)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets."}}},"description":"Fixed lists of targets."},"fileSDConfigs":{"type":"array","items":{"type":"object","required":["files"],"additionalProperties":false,"properties":{"files":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Files (paths in the Prometheus container, globs allowed) listing targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the files are re-read."}}},"description":"File-based discovery."},"httpSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D"},"description":"HTTP-based discovery."},"kubernetesSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D"},"description":"Kubernetes discovery."},"consulSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D"},"description":"Consul discovery."},"dnsSDConfigs":{"$ref":"#/$defs/object.spec.dnsSDConfigs"},"ec2SDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS EC2 discovery (accepted; not rendered by promop, which rejects the object)."},"azureSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Azure discovery (accepted; not rendered by promop, which rejects the object)."},"gceSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"GCE discovery (accepted; not rendered by promop, which rejects the object)."},"openstackSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OpenStack discovery (accepted; not rendered by promop, which rejects the object)."},"digitalOceanSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"DigitalOcean discovery (accepted; not rendered by promop, which rejects the object)."},"kumaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Kuma discovery (accepted; not rendered by promop, which rejects the object)."},"eurekaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Eureka discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker discovery (accepted; not rendered by promop, which rejects the object)."},"linodeSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Linode discovery (accepted; not rendered by promop, which rejects the object)."},"hetznerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Hetzner discovery (accepted; not rendered by promop, which rejects the object)."},"nomadSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Nomad discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSwarmSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker Swarm discovery (accepted; not rendered by promop, which rejects the object)."},"puppetDBSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"PuppetDB discovery (accepted; not rendered by promop, which rejects the object)."},"lightSailSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS Lightsail discovery (accepted; not rendered by promop, which rejects the object)."},"ovhcloudSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OVHcloud discovery (accepted; not rendered by promop, which rejects the object)."},"scalewaySDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Scaleway discovery (accepted; not rendered by promop, which rejects the object)."},"ionosSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"IONOS discovery (accepted; not rendered by promop, which rejects the object)."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"metricsPath":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"params":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"URL query parameters added to each scrape."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"enableCompression":{"type":"boolean","description":"Ask targets for compressed responses (default true)."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Metric and label names this job accepts (accepted; not rendered by promop yet)."},"nameEscapingScheme":{"type":"string","enum":["AllowUTF8","Underscores","Dots","Values"],"description":"How names are escaped (accepted; not rendered by promop yet)."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema133 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL returning the targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the URL is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema134 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "username") || (key0 === "password"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.username !== undefined){
+let data0 = data.username;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/username/name",schemaPath:"#/properties/username/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/username/key",schemaPath:"#/properties/username/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/username/optional",schemaPath:"#/properties/username/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.password !== undefined){
+let data4 = data.password;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/password/name",schemaPath:"#/properties/password/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/password/key",schemaPath:"#/properties/password/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/password/optional",schemaPath:"#/properties/password/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate270.errors = vErrors;
+return errors === 0;
+}
+
+const schema135 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "type") || (key0 === "credentials"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.credentials !== undefined){
+let data1 = data.credentials;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err2 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err3 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err4 = {instancePath:instancePath+"/credentials/name",schemaPath:"#/properties/credentials/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err5 = {instancePath:instancePath+"/credentials/key",schemaPath:"#/properties/credentials/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err6 = {instancePath:instancePath+"/credentials/optional",schemaPath:"#/properties/credentials/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate272.errors = vErrors;
+return errors === 0;
+}
+
+const schema136 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema137 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate275.errors = vErrors;
+return errors === 0;
+}
+
+const schema138 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema139 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate278.errors = vErrors;
+return errors === 0;
+}
+
+const schema140 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate280.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate278(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate280(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema138.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema138.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate277.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.clientId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientSecret === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientSecret"},message:"must have required property '"+"clientSecret"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.tokenUrl === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema136.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(!(validate275(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+errors = vErrors.length;
+}
+}
+if(data.clientSecret !== undefined){
+let data1 = data.clientSecret;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err4 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err5 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err6 = {instancePath:instancePath+"/clientSecret/name",schemaPath:"#/properties/clientSecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err7 = {instancePath:instancePath+"/clientSecret/key",schemaPath:"#/properties/clientSecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err8 = {instancePath:instancePath+"/clientSecret/optional",schemaPath:"#/properties/clientSecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.tokenUrl !== undefined){
+let data5 = data.tokenUrl;
+if(typeof data5 === "string"){
+if(func6(data5) < 1){
+const err10 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!pattern7.test(data5)){
+const err11 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https)://.+$"},message:"must match pattern \""+"^(http|https)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.scopes !== undefined){
+let data6 = data.scopes;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.endpointParams !== undefined){
+let data8 = data.endpointParams;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key2 in data8){
+if(typeof data8[key2] !== "string"){
+const err15 = {instancePath:instancePath+"/endpointParams/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpointParams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/endpointParams",schemaPath:"#/properties/endpointParams/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate277(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+errors = vErrors.length;
+}
+}
+if(data.proxyUrl !== undefined){
+let data11 = data.proxyUrl;
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err17 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err19 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err20 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data14 = data.proxyConnectHeader;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+let data15 = data14[key3];
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.key === undefined){
+const err21 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key4 in data16){
+if(!(((key4 === "name") || (key4 === "key")) || (key4 === "optional"))){
+const err22 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data16.name !== undefined){
+if(typeof data16.name !== "string"){
+const err23 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data16.key !== undefined){
+if(typeof data16.key !== "string"){
+const err24 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data16.optional !== undefined){
+if(typeof data16.optional !== "boolean"){
+const err25 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate274.errors = vErrors;
+return errors === 0;
+}
+
+const schema141 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema142 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate285.errors = vErrors;
+return errors === 0;
+}
+
+const schema143 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate287.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate285(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate287(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema141.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema141.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate284.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.url === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema133.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data0 = data.url;
+if(typeof data0 === "string"){
+if(func6(data0) < 1){
+const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!pattern7.test(data0)){
+const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^(http|https)://.+$"},message:"must match pattern \""+"^(http|https)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.refreshInterval !== undefined){
+let data1 = data.refreshInterval;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err5 = {instancePath:instancePath+"/refreshInterval",schemaPath:"#/properties/refreshInterval/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/refreshInterval",schemaPath:"#/properties/refreshInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.basicAuth !== undefined){
+if(!(validate270(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
+errors = vErrors.length;
+}
+}
+if(data.authorization !== undefined){
+if(!(validate272(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+errors = vErrors.length;
+}
+}
+if(data.oauth2 !== undefined){
+if(!(validate274(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+errors = vErrors.length;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate284(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+errors = vErrors.length;
+}
+}
+if(data.followRedirects !== undefined){
+if(typeof data.followRedirects !== "boolean"){
+const err7 = {instancePath:instancePath+"/followRedirects",schemaPath:"#/properties/followRedirects/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.enableHTTP2 !== undefined){
+if(typeof data.enableHTTP2 !== "boolean"){
+const err8 = {instancePath:instancePath+"/enableHTTP2",schemaPath:"#/properties/enableHTTP2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.proxyUrl !== undefined){
+let data8 = data.proxyUrl;
+if(typeof data8 === "string"){
+if(!pattern6.test(data8)){
+const err9 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err11 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err12 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data11 = data.proxyConnectHeader;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key1 in data11){
+let data12 = data11[key1];
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.key === undefined){
+const err13 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key2 in data13){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err14 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data13.name !== undefined){
+if(typeof data13.name !== "string"){
+const err15 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data13.key !== undefined){
+if(typeof data13.key !== "string"){
+const err16 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data13.optional !== undefined){
+if(typeof data13.optional !== "boolean"){
+const err17 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/proxyConnectHeader/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate269.errors = vErrors;
+return errors === 0;
+}
+
+const schema144 = {"type":"object","required":["role"],"additionalProperties":false,"properties":{"apiServer":{"type":"string","description":"API server URL (default: in-cluster)."},"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object to discover."},"namespaces":{"type":"object","additionalProperties":false,"description":"Namespaces to discover in (default: all).","properties":{"ownNamespace":{"type":"boolean","description":"Include the Prometheus' own namespace."},"names":{"type":"array","items":{"type":"string"},"description":"Namespace names."}}},"attachMetadata":{"type":"object","additionalProperties":false,"description":"Metadata attached to the targets.","properties":{"node":{"type":"boolean","description":"Attach node labels (roles Pod, Endpoints, EndpointSlice)."}}},"selectors":{"type":"array","description":"Label and field selectors passed to the API server.","items":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object the selector applies to."},"label":{"type":"string","description":"Label selector."},"field":{"type":"string","description":"Field selector."}}}},"basicAuth":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema145 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "username") || (key0 === "password"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.username !== undefined){
+let data0 = data.username;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/username/name",schemaPath:"#/properties/username/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/username/key",schemaPath:"#/properties/username/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/username/optional",schemaPath:"#/properties/username/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.password !== undefined){
+let data4 = data.password;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/password/name",schemaPath:"#/properties/password/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/password/key",schemaPath:"#/properties/password/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/password/optional",schemaPath:"#/properties/password/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate292.errors = vErrors;
+return errors === 0;
+}
+
+const schema146 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "type") || (key0 === "credentials"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.credentials !== undefined){
+let data1 = data.credentials;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err2 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err3 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err4 = {instancePath:instancePath+"/credentials/name",schemaPath:"#/properties/credentials/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err5 = {instancePath:instancePath+"/credentials/key",schemaPath:"#/properties/credentials/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err6 = {instancePath:instancePath+"/credentials/optional",schemaPath:"#/properties/credentials/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate294.errors = vErrors;
+return errors === 0;
+}
+
+const schema147 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema148 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate297.errors = vErrors;
+return errors === 0;
+}
+
+const schema149 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema150 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate300.errors = vErrors;
+return errors === 0;
+}
+
+const schema151 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate302.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate300(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate302(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema149.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema149.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate299.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.clientId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientSecret === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientSecret"},message:"must have required property '"+"clientSecret"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.tokenUrl === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema147.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(!(validate297(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+errors = vErrors.length;
+}
+}
+if(data.clientSecret !== undefined){
+let data1 = data.clientSecret;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err4 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err5 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err6 = {instancePath:instancePath+"/clientSecret/name",schemaPath:"#/properties/clientSecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err7 = {instancePath:instancePath+"/clientSecret/key",schemaPath:"#/properties/clientSecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err8 = {instancePath:instancePath+"/clientSecret/optional",schemaPath:"#/properties/clientSecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.tokenUrl !== undefined){
+let data5 = data.tokenUrl;
+if(typeof data5 === "string"){
+if(func6(data5) < 1){
+const err10 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!pattern7.test(data5)){
+const err11 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https)://.+$"},message:"must match pattern \""+"^(http|https)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.scopes !== undefined){
+let data6 = data.scopes;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.endpointParams !== undefined){
+let data8 = data.endpointParams;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key2 in data8){
+if(typeof data8[key2] !== "string"){
+const err15 = {instancePath:instancePath+"/endpointParams/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpointParams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/endpointParams",schemaPath:"#/properties/endpointParams/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate299(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+errors = vErrors.length;
+}
+}
+if(data.proxyUrl !== undefined){
+let data11 = data.proxyUrl;
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err17 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err19 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err20 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data14 = data.proxyConnectHeader;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+let data15 = data14[key3];
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.key === undefined){
+const err21 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key4 in data16){
+if(!(((key4 === "name") || (key4 === "key")) || (key4 === "optional"))){
+const err22 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data16.name !== undefined){
+if(typeof data16.name !== "string"){
+const err23 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data16.key !== undefined){
+if(typeof data16.key !== "string"){
+const err24 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data16.optional !== undefined){
+if(typeof data16.optional !== "boolean"){
+const err25 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate296.errors = vErrors;
+return errors === 0;
+}
+
+const schema152 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema153 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate307.errors = vErrors;
+return errors === 0;
+}
+
+const schema154 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate309.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate307(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate309(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema152.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema152.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate306.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.role === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema144.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.apiServer !== undefined){
+if(typeof data.apiServer !== "string"){
+const err2 = {instancePath:instancePath+"/apiServer",schemaPath:"#/properties/apiServer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data1 = data.role;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((((((data1 === "Pod") || (data1 === "Endpoints")) || (data1 === "Ingress")) || (data1 === "Service")) || (data1 === "Node")) || (data1 === "EndpointSlice"))){
+const err4 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema144.properties.role.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.namespaces !== undefined){
+let data2 = data.namespaces;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key1 in data2){
+if(!((key1 === "ownNamespace") || (key1 === "names"))){
+const err5 = {instancePath:instancePath+"/namespaces",schemaPath:"#/properties/namespaces/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data2.ownNamespace !== undefined){
+if(typeof data2.ownNamespace !== "boolean"){
+const err6 = {instancePath:instancePath+"/namespaces/ownNamespace",schemaPath:"#/properties/namespaces/properties/ownNamespace/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data2.names !== undefined){
+let data4 = data2.names;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data4[i0] !== "string"){
+const err7 = {instancePath:instancePath+"/namespaces/names/" + i0,schemaPath:"#/properties/namespaces/properties/names/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/namespaces/names",schemaPath:"#/properties/namespaces/properties/names/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/namespaces",schemaPath:"#/properties/namespaces/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.attachMetadata !== undefined){
+let data6 = data.attachMetadata;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+if(!(key2 === "node")){
+const err10 = {instancePath:instancePath+"/attachMetadata",schemaPath:"#/properties/attachMetadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data6.node !== undefined){
+if(typeof data6.node !== "boolean"){
+const err11 = {instancePath:instancePath+"/attachMetadata/node",schemaPath:"#/properties/attachMetadata/properties/node/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/attachMetadata",schemaPath:"#/properties/attachMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.selectors !== undefined){
+let data8 = data.selectors;
+if(Array.isArray(data8)){
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.role === undefined){
+const err13 = {instancePath:instancePath+"/selectors/" + i1,schemaPath:"#/properties/selectors/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+for(const key3 in data9){
+if(!(((key3 === "role") || (key3 === "label")) || (key3 === "field"))){
+const err14 = {instancePath:instancePath+"/selectors/" + i1,schemaPath:"#/properties/selectors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data9.role !== undefined){
+let data10 = data9.role;
+if(typeof data10 !== "string"){
+const err15 = {instancePath:instancePath+"/selectors/" + i1+"/role",schemaPath:"#/properties/selectors/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((((((data10 === "Pod") || (data10 === "Endpoints")) || (data10 === "Ingress")) || (data10 === "Service")) || (data10 === "Node")) || (data10 === "EndpointSlice"))){
+const err16 = {instancePath:instancePath+"/selectors/" + i1+"/role",schemaPath:"#/properties/selectors/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema144.properties.selectors.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data9.label !== undefined){
+if(typeof data9.label !== "string"){
+const err17 = {instancePath:instancePath+"/selectors/" + i1+"/label",schemaPath:"#/properties/selectors/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data9.field !== undefined){
+if(typeof data9.field !== "string"){
+const err18 = {instancePath:instancePath+"/selectors/" + i1+"/field",schemaPath:"#/properties/selectors/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/selectors/" + i1,schemaPath:"#/properties/selectors/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/selectors",schemaPath:"#/properties/selectors/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.basicAuth !== undefined){
+if(!(validate292(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
+errors = vErrors.length;
+}
+}
+if(data.authorization !== undefined){
+if(!(validate294(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+errors = vErrors.length;
+}
+}
+if(data.oauth2 !== undefined){
+if(!(validate296(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
+errors = vErrors.length;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate306(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
+errors = vErrors.length;
+}
+}
+if(data.followRedirects !== undefined){
+if(typeof data.followRedirects !== "boolean"){
+const err21 = {instancePath:instancePath+"/followRedirects",schemaPath:"#/properties/followRedirects/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.enableHTTP2 !== undefined){
+if(typeof data.enableHTTP2 !== "boolean"){
+const err22 = {instancePath:instancePath+"/enableHTTP2",schemaPath:"#/properties/enableHTTP2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.proxyUrl !== undefined){
+let data19 = data.proxyUrl;
+if(typeof data19 === "string"){
+if(!pattern6.test(data19)){
+const err23 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err25 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err26 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data22 = data.proxyConnectHeader;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key4 in data22){
+let data23 = data22[key4];
+if(Array.isArray(data23)){
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+let data24 = data23[i2];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.key === undefined){
+const err27 = {instancePath:instancePath+"/proxyConnectHeader/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+for(const key5 in data24){
+if(!(((key5 === "name") || (key5 === "key")) || (key5 === "optional"))){
+const err28 = {instancePath:instancePath+"/proxyConnectHeader/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data24.name !== undefined){
+if(typeof data24.name !== "string"){
+const err29 = {instancePath:instancePath+"/proxyConnectHeader/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data24.key !== undefined){
+if(typeof data24.key !== "string"){
+const err30 = {instancePath:instancePath+"/proxyConnectHeader/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data24.optional !== undefined){
+if(typeof data24.optional !== "boolean"){
+const err31 = {instancePath:instancePath+"/proxyConnectHeader/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/proxyConnectHeader/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/proxyConnectHeader/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+validate291.errors = vErrors;
+return errors === 0;
+}
+
+const schema155 = {"type":"object","required":["server"],"additionalProperties":false,"properties":{"server":{"type":"string","minLength":1,"description":"Consul server address (host:port)."},"pathPrefix":{"type":"string","description":"Prefix of the Consul API path."},"tokenRef":{"type":"object","description":"Secret key holding the Consul ACL token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"datacenter":{"type":"string","description":"Datacenter to query."},"namespace":{"type":"string","description":"Consul namespace (Consul Enterprise)."},"partition":{"type":"string","description":"Admin partition (Consul Enterprise)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"Scheme of the Consul API."},"services":{"type":"array","items":{"type":"string"},"description":"Services to discover (default: all)."},"tags":{"type":"array","items":{"type":"string"},"description":"Only services with all these tags."},"tagSeparator":{"type":"string","description":"Separator of the tags in the __meta_consul_tags label."},"nodeMeta":{"type":"object","additionalProperties":{"type":"string"},"description":"Only nodes with this metadata."},"filter":{"type":"string","description":"Consul filter expression."},"healthFilter":{"type":"string","description":"Consul filter expression for health checks."},"allowStale":{"type":"boolean","description":"Allow stale Consul results."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the catalog is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema156 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "username") || (key0 === "password"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.username !== undefined){
+let data0 = data.username;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/username/name",schemaPath:"#/properties/username/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/username/key",schemaPath:"#/properties/username/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/username/optional",schemaPath:"#/properties/username/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.password !== undefined){
+let data4 = data.password;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/password/name",schemaPath:"#/properties/password/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/password/key",schemaPath:"#/properties/password/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/password/optional",schemaPath:"#/properties/password/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate314.errors = vErrors;
+return errors === 0;
+}
+
+const schema157 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "type") || (key0 === "credentials"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.credentials !== undefined){
+let data1 = data.credentials;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err2 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err3 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err4 = {instancePath:instancePath+"/credentials/name",schemaPath:"#/properties/credentials/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err5 = {instancePath:instancePath+"/credentials/key",schemaPath:"#/properties/credentials/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err6 = {instancePath:instancePath+"/credentials/optional",schemaPath:"#/properties/credentials/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate316.errors = vErrors;
+return errors === 0;
+}
+
+const schema158 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema159 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate319.errors = vErrors;
+return errors === 0;
+}
+
+const schema160 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema161 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate322.errors = vErrors;
+return errors === 0;
+}
+
+const schema162 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate324.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate322(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate324(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema160.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema160.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate321.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.clientId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientSecret === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientSecret"},message:"must have required property '"+"clientSecret"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.tokenUrl === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema158.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(!(validate319(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+errors = vErrors.length;
+}
+}
+if(data.clientSecret !== undefined){
+let data1 = data.clientSecret;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err4 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err5 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err6 = {instancePath:instancePath+"/clientSecret/name",schemaPath:"#/properties/clientSecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err7 = {instancePath:instancePath+"/clientSecret/key",schemaPath:"#/properties/clientSecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err8 = {instancePath:instancePath+"/clientSecret/optional",schemaPath:"#/properties/clientSecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.tokenUrl !== undefined){
+let data5 = data.tokenUrl;
+if(typeof data5 === "string"){
+if(func6(data5) < 1){
+const err10 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!pattern7.test(data5)){
+const err11 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https)://.+$"},message:"must match pattern \""+"^(http|https)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.scopes !== undefined){
+let data6 = data.scopes;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.endpointParams !== undefined){
+let data8 = data.endpointParams;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key2 in data8){
+if(typeof data8[key2] !== "string"){
+const err15 = {instancePath:instancePath+"/endpointParams/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpointParams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/endpointParams",schemaPath:"#/properties/endpointParams/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate321(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+errors = vErrors.length;
+}
+}
+if(data.proxyUrl !== undefined){
+let data11 = data.proxyUrl;
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err17 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err19 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err20 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data14 = data.proxyConnectHeader;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+let data15 = data14[key3];
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.key === undefined){
+const err21 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key4 in data16){
+if(!(((key4 === "name") || (key4 === "key")) || (key4 === "optional"))){
+const err22 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data16.name !== undefined){
+if(typeof data16.name !== "string"){
+const err23 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data16.key !== undefined){
+if(typeof data16.key !== "string"){
+const err24 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data16.optional !== undefined){
+if(typeof data16.optional !== "boolean"){
+const err25 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate318.errors = vErrors;
+return errors === 0;
+}
+
+const schema163 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema164 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate329.errors = vErrors;
+return errors === 0;
+}
+
+const schema165 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate331.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate329(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate331(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema163.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema163.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate328.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.server === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "server"},message:"must have required property '"+"server"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema155.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.server !== undefined){
+let data0 = data.server;
+if(typeof data0 === "string"){
+if(func6(data0) < 1){
+const err2 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.pathPrefix !== undefined){
+if(typeof data.pathPrefix !== "string"){
+const err4 = {instancePath:instancePath+"/pathPrefix",schemaPath:"#/properties/pathPrefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.tokenRef !== undefined){
+let data2 = data.tokenRef;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err5 = {instancePath:instancePath+"/tokenRef",schemaPath:"#/properties/tokenRef/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err6 = {instancePath:instancePath+"/tokenRef",schemaPath:"#/properties/tokenRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err7 = {instancePath:instancePath+"/tokenRef/name",schemaPath:"#/properties/tokenRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err8 = {instancePath:instancePath+"/tokenRef/key",schemaPath:"#/properties/tokenRef/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err9 = {instancePath:instancePath+"/tokenRef/optional",schemaPath:"#/properties/tokenRef/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/tokenRef",schemaPath:"#/properties/tokenRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.datacenter !== undefined){
+if(typeof data.datacenter !== "string"){
+const err11 = {instancePath:instancePath+"/datacenter",schemaPath:"#/properties/datacenter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.namespace !== undefined){
+if(typeof data.namespace !== "string"){
+const err12 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.partition !== undefined){
+if(typeof data.partition !== "string"){
+const err13 = {instancePath:instancePath+"/partition",schemaPath:"#/properties/partition/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.scheme !== undefined){
+let data9 = data.scheme;
+if(typeof data9 !== "string"){
+const err14 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!((((data9 === "http") || (data9 === "https")) || (data9 === "HTTP")) || (data9 === "HTTPS"))){
+const err15 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema155.properties.scheme.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.services !== undefined){
+let data10 = data.services;
+if(Array.isArray(data10)){
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data10[i0] !== "string"){
+const err16 = {instancePath:instancePath+"/services/" + i0,schemaPath:"#/properties/services/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/services",schemaPath:"#/properties/services/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data12 = data.tags;
+if(Array.isArray(data12)){
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data12[i1] !== "string"){
+const err18 = {instancePath:instancePath+"/tags/" + i1,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.tagSeparator !== undefined){
+if(typeof data.tagSeparator !== "string"){
+const err20 = {instancePath:instancePath+"/tagSeparator",schemaPath:"#/properties/tagSeparator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.nodeMeta !== undefined){
+let data15 = data.nodeMeta;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key2 in data15){
+if(typeof data15[key2] !== "string"){
+const err21 = {instancePath:instancePath+"/nodeMeta/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodeMeta/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/nodeMeta",schemaPath:"#/properties/nodeMeta/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.filter !== undefined){
+if(typeof data.filter !== "string"){
+const err23 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.healthFilter !== undefined){
+if(typeof data.healthFilter !== "string"){
+const err24 = {instancePath:instancePath+"/healthFilter",schemaPath:"#/properties/healthFilter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.allowStale !== undefined){
+if(typeof data.allowStale !== "boolean"){
+const err25 = {instancePath:instancePath+"/allowStale",schemaPath:"#/properties/allowStale/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.refreshInterval !== undefined){
+let data20 = data.refreshInterval;
+if(typeof data20 === "string"){
+if(!pattern0.test(data20)){
+const err26 = {instancePath:instancePath+"/refreshInterval",schemaPath:"#/properties/refreshInterval/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/refreshInterval",schemaPath:"#/properties/refreshInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.basicAuth !== undefined){
+if(!(validate314(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
+errors = vErrors.length;
+}
+}
+if(data.authorization !== undefined){
+if(!(validate316(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+errors = vErrors.length;
+}
+}
+if(data.oauth2 !== undefined){
+if(!(validate318(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+errors = vErrors.length;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate328(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+errors = vErrors.length;
+}
+}
+if(data.followRedirects !== undefined){
+if(typeof data.followRedirects !== "boolean"){
+const err28 = {instancePath:instancePath+"/followRedirects",schemaPath:"#/properties/followRedirects/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.enableHTTP2 !== undefined){
+if(typeof data.enableHTTP2 !== "boolean"){
+const err29 = {instancePath:instancePath+"/enableHTTP2",schemaPath:"#/properties/enableHTTP2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.proxyUrl !== undefined){
+let data27 = data.proxyUrl;
+if(typeof data27 === "string"){
+if(!pattern6.test(data27)){
+const err30 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err32 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err33 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data30 = data.proxyConnectHeader;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+for(const key3 in data30){
+let data31 = data30[key3];
+if(Array.isArray(data31)){
+const len2 = data31.length;
+for(let i2=0; i2<len2; i2++){
+let data32 = data31[i2];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.key === undefined){
+const err34 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+for(const key4 in data32){
+if(!(((key4 === "name") || (key4 === "key")) || (key4 === "optional"))){
+const err35 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data32.name !== undefined){
+if(typeof data32.name !== "string"){
+const err36 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data32.key !== undefined){
+if(typeof data32.key !== "string"){
+const err37 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data32.optional !== undefined){
+if(typeof data32.optional !== "boolean"){
+const err38 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+validate313.errors = vErrors;
+return errors === 0;
+}
+
+const schema166 = {"type":"array","items":{"type":"object","required":["names"],"additionalProperties":false,"properties":{"names":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"DNS names to query."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the names are resolved."},"type":{"type":"string","enum":["A","AAAA","MX","NS","SRV"],"description":"Record type (default SRV)."},"port":{"type":"integer","minimum":0,"maximum":65535,"description":"Port of the targets (not for SRV)."}}},"description":"DNS discovery."};
+
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.names === undefined){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/required",keyword:"required",params:{missingProperty: "names"},message:"must have required property '"+"names"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data0){
+if(!((((key0 === "names") || (key0 === "refreshInterval")) || (key0 === "type")) || (key0 === "port"))){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data0.names !== undefined){
+let data1 = data0.names;
+if(Array.isArray(data1)){
+if(data1.length < 1){
+const err2 = {instancePath:instancePath+"/" + i0+"/names",schemaPath:"#/items/properties/names/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const len1 = data1.length;
+for(let i1=0; i1<len1; i1++){
+let data2 = data1[i1];
+if(typeof data2 === "string"){
+if(func6(data2) < 1){
+const err3 = {instancePath:instancePath+"/" + i0+"/names/" + i1,schemaPath:"#/items/properties/names/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/" + i0+"/names/" + i1,schemaPath:"#/items/properties/names/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/" + i0+"/names",schemaPath:"#/items/properties/names/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data0.refreshInterval !== undefined){
+let data3 = data0.refreshInterval;
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+const err6 = {instancePath:instancePath+"/" + i0+"/refreshInterval",schemaPath:"#/items/properties/refreshInterval/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/" + i0+"/refreshInterval",schemaPath:"#/items/properties/refreshInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data0.type !== undefined){
+let data4 = data0.type;
+if(typeof data4 !== "string"){
+const err8 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"#/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(((((data4 === "A") || (data4 === "AAAA")) || (data4 === "MX")) || (data4 === "NS")) || (data4 === "SRV"))){
+const err9 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"#/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema166.items.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data0.port !== undefined){
+let data5 = data0.port;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err10 = {instancePath:instancePath+"/" + i0+"/port",schemaPath:"#/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 65535 || isNaN(data5)){
+const err11 = {instancePath:instancePath+"/" + i0+"/port",schemaPath:"#/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err12 = {instancePath:instancePath+"/" + i0+"/port",schemaPath:"#/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate335.errors = vErrors;
+return errors === 0;
+}
+
+const schema167 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+data.action = "replace";
+}
+for(const key0 in data){
+if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.sourceLabels !== undefined){
+let data0 = data.sourceLabels;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.separator !== undefined){
+if(typeof data.separator !== "string"){
+const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.targetLabel !== undefined){
+if(typeof data.targetLabel !== "string"){
+const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.regex !== undefined){
+if(typeof data.regex !== "string"){
+const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.modulus !== undefined){
+let data5 = data.modulus;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.replacement !== undefined){
+if(typeof data.replacement !== "string"){
+const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+let data7 = data.action;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema167.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate337.errors = vErrors;
+return errors === 0;
+}
+
+const schema168 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+data.action = "replace";
+}
+for(const key0 in data){
+if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.sourceLabels !== undefined){
+let data0 = data.sourceLabels;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.separator !== undefined){
+if(typeof data.separator !== "string"){
+const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.targetLabel !== undefined){
+if(typeof data.targetLabel !== "string"){
+const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.regex !== undefined){
+if(typeof data.regex !== "string"){
+const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.modulus !== undefined){
+let data5 = data.modulus;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.replacement !== undefined){
+if(typeof data.replacement !== "string"){
+const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+let data7 = data.action;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema168.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate339.errors = vErrors;
+return errors === 0;
+}
+
+const schema169 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "username") || (key0 === "password"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.username !== undefined){
+let data0 = data.username;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/username/name",schemaPath:"#/properties/username/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/username/key",schemaPath:"#/properties/username/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/username/optional",schemaPath:"#/properties/username/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.password !== undefined){
+let data4 = data.password;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/password/name",schemaPath:"#/properties/password/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/password/key",schemaPath:"#/properties/password/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/password/optional",schemaPath:"#/properties/password/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate341.errors = vErrors;
+return errors === 0;
+}
+
+const schema170 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "type") || (key0 === "credentials"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.credentials !== undefined){
+let data1 = data.credentials;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err2 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err3 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err4 = {instancePath:instancePath+"/credentials/name",schemaPath:"#/properties/credentials/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err5 = {instancePath:instancePath+"/credentials/key",schemaPath:"#/properties/credentials/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err6 = {instancePath:instancePath+"/credentials/optional",schemaPath:"#/properties/credentials/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate343.errors = vErrors;
+return errors === 0;
+}
+
+const schema171 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema172 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate346.errors = vErrors;
+return errors === 0;
+}
+
+const schema173 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema174 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate349.errors = vErrors;
+return errors === 0;
+}
+
+const schema175 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate351.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate349(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate351(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema173.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema173.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate348.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.clientId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.clientSecret === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clientSecret"},message:"must have required property '"+"clientSecret"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.tokenUrl === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tokenUrl"},message:"must have required property '"+"tokenUrl"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema171.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.clientId !== undefined){
+if(!(validate346(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
+errors = vErrors.length;
+}
+}
+if(data.clientSecret !== undefined){
+let data1 = data.clientSecret;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.key === undefined){
+const err4 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err5 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+if(typeof data1.name !== "string"){
+const err6 = {instancePath:instancePath+"/clientSecret/name",schemaPath:"#/properties/clientSecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.key !== undefined){
+if(typeof data1.key !== "string"){
+const err7 = {instancePath:instancePath+"/clientSecret/key",schemaPath:"#/properties/clientSecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.optional !== undefined){
+if(typeof data1.optional !== "boolean"){
+const err8 = {instancePath:instancePath+"/clientSecret/optional",schemaPath:"#/properties/clientSecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.tokenUrl !== undefined){
+let data5 = data.tokenUrl;
+if(typeof data5 === "string"){
+if(func6(data5) < 1){
+const err10 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!pattern7.test(data5)){
+const err11 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https)://.+$"},message:"must match pattern \""+"^(http|https)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.scopes !== undefined){
+let data6 = data.scopes;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data6[i0] !== "string"){
+const err13 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.endpointParams !== undefined){
+let data8 = data.endpointParams;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key2 in data8){
+if(typeof data8[key2] !== "string"){
+const err15 = {instancePath:instancePath+"/endpointParams/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpointParams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/endpointParams",schemaPath:"#/properties/endpointParams/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate348(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
+errors = vErrors.length;
+}
+}
+if(data.proxyUrl !== undefined){
+let data11 = data.proxyUrl;
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err17 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err19 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err20 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data14 = data.proxyConnectHeader;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+let data15 = data14[key3];
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.key === undefined){
+const err21 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key4 in data16){
+if(!(((key4 === "name") || (key4 === "key")) || (key4 === "optional"))){
+const err22 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data16.name !== undefined){
+if(typeof data16.name !== "string"){
+const err23 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data16.key !== undefined){
+if(typeof data16.key !== "string"){
+const err24 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data16.optional !== undefined){
+if(typeof data16.optional !== "boolean"){
+const err25 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/proxyConnectHeader/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate345.errors = vErrors;
+return errors === 0;
+}
+
+const schema176 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema177 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate356.errors = vErrors;
+return errors === 0;
+}
+
+const schema178 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "secret") || (key0 === "configMap"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate358.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "ca") || (key0 === "cert")) || (key0 === "keySecret")) || (key0 === "serverName")) || (key0 === "insecureSkipVerify")) || (key0 === "minVersion")) || (key0 === "maxVersion"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ca !== undefined){
+if(!(validate356(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+errors = vErrors.length;
+}
+}
+if(data.cert !== undefined){
+if(!(validate358(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
+errors = vErrors.length;
+}
+}
+if(data.keySecret !== undefined){
+let data2 = data.keySecret;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.key === undefined){
+const err1 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+const err3 = {instancePath:instancePath+"/keySecret/name",schemaPath:"#/properties/keySecret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data2.key !== undefined){
+if(typeof data2.key !== "string"){
+const err4 = {instancePath:instancePath+"/keySecret/key",schemaPath:"#/properties/keySecret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.optional !== undefined){
+if(typeof data2.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/keySecret/optional",schemaPath:"#/properties/keySecret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/keySecret",schemaPath:"#/properties/keySecret/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.serverName !== undefined){
+if(typeof data.serverName !== "string"){
+const err7 = {instancePath:instancePath+"/serverName",schemaPath:"#/properties/serverName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.insecureSkipVerify !== undefined){
+if(typeof data.insecureSkipVerify !== "boolean"){
+const err8 = {instancePath:instancePath+"/insecureSkipVerify",schemaPath:"#/properties/insecureSkipVerify/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.minVersion !== undefined){
+let data8 = data.minVersion;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema176.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.maxVersion !== undefined){
+let data9 = data.maxVersion;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema176.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate355.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func2.call(schema132.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.jobName !== undefined){
+let data0 = data.jobName;
+if(typeof data0 === "string"){
+if(func6(data0) < 1){
+const err1 = {instancePath:instancePath+"/jobName",schemaPath:"#/properties/jobName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/jobName",schemaPath:"#/properties/jobName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.staticConfigs !== undefined){
+let data1 = data.staticConfigs;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.targets === undefined){
+const err3 = {instancePath:instancePath+"/staticConfigs/" + i0,schemaPath:"#/properties/staticConfigs/items/required",keyword:"required",params:{missingProperty: "targets"},message:"must have required property '"+"targets"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!((key1 === "targets") || (key1 === "labels"))){
+const err4 = {instancePath:instancePath+"/staticConfigs/" + i0,schemaPath:"#/properties/staticConfigs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data2.targets !== undefined){
+let data3 = data2.targets;
+if(Array.isArray(data3)){
+if(data3.length < 1){
+const err5 = {instancePath:instancePath+"/staticConfigs/" + i0+"/targets",schemaPath:"#/properties/staticConfigs/items/properties/targets/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data3[i1] !== "string"){
+const err6 = {instancePath:instancePath+"/staticConfigs/" + i0+"/targets/" + i1,schemaPath:"#/properties/staticConfigs/items/properties/targets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/staticConfigs/" + i0+"/targets",schemaPath:"#/properties/staticConfigs/items/properties/targets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data2.labels !== undefined){
+let data5 = data2.labels;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+if(typeof data5[key2] !== "string"){
+const err8 = {instancePath:instancePath+"/staticConfigs/" + i0+"/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/staticConfigs/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/staticConfigs/" + i0+"/labels",schemaPath:"#/properties/staticConfigs/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/staticConfigs/" + i0,schemaPath:"#/properties/staticConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/staticConfigs",schemaPath:"#/properties/staticConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.fileSDConfigs !== undefined){
+let data7 = data.fileSDConfigs;
+if(Array.isArray(data7)){
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+let data8 = data7[i2];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.files === undefined){
+const err12 = {instancePath:instancePath+"/fileSDConfigs/" + i2,schemaPath:"#/properties/fileSDConfigs/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key3 in data8){
+if(!((key3 === "files") || (key3 === "refreshInterval"))){
+const err13 = {instancePath:instancePath+"/fileSDConfigs/" + i2,schemaPath:"#/properties/fileSDConfigs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.files !== undefined){
+let data9 = data8.files;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err14 = {instancePath:instancePath+"/fileSDConfigs/" + i2+"/files",schemaPath:"#/properties/fileSDConfigs/items/properties/files/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len3 = data9.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data9[i3] !== "string"){
+const err15 = {instancePath:instancePath+"/fileSDConfigs/" + i2+"/files/" + i3,schemaPath:"#/properties/fileSDConfigs/items/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/fileSDConfigs/" + i2+"/files",schemaPath:"#/properties/fileSDConfigs/items/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data8.refreshInterval !== undefined){
+let data11 = data8.refreshInterval;
+if(typeof data11 === "string"){
+if(!pattern0.test(data11)){
+const err17 = {instancePath:instancePath+"/fileSDConfigs/" + i2+"/refreshInterval",schemaPath:"#/properties/fileSDConfigs/items/properties/refreshInterval/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/fileSDConfigs/" + i2+"/refreshInterval",schemaPath:"#/properties/fileSDConfigs/items/properties/refreshInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/fileSDConfigs/" + i2,schemaPath:"#/properties/fileSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/fileSDConfigs",schemaPath:"#/properties/fileSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.httpSDConfigs !== undefined){
+let data12 = data.httpSDConfigs;
+if(Array.isArray(data12)){
+const len4 = data12.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate269(data12[i4], {instancePath:instancePath+"/httpSDConfigs/" + i4,parentData:data12,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/httpSDConfigs",schemaPath:"#/properties/httpSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.kubernetesSDConfigs !== undefined){
+let data14 = data.kubernetesSDConfigs;
+if(Array.isArray(data14)){
+const len5 = data14.length;
+for(let i5=0; i5<len5; i5++){
+if(!(validate291(data14[i5], {instancePath:instancePath+"/kubernetesSDConfigs/" + i5,parentData:data14,parentDataProperty:i5,rootData}))){
+vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/kubernetesSDConfigs",schemaPath:"#/properties/kubernetesSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.consulSDConfigs !== undefined){
+let data16 = data.consulSDConfigs;
+if(Array.isArray(data16)){
+const len6 = data16.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate313(data16[i6], {instancePath:instancePath+"/consulSDConfigs/" + i6,parentData:data16,parentDataProperty:i6,rootData}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/consulSDConfigs",schemaPath:"#/properties/consulSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.dnsSDConfigs !== undefined){
+if(!(validate335(data.dnsSDConfigs, {instancePath:instancePath+"/dnsSDConfigs",parentData:data,parentDataProperty:"dnsSDConfigs",rootData}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+errors = vErrors.length;
+}
+}
+if(data.ec2SDConfigs !== undefined){
+let data19 = data.ec2SDConfigs;
+if(Array.isArray(data19)){
+const len7 = data19.length;
+for(let i7=0; i7<len7; i7++){
+let data20 = data19[i7];
+if(!(data20 && typeof data20 == "object" && !Array.isArray(data20))){
+const err24 = {instancePath:instancePath+"/ec2SDConfigs/" + i7,schemaPath:"#/properties/ec2SDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/ec2SDConfigs",schemaPath:"#/properties/ec2SDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.azureSDConfigs !== undefined){
+let data21 = data.azureSDConfigs;
+if(Array.isArray(data21)){
+const len8 = data21.length;
+for(let i8=0; i8<len8; i8++){
+let data22 = data21[i8];
+if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
+const err26 = {instancePath:instancePath+"/azureSDConfigs/" + i8,schemaPath:"#/properties/azureSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/azureSDConfigs",schemaPath:"#/properties/azureSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.gceSDConfigs !== undefined){
+let data23 = data.gceSDConfigs;
+if(Array.isArray(data23)){
+const len9 = data23.length;
+for(let i9=0; i9<len9; i9++){
+let data24 = data23[i9];
+if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
+const err28 = {instancePath:instancePath+"/gceSDConfigs/" + i9,schemaPath:"#/properties/gceSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/gceSDConfigs",schemaPath:"#/properties/gceSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.openstackSDConfigs !== undefined){
+let data25 = data.openstackSDConfigs;
+if(Array.isArray(data25)){
+const len10 = data25.length;
+for(let i10=0; i10<len10; i10++){
+let data26 = data25[i10];
+if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
+const err30 = {instancePath:instancePath+"/openstackSDConfigs/" + i10,schemaPath:"#/properties/openstackSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/openstackSDConfigs",schemaPath:"#/properties/openstackSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.digitalOceanSDConfigs !== undefined){
+let data27 = data.digitalOceanSDConfigs;
+if(Array.isArray(data27)){
+const len11 = data27.length;
+for(let i11=0; i11<len11; i11++){
+let data28 = data27[i11];
+if(!(data28 && typeof data28 == "object" && !Array.isArray(data28))){
+const err32 = {instancePath:instancePath+"/digitalOceanSDConfigs/" + i11,schemaPath:"#/properties/digitalOceanSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/digitalOceanSDConfigs",schemaPath:"#/properties/digitalOceanSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.kumaSDConfigs !== undefined){
+let data29 = data.kumaSDConfigs;
+if(Array.isArray(data29)){
+const len12 = data29.length;
+for(let i12=0; i12<len12; i12++){
+let data30 = data29[i12];
+if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+const err34 = {instancePath:instancePath+"/kumaSDConfigs/" + i12,schemaPath:"#/properties/kumaSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/kumaSDConfigs",schemaPath:"#/properties/kumaSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.eurekaSDConfigs !== undefined){
+let data31 = data.eurekaSDConfigs;
+if(Array.isArray(data31)){
+const len13 = data31.length;
+for(let i13=0; i13<len13; i13++){
+let data32 = data31[i13];
+if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
+const err36 = {instancePath:instancePath+"/eurekaSDConfigs/" + i13,schemaPath:"#/properties/eurekaSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/eurekaSDConfigs",schemaPath:"#/properties/eurekaSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.dockerSDConfigs !== undefined){
+let data33 = data.dockerSDConfigs;
+if(Array.isArray(data33)){
+const len14 = data33.length;
+for(let i14=0; i14<len14; i14++){
+let data34 = data33[i14];
+if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
+const err38 = {instancePath:instancePath+"/dockerSDConfigs/" + i14,schemaPath:"#/properties/dockerSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/dockerSDConfigs",schemaPath:"#/properties/dockerSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.linodeSDConfigs !== undefined){
+let data35 = data.linodeSDConfigs;
+if(Array.isArray(data35)){
+const len15 = data35.length;
+for(let i15=0; i15<len15; i15++){
+let data36 = data35[i15];
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err40 = {instancePath:instancePath+"/linodeSDConfigs/" + i15,schemaPath:"#/properties/linodeSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/linodeSDConfigs",schemaPath:"#/properties/linodeSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.hetznerSDConfigs !== undefined){
+let data37 = data.hetznerSDConfigs;
+if(Array.isArray(data37)){
+const len16 = data37.length;
+for(let i16=0; i16<len16; i16++){
+let data38 = data37[i16];
+if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
+const err42 = {instancePath:instancePath+"/hetznerSDConfigs/" + i16,schemaPath:"#/properties/hetznerSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/hetznerSDConfigs",schemaPath:"#/properties/hetznerSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.nomadSDConfigs !== undefined){
+let data39 = data.nomadSDConfigs;
+if(Array.isArray(data39)){
+const len17 = data39.length;
+for(let i17=0; i17<len17; i17++){
+let data40 = data39[i17];
+if(!(data40 && typeof data40 == "object" && !Array.isArray(data40))){
+const err44 = {instancePath:instancePath+"/nomadSDConfigs/" + i17,schemaPath:"#/properties/nomadSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/nomadSDConfigs",schemaPath:"#/properties/nomadSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.dockerSwarmSDConfigs !== undefined){
+let data41 = data.dockerSwarmSDConfigs;
+if(Array.isArray(data41)){
+const len18 = data41.length;
+for(let i18=0; i18<len18; i18++){
+let data42 = data41[i18];
+if(!(data42 && typeof data42 == "object" && !Array.isArray(data42))){
+const err46 = {instancePath:instancePath+"/dockerSwarmSDConfigs/" + i18,schemaPath:"#/properties/dockerSwarmSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/dockerSwarmSDConfigs",schemaPath:"#/properties/dockerSwarmSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.puppetDBSDConfigs !== undefined){
+let data43 = data.puppetDBSDConfigs;
+if(Array.isArray(data43)){
+const len19 = data43.length;
+for(let i19=0; i19<len19; i19++){
+let data44 = data43[i19];
+if(!(data44 && typeof data44 == "object" && !Array.isArray(data44))){
+const err48 = {instancePath:instancePath+"/puppetDBSDConfigs/" + i19,schemaPath:"#/properties/puppetDBSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/puppetDBSDConfigs",schemaPath:"#/properties/puppetDBSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.lightSailSDConfigs !== undefined){
+let data45 = data.lightSailSDConfigs;
+if(Array.isArray(data45)){
+const len20 = data45.length;
+for(let i20=0; i20<len20; i20++){
+let data46 = data45[i20];
+if(!(data46 && typeof data46 == "object" && !Array.isArray(data46))){
+const err50 = {instancePath:instancePath+"/lightSailSDConfigs/" + i20,schemaPath:"#/properties/lightSailSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/lightSailSDConfigs",schemaPath:"#/properties/lightSailSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.ovhcloudSDConfigs !== undefined){
+let data47 = data.ovhcloudSDConfigs;
+if(Array.isArray(data47)){
+const len21 = data47.length;
+for(let i21=0; i21<len21; i21++){
+let data48 = data47[i21];
+if(!(data48 && typeof data48 == "object" && !Array.isArray(data48))){
+const err52 = {instancePath:instancePath+"/ovhcloudSDConfigs/" + i21,schemaPath:"#/properties/ovhcloudSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/ovhcloudSDConfigs",schemaPath:"#/properties/ovhcloudSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.scalewaySDConfigs !== undefined){
+let data49 = data.scalewaySDConfigs;
+if(Array.isArray(data49)){
+const len22 = data49.length;
+for(let i22=0; i22<len22; i22++){
+let data50 = data49[i22];
+if(!(data50 && typeof data50 == "object" && !Array.isArray(data50))){
+const err54 = {instancePath:instancePath+"/scalewaySDConfigs/" + i22,schemaPath:"#/properties/scalewaySDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/scalewaySDConfigs",schemaPath:"#/properties/scalewaySDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.ionosSDConfigs !== undefined){
+let data51 = data.ionosSDConfigs;
+if(Array.isArray(data51)){
+const len23 = data51.length;
+for(let i23=0; i23<len23; i23++){
+let data52 = data51[i23];
+if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
+const err56 = {instancePath:instancePath+"/ionosSDConfigs/" + i23,schemaPath:"#/properties/ionosSDConfigs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/ionosSDConfigs",schemaPath:"#/properties/ionosSDConfigs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.relabelings !== undefined){
+let data53 = data.relabelings;
+if(Array.isArray(data53)){
+const len24 = data53.length;
+for(let i24=0; i24<len24; i24++){
+if(!(validate337(data53[i24], {instancePath:instancePath+"/relabelings/" + i24,parentData:data53,parentDataProperty:i24,rootData}))){
+vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/relabelings",schemaPath:"#/properties/relabelings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data.metricRelabelings !== undefined){
+let data55 = data.metricRelabelings;
+if(Array.isArray(data55)){
+const len25 = data55.length;
+for(let i25=0; i25<len25; i25++){
+if(!(validate339(data55[i25], {instancePath:instancePath+"/metricRelabelings/" + i25,parentData:data55,parentDataProperty:i25,rootData}))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/metricRelabelings",schemaPath:"#/properties/metricRelabelings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.metricsPath !== undefined){
+if(typeof data.metricsPath !== "string"){
+const err60 = {instancePath:instancePath+"/metricsPath",schemaPath:"#/properties/metricsPath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.scrapeInterval !== undefined){
+let data58 = data.scrapeInterval;
+if(typeof data58 === "string"){
+if(!pattern0.test(data58)){
+const err61 = {instancePath:instancePath+"/scrapeInterval",schemaPath:"#/properties/scrapeInterval/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/scrapeInterval",schemaPath:"#/properties/scrapeInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.scrapeTimeout !== undefined){
+let data59 = data.scrapeTimeout;
+if(typeof data59 === "string"){
+if(!pattern0.test(data59)){
+const err63 = {instancePath:instancePath+"/scrapeTimeout",schemaPath:"#/properties/scrapeTimeout/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/scrapeTimeout",schemaPath:"#/properties/scrapeTimeout/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data.scrapeProtocols !== undefined){
+let data60 = data.scrapeProtocols;
+if(Array.isArray(data60)){
+const len26 = data60.length;
+for(let i26=0; i26<len26; i26++){
+let data61 = data60[i26];
+if(typeof data61 !== "string"){
+const err65 = {instancePath:instancePath+"/scrapeProtocols/" + i26,schemaPath:"#/properties/scrapeProtocols/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(!(((((data61 === "PrometheusProto") || (data61 === "OpenMetricsText0.0.1")) || (data61 === "OpenMetricsText1.0.0")) || (data61 === "PrometheusText0.0.4")) || (data61 === "PrometheusText1.0.0"))){
+const err66 = {instancePath:instancePath+"/scrapeProtocols/" + i26,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema132.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/scrapeProtocols",schemaPath:"#/properties/scrapeProtocols/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.fallbackScrapeProtocol !== undefined){
+let data62 = data.fallbackScrapeProtocol;
+if(typeof data62 !== "string"){
+const err68 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(!(((((data62 === "PrometheusProto") || (data62 === "OpenMetricsText0.0.1")) || (data62 === "OpenMetricsText1.0.0")) || (data62 === "PrometheusText0.0.4")) || (data62 === "PrometheusText1.0.0"))){
+const err69 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema132.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data.honorTimestamps !== undefined){
+if(typeof data.honorTimestamps !== "boolean"){
+const err70 = {instancePath:instancePath+"/honorTimestamps",schemaPath:"#/properties/honorTimestamps/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data.trackTimestampsStaleness !== undefined){
+if(typeof data.trackTimestampsStaleness !== "boolean"){
+const err71 = {instancePath:instancePath+"/trackTimestampsStaleness",schemaPath:"#/properties/trackTimestampsStaleness/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.honorLabels !== undefined){
+if(typeof data.honorLabels !== "boolean"){
+const err72 = {instancePath:instancePath+"/honorLabels",schemaPath:"#/properties/honorLabels/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data.params !== undefined){
+let data66 = data.params;
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+for(const key4 in data66){
+let data67 = data66[key4];
+if(Array.isArray(data67)){
+const len27 = data67.length;
+for(let i27=0; i27<len27; i27++){
+if(typeof data67[i27] !== "string"){
+const err73 = {instancePath:instancePath+"/params/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i27,schemaPath:"#/properties/params/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/params/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.scheme !== undefined){
+let data69 = data.scheme;
+if(typeof data69 !== "string"){
+const err76 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(!((((data69 === "http") || (data69 === "https")) || (data69 === "HTTP")) || (data69 === "HTTPS"))){
+const err77 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema132.properties.scheme.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.enableCompression !== undefined){
+if(typeof data.enableCompression !== "boolean"){
+const err78 = {instancePath:instancePath+"/enableCompression",schemaPath:"#/properties/enableCompression/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data.enableHTTP2 !== undefined){
+if(typeof data.enableHTTP2 !== "boolean"){
+const err79 = {instancePath:instancePath+"/enableHTTP2",schemaPath:"#/properties/enableHTTP2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data.basicAuth !== undefined){
+if(!(validate341(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+errors = vErrors.length;
+}
+}
+if(data.authorization !== undefined){
+if(!(validate343(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+errors = vErrors.length;
+}
+}
+if(data.oauth2 !== undefined){
+if(!(validate345(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
+errors = vErrors.length;
+}
+}
+if(data.tlsConfig !== undefined){
+if(!(validate355(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate355.errors : vErrors.concat(validate355.errors);
+errors = vErrors.length;
+}
+}
+if(data.sampleLimit !== undefined){
+let data76 = data.sampleLimit;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+const err80 = {instancePath:instancePath+"/sampleLimit",schemaPath:"#/properties/sampleLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 0 || isNaN(data76)){
+const err81 = {instancePath:instancePath+"/sampleLimit",schemaPath:"#/properties/sampleLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+if(data.targetLimit !== undefined){
+let data77 = data.targetLimit;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err82 = {instancePath:instancePath+"/targetLimit",schemaPath:"#/properties/targetLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+const err83 = {instancePath:instancePath+"/targetLimit",schemaPath:"#/properties/targetLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+if(data.labelLimit !== undefined){
+let data78 = data.labelLimit;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err84 = {instancePath:instancePath+"/labelLimit",schemaPath:"#/properties/labelLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 0 || isNaN(data78)){
+const err85 = {instancePath:instancePath+"/labelLimit",schemaPath:"#/properties/labelLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+if(data.labelNameLengthLimit !== undefined){
+let data79 = data.labelNameLengthLimit;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err86 = {instancePath:instancePath+"/labelNameLengthLimit",schemaPath:"#/properties/labelNameLengthLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 < 0 || isNaN(data79)){
+const err87 = {instancePath:instancePath+"/labelNameLengthLimit",schemaPath:"#/properties/labelNameLengthLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+if(data.labelValueLengthLimit !== undefined){
+let data80 = data.labelValueLengthLimit;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err88 = {instancePath:instancePath+"/labelValueLengthLimit",schemaPath:"#/properties/labelValueLengthLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 < 0 || isNaN(data80)){
+const err89 = {instancePath:instancePath+"/labelValueLengthLimit",schemaPath:"#/properties/labelValueLengthLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+if(data.keepDroppedTargets !== undefined){
+let data81 = data.keepDroppedTargets;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+const err90 = {instancePath:instancePath+"/keepDroppedTargets",schemaPath:"#/properties/keepDroppedTargets/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
+const err91 = {instancePath:instancePath+"/keepDroppedTargets",schemaPath:"#/properties/keepDroppedTargets/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+if(data.bodySizeLimit !== undefined){
+let data82 = data.bodySizeLimit;
+if(typeof data82 === "string"){
+if(!pattern4.test(data82)){
+const err92 = {instancePath:instancePath+"/bodySizeLimit",schemaPath:"#/properties/bodySizeLimit/pattern",keyword:"pattern",params:{pattern: "(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$"},message:"must match pattern \""+"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$"+"\""};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/bodySizeLimit",schemaPath:"#/properties/bodySizeLimit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data.scrapeNativeHistograms !== undefined){
+if(typeof data.scrapeNativeHistograms !== "boolean"){
+const err94 = {instancePath:instancePath+"/scrapeNativeHistograms",schemaPath:"#/properties/scrapeNativeHistograms/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data.scrapeClassicHistograms !== undefined){
+if(typeof data.scrapeClassicHistograms !== "boolean"){
+const err95 = {instancePath:instancePath+"/scrapeClassicHistograms",schemaPath:"#/properties/scrapeClassicHistograms/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data.nativeHistogramBucketLimit !== undefined){
+let data85 = data.nativeHistogramBucketLimit;
+if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
+const err96 = {instancePath:instancePath+"/nativeHistogramBucketLimit",schemaPath:"#/properties/nativeHistogramBucketLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 0 || isNaN(data85)){
+const err97 = {instancePath:instancePath+"/nativeHistogramBucketLimit",schemaPath:"#/properties/nativeHistogramBucketLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+if(data.nativeHistogramMinBucketFactor !== undefined){
+let data86 = data.nativeHistogramMinBucketFactor;
+const _errs186 = errors;
+let valid61 = false;
+const _errs187 = errors;
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
+const err98 = {instancePath:instancePath+"/nativeHistogramMinBucketFactor",schemaPath:"#/properties/nativeHistogramMinBucketFactor/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+var _valid0 = _errs187 === errors;
+valid61 = valid61 || _valid0;
+if(!valid61){
+const _errs189 = errors;
+if(typeof data86 !== "string"){
+const err99 = {instancePath:instancePath+"/nativeHistogramMinBucketFactor",schemaPath:"#/properties/nativeHistogramMinBucketFactor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+var _valid0 = _errs189 === errors;
+valid61 = valid61 || _valid0;
+}
+if(!valid61){
+const err100 = {instancePath:instancePath+"/nativeHistogramMinBucketFactor",schemaPath:"#/properties/nativeHistogramMinBucketFactor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+else {
+errors = _errs186;
+if(vErrors !== null){
+if(_errs186){
+vErrors.length = _errs186;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data86 !== "string" && !Number.isInteger(data86)){
+const err101 = {instancePath:instancePath+"/nativeHistogramMinBucketFactor",schemaPath:"#/properties/nativeHistogramMinBucketFactor/x-kubernetes-int-or-string",keyword:"x-kubernetes-int-or-string",params:{},message:"must pass \"x-kubernetes-int-or-string\" keyword validation"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data.convertClassicHistogramsToNHCB !== undefined){
+if(typeof data.convertClassicHistogramsToNHCB !== "boolean"){
+const err102 = {instancePath:instancePath+"/convertClassicHistogramsToNHCB",schemaPath:"#/properties/convertClassicHistogramsToNHCB/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data.nameValidationScheme !== undefined){
+let data88 = data.nameValidationScheme;
+if(typeof data88 !== "string"){
+const err103 = {instancePath:instancePath+"/nameValidationScheme",schemaPath:"#/properties/nameValidationScheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(!((data88 === "UTF8") || (data88 === "Legacy"))){
+const err104 = {instancePath:instancePath+"/nameValidationScheme",schemaPath:"#/properties/nameValidationScheme/enum",keyword:"enum",params:{allowedValues: schema132.properties.nameValidationScheme.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data.nameEscapingScheme !== undefined){
+let data89 = data.nameEscapingScheme;
+if(typeof data89 !== "string"){
+const err105 = {instancePath:instancePath+"/nameEscapingScheme",schemaPath:"#/properties/nameEscapingScheme/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(!((((data89 === "AllowUTF8") || (data89 === "Underscores")) || (data89 === "Dots")) || (data89 === "Values"))){
+const err106 = {instancePath:instancePath+"/nameEscapingScheme",schemaPath:"#/properties/nameEscapingScheme/enum",keyword:"enum",params:{allowedValues: schema132.properties.nameEscapingScheme.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data.scrapeClass !== undefined){
+let data90 = data.scrapeClass;
+if(typeof data90 === "string"){
+if(func6(data90) < 1){
+const err107 = {instancePath:instancePath+"/scrapeClass",schemaPath:"#/properties/scrapeClass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/scrapeClass",schemaPath:"#/properties/scrapeClass/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data.proxyUrl !== undefined){
+let data91 = data.proxyUrl;
+if(typeof data91 === "string"){
+if(!pattern6.test(data91)){
+const err109 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/pattern",keyword:"pattern",params:{pattern: "^(http|https|socks5)://.+$"},message:"must match pattern \""+"^(http|https|socks5)://.+$"+"\""};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/proxyUrl",schemaPath:"#/properties/proxyUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+if(data.noProxy !== undefined){
+if(typeof data.noProxy !== "string"){
+const err111 = {instancePath:instancePath+"/noProxy",schemaPath:"#/properties/noProxy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data.proxyFromEnvironment !== undefined){
+if(typeof data.proxyFromEnvironment !== "boolean"){
+const err112 = {instancePath:instancePath+"/proxyFromEnvironment",schemaPath:"#/properties/proxyFromEnvironment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data.proxyConnectHeader !== undefined){
+let data94 = data.proxyConnectHeader;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+for(const key5 in data94){
+let data95 = data94[key5];
+if(Array.isArray(data95)){
+const len28 = data95.length;
+for(let i28=0; i28<len28; i28++){
+let data96 = data95[i28];
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.key === undefined){
+const err113 = {instancePath:instancePath+"/proxyConnectHeader/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i28,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+for(const key6 in data96){
+if(!(((key6 === "name") || (key6 === "key")) || (key6 === "optional"))){
+const err114 = {instancePath:instancePath+"/proxyConnectHeader/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i28,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data96.name !== undefined){
+if(typeof data96.name !== "string"){
+const err115 = {instancePath:instancePath+"/proxyConnectHeader/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i28+"/name",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+if(data96.key !== undefined){
+if(typeof data96.key !== "string"){
+const err116 = {instancePath:instancePath+"/proxyConnectHeader/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i28+"/key",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data96.optional !== undefined){
+if(typeof data96.optional !== "boolean"){
+const err117 = {instancePath:instancePath+"/proxyConnectHeader/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i28+"/optional",schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/proxyConnectHeader/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i28,schemaPath:"#/properties/proxyConnectHeader/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/proxyConnectHeader/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proxyConnectHeader/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/proxyConnectHeader",schemaPath:"#/properties/proxyConnectHeader/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+else {
+const err121 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+validate268.errors = vErrors;
+return errors === 0;
+}
+
+const schema179 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema180 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema181 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.lastTransitionTime === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastTransitionTime"},message:"must have required property '"+"lastTransitionTime"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "type") || (key0 === "status")) || (key0 === "reason")) || (key0 === "message")) || (key0 === "lastTransitionTime")) || (key0 === "observedGeneration"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(data0 === "Accepted")){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema181.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema181.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+if(typeof data.reason !== "string"){
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err9 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.lastTransitionTime !== undefined){
+let data4 = data.lastTransitionTime;
+if(typeof data4 === "string"){
+if(!(formats0.validate(data4))){
+const err10 = {instancePath:instancePath+"/lastTransitionTime",schemaPath:"#/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/lastTransitionTime",schemaPath:"#/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.observedGeneration !== undefined){
+let data5 = data.observedGeneration;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/observedGeneration",schemaPath:"#/properties/observedGeneration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate364.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.group === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.resource === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.namespace === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "group") || (key0 === "resource")) || (key0 === "name")) || (key0 === "namespace")) || (key0 === "conditions"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.group !== undefined){
+let data0 = data.group;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(data0 === "monitoring.coreos.com")){
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema180.properties.group.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data1 = data.resource;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema180.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.namespace !== undefined){
+if(typeof data.namespace !== "string"){
+const err10 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.conditions !== undefined){
+let data4 = data.conditions;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate364(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/conditions",schemaPath:"#/properties/conditions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate363.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "bindings") || (key0 === "acceptedBy")) || (key0 === "rejectedBy"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.bindings !== undefined){
+let data0 = data.bindings;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate363(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/bindings",schemaPath:"#/properties/bindings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.acceptedBy !== undefined){
+let data2 = data.acceptedBy;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err2 = {instancePath:instancePath+"/acceptedBy",schemaPath:"#/properties/acceptedBy/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err3 = {instancePath:instancePath+"/acceptedBy",schemaPath:"#/properties/acceptedBy/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.rejectedBy !== undefined){
+let data3 = data.rejectedBy;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err4 = {instancePath:instancePath+"/rejectedBy",schemaPath:"#/properties/rejectedBy/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err5 = {instancePath:instancePath+"/rejectedBy",schemaPath:"#/properties/rejectedBy/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate362.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiVersion === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.spec === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "status"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.apiVersion !== undefined){
+let data0 = data.apiVersion;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(data0 === "monitoring.coreos.com/v1alpha1")){
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema130.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(data1 === "ScrapeConfig")){
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema130.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+if(!(validate266(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+errors = vErrors.length;
+}
+}
+if(data.spec !== undefined){
+if(!(validate268(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+if(!(validate362(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate265.errors = vErrors;
+return errors === 0;
+}
+
+export const PrometheusRule = validate368;
+const schema182 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["PrometheusRule"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"type":"object","description":"Groups of alerting and recording rules.","additionalProperties":false,"properties":{"groups":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Rule groups; names are unique."}}},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.groups[].rules[]":{"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}},"object.spec.groups[]":{"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+const schema183 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
+
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.namespace === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.namespace !== undefined){
+if(typeof data.namespace !== "string"){
+const err3 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.generateName !== undefined){
+if(typeof data.generateName !== "string"){
+const err4 = {instancePath:instancePath+"/generateName",schemaPath:"#/properties/generateName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.uid !== undefined){
+if(typeof data.uid !== "string"){
+const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.resourceVersion !== undefined){
+if(typeof data.resourceVersion !== "string"){
+const err6 = {instancePath:instancePath+"/resourceVersion",schemaPath:"#/properties/resourceVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.generation !== undefined){
+let data5 = data.generation;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err7 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.creationTimestamp !== undefined){
+let data6 = data.creationTimestamp;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema183.properties.creationTimestamp.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.deletionTimestamp !== undefined){
+if(typeof data.deletionTimestamp !== "string"){
+const err9 = {instancePath:instancePath+"/deletionTimestamp",schemaPath:"#/properties/deletionTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.deletionGracePeriodSeconds !== undefined){
+let data8 = data.deletionGracePeriodSeconds;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err10 = {instancePath:instancePath+"/deletionGracePeriodSeconds",schemaPath:"#/properties/deletionGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.labels !== undefined){
+let data9 = data.labels;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key0 in data9){
+if(typeof data9[key0] !== "string"){
+const err11 = {instancePath:instancePath+"/labels/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.annotations !== undefined){
+let data11 = data.annotations;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key1 in data11){
+if(typeof data11[key1] !== "string"){
+const err13 = {instancePath:instancePath+"/annotations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.finalizers !== undefined){
+let data13 = data.finalizers;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data13[i0] !== "string"){
+const err15 = {instancePath:instancePath+"/finalizers/" + i0,schemaPath:"#/properties/finalizers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/finalizers",schemaPath:"#/properties/finalizers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.ownerReferences !== undefined){
+let data15 = data.ownerReferences;
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err17 = {instancePath:instancePath+"/ownerReferences/" + i1,schemaPath:"#/properties/ownerReferences/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ownerReferences",schemaPath:"#/properties/ownerReferences/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.managedFields !== undefined){
+let data17 = data.managedFields;
+if(Array.isArray(data17)){
+const len2 = data17.length;
+for(let i2=0; i2<len2; i2++){
+let data18 = data17[i2];
+if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))){
+const err19 = {instancePath:instancePath+"/managedFields/" + i2,schemaPath:"#/properties/managedFields/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/managedFields",schemaPath:"#/properties/managedFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate369.errors = vErrors;
+return errors === 0;
+}
+
+const schema184 = {"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}};
+const schema185 = {"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}};
+
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29553,12 +41826,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate269.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29639,8 +41912,8 @@ let data2 = data.rules;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate269(data2[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate372(data2[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 }
@@ -29756,15 +42029,15 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate268.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
 
-const schema134 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
-const schema135 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
-const schema136 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+const schema186 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema187 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema188 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29823,7 +42096,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(data0 === "Accepted")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema136.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema188.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -29846,7 +42119,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema136.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema188.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -29929,12 +42202,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30003,7 +42276,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com")){
-const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema135.properties.group.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema187.properties.group.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -30026,7 +42299,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
-const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema135.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema187.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -30065,8 +42338,8 @@ let data4 = data.conditions;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate274(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+if(!(validate377(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
 errors = vErrors.length;
 }
 }
@@ -30093,12 +42366,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate273.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30119,8 +42392,8 @@ let data0 = data.bindings;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate273(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+if(!(validate376(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
 errors = vErrors.length;
 }
 }
@@ -30197,12 +42470,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30271,7 +42544,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com/v1")){
-const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema130.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema182.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -30294,7 +42567,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(data1 === "PrometheusRule")){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema130.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema182.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -30305,8 +42578,8 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate266(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate369(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
 errors = vErrors.length;
 }
 }
@@ -30330,8 +42603,8 @@ let data4 = data3.groups;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate268(data4[i0], {instancePath:instancePath+"/spec/groups/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+if(!(validate371(data4[i0], {instancePath:instancePath+"/spec/groups/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
 errors = vErrors.length;
 }
 }
@@ -30360,8 +42633,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate272(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate375(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
 errors = vErrors.length;
 }
 }
@@ -30376,7 +42649,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 

@@ -1,5 +1,5 @@
 /** The whole-object schema (apiVersion, kind, metadata, spec, status) the validators and types are derived from. */
-import { GROUP, VERSION } from '../group.ts';
+import { GROUP } from '../group.ts';
 import { objectMetaSchema } from './common.ts';
 
 /**
@@ -7,13 +7,13 @@ import { objectMetaSchema } from './common.ts';
  * apiVersion and kind are pinned so the derived types can be told apart; the CRD itself does not repeat this
  * (the API server routes by them), see crd-manifest.ts.
  */
-export function resourceSchema<const K extends string, const S extends object, const T extends object>(kind: K, spec: S, status: T) {
+export function resourceSchema<const K extends string, const S extends object, const T extends object, const V extends string = 'v1'>(kind: K, spec: S, status: T, version?: V) {
   return {
     type: 'object',
     required: ['apiVersion', 'kind', 'metadata', 'spec'],
     additionalProperties: false,
     properties: {
-      apiVersion: { type: 'string', enum: [`${GROUP}/${VERSION}`] },
+      apiVersion: { type: 'string', enum: [`${GROUP}/${(version ?? 'v1') as V}`] },
       kind: { type: 'string', enum: [kind] },
       metadata: objectMetaSchema,
       spec,

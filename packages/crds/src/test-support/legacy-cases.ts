@@ -4,7 +4,8 @@
  * upstream takes int-or-string, empty specs. The same cases run against the ajv validators
  * (backward-compat.test.ts) and the real API server (crds.apiserver.test.ts).
  */
-import type { Kind } from '../names.ts';
+import { GROUP } from '../group.ts';
+import { API_VERSIONS, type Kind } from '../names.ts';
 
 /** One object that must be accepted. */
 export interface LegacyCase {
@@ -14,10 +15,9 @@ export interface LegacyCase {
   object: Record<string, unknown>;
 }
 
-const API_VERSION = 'monitoring.coreos.com/v1';
 
 function object(kind: Kind, name: string, spec: Record<string, unknown>, metadata: Record<string, unknown> = {}): Record<string, unknown> {
-  return { apiVersion: API_VERSION, kind, metadata: { name, namespace: 'crd-legacy', ...metadata }, spec };
+  return { apiVersion: `${GROUP}/${API_VERSIONS[kind]}`, kind, metadata: { name, namespace: 'crd-legacy', ...metadata }, spec };
 }
 
 function serviceMonitor(name: string, endpoint: Record<string, unknown>): Record<string, unknown> {
@@ -100,6 +100,18 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
       targets: { staticConfig: { static: ['https://example.com'], labels: { env: 'prod' }, relabelingConfigs: [{ action: 'Replace', targetLabel: 'team', replacement: 'web' }] } },
     }),
   },
+  // ScrapeConfig (v1alpha1)
+  {
+    title: 'a ScrapeConfig with static targets and Consul discovery, the shape kube-prometheus-stack users write',
+    kind: 'ScrapeConfig',
+    object: object('ScrapeConfig', 'static-and-consul', {
+      staticConfigs: [{ targets: ['node-1:9100'], labels: { env: 'prod' } }],
+      consulSDConfigs: [{ server: 'consul:8500', tokenRef: secretKey, services: ['web'] }],
+      scheme: 'HTTPS',
+      relabelings: [{ action: 'Replace', sourceLabels: ['__meta_consul_service'], targetLabel: 'service' }],
+    }),
+  },
+  { title: 'a ScrapeConfig with EC2 discovery (kept as written; promop rejects it when rendering)', kind: 'ScrapeConfig', object: object('ScrapeConfig', 'ec2', { ec2SDConfigs: [{ region: 'eu-west-1', port: 9100 }] }) },
   { title: 'a Probe with an empty spec', kind: 'Probe', object: object('Probe', 'empty-spec', {}) },
   { title: 'a Prometheus with an empty spec', kind: 'Prometheus', object: object('Prometheus', 'empty-spec', {}) },
   {

@@ -3,7 +3,8 @@
  * the ajv validators (validation.test.ts) and the real API server (crds.apiserver.test.ts), which proves the
  * generated CRDs and the validators agree.
  */
-import type { Kind } from '../names.ts';
+import { GROUP } from '../group.ts';
+import { API_VERSIONS, type Kind } from '../names.ts';
 
 /** One object that must be rejected. */
 export interface NegativeCase {
@@ -20,10 +21,9 @@ export interface NegativeCase {
   unknownField?: true;
 }
 
-const API_VERSION = 'monitoring.coreos.com/v1';
 
 function base(kind: Kind, name: string, spec: Record<string, unknown>): Record<string, unknown> {
-  return { apiVersion: API_VERSION, kind, metadata: { name, namespace: 'crd-negative' }, spec };
+  return { apiVersion: `${GROUP}/${API_VERSIONS[kind]}`, kind, metadata: { name, namespace: 'crd-negative' }, spec };
 }
 
 function serviceMonitor(name: string, endpoint: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -66,6 +66,8 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
   { title: 'a ServiceMonitor port given as a number', kind: 'ServiceMonitor', object: serviceMonitor('port-number', { port: 8080 }), path: 'spec.endpoints[0].port' },
   { title: 'an unknown endpoint field', kind: 'ServiceMonitor', object: serviceMonitor('unknown-field', { intervall: '30s' }), path: 'spec.endpoints[0].intervall', unknownField: true },
   // PodMonitor
+  { title: 'a ScrapeConfig static config without targets', kind: 'ScrapeConfig', object: base('ScrapeConfig', 'no-targets', { staticConfigs: [{ labels: { a: 'b' } }] }), path: 'spec.staticConfigs[0].targets' },
+  { title: 'a ScrapeConfig Kubernetes role that does not exist', kind: 'ScrapeConfig', object: base('ScrapeConfig', 'bad-role', { kubernetesSDConfigs: [{ role: 'Deployment' }] }), path: 'spec.kubernetesSDConfigs[0].role' },
   { title: 'a Probe prober without url', kind: 'Probe', object: base('Probe', 'prober-no-url', { prober: { path: '/probe' }, targets: { staticConfig: { static: ['a'] } } }), path: 'spec.prober.url' },
   { title: 'a Probe interval that is not a duration', kind: 'Probe', object: base('Probe', 'bad-interval', { interval: '5 minutes', prober: { url: 'b:9115' } }), path: 'spec.interval' },
   { title: 'a port number above 65535', kind: 'PodMonitor', object: podMonitor('port-too-high', { portNumber: 70000 }), path: 'spec.podMetricsEndpoints[0].portNumber' },

@@ -1,0 +1,183 @@
+/**
+ * A ScrapeConfig's service discovery lists → Prometheus' `*_sd_configs`, in prometheus-operator v0.93's key order:
+ * static, file, HTTP, Kubernetes, Consul and DNS discovery, with the HTTP client settings of the remote ones (auth,
+ * TLS, proxy) read from the ScrapeConfig's namespace. The discovery kinds promop does not render are problems at
+ * their field, never dropped.
+ */
+import type { ScrapeConfig } from '@promop/crds';
+import { sortedByKey } from '../go-map-order.ts';
+import {
+  appendProxy, checkAuthExclusivity, readSecretKey, renderAuthorization, renderBasicAuth, renderOAuth2, renderTlsConfig, supports,
+  type HttpClientContext,
+} from '../http-client/index.ts';
+import { isValidLabelName, labelNameRule, type NameValidationScheme } from '../prometheus-names.ts';
+import { parseDuration } from './duration.ts';
+
+type Spec = ScrapeConfig['spec'];
+type KubernetesSd = NonNullable<Spec['kubernetesSDConfigs']>[number];
+type ConsulSd = NonNullable<Spec['consulSDConfigs']>[number];
+type Entry = Record<string, unknown>;
+
+/** The discovery lists prometheus-operator accepts that promop does not render, with their Prometheus names. */
+const UNRENDERED: ReadonlyArray<[keyof Spec & string, string]> = [
+  ['ec2SDConfigs', 'EC2'], ['azureSDConfigs', 'Azure'], ['gceSDConfigs', 'GCE'], ['openstackSDConfigs', 'OpenStack'],
+  ['digitalOceanSDConfigs', 'DigitalOcean'], ['kumaSDConfigs', 'Kuma'], ['eurekaSDConfigs', 'Eureka'], ['dockerSDConfigs', 'Docker'],
+  ['linodeSDConfigs', 'Linode'], ['hetznerSDConfigs', 'Hetzner'], ['nomadSDConfigs', 'Nomad'], ['dockerSwarmSDConfigs', 'Docker Swarm'],
+  ['puppetDBSDConfigs', 'PuppetDB'], ['lightSailSDConfigs', 'Lightsail'], ['ovhcloudSDConfigs', 'OVHcloud'],
+  ['scalewaySDConfigs', 'Scaleway'], ['ionosSDConfigs', 'IONOS'],
+];
+
+/** Appends the `*_sd_configs` keys of `spec` to `cfg`; problems (and unrendered kinds) go to `hc.findings`. */
+export function appendServiceDiscovery(cfg: Entry, spec: Spec, hc: HttpClientContext, scheme: NameValidationScheme): void {
+  for (const [field, name] of UNRENDERED) {
+    const list = spec[field] as unknown[] | undefined;
+    if (list && list.length > 0) {
+      hc.findings.problem(`spec.${field}`, `${name} service discovery is not rendered by promop yet; use the supported kinds (static, file, HTTP, Kubernetes, Consul, DNS) or additionalScrapeConfigs`);
+    }
+  }
+  const list = <T>(field: string, configs: readonly T[] | undefined, key: string, render: (sd: T, path: string) => Entry) => {
+    if (configs && configs.length > 0) cfg[key] = configs.map((sd, i) => render(sd, `spec.${field}[${i}]`));
+  };
+  list('staticConfigs', spec.staticConfigs, 'static_configs', (sd, path) => {
+    for (const label of Object.keys(sd.labels ?? {}).sort()) {
+      if (!isValidLabelName(label, scheme)) hc.findings.problem(`${path}.labels`, `"${label}" is not a label name this Prometheus accepts (${labelNameRule(scheme)})`);
+    }
+    return { targets: [...sd.targets], labels: sortedByKey(sd.labels ?? {}) };
+  });
+  list('fileSDConfigs', spec.fileSDConfigs, 'file_sd_configs', (sd, path) => withRefresh({ files: [...sd.files] }, sd.refreshInterval, path, hc));
+  list('httpSDConfigs', spec.httpSDConfigs, 'http_sd_configs', (sd, path) => {
+    const entry: Entry = {};
+    appendClientAuth(entry, sd, path, hc, 'tls-before-proxy');
+    entry.url = sd.url;
+    withRefresh(entry, sd.refreshInterval, path, hc);
+    appendClientFlags(entry, sd);
+    return entry;
+  });
+  list('kubernetesSDConfigs', spec.kubernetesSDConfigs, 'kubernetes_sd_configs', (sd, path) => kubernetesSd(sd, path, hc));
+  list('consulSDConfigs', spec.consulSDConfigs, 'consul_sd_configs', (sd, path) => consulSd(sd, path, hc));
+  list('dnsSDConfigs', spec.dnsSDConfigs, 'dns_sd_configs', (sd, path) => {
+    const entry = withRefresh({ names: [...sd.names] }, sd.refreshInterval, path, hc);
+    if (sd.type) {
+      const minimum = sd.type === 'NS' ? '2.49.0' : sd.type === 'MX' ? '2.38.0' : undefined;
+      if (!minimum || supports(hc, minimum, `${path}.type`, `type: ${sd.type}`)) entry.type = sd.type;
+    }
+    if (sd.port !== undefined) entry.port = sd.port;
+    // Prometheus refuses the whole file for an A/AAAA/MX/NS lookup without a port (SRV records carry their own).
+    if (sd.type !== undefined && sd.type !== 'SRV' && !sd.port) {
+      hc.findings.problem(`${path}.port`, `is required for ${sd.type} records (only SRV records carry a port)`);
+    }
+    return entry;
+  });
+}
+
+/** `refresh_interval` when set, after checking it is a duration. */
+function withRefresh(entry: Entry, refreshInterval: string | undefined, path: string, hc: HttpClientContext): Entry {
+  if (refreshInterval === undefined) return entry;
+  if (parseDuration(refreshInterval) === undefined) hc.findings.problem(`${path}.refreshInterval`, `"${refreshInterval}" is not a valid duration (examples: 30s, 5m)`);
+  entry.refresh_interval = refreshInterval;
+  return entry;
+}
+
+interface SdHttpClient {
+  basicAuth?: Parameters<typeof renderBasicAuth>[0];
+  authorization?: Parameters<typeof renderAuthorization>[0];
+  oauth2?: Parameters<typeof renderOAuth2>[0];
+  tlsConfig?: Parameters<typeof renderTlsConfig>[0];
+  followRedirects?: boolean;
+  enableHTTP2?: boolean;
+  proxyUrl?: string;
+  noProxy?: string;
+  proxyFromEnvironment?: boolean;
+  proxyConnectHeader?: Record<string, { name?: string; key: string; optional?: boolean }[]>;
+}
+
+/**
+ * basic_auth, authorization, then (upstream's order differs per kind) TLS and proxy and OAuth2: HTTP discovery
+ * writes TLS, proxy, OAuth2; Consul OAuth2, proxy, TLS; Kubernetes OAuth2 and proxy here, TLS after its flags.
+ */
+function appendClientAuth(entry: Entry, sd: SdHttpClient, path: string, hc: HttpClientContext, order: 'tls-before-proxy' | 'oauth2-proxy-tls' | 'oauth2-proxy'): void {
+  checkAuthExclusivity({ basicAuth: sd.basicAuth, authorization: sd.authorization, oauth2: sd.oauth2 }, path, hc);
+  if (sd.basicAuth) entry.basic_auth = renderBasicAuth(sd.basicAuth, `${path}.basicAuth`, hc);
+  if (sd.authorization) {
+    const rendered = renderAuthorization(sd.authorization, `${path}.authorization`, hc);
+    if (rendered) entry.authorization = rendered;
+  }
+  const tls = () => {
+    if (!sd.tlsConfig) return;
+    const rendered = renderTlsConfig(sd.tlsConfig, `${path}.tlsConfig`, hc);
+    if (rendered) entry.tls_config = rendered;
+  };
+  const oauth2 = () => {
+    if (!sd.oauth2) return;
+    const rendered = renderOAuth2(sd.oauth2, `${path}.oauth2`, hc);
+    if (rendered) entry.oauth2 = rendered;
+  };
+  if (order === 'tls-before-proxy') {
+    tls();
+    appendProxy(entry, sd, path, hc);
+    oauth2();
+  } else {
+    oauth2();
+    appendProxy(entry, sd, path, hc);
+    if (order === 'oauth2-proxy-tls') tls();
+  }
+}
+
+function appendClientFlags(entry: Entry, sd: SdHttpClient): void {
+  if (sd.followRedirects !== undefined) entry.follow_redirects = sd.followRedirects;
+  if (sd.enableHTTP2 !== undefined) entry.enable_http2 = sd.enableHTTP2;
+}
+
+function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext): Entry {
+  const entry: Entry = {};
+  if (sd.apiServer) entry.api_server = sd.apiServer;
+  const role = sd.role.toLowerCase();
+  if (role === 'endpointslice' && !supports(hc, '2.21.0', `${path}.role`, 'role: endpointslice')) {
+    hc.findings.problem(`${path}.role`, `EndpointSlice discovery needs Prometheus v2.21.0 or later (configured: ${hc.version.text})`);
+  }
+  entry.role = role;
+  appendClientAuth(entry, sd, path, hc, 'oauth2-proxy');
+  appendClientFlags(entry, sd);
+  if (sd.tlsConfig) {
+    const rendered = renderTlsConfig(sd.tlsConfig, `${path}.tlsConfig`, hc);
+    if (rendered) entry.tls_config = rendered;
+  }
+  if (sd.namespaces) {
+    entry.namespaces = { names: [...(sd.namespaces.names ?? [])], ...(sd.namespaces.ownNamespace !== undefined ? { own_namespace: sd.namespaces.ownNamespace } : {}) };
+  }
+  if (sd.selectors && sd.selectors.length > 0 && supports(hc, '2.17.0', `${path}.selectors`, 'selectors')) {
+    entry.selectors = sd.selectors.map((selector) => ({
+      role: selector.role.toLowerCase(),
+      ...(selector.label !== undefined ? { label: selector.label } : {}),
+      ...(selector.field !== undefined ? { field: selector.field } : {}),
+    }));
+  }
+  if (sd.attachMetadata) {
+    const minimum = role === 'pod' ? '2.35.0' : role === 'endpoints' || role === 'endpointslice' ? '2.37.0' : undefined;
+    if (!minimum) hc.findings.warn(`${path}.attachMetadata: ignored because Prometheus attaches node metadata only for roles Pod, Endpoints and EndpointSlice`);
+    else if (supports(hc, minimum, `${path}.attachMetadata`, 'attach_metadata')) entry.attach_metadata = { node: sd.attachMetadata.node ?? false };
+  }
+  return entry;
+}
+
+function consulSd(sd: ConsulSd, path: string, hc: HttpClientContext): Entry {
+  const entry: Entry = {};
+  appendClientAuth(entry, sd, path, hc, 'oauth2-proxy-tls');
+  entry.server = sd.server;
+  if (sd.pathPrefix !== undefined) entry.path_prefix = sd.pathPrefix;
+  if (sd.tokenRef?.name) entry.token = readSecretKey(sd.tokenRef, `${path}.tokenRef`, hc) ?? '';
+  if (sd.datacenter !== undefined) entry.datacenter = sd.datacenter;
+  if (sd.namespace !== undefined) entry.namespace = sd.namespace;
+  if (sd.partition !== undefined) entry.partition = sd.partition;
+  if (sd.scheme !== undefined) entry.scheme = sd.scheme.toLowerCase();
+  if (sd.services && sd.services.length > 0) entry.services = [...sd.services];
+  if (sd.tags && sd.tags.length > 0) entry.tags = [...sd.tags];
+  if (sd.tagSeparator !== undefined) entry.tag_separator = sd.tagSeparator;
+  if (sd.nodeMeta && Object.keys(sd.nodeMeta).length > 0) entry.node_meta = sortedByKey(sd.nodeMeta);
+  if (sd.filter !== undefined) entry.filter = sd.filter;
+  if (sd.healthFilter !== undefined) entry.health_filter = sd.healthFilter;
+  if (sd.allowStale !== undefined) entry.allow_stale = sd.allowStale;
+  withRefresh(entry, sd.refreshInterval, path, hc);
+  appendClientFlags(entry, sd);
+  return entry;
+}

@@ -1,0 +1,209 @@
+/**
+ * ScrapeConfig (monitoring.coreos.com/v1alpha1): one Prometheus scrape job written almost as Prometheus' own
+ * scrape_config, with targets from static lists or service discovery. promop renders static, file, HTTP,
+ * Kubernetes, DNS and Consul discovery; the other discovery kinds prometheus-operator accepts are kept as opaque
+ * lists here (so existing manifests apply) and a ScrapeConfig using one is rejected with that reason.
+ */
+import { bool, byteSize, count, duration, embeddedList, intOrString, oneOf, secretKeySelectorSchema, str, stringList, stringMap, URL_PATTERN } from './common.ts';
+import { configResourceStatusSchema } from './config-resource-status.ts';
+import { basicAuthSchema, oauth2Schema, proxyProperties, safeAuthorizationSchema } from './http-auth.ts';
+import { relabelConfigList } from './relabel-config.ts';
+import { SCRAPE_PROTOCOLS } from './scrape-endpoint.ts';
+import { safeTlsConfigSchema } from './tls-config.ts';
+
+/** Discovery kinds of prometheus-operator's ScrapeConfig that promop does not render (yet). */
+export const UNRENDERED_SD_FIELDS = [
+  'ec2SDConfigs', 'azureSDConfigs', 'gceSDConfigs', 'openstackSDConfigs', 'digitalOceanSDConfigs', 'kumaSDConfigs',
+  'eurekaSDConfigs', 'dockerSDConfigs', 'linodeSDConfigs', 'hetznerSDConfigs', 'nomadSDConfigs', 'dockerSwarmSDConfigs',
+  'puppetDBSDConfigs', 'lightSailSDConfigs', 'ovhcloudSDConfigs', 'scalewaySDConfigs', 'ionosSDConfigs',
+] as const;
+
+const KUBERNETES_ROLES = ['Pod', 'Endpoints', 'Ingress', 'Service', 'Node', 'EndpointSlice'] as const;
+
+/** The HTTP client settings each remote discovery mechanism has. */
+const sdHttpClientProperties = {
+  basicAuth: basicAuthSchema,
+  authorization: safeAuthorizationSchema,
+  oauth2: oauth2Schema,
+  tlsConfig: safeTlsConfigSchema,
+  followRedirects: bool('Follow HTTP 3xx redirects.'),
+  enableHTTP2: bool('Allow HTTP/2.'),
+  ...proxyProperties,
+} as const;
+
+const staticConfigSchema = {
+  type: 'object',
+  required: ['targets'],
+  additionalProperties: false,
+  properties: {
+    targets: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Targets (host:port).' },
+    labels: stringMap('Labels added to every series of these targets.'),
+  },
+} as const;
+
+const fileSdConfigSchema = {
+  type: 'object',
+  required: ['files'],
+  additionalProperties: false,
+  properties: {
+    files: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Files (paths in the Prometheus container, globs allowed) listing targets.' },
+    refreshInterval: duration('How often the files are re-read.'),
+  },
+} as const;
+
+const httpSdConfigSchema = {
+  type: 'object',
+  required: ['url'],
+  additionalProperties: false,
+  properties: {
+    url: { type: 'string', minLength: 1, pattern: URL_PATTERN, description: 'URL returning the targets.' },
+    refreshInterval: duration('How often the URL is queried.'),
+    ...sdHttpClientProperties,
+  },
+} as const;
+
+const kubernetesSdConfigSchema = {
+  type: 'object',
+  required: ['role'],
+  additionalProperties: false,
+  properties: {
+    apiServer: str('API server URL (default: in-cluster).'),
+    role: oneOf(KUBERNETES_ROLES, 'Kind of object to discover.'),
+    namespaces: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Namespaces to discover in (default: all).',
+      properties: {
+        ownNamespace: bool("Include the Prometheus' own namespace."),
+        names: stringList('Namespace names.'),
+      },
+    },
+    attachMetadata: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Metadata attached to the targets.',
+      properties: { node: bool('Attach node labels (roles Pod, Endpoints, EndpointSlice).') },
+    },
+    selectors: {
+      type: 'array',
+      description: 'Label and field selectors passed to the API server.',
+      items: {
+        type: 'object',
+        required: ['role'],
+        additionalProperties: false,
+        properties: {
+          role: oneOf(KUBERNETES_ROLES, 'Kind of object the selector applies to.'),
+          label: str('Label selector.'),
+          field: str('Field selector.'),
+        },
+      },
+    },
+    ...sdHttpClientProperties,
+  },
+} as const;
+
+const consulSdConfigSchema = {
+  type: 'object',
+  required: ['server'],
+  additionalProperties: false,
+  properties: {
+    server: { type: 'string', minLength: 1, description: 'Consul server address (host:port).' },
+    pathPrefix: str('Prefix of the Consul API path.'),
+    tokenRef: { ...secretKeySelectorSchema, description: 'Secret key holding the Consul ACL token.' },
+    datacenter: str('Datacenter to query.'),
+    namespace: str('Consul namespace (Consul Enterprise).'),
+    partition: str('Admin partition (Consul Enterprise).'),
+    scheme: oneOf(['http', 'https', 'HTTP', 'HTTPS'], 'Scheme of the Consul API.'),
+    services: stringList('Services to discover (default: all).'),
+    tags: stringList('Only services with all these tags.'),
+    tagSeparator: str('Separator of the tags in the __meta_consul_tags label.'),
+    nodeMeta: stringMap('Only nodes with this metadata.'),
+    filter: str('Consul filter expression.'),
+    healthFilter: str('Consul filter expression for health checks.'),
+    allowStale: bool('Allow stale Consul results.'),
+    refreshInterval: duration('How often the catalog is queried.'),
+    ...sdHttpClientProperties,
+  },
+} as const;
+
+const dnsSdConfigSchema = {
+  type: 'object',
+  required: ['names'],
+  additionalProperties: false,
+  properties: {
+    names: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'DNS names to query.' },
+    refreshInterval: duration('How often the names are resolved.'),
+    type: oneOf(['A', 'AAAA', 'MX', 'NS', 'SRV'], 'Record type (default SRV).'),
+    port: { type: 'integer', minimum: 0, maximum: 65535, description: 'Port of the targets (not for SRV).' },
+  },
+} as const;
+
+/** ScrapeConfig spec. */
+export const scrapeConfigSpecSchema = {
+  type: 'object',
+  description: 'One scrape job and where its targets come from.',
+  additionalProperties: false,
+  properties: {
+    jobName: { type: 'string', minLength: 1, description: 'Value of the job label (the job name stays scrapeConfig/<namespace>/<name>).' },
+    staticConfigs: { type: 'array', items: staticConfigSchema, description: 'Fixed lists of targets.' },
+    fileSDConfigs: { type: 'array', items: fileSdConfigSchema, description: 'File-based discovery.' },
+    httpSDConfigs: { type: 'array', items: httpSdConfigSchema, description: 'HTTP-based discovery.' },
+    kubernetesSDConfigs: { type: 'array', items: kubernetesSdConfigSchema, description: 'Kubernetes discovery.' },
+    consulSDConfigs: { type: 'array', items: consulSdConfigSchema, description: 'Consul discovery.' },
+    dnsSDConfigs: { type: 'array', items: dnsSdConfigSchema, description: 'DNS discovery.' },
+    ec2SDConfigs: embeddedList('AWS EC2 discovery (accepted; not rendered by promop, which rejects the object).'),
+    azureSDConfigs: embeddedList('Azure discovery (accepted; not rendered by promop, which rejects the object).'),
+    gceSDConfigs: embeddedList('GCE discovery (accepted; not rendered by promop, which rejects the object).'),
+    openstackSDConfigs: embeddedList('OpenStack discovery (accepted; not rendered by promop, which rejects the object).'),
+    digitalOceanSDConfigs: embeddedList('DigitalOcean discovery (accepted; not rendered by promop, which rejects the object).'),
+    kumaSDConfigs: embeddedList('Kuma discovery (accepted; not rendered by promop, which rejects the object).'),
+    eurekaSDConfigs: embeddedList('Eureka discovery (accepted; not rendered by promop, which rejects the object).'),
+    dockerSDConfigs: embeddedList('Docker discovery (accepted; not rendered by promop, which rejects the object).'),
+    linodeSDConfigs: embeddedList('Linode discovery (accepted; not rendered by promop, which rejects the object).'),
+    hetznerSDConfigs: embeddedList('Hetzner discovery (accepted; not rendered by promop, which rejects the object).'),
+    nomadSDConfigs: embeddedList('Nomad discovery (accepted; not rendered by promop, which rejects the object).'),
+    dockerSwarmSDConfigs: embeddedList('Docker Swarm discovery (accepted; not rendered by promop, which rejects the object).'),
+    puppetDBSDConfigs: embeddedList('PuppetDB discovery (accepted; not rendered by promop, which rejects the object).'),
+    lightSailSDConfigs: embeddedList('AWS Lightsail discovery (accepted; not rendered by promop, which rejects the object).'),
+    ovhcloudSDConfigs: embeddedList('OVHcloud discovery (accepted; not rendered by promop, which rejects the object).'),
+    scalewaySDConfigs: embeddedList('Scaleway discovery (accepted; not rendered by promop, which rejects the object).'),
+    ionosSDConfigs: embeddedList('IONOS discovery (accepted; not rendered by promop, which rejects the object).'),
+    relabelings: relabelConfigList('Relabeling applied to targets before they are scraped.'),
+    metricRelabelings: relabelConfigList('Relabeling applied to samples before they are stored.'),
+    metricsPath: str('HTTP path to scrape (default /metrics).'),
+    scrapeInterval: duration('How often to scrape (default: the Prometheus scrapeInterval).'),
+    scrapeTimeout: duration('Scrape timeout; must not exceed the interval.'),
+    scrapeProtocols: { type: 'array', items: { type: 'string', enum: SCRAPE_PROTOCOLS }, description: 'Protocols to negotiate, in order of preference.' },
+    fallbackScrapeProtocol: oneOf(SCRAPE_PROTOCOLS, 'Protocol used when the target returns a missing or unknown Content-Type.'),
+    honorTimestamps: bool('Keep the timestamps the target exposes.'),
+    trackTimestampsStaleness: bool('Track staleness of series with explicit timestamps.'),
+    honorLabels: bool('Keep the labels of scraped series when they clash with target labels.'),
+    params: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'URL query parameters added to each scrape.' },
+    scheme: oneOf(['http', 'https', 'HTTP', 'HTTPS'], 'HTTP scheme to scrape with (default http).'),
+    enableCompression: bool('Ask targets for compressed responses (default true).'),
+    enableHTTP2: bool('Allow HTTP/2.'),
+    basicAuth: basicAuthSchema,
+    authorization: safeAuthorizationSchema,
+    oauth2: oauth2Schema,
+    tlsConfig: safeTlsConfigSchema,
+    sampleLimit: count('Per-scrape limit of accepted samples.'),
+    targetLimit: count('Limit of scraped targets.'),
+    labelLimit: count('Per-scrape limit of labels per sample.'),
+    labelNameLengthLimit: count('Per-scrape limit of label name length.'),
+    labelValueLengthLimit: count('Per-scrape limit of label value length.'),
+    keepDroppedTargets: count('How many dropped targets Prometheus keeps in memory.'),
+    bodySizeLimit: byteSize('Limit of the uncompressed response body size.'),
+    scrapeNativeHistograms: bool('Scrape native histograms.'),
+    scrapeClassicHistograms: bool('Also scrape the classic series of histograms exposed as native histograms.'),
+    nativeHistogramBucketLimit: count('Limit of buckets per native histogram.'),
+    nativeHistogramMinBucketFactor: intOrString('Lower bound of the native histogram bucket growth factor (a quantity).'),
+    convertClassicHistogramsToNHCB: bool('Convert classic histograms to native histograms with custom buckets.'),
+    nameValidationScheme: oneOf(['UTF8', 'Legacy'], 'Metric and label names this job accepts (accepted; not rendered by promop yet).'),
+    nameEscapingScheme: oneOf(['AllowUTF8', 'Underscores', 'Dots', 'Values'], 'How names are escaped (accepted; not rendered by promop yet).'),
+    scrapeClass: { type: 'string', minLength: 1, description: 'Name of the Prometheus scrape class to apply.' },
+    ...proxyProperties,
+  },
+} as const;
+
+/** ScrapeConfig status. */
+export const scrapeConfigStatusSchema = configResourceStatusSchema;
