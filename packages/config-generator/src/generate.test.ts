@@ -368,6 +368,49 @@ describe('a Prometheus version older than some fields', () => {
   });
 });
 
+describe('global scrape_protocols and the Prometheus version', () => {
+  it('drops PrometheusText1.0.0 for a 2.x Prometheus with a warning naming it, as monitor-level protocols', () => {
+    const output = render(input({ prometheus: prometheus({ version: 'v2.55.1', scrapeProtocols: ['PrometheusText1.0.0', 'PrometheusProto', 'OpenMetricsText1.0.0'] }) }));
+    expectGolden('global-scrape-protocols-v2.55.yaml', output.configs[0] ?? '');
+    expect(output.configs[0]).toContain('  scrape_protocols:\n  - PrometheusProto\n  - OpenMetricsText1.0.0\n');
+    expect(output.prometheusWarnings).toEqual([
+      'spec.scrapeProtocols: ignored PrometheusText1.0.0 because Prometheus v2.55.1 does not support it (needs v3.0.0 or later)',
+    ]);
+  });
+
+  it('omits the key when the filter leaves nothing (Prometheus refuses an empty list too)', () => {
+    const output = render(input({ prometheus: prometheus({ version: 'v2.55.1', scrapeProtocols: ['PrometheusText1.0.0'] }) }));
+    expect(output.configs[0]).not.toContain('scrape_protocols');
+    expect(output.prometheusWarnings).toEqual([
+      'spec.scrapeProtocols: ignored PrometheusText1.0.0 because Prometheus v2.55.1 does not support it (needs v3.0.0 or later)',
+    ]);
+  });
+
+  it('keeps PrometheusText1.0.0 for Prometheus 3', () => {
+    const output = render(input({ prometheus: prometheus({ version: 'v3.5.0', scrapeProtocols: ['PrometheusText1.0.0', 'PrometheusProto'] }) }));
+    expect(output.configs[0]).toContain('  scrape_protocols:\n  - PrometheusText1.0.0\n  - PrometheusProto\n');
+    expect(output.prometheusWarnings).toEqual([]);
+  });
+});
+
+describe('global body_size_limit (as prometheus-operator)', () => {
+  const globalBlock = (config: string | undefined): string => (config ?? '').split('\nscrape_configs:')[0] ?? '';
+  it('is spec.bodySizeLimit when set, even above enforcedBodySizeLimit', () => {
+    const output = render(input({ prometheus: prometheus({ bodySizeLimit: '100MB', enforcedBodySizeLimit: '10MB' }) }));
+    expect(globalBlock(output.configs[0])).toContain('  body_size_limit: 100MB\n');
+  });
+
+  it('is enforcedBodySizeLimit when spec.bodySizeLimit is unset', () => {
+    const output = render(input({ prometheus: prometheus({ enforcedBodySizeLimit: '10MB' }) }));
+    expect(globalBlock(output.configs[0])).toContain('  body_size_limit: 10MB\n');
+  });
+
+  it('is spec.bodySizeLimit when it is the lower one', () => {
+    const output = render(input({ prometheus: prometheus({ bodySizeLimit: '5MB', enforcedBodySizeLimit: '10MB' }) }));
+    expect(globalBlock(output.configs[0])).toContain('  body_size_limit: 5MB\n');
+  });
+});
+
 describe('selection verdicts', () => {
   const namespaces: NamespaceInfo[] = [
     { name: 'monitoring', labels: { team: 'platform' } },

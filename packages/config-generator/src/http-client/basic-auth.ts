@@ -10,10 +10,13 @@ export interface BasicAuthSpec {
 
 /**
  * Renders `{username, password}` (both always present, as upstream) or records a problem for a
- * missing Secret/key. Values are plaintext in the config; the config is stored in a Secret.
+ * missing Secret/key, or for a missing `password` reference: prometheus-operator rejects that too,
+ * rather than sending an empty password. Values are plaintext in the config; the config is stored
+ * in a Secret.
  */
 export function renderBasicAuth(basicAuth: BasicAuthSpec, path: string, ctx: HttpClientContext): Record<string, unknown> {
   const username = basicAuth.username ? readSecretKey(basicAuth.username, `${path}.username`, ctx) : undefined;
+  if (!basicAuth.password) ctx.findings.problem(`${path}.password`, 'basicAuth needs a password (a Secret name and key); without one the credentials would be sent with an empty password');
   const password = basicAuth.password ? readSecretKey(basicAuth.password, `${path}.password`, ctx) : undefined;
   return { username: username ?? '', password: password ?? '' };
 }

@@ -29,8 +29,22 @@ describe('basic auth', () => {
 
   it('never reads a Secret of another namespace', () => {
     const ctx = context('v3.16.0', 'elsewhere');
-    renderBasicAuth({ username: { name: 'creds', key: 'user' } }, 'spec.basicAuth', ctx);
-    expect(ctx.findings.problems).toEqual([{ path: 'spec.basicAuth.username', message: 'Secret "creds" not found in namespace "elsewhere"' }]);
+    renderBasicAuth({ username: { name: 'creds', key: 'user' }, password: { name: 'creds', key: 'password' } }, 'spec.basicAuth', ctx);
+    expect(ctx.findings.problems).toEqual([
+      { path: 'spec.basicAuth.username', message: 'Secret "creds" not found in namespace "elsewhere"' },
+      { path: 'spec.basicAuth.password', message: 'Secret "creds" not found in namespace "elsewhere"' },
+    ]);
+  });
+
+  it('rejects a basicAuth without password, as prometheus-operator does, instead of sending an empty one', () => {
+    const ctx = context();
+    renderBasicAuth({ username: { name: 'creds', key: 'user' } }, 'spec.endpoints[0].basicAuth', ctx);
+    expect(ctx.findings.problems).toEqual([
+      {
+        path: 'spec.endpoints[0].basicAuth.password',
+        message: 'basicAuth needs a password (a Secret name and key); without one the credentials would be sent with an empty password',
+      },
+    ]);
   });
 });
 

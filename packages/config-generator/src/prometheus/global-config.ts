@@ -3,7 +3,7 @@
  * external labels, global scrape limits, name validation and histogram settings, then rule
  * evaluation settings. Fields newer than the Prometheus version are dropped with a warning.
  */
-import { lowerByteSize } from '../scrape/limits.ts';
+import { protocolsForVersion } from '../scrape/limits.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
 import { supports } from '../http-client/index.ts';
 import { isPresent } from '../is-present.ts';
@@ -60,13 +60,17 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
   global.scrape_interval = effectiveScrapeInterval(spec);
   if (spec.scrapeTimeout) global.scrape_timeout = spec.scrapeTimeout;
   if (spec.scrapeProtocols && spec.scrapeProtocols.length > 0 && supports(context, '2.49.0', 'spec.scrapeProtocols', 'scrape_protocols')) {
-    global.scrape_protocols = spec.scrapeProtocols;
+    // The same version filter as monitor-level protocols; nothing left → no key (an empty list is refused).
+    const protocols = protocolsForVersion(spec.scrapeProtocols, 'spec.scrapeProtocols', context);
+    if (protocols.length > 0) global.scrape_protocols = protocols;
   }
   global.external_labels = buildExternalLabels(spec, context);
 
-  // Capped by the enforced limit like the numeric limits below (jobs without their own limit inherit it).
-  const bodySizeLimit = lowerByteSize(spec.bodySizeLimit ?? undefined, spec.enforcedBodySizeLimit ?? undefined);
-  if (bodySizeLimit && supports(context, '2.45.0', bodySizeLimit === spec.bodySizeLimit ? 'spec.bodySizeLimit' : 'spec.enforcedBodySizeLimit', 'body_size_limit')) {
+  // As prometheus-operator: the Prometheus' own bodySizeLimit, else the enforced one (not the lower of the two:
+  // both are the Prometheus owner's settings, and every monitor job carries its own capped body_size_limit).
+  const bodySizeField = spec.bodySizeLimit ? 'bodySizeLimit' : 'enforcedBodySizeLimit';
+  const bodySizeLimit = spec.bodySizeLimit || spec.enforcedBodySizeLimit;
+  if (bodySizeLimit && supports(context, '2.45.0', `spec.${bodySizeField}`, 'body_size_limit')) {
     global.body_size_limit = bodySizeLimit;
   }
   appendLimit(global, 'sample_limit', spec.sampleLimit, spec.enforcedSampleLimit, 'sampleLimit', context, '2.45.0');

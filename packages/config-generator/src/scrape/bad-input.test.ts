@@ -38,6 +38,16 @@ const cases: BadCase[] = [
     problems: [{ path: 'spec.endpoints[0].basicAuth.username', message: 'Secret "nope" not found in namespace "default"' }],
   },
   {
+    story: 'a basicAuth without password (prometheus-operator rejects it too)',
+    monitor: smEndpoint({ basicAuth: { username: { name: 'creds', key: 'user' } } }),
+    problems: [
+      {
+        path: 'spec.endpoints[0].basicAuth.password',
+        message: 'basicAuth needs a password (a Secret name and key); without one the credentials would be sent with an empty password',
+      },
+    ],
+  },
+  {
     story: 'a bearer token Secret without the key',
     monitor: smEndpoint({ bearerTokenSecret: { name: 'creds', key: 'missing' } }),
     problems: [{ path: 'spec.endpoints[0].bearerTokenSecret', message: 'key "missing" not found in Secret "creds" in namespace "default"' }],

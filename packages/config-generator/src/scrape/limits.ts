@@ -93,11 +93,7 @@ export function appendMonitorLimits(cfg: Record<string, unknown>, spec: LimitFie
     cfg.convert_classic_histograms_to_nhcb = spec.convertClassicHistogramsToNHCB;
   }
 
-  const protocols = [...(spec.scrapeProtocols ?? [])].filter((protocol) => {
-    if (protocol !== 'PrometheusText1.0.0' || isAtLeast(ctx.version, '3.0.0')) return true;
-    hc.findings.warn(`spec.scrapeProtocols: ignored PrometheusText1.0.0 because Prometheus ${ctx.version.text} does not support it (needs v3.0.0 or later)`);
-    return false;
-  });
+  const protocols = protocolsForVersion(spec.scrapeProtocols, 'spec.scrapeProtocols', hc);
   if (protocols.length > 0 && supports(hc, '2.49.0', 'spec.scrapeProtocols', 'scrape_protocols')) cfg.scrape_protocols = protocols;
   if (fallbackScrapeProtocol !== undefined && supports(hc, '3.0.0', 'spec.fallbackScrapeProtocol', 'fallback_scrape_protocol')) {
     cfg.fallback_scrape_protocol = fallbackScrapeProtocol;
@@ -105,6 +101,20 @@ export function appendMonitorLimits(cfg: Record<string, unknown>, spec: LimitFie
 
   const bodySizeLimit = lowerByteSize(spec.bodySizeLimit, ctx.enforcedBodySizeLimit);
   if (bodySizeLimit !== undefined && supports(hc, '2.28.0', 'spec.bodySizeLimit', 'body_size_limit')) cfg.body_size_limit = bodySizeLimit;
+}
+
+/**
+ * The scrape protocols the Prometheus version knows, in the user's order; any other is dropped with
+ * a warning naming it (PrometheusText1.0.0 needs 3.0, and 2.x refuses the whole file for it). The one
+ * filter for monitor-level and global `scrape_protocols`; when nothing is left the caller omits the key
+ * (Prometheus refuses an empty list too).
+ */
+export function protocolsForVersion(protocols: readonly string[] | null | undefined, path: string, hc: Pick<HttpClientContext, 'version' | 'findings'>): string[] {
+  return (protocols ?? []).filter((protocol) => {
+    if (protocol !== 'PrometheusText1.0.0' || isAtLeast(hc.version, '3.0.0')) return true;
+    hc.findings.warn(`${path}: ignored PrometheusText1.0.0 because Prometheus ${hc.version.text} does not support it (needs v3.0.0 or later)`);
+    return false;
+  });
 }
 
 /** The lower of two byte sizes (either may be absent), as text. */

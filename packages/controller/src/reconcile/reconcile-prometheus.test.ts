@@ -1,0 +1,212 @@
+/**
+ * The reconciler's decisions, with in-memory fakes of what it reads and writes through (test-reconciler-fakes.ts):
+ * what it writes, what it leaves alone, and what it returns, for a broken spec, a rejected monitor, nothing
+ * changed, a conflict on a binding, a deleted or paused Prometheus, a failed reload and a refused StatefulSet.
+ * Against the real API server the reconciler is tested by the operator's API-server tests.
+ */
+import type { Prometheus, ServiceMonitor } from '@promop/crds';
+import { pino } from 'pino';
+import { PrometheusReconciler } from './reconcile-prometheus.ts';
+import { apiError, FakeCluster, FakeReloader } from './test-reconciler-fakes.ts';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const KEY = 'monitoring/main';
+
+function prometheus(spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}): Prometheus {
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'Prometheus',
+    metadata: { name: 'main', namespace: 'monitoring', uid: 'uid-main', generation: 1, resourceVersion: '1', ...metadata },
+    spec: { serviceMonitorSelector: {}, ...spec },
+  } as Prometheus;
+}
+
+function serviceMonitor(name: string, endpoint: Record<string, unknown> = {}): ServiceMonitor {
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'ServiceMonitor',
+    metadata: { name, namespace: 'monitoring', uid: `uid-${name}`, generation: 1, resourceVersion: '1' },
+    spec: { selector: { matchLabels: { app: name } }, endpoints: [{ port: 'web', ...endpoint }] },
+  } as ServiceMonitor;
+}
+
+/** A bad endpoint: a scrape timeout longer than its interval. */
+const TOO_LONG_TIMEOUT = { interval: '10s', scrapeTimeout: '1m' };
+
+function setUp(...objects: (Prometheus | ServiceMonitor)[]) {
+  const cluster = new FakeCluster();
+  const reloader = new FakeReloader();
+  cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
+  for (const object of objects) {
+    if (object.kind === 'Prometheus') {
+      cluster.caches.prometheuses.put(object);
+      cluster.existing.add(`${object.metadata.namespace}/${object.metadata.name}`);
+    } else {
+      cluster.caches.serviceMonitors.put(object);
+    }
+  }
+  const reconciler = new PrometheusReconciler({
+    caches: cluster.caches,
+    referenced: cluster.referenced,
+    children: cluster.children,
+    status: cluster.status,
+    events: cluster.recorder,
+    reloader,
+    prometheusExists: cluster.prometheusExists,
+    log: pino({ level: 'silent' }),
+    now: () => NOW,
+  });
+  return { cluster, reloader, reconciler };
+}
+
+function reconciledOf(cluster: FakeCluster) {
+  return cluster.caches.prometheuses.get('main', 'monitoring')?.status?.conditions?.find((c) => c.type === 'Reconciled');
+}
+
+function bindingOf(cluster: FakeCluster, name: string) {
+  const status = cluster.caches.serviceMonitors.get(name, 'monitoring')?.status;
+  return { status, accepted: status?.bindings?.find((b) => b.name === 'main')?.conditions?.find((c) => c.type === 'Accepted') };
+}
+
+describe('reconcile of one Prometheus', () => {
+  it('a broken Prometheus spec: Reconciled=False with the path, no child written, nothing reloaded', async () => {
+    const { cluster, reloader, reconciler } = setUp(prometheus({ scrapeInterval: 'often' }), serviceMonitor('good'));
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'False', reason: 'ReconciliationFailed', message: expect.stringMatching(/^spec\.scrapeInterval: /) });
+    expect(cluster.writesTo('child')).toEqual([]);
+    expect(reloader.reloads).toEqual([]);
+  });
+
+  it('a rejected monitor: its binding with the path and one Warning Event; the others and the children still written', async () => {
+    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+
+    const bad = bindingOf(cluster, 'bad');
+    expect(bad.accepted).toMatchObject({ status: 'False', reason: 'InvalidConfiguration', message: expect.stringMatching(/^spec\.endpoints\[0\]\.scrapeTimeout: /) });
+    expect(bad.status).toMatchObject({ acceptedBy: 0, rejectedBy: 1 });
+    expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True', reason: 'Accepted' });
+    expect(cluster.events).toHaveLength(1);
+    expect(cluster.events[0]).toMatchObject({
+      type: 'Warning', reason: 'InvalidConfiguration', regarding: { kind: 'ServiceMonitor', namespace: 'monitoring', name: 'bad', uid: 'uid-bad' },
+      related: { kind: 'Prometheus', name: 'main', uid: 'uid-main' }, note: expect.stringContaining('spec.endpoints[0].scrapeTimeout: '),
+    });
+    // The Prometheus still gets its config, with the good monitor's job and without the bad one's.
+    const config = cluster.caches.ownedSecrets.list('monitoring')
+      .flatMap((secret) => [...Object.values(secret.stringData ?? {}), ...Object.values(secret.data ?? {}).map((data) => Buffer.from(data, 'base64').toString())])
+      .join('\n');
+    expect(config).toContain('serviceMonitor/monitoring/good/0');
+    expect(config).not.toContain('serviceMonitor/monitoring/bad/');
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+
+    // The same rejection again is no new Event.
+    await reconciler.reconcile(KEY);
+    expect(cluster.events).toHaveLength(1);
+  });
+
+  it('nothing changed since the last reconcile: zero writes, and the shards are still asked to run their files', async () => {
+    const { cluster, reloader, reconciler } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const first = cluster.writes.length;
+    expect(cluster.writesTo('child').map((w) => w.kind)).toEqual(expect.arrayContaining(['Secret', 'ConfigMap', 'Service', 'StatefulSet']));
+    expect(cluster.writesTo('status').map((w) => `${w.kind}/${w.name}`).sort()).toEqual(['Prometheus/main', 'ServiceMonitor/bad', 'ServiceMonitor/good']);
+
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(cluster.writes.slice(first)).toEqual([]);
+    expect(reloader.reloads).toHaveLength(2);
+  });
+
+  it('a 409 on one binding asks for a retry; the other bindings and the status are still written', async () => {
+    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('a'), serviceMonitor('b'), serviceMonitor('c'));
+    cluster.fail = (write) => (write.to === 'status' && write.kind === 'ServiceMonitor' && write.name === 'b' ? apiError(409, 'Conflict', 'the object has been modified') : undefined);
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('retry');
+    expect(bindingOf(cluster, 'a').accepted).toMatchObject({ status: 'True' });
+    expect(bindingOf(cluster, 'c').accepted).toMatchObject({ status: 'True' });
+    expect(bindingOf(cluster, 'b').status).toBeUndefined();
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+
+    // Once the conflict is gone, the retry writes the missing binding and only that.
+    cluster.fail = () => undefined;
+    const before = cluster.writes.length;
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(cluster.writes.slice(before).map((w) => `${w.to}:${w.kind}/${w.name}`)).toEqual(['status:ServiceMonitor/b']);
+  });
+
+  it('a deleted Prometheus: its bindings are removed, nothing else is written, the reloader forgets it', async () => {
+    const { cluster, reloader, reconciler } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    await reconciler.reconcile(KEY);
+    expect(bindingOf(cluster, 'good').status?.bindings).toHaveLength(1);
+
+    cluster.caches.prometheuses.remove('main', 'monitoring');
+    cluster.existing.delete(KEY);
+    const before = cluster.writes.length;
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const after = cluster.writes.slice(before);
+    expect(after.map((w) => `${w.to}:${w.kind}/${w.name}`).sort()).toEqual(['status:ServiceMonitor/bad', 'status:ServiceMonitor/good']);
+    for (const name of ['good', 'bad']) expect(bindingOf(cluster, name).status).toEqual({ bindings: [], acceptedBy: 0, rejectedBy: 0 });
+    expect(reloader.forgotten).toEqual([KEY]);
+
+    // Nothing left to remove: the next reconcile of the key writes nothing.
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(cluster.writes.slice(before + after.length)).toEqual([]);
+  });
+
+  it('a Prometheus missing from the cache but present in the API server (another operator\'s) keeps its bindings', async () => {
+    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
+    await reconciler.reconcile(KEY);
+    cluster.caches.prometheuses.remove('main', 'monitoring');
+    const before = cluster.writes.length;
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(cluster.writes.slice(before)).toEqual([]);
+    expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True' });
+  });
+
+  it('a Prometheus being deleted (deletionTimestamp) has its bindings removed too', async () => {
+    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
+    await reconciler.reconcile(KEY);
+    const current = cluster.caches.prometheuses.get('main', 'monitoring') as Prometheus;
+    cluster.caches.prometheuses.put({ ...current, metadata: { ...current.metadata, deletionTimestamp: '2026-03-01T11:59:00Z' } } as Prometheus);
+    const before = cluster.writes.length;
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(cluster.writes.slice(before).map((w) => `${w.to}:${w.kind}/${w.name}`)).toEqual(['status:ServiceMonitor/good']);
+  });
+
+  it('a paused Prometheus: only its status is written (nothing rendered, applied, bound or reloaded)', async () => {
+    const { cluster, reloader, reconciler } = setUp(prometheus({ paused: true }), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(cluster.writes.map((w) => `${w.to}:${w.kind}/${w.name}`)).toEqual(['status:Prometheus/main']);
+    expect(cluster.caches.prometheuses.get('main', 'monitoring')?.status).toMatchObject({ paused: true });
+    expect(cluster.events).toEqual([]);
+    expect(reloader.reloads).toEqual([]);
+  });
+
+  it('a failed reload: Reconciled=False (ReloadFailed) with the shard, and a retry', async () => {
+    const { cluster, reloader, reconciler } = setUp(prometheus(), serviceMonitor('good'));
+    reloader.failure = 'POST /-/reload: connection refused';
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('retry');
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'False', reason: 'ReloadFailed', message: 'shard 0: POST /-/reload: connection refused' });
+    expect(cluster.caches.prometheuses.get('main', 'monitoring')?.status?.configStatus?.[0]).toMatchObject({ shardID: '0', pendingReplicas: [{ reason: 'ReloadFailed' }] });
+    // The bindings are written all the same.
+    expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True' });
+
+    reloader.failure = undefined;
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+  });
+
+  it('a StatefulSet the API server refuses (422) is Reconciled=False naming it, not a throw', async () => {
+    const { cluster, reloader, reconciler } = setUp(prometheus(), serviceMonitor('good'));
+    cluster.fail = (write) => (write.to === 'child' && write.kind === 'StatefulSet'
+      ? apiError(422, 'Invalid', 'StatefulSet.apps "prometheus-main" is invalid: spec.template.spec.tolerations[0].operator: Unsupported value: "Sometimes"')
+      : undefined);
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'False', reason: 'ReconciliationFailed', message: expect.stringMatching(/^StatefulSet prometheus-main: .*tolerations\[0\]\.operator/) });
+    expect(reloader.reloads).toEqual([]);
+    expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True' });
+  });
+
+  it('an API error that is not the user\'s (503) is thrown for the work queue to retry with backoff', async () => {
+    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
+    cluster.fail = (write) => (write.to === 'child' && write.kind === 'Secret' ? apiError(503, 'ServiceUnavailable', 'etcd is down') : undefined);
+    await expect(reconciler.reconcile(KEY)).rejects.toMatchObject({ code: 503 });
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * In-memory fakes of the reconciler's narrow interfaces (reconciler-ports.ts), for the unit tests of its
+ * decisions (reconcile-prometheus.test.ts). They record every write and feed what was written back into the fake
+ * caches, as the operator's watches would, so a second reconcile sees the first one's results. They model no
+ * Kubernetes behaviour beyond that (no defaulting, no validation, no garbage collection): the API-server tests
+ * cover the reconciler against the real thing. Not shipped (test-*.ts, see NOT_SHIPPED in e2e's promop-app.ts).
+ */
+import { ApiException } from '@kubernetes/client-node';
+import type { Kind } from '@promop/crds';
+import type { ChildKind, EventSpec, ReferencedData, StatusTarget } from '../kube/index.ts';
+import type { ExpectedShardFiles, ReloadResult, ShardConfigStatus } from './config-reloader.ts';
+import type {
+  CacheReader, CachedKind, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus,
+} from './reconciler-ports.ts';
+import type { ClusterCaches } from '../kube/index.ts';
+
+interface Named {
+  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined; uid?: string | undefined };
+}
+
+let versions = 1000;
+/** A fresh resourceVersion, as the API server gives one on every write. */
+const nextVersion = (): string => String(++versions);
+
+/** A cache holding what a test put into it. */
+export class FakeCache<T extends Named> implements CacheReader<T> {
+  readonly #objects = new Map<string, T>();
+
+  put(...objects: T[]): void {
+    for (const object of objects) this.#objects.set(`${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`, object);
+  }
+
+  remove(name: string, namespace: string): void {
+    this.#objects.delete(`${namespace}/${name}`);
+  }
+
+  get(name: string, namespace = ''): T | undefined {
+    return this.#objects.get(`${namespace}/${name}`);
+  }
+
+  list(namespace?: string): readonly T[] {
+    return [...this.#objects.values()].filter((object) => namespace === undefined || object.metadata?.namespace === namespace);
+  }
+}
+
+/** Every cache of ClusterCaches as a FakeCache, empty until a test puts objects in it. */
+export type FakeCaches = { readonly [K in keyof ClusterCaches]: FakeCache<CachedKind<K> & Named> };
+
+/** One FakeCache per cache name, made on first use (so every cache the reconciler asks for exists). */
+export function fakeCaches(): FakeCaches & ReconcilerCaches {
+  const made = new Map<string | symbol, FakeCache<Named>>();
+  return new Proxy({}, {
+    get: (_, key) => {
+      let cache = made.get(key);
+      if (!cache) made.set(key, (cache = new FakeCache()));
+      return cache;
+    },
+  }) as FakeCaches & ReconcilerCaches;
+}
+
+/** The status-bearing cache of each kind. */
+const CACHE_OF_KIND: Record<Kind, keyof ClusterCaches> = {
+  Prometheus: 'prometheuses',
+  ServiceMonitor: 'serviceMonitors',
+  PodMonitor: 'podMonitors',
+  Probe: 'probes',
+  ScrapeConfig: 'scrapeConfigs' as keyof ClusterCaches,
+  PrometheusRule: 'prometheusRules',
+} as Record<Kind, keyof ClusterCaches>;
+
+/** An error as client-node throws it for an HTTP `code` with a Status body. */
+export function apiError(code: number, reason: string, message: string): ApiException<object> {
+  return new ApiException(code, `HTTP ${code}`, { kind: 'Status', code, reason, message }, {});
+}
+
+/** One write the reconciler made. */
+export type Write =
+  | { to: 'child'; op: 'apply'; kind: ChildKind; name: string }
+  | { to: 'child'; op: 'delete'; kind: ChildKind; name: string }
+  | { to: 'child'; op: 'annotate' | 'orphan-delete'; kind: 'StatefulSet'; name: string }
+  | { to: 'status'; kind: Kind; name: string; status: object };
+
+/** Records writes; children and statuses written go into `caches`. `fail` makes a write throw. */
+export class FakeCluster {
+  readonly caches = fakeCaches();
+  readonly writes: Write[] = [];
+  readonly events: EventSpec[] = [];
+  /** `namespace/name` of the Prometheus objects the API server has (prometheusExists). */
+  readonly existing = new Set<string>();
+  /** Throws the returned error for a write it returns one for. */
+  fail: (write: Write) => Error | undefined = () => undefined;
+
+  #write(write: Write): void {
+    const error = this.fail(write);
+    if (error) throw error;
+    this.writes.push(write);
+  }
+
+  #store<T extends Named>(cache: FakeCache<T>, body: T): T {
+    const previous = cache.get(body.metadata?.name ?? '', body.metadata?.namespace ?? '');
+    const stored = {
+      ...body,
+      metadata: { ...body.metadata, uid: previous?.metadata?.uid ?? `uid-${body.metadata?.name ?? ''}`, resourceVersion: nextVersion() },
+    } as T;
+    cache.put(stored);
+    return stored;
+  }
+
+  readonly children: ReconcilerChildren = {
+    applySecret: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Secret', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedSecrets, body)),
+    applyConfigMap: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'ConfigMap', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedConfigMaps, body)),
+    applyService: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Service', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedServices, body)),
+    applyStatefulSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'StatefulSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedStatefulSets, body)),
+    statefulSetUid: async (namespace, name) => this.caches.ownedStatefulSets.get(name, namespace)?.metadata?.uid,
+    deleteStatefulSetKeepingPods: async (namespace, name) => {
+      this.#write({ to: 'child', op: 'orphan-delete', kind: 'StatefulSet', name });
+      this.caches.ownedStatefulSets.remove(name, namespace);
+    },
+    untilStatefulSetGone: async () => undefined,
+    annotateStatefulSet: async (namespace, name, annotations) => {
+      this.#write({ to: 'child', op: 'annotate', kind: 'StatefulSet', name });
+      const current = this.caches.ownedStatefulSets.get(name, namespace);
+      if (!current) return false;
+      const merged: Record<string, string> = { ...current.metadata?.annotations };
+      for (const [key, value] of Object.entries(annotations)) {
+        if (value === null) delete merged[key];
+        else merged[key] = value;
+      }
+      this.#store(this.caches.ownedStatefulSets, { ...current, metadata: { ...current.metadata, annotations: merged } });
+      return true;
+    },
+    delete: async (kind, namespace, name) => {
+      this.#write({ to: 'child', op: 'delete', kind, name });
+      const cache = { StatefulSet: this.caches.ownedStatefulSets, Service: this.caches.ownedServices, Secret: this.caches.ownedSecrets, ConfigMap: this.caches.ownedConfigMaps }[kind];
+      cache.remove(name, namespace);
+    },
+  };
+
+  readonly status: ReconcilerStatus = {
+    apply: async (target: StatusTarget, status: object) => {
+      this.#write({ to: 'status', kind: target.kind, name: target.name, status });
+      const cache = this.caches[CACHE_OF_KIND[target.kind]] as unknown as FakeCache<Named & { status?: object }>;
+      const current = cache.get(target.name, target.namespace);
+      if (!current) return false;
+      if (target.resourceVersion !== undefined && target.resourceVersion !== current.metadata?.resourceVersion) {
+        throw apiError(409, 'Conflict', 'the object has been modified; please apply your changes to the latest version and try again');
+      }
+      this.#store(cache, { ...current, status });
+      return true;
+    },
+  };
+
+  readonly recorder: ReconcilerEvents = {
+    record: async (event) => {
+      this.events.push(event);
+    },
+  };
+
+  readonly referenced: ReconcilerReferenced = {
+    resolve: async (): Promise<ReferencedData> => ({ secrets: [], configMaps: [] }),
+  };
+
+  prometheusExists = async (namespace: string, name: string): Promise<boolean> => this.existing.has(`${namespace}/${name}`);
+
+  /** Writes only (not events), of one target. */
+  writesTo(to: Write['to']): Write[] {
+    return this.writes.filter((write) => write.to === to);
+  }
+}
+
+/** A reloader whose every shard runs what was written, unless `failure` says otherwise. */
+export class FakeReloader implements ReconcilerReloader {
+  readonly reloads: { key: string; shard: number; expected: ExpectedShardFiles }[] = [];
+  readonly forgotten: string[] = [];
+  /** When set, every reload fails with this message. */
+  failure: string | undefined;
+
+  async reload(prometheus: { metadata: { namespace: string; name: string } }, shard: number, expected: ExpectedShardFiles): Promise<ReloadResult> {
+    this.reloads.push({ key: `${prometheus.metadata.namespace}/${prometheus.metadata.name}`, shard, expected });
+    const pod = `prometheus-${prometheus.metadata.name}-${shard === 0 ? '' : `shard-${shard}-`}0`;
+    const status: ShardConfigStatus = this.failure
+      ? { shardID: String(shard), configHash: expected.hash, pendingReplicas: [{ pod, reason: 'ReloadFailed', message: this.failure }] }
+      : { shardID: String(shard), configHash: expected.hash, loadedReplicas: [pod] };
+    return this.failure ? { ok: false, message: this.failure, status } : { ok: true, status };
+  }
+
+  forget(key: string): void {
+    this.forgotten.push(key);
+  }
+}
