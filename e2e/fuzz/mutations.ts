@@ -35,7 +35,7 @@ export interface Mutated {
 }
 
 const BAD_DURATIONS = ['5 minutes', '1.5s', '-1s', '', '30', 'abc', '1m 30s', '1M', '∞', '1s1m'];
-const BAD_REGEXES = ['(', 'a(?=b)', '(?<=a)b', '\\1', '[z-a]', 'x{1001}', '\\p{Foo}', '(?i', '*', '(?P<1>a)', 'a**'];
+const BAD_REGEXES = ['(', 'a(?=b)', '(?<=a)b', '\\1', '[z-a]', 'x{1001}', '\\p{Foo}', '(?i', '*', '(?P<1>a)', 'a**', '(a{3}){334}', '((a{10}){10}){11}', `${'('.repeat(999)}a${')'.repeat(999)}`];
 const BAD_PROMQL = ['sum by (job', 'rate(up[5m]', '', '1 +', 'up{', '}}{{', 'rate(up)', 'up offset', 'sum(up) by (', '"a" + 1', 'histogram_quantile(0.9)', 'up[5m]'];
 const HOSTILE_STRINGS = ['', ' ', '\u0000', '\ud800', 'a\nb: c', '{{', '}}', '$(SHARD)', '${1}', '\u202e', '🔥', '"', "'", '\\', '- x', ': ', '#'];
 const HOSTILE_DURATIONS = ['0', '0s', '999999999999y', `${'9'.repeat(400)}s`, '1y1w1d1h1m1s1ms', '0ms'];
