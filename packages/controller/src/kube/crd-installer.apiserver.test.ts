@@ -118,6 +118,16 @@ describe('promop manages its own CRDs', () => {
     expect(await resourceVersions()).toEqual(before);
   }, 60_000);
 
+  it('without permission on CRDs (a chart from before CRD_MANAGER_RULES) warns and leaves them, instead of failing', async () => {
+    await admin.makeApiClient(CoreV1Api).createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'no-crd-rules' } } });
+    const lines: string[] = [];
+    const warnings = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const before = await resourceVersions();
+    expect(await ensureCrds(env.kubeConfigFor({ namespace: 'default', name: 'no-crd-rules' }), { log: warnings })).toEqual([]);
+    expect(lines.join('')).toMatch(/API 403 Forbidden.*CRDs not managed/);
+    expect(await resourceVersions()).toEqual(before);
+  }, 60_000);
+
   describe('promop run', () => {
     async function runUntilReady(args: string[]): Promise<{ output: () => string; stop: () => Promise<number | null> }> {
       const port = await freePort();

@@ -21,7 +21,7 @@ import {
   CRD_PART_OF_LABEL, CRD_REVISION, CRD_REVISION_ANNOTATION, CRD_SCHEMA_HASH_ANNOTATION, revisionedCrdManifests, type CustomResourceDefinition,
 } from '@promop/crds';
 import type { Logger } from 'pino';
-import { describeError, isNotFound } from './api-error.ts';
+import { apiErrorOf, describeError, isNotFound } from './api-error.ts';
 import { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
 
 /** What the installer does with one CRD. */
@@ -69,8 +69,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Applies promop's CRDs where {@link crdAction} says so, then waits until every one is Established (whoever wrote
  * it). Rejects when the API server refuses an apply, when a CRD's names are not accepted (another CRD claims them)
  * or when they are not Established within the timeout: the caches could not list them, so `promop run` stops.
+ * A 403 (a ServiceAccount without CRD_MANAGER_RULES: a chart from before them with a newer image) is logged as a
+ * warning and resolves with no outcome: promop then runs without managing its CRDs instead of failing to start.
  */
 export async function ensureCrds(kc: KubeConfig, options: EnsureCrdsOptions): Promise<CrdOutcome[]> {
+  try {
+    return await applyAndWait(kc, options);
+  } catch (error) {
+    if (apiErrorOf(error)?.code !== 403) throw error;
+    options.log.warn({ err: describeError(error) }, 'may not read or write CustomResourceDefinitions: CRDs not managed (grant CRD_MANAGER_RULES, e.g. chart crds.managedByOperator, or run with --manage-crds=false)');
+    return [];
+  }
+}
+
+async function applyAndWait(kc: KubeConfig, options: EnsureCrdsOptions): Promise<CrdOutcome[]> {
   const api = kc.makeApiClient(ApiextensionsV1Api);
   const outcomes: CrdOutcome[] = [];
   for (const own of revisionedCrdManifests()) {
