@@ -1,0 +1,244 @@
+/**
+ * One team's bad rule against a real Prometheus (issue 9): `promop run` as the operator identity against the real API
+ * server, one real Prometheus process playing the pod of shard 0, and a fake kubelet (as in
+ * shard-reloader.apiserver.test.ts) that copies the config Secret and the rule ConfigMaps into the files that
+ * Prometheus reads whenever promop touches the Pod object, never on a timer.
+ *
+ * team-a's PrometheusRule is loaded; team-b then adds a rule with a PromQL type error (`rate(up)`), which Prometheus
+ * would refuse on reload, refusing every team's change from then on. promop rejects team-b's object alone (path and
+ * reason in its status binding and in one Warning Event), team-a's rules stay loaded, and a later change by team-a
+ * still reaches Prometheus through a successful reload.
+ *
+ * The rule files must sit at the path promop's config names and its reload check compares with
+ * (`/etc/prometheus/rules/<ConfigMap>/<file>`, as mounted in the pod), so the fake kubelet writes them there, under
+ * ConfigMap names unique to this run (the Prometheus is named after the run's id), and removes them afterwards.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { CoreV1Api, CustomObjectsApi, EventsV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { RULES_DIR } from '@promop/config-generator';
+import { GROUP, PLURALS, VERSION } from '@promop/crds';
+import { applyCrds, untilServed } from '@promop/crds/test-support';
+import { sharedTestEnv, startPrometheus, type PrometheusProcess } from '@promop/e2e';
+import { pino } from 'pino';
+import { OperatorMetrics } from '../observability/index.ts';
+import { Operator } from '../operator.ts';
+import { eventually } from '../test-support/eventually.ts';
+import { operatorIdentity } from '../test-support/operator-identity.ts';
+import { shardSelectorLabels } from '../workload/index.ts';
+
+const id = randomBytes(3).toString('hex');
+const OPERATOR_NS = `promop-system-${id}`;
+const MONITORING = `monitoring-${id}`;
+const TEAM_A = `team-a-${id}`;
+const TEAM_B = `team-b-${id}`;
+/** The Prometheus' name: its rule ConfigMaps (`prometheus-<name>-rulefiles-<n>`) are unique to this run. */
+const NAME = `badrule-${id}`;
+const POD = 'replica-a';
+const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const PLACEHOLDER_CONFIG = 'global:\n  scrape_interval: 1m\n';
+
+let admin: KubeConfig;
+let core: CoreV1Api;
+let custom: CustomObjectsApi;
+let operator: Operator | undefined;
+let prometheus: PrometheusProcess | undefined;
+let kubelet: FakeKubelet | undefined;
+let dir: string;
+const metrics = new OperatorMetrics({ processMetrics: false });
+
+type Condition = { type: string; status: string; reason?: string; message?: string };
+type ConfigStatus = { shardID: string; configHash: string; loadedReplicas?: string[] };
+type PrometheusObject = { status?: { conditions?: Condition[]; configStatus?: ConfigStatus[] } };
+type Bound = { status?: { acceptedBy?: number; rejectedBy?: number; bindings?: { name: string; conditions?: Condition[] }[] } };
+type LoadedGroup = { name: string; file: string; rules: { name: string; query: string; health?: string }[] };
+
+const readPrometheus = async () => (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING, name: NAME })) as PrometheusObject;
+const shard0 = (p: PrometheusObject) => p.status?.configStatus?.find((s) => s.shardID === '0');
+const reconciled = (p: PrometheusObject) => p.status?.conditions?.find((c) => c.type === 'Reconciled');
+const readRule = async (namespace: string, name: string) => (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace, name })) as Bound;
+const accepted = (resource: Bound) => resource.status?.bindings?.find((b) => b.name === NAME)?.conditions?.find((c) => c.type === 'Accepted');
+const loadedGroups = async () => (await prometheus!.apiGet<{ groups: LoadedGroup[] }>('/api/v1/rules')).groups;
+const loadedRuleNames = async () => (await loadedGroups()).flatMap((group) => group.rules.map((rule) => rule.name)).sort();
+const ruleConfigMapPrefix = `prometheus-${NAME}-rulefiles-`;
+
+/** What Prometheus itself says about its last reload (its own /metrics, not promop's view). */
+async function lastReloadSuccessful(): Promise<number> {
+  const text = await (await fetch(`${prometheus!.url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+  return Number(text.match(/^prometheus_config_last_reload_successful (\S+)$/m)?.[1] ?? 'NaN');
+}
+
+function ruleBody(name: string, rules: Record<string, unknown>[]) {
+  return { apiVersion: `${GROUP}/${VERSION}`, kind: 'PrometheusRule', metadata: { name, labels: { 'promop.test/instance': id } }, spec: { groups: [{ name: `${name}-group`, rules }] } };
+}
+
+/**
+ * The kubelet's volume refresh for the pod: when the Pod object changes, copy the rule ConfigMaps into
+ * `/etc/prometheus/rules/<ConfigMap>/` (dropping files that left them) and then the config Secret into the config
+ * file, atomically each. Nothing else makes it sync.
+ */
+class FakeKubelet {
+  #resourceVersion: string | undefined;
+  #written = PLACEHOLDER_CONFIG;
+  #timer: NodeJS.Timeout | undefined;
+  #busy = false;
+  readonly file: string;
+
+  constructor(file: string) {
+    this.file = file;
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => void this.#tick(), 100);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      const pod = await core.readNamespacedPod({ namespace: MONITORING, name: POD });
+      if (pod.metadata?.resourceVersion === this.#resourceVersion) return;
+      const secret = await core.readNamespacedSecret({ namespace: MONITORING, name: `prometheus-${NAME}` }).catch(() => undefined);
+      const config = secret?.data?.['prometheus.yaml'];
+      if (config === undefined) return; // nothing to mount yet; look again on the next tick
+      const configMaps = (await core.listNamespacedConfigMap({ namespace: MONITORING })).items.filter((cm) => cm.metadata?.name?.startsWith(ruleConfigMapPrefix));
+      for (const configMap of configMaps) {
+        const target = join(RULES_DIR, configMap.metadata!.name!);
+        mkdirSync(target, { recursive: true });
+        const files = configMap.data ?? {};
+        for (const existing of readdirSync(target)) if (!(existing in files)) rmSync(join(target, existing), { force: true });
+        for (const [file, text] of Object.entries(files)) {
+          writeFileSync(join(target, `.${file}.tmp`), text);
+          renameSync(join(target, `.${file}.tmp`), join(target, file));
+        }
+      }
+      const text = Buffer.from(config, 'base64').toString('utf8');
+      if (text !== this.#written) {
+        writeFileSync(`${this.file}.tmp`, text);
+        renameSync(`${this.file}.tmp`, this.file);
+        this.#written = text;
+      }
+      this.#resourceVersion = pod.metadata?.resourceVersion;
+    } catch {
+      // The API server is busy: try again on the next tick.
+    } finally {
+      this.#busy = false;
+    }
+  }
+}
+
+beforeAll(async () => {
+  admin = sharedTestEnv().kubeConfig();
+  core = admin.makeApiClient(CoreV1Api);
+  custom = admin.makeApiClient(CustomObjectsApi);
+  dir = mkdtempSync(join(tmpdir(), 'promop-bad-rule-'));
+  await applyCrds(admin);
+  for (const name of [OPERATOR_NS, MONITORING, TEAM_A, TEAM_B]) await core.createNamespace({ body: { metadata: { name } } });
+  const operatorKc = await operatorIdentity(admin, OPERATOR_NS, `promop-bad-rule-${id}`);
+
+  const file = join(dir, `${POD}.yaml`);
+  writeFileSync(file, PLACEHOLDER_CONFIG);
+  prometheus = await startPrometheus(file, { POD_NAME: POD });
+  kubelet = new FakeKubelet(file);
+  const body: V1Pod = {
+    metadata: { name: POD, labels: shardSelectorLabels(NAME, 0) },
+    spec: { automountServiceAccountToken: false, containers: [{ name: 'prometheus', image: 'quay.io/prometheus/prometheus:v3.16.0' }] },
+  };
+  await eventually(() => core.createNamespacedPod({ namespace: MONITORING, body }), () => true);
+  await core.patchNamespacedPodStatus({
+    namespace: MONITORING, name: POD,
+    body: { status: { phase: 'Running', podIP: '127.0.0.1', podIPs: [{ ip: '127.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] } },
+  }, MERGE_PATCH);
+  kubelet.start();
+
+  const port = Number(new URL(prometheus.url).port);
+  operator = new Operator({
+    kubeConfig: operatorKc, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`,
+    podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000,
+    prometheusPortOf: (pod) => (pod.metadata?.name === POD ? port : 9090),
+  });
+  await operator.start();
+  await untilServed(() => custom.createNamespacedCustomObject({
+    group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: NAME, labels: { 'promop.test/instance': id } },
+      spec: { replicas: 1, version: 'v3.16.0', ruleSelector: { matchLabels: { 'promop.test/instance': id } }, ruleNamespaceSelector: {} },
+    },
+  }));
+}, 120_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  kubelet?.stop();
+  await prometheus?.stop();
+  rmSync(dir, { recursive: true, force: true });
+  for (const entry of existsSync(RULES_DIR) ? readdirSync(RULES_DIR) : []) if (entry.startsWith(ruleConfigMapPrefix)) rmSync(join(RULES_DIR, entry), { recursive: true, force: true });
+}, 30_000);
+
+describe('a PromQL type error in one team\'s PrometheusRule, with a real Prometheus', () => {
+  it('loads team-a\'s rules into Prometheus', async () => {
+    await custom.createNamespacedCustomObject({
+      group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace: TEAM_A,
+      body: ruleBody('a-rules', [{ record: 'team_a:up:sum', expr: 'sum(up)' }]),
+    });
+    const names = await eventually(loadedRuleNames, (n) => n.includes('team_a:up:sum'), 60_000);
+    expect(names).toEqual(['team_a:up:sum']);
+    const status = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas?.includes(POD) ?? false);
+    expect(reconciled(status)).toMatchObject({ status: 'True' });
+    expect(accepted(await readRule(TEAM_A, 'a-rules'))).toMatchObject({ status: 'True' });
+    expect(await lastReloadSuccessful()).toBe(1);
+  }, 90_000);
+
+  it('rejects team-b\'s rule alone, with its path and reason in the status binding and one Warning Event', async () => {
+    await custom.createNamespacedCustomObject({
+      group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace: TEAM_B,
+      body: ruleBody('b-rules', [{ alert: 'TeamBDown', expr: 'rate(up) > 0' }]),
+    });
+    const rejected = await eventually(() => readRule(TEAM_B, 'b-rules'), (r) => accepted(r)?.status === 'False');
+    expect(accepted(rejected)).toMatchObject({ status: 'False', reason: 'InvalidConfiguration' });
+    expect(accepted(rejected)?.message).toContain('spec.groups[0].rules[0].expr');
+    expect(accepted(rejected)?.message).toContain('rate() expects a range vector as argument 1');
+    expect(rejected.status).toMatchObject({ acceptedBy: 0, rejectedBy: 1 });
+
+    const events = admin.makeApiClient(EventsV1Api);
+    const list = async () => (await events.listNamespacedEvent({ namespace: TEAM_B })).items
+      .filter((e) => e.regarding?.kind === 'PrometheusRule' && e.regarding.name === 'b-rules');
+    const found = await eventually(list, (items) => items.length > 0);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ type: 'Warning', reason: 'InvalidConfiguration', reportingController: 'promop' });
+    expect(found[0]?.note).toContain('spec.groups[0].rules[0].expr');
+
+    // team-a is untouched: still accepted, still loaded, and Prometheus' reloads still succeed.
+    expect(accepted(await readRule(TEAM_A, 'a-rules'))).toMatchObject({ status: 'True' });
+    expect(await loadedRuleNames()).toEqual(['team_a:up:sum']);
+    expect((await loadedGroups()).some((group) => group.file.includes(TEAM_B))).toBe(false);
+    expect(reconciled(await readPrometheus())).toMatchObject({ status: 'True' });
+    expect(await lastReloadSuccessful()).toBe(1);
+  }, 60_000);
+
+  it('still brings a later change by team-a into Prometheus (the reload succeeds)', async () => {
+    const before = shard0(await readPrometheus())?.configHash;
+    await custom.patchNamespacedCustomObject({
+      group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace: TEAM_A, name: 'a-rules',
+      body: { spec: ruleBody('a-rules', [{ record: 'team_a:up:sum', expr: 'sum(up)' }, { record: 'team_a:up:count', expr: 'count(up)' }]).spec },
+    }, MERGE_PATCH);
+    const names = await eventually(loadedRuleNames, (n) => n.includes('team_a:up:count'), 60_000);
+    expect(names).toEqual(['team_a:up:count', 'team_a:up:sum']);
+    const status = await eventually(readPrometheus, (p) => {
+      const s = shard0(p);
+      return s !== undefined && s.configHash !== before && (s.loadedReplicas?.includes(POD) ?? false);
+    });
+    expect(shard0(status)?.configHash).not.toBe(before);
+    expect(reconciled(status)).toMatchObject({ status: 'True' });
+    expect(await lastReloadSuccessful()).toBe(1);
+    // team-b stays rejected, and its rule never reached Prometheus.
+    expect(accepted(await readRule(TEAM_B, 'b-rules'))).toMatchObject({ status: 'False' });
+    expect((await loadedGroups()).flatMap((group) => group.rules.map((rule) => rule.query)).join('\n')).not.toContain('rate(up)');
+  }, 90_000);
+});
