@@ -2,11 +2,11 @@
  * Probe: targets probed through a prober such as the blackbox exporter. Prometheus scrapes the prober, passing each
  * target as the `target` URL parameter; targets are a static list or discovered from Ingress objects.
  */
-import { bool, count, duration, intOrString, labelSelectorSchema, namespaceSelectorSchema, oneOf, secretKeySelectorSchema, str, stringList, stringMap } from './common.ts';
+import { bool, duration, labelSelectorSchema, namespaceSelectorSchema, oneOf, secretKeySelectorSchema, str, stringList, stringMap } from './common.ts';
 import { configResourceStatusSchema } from './config-resource-status.ts';
 import { basicAuthSchema, oauth2Schema, proxyProperties, safeAuthorizationSchema } from './http-auth.ts';
 import { relabelConfigList } from './relabel-config.ts';
-import { SCRAPE_PROTOCOLS } from './scrape-endpoint.ts';
+import { nativeHistogramProperties, scrapeClassProperty, scrapeLimitProperties, scrapeProtocolProperties } from './scrape-endpoint.ts';
 import { safeTlsConfigSchema } from './tls-config.ts';
 
 /** The prober Prometheus scrapes: where it listens and how to reach it. */
@@ -93,24 +93,10 @@ export const probeSpecSchema = {
     followRedirects: bool('Follow HTTP 3xx redirects.'),
     enableHttp2: bool('Allow HTTP/2.'),
     tlsConfig: safeTlsConfigSchema,
-    sampleLimit: count('Per-scrape limit of accepted samples.'),
-    targetLimit: count('Limit of scraped targets.'),
-    labelLimit: count('Per-scrape limit of labels per sample.'),
-    labelNameLengthLimit: count('Per-scrape limit of label name length.'),
-    labelValueLengthLimit: count('Per-scrape limit of label value length.'),
-    keepDroppedTargets: count('How many dropped targets Prometheus keeps in memory.'),
-    scrapeProtocols: {
-      type: 'array',
-      items: { type: 'string', enum: SCRAPE_PROTOCOLS },
-      description: 'Protocols to negotiate, in order of preference.',
-    },
-    fallbackScrapeProtocol: oneOf(SCRAPE_PROTOCOLS, 'Protocol used when the prober returns a missing or unknown Content-Type.'),
-    scrapeClass: { type: 'string', minLength: 1, description: 'Name of the Prometheus scrape class to apply.' },
-    scrapeNativeHistograms: bool('Scrape native histograms.'),
-    scrapeClassicHistograms: bool('Also scrape the classic series of histograms exposed as native histograms.'),
-    nativeHistogramBucketLimit: count('Limit of buckets per native histogram.'),
-    nativeHistogramMinBucketFactor: intOrString('Lower bound of the native histogram bucket growth factor (a quantity).'),
-    convertClassicHistogramsToNHCB: bool('Convert classic histograms to native histograms with custom buckets.'),
+    ...scrapeLimitProperties,
+    ...scrapeProtocolProperties,
+    ...scrapeClassProperty,
+    ...nativeHistogramProperties,
   },
 } as const;
 

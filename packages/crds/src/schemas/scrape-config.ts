@@ -4,11 +4,11 @@
  * Kubernetes, DNS and Consul discovery; the other discovery kinds prometheus-operator accepts are kept as opaque
  * lists here (so existing manifests apply) and a ScrapeConfig using one is rejected with that reason.
  */
-import { bool, byteSize, count, duration, embeddedList, intOrString, oneOf, secretKeySelectorSchema, str, stringList, stringMap, URL_PATTERN } from './common.ts';
+import { bool, byteSize, duration, embeddedList, oneOf, secretKeySelectorSchema, str, stringList, stringMap, URL_PATTERN } from './common.ts';
 import { configResourceStatusSchema } from './config-resource-status.ts';
 import { basicAuthSchema, oauth2Schema, proxyProperties, safeAuthorizationSchema } from './http-auth.ts';
 import { relabelConfigList } from './relabel-config.ts';
-import { SCRAPE_PROTOCOLS } from './scrape-endpoint.ts';
+import { nativeHistogramProperties, scrapeClassProperty, scrapeLimitProperties, scrapeProtocolProperties } from './scrape-endpoint.ts';
 import { safeTlsConfigSchema } from './tls-config.ts';
 
 /** Discovery kinds of prometheus-operator's ScrapeConfig that promop does not render (yet). */
@@ -173,8 +173,7 @@ export const scrapeConfigSpecSchema = {
     metricsPath: str('HTTP path to scrape (default /metrics).'),
     scrapeInterval: duration('How often to scrape (default: the Prometheus scrapeInterval).'),
     scrapeTimeout: duration('Scrape timeout; must not exceed the interval.'),
-    scrapeProtocols: { type: 'array', items: { type: 'string', enum: SCRAPE_PROTOCOLS }, description: 'Protocols to negotiate, in order of preference.' },
-    fallbackScrapeProtocol: oneOf(SCRAPE_PROTOCOLS, 'Protocol used when the target returns a missing or unknown Content-Type.'),
+    ...scrapeProtocolProperties,
     honorTimestamps: bool('Keep the timestamps the target exposes.'),
     trackTimestampsStaleness: bool('Track staleness of series with explicit timestamps.'),
     honorLabels: bool('Keep the labels of scraped series when they clash with target labels.'),
@@ -186,21 +185,12 @@ export const scrapeConfigSpecSchema = {
     authorization: safeAuthorizationSchema,
     oauth2: oauth2Schema,
     tlsConfig: safeTlsConfigSchema,
-    sampleLimit: count('Per-scrape limit of accepted samples.'),
-    targetLimit: count('Limit of scraped targets.'),
-    labelLimit: count('Per-scrape limit of labels per sample.'),
-    labelNameLengthLimit: count('Per-scrape limit of label name length.'),
-    labelValueLengthLimit: count('Per-scrape limit of label value length.'),
-    keepDroppedTargets: count('How many dropped targets Prometheus keeps in memory.'),
+    ...scrapeLimitProperties,
     bodySizeLimit: byteSize('Limit of the uncompressed response body size.'),
-    scrapeNativeHistograms: bool('Scrape native histograms.'),
-    scrapeClassicHistograms: bool('Also scrape the classic series of histograms exposed as native histograms.'),
-    nativeHistogramBucketLimit: count('Limit of buckets per native histogram.'),
-    nativeHistogramMinBucketFactor: intOrString('Lower bound of the native histogram bucket growth factor (a quantity).'),
-    convertClassicHistogramsToNHCB: bool('Convert classic histograms to native histograms with custom buckets.'),
+    ...nativeHistogramProperties,
     nameValidationScheme: oneOf(['UTF8', 'Legacy'], 'Metric and label names this job accepts (accepted; not rendered by promop yet).'),
     nameEscapingScheme: oneOf(['AllowUTF8', 'Underscores', 'Dots', 'Values'], 'How names are escaped (accepted; not rendered by promop yet).'),
-    scrapeClass: { type: 'string', minLength: 1, description: 'Name of the Prometheus scrape class to apply.' },
+    ...scrapeClassProperty,
     ...proxyProperties,
   },
 } as const;

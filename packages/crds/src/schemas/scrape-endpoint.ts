@@ -41,24 +41,48 @@ export const scrapeEndpointProperties = {
 /** The port given as a number or name of the container; deprecated by prometheus-operator but still accepted. */
 export const targetPortSchema = intOrString('Container port, by number or by name.');
 
-/** Scrape limits and protocol choices both ServiceMonitor and PodMonitor specs carry. */
-export const monitorSpecProperties = {
-  jobLabel: str('Label of the Service/Pod whose value becomes the job label.'),
-  podTargetLabels: { type: 'array', items: { type: 'string' }, description: 'Pod labels copied onto the targets.' },
+/** Per-scrape limits every scraping kind (monitors, Probe, ScrapeConfig) carries. */
+export const scrapeLimitProperties = {
   sampleLimit: count('Per-scrape limit of accepted samples.'),
   targetLimit: count('Limit of scraped targets.'),
   labelLimit: count('Per-scrape limit of labels per sample.'),
   labelNameLengthLimit: count('Per-scrape limit of label name length.'),
   labelValueLengthLimit: count('Per-scrape limit of label value length.'),
   keepDroppedTargets: count('How many dropped targets Prometheus keeps in memory.'),
-  bodySizeLimit: byteSize('Limit of the uncompressed response body size.'),
+} as const;
+
+/** The scrape protocols to negotiate and the fallback, as every scraping kind spells them. */
+export const scrapeProtocolProperties = {
   scrapeProtocols: {
     type: 'array',
     items: { type: 'string', enum: SCRAPE_PROTOCOLS },
     description: 'Protocols to negotiate, in order of preference.',
   },
   fallbackScrapeProtocol: oneOf(SCRAPE_PROTOCOLS, 'Protocol used when the target returns a missing or unknown Content-Type.'),
+} as const;
+
+/** The scrape class a scraping kind picks by name. */
+export const scrapeClassProperty = {
   scrapeClass: { type: 'string', minLength: 1, description: 'Name of the Prometheus scrape class to apply.' },
+} as const;
+
+/** Native histogram settings (prometheus-operator's inlined NativeHistogramConfig). */
+export const nativeHistogramProperties = {
+  scrapeNativeHistograms: bool('Scrape native histograms.'),
+  scrapeClassicHistograms: bool('Also scrape the classic series of histograms exposed as native histograms.'),
+  nativeHistogramBucketLimit: count('Limit of buckets per native histogram.'),
+  nativeHistogramMinBucketFactor: intOrString('Lower bound of the native histogram bucket growth factor (a quantity).'),
+  convertClassicHistogramsToNHCB: bool('Convert classic histograms to native histograms with custom buckets.'),
+} as const;
+
+/** Scrape limits and protocol choices both ServiceMonitor and PodMonitor specs carry. */
+export const monitorSpecProperties = {
+  jobLabel: str('Label of the Service/Pod whose value becomes the job label.'),
+  podTargetLabels: { type: 'array', items: { type: 'string' }, description: 'Pod labels copied onto the targets.' },
+  ...scrapeLimitProperties,
+  bodySizeLimit: byteSize('Limit of the uncompressed response body size.'),
+  ...scrapeProtocolProperties,
+  ...scrapeClassProperty,
   selectorMechanism: oneOf(['RelabelConfig', 'RoleSelector'], 'How the selector is applied (default RelabelConfig).'),
   attachMetadata: {
     type: 'object',
@@ -66,9 +90,5 @@ export const monitorSpecProperties = {
     additionalProperties: false,
     properties: { node: bool('Attach node labels (needs get/list/watch on nodes).') },
   },
-  scrapeNativeHistograms: bool('Scrape native histograms.'),
-  scrapeClassicHistograms: bool('Also scrape the classic series of histograms exposed as native histograms.'),
-  nativeHistogramBucketLimit: count('Limit of buckets per native histogram.'),
-  nativeHistogramMinBucketFactor: intOrString('Lower bound of the native histogram bucket growth factor (a quantity).'),
-  convertClassicHistogramsToNHCB: bool('Convert classic histograms to native histograms with custom buckets.'),
+  ...nativeHistogramProperties,
 } as const;
