@@ -6,8 +6,8 @@ import { KINDS } from './fuzz-properties.ts';
 import { fuzzGenerator, fuzzValidators, type PropertyFigures } from './fuzz-run.ts';
 
 const SEED = 20261201;
-const VALIDATOR_RUNS = 100;
-const GENERATOR_RUNS = 100;
+const VALIDATOR_RUNS = 60;
+const GENERATOR_RUNS = 60;
 
 /** Fails with fast-check's report (seed, path, shrunk counterexample, the broken property) when one failed. */
 function expectHeld(figures: PropertyFigures): void {
@@ -44,9 +44,9 @@ describe('the generator, given a Prometheus and monitors and rules from the sche
   });
 
   it('exercised both outcomes and inlined planted Secret values where the config carries credentials (so the leak check has something to find)', () => {
-    expect(figures.counts['candidates accepted']).toBeGreaterThan(50);
-    expect(figures.counts['candidates rejected']).toBeGreaterThan(50);
-    expect(figures.counts['Prometheus refused']).toBeGreaterThan(5);
-    expect(figures.counts['configs with an inlined Secret value']).toBeGreaterThan(5);
+    expect(figures.counts['candidates accepted']).toBeGreaterThan(30);
+    expect(figures.counts['candidates rejected']).toBeGreaterThan(30);
+    expect(figures.counts['Prometheus refused']).toBeGreaterThan(2);
+    expect(figures.counts['configs with an inlined Secret value']).toBeGreaterThan(2);
   });
 });
