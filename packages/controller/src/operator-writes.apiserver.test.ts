@@ -98,7 +98,11 @@ beforeAll(async () => {
     ...crd(PLURALS.Prometheus, MONITORING),
     body: {
       apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'main' },
-      spec: { replicas: 1, serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {}, podMonitorSelector: {}, podMonitorNamespaceSelector: {}, ruleSelector: {}, ruleNamespaceSelector: {} },
+      spec: {
+        replicas: 1, serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {}, podMonitorSelector: {}, podMonitorNamespaceSelector: {}, ruleSelector: {}, ruleNamespaceSelector: {},
+        // Quantities written as users write them; the API server stores 500m, 1Gi and 1 (workload/quantity.ts).
+        resources: { requests: { cpu: '0.5', memory: '1024Mi' }, limits: { cpu: '1000m' } },
+      },
     },
   }));
   const create = (plural: string, kind: string, name: string, spec: object) =>

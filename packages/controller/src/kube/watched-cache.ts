@@ -261,7 +261,7 @@ export class WatchedCache<T extends CachedObject> {
       return { objects, resourceVersion: object.metadata?.resourceVersion ?? '' };
     } catch (error) {
       if (apiErrorOf(error)?.code !== 404) throw error;
-      // Absent: the watch then starts from "now" (resourceVersion unset) and reports its creation as an ADDED.
+      // Absent: the watch then starts at the current state (resourceVersion unset) and reports its creation as an ADDED.
       return { objects, resourceVersion: '' };
     }
   }

@@ -10,8 +10,9 @@
  * request, and a 1 MiB config Secret on every resync. The annotation lives in the object, so a restarted promop
  * skips the same applies.
  *
- * Where the API server stores a value in another form than promop writes it (a quantity `0.5` kept as `500m`), the
- * fields never match and the child is applied every reconcile; that costs a request, never a wrong object.
+ * Where the API server stores a value in another form than promop writes it, the fields never match and the child
+ * is applied every reconcile; that costs a request, never a wrong object. Quantities are the common case, so the
+ * StatefulSet builder writes them canonically (workload/quantity.ts).
  */
 import { inputHash } from '../workload/index.ts';
 import { containsJson } from './json-equality.ts';

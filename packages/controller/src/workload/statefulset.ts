@@ -13,6 +13,7 @@ import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
 import { GOVERNING_SERVICE_NAME } from './governing-service.ts';
 import { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
+import { withCanonicalQuantities } from './quantity.ts';
 import { managedByLabels, shardSelectorLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
 import { prometheusArgs } from './prometheus-args.ts';
@@ -117,8 +118,10 @@ export function buildStatefulSets(prometheus: Prometheus, output: Pick<Generator
         ...(volumes.volumeClaimTemplates.length > 0 ? { volumeClaimTemplates: volumes.volumeClaimTemplates } : {}),
       },
     };
-    statefulSet.metadata!.annotations = { ...statefulSet.metadata!.annotations, [INPUT_HASH_ANNOTATION]: inputHash(statefulSet) };
-    return statefulSet;
+    // Quantities as the API server stores them, so the cached StatefulSet compares equal and is not applied again.
+    const canonical = withCanonicalQuantities(statefulSet);
+    canonical.metadata!.annotations = { ...canonical.metadata!.annotations, [INPUT_HASH_ANNOTATION]: inputHash(canonical) };
+    return canonical;
   });
   return { ok: true, value: statefulSets };
 }
