@@ -109,6 +109,42 @@ describe('promop render with resources that fail their CRD schema', () => {
   });
 });
 
+describe('promop render with Probes and ScrapeConfigs', () => {
+  it('renders their jobs, counts them, and rejects a ScrapeConfig whose discovery kind promop does not render, naming it', async () => {
+    writeFileSync(
+      join(out, 'input.yaml'),
+      [
+        'apiVersion: monitoring.coreos.com/v1',
+        'kind: Prometheus',
+        'metadata: {name: main, namespace: monitoring}',
+        'spec: {probeSelector: {}, probeNamespaceSelector: {}, scrapeConfigSelector: {}, scrapeConfigNamespaceSelector: {}}',
+        '---',
+        'apiVersion: monitoring.coreos.com/v1',
+        'kind: Probe',
+        'metadata: {name: site, namespace: team-a}',
+        'spec: {prober: {url: "blackbox:9115"}, module: http_2xx, targets: {staticConfig: {static: ["https://example.com"]}}}',
+        '---',
+        'apiVersion: monitoring.coreos.com/v1alpha1',
+        'kind: ScrapeConfig',
+        'metadata: {name: nodes, namespace: team-a}',
+        'spec: {staticConfigs: [{targets: ["node:9100"]}]}',
+        '---',
+        'apiVersion: monitoring.coreos.com/v1alpha1',
+        'kind: ScrapeConfig',
+        'metadata: {name: cloud, namespace: team-a}',
+        'spec: {ec2SDConfigs: [{region: eu-west-1}]}',
+      ].join('\n'),
+    );
+    const result = await renderInProcess(['-f', out, '-o', join(out, 'rendered')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/ScrapeConfig\s+team-a\s+cloud\s+yes\s+NO\s+spec\.ec2SDConfigs: EC2 service discovery is not rendered by promop yet/);
+    expect(result.stdout).toContain('Probes: 1/1 selected, 1 accepted; ScrapeConfigs: 2/2 selected, 1 accepted');
+    const config = readFileSync(join(out, 'rendered', 'monitoring', 'main', 'prometheus.yaml'), 'utf8');
+    expect([...config.matchAll(/^- job_name: (.+)$/gm)].map((m) => m[1])).toEqual(['probe/team-a/site', 'scrapeConfig/team-a/nodes']);
+    expect((await runPromtool(['check', 'config', '--syntax-only', join(out, 'rendered', 'monitoring', 'main', 'prometheus.yaml')])).code).toBe(0);
+  });
+});
+
 describe('promop render with an invalid Prometheus', () => {
   it('reports it as not rendered with the field at fault, and still exits 0', async () => {
     writeFileSync(join(out, 'prometheus.yaml'), 'apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: main, namespace: monitoring}\nspec: {shards: two}\n');
