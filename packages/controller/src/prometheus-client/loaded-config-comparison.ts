@@ -10,7 +10,7 @@
  * embedding a marker in the config (a marker in external labels would change every series).
  */
 import { load } from 'js-yaml';
-import { durationMs } from './prometheus-duration.ts';
+import { parseDuration } from '@promop/config-generator';
 
 /** Equal, or the first place where they differ (a dotted path such as `scrape_configs[2].relabel_configs[0].regex`). */
 export type ConfigComparison =
@@ -67,8 +67,8 @@ function scalarsMatch(expected: unknown, loaded: unknown, path: string): boolean
   const loadedText = String(loaded);
   // A label value such as "8080" may be quoted on one side only.
   if (expectedText === loadedText) return true;
-  const expectedMs = durationMs(expectedText);
-  if (expectedMs !== undefined && expectedMs === durationMs(loadedText)) return true;
+  const expectedMs = parseDuration(expectedText);
+  if (expectedMs !== undefined && expectedMs === parseDuration(loadedText)) return true;
   // Prometheus lower-cases relabel actions (`Replace` is loaded as `replace`).
   if (path.endsWith('.action') && expectedText.toLowerCase() === loadedText.toLowerCase()) return true;
   // Prometheus 3 expands environment variables in external label values (the replica label is `${POD_NAME}`).

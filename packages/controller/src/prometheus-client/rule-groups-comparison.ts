@@ -11,7 +11,7 @@
  * characters is the one edit it cannot see.
  */
 import { load } from 'js-yaml';
-import { durationMs } from './prometheus-duration.ts';
+import { parseDuration } from '@promop/config-generator';
 
 /** One group as GET /api/v1/rules reports it (the fields compared). */
 export interface LoadedRuleGroup {
@@ -83,7 +83,7 @@ export function compareLoadedRules(expected: ExpectedRuleFiles, loaded: readonly
 
 function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup): RuleComparison {
   const where = `group ${expected.name}`;
-  if (expected.interval !== undefined && durationMs(expected.interval) !== loaded.interval * 1000) {
+  if (expected.interval !== undefined && parseDuration(expected.interval) !== loaded.interval * 1000) {
     return { equal: false, reason: `${where}: interval ${expected.interval} expected, ${loaded.interval}s loaded` };
   }
   const rules = expected.rules ?? [];
@@ -98,7 +98,7 @@ function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup): RuleCom
     if (!sameStrings(rule.labels, actual.labels)) return { equal: false, reason: `${at}: the labels differ` };
     if (type === 'alerting') {
       if (!sameStrings(rule.annotations, actual.annotations)) return { equal: false, reason: `${at}: the annotations differ` };
-      if ((durationMs(rule.for ?? '0') ?? -1) !== (actual.duration ?? 0) * 1000) return { equal: false, reason: `${at}: for ${rule.for ?? '0s'} expected, ${actual.duration ?? 0}s loaded` };
+      if ((parseDuration(rule.for ?? '0') ?? -1) !== (actual.duration ?? 0) * 1000) return { equal: false, reason: `${at}: for ${rule.for ?? '0s'} expected, ${actual.duration ?? 0}s loaded` };
     }
   }
   return { equal: true };
@@ -113,7 +113,7 @@ function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup): RuleCom
  */
 function exprFingerprint(expr: string): string {
   const normalised = withoutComments(expr)
-    .replace(DURATION_TOKEN, (token) => `${durationMs(token)}ms`)
+    .replace(DURATION_TOKEN, (token) => `${parseDuration(token) ?? token}ms`)
     .replace(NUMBER_TOKEN, (token) => String(Number(token)))
     .replace(/\s+/g, '')
     .toLowerCase()

@@ -8,7 +8,7 @@
  */
 import type { Prometheus } from '@promop/crds';
 import type { V1StatefulSet } from '@kubernetes/client-node';
-import { durationMs } from '../prometheus-client/prometheus-duration.ts';
+import { parseDuration } from '@promop/config-generator';
 
 /** The annotation on a retained shard's StatefulSet: when promop deletes it (RFC 3339). */
 export const DELETION_DEADLINE_ANNOTATION = 'promop.prometheus.io/deletion-deadline';
@@ -47,7 +47,7 @@ export function removedShardAction(prometheus: Prometheus, statefulSet: V1Statef
 function retentionPeriodMs(prometheus: Prometheus): number {
   const policy = (prometheus.spec?.shardRetentionPolicy ?? {}) as RetentionPolicy;
   const period = typeof policy.retain?.retentionPeriod === 'string' ? policy.retain.retentionPeriod : undefined;
-  return durationMs(period ?? prometheus.spec?.retention ?? DEFAULT_RETENTION) ?? durationMs(DEFAULT_RETENTION)!;
+  return parseDuration(period ?? prometheus.spec?.retention ?? DEFAULT_RETENTION) ?? parseDuration(DEFAULT_RETENTION)!;
 }
 
 /**
@@ -64,7 +64,7 @@ export function shardRetentionProblems(prometheus: Prometheus): { path: string; 
     problems.push({ path: 'spec.shardRetentionPolicy.whenScaled', message: `must be Delete or Retain, not ${JSON.stringify(policy.whenScaled)}` });
   }
   const period = policy.retain?.retentionPeriod;
-  if (period !== undefined && (typeof period !== 'string' || durationMs(period) === undefined || durationMs(period) === 0)) {
+  if (period !== undefined && (typeof period !== 'string' || parseDuration(period) === undefined || parseDuration(period) === 0)) {
     problems.push({ path: 'spec.shardRetentionPolicy.retain.retentionPeriod', message: `must be a Prometheus duration such as 12h or 7d, not ${JSON.stringify(period)}` });
   }
   return problems;
