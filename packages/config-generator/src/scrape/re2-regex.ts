@@ -93,9 +93,24 @@ export function re2RegexError(regex: string): string | undefined {
   try {
     new RegExp(`^(?:${translated})$`);
   } catch (error) {
+    // RE2 repeats an empty-width assertion (`$+`, `^*`, `\b?`, `${2}`: Prometheus loads them); JavaScript
+    // refuses a bare one. In a group JavaScript repeats it too, with the same meaning.
+    if (compiles(translated.replace(REPEATED_ASSERTION, '$1(?:$2)'))) return undefined;
     return (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
   }
   return undefined;
+}
+
+/** An unescaped `^`, `$`, `\b` or `\B` followed by a repetition operator (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`). */
+const REPEATED_ASSERTION = /((?:^|[^\\])(?:\\\\)*)(\\[bB]|[$^])(?=[*+?]|\{\d+(?:,\d*)?\})/g;
+
+function compiles(translated: string): boolean {
+  try {
+    new RegExp(`^(?:${translated})$`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
