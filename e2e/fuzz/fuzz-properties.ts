@@ -220,8 +220,11 @@ export function checkSchemaBreakRejected(kind: string, mutated: { object: Record
   }
 }
 
-/** Keys of prometheus.yaml whose value is meant to be a Secret's content (promop inlines them, as upstream does). */
-const SECRET_BEARING_KEYS = new Set(['password', 'credentials', 'bearer_token', 'client_secret', 'client_id', 'username', 'access_key', 'secret_key', 'proxy_connect_header']);
+/**
+ * Keys of prometheus.yaml whose value is meant to be a Secret's content (promop inlines them, as upstream does):
+ * Prometheus' `<secret>` fields (and the non-secret halves of credential pairs promop reads from Secrets too).
+ */
+const SECRET_BEARING_KEYS = new Set(['password', 'credentials', 'bearer_token', 'client_secret', 'client_id', 'username', 'access_key', 'secret_key', 'proxy_connect_header', 'token']);
 /** Jobs promop generates from monitors; every other job in scrape_configs comes from additionalScrapeConfigs. */
 const GENERATED_JOB = /^(serviceMonitor|podMonitor|probe)\//;
 

@@ -39,7 +39,9 @@ function run<T>(property: string, arbitrary: fc.Arbitrary<T>, check: (value: T, 
     fc.property(arbitrary, (value) => check(value, counts)),
     { numRuns: runs, seed, endOnFailure: false },
   );
-  const failure = details.failed ? shortened(fc.defaultReportMessage(details) ?? String(details.errorInstance)) : '';
+  // The broken property's message first: the counterexample after it can be long (lists of 500 items).
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  const failure = details.failed ? shortened(`${error}\n${fc.defaultReportMessage(details) ?? ''}`) : '';
   return { property, cases: details.numRuns, failure, milliseconds: Math.round(performance.now() - started), counts };
 }
 
