@@ -4,14 +4,8 @@
  * under a ceiling, no hot loop — and recovers fully once the faults end: every change in the config, a fresh promop
  * finds nothing to write. Prints the request rate of each phase and the recovery time.
  */
-import { writesBy } from './audit-log.ts';
-import { startChaosCluster, type ChaosCluster } from './chaos-cluster.ts';
-import { freshPromopWrites } from './convergence.ts';
-import { requestsBetween, startFaultProxy, type FaultProxy, type ProxyFault } from './fault-proxy.ts';
-import { MonitorBurst } from './monitor-burst.ts';
-import { startPromop, type PromopProcess } from './promop-process.ts';
-import { configText, isReconciled, rulesText } from './rendered-state.ts';
-import { until, untilSettled } from './settle.ts';
+import { requestsBetween, type ProxyFault } from './fault-proxy.ts';
+import { startScenario, type Scenario } from './scenario.ts';
 
 /**
  * At most this many requests per minute while every request fails or crawls. promop keeps about a dozen watches
@@ -27,32 +21,19 @@ const PHASES: { name: string; fault: ProxyFault; ms: number }[] = [
 ];
 
 describe('chaos 5: the API server answers slowly, 429 or 500, for a while', () => {
-  let cluster: ChaosCluster;
-  let proxy: FaultProxy;
-  let promop: PromopProcess | undefined;
-  let burst: MonitorBurst;
-  let user: string;
+  let scenario: Scenario;
 
   beforeAll(async () => {
-    cluster = await startChaosCluster();
-    proxy = await startFaultProxy(cluster.env);
-    burst = new MonitorBurst(cluster.custom, 5);
-    await burst.seed(10);
-    const identity = await cluster.identity('promop', proxy.url);
-    user = identity.user;
-    promop = await startPromop({ name: 'promop', kubeconfigPath: identity.kubeconfigPath, dir: cluster.env.dir });
-    await promop.untilReady();
-    await until('the first config', async () => burst.differences(await configText(cluster.core), await rulesText(cluster.core)).length === 0, 60_000);
-    await untilSettled(promop, { activity: () => writesBy(cluster.auditLogPath, user).length });
+    scenario = await startScenario({ seed: 5, objects: 10, proxy: true });
   }, 120_000);
 
   afterAll(async () => {
-    await promop?.stop();
-    await proxy?.close();
-    await cluster?.stop();
+    await scenario?.stop();
   });
 
   it('backs off under a request ceiling and recovers fully', async () => {
+    const { burst } = scenario;
+    const proxy = scenario.proxy!;
     const idleFrom = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const idleRate = (requestsBetween(proxy.requests, idleFrom, Date.now()).length * 60_000) / (Date.now() - idleFrom);
@@ -74,22 +55,13 @@ describe('chaos 5: the API server answers slowly, 429 or 500, for a while', () =
     }
     proxy.setFault({ kind: 'none' });
     const recoveredFrom = Date.now();
-    let last: string[] = [];
-    const recoveryMs = await until('every change in the config after the faults', async () => {
-      last = burst.differences(await configText(cluster.core), await rulesText(cluster.core));
-      return last.length === 0 && (await isReconciled(cluster.custom));
-    }, 60_000).catch((error: Error) => {
-      throw new Error(`${error.message}; still different: ${last.slice(0, 10).join('; ')}\n${promop?.logTail(10)}`);
-    });
+    const recoveryMs = await scenario.untilApplied('every change in the config after the faults');
     figures.push(`faults over: config complete after ${recoveryMs} ms, ${requestsBetween(proxy.requests, recoveredFrom, Date.now()).length} requests meanwhile`);
     process.stdout.write(`chaos 5 (API faults):\n  ${figures.join('\n  ')}\n`);
   }, 150_000);
 
   it('ends converged: a fresh promop finds nothing to write', async () => {
-    await untilSettled(promop!, { activity: () => writesBy(cluster.auditLogPath, user).length });
-    await promop?.stop();
-    const fresh = await freshPromopWrites(cluster);
-    process.stdout.write(`chaos 5: fresh promop settled in ${fresh.settledMs} ms, ${fresh.writes.length} writes\n`);
-    expect(fresh.writes).toEqual([]);
+    await scenario.settle();
+    expect((await scenario.freshCheck('chaos 5')).writes).toEqual([]);
   }, 90_000);
 });

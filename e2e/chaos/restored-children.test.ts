@@ -4,13 +4,10 @@
  * (a fresh promop finds nothing to write). Prints the time each restore took.
  */
 import { AppsV1Api, PatchStrategy, setHeaderOptions, type CoreV1Api } from '@kubernetes/client-node';
-import { writesBy } from './audit-log.ts';
-import { MONITORING, startChaosCluster, type ChaosCluster } from './chaos-cluster.ts';
-import { freshPromopWrites } from './convergence.ts';
-import { MonitorBurst } from './monitor-burst.ts';
-import { startPromop, type PromopProcess } from './promop-process.ts';
+import { MONITORING } from './chaos-cluster.ts';
 import { configText, isReconciled, rulesText } from './rendered-state.ts';
-import { until, untilSettled } from './settle.ts';
+import { startScenario, type Scenario } from './scenario.ts';
+import { until } from './settle.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
@@ -49,29 +46,18 @@ function faultsOn(core: CoreV1Api, apps: AppsV1Api, ruleConfigMap: string): Faul
 }
 
 describe('chaos 4: someone deletes or edits what promop made', () => {
-  let cluster: ChaosCluster;
-  let promop: PromopProcess | undefined;
-  let user: string;
-  let burst: MonitorBurst;
+  let scenario: Scenario;
 
   beforeAll(async () => {
-    cluster = await startChaosCluster();
-    burst = new MonitorBurst(cluster.custom, 4);
-    await burst.seed(6);
-    const identity = await cluster.identity('promop');
-    user = identity.user;
-    promop = await startPromop({ name: 'promop', kubeconfigPath: identity.kubeconfigPath, dir: cluster.env.dir });
-    await promop.untilReady();
-    await until('the first config with every monitor and rule', async () => burst.differences(await configText(cluster.core), await rulesText(cluster.core)).length === 0 && (await isReconciled(cluster.custom)));
-    await untilSettled(promop, { activity: () => writesBy(cluster.auditLogPath, user).length });
+    scenario = await startScenario({ seed: 4, objects: 6 });
   }, 150_000);
 
   afterAll(async () => {
-    await promop?.stop();
-    await cluster?.stop();
+    await scenario?.stop();
   });
 
   it('puts back each deleted or edited child as it was, within seconds', async () => {
+    const { cluster, burst } = scenario;
     const apps = cluster.admin.makeApiClient(AppsV1Api);
     const ruleConfigMaps = await cluster.core.listNamespacedConfigMap({ namespace: MONITORING, labelSelector: 'prometheus-name=main' });
     const ruleConfigMap = ruleConfigMaps.items[0]?.metadata?.name as string;
@@ -79,12 +65,12 @@ describe('chaos 4: someone deletes or edits what promop made', () => {
     const figures: string[] = [];
     for (const { what, read, fault } of faultsOn(cluster.core, apps, ruleConfigMap)) {
       const expected = JSON.stringify(await read());
-      const writesBefore = writesBy(cluster.auditLogPath, user).length;
+      const writesBefore = scenario.writes().length;
       // No check that the fault is visible: promop may have put the object back before the next read.
       await fault();
       const restoredMs = await until(`${what}: restored`, async () => JSON.stringify(await read()) === expected, 30_000);
-      await untilSettled(promop!, { activity: () => writesBy(cluster.auditLogPath, user).length });
-      const writes = writesBy(cluster.auditLogPath, user).slice(writesBefore);
+      await scenario.settle();
+      const writes = scenario.writes().slice(writesBefore);
       figures.push(`${what}: restored in ${restoredMs} ms with ${writes.length} writes (${[...new Set(writes)].join(', ')})`);
       // Putting one object back is a handful of writes, not a loop.
       expect(writes.length).toBeLessThanOrEqual(6);
@@ -95,9 +81,6 @@ describe('chaos 4: someone deletes or edits what promop made', () => {
   }, 150_000);
 
   it('ends converged: a fresh promop finds nothing to write', async () => {
-    await promop?.stop();
-    const fresh = await freshPromopWrites(cluster);
-    process.stdout.write(`chaos 4: fresh promop settled in ${fresh.settledMs} ms, ${fresh.writes.length} writes\n`);
-    expect(fresh.writes).toEqual([]);
+    expect((await scenario.freshCheck('chaos 4')).writes).toEqual([]);
   }, 90_000);
 });

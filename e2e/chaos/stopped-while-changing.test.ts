@@ -4,52 +4,35 @@
  * status it writes belongs to a monitor or rule changed meanwhile (from the audit log), and the objects it made are
  * written only where their content changed. A fresh promop then finds nothing to write.
  */
-import { writesBy } from './audit-log.ts';
-import { startChaosCluster, type ChaosCluster } from './chaos-cluster.ts';
-import { freshPromopWrites } from './convergence.ts';
-import { MonitorBurst } from './monitor-burst.ts';
-import { startPromop, type PromopProcess } from './promop-process.ts';
-import { configText, isReconciled, rulesText } from './rendered-state.ts';
-import { until, untilSettled } from './settle.ts';
+import { startScenario, type Scenario } from './scenario.ts';
 
 const TEAM_KINDS = new Set(['servicemonitors', 'prometheusrules']);
 
 describe('chaos 8: promop stopped while teams keep changing monitors', () => {
-  let cluster: ChaosCluster;
-  let promop: PromopProcess | undefined;
-  let burst: MonitorBurst;
-  let identity: { kubeconfigPath: string; user: string };
+  let scenario: Scenario;
 
   beforeAll(async () => {
-    cluster = await startChaosCluster();
-    burst = new MonitorBurst(cluster.custom, 8);
-    await burst.seed(40);
-    identity = await cluster.identity('promop');
-    promop = await startPromop({ name: 'promop', kubeconfigPath: identity.kubeconfigPath, dir: cluster.env.dir });
-    await promop.untilReady();
-    await until('the first config', async () => burst.differences(await configText(cluster.core), await rulesText(cluster.core)).length === 0, 60_000);
-    await untilSettled(promop, { activity: () => writesBy(cluster.auditLogPath, identity.user).length });
+    scenario = await startScenario({ seed: 8, objects: 40 });
   }, 120_000);
 
   afterAll(async () => {
-    await promop?.stop();
-    await cluster?.stop();
+    await scenario?.stop();
   });
 
   it('back, converges in one reconcile and writes only for what changed', async () => {
-    await promop!.stop();
+    const { burst } = scenario;
+    await scenario.promop.stop();
     burst.takeTouched();
     await burst.burst(30);
     const touched = burst.takeTouched();
-    const writesBefore = writesBy(cluster.auditLogPath, identity.user).length;
+    const writesBefore = scenario.writes().length;
     const restartedAt = Date.now();
-    promop = await startPromop({ name: 'promop-back', kubeconfigPath: identity.kubeconfigPath, dir: cluster.env.dir });
-    await promop.untilReady();
-    const convergedMs = await until('every change in the config', async () =>
-      burst.differences(await configText(cluster.core), await rulesText(cluster.core)).length === 0 && (await isReconciled(cluster.custom)), 60_000);
-    await untilSettled(promop, { activity: () => writesBy(cluster.auditLogPath, identity.user).length });
-    const reconciles = (await promop.metrics())?.get('promop_reconcile_total');
-    const writes = writesBy(cluster.auditLogPath, identity.user).slice(writesBefore);
+    scenario.promop = await scenario.startPromop('promop-back');
+    await scenario.promop.untilReady();
+    const convergedMs = await scenario.untilApplied('every change in the config');
+    await scenario.settle();
+    const reconciles = (await scenario.promop.metrics())?.get('promop_reconcile_total');
+    const writes = scenario.writes().slice(writesBefore);
     // `verb resource[/subresource] namespace/name`: a team object's status or Event must be about a changed object.
     const forUnchanged = writes.filter((write) => {
       const [, resource = '', where = ''] = write.split(' ');
@@ -77,9 +60,6 @@ describe('chaos 8: promop stopped while teams keep changing monitors', () => {
   }, 150_000);
 
   it('ends converged: a fresh promop finds nothing to write', async () => {
-    await promop?.stop();
-    const fresh = await freshPromopWrites(cluster);
-    process.stdout.write(`chaos 8: fresh promop settled in ${fresh.settledMs} ms, ${fresh.writes.length} writes\n`);
-    expect(fresh.writes).toEqual([]);
+    expect((await scenario.freshCheck('chaos 8')).writes).toEqual([]);
   }, 90_000);
 });
