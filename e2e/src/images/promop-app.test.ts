@@ -79,7 +79,7 @@ describe('the sources the promop image ships', () => {
     expect(isShippedSource('packages/crds/src/test-support/index.ts')).toBe(false);
     expect(isShippedSource('packages/config-generator/src/scrape/test-harness.ts')).toBe(false);
     expect(isShippedSource('packages/config-generator/src/scrape/monitor-arbitraries.ts')).toBe(false);
-    expect(isShippedSource('packages/controller/src/chart/helm.ts')).toBe(false);
+    expect(isShippedSource('packages/controller/src/test-support/helm.ts')).toBe(false);
     expect(isShippedSource('packages/controller/src/workload/statefulset.ts')).toBe(true);
   });
 });

@@ -15,7 +15,7 @@ import { Operator } from '../operator.ts';
 import { eventually } from '../test-support/eventually.ts';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import { CHART_DIR } from './chart-files.ts';
-import { helm } from './helm.ts';
+import { helm } from '../test-support/helm.ts';
 
 const id = randomBytes(3).toString('hex');
 const NS = `promop-self-${id}`;

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dump, loadAll } from 'js-yaml';
 import { CHART_DIR } from './chart-files.ts';
-import { helm } from './helm.ts';
+import { helm } from '../test-support/helm.ts';
 
 const NAMESPACE = 'promop-system';
 const RULE_TESTS = join(dirname(fileURLToPath(import.meta.url)), 'promop-alerts.promtool-test.yaml');

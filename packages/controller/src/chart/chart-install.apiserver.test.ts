@@ -21,7 +21,7 @@ import { sharedTestEnv } from '@promop/e2e';
 import { randomBytes } from 'node:crypto';
 import { CRD_MANAGER_RULES, OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { CHART_DIR } from './chart-files.ts';
-import { helm } from './helm.ts';
+import { helm } from '../test-support/helm.ts';
 
 const id = randomBytes(3).toString('hex');
 const NS = `promop-chart-${id}`;

@@ -7,7 +7,7 @@ import { KubernetesObjectApi, type KubeConfig, type KubernetesObject } from '@ku
 import { sharedTestEnv, type ClusterAccess } from '@promop/e2e';
 import { loadAll } from 'js-yaml';
 import { CHART_DIR } from '../chart/chart-files.ts';
-import { helm } from '../chart/helm.ts';
+import { helm } from './helm.ts';
 
 const IDENTITY_KINDS = ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
 

@@ -1,7 +1,7 @@
 import { CONFIG_FILE_NAME } from '@promop/config-generator';
 import { buildConfigSecrets } from './config-secret.ts';
 import { MAX_SECRET_DATA_BYTES } from './secret-size.ts';
-import { testOutput, testPrometheus } from './test-prometheus.ts';
+import { testOutput, testPrometheus } from '../test-support/workload-fixtures.ts';
 
 const decode = (value: string | undefined) => Buffer.from(value ?? '', 'base64').toString('utf8');
 

@@ -1,5 +1,5 @@
 import { buildGoverningService } from './governing-service.ts';
-import { testPrometheus } from './test-prometheus.ts';
+import { testPrometheus } from '../test-support/workload-fixtures.ts';
 
 describe('the governing Service', () => {
   const zeta = testPrometheus({}, { name: 'zeta', uid: 'uid-z' });

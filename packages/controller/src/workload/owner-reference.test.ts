@@ -1,5 +1,5 @@
 import { prometheusOwnerReference } from './owner-reference.ts';
-import { testPrometheus } from './test-prometheus.ts';
+import { testPrometheus } from '../test-support/workload-fixtures.ts';
 
 describe('an owner reference to the Prometheus', () => {
   it('is a blocking controller reference by default', () => {

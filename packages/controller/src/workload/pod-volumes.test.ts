@@ -1,6 +1,6 @@
 import { CERTS_DIR, CONFIG_DIR, RULES_DIR, SCRAPE_FILE_SLOTS, STORAGE_DIR } from '@promop/config-generator';
 import { podVolumes } from './pod-volumes.ts';
-import { testPrometheus } from './test-prometheus.ts';
+import { testPrometheus } from '../test-support/workload-fixtures.ts';
 
 describe('pod volumes', () => {
   it('mount shard n\'s own config Secret whole (no subPath) at the config directory', () => {

@@ -1,5 +1,5 @@
 import { buildRuleConfigMaps } from './rule-configmaps.ts';
-import { testOutput, testPrometheus } from './test-prometheus.ts';
+import { testOutput, testPrometheus } from '../test-support/workload-fixtures.ts';
 
 describe('rule ConfigMaps', () => {
   it('are the generator\'s ConfigMaps with its files, labelled prometheus-name and managed-by, owned by the Prometheus', () => {

@@ -1,6 +1,6 @@
 import type { ScrapeFile } from '@promop/config-generator';
 import { buildScrapeSecrets } from './scrape-secrets.ts';
-import { testOutput, testPrometheus } from './test-prometheus.ts';
+import { testOutput, testPrometheus } from '../test-support/workload-fixtures.ts';
 
 const decode = (value: string | undefined) => Buffer.from(value ?? '', 'base64').toString('utf8');
 const file = (slot: number, name: string, text = 'scrape_configs:\n- job_name: a\n'): ScrapeFile => ({ slot, name, text, jobNames: ['a'] });

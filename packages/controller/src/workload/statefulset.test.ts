@@ -2,7 +2,7 @@ import type { V1StatefulSet } from '@kubernetes/client-node';
 import type { Prometheus } from '@promop/crds';
 import { INPUT_HASH_ANNOTATION } from './input-hash.ts';
 import { buildStatefulSets } from './statefulset.ts';
-import { testOutput, testPrometheus } from './test-prometheus.ts';
+import { testOutput, testPrometheus } from '../test-support/workload-fixtures.ts';
 
 type Spec = NonNullable<Prometheus['spec']>;
 

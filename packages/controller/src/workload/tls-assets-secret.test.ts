@@ -1,6 +1,6 @@
 import { buildTlsAssetsSecret } from './tls-assets-secret.ts';
 import { MAX_SECRET_DATA_BYTES } from './secret-size.ts';
-import { testPrometheus } from './test-prometheus.ts';
+import { testPrometheus } from '../test-support/workload-fixtures.ts';
 
 describe('the TLS assets Secret', () => {
   it('is prometheus-<name>-tls-assets-0 with the files base64-encoded, keys sorted', () => {
