@@ -77,9 +77,10 @@ describe('the sources the promop image ships', () => {
 
   it('leave out what only tests use', () => {
     expect(isShippedSource('packages/crds/src/test-support/index.ts')).toBe(false);
-    expect(isShippedSource('packages/config-generator/src/scrape/test-harness.ts')).toBe(false);
+    expect(isShippedSource('packages/config-generator/src/test-support/scrape-harness.ts')).toBe(false);
     expect(isShippedSource('packages/config-generator/src/scrape/monitor-arbitraries.ts')).toBe(false);
     expect(isShippedSource('packages/controller/src/test-support/helm.ts')).toBe(false);
+    expect(isShippedSource('packages/controller/src/reconcile/test-reconciler-fakes.ts')).toBe(false);
     expect(isShippedSource('packages/controller/src/workload/statefulset.ts')).toBe(true);
   });
 });

@@ -30,8 +30,8 @@ export const PROMOP_CLI = 'packages/controller/src/cli.ts';
 const NOT_SHIPPED: readonly { pattern: RegExp; why: string }[] = [
   { pattern: /\.test\.ts$/, why: 'tests' },
   { pattern: /\.type-test\.ts$/, why: 'compile-time type tests' },
-  { pattern: /\/test-support\//, why: "@promop/crds' fixtures for other packages' tests (its ./test-support export)" },
-  { pattern: /\/test-[^/]*\.ts$/, why: 'test fixtures beside the code (scrape/test-harness.ts)' },
+  { pattern: /\/test-support\//, why: "test helpers (the packages' test-support/ folders; @promop/crds' is its ./test-support export)" },
+  { pattern: /\/test-[^/]*\.ts$/, why: 'test fixtures beside their tests (reconcile/test-reconciler-fakes.ts)' },
   { pattern: /-arbitraries\.ts$/, why: 'fast-check generators; fast-check is a dev dependency' },
   { pattern: /-differential\.ts$/, why: 'differential checks against the real promtool; they need the test environment (@promop/e2e)' },
   { pattern: /^packages\/controller\/src\/chart\//, why: 'chart-file generation for the chart tests and scripts' },

@@ -10,7 +10,7 @@ import { generate } from './generate.ts';
 import type { GeneratorInput, KeyValueSource } from './model.ts';
 import { RenderMemo } from './render-memo.ts';
 import { podMonitor, serviceMonitor } from './scrape/monitor-arbitraries.ts';
-import { TEST_CONFIG_MAPS, TEST_SECRETS } from './scrape/test-harness.ts';
+import { TEST_CONFIG_MAPS, TEST_SECRETS } from './test-support/scrape-harness.ts';
 
 const prometheusRule: fc.Arbitrary<PrometheusRule> = fc.record({
   name: fc.constantFrom('a', 'b', 'c', 'd'),

@@ -4,7 +4,7 @@
  */
 import { parsePrometheusVersion, type PrometheusVersion } from '../prometheus-version.ts';
 import { SecretStore } from '../secret-store.ts';
-import { TEST_CERT, TEST_CONFIG_MAPS, TEST_KEY, TEST_SECRETS } from '../scrape/test-harness.ts';
+import { TEST_CERT, TEST_CONFIG_MAPS, TEST_KEY, TEST_SECRETS } from '../test-support/scrape-harness.ts';
 import { appendProxy, checkAuthExclusivity, Findings, renderAuthorization, renderBasicAuth, renderOAuth2, renderTlsConfig, type HttpClientContext } from './index.ts';
 
 function context(version = 'v3.16.0', namespace = 'default'): HttpClientContext {

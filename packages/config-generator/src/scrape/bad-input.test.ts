@@ -6,7 +6,7 @@ import type { PodMonitor, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import { renderPodMonitor, renderServiceMonitor } from './index.ts';
 import type { ScrapeContext } from './scrape-context.ts';
-import { TEST_SECRETS, testContext, testPodMonitor, testPrometheus, testServiceMonitor } from './test-harness.ts';
+import { TEST_SECRETS, testContext, testPodMonitor, testPrometheus, testServiceMonitor } from '../test-support/scrape-harness.ts';
 
 type Ep = NonNullable<ServiceMonitor['spec']['endpoints']>[number];
 

@@ -14,7 +14,7 @@ import {
   testPrometheus,
   testServiceMonitor as sm,
   wrapScrapeConfigs,
-} from './test-harness.ts';
+} from '../test-support/scrape-harness.ts';
 
 interface GoldenCase {
   name: string;

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { PodMonitor, ServiceMonitor } from '@promop/crds';
 import type { MonitorRendering, ScrapeContext } from './scrape-context.ts';
-import { promtoolCheckConfigs, testContext, wrapScrapeConfigs } from './test-harness.ts';
+import { promtoolCheckConfigs, testContext, wrapScrapeConfigs } from '../test-support/scrape-harness.ts';
 
 type Ep = NonNullable<ServiceMonitor['spec']['endpoints']>[number];
 type Relabel = NonNullable<Ep['relabelings']>[number];

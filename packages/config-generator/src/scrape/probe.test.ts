@@ -9,7 +9,7 @@ import { generate } from '../generate.ts';
 import { renderProbe } from './probe.ts';
 import { proberAddressError } from './prober-address.ts';
 import type { ScrapeContext } from './scrape-context.ts';
-import { promtoolCheckConfigs, readGolden, testContext, testPrometheus, wrapScrapeConfigs } from './test-harness.ts';
+import { promtoolCheckConfigs, readGolden, testContext, testPrometheus, wrapScrapeConfigs } from '../test-support/scrape-harness.ts';
 
 function probe(spec: Probe['spec'], name = 'testprobe1', namespace = 'default'): Probe {
   return { apiVersion: 'monitoring.coreos.com/v1', kind: 'Probe', metadata: { name, namespace }, spec };

@@ -3,7 +3,7 @@
  * monitor in any namespace that uses the class gets the same credentials and CA.
  */
 import { renderServiceMonitor } from './index.ts';
-import { TEST_CERT, testContext, testPrometheus, testServiceMonitor } from './test-harness.ts';
+import { TEST_CERT, testContext, testPrometheus, testServiceMonitor } from '../test-support/scrape-harness.ts';
 
 const prometheus = testPrometheus({
   scrapeClasses: [

@@ -6,7 +6,7 @@
 import type { ScrapeConfig } from '@promop/crds';
 import { renderScrapeConfig } from './scrape-config.ts';
 import type { ScrapeContext } from './scrape-context.ts';
-import { promtoolCheckConfigs, readGolden, testContext, testPrometheus, wrapScrapeConfigs } from './test-harness.ts';
+import { promtoolCheckConfigs, readGolden, testContext, testPrometheus, wrapScrapeConfigs } from '../test-support/scrape-harness.ts';
 
 function scrapeConfig(spec: ScrapeConfig['spec'], name = 'sc', namespace = 'default'): ScrapeConfig {
   return { apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'ScrapeConfig', metadata: { name, namespace }, spec };

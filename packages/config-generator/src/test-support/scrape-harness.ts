@@ -14,7 +14,7 @@ import { nameValidationSchemeFor } from '../prometheus-names.ts';
 import { parsePrometheusVersion } from '../prometheus-version.ts';
 import { SecretStore } from '../secret-store.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
-import type { ScrapeContext } from './scrape-context.ts';
+import type { ScrapeContext } from '../scrape/scrape-context.ts';
 
 /** Golden files of this module. */
 export const GOLDEN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/golden/scrape');
