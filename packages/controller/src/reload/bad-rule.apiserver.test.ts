@@ -11,9 +11,10 @@
  *
  * The rule files must sit at the path promop's config names and its reload check compares with
  * (`/etc/prometheus/rules/<ConfigMap>/<file>`, as mounted in the pod), so the fake kubelet writes them there, under
- * ConfigMap names unique to this run (the Prometheus is named after the run's id), and removes them afterwards.
+ * ConfigMap names unique to this run (the Prometheus is named after the run's id), and removes them afterwards; the
+ * test needs that directory to be writable (it runs as root here, as CI does) and says so up front otherwise.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -138,6 +139,9 @@ beforeAll(async () => {
   core = admin.makeApiClient(CoreV1Api);
   custom = admin.makeApiClient(CustomObjectsApi);
   dir = mkdtempSync(join(tmpdir(), 'promop-bad-rule-'));
+  // The fake kubelet writes the rule files where the pod would have them (see the module comment).
+  mkdirSync(RULES_DIR, { recursive: true });
+  accessSync(RULES_DIR, constants.W_OK);
   await applyCrds(admin);
   for (const name of [OPERATOR_NS, MONITORING, TEAM_A, TEAM_B]) await core.createNamespace({ body: { metadata: { name } } });
   const operatorKc = await operatorIdentity(admin, OPERATOR_NS, `promop-bad-rule-${id}`);
