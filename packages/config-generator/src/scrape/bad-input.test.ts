@@ -48,6 +48,11 @@ const cases: BadCase[] = [
     ],
   },
   {
+    story: 'a bearerTokenFile together with basicAuth (prometheus-operator writes both; Prometheus refuses the file)',
+    monitor: smEndpoint({ bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token', basicAuth: { username: { name: 'creds', key: 'user' }, password: { name: 'creds', key: 'password' } } }),
+    problems: [{ path: 'spec.endpoints[0]', message: 'only one authentication method can be set, found basicAuth and bearerTokenFile' }],
+  },
+  {
     story: 'a bearer token Secret without the key',
     monitor: smEndpoint({ bearerTokenSecret: { name: 'creds', key: 'missing' } }),
     problems: [{ path: 'spec.endpoints[0].bearerTokenSecret', message: 'key "missing" not found in Secret "creds" in namespace "default"' }],

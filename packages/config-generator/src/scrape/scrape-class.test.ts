@@ -33,4 +33,13 @@ describe('a scrape class with Secret references, used by a monitor of another na
     const rendering = renderServiceMonitor(monitor, testContext({ prometheus }));
     expect(rendering.ok && rendering.scrapeConfigs[0]?.authorization).toEqual({ type: 'Bearer', credentials: 'mallory' });
   });
+
+  // prometheus-operator adds the class' authorization here too, and Prometheus refuses a job with two methods.
+  it.each([
+    ['basicAuth', { basicAuth: { username: { name: 'creds', key: 'user' }, password: { name: 'creds', key: 'password' } } }, 'basic_auth'],
+    ['oauth2', { oauth2: { clientId: { secret: { name: 'creds', key: 'client-id' } }, clientSecret: { name: 'creds', key: 'client-secret' }, tokenUrl: 'https://auth.example.com/token' } }, 'oauth2'],
+  ])('does not add its authorization to an endpoint with its own %s', (_, auth, key) => {
+    const rendering = renderServiceMonitor(testServiceMonitor({ endpoints: [{ port: 'web', ...auth }] }), testContext({ prometheus }));
+    expect(rendering.ok && Object.keys(rendering.scrapeConfigs[0] ?? {}).filter((k) => ['authorization', 'basic_auth', 'oauth2'].includes(k))).toEqual([key]);
+  });
 });
