@@ -94,6 +94,21 @@ describe('the operator metrics', () => {
   });
 });
 
+describe('the Prometheus objects by their Reconciled condition', () => {
+  it('are counted at each scrape from the list the operator gives, Unknown without a condition', async () => {
+    const metrics = new OperatorMetrics({ processMetrics: false });
+    const reconciled = (status: string) => ({ status: { conditions: [{ type: 'Available', status: 'False' }, { type: 'Reconciled', status }] } });
+    expect(await sample(metrics, 'promop_prometheus_reconciled', { status: 'True' })).toBe(0);
+    const objects = [reconciled('True'), reconciled('True'), reconciled('False'), {}];
+    metrics.countPrometheusObjects(() => objects);
+    expect(await sample(metrics, 'promop_prometheus_reconciled', { status: 'True' })).toBe(2);
+    expect(await sample(metrics, 'promop_prometheus_reconciled', { status: 'False' })).toBe(1);
+    expect(await sample(metrics, 'promop_prometheus_reconciled', { status: 'Unknown' })).toBe(1);
+    objects.splice(0, 3);
+    expect(await sample(metrics, 'promop_prometheus_reconciled', { status: 'True' })).toBe(0);
+  });
+});
+
 describe('what a render says', () => {
   const ref = (kind: string, name: string) => ({ kind, namespace: 'team-a', name }) as Verdict['resource'];
   it('counts selected and accepted as selected, selected but invalid as rejected, and not the unselected', () => {
