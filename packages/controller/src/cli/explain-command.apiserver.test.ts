@@ -40,7 +40,13 @@ const crd = (plural: string, namespace: string) => ({ group: GROUP, version: VER
 /** Runs the command as a user does; a non-zero exit is a result, not an error. */
 async function promop(args: string[], kubeconfig = sharedTestEnv().kubeconfigPath): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, '--kubeconfig', kubeconfig], { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, '--kubeconfig', kubeconfig], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      // The shared control plane holds every suite's monitors, and explain of a Prometheus lists those it does not
+      // select: more than execFile's default 1 MiB when a large suite ran first.
+      maxBuffer: 256 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };

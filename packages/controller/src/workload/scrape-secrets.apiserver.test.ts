@@ -5,12 +5,14 @@
  * 37 MiB of configuration) gets a small prometheus.yaml naming its scrape files and one Secret per file, each within
  * what a Secret holds; and a change to one monitor then rewrites exactly one scrape Secret (and prometheus.yaml).
  * There is no kubelet: nothing is reloaded, this is about what is written. Timings are printed. Slow (about ten
- * minutes on two cores), mostly the 10,000 status writes of the first reconciles.
+ * minutes on two cores), mostly the 10,000 status writes of the first reconciles. On a control plane of its own:
+ * 10,000 monitors and 37 MiB of Secrets in the shared one would slow every other suite, and surprise those that
+ * list monitors cluster-wide.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { startTestEnv, type TestEnv } from '@promop/e2e';
 import { load } from 'js-yaml';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
@@ -26,6 +28,7 @@ const TEAMS = Array.from({ length: 50 }, (_, index) => `team-${index}-${id}`);
 const MONITORS = 10_000;
 const SMALL_MONITORS = 150;
 
+let env: TestEnv | undefined;
 let core: CoreV1Api;
 let custom: CustomObjectsApi;
 let operator: Operator | undefined;
@@ -71,20 +74,22 @@ const prometheus = (name: string, teamLabel: string) => untilServed(() => custom
 }));
 
 beforeAll(async () => {
-  const admin: KubeConfig = sharedTestEnv().kubeConfig();
+  env = await startTestEnv({ controllerManager: false });
+  const admin: KubeConfig = env.kubeConfig();
   core = admin.makeApiClient(CoreV1Api);
   custom = admin.makeApiClient(CustomObjectsApi);
   await applyCrds(admin);
   for (const name of [OPERATOR_NS, MONITORING]) await core.createNamespace({ body: { metadata: { name } } });
   await core.createNamespace({ body: { metadata: { name: SMALL_TEAM, labels: { 'promop.test/small': id } } } });
   for (const name of TEAMS) await core.createNamespace({ body: { metadata: { name, labels: { 'promop.test/large': id } } } });
-  const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`);
+  const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`, env);
   operator = new Operator({ kubeConfig: kc, log: pino({ level: 'warn' }), prometheusSelector: `promop.test/instance=${id}`, workers: 2 });
   await operator.start();
 }, 120_000);
 
 afterAll(async () => {
   await operator?.stop();
+  await env?.stop();
   console.log(`10,000 monitors against the API server: ${JSON.stringify(timings)}`);
 });
 
