@@ -1,6 +1,7 @@
 # Source this file to make sure the system programs promop's scripts use are present: openssl (throw-away
 # certificates for the test control plane), pgrep (leftover-process check), and for the real test node: runc,
-# the CNI plugins, iptables and conntrack (kube-proxy), iproute2 and nsenter (the node's network namespace).
+# the CNI plugins, iptables and conntrack (kube-proxy), iproute2 and nsenter (the node's network namespace); zsh
+# (the completion test loads promop's zsh script).
 # Debian machines may lack the node's parts. Installs only what is missing, and only when running as root (never
 # touches a developer's machine otherwise).
 promop_missing=()
@@ -12,6 +13,7 @@ command -v pgrep >/dev/null 2>&1 || promop_missing+=(procps)
 command -v conntrack >/dev/null 2>&1 || promop_missing+=(conntrack)
 command -v ip >/dev/null 2>&1 || promop_missing+=(iproute2)
 command -v nsenter >/dev/null 2>&1 || promop_missing+=(util-linux)
+command -v zsh >/dev/null 2>&1 || promop_missing+=(zsh)
 if [ "${#promop_missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "[system-deps] installing ${promop_missing[*]}" >&2
