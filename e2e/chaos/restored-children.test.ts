@@ -1,6 +1,7 @@
 /**
  * Chaos scenario 4: someone deletes or edits what promop made — the config Secret, a rule ConfigMap, the
- * StatefulSet, the governing Service — and promop puts each back as it was, without a restart, and ends converged
+ * StatefulSet, the governing Service — or adds a key to a map promop owns entirely (a rule file, a Secret key, a
+ * selector label), and promop puts each back as it was, without a restart, and ends converged
  * (a fresh promop finds nothing to write). Prints the time each restore took.
  */
 import { AppsV1Api, PatchStrategy, setHeaderOptions, type CoreV1Api } from '@kubernetes/client-node';
@@ -36,12 +37,19 @@ function faultsOn(core: CoreV1Api, apps: AppsV1Api, ruleConfigMap: string): Faul
     { what: 'StatefulSet deleted', read: statefulSet, fault: () => apps.deleteNamespacedStatefulSet({ namespace, name: 'prometheus-main' }) },
     { what: 'StatefulSet edited', read: statefulSet, fault: () => apps.patchNamespacedStatefulSet({ namespace, name: 'prometheus-main', body: { spec: { replicas: 3, template: { spec: { containers: [{ name: 'prometheus', image: 'example.invalid/other:1' }] } } } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch)) },
     { what: 'governing Service deleted', read: service, fault: () => core.deleteNamespacedService({ namespace, name: 'prometheus-operated' }) },
-    // A value promop set, changed. (A key someone adds to a map promop writes, such as a selector label or a
-    // ConfigMap file, is kept: server-side apply leaves other managers' fields alone; docs/reliability.md.)
+    // A value promop set, changed.
     { what: 'governing Service edited', read: service, fault: async () => {
       const key = Object.keys((await service()).selector ?? {})[0] as string;
       await core.patchNamespacedService({ namespace, name: 'prometheus-operated', body: { spec: { selector: { [key]: 'someone-else' } } } }, mergePatch);
     } },
+    // Keys someone adds to maps promop owns entirely: server-side apply alone would keep them (another manager owns
+    // them), and Prometheus would load the extra rule file or scrape file; promop removes them (foreign-keys.ts).
+    { what: 'rule ConfigMap: a file added', read: configMap, fault: () =>
+      core.patchNamespacedConfigMap({ namespace, name: ruleConfigMap, body: { data: { 'someone-else.yaml': 'groups: []\n' } } }, mergePatch) },
+    { what: 'config Secret: a key added', read: secret, fault: () =>
+      core.patchNamespacedSecret({ namespace, name: 'prometheus-main', body: { stringData: { 'extra.yaml': 'scrape_configs: []\n' } } }, mergePatch) },
+    { what: 'governing Service: a selector label added', read: service, fault: () =>
+      core.patchNamespacedService({ namespace, name: 'prometheus-operated', body: { spec: { selector: { team: 'someone-else' } } } }, mergePatch) },
   ];
 }
 

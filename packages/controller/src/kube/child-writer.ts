@@ -41,6 +41,9 @@ export function isImmutableStatefulSetChange(error: unknown): boolean {
 /** The child kinds promop writes. */
 export type ChildKind = 'StatefulSet' | 'Service' | 'Secret' | 'ConfigMap';
 
+/** The object type of each child kind. */
+export type ChildOf<K extends ChildKind> = { StatefulSet: V1StatefulSet; Service: V1Service; Secret: V1Secret; ConfigMap: V1ConfigMap }[K];
+
 /** Applies and deletes children. Every method throws the API error (see api-error.ts to turn it into a value). */
 export class ChildWriter {
   readonly #core: CoreV1Api;
@@ -73,6 +76,24 @@ export class ChildWriter {
   applyStatefulSet(body: V1StatefulSet): Promise<V1StatefulSet> {
     const { name, namespace } = identify(body);
     return this.#apps.patchNamespacedStatefulSet({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+  }
+
+  /**
+   * Changes a child with a JSON merge patch (reconcile/foreign-keys.ts builds the ones that remove keys another
+   * manager added to maps promop owns entirely; server-side apply never removes those). Returns it as stored.
+   */
+  mergePatch<K extends ChildKind>(kind: K, namespace: string, name: string, body: object): Promise<ChildOf<K>> {
+    const request = { name, namespace, body, fieldManager: FIELD_MANAGER };
+    switch (kind) {
+      case 'StatefulSet':
+        return this.#apps.patchNamespacedStatefulSet(request, MERGE_PATCH) as Promise<ChildOf<K>>;
+      case 'Service':
+        return this.#core.patchNamespacedService(request, MERGE_PATCH) as Promise<ChildOf<K>>;
+      case 'Secret':
+        return this.#core.patchNamespacedSecret(request, MERGE_PATCH) as Promise<ChildOf<K>>;
+      default: // ConfigMap
+        return this.#core.patchNamespacedConfigMap(request, MERGE_PATCH) as Promise<ChildOf<K>>;
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 /** promop's typed wrapper around client-node: caches kept by watches, server-side apply of children and status, Events, API errors as values. */
 export { apiErrorOf, describeError, isNotFound, isUserCaused, type ApiError } from './api-error.ts';
-export { ChildWriter, isImmutableStatefulSetChange, type ChildKind } from './child-writer.ts';
+export { ChildWriter, isImmutableStatefulSetChange, type ChildKind, type ChildOf } from './child-writer.ts';
 export {
   createClusterCaches, startClusterCaches, stopClusterCaches, IGNORED_SECRET_TYPES_SELECTOR, NOT_OWNED_SELECTOR, OWNED_SELECTOR,
   type ClusterCaches, type ClusterCachesOptions,

@@ -115,6 +115,31 @@ describe('reconcile of one Prometheus', () => {
     expect(reloader.reloads).toHaveLength(2);
   });
 
+  it('keys someone added to a rule ConfigMap, the config Secret or the Service selector are removed with one patch each', async () => {
+    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const { ownedConfigMaps, ownedSecrets, ownedServices } = cluster.caches;
+    const configMap = ownedConfigMaps.list('monitoring')[0]!;
+    const secret = ownedSecrets.get('prometheus-main', 'monitoring')!;
+    const service = ownedServices.get('prometheus-operated', 'monitoring')!;
+    // What another manager's patch leaves: promop's applied-hash unchanged, one key more.
+    ownedConfigMaps.put({ ...configMap, data: { ...configMap.data, 'someone-else.yaml': 'groups: []\n' } });
+    ownedSecrets.put({ ...secret, data: { ...secret.data, 'extra.yaml': 'e30=' } });
+    ownedServices.put({ ...service, spec: { ...service.spec, selector: { ...service.spec?.selector, team: 'other' } } });
+
+    const before = cluster.writes.length;
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const childWrites = cluster.writes.slice(before).flatMap((w) => (w.to === 'child' ? [`${w.op} ${w.kind}`] : []));
+    expect(childWrites.sort()).toEqual(['merge-patch ConfigMap', 'merge-patch Secret', 'merge-patch Service']);
+    expect(ownedConfigMaps.get(configMap.metadata!.name!, 'monitoring')!.data).toEqual(configMap.data);
+    expect(ownedSecrets.get('prometheus-main', 'monitoring')!.data).toEqual(secret.data);
+    expect(ownedServices.get('prometheus-operated', 'monitoring')!.spec?.selector).toEqual(service.spec?.selector);
+
+    const after = cluster.writes.length;
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(cluster.writes.slice(after)).toEqual([]);
+  });
+
   it('a 409 on one binding asks for a retry; the other bindings and the status are still written', async () => {
     const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('a'), serviceMonitor('b'), serviceMonitor('c'));
     cluster.fail = (write) => (write.to === 'status' && write.kind === 'ServiceMonitor' && write.name === 'b' ? apiError(409, 'Conflict', 'the object has been modified') : undefined);

@@ -20,13 +20,14 @@ import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } fr
 import type { Logger } from 'pino';
 import {
   apiErrorOf, describeError, isUserCaused, INVALID_CONFIGURATION_REASON, SELECTING_ACTION,
-  type ChildKind, type ChildWriter, type ClusterCaches, type EventRecorder, type ReferencedObjects, type StatusWriter,
+  type ChildKind, type ChildOf, type ChildWriter, type ClusterCaches, type EventRecorder, type ReferencedObjects, type StatusWriter,
 } from '../kube/index.ts';
 import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
   PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName, type ScrapeSecretMemo,
 } from '../workload/index.ts';
 import { isUpToDate, withAppliedHash } from './applied-hash.ts';
+import { describeForeignKeys, foreignKeysOf, removalPatch } from './foreign-keys.ts';
 import { bindResource, hasBindingOf } from './bindings.ts';
 import { forEachBounded } from './bounded-parallel.ts';
 import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
@@ -355,13 +356,18 @@ export class PrometheusReconciler {
    * request at all); returns it as stored and whether the API server stored a change (its resourceVersion moved),
    * which is logged.
    */
-  async #applyOne<T extends { metadata?: V1ObjectMeta }>(kind: ChildKind, body: T, cached: T | undefined, apply: (body: T) => Promise<T>, log: Logger): Promise<{ changed: boolean; stored: T }> {
-    let desired = this.#hashed.get(body) as T | undefined;
+  async #applyOne<K extends ChildKind>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>) => Promise<ChildOf<K>>, log: Logger): Promise<{ changed: boolean; stored: ChildOf<K> }> {
+    let desired = this.#hashed.get(body) as ChildOf<K> | undefined;
     if (!desired) this.#hashed.set(body, (desired = withAppliedHash(body)));
-    if (cached && isUpToDate(desired, cached)) return { changed: false, stored: cached };
-    let stored: T;
+    let stored: ChildOf<K>;
     try {
-      stored = await apply(desired);
+      stored = cached && isUpToDate(desired, cached) ? cached : await apply(desired);
+      const foreign = foreignKeysOf(kind, desired, stored);
+      if (foreign.length > 0) {
+        const { namespace, name } = { namespace: stored.metadata?.namespace ?? '', name: nameOf(body) };
+        stored = await this.#deps.children.mergePatch(kind, namespace, name, removalPatch(foreign, stored.metadata?.resourceVersion));
+        log.info({ child: kind, childName: name, removed: describeForeignKeys(foreign) }, 'keys another manager added to a map promop owns removed');
+      }
     } catch (error) {
       if (error && typeof error === 'object') Object.assign(error, { child: `${kind} ${nameOf(body)}` });
       throw error;

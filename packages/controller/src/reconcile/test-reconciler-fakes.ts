@@ -76,7 +76,7 @@ export function apiError(code: number, reason: string, message: string): ApiExce
 /** One write the reconciler made. */
 export type Write =
   | { to: 'child'; op: 'apply'; kind: ChildKind; name: string }
-  | { to: 'child'; op: 'delete'; kind: ChildKind; name: string }
+  | { to: 'child'; op: 'delete' | 'merge-patch'; kind: ChildKind; name: string }
   | { to: 'child'; op: 'annotate' | 'orphan-delete'; kind: 'StatefulSet'; name: string }
   | { to: 'status'; kind: Kind; name: string; status: object };
 
@@ -94,6 +94,11 @@ export class FakeCluster {
     const error = this.fail(write);
     if (error) throw error;
     this.writes.push(write);
+  }
+
+  #cacheOf(kind: ChildKind): FakeCache<Named> {
+    const caches = { StatefulSet: this.caches.ownedStatefulSets, Service: this.caches.ownedServices, Secret: this.caches.ownedSecrets, ConfigMap: this.caches.ownedConfigMaps };
+    return caches[kind] as unknown as FakeCache<Named>;
   }
 
   #store<T extends Named>(cache: FakeCache<T>, body: T): T {
@@ -129,10 +134,16 @@ export class FakeCluster {
       this.#store(this.caches.ownedStatefulSets, { ...current, metadata: { ...current.metadata, annotations: merged } });
       return true;
     },
+    mergePatch: async (kind, namespace, name, patch) => {
+      this.#write({ to: 'child', op: 'merge-patch', kind, name });
+      const cache = this.#cacheOf(kind);
+      const current = cache.get(name, namespace);
+      if (!current) throw Object.assign(new Error(`${kind} ${namespace}/${name} not found`), { code: 404 });
+      return this.#store(cache, applyMergePatch(current, patch)) as never;
+    },
     delete: async (kind, namespace, name) => {
       this.#write({ to: 'child', op: 'delete', kind, name });
-      const cache = { StatefulSet: this.caches.ownedStatefulSets, Service: this.caches.ownedServices, Secret: this.caches.ownedSecrets, ConfigMap: this.caches.ownedConfigMaps }[kind];
-      cache.remove(name, namespace);
+      this.#cacheOf(kind).remove(name, namespace);
     },
   };
 
@@ -187,4 +198,15 @@ export class FakeReloader implements ReconcilerReloader {
   forget(key: string): void {
     this.forgotten.push(key);
   }
+}
+
+/** `target` with a JSON merge patch (RFC 7386) applied: null removes a key, objects merge, anything else replaces. */
+function applyMergePatch<T>(target: T, patch: unknown): T {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch as T;
+  const result: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = applyMergePatch(result[key], value);
+  }
+  return result as T;
 }
