@@ -386,6 +386,15 @@ describe('global scrape_protocols and the Prometheus version', () => {
     ]);
   });
 
+  it('refuses the Prometheus for a protocol listed twice or an unknown one, with the path (Prometheus refuses the file)', () => {
+    const output = generate(input({ prometheus: prometheus({ version: 'v3.5.0', scrapeProtocols: ['PrometheusProto', 'Nope', 'PrometheusProto'] }) }));
+    expect(output.ok).toBe(false);
+    expect(output.prometheusProblems).toEqual([
+      { path: 'spec.scrapeProtocols[1]', message: expect.stringContaining('unknown scrape protocol "Nope"') },
+      { path: 'spec.scrapeProtocols[2]', message: 'scrape protocol "PrometheusProto" is listed twice' },
+    ]);
+  });
+
   it('keeps PrometheusText1.0.0 for Prometheus 3', () => {
     const output = render(input({ prometheus: prometheus({ version: 'v3.5.0', scrapeProtocols: ['PrometheusText1.0.0', 'PrometheusProto'] }) }));
     expect(output.configs[0]).toContain('  scrape_protocols:\n  - PrometheusText1.0.0\n  - PrometheusProto\n');

@@ -3,7 +3,7 @@
  * external labels, global scrape limits, name validation and histogram settings, then rule
  * evaluation settings. Fields newer than the Prometheus version are dropped with a warning.
  */
-import { protocolsForVersion } from '../scrape/limits.ts';
+import { checkScrapeProtocols, protocolsForVersion } from '../scrape/limits.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
 import { supports } from '../http-client/index.ts';
 import { isPresent } from '../is-present.ts';
@@ -59,6 +59,7 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
   const global: Record<string, unknown> = {};
   global.scrape_interval = effectiveScrapeInterval(spec);
   if (spec.scrapeTimeout) global.scrape_timeout = spec.scrapeTimeout;
+  checkScrapeProtocols(spec.scrapeProtocols, 'spec.scrapeProtocols', context);
   if (spec.scrapeProtocols && spec.scrapeProtocols.length > 0 && supports(context, '2.49.0', 'spec.scrapeProtocols', 'scrape_protocols')) {
     // The same version filter as monitor-level protocols; nothing left → no key (an empty list is refused).
     const protocols = protocolsForVersion(spec.scrapeProtocols, 'spec.scrapeProtocols', context);

@@ -40,12 +40,7 @@ export function validateMonitorLimits(spec: LimitFields, hc: HttpClientContext):
   if (spec.bodySizeLimit !== undefined && parseByteSize(spec.bodySizeLimit) === undefined) {
     hc.findings.problem('spec.bodySizeLimit', `"${spec.bodySizeLimit}" is not a valid size (examples: 10MB, 1GiB)`);
   }
-  const seen = new Set<string>();
-  (spec.scrapeProtocols ?? []).forEach((protocol, i) => {
-    if (!SCRAPE_PROTOCOLS.includes(protocol)) hc.findings.problem(`spec.scrapeProtocols[${i}]`, `unknown scrape protocol "${protocol}"; expected one of ${SCRAPE_PROTOCOLS.join(', ')}`);
-    else if (seen.has(protocol)) hc.findings.problem(`spec.scrapeProtocols[${i}]`, `scrape protocol "${protocol}" is listed twice`);
-    seen.add(protocol);
-  });
+  checkScrapeProtocols(spec.scrapeProtocols, 'spec.scrapeProtocols', hc);
   if (spec.fallbackScrapeProtocol !== undefined && !SCRAPE_PROTOCOLS.includes(spec.fallbackScrapeProtocol)) {
     hc.findings.problem('spec.fallbackScrapeProtocol', `unknown scrape protocol "${spec.fallbackScrapeProtocol}"; expected one of ${SCRAPE_PROTOCOLS.join(', ')}`);
   }
@@ -101,6 +96,20 @@ export function appendMonitorLimits(cfg: Record<string, unknown>, spec: LimitFie
 
   const bodySizeLimit = lowerByteSize(spec.bodySizeLimit, ctx.enforcedBodySizeLimit);
   if (bodySizeLimit !== undefined && supports(hc, '2.28.0', 'spec.bodySizeLimit', 'body_size_limit')) cfg.body_size_limit = bodySizeLimit;
+}
+
+/**
+ * Problems with a `scrapeProtocols` list, for monitors and the Prometheus' global one alike: an unknown name (the
+ * CRD's enum normally stops it, but not under prometheus-operator's own CRDs of another release) or a name listed
+ * twice — Prometheus refuses the whole config file for either.
+ */
+export function checkScrapeProtocols(protocols: readonly string[] | null | undefined, path: string, hc: Pick<HttpClientContext, 'findings'>): void {
+  const seen = new Set<string>();
+  (protocols ?? []).forEach((protocol, i) => {
+    if (!SCRAPE_PROTOCOLS.includes(protocol)) hc.findings.problem(`${path}[${i}]`, `unknown scrape protocol "${protocol}"; expected one of ${SCRAPE_PROTOCOLS.join(', ')}`);
+    else if (seen.has(protocol)) hc.findings.problem(`${path}[${i}]`, `scrape protocol "${protocol}" is listed twice`);
+    seen.add(protocol);
+  });
 }
 
 /**
