@@ -5,40 +5,30 @@
  * the field path in its status binding and one Warning Event; changes to a Probe and to its namespace's labels
  * reach the config; a deleted Probe leaves it.
  */
-import { CoreV1Api, CustomObjectsApi, EventsV1Api, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
 import { REPO_ROOT, sharedTestEnv } from '@promop/e2e';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { pino } from 'pino';
-import { Operator } from './operator.ts';
 import { eventually } from './test-support/eventually.ts';
-import { operatorIdentity } from './test-support/operator-identity.ts';
+import { bindingCondition, configTextOf, OperatorWorld, type BoundResource } from './test-support/operator-world.ts';
 
 const id = randomBytes(3).toString('hex');
-const OPERATOR_NS = `promop-probe-system-${id}`;
 const MONITORING = `probe-monitoring-${id}`;
 const TEAM_A = `probe-team-a-${id}`;
 const TEAM_B = `probe-team-b-${id}`;
 const LATER = `probe-team-later-${id}`;
 const SECRET_VALUE = `probe-pass-${id}`;
 const SCRAPED = { 'promop.test/probed-by': id };
+const MAIN = { namespace: MONITORING, name: 'main' };
 
-let admin: KubeConfig;
-let core: CoreV1Api;
-let custom: CustomObjectsApi;
-let operator: Operator | undefined;
-const logLines: string[] = [];
+let world: OperatorWorld;
 
 const crd = (namespace: string) => ({ group: GROUP, version: VERSION, plural: PLURALS.Probe, namespace });
-type Bound = { status?: { acceptedBy?: number; rejectedBy?: number; bindings?: { name: string; namespace: string; conditions?: { type: string; status: string; reason?: string; message?: string }[] }[] } };
-const readProbe = async (namespace: string, name: string) => (await custom.getNamespacedCustomObject({ ...crd(namespace), name })) as Bound;
-const accepted = (probe: Bound) => probe.status?.bindings?.find((b) => b.name === 'main' && b.namespace === MONITORING)?.conditions?.find((c) => c.type === 'Accepted');
-const configText = (secret: V1Secret) => Buffer.from(secret.data?.['prometheus.yaml'] ?? '', 'base64').toString('utf8');
-const readConfig = () => core.readNamespacedSecret({ namespace: MONITORING, name: 'prometheus-main' });
+const readProbe = (namespace: string, name: string) => world.readObject('Probe', namespace, name);
+const accepted = (probe: BoundResource) => bindingCondition(probe, MAIN);
+const readConfig = () => world.core.readNamespacedSecret({ namespace: MONITORING, name: 'prometheus-main' });
 
 const staticProbe = (targets: string[]) => ({
   prober: { url: 'blackbox.monitoring.svc:9115' },
@@ -47,45 +37,32 @@ const staticProbe = (targets: string[]) => ({
   basicAuth: { username: { name: 'prober-auth', key: 'user' }, password: { name: 'prober-auth', key: 'password' } },
 });
 
-async function createProbe(namespace: string, name: string, spec: object, labels: Record<string, string> = { probe: 'yes' }): Promise<void> {
-  await custom.createNamespacedCustomObject({ ...crd(namespace), body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Probe', metadata: { name, labels }, spec } });
-}
+const createProbe = (namespace: string, name: string, spec: object, labels: Record<string, string> = { probe: 'yes' }) => world.createObject('Probe', namespace, name, spec, labels);
 
 beforeAll(async () => {
-  admin = sharedTestEnv().kubeConfig();
-  core = admin.makeApiClient(CoreV1Api);
-  custom = admin.makeApiClient(CustomObjectsApi);
-  await applyCrds(admin);
-  for (const [name, labels] of [[OPERATOR_NS, {}], [MONITORING, {}], [TEAM_A, SCRAPED], [TEAM_B, SCRAPED], [LATER, {}]] as const) {
-    await core.createNamespace({ body: { metadata: { name, labels } } });
-  }
-  const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`);
-  await core.createNamespacedSecret({ namespace: TEAM_A, body: { metadata: { name: 'prober-auth' }, stringData: { user: 'prober', password: SECRET_VALUE } } });
-  await untilServed(() => custom.createNamespacedCustomObject({
-    group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'main', labels: { 'promop.test/instance': id } },
-      spec: { replicas: 1, probeSelector: { matchLabels: { probe: 'yes' } }, probeNamespaceSelector: { matchLabels: SCRAPED } },
-    },
-  }));
-  await untilServed(() => createProbe(TEAM_A, 'website', staticProbe(['https://example.com'])));
+  world = await OperatorWorld.create({
+    operatorNamespace: `promop-probe-system-${id}`, identity: `promop-${id}`,
+    namespaces: { [MONITORING]: {}, [TEAM_A]: SCRAPED, [TEAM_B]: SCRAPED, [LATER]: {} },
+  });
+  await world.createSecret(TEAM_A, 'prober-auth', { user: 'prober', password: SECRET_VALUE });
+  await world.createObject('Prometheus', MONITORING, 'main', {
+    replicas: 1, probeSelector: { matchLabels: { probe: 'yes' } }, probeNamespaceSelector: { matchLabels: SCRAPED },
+  }, { 'promop.test/instance': id });
+  await createProbe(TEAM_A, 'website', staticProbe(['https://example.com']));
   await createProbe(TEAM_B, 'ingresses', { prober: { url: 'blackbox.monitoring.svc:9115', scheme: 'https' }, targets: { ingress: { selector: { matchLabels: { public: 'true' } } } } });
   await createProbe(TEAM_B, 'broken', { prober: { url: 'http://blackbox:9115' }, targets: { staticConfig: { static: ['https://example.org'] } } });
   await createProbe(TEAM_B, 'unlabelled', { prober: { url: 'blackbox:9115' }, targets: { staticConfig: { static: ['https://example.net'] } } }, {});
-
-  const log = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
-  operator = new Operator({ kubeConfig: kc, log, prometheusSelector: `promop.test/instance=${id}`, workers: 2 });
-  await operator.start();
+  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {
-  await operator?.stop();
+  await world?.stop();
 });
 
 describe('a Prometheus selecting Probes by label in labelled namespaces', () => {
   it('gets a job per valid Probe in its config Secret, with the basic auth read from the Probe namespace', async () => {
-    const secret = await eventually(readConfig, (s) => configText(s).includes(`probe/${TEAM_B}/ingresses`));
-    const text = configText(secret);
+    const secret = await eventually(readConfig, (s) => configTextOf(s).includes(`probe/${TEAM_B}/ingresses`));
+    const text = configTextOf(secret);
     expect(text).toContain(`job_name: probe/${TEAM_A}/website`);
     expect(text).toContain(`job_name: probe/${TEAM_B}/ingresses`);
     expect(text).toContain('- role: ingress');
@@ -105,13 +82,11 @@ describe('a Prometheus selecting Probes by label in labelled namespaces', () => 
   });
 
   it('writes one Warning Event with reason InvalidConfiguration for the bad Probe, without the Secret value', async () => {
-    const events = admin.makeApiClient(EventsV1Api);
-    const list = async () => (await events.listNamespacedEvent({ namespace: TEAM_B })).items.filter((e) => e.regarding?.kind === 'Probe' && e.regarding.name === 'broken');
-    const found = await eventually(list, (items) => items.length > 0);
+    const found = await eventually(() => world.warningEvents(TEAM_B, 'Probe', 'broken'), (items) => items.length > 0);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ type: 'Warning', reason: 'InvalidConfiguration', related: expect.objectContaining({ kind: 'Prometheus', name: 'main' }) });
     expect(found[0]?.note).toContain('spec.prober.url');
-    expect(logLines.join('\n')).not.toContain(SECRET_VALUE);
+    expect(world.logLines.join('\n')).not.toContain(SECRET_VALUE);
   });
 
   it('is explained by promop explain probe: rejected, with the path, exit status 3', async () => {
@@ -136,20 +111,20 @@ describe('a Prometheus selecting Probes by label in labelled namespaces', () => 
   }, 60_000);
 
   it('follows a change of a Probe into the config', async () => {
-    await custom.patchNamespacedCustomObject(
+    await world.custom.patchNamespacedCustomObject(
       { ...crd(TEAM_A), name: 'website', body: [{ op: 'replace', path: '/spec/targets/staticConfig/static', value: ['https://example.com', 'https://status.example.com'] }] },
     );
-    const secret = await eventually(readConfig, (s) => configText(s).includes('https://status.example.com'));
-    expect(configText(secret)).toContain('https://status.example.com');
+    const secret = await eventually(readConfig, (s) => configTextOf(s).includes('https://status.example.com'));
+    expect(configTextOf(secret)).toContain('https://status.example.com');
   });
 
   it('picks up a Probe once its namespace gets the selected label, and drops a deleted Probe', async () => {
     await createProbe(LATER, 'late', { prober: { url: 'blackbox:9115' }, targets: { staticConfig: { static: ['https://late.example'] } } });
-    await core.patchNamespace({ name: LATER, body: [{ op: 'add', path: '/metadata/labels', value: SCRAPED }] });
-    await eventually(readConfig, (s) => configText(s).includes(`probe/${LATER}/late`));
-    await custom.deleteNamespacedCustomObject({ ...crd(TEAM_B), name: 'ingresses' });
-    const secret = await eventually(readConfig, (s) => !configText(s).includes(`probe/${TEAM_B}/ingresses`));
-    expect(configText(secret)).toContain(`probe/${LATER}/late`);
-    expect(configText(secret)).not.toContain(`probe/${TEAM_B}/ingresses`);
+    await world.core.patchNamespace({ name: LATER, body: [{ op: 'add', path: '/metadata/labels', value: SCRAPED }] });
+    await eventually(readConfig, (s) => configTextOf(s).includes(`probe/${LATER}/late`));
+    await world.custom.deleteNamespacedCustomObject({ ...crd(TEAM_B), name: 'ingresses' });
+    const secret = await eventually(readConfig, (s) => !configTextOf(s).includes(`probe/${TEAM_B}/ingresses`));
+    expect(configTextOf(secret)).toContain(`probe/${LATER}/late`);
+    expect(configTextOf(secret)).not.toContain(`probe/${TEAM_B}/ingresses`);
   });
 });
