@@ -13,7 +13,7 @@ import type { PodMonitor, Probe, Prometheus, PrometheusRule, ScrapeConfig, Servi
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
-import { nameValidationSchemeFor } from './prometheus-names.ts';
+import { nameValidationSchemeFor } from './values/prometheus-names.ts';
 import { DEFAULT_PROMETHEUS_VERSION, invalidVersionProblem, isAtLeast, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
 import { buildApiServerSdKeys, type ApiServerConfigSpec } from './prometheus/api-server-config.ts';

@@ -19,7 +19,7 @@ export type {
 export { toPrometheusYaml } from './yaml-output.ts';
 export { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, isAtLeast, invalidVersionProblem, type PrometheusVersion } from './prometheus-version.ts';
 export { shardCount } from './prometheus/sharding.ts';
-export { parseDuration } from './scrape/duration.ts';
+export { parseDuration } from './values/index.ts';
 export {
   CERTS_DIR,
   CONFIGMAPS_DIR,

@@ -7,7 +7,7 @@
 import type { SecretKeyRef } from '../http-client/index.ts';
 import { supports } from '../http-client/index.ts';
 import { renderClientPieces, type ClientSpec } from './client-auth.ts';
-import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
+import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../values/relabeling.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { renderSigv4, type Sigv4Spec } from './sigv4.ts';
 import { readYamlListSecret } from './yaml-list-secret.ts';

@@ -3,7 +3,7 @@
  * external labels, global scrape limits, name validation and histogram settings, then rule
  * evaluation settings. Fields newer than the Prometheus version are dropped with a warning.
  */
-import { checkScrapeProtocols, protocolsForVersion } from '../scrape/limits.ts';
+import { checkScrapeProtocols, protocolsForVersion } from '../values/scrape-protocols.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
 import { supports } from '../http-client/index.ts';
 import { isPresent } from '../is-present.ts';

@@ -5,7 +5,7 @@
 import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
 import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
-import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
+import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../values/relabeling.ts';
 import { isPresent } from '../is-present.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { renderSigv4, type Sigv4Spec } from './sigv4.ts';

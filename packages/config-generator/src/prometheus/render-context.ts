@@ -5,7 +5,7 @@
  * generator keep the previous config, and warnings such as fields dropped for the version.
  */
 import { Findings, type HttpClientContext } from '../http-client/render-context.ts';
-import type { NameValidationScheme } from '../prometheus-names.ts';
+import type { NameValidationScheme } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import type { SecretStore } from '../secret-store.ts';
 

@@ -4,7 +4,7 @@
  * class would break the whole file rather than one monitor.
  */
 import { renderAuthorization, renderTlsConfig, type AuthorizationSpec, type TlsConfigSpec } from '../http-client/index.ts';
-import { validateRelabelConfigs, type RelabelConfigSpec } from '../scrape/relabeling.ts';
+import { validateRelabelConfigs, type RelabelConfigSpec } from '../values/relabeling.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /** The parts of a scrape class checked here. */

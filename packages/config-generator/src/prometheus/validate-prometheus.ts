@@ -5,9 +5,9 @@
  * configuration stays in place.
  */
 import type { FieldProblem } from '../model.ts';
-import { parseDuration } from '../scrape/duration.ts';
+import { parseDuration } from '../values/duration.ts';
 import { effectiveScrapeInterval } from './global-config.ts';
-import { validateLabelSelector, type LabelSelectorSpec } from '../scrape/selector-relabelings.ts';
+import { validateLabelSelector, type LabelSelectorSpec } from '../selection/label-selector.ts';
 
 /** The spec fields checked here. */
 export interface ValidatedFields {

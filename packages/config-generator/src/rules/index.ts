@@ -13,4 +13,4 @@ export {
   isValidMetricName,
   isLegacyLabelName,
   type NameValidationScheme,
-} from '../prometheus-names.ts';
+} from '../values/prometheus-names.ts';

@@ -7,7 +7,7 @@
  * the rest of the expression keeps the user's formatting instead of being re-printed.
  */
 import { parser } from '@prometheus-io/lezer-promql';
-import { isLegacyLabelName } from '../prometheus-names.ts';
+import { isLegacyLabelName } from '../values/prometheus-names.ts';
 import { unquotePromqlString } from './promql-string.ts';
 
 /** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */

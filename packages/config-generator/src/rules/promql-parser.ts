@@ -23,7 +23,7 @@ import type { PromqlDialect } from './promql-dialect.ts';
 import { lexPromql, type PromqlToken, type PromqlTokenKind } from './promql-lexer.ts';
 import { parseGoNumberLiteral } from './go-number.ts';
 import { decodePromqlString } from './promql-string.ts';
-import { parseDuration } from '../scrape/duration.ts';
+import { parseDuration } from '../values/duration.ts';
 import { re2Problem } from './re2-gaps.ts';
 import { promqlFunctionHistory } from './promql-functions.ts';
 

@@ -7,7 +7,7 @@
  * in our tests).
  */
 import { parser } from '@prometheus-io/lezer-promql';
-import { re2RegexError } from '../scrape/re2-regex.ts';
+import { re2RegexError } from '../values/re2-regex.ts';
 import { unquotePromqlString } from './promql-string.ts';
 
 /** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */

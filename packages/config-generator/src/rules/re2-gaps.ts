@@ -1,5 +1,5 @@
 /**
- * Where RE2 (Go's regexp/syntax) and the JavaScript-based check of scrape/re2-regex.ts disagree,
+ * Where RE2 (Go's regexp/syntax) and the JavaScript-based check of values/re2-regex.ts disagree,
  * found by the differential test against promtool. re2Problem() is the check for PromQL matchers.
  * It refuses what JavaScript accepts and RE2 does not, scanning the regex as regexp/syntax reads it:
  * - an unknown named class: `[[:aplha:]]` inside brackets, `\p{Foo}`;
@@ -11,9 +11,9 @@
  * assertion (`$*`, `\b{2}`), an octal escape (`\12` is not a backreference), `\x{1F600}`, a
  * literal "]" first in brackets (`[]a]`), a repetition right after flags (`a*(?i)+`), a literal
  * brace that looks like a repeat count over 1000 (`\\{1010}`), `(?` inside brackets (`[(?]`).
- * A complete RE2 parser would make both this and scrape/re2-regex.ts unnecessary.
+ * A complete RE2 parser would make both this and values/re2-regex.ts unnecessary.
  */
-import { re2RegexError } from '../scrape/re2-regex.ts';
+import { re2RegexError } from '../values/re2-regex.ts';
 import { isRe2UnicodeClassName } from './re2-unicode-classes.ts';
 import { ParseStop } from './parse-stop.ts';
 

@@ -11,7 +11,7 @@ import { selectedVerdict } from '../verdict.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
 import { isRecord } from './is-record.ts';
 import { MAX_RULE_CONFIGMAP_BYTES, packRuleFiles } from './pack-rule-files.ts';
-import { nameValidationSchemeFor } from '../prometheus-names.ts';
+import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
 import { buildRuleFileDocument } from './rule-file-document.ts';
 import { ruleFieldSupport } from './rule-field-support.ts';
 import { ruleFileName } from './rule-file-name.ts';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolPath } from '@promop/e2e';
-import { nameValidationSchemeFor } from '../prometheus-names.ts';
+import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
 import { promqlDialectOf } from './promql-dialect.ts';

@@ -9,8 +9,8 @@
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from './field-path.ts';
 import { isRecord } from './is-record.ts';
-import { parseDuration } from '../scrape/duration.ts';
-import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from '../prometheus-names.ts';
+import { parseDuration } from '../values/duration.ts';
+import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from '../values/prometheus-names.ts';
 import { findPromqlSyntaxError } from './promql-syntax.ts';
 import type { RuleFieldSupport } from './rule-field-support.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';

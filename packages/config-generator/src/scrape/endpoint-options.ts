@@ -6,8 +6,8 @@ import type { Endpoint, PodMetricsEndpoint } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { supports, type HttpClientContext } from '../http-client/index.ts';
 import { effectiveScrapeInterval } from '../prometheus/global-config.ts';
-import { parseDuration } from './duration.ts';
-import { re2RegexError } from './re2-regex.ts';
+import { parseDuration } from '../values/duration.ts';
+import { re2RegexError } from '../values/re2-regex.ts';
 import type { ScrapeContext } from './scrape-context.ts';
 
 /** Either kind of endpoint. */

@@ -1,6 +1,7 @@
 /**
- * Per-monitor scrape configs: ServiceMonitor, PodMonitor and Probe rendering, and the relabeling
- * validation Prometheus-level code reuses (remote write, alerting).
+ * Per-monitor scrape configs: ServiceMonitor, PodMonitor, Probe and ScrapeConfig rendering. The value
+ * helpers they share with Prometheus-level code (durations, byte sizes, RE2 regexes, relabelings, label
+ * names, scrape protocols) are in ../values/.
  *
  * Usage by the whole-file assembly (generate.ts), once per Prometheus whatever its shard count:
  * ```ts
@@ -18,11 +19,6 @@ export { renderServiceMonitor } from './service-monitor.ts';
 export { renderPodMonitor } from './pod-monitor.ts';
 export { renderProbe } from './probe.ts';
 export { renderScrapeConfig } from './scrape-config.ts';
-export { validateRelabelConfigs, validateRelabelConfig, renderRelabelConfigs, renderRelabelConfig, type RelabelConfigSpec } from './relabeling.ts';
 export { shardingRelabelings, SHARD_PLACEHOLDER } from './sharding.ts';
-export { parseDuration } from './duration.ts';
-export { parseByteSize } from './byte-size.ts';
-export { re2RegexError } from './re2-regex.ts';
-export { sanitizeLabelName } from './label-names.ts';
-export { selectorRelabelings, labelSelectorString, validateLabelSelector, type LabelSelectorSpec } from './selector-relabelings.ts';
-export { effectiveLimit, lowerByteSize } from './limits.ts';
+export { selectorRelabelings, labelSelectorString } from './selector-relabelings.ts';
+export { effectiveLimit } from './limits.ts';

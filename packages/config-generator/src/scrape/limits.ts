@@ -5,7 +5,8 @@
 import type { PodMonitor, ServiceMonitor } from '@promop/crds';
 import { isAtLeast } from '../prometheus-version.ts';
 import { supports, type HttpClientContext } from '../http-client/index.ts';
-import { parseByteSize } from './byte-size.ts';
+import { lowerByteSize, parseByteSize } from '../values/byte-size.ts';
+import { SCRAPE_PROTOCOLS, checkScrapeProtocols, protocolsForVersion } from '../values/scrape-protocols.ts';
 import type { ScrapeContext } from './scrape-context.ts';
 
 /** The spec of either monitor kind (the limit fields are the same). */
@@ -21,8 +22,6 @@ export type LimitFields = Pick<
   | 'scrapeProtocols' | 'fallbackScrapeProtocol' | 'scrapeNativeHistograms' | 'scrapeClassicHistograms' | 'nativeHistogramBucketLimit'
   | 'nativeHistogramMinBucketFactor' | 'convertClassicHistogramsToNHCB'
 >;
-
-const SCRAPE_PROTOCOLS = ['PrometheusProto', 'OpenMetricsText0.0.1', 'OpenMetricsText1.0.0', 'PrometheusText0.0.4', 'PrometheusText1.0.0'];
 
 /**
  * prometheus-operator's getLimit: no enforced limit → the monitor's; no monitor limit → the
@@ -96,42 +95,4 @@ export function appendMonitorLimits(cfg: Record<string, unknown>, spec: LimitFie
 
   const bodySizeLimit = lowerByteSize(spec.bodySizeLimit, ctx.enforcedBodySizeLimit);
   if (bodySizeLimit !== undefined && supports(hc, '2.28.0', 'spec.bodySizeLimit', 'body_size_limit')) cfg.body_size_limit = bodySizeLimit;
-}
-
-/**
- * Problems with a `scrapeProtocols` list, for monitors and the Prometheus' global one alike: an unknown name (the
- * CRD's enum normally stops it, but not under prometheus-operator's own CRDs of another release) or a name listed
- * twice — Prometheus refuses the whole config file for either.
- */
-export function checkScrapeProtocols(protocols: readonly string[] | null | undefined, path: string, hc: Pick<HttpClientContext, 'findings'>): void {
-  const seen = new Set<string>();
-  (protocols ?? []).forEach((protocol, i) => {
-    if (!SCRAPE_PROTOCOLS.includes(protocol)) hc.findings.problem(`${path}[${i}]`, `unknown scrape protocol "${protocol}"; expected one of ${SCRAPE_PROTOCOLS.join(', ')}`);
-    else if (seen.has(protocol)) hc.findings.problem(`${path}[${i}]`, `scrape protocol "${protocol}" is listed twice`);
-    seen.add(protocol);
-  });
-}
-
-/**
- * The scrape protocols the Prometheus version knows, in the user's order; any other is dropped with
- * a warning naming it (PrometheusText1.0.0 needs 3.0, and 2.x refuses the whole file for it). The one
- * filter for monitor-level and global `scrape_protocols`; when nothing is left the caller omits the key
- * (Prometheus refuses an empty list too).
- */
-export function protocolsForVersion(protocols: readonly string[] | null | undefined, path: string, hc: Pick<HttpClientContext, 'version' | 'findings'>): string[] {
-  return (protocols ?? []).filter((protocol) => {
-    if (protocol !== 'PrometheusText1.0.0' || isAtLeast(hc.version, '3.0.0')) return true;
-    hc.findings.warn(`${path}: ignored PrometheusText1.0.0 because Prometheus ${hc.version.text} does not support it (needs v3.0.0 or later)`);
-    return false;
-  });
-}
-
-/** The lower of two byte sizes (either may be absent), as text. */
-export function lowerByteSize(user: string | undefined, enforced: string | undefined): string | undefined {
-  if (!enforced) return user || undefined;
-  if (!user) return enforced;
-  const u = parseByteSize(user);
-  const e = parseByteSize(enforced);
-  if (u === undefined || e === undefined) return user;
-  return e < u ? enforced : user;
 }

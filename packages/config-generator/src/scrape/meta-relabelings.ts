@@ -2,7 +2,7 @@
  * Relabelings prometheus-operator puts into every monitor job, in its exact shapes (key order
  * matters: the output is meant to diff cleanly against upstream).
  */
-import { sanitizeLabelName } from './label-names.ts';
+import { sanitizeLabelName } from '../values/label-names.ts';
 
 /** Keeps the configured job name in `__tmp_prometheus_job_name` before anything rewrites `job`. */
 export function jobNameMetaRelabeling(): Record<string, unknown> {

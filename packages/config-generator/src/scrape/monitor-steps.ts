@@ -20,14 +20,14 @@ import {
 } from '../http-client/index.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 import { validateIntervals, validatePortName, type AnyEndpoint } from './endpoint-options.ts';
-import { validateCopiedLabels } from './label-names.ts';
+import { validateCopiedLabels } from '../values/label-names.ts';
 import { copyKubernetesLabel, setLabel } from './meta-relabelings.ts';
 import { appendMonitorLimits, validateMonitorLimits, type LimitFields } from './limits.ts';
 import { namespaceEnforcementRelabelings } from './namespace-enforcement.ts';
-import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
+import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import { mergeTlsWithScrapeClass, resolveScrapeClass, type ScrapeClass } from './scrape-class.ts';
 import type { MonitorKind, MonitorRendering, ScrapeContext } from './scrape-context.ts';
-import { validateLabelSelector } from './selector-relabelings.ts';
+import { validateLabelSelector } from '../selection/label-selector.ts';
 import { shardingRelabelings } from './sharding.ts';
 
 /** What the steps read of a monitor's spec: limits, and (monitors only) attachMetadata and podTargetLabels. */

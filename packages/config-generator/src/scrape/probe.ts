@@ -9,7 +9,7 @@
 import type { Probe } from '@promop/crds';
 import { appendProxy, checkAuthExclusivity, Findings, readSecretKey, renderBasicAuth, type HttpClientContext } from '../http-client/index.ts';
 import { sortedByKey } from '../go-map-order.ts';
-import { isValidLabelName, labelNameRule } from '../prometheus-names.ts';
+import { isValidLabelName, labelNameRule } from '../values/prometheus-names.ts';
 import { supports } from '../http-client/index.ts';
 import { validateIntervals } from './endpoint-options.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
@@ -18,10 +18,11 @@ import { copyMetaLabel, jobNameMetaRelabeling, setLabel } from './meta-relabelin
 import { appendAuthorization, appendEndpointTls, appendOAuth2, finishMonitor, type MonitorFrame } from './monitor-steps.ts';
 import { namespaceEnforcementRelabelings } from './namespace-enforcement.ts';
 import { proberAddressError } from './prober-address.ts';
-import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
+import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import { resolveScrapeClass } from './scrape-class.ts';
 import type { MonitorRendering, ScrapeContext } from './scrape-context.ts';
-import { selectorRelabelings, validateLabelSelector } from './selector-relabelings.ts';
+import { validateLabelSelector } from '../selection/label-selector.ts';
+import { selectorRelabelings } from './selector-relabelings.ts';
 import { shardingRelabelings } from './sharding.ts';
 
 type ProbeSpec = Probe['spec'];

@@ -5,7 +5,7 @@
  */
 import type { Prometheus } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
-import type { NameValidationScheme } from '../prometheus-names.ts';
+import type { NameValidationScheme } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import type { SecretStore } from '../secret-store.ts';
 

@@ -5,65 +5,8 @@
  * passes to the API server.
  */
 import { compareCodePoints } from '../go-map-order.ts';
-import type { FieldProblem } from '../model.ts';
-import { keyPath } from '../rules/field-path.ts';
-import { sanitizeLabelName } from './label-names.ts';
-
-/** metav1.LabelSelector. */
-export interface LabelSelectorSpec {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}
-
-const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
-function isQualifiedName(key: string): boolean {
-  const slash = key.indexOf('/');
-  const name = slash < 0 ? key : key.slice(slash + 1);
-  const prefix = slash < 0 ? undefined : key.slice(0, slash);
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return false;
-  return name.length <= 63 && NAME.test(name);
-}
-
-function isLabelValue(value: string): boolean {
-  return value.length <= 63 && VALUE.test(value);
-}
-
-/**
- * Checks that the selector is one Kubernetes would accept: label keys and values well formed,
- * known operators, values present exactly when the operator needs them. Values end up inside
- * generated regexes, so this also keeps those regexes valid.
- */
-export function validateLabelSelector(selector: LabelSelectorSpec, path: string): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (!isQualifiedName(key)) problems.push({ path: `${path}.matchLabels`, message: `"${key}" is not a valid label key` });
-    else if (typeof value !== 'string' || !isLabelValue(value)) problems.push({ path: keyPath(`${path}.matchLabels`, key), message: `"${String(value)}" is not a valid label value` });
-  }
-  (selector.matchExpressions ?? []).forEach((expression, i) => {
-    const at = `${path}.matchExpressions[${i}]`;
-    const values = expression.values ?? [];
-    if (!isQualifiedName(expression.key ?? '')) problems.push({ path: `${at}.key`, message: `"${expression.key ?? ''}" is not a valid label key` });
-    switch (expression.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) problems.push({ path: `${at}.values`, message: `the ${expression.operator} operator needs at least one value` });
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) problems.push({ path: `${at}.values`, message: `the ${expression.operator} operator takes no values` });
-        break;
-      default:
-        problems.push({ path: `${at}.operator`, message: `unknown operator "${expression.operator}"; expected In, NotIn, Exists or DoesNotExist` });
-    }
-    values.forEach((value, j) => {
-      if (!isLabelValue(value)) problems.push({ path: `${at}.values[${j}]`, message: `"${value}" is not a valid label value` });
-    });
-  });
-  return problems;
-}
+import type { LabelSelectorSpec } from '../selection/label-selector.ts';
+import { sanitizeLabelName } from '../values/label-names.ts';
 
 /**
  * Keep/drop relabelings selecting targets whose `kind` (`service`, `pod`, or a Probe's `ingress`)

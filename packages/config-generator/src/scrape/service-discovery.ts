@@ -10,8 +10,8 @@ import {
   appendProxy, checkAuthExclusivity, readSecretKey, renderAuthorization, renderBasicAuth, renderOAuth2, renderTlsConfig, supports,
   type HttpClientContext,
 } from '../http-client/index.ts';
-import { isValidLabelName, labelNameRule, type NameValidationScheme } from '../prometheus-names.ts';
-import { parseDuration } from './duration.ts';
+import { isValidLabelName, labelNameRule, type NameValidationScheme } from '../values/prometheus-names.ts';
+import { parseDuration } from '../values/duration.ts';
 
 type Spec = ScrapeConfig['spec'];
 type KubernetesSd = NonNullable<Spec['kubernetesSDConfigs']>[number];

@@ -1,12 +1,67 @@
 /**
  * Kubernetes label selectors (`matchLabels` + `matchExpressions`), as the Prometheus object's
- * `*Selector` and `*NamespaceSelector` fields use them. Besides matching, this module explains a
- * mismatch in words, because "why is my ServiceMonitor not scraped?" is the question users ask.
+ * `*Selector` and `*NamespaceSelector` fields and monitors' `selector` use them: validation (once, the
+ * same way for selection and for the relabelings scrape/selector-relabelings.ts makes of them), matching,
+ * and a mismatch explained in words, because "why is my ServiceMonitor not scraped?" is the question users ask.
  */
-// Validation lives with the selector-to-relabeling translation; a selector is checked once, the same way for both uses.
-import type { LabelSelectorSpec } from '../scrape/selector-relabelings.ts';
+import type { FieldProblem } from '../model.ts';
+import { keyPath } from '../rules/field-path.ts';
 
-export type { LabelSelectorSpec };
+/** metav1.LabelSelector. */
+export interface LabelSelectorSpec {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
+}
+
+const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+function isQualifiedName(key: string): boolean {
+  const slash = key.indexOf('/');
+  const name = slash < 0 ? key : key.slice(slash + 1);
+  const prefix = slash < 0 ? undefined : key.slice(0, slash);
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return false;
+  return name.length <= 63 && NAME.test(name);
+}
+
+function isLabelValue(value: string): boolean {
+  return value.length <= 63 && VALUE.test(value);
+}
+
+/**
+ * Checks that the selector is one Kubernetes would accept: label keys and values well formed,
+ * known operators, values present exactly when the operator needs them. Values end up inside
+ * generated regexes, so this also keeps those regexes valid.
+ */
+export function validateLabelSelector(selector: LabelSelectorSpec, path: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (!isQualifiedName(key)) problems.push({ path: `${path}.matchLabels`, message: `"${key}" is not a valid label key` });
+    else if (typeof value !== 'string' || !isLabelValue(value)) problems.push({ path: keyPath(`${path}.matchLabels`, key), message: `"${String(value)}" is not a valid label value` });
+  }
+  (selector.matchExpressions ?? []).forEach((expression, i) => {
+    const at = `${path}.matchExpressions[${i}]`;
+    const values = expression.values ?? [];
+    if (!isQualifiedName(expression.key ?? '')) problems.push({ path: `${at}.key`, message: `"${expression.key ?? ''}" is not a valid label key` });
+    switch (expression.operator) {
+      case 'In':
+      case 'NotIn':
+        if (values.length === 0) problems.push({ path: `${at}.values`, message: `the ${expression.operator} operator needs at least one value` });
+        break;
+      case 'Exists':
+      case 'DoesNotExist':
+        if (values.length > 0) problems.push({ path: `${at}.values`, message: `the ${expression.operator} operator takes no values` });
+        break;
+      default:
+        problems.push({ path: `${at}.operator`, message: `unknown operator "${expression.operator}"; expected In, NotIn, Exists or DoesNotExist` });
+    }
+    values.forEach((value, j) => {
+      if (!isLabelValue(value)) problems.push({ path: `${at}.values[${j}]`, message: `"${value}" is not a valid label value` });
+    });
+  });
+  return problems;
+}
 
 /** Outcome of matching labels against a selector; `unmet` names the first requirement that failed. */
 export type SelectorMatch = { matches: true } | { matches: false; unmet: string };
@@ -43,7 +98,7 @@ export function matchLabelSelector(selector: LabelSelectorSpec, labels: Record<s
         if (have !== undefined) return { matches: false, unmet: `label ${expression.key} is present` };
         break;
       default:
-        // validateLabelSelector (scrape/selector-relabelings.ts) rejects unknown operators before anything is matched.
+        // validateLabelSelector (above) rejects unknown operators before anything is matched.
         throw new Error(`bug: unvalidated selector operator ${expression.operator}`);
     }
   }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { PodMonitor, Prometheus, ServiceMonitor } from '@promop/crds';
 import { runPromtool, type PromtoolResult } from '@promop/e2e';
 import type { KeyValueSource } from '../model.ts';
-import { nameValidationSchemeFor } from '../prometheus-names.ts';
+import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
 import { parsePrometheusVersion } from '../prometheus-version.ts';
 import { SecretStore } from '../secret-store.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';

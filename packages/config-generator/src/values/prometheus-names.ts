@@ -6,7 +6,7 @@
  * will load the file does, so a file it writes is never refused there. The one place for this
  * rule: scrape, Prometheus-level and rule checks all ask here.
  */
-import type { PrometheusVersion } from './prometheus-version.ts';
+import type { PrometheusVersion } from '../prometheus-version.ts';
 
 /** How names are validated: `legacy` = `[a-zA-Z_][a-zA-Z0-9_]*`, `utf8` = any non-empty UTF-8 text. */
 export type NameValidationScheme = 'legacy' | 'utf8';

@@ -1,6 +1,5 @@
 import { parsePrometheusVersion, type PrometheusVersion } from '../prometheus-version.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
-import { labelSelectorString } from './selector-relabelings.ts';
 
 const v3 = { version: parsePrometheusVersion('v3.16.0') as PrometheusVersion, nameValidationScheme: 'utf8' as const };
 const v2 = { version: parsePrometheusVersion('v2.45.0') as PrometheusVersion, nameValidationScheme: 'legacy' as const };
@@ -51,20 +50,5 @@ describe('relabel configs', () => {
     expect(validateRelabelConfigs([{ sourceLabels: ['a'], targetLabel: 'b', regex: 'x', action: 'keepequal' }], 'r', v3)).toEqual([
       { path: 'r[0]', message: 'the keepequal action takes only sourceLabels and targetLabel' },
     ]);
-  });
-});
-
-describe('a label selector as text', () => {
-  it('sorts requirements by key and values within them, as Kubernetes prints it', () => {
-    expect(
-      labelSelectorString({
-        matchLabels: { zone: 'a', app: 'x' },
-        matchExpressions: [
-          { key: 'tier', operator: 'NotIn', values: ['web', 'db'] },
-          { key: 'canary', operator: 'DoesNotExist' },
-          { key: 'app', operator: 'Exists' },
-        ],
-      }),
-    ).toBe('app=x,app,!canary,tier notin (db,web),zone=a');
   });
 });

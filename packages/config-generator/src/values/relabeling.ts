@@ -5,7 +5,7 @@
  * prometheus-operator's key order.
  */
 import type { FieldProblem } from '../model.ts';
-import { isValidLabelName, type NameCheckContext } from '../prometheus-names.ts';
+import { isValidLabelName, type NameCheckContext } from './prometheus-names.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 import { re2RegexError } from './re2-regex.ts';
 

@@ -15,3 +15,13 @@ export function parseByteSize(text: string): number | undefined {
   // alecthomas/units (used upstream) treats KB and KiB alike: powers of 1024.
   return Number(match[1]) * 1024 ** (POWERS[match[2] ?? ''] ?? 0);
 }
+
+/** The lower of two byte sizes (either may be absent), as text. */
+export function lowerByteSize(user: string | undefined, enforced: string | undefined): string | undefined {
+  if (!enforced) return user || undefined;
+  if (!user) return enforced;
+  const u = parseByteSize(user);
+  const e = parseByteSize(enforced);
+  if (u === undefined || e === undefined) return user;
+  return e < u ? enforced : user;
+}

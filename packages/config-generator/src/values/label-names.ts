@@ -2,7 +2,7 @@
  * Kubernetes label names turned into Prometheus label names (meta label suffixes, targetLabels,
  * podTargetLabels). Whether a name is valid is decided in ../prometheus-names.ts.
  */
-import { isValidLabelName, labelNameRule, type NameCheckContext } from '../prometheus-names.ts';
+import { isValidLabelName, labelNameRule, type NameCheckContext } from './prometheus-names.ts';
 import type { FieldProblem } from '../model.ts';
 
 /**
