@@ -5,25 +5,16 @@
  */
 import type { PodMonitor, ServiceMonitor } from '@promop/crds';
 import { renderPodMonitor, renderServiceMonitor } from './index.ts';
-import type { ScrapeContext } from './scrape-context.ts';
 import {
-  promtoolCheckConfigs,
-  readGolden,
-  testContext,
+  describeGoldens,
   testPodMonitor as pm,
   testPrometheus,
   testServiceMonitor as sm,
-  wrapScrapeConfigs,
+  type GoldenCaseBase,
 } from '../test-support/scrape-harness.ts';
 
-interface GoldenCase {
-  name: string;
+interface GoldenCase extends GoldenCaseBase {
   monitor: ServiceMonitor | PodMonitor;
-  ctx?: Partial<ScrapeContext>;
-  version?: string;
-  /** Warnings the rendering must report (fields dropped for the version…). */
-  warnings?: string[];
-  tlsAssets?: string[];
 }
 
 const upstreamSelector = { matchLabels: { foo: 'bar' }, matchExpressions: [{ key: 'alpha', operator: 'In', values: ['beta', 'gamma'] }] };
@@ -313,23 +304,4 @@ const cases: GoldenCase[] = [
   },
 ];
 
-describe('scrape config goldens', () => {
-  const rendered: string[] = [];
-
-  it.each(cases)('$name matches its golden file', (c) => {
-    const ctx = testContext(c.ctx, c.version);
-    const result = c.monitor.kind === 'ServiceMonitor' ? renderServiceMonitor(c.monitor, ctx) : renderPodMonitor(c.monitor as PodMonitor, ctx);
-    if (!result.ok) throw new Error(`rejected: ${JSON.stringify(result.problems)}`);
-    expect(result.warnings).toEqual(c.warnings ?? []);
-    expect(Object.keys(result.tlsAssets).sort()).toEqual(c.tlsAssets ?? []);
-    const text = wrapScrapeConfigs(result.scrapeConfigs);
-    rendered.push(text);
-    expect(text).toBe(readGolden(c.name, text));
-  });
-
-  it('every golden passes promtool check config', async () => {
-    expect(rendered).toHaveLength(cases.length);
-    const result = await promtoolCheckConfigs(rendered);
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-  });
-});
+describeGoldens('scrape config goldens', cases, (c, ctx) => (c.monitor.kind === 'ServiceMonitor' ? renderServiceMonitor(c.monitor, ctx) : renderPodMonitor(c.monitor as PodMonitor, ctx)));

@@ -9,7 +9,7 @@ import { generate } from '../generate.ts';
 import { renderProbe } from './probe.ts';
 import { proberAddressError } from './prober-address.ts';
 import type { ScrapeContext } from './scrape-context.ts';
-import { promtoolCheckConfigs, readGolden, testContext, testPrometheus, wrapScrapeConfigs } from '../test-support/scrape-harness.ts';
+import { describeGoldens, promtoolCheckConfigs, testContext, testPrometheus, type GoldenCaseBase } from '../test-support/scrape-harness.ts';
 
 function probe(spec: Probe['spec'], name = 'testprobe1', namespace = 'default'): Probe {
   return { apiVersion: 'monitoring.coreos.com/v1', kind: 'Probe', metadata: { name, namespace }, spec };
@@ -17,13 +17,8 @@ function probe(spec: Probe['spec'], name = 'testprobe1', namespace = 'default'):
 
 const prober = { url: 'blackbox.exporter.io', scheme: 'http', path: '/probe' } as const;
 
-interface GoldenCase {
-  name: string;
+interface GoldenCase extends GoldenCaseBase {
   probe: Probe;
-  ctx?: Partial<ScrapeContext>;
-  version?: string;
-  warnings?: string[];
-  tlsAssets?: string[];
 }
 
 const cases: GoldenCase[] = [
@@ -123,26 +118,7 @@ const cases: GoldenCase[] = [
   },
 ];
 
-describe('Probe goldens', () => {
-  const rendered: string[] = [];
-
-  it.each(cases)('$name matches its golden file', (c) => {
-    const result = renderProbe(c.probe, testContext(c.ctx, c.version));
-    if (!result.ok) throw new Error(`rejected: ${JSON.stringify(result.problems)}`);
-    expect(result.warnings).toEqual(c.warnings ?? []);
-    expect(Object.keys(result.tlsAssets).sort()).toEqual(c.tlsAssets ?? []);
-    const text = wrapScrapeConfigs(result.scrapeConfigs);
-    rendered.push(text);
-    expect(text).toBe(readGolden(c.name, text));
-  });
-
-  it('every Probe golden passes promtool check config', async () => {
-    expect(rendered).toHaveLength(cases.length);
-    // One shard with the $(SHARD) placeholder is upstream's text; Prometheus reads it as a plain regex too.
-    const result = await promtoolCheckConfigs(rendered);
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-  });
-});
+describeGoldens('Probe goldens', cases, (c, ctx) => renderProbe(c.probe, ctx));
 
 describe('a Probe with a static target', () => {
   const rendering = renderProbe(probe({ prober, module: 'http_2xx', targets: { staticConfig: { static: ['https://example.com'] } } }), testContext());

@@ -5,8 +5,7 @@
  */
 import type { ScrapeConfig } from '@promop/crds';
 import { renderScrapeConfig } from './scrape-config.ts';
-import type { ScrapeContext } from './scrape-context.ts';
-import { promtoolCheckConfigs, readGolden, testContext, testPrometheus, wrapScrapeConfigs } from '../test-support/scrape-harness.ts';
+import { describeGoldens, testContext, testPrometheus, type GoldenCaseBase } from '../test-support/scrape-harness.ts';
 
 function scrapeConfig(spec: ScrapeConfig['spec'], name = 'sc', namespace = 'default'): ScrapeConfig {
   return { apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'ScrapeConfig', metadata: { name, namespace }, spec };
@@ -15,13 +14,8 @@ function scrapeConfig(spec: ScrapeConfig['spec'], name = 'sc', namespace = 'defa
 const basicAuth = { username: { name: 'creds', key: 'user' }, password: { name: 'creds', key: 'password' } };
 const ca = { ca: { secret: { name: 'tls', key: 'ca.crt' } } };
 
-interface GoldenCase {
-  name: string;
+interface GoldenCase extends GoldenCaseBase {
   scrapeConfig: ScrapeConfig;
-  ctx?: Partial<ScrapeContext>;
-  version?: string;
-  warnings?: string[];
-  tlsAssets?: string[];
 }
 
 const cases: GoldenCase[] = [
@@ -76,25 +70,7 @@ const cases: GoldenCase[] = [
   },
 ];
 
-describe('ScrapeConfig goldens', () => {
-  const rendered: string[] = [];
-
-  it.each(cases)('$name matches its golden file', (c) => {
-    const result = renderScrapeConfig(c.scrapeConfig, testContext(c.ctx, c.version));
-    if (!result.ok) throw new Error(`rejected: ${JSON.stringify(result.problems)}`);
-    expect(result.warnings).toEqual(c.warnings ?? []);
-    expect(Object.keys(result.tlsAssets).sort()).toEqual(c.tlsAssets ?? []);
-    const text = wrapScrapeConfigs(result.scrapeConfigs);
-    rendered.push(text);
-    expect(text).toBe(readGolden(c.name, text));
-  });
-
-  it('every ScrapeConfig golden passes promtool check config', async () => {
-    expect(rendered).toHaveLength(cases.length);
-    const result = await promtoolCheckConfigs(rendered);
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
-  });
-});
+describeGoldens('ScrapeConfig goldens', cases, (c, ctx) => renderScrapeConfig(c.scrapeConfig, ctx));
 
 describe('a ScrapeConfig', () => {
   it('is one job scrapeConfig/<namespace>/<name> with the enforced namespace label even without relabelings of its own', () => {

@@ -14,7 +14,7 @@ import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
 import { parsePrometheusVersion } from '../prometheus-version.ts';
 import { SecretStore } from '../secret-store.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
-import type { ScrapeContext } from '../scrape/scrape-context.ts';
+import type { MonitorRendering, ScrapeContext } from '../scrape/scrape-context.ts';
 
 /** Golden files of this module. */
 export const GOLDEN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/golden/scrape');
@@ -145,4 +145,41 @@ export async function promtoolCheckConfigs(configs: string[]): Promise<PromtoolR
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What every golden case of a scraping kind has besides the object it renders. */
+export interface GoldenCaseBase {
+  /** The golden file's name (without extension). */
+  name: string;
+  ctx?: Partial<ScrapeContext>;
+  version?: string;
+  /** Warnings the rendering must report (fields dropped for the version…). */
+  warnings?: string[];
+  tlsAssets?: string[];
+}
+
+/**
+ * The golden tests of one scraping kind: each case renders as its golden file with exactly the warnings and TLS
+ * assets it names, and all the goldens together pass `promtool check config` (one run).
+ */
+export function describeGoldens<C extends GoldenCaseBase>(title: string, cases: readonly C[], render: (goldenCase: C, ctx: ScrapeContext) => MonitorRendering): void {
+  describe(title, () => {
+    const rendered: string[] = [];
+
+    it.each(cases.map((c) => [c.name, c] as const))('%s matches its golden file', (_name, c) => {
+      const result = render(c, testContext(c.ctx, c.version));
+      if (!result.ok) throw new Error(`rejected: ${JSON.stringify(result.problems)}`);
+      expect(result.warnings).toEqual(c.warnings ?? []);
+      expect(Object.keys(result.tlsAssets).sort()).toEqual(c.tlsAssets ?? []);
+      const text = wrapScrapeConfigs(result.scrapeConfigs);
+      rendered.push(text);
+      expect(text).toBe(readGolden(c.name, text));
+    });
+
+    it('every golden passes promtool check config', async () => {
+      expect(rendered).toHaveLength(cases.length);
+      const result = await promtoolCheckConfigs(rendered);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    });
+  });
 }
