@@ -4,6 +4,9 @@
  * CRDs, a `monitoring/main` Prometheus that selects every monitor and rule, and team namespaces. Every promop
  * process runs as a ServiceAccount of its own (impersonated, bound to the chart's ClusterRole), so the audit log
  * tells which process wrote what.
+ *
+ * `prepareChaosWorld` builds the same world on a control plane started elsewhere: node-world.ts uses it on the
+ * real node, whose Prometheus runs as a pod.
  */
 import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { CRD_MANAGER_RULES, OPERATOR_CLUSTER_ROLE_RULES } from '@promop/controller';
@@ -13,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestEnv, type TestEnv } from '../src/test-env.ts';
+import type { PromopNetwork } from './promop-process.ts';
 
 /** Namespace of promop's identities (and of its Lease with --leader-elect and --kubeconfig: `default`). */
 export const OPERATOR_NAMESPACE = 'promop-system';
@@ -34,6 +38,8 @@ export interface ChaosCluster {
   custom: CustomObjectsApi;
   /** The API server's audit log (audit-log.ts reads it). */
   auditLogPath: string;
+  /** Where promop processes run, when not here (the real node's network namespace). */
+  promopNetwork?: PromopNetwork;
   /**
    * Creates ServiceAccount `promop-system/<name>` bound to the chart's ClusterRole and writes a kubeconfig that acts
    * as it, against `server` (default: the API server itself; a fault proxy's URL puts the proxy in between; the
@@ -55,10 +61,37 @@ export async function startChaosCluster(): Promise<ChaosCluster> {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  const stop = async (): Promise<void> => {
-    await env.stop();
-    if (process.env.PROMOP_CHAOS_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
-  };
+  return prepareChaosWorld({
+    env,
+    auditLogPath,
+    stop: async () => {
+      await env.stop();
+      if (process.env.PROMOP_CHAOS_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** Where {@link prepareChaosWorld} builds the world. */
+export interface ChaosWorldOptions {
+  /** A control plane started with `auditLogPath`. */
+  env: TestEnv;
+  auditLogPath: string;
+  /** Ends the control plane (and whatever else the world runs on); called here too when the preparation fails. */
+  stop: () => Promise<void>;
+  /** More of the Prometheus' spec (the real node's sets its version, ServiceAccount and intervals). */
+  prometheusSpec?: Record<string, unknown>;
+  /** The API server as promop processes reach it (default `env.apiServerUrl`). */
+  promopServer?: string;
+  /** Where promop processes run (default: here). */
+  promopNetwork?: PromopNetwork;
+}
+
+/**
+ * On a started control plane: the CRDs, the namespaces, the chart's ClusterRole for promop's identities and the
+ * Prometheus `monitoring/main` selecting every monitor and rule.
+ */
+export async function prepareChaosWorld(options: ChaosWorldOptions): Promise<ChaosCluster> {
+  const { env, auditLogPath, stop } = options;
   try {
     const admin = env.kubeConfig();
     const core = admin.makeApiClient(CoreV1Api);
@@ -71,7 +104,10 @@ export async function startChaosCluster(): Promise<ChaosCluster> {
       group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
       body: {
         apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: PROMETHEUS },
-        spec: { replicas: 1, serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {}, ruleSelector: {}, ruleNamespaceSelector: {} },
+        spec: {
+          replicas: 1, serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {}, ruleSelector: {}, ruleNamespaceSelector: {},
+          ...options.prometheusSpec,
+        },
       },
     }));
     return {
@@ -80,7 +116,8 @@ export async function startChaosCluster(): Promise<ChaosCluster> {
       core,
       custom,
       auditLogPath,
-      async identity(name, server = env.apiServerUrl) {
+      ...(options.promopNetwork ? { promopNetwork: options.promopNetwork } : {}),
+      async identity(name, server = options.promopServer ?? env.apiServerUrl) {
         await core.createNamespacedServiceAccount({ namespace: OPERATOR_NAMESPACE, body: { metadata: { name } } });
         await rbac.createClusterRoleBinding({
           body: {

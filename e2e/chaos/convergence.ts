@@ -27,7 +27,7 @@ export async function freshPromopWrites(cluster: ChaosCluster): Promise<FreshPro
   freshCount += 1;
   const { kubeconfigPath, user } = await cluster.identity(`fresh-${freshCount}`);
   const started = Date.now();
-  const fresh = await startPromop({ name: `fresh-${freshCount}`, kubeconfigPath, dir: cluster.env.dir });
+  const fresh = await startPromop({ name: `fresh-${freshCount}`, kubeconfigPath, dir: cluster.env.dir, ...(cluster.promopNetwork ? { network: cluster.promopNetwork } : {}) });
   try {
     await fresh.untilReady();
     await untilSettled(fresh, { activity: () => writesBy(cluster.auditLogPath, user).length });

@@ -19,6 +19,17 @@ export interface PromopOptions {
   leaderElect?: boolean;
   /** Extra arguments of `promop run`. */
   args?: string[];
+  /** Run it inside another network namespace (the real node's), where the pods it reloads are reachable. */
+  network?: PromopNetwork;
+}
+
+/**
+ * How to run promop inside a network namespace: `wrap` rewrites the command (nsenter, which execs, so the pid is
+ * promop's own), `reach` turns a port on the namespace's loopback into one on ours, for /metrics and /readyz.
+ */
+export interface PromopNetwork {
+  wrap(command: string, args: readonly string[]): { command: string; args: string[] };
+  reach(port: number): Promise<number>;
 }
 
 /** A running (or exited) promop process. */
@@ -47,9 +58,10 @@ const PROMOP_BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
 /** Starts `promop run --kubeconfig ... --metrics-address 127.0.0.1:<free port>`. */
 export async function startPromop(options: PromopOptions): Promise<PromopProcess> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${options.network ? await options.network.reach(port) : port}`;
   const logFile = join(options.dir, `${options.name}.log`);
-  const managed: ManagedProcess = startProcess(options.name, process.execPath, [
+  const wrap = options.network?.wrap ?? ((command: string, args: readonly string[]) => ({ command, args: [...args] }));
+  const command = wrap(process.execPath, [
     PROMOP_BIN, 'run',
     '--kubeconfig', options.kubeconfigPath,
     '--metrics-address', `127.0.0.1:${port}`,
@@ -58,7 +70,8 @@ export async function startPromop(options: PromopOptions): Promise<PromopProcess
     // and CRD upgrades have their own tests (kube/crd-installer.ts).
     '--manage-crds=false',
     ...(options.args ?? []),
-  ], logFile);
+  ]);
+  const managed: ManagedProcess = startProcess(options.name, command.command, command.args, logFile);
   const metrics = async (): Promise<Map<string, number> | undefined> => {
     try {
       const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) });

@@ -65,6 +65,8 @@ export interface NodeClusterOptions {
   log?: (line: string) => void;
   /** How long to wait while another process' node holds the machine (default 15 minutes). */
   lockWaitMs?: number;
+  /** The API server's audit log (startTestEnv's `auditLogPath`): the chaos scenarios count promop's writes in it. */
+  auditLogPath?: string;
 }
 
 /** What a node needs from the host; a missing piece fails early with a sentence that says how to get it. */
@@ -131,6 +133,7 @@ export async function startNodeCluster(options: NodeClusterOptions): Promise<Nod
 
     controlPlane = await startTestEnv({
       dir: join(dir, 'control-plane'),
+      ...(options.auditLogPath ? { auditLogPath: options.auditLogPath } : {}),
       network: {
         wrap: netns.wrap,
         forward: async (host, port) => (await door.forward({ host, port })).port,
