@@ -9,13 +9,14 @@
  * problem with the Prometheus object itself makes the output `ok: false` with no configs, so the
  * controller keeps the configuration that is running.
  */
-import type { PodMonitor, Probe, Prometheus, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
+import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
 import { nameValidationSchemeFor } from './values/prometheus-names.ts';
 import { DEFAULT_PROMETHEUS_VERSION, invalidVersionProblem, isAtLeast, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
+import { agentModeProblems, agentModeWarnings, isAgent } from './prometheus/agent-mode.ts';
 import { buildApiServerSdKeys, type ApiServerConfigSpec } from './prometheus/api-server-config.ts';
 import { buildAlertingConfig, type AlertingFields, type EndpointsRole } from './prometheus/alerting-config.ts';
 import { enforcementExclusion, type EnforcementExclusion } from './prometheus/enforcement-exclusions.ts';
@@ -44,9 +45,11 @@ type Spec = NonNullable<Prometheus['spec']>;
 /** Renders the configuration of one Prometheus. Never throws for bad input. */
 export function generate(input: GeneratorInput): GeneratorOutput {
   const prometheus = input.prometheus;
-  const identity = { namespace: prometheus.metadata?.namespace ?? '', name: prometheus.metadata?.name ?? '' };
+  const agent = isAgent(prometheus);
+  const identity = { kind: prometheus.kind, namespace: prometheus.metadata?.namespace ?? '', name: prometheus.metadata?.name ?? '' };
+  // An agent's spec is the fields it shares with a server: read as a server's spec, the server-only ones are absent.
   const spec: Spec = prometheus.spec ?? ({} as Spec);
-  const problems: FieldProblem[] = [];
+  const problems: FieldProblem[] = [...agentModeProblems(prometheus)];
 
   const parsedVersion = parsePrometheusVersion(spec.version);
   if (!parsedVersion) {
@@ -93,10 +96,11 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     ...renderMonitors('ScrapeConfig', scrapeConfigs, memoized(renderScrapeConfig), generatedJobs, tlsAssets),
   ];
 
-  // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap.
-  const rules = select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'rule'), namespaces, invalidSelectors);
+  // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap, but an agent
+  // evaluates no rules, selects none and has no ConfigMap.
+  const rules = agent ? { selected: [], notSelected: [] } : select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'rule'), namespaces, invalidSelectors);
   const enforcedNamespaceLabel = spec.enforcedNamespaceLabel || undefined;
-  const renderedRules = renderRules({
+  const renderedRules = agent ? { ruleConfigMaps: [], verdicts: [] } : renderRules({
     prometheus,
     rules: sortByIdentity(rules.selected),
     version,
@@ -113,6 +117,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     scrapeConfigs: [...generatedJobs.scrapeConfigs, ...(additionalScrapeConfigs ?? [])],
     role: scrapeContext.serviceDiscoveryRole,
     apiServerSdKeys,
+    agent,
   });
   problems.push(...context.findings.problems);
   for (const [file, content] of Object.entries(context.tlsAssets)) tlsAssets[file] = content;
@@ -128,9 +133,9 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     else problems.push(rendered.problem);
   }
   const ok = problems.length === 0;
-  const prometheusWarnings = [...context.findings.warnings];
+  const prometheusWarnings = [...context.findings.warnings, ...agentModeWarnings(prometheus)];
   const verdicts: Verdict[] = [
-    selectedVerdict({ kind: 'Prometheus', ...identity }, problems, prometheusWarnings),
+    selectedVerdict(identity, problems, prometheusWarnings),
     ...sortVerdicts([...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected, ...probes.notSelected, ...scrapeConfigs.notSelected]),
     ...sortVerdicts([...renderedRules.verdicts, ...rules.notSelected]),
   ];
@@ -152,21 +157,23 @@ interface AssembledParts {
   scrapeConfigs: Array<Record<string, unknown>>;
   role: EndpointsRole;
   apiServerSdKeys: Record<string, unknown> | undefined;
+  /** Agent mode: no rule evaluation settings, rule files, alerting, remote read or retention (agent-mode.ts). */
+  agent: boolean;
 }
 
 /** Top-level keys in prometheus-operator's order. */
 function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: AssembledParts): Record<string, unknown> {
-  const config: Record<string, unknown> = { global: buildGlobalConfig(spec as GlobalFields, context) };
+  const config: Record<string, unknown> = { global: buildGlobalConfig(spec as GlobalFields, context, { ruleEvaluation: !parts.agent }) };
   const goGC = spec.runtime?.goGC;
   if (typeof goGC === 'number' && supports(context, '2.53.0', 'spec.runtime', 'runtime')) config.runtime = { gogc: goGC };
   if (parts.ruleFiles) config.rule_files = parts.ruleFiles;
   config.scrape_configs = parts.scrapeConfigs;
-  const storage = buildStorageConfig(spec as StorageFields, context);
+  const storage = buildStorageConfig(spec as StorageFields, context, { retention: !parts.agent });
   if (storage) config.storage = storage;
-  const alerting = buildAlertingConfig(spec as AlertingFields, replicaLabelName(spec), { role: parts.role, apiServer: parts.apiServerSdKeys }, context);
+  const alerting = parts.agent ? undefined : buildAlertingConfig(spec as AlertingFields, replicaLabelName(spec), { role: parts.role, apiServer: parts.apiServerSdKeys }, context);
   if (alerting) config.alerting = alerting;
   if (spec.remoteWrite && spec.remoteWrite.length > 0) config.remote_write = buildRemoteWriteConfigs(spec.remoteWrite as RemoteWriteSpec[], context);
-  if (spec.remoteRead && spec.remoteRead.length > 0) config.remote_read = buildRemoteReadConfigs(spec.remoteRead as RemoteReadSpec[], context);
+  if (!parts.agent && spec.remoteRead && spec.remoteRead.length > 0) config.remote_read = buildRemoteReadConfigs(spec.remoteRead as RemoteReadSpec[], context);
   for (const field of ['otlp', 'tracingConfig'] as const) {
     if (spec[field] !== undefined) context.findings.warn(`spec.${field}: ignored because promop does not render it yet`);
   }
@@ -174,7 +181,7 @@ function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: Ass
 }
 
 function buildScrapeContext(
-  prometheus: Prometheus,
+  prometheus: Prometheus | PrometheusAgent,
   spec: Spec,
   version: PrometheusVersion,
   secrets: SecretStore,
@@ -229,14 +236,14 @@ function pairFor(spec: Spec, prefix: SelectorPrefix): SelectorPair {
 function select<T extends ServiceMonitor | PodMonitor | Probe | ScrapeConfig | PrometheusRule>(
   kind: ResourceKind,
   candidates: readonly T[],
-  identity: { namespace: string; name: string },
+  identity: { kind: ResourceKind; namespace: string; name: string },
   pair: SelectorPair,
   namespaces: NamespaceLabels,
   invalidSelectors: ReadonlySet<string>,
 ): ResourceSelection<T> {
   const invalid = [pair.selectorField, pair.namespaceSelectorField].filter((field) => invalidSelectors.has(field));
   if (invalid.length === 0) return selectResources(kind, candidates, identity, pair, namespaces);
-  const reason = `Prometheus ${identity.namespace}/${identity.name}'s ${invalid.join(' and ')} ${invalid.length > 1 ? 'are' : 'is'} invalid, so no ${kind} is selected (see the Prometheus' status)`;
+  const reason = `${identity.kind} ${identity.namespace}/${identity.name}'s ${invalid.join(' and ')} ${invalid.length > 1 ? 'are' : 'is'} invalid, so no ${kind} is selected (see the ${identity.kind === 'Prometheus' ? "Prometheus'" : `${identity.kind}'s`} status)`;
   return {
     selected: [],
     notSelected: candidates.map((candidate) => ({ resource: resourceRef(kind, candidate), selected: false, reason })),
@@ -278,7 +285,7 @@ function sortByIdentity<T extends { metadata?: { namespace?: string; name?: stri
 }
 
 function sortVerdicts(verdicts: Verdict[]): Verdict[] {
-  const kindOrder: Record<ResourceKind, number> = { Prometheus: 0, ServiceMonitor: 1, PodMonitor: 2, Probe: 3, ScrapeConfig: 4, PrometheusRule: 5 };
+  const kindOrder: Record<ResourceKind, number> = { Prometheus: 0, PrometheusAgent: 0, ServiceMonitor: 1, PodMonitor: 2, Probe: 3, ScrapeConfig: 4, PrometheusRule: 5 };
   return verdicts.sort(
     (a, b) =>
       kindOrder[a.resource.kind] - kindOrder[b.resource.kind] ||

@@ -4,10 +4,10 @@
  * so the same input always gives byte-identical output.
  */
 import type { RenderMemo } from './render-memo.ts';
-import type { Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule, ScrapeConfig } from '@promop/crds';
+import type { Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, PrometheusRule, ScrapeConfig } from '@promop/crds';
 
 /** The kinds the generator reports verdicts for. */
-export type ResourceKind = 'Prometheus' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig' | 'PrometheusRule';
+export type ResourceKind = 'Prometheus' | 'PrometheusAgent' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig' | 'PrometheusRule';
 
 /** Identifies one resource in verdicts, logs, status and Events. */
 export interface ResourceRef {
@@ -35,7 +35,8 @@ export interface KeyValueSource {
 
 /** Everything one rendering of one Prometheus depends on. */
 export interface GeneratorInput {
-  prometheus: Prometheus;
+  /** A Prometheus server, or a PrometheusAgent (agent mode: no rules, no alerting, see prometheus/agent-mode.ts). */
+  prometheus: Prometheus | PrometheusAgent;
   /** Candidates: the generator applies the Prometheus' selectors itself. */
   serviceMonitors: ServiceMonitor[];
   podMonitors: PodMonitor[];
@@ -131,7 +132,7 @@ export interface GeneratorOutput {
    * when the jobs are inline in prometheus.yaml (small configs, and Prometheus before 2.43). Empty when !ok.
    */
   scrapeFiles: ScrapeFile[][];
-  /** The rule files packed into ConfigMaps; always at least one (possibly empty). */
+  /** The rule files packed into ConfigMaps; always at least one (possibly empty), but none for an agent. */
   ruleConfigMaps: RuleConfigMap[];
   /** TLS material referenced by monitors: file name under the certs directory → content. */
   tlsAssets: Record<string, string>;

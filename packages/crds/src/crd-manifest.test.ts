@@ -51,8 +51,8 @@ describe.each(crdManifests().map((crd) => [crd.spec.names.kind, crd] as const))(
     expect(crd.spec.group).toBe('monitoring.coreos.com');
     expect(crd.spec.scope).toBe('Namespaced');
     expect(crd.spec.names.categories).toEqual(['prometheus-operator']);
-    // One served and stored version: v1, but v1alpha1 for ScrapeConfig (as prometheus-operator serves it).
-    expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([[kind === 'ScrapeConfig' ? 'v1alpha1' : 'v1', true, true]]);
+    // One served and stored version: v1, but v1alpha1 for ScrapeConfig and PrometheusAgent (as prometheus-operator serves them).
+    expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([[['ScrapeConfig', 'PrometheusAgent'].includes(kind) ? 'v1alpha1' : 'v1', true, true]]);
     expect(version?.subresources.status).toEqual({});
   });
 
@@ -75,7 +75,7 @@ describe.each(crdManifests().map((crd) => [crd.spec.names.kind, crd] as const))(
   });
 
   it('names the short name prometheus-operator uses', () => {
-    expect(crd.spec.names.shortNames).toEqual([{ Prometheus: 'prom', ServiceMonitor: 'smon', PodMonitor: 'pmon', Probe: 'prb', ScrapeConfig: 'scfg', PrometheusRule: 'promrule' }[kind]]);
+    expect(crd.spec.names.shortNames).toEqual([{ Prometheus: 'prom', PrometheusAgent: 'promagent', ServiceMonitor: 'smon', PodMonitor: 'pmon', Probe: 'prb', ScrapeConfig: 'scfg', PrometheusRule: 'promrule' }[kind]]);
   });
 });
 

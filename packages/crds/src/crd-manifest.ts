@@ -8,6 +8,7 @@ import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-moni
 import { probeSpecSchema, probeStatusSchema } from './schemas/probe.ts';
 import { scrapeConfigSpecSchema, scrapeConfigStatusSchema } from './schemas/scrape-config.ts';
 import { prometheusSpecSchema } from './schemas/prometheus.ts';
+import { prometheusAgentSpecSchema } from './schemas/prometheus-agent.ts';
 import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
 import { prometheusRuleSpecSchema, prometheusRuleStatusSchema } from './schemas/prometheus-rule.ts';
 import { serviceMonitorSpecSchema, serviceMonitorStatusSchema } from './schemas/service-monitor.ts';
@@ -93,6 +94,17 @@ const KINDS: KindDefinition[] = [
       scale: { specReplicasPath: '.spec.shards', statusReplicasPath: '.status.shards', labelSelectorPath: '.status.selector' },
     },
   },
+  {
+    kind: 'PrometheusAgent',
+    shortName: 'promagent',
+    spec: prometheusAgentSpecSchema,
+    status: prometheusStatusSchema,
+    columns: PROMETHEUS_COLUMNS,
+    subresources: {
+      status: {},
+      scale: { specReplicasPath: '.spec.shards', statusReplicasPath: '.status.shards', labelSelectorPath: '.status.selector' },
+    },
+  },
   { kind: 'ServiceMonitor', shortName: 'smon', spec: serviceMonitorSpecSchema, status: serviceMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
   { kind: 'PodMonitor', shortName: 'pmon', spec: podMonitorSpecSchema, status: podMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
   { kind: 'Probe', shortName: 'prb', spec: probeSpecSchema, status: probeStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
@@ -143,7 +155,7 @@ function crdFor(definition: KindDefinition): CustomResourceDefinition {
   };
 }
 
-/** The CustomResourceDefinitions promop serves: Prometheus, ServiceMonitor, PodMonitor, Probe, PrometheusRule. */
+/** The CustomResourceDefinitions promop serves: Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule. */
 export function crdManifests(): CustomResourceDefinition[] {
   return KINDS.map(crdFor);
 }

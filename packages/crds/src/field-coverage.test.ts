@@ -8,7 +8,7 @@
  * a shared constant is caught too.
  */
 import { crdManifests } from './crd-manifest.ts';
-import { podMonitorSchema, probeSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { Kind } from './names.ts';
 
 type Node = Record<string, unknown>;
@@ -455,8 +455,26 @@ const SCRAPE_CONFIG_ROWS: Row[] = [
   ['scrapeClass', { type: 'string', minLength: 1 }],
 ];
 
+/**
+ * prometheus-operator's PrometheusSpec fields that are not CommonPrometheusFields (prometheus_types.go): a
+ * PrometheusAgent has none of them.
+ */
+const SERVER_ONLY_FIELDS = [
+  'baseImage', 'tag', 'sha', 'retention', 'retentionSize', 'shardRetentionPolicy', 'disableCompaction', 'rules',
+  'prometheusRulesExcludedFromEnforce', 'ruleSelector', 'ruleNamespaceSelector', 'query', 'alerting',
+  'additionalAlertRelabelConfigs', 'additionalAlertManagerConfigs', 'remoteRead', 'thanos', 'queryLogFile',
+  'allowOverlappingBlocks', 'exemplars', 'evaluationInterval', 'ruleQueryOffset', 'enableAdminAPI',
+];
+
+/** The agent: every row of the Prometheus that is a common field, and its deployment mode. */
+const PROMETHEUS_AGENT_ROWS: Row[] = [
+  ['mode', enumOf(['StatefulSet', 'DaemonSet'])],
+  ...PROMETHEUS_ROWS.filter(([path]) => !SERVER_ONLY_FIELDS.includes(path.split(/[.[]/)[0] ?? '')),
+];
+
 const ROWS: Record<Kind, Row[]> = {
   Prometheus: PROMETHEUS_ROWS,
+  PrometheusAgent: PROMETHEUS_AGENT_ROWS,
   ServiceMonitor: SERVICE_MONITOR_ROWS,
   PodMonitor: POD_MONITOR_ROWS,
   Probe: PROBE_ROWS,
@@ -466,7 +484,7 @@ const ROWS: Record<Kind, Row[]> = {
 
 /** The spec schema of each kind, from the source literal and from the generated CRD. */
 const SPEC_SOURCES: [string, (kind: Kind) => Node][] = [
-  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
+  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, PrometheusAgent: prometheusAgentSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
   ['the generated CRD', (kind) => {
     const crd = crdManifests().find((c) => c.spec.names.kind === kind);
     const root = crd?.spec.versions[0]?.schema.openAPIV3Schema as { properties: { spec: Node } } | undefined;
@@ -507,6 +525,7 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
     expect([...(specOf('ServiceMonitor').required as string[])].sort()).toEqual(['endpoints', 'selector']);
     expect(specOf('PodMonitor').required).toEqual(['selector']);
     expect(specOf('Prometheus').required).toBeUndefined();
+    expect(specOf('PrometheusAgent').required).toBeUndefined();
     expect(specOf('PrometheusRule').required).toBeUndefined();
     expect(specOf('Probe').required).toBeUndefined();
     expect(specOf('ScrapeConfig').required).toBeUndefined();
@@ -519,6 +538,13 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
       'proxyConnectHeader', 'proxyFromEnvironment', 'proxyUrl', 'relabelings', 'scheme', 'scrapeTimeout', 'targetPort',
       'tlsConfig', 'trackTimestampsStaleness',
     ]);
+  });
+
+  it('gives the PrometheusAgent every field of the Prometheus but the server-only ones, and mode', () => {
+    const agentFields = Object.keys(specOf('PrometheusAgent').properties as Node).sort();
+    const prometheusFields = Object.keys(specOf('Prometheus').properties as Node);
+    expect(prometheusFields.filter((name) => SERVER_ONLY_FIELDS.includes(name)).sort()).toEqual([...SERVER_ONLY_FIELDS].sort());
+    expect(agentFields).toEqual(['mode', ...prometheusFields.filter((name) => !SERVER_ONLY_FIELDS.includes(name))].sort());
   });
 
   it('gives PodMonitor endpoints no way to read files of the Prometheus container', () => {
@@ -537,6 +563,15 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
       'excludedFromEnforcement[].group': 'monitoring.coreos.com',
       ...relabelDefault('alerting.alertmanagers[].relabelings[]'),
       ...relabelDefault('alerting.alertmanagers[].alertRelabelings[]'),
+      ...relabelDefault('remoteWrite[].writeRelabelConfigs[]'),
+      ...relabelDefault('scrapeClasses[].relabelings[]'),
+      ...relabelDefault('scrapeClasses[].metricRelabelings[]'),
+    });
+    expect(defaultsIn(specOf('PrometheusAgent'))).toEqual({
+      scrapeInterval: '30s',
+      portName: 'web',
+      shards: 1,
+      'excludedFromEnforcement[].group': 'monitoring.coreos.com',
       ...relabelDefault('remoteWrite[].writeRelabelConfigs[]'),
       ...relabelDefault('scrapeClasses[].relabelings[]'),
       ...relabelDefault('scrapeClasses[].metricRelabelings[]'),

@@ -1,14 +1,14 @@
 /** `@promop/crds`: types, validators and CRD manifests of monitoring.coreos.com/v1, all from one schema per kind. */
 export { GROUP, VERSION } from './group.ts';
-export { API_VERSIONS, PLURALS, POD_MONITOR_PLURAL, PROBE_PLURAL, SCRAPE_CONFIG_PLURAL, PROMETHEUS_PLURAL, PROMETHEUS_RULE_PLURAL, SERVICE_MONITOR_PLURAL, type Kind } from './names.ts';
+export { API_VERSIONS, PLURALS, POD_MONITOR_PLURAL, PROBE_PLURAL, SCRAPE_CONFIG_PLURAL, PROMETHEUS_AGENT_PLURAL, PROMETHEUS_PLURAL, PROMETHEUS_RULE_PLURAL, SERVICE_MONITOR_PLURAL, type Kind } from './names.ts';
 export type {
   AlertmanagerEndpoints, BasicAuth, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
-  PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Probe, ProbeSpec, ProberSpec, ProbeTargetIngress, ProbeTargetStaticConfig, Prometheus, ScrapeConfig, ScrapeConfigSpec, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
+  PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Probe, ProbeSpec, ProberSpec, ProbeTargetIngress, ProbeTargetStaticConfig, Prometheus, PrometheusAgent, PrometheusAgentSpec, ScrapeConfig, ScrapeConfigSpec, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
   PrometheusStatus, RelabelConfig, RemoteWriteSpec, Rule, RuleGroup, SafeAuthorization, SafeTLSConfig, SecretKeySelector,
   ServiceMonitor, ServiceMonitorSpec, TLSConfig,
 } from './types.ts';
 export {
-  validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,
+  validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusAgent, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,
   type ValidationError, type ValidationResult,
 } from './validation.ts';
 export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';

@@ -1,6 +1,6 @@
 /** Which Secrets and ConfigMaps a Prometheus or monitor names: every key selector the schema has, and nothing else. */
 import { keyReferences } from './key-references.ts';
-import type { PodMonitor, Prometheus, ServiceMonitor } from './types.ts';
+import type { PodMonitor, Prometheus, PrometheusAgent, ServiceMonitor } from './types.ts';
 
 describe('the Secrets and ConfigMaps a ServiceMonitor references', () => {
   const monitor: ServiceMonitor = {
@@ -48,6 +48,19 @@ describe('the Secrets a Prometheus references', () => {
       },
     };
     expect(keyReferences('Prometheus', prometheus).map((ref) => `${ref.kind} ${ref.name}`).sort()).toEqual(['Secret class-ca', 'Secret extra-scrape', 'Secret rw-auth']);
+  });
+
+  it('of a PrometheusAgent are found in the same shared fields (remote write, additional scrape configs)', () => {
+    const agent: PrometheusAgent = {
+      apiVersion: 'monitoring.coreos.com/v1alpha1',
+      kind: 'PrometheusAgent',
+      metadata: { name: 'agent', namespace: 'monitoring' },
+      spec: {
+        additionalScrapeConfigs: { name: 'extra-scrape', key: 'jobs.yaml' },
+        remoteWrite: [{ url: 'https://rw.example.com/api/v1/write', authorization: { credentials: { name: 'rw-token', key: 'token' } } }],
+      },
+    };
+    expect(keyReferences('PrometheusAgent', agent).map((ref) => `${ref.kind} ${ref.name}`).sort()).toEqual(['Secret extra-scrape', 'Secret rw-token']);
   });
 
   it('are none for a PodMonitor without credentials', () => {

@@ -6,7 +6,7 @@
  * for one. promop reads the data of just these objects instead of holding every Secret of the cluster.
  */
 import { configMapKeySelectorSchema, secretKeySelectorSchema } from './schemas/common.ts';
-import { podMonitorSchema, probeSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 
 /** A Secret or ConfigMap named by a key reference, in the referencing object's namespace. */
 export interface KeyReference {
@@ -15,7 +15,7 @@ export interface KeyReference {
 }
 
 /** The kinds whose objects can reference Secrets or ConfigMaps. */
-export type ReferencingKind = 'Prometheus' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig';
+export type ReferencingKind = 'Prometheus' | 'PrometheusAgent' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig';
 
 interface SchemaNode {
   readonly type?: unknown;
@@ -29,6 +29,7 @@ interface SchemaNode {
 
 const SCHEMAS: Record<ReferencingKind, SchemaNode> = {
   Prometheus: prometheusSchema,
+  PrometheusAgent: prometheusAgentSchema,
   ServiceMonitor: serviceMonitorSchema,
   PodMonitor: podMonitorSchema,
   Probe: probeSchema,

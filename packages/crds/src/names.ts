@@ -2,6 +2,8 @@
 
 /** Plural of Prometheus, the resource name in API paths and RBAC rules. */
 export const PROMETHEUS_PLURAL = 'prometheuses';
+/** Plural of PrometheusAgent. */
+export const PROMETHEUS_AGENT_PLURAL = 'prometheusagents';
 /** Plural of ServiceMonitor. */
 export const SERVICE_MONITOR_PLURAL = 'servicemonitors';
 /** Plural of PodMonitor. */
@@ -16,6 +18,7 @@ export const PROMETHEUS_RULE_PLURAL = 'prometheusrules';
 /** Kind → plural, for code that handles every kind alike (RBAC rules, informers). */
 export const PLURALS = {
   Prometheus: PROMETHEUS_PLURAL,
+  PrometheusAgent: PROMETHEUS_AGENT_PLURAL,
   ServiceMonitor: SERVICE_MONITOR_PLURAL,
   PodMonitor: POD_MONITOR_PLURAL,
   Probe: PROBE_PLURAL,
@@ -27,11 +30,12 @@ export const PLURALS = {
 export type Kind = keyof typeof PLURALS;
 
 /**
- * The API version each kind is served at: `v1` (VERSION) but for ScrapeConfig, which prometheus-operator still
- * serves as `v1alpha1` only. Use it wherever a path or an apiVersion names a kind.
+ * The API version each kind is served at: `v1` (VERSION) but for ScrapeConfig and PrometheusAgent, which
+ * prometheus-operator still serves as `v1alpha1` only. Use it wherever a path or an apiVersion names a kind.
  */
 export const API_VERSIONS = {
   Prometheus: 'v1',
+  PrometheusAgent: 'v1alpha1',
   ServiceMonitor: 'v1',
   PodMonitor: 'v1',
   Probe: 'v1',

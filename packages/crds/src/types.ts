@@ -5,7 +5,7 @@
  * API server (or the validators, which return the defaulted copy) fill them in.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { scrapeConfigSpecSchema } from './schemas/scrape-config.ts';
 import type { probeSpecSchema, probeTargetIngressSchema, probeTargetStaticConfigSchema, proberSpecSchema } from './schemas/probe.ts';
 import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
@@ -13,6 +13,7 @@ import type { labelSelectorSchema, namespaceSelectorSchema, objectMetaSchema, se
 import type { basicAuthSchema, oauth2Schema, safeAuthorizationSchema } from './schemas/http-auth.ts';
 import type { podMetricsEndpointSchema, podMonitorSpecSchema } from './schemas/pod-monitor.ts';
 import type { prometheusSpecSchema } from './schemas/prometheus.ts';
+import type { prometheusAgentSpecSchema } from './schemas/prometheus-agent.ts';
 import type { prometheusStatusSchema } from './schemas/prometheus-status.ts';
 import type { prometheusRuleSpecSchema, ruleGroupSchema, ruleSchema } from './schemas/prometheus-rule.ts';
 import type { configResourceStatusSchema } from './schemas/config-resource-status.ts';
@@ -25,6 +26,10 @@ type Derive<S> = S extends object ? FromSchema<S & {}, { keepDefaultedProperties
 
 /** A whole Prometheus object. */
 export type Prometheus = Derive<typeof prometheusSchema>;
+/** A whole PrometheusAgent object (v1alpha1). */
+export type PrometheusAgent = Derive<typeof prometheusAgentSchema>;
+/** PrometheusAgent `.spec`. */
+export type PrometheusAgentSpec = Derive<typeof prometheusAgentSpecSchema>;
 /** A whole ServiceMonitor object. */
 export type ServiceMonitor = Derive<typeof serviceMonitorSchema>;
 /** A whole PodMonitor object. */

@@ -8,7 +8,7 @@ import * as compiled from './generated/validators.js';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
 import { INT_OR_STRING } from './validator-keywords.ts';
 import type { Kind } from './names.ts';
-import type { PodMonitor, Probe, Prometheus, PrometheusRule, ScrapeConfig, ServiceMonitor } from './types.ts';
+import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from './types.ts';
 
 /** One problem found in an object. */
 export interface ValidationError {
@@ -144,6 +144,8 @@ function validatorFor<T>(validate: ValidateFunction): (input: unknown) => Valida
 
 /** Checks a Prometheus object against the CRD schema; never throws. */
 export const validatePrometheus: (input: unknown) => ValidationResult<Prometheus> = validatorFor(compiled.Prometheus);
+/** Checks a PrometheusAgent object (v1alpha1) against the CRD schema; never throws. */
+export const validatePrometheusAgent: (input: unknown) => ValidationResult<PrometheusAgent> = validatorFor(compiled.PrometheusAgent);
 /** Checks a ServiceMonitor object against the CRD schema; never throws. */
 export const validateServiceMonitor: (input: unknown) => ValidationResult<ServiceMonitor> = validatorFor(compiled.ServiceMonitor);
 /** Checks a PodMonitor object against the CRD schema; never throws. */
@@ -158,6 +160,7 @@ export const validatePrometheusRule: (input: unknown) => ValidationResult<Promet
 /** The validator of each kind, for code that handles every kind alike (`promop render`, table-driven tests). */
 export const VALIDATORS: Readonly<Record<Kind, (input: unknown) => ValidationResult<unknown>>> = {
   Prometheus: validatePrometheus,
+  PrometheusAgent: validatePrometheusAgent,
   ServiceMonitor: validateServiceMonitor,
   PodMonitor: validatePodMonitor,
   Probe: validateProbe,

@@ -10,13 +10,14 @@
 import { Ajv, _, type KeywordCxt } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import addFormats from 'ajv-formats';
-import { podMonitorSchema, probeSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { Kind } from './names.ts';
 import { ANNOTATION_KEYWORDS, INT_OR_STRING } from './validator-keywords.ts';
 
 /** The schema of each kind, under the name the generated module exports its validator. */
 const SCHEMAS: Readonly<Record<Kind, object>> = {
   Prometheus: prometheusSchema,
+  PrometheusAgent: prometheusAgentSchema,
   ServiceMonitor: serviceMonitorSchema,
   PodMonitor: podMonitorSchema,
   Probe: probeSchema,

@@ -15,7 +15,7 @@ export type EnforcementExclusion = (kind: ResourceKind, namespace: string, name:
  * cannot drift; not imported from it at run time, which would load ajv and every CRD schema into
  * the pure generator just for a few strings.
  */
-const RESOURCE_OF_KIND: Omit<typeof PLURALS, 'Prometheus'> = {
+const RESOURCE_OF_KIND: Omit<typeof PLURALS, 'Prometheus' | 'PrometheusAgent'> = {
   ServiceMonitor: 'servicemonitors',
   PodMonitor: 'podmonitors',
   Probe: 'probes',
@@ -37,7 +37,7 @@ export function enforcementExclusion(excluded: readonly unknown[] | undefined, l
   }
   return (kind, namespace, name) => {
     // Only monitors and rules get the enforced label.
-    if (kind === 'Prometheus') return false;
+    if (kind === 'Prometheus' || kind === 'PrometheusAgent') return false;
     const resource = RESOURCE_OF_KIND[kind];
     return keys.has(`${resource}/${namespace}/${name}`) || keys.has(`${resource}/${namespace}/`);
   };

@@ -54,8 +54,11 @@ export function effectiveScrapeInterval(spec: { scrapeInterval?: string | null }
   return spec.scrapeInterval || DEFAULT_INTERVAL;
 }
 
-/** Builds the `global` block. */
-export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderContext): Record<string, unknown> {
+/**
+ * Builds the `global` block. `ruleEvaluation: false` (an agent, which evaluates no rules) leaves out the rule
+ * evaluation settings, as prometheus-operator's agent configuration does.
+ */
+export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderContext, options: { ruleEvaluation: boolean } = { ruleEvaluation: true }): Record<string, unknown> {
   const global: Record<string, unknown> = {};
   global.scrape_interval = effectiveScrapeInterval(spec);
   if (spec.scrapeTimeout) global.scrape_timeout = spec.scrapeTimeout;
@@ -100,6 +103,7 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
     global.scrape_native_histograms = spec.scrapeNativeHistograms;
   }
 
+  if (!options.ruleEvaluation) return global;
   global.evaluation_interval = spec.evaluationInterval || DEFAULT_INTERVAL;
   if (spec.ruleQueryOffset && supports(context, '2.53.0', 'spec.ruleQueryOffset', 'rule_query_offset')) global.rule_query_offset = spec.ruleQueryOffset;
   if (spec.queryLogFile && supports(context, '2.16.0', 'spec.queryLogFile', 'query_log_file')) global.query_log_file = logFilePath(spec.queryLogFile);

@@ -25,8 +25,11 @@ export function retentionInConfigFile(version: PrometheusVersion): boolean {
   return isAtLeast(version, RETENTION_IN_CONFIG_SINCE);
 }
 
-/** Builds the `storage` block, or undefined when there is nothing to put in it. */
-export function buildStorageConfig(spec: StorageFields, context: PrometheusRenderContext): Record<string, unknown> | undefined {
+/**
+ * Builds the `storage` block, or undefined when there is nothing to put in it. `retention: false` (an agent, whose
+ * WAL is truncated once remote-written, not by a retention) leaves the retention out.
+ */
+export function buildStorageConfig(spec: StorageFields, context: PrometheusRenderContext, options: { retention: boolean } = { retention: true }): Record<string, unknown> | undefined {
   const storage: Record<string, unknown> = {};
   const maxExemplars = spec.exemplars?.maxSize;
   if (maxExemplars !== null && maxExemplars !== undefined && supports(context, '2.29.0', 'spec.exemplars.maxSize', 'max_exemplars')) {
@@ -37,7 +40,7 @@ export function buildStorageConfig(spec: StorageFields, context: PrometheusRende
   if (window && supports(context, '2.39.0', 'spec.tsdb.outOfOrderTimeWindow', 'out_of_order_time_window')) {
     tsdb.out_of_order_time_window = window;
   }
-  if (retentionInConfigFile(context.version)) {
+  if (options.retention && retentionInConfigFile(context.version)) {
     const retention: Record<string, unknown> = {};
     if (spec.retention) retention.time = spec.retention;
     if (spec.retentionSize) retention.size = spec.retentionSize;

@@ -4,7 +4,7 @@
  * themselves (one default at most, valid relabelings) is a Prometheus-level check
  * (prometheus/scrape-classes.ts).
  */
-import type { Prometheus } from '@promop/crds';
+import type { Prometheus, PrometheusAgent } from '@promop/crds';
 import type { HttpClientContext, TlsConfigSpec } from '../http-client/index.ts';
 
 /** One entry of spec.scrapeClasses. */
@@ -14,12 +14,12 @@ export type ScrapeClass = NonNullable<NonNullable<Prometheus['spec']>['scrapeCla
  * The class that applies to a monitor: the named one (a problem at `spec.scrapeClass` if it does
  * not exist), else the default class, else none.
  */
-export function resolveScrapeClass(name: string | undefined, prometheus: Prometheus, hc: HttpClientContext): ScrapeClass | undefined {
+export function resolveScrapeClass(name: string | undefined, prometheus: Prometheus | PrometheusAgent, hc: HttpClientContext): ScrapeClass | undefined {
   const classes = prometheus.spec?.scrapeClasses ?? [];
   if (name !== undefined) {
     const found = classes.find((c) => c.name === name);
     if (!found) {
-      hc.findings.problem('spec.scrapeClass', `scrape class "${name}" is not defined in Prometheus ${prometheus.metadata.namespace}/${prometheus.metadata.name}`);
+      hc.findings.problem('spec.scrapeClass', `scrape class "${name}" is not defined in ${prometheus.kind} ${prometheus.metadata.namespace}/${prometheus.metadata.name}`);
     }
     return found;
   }

@@ -3,7 +3,7 @@
  * the Prometheus-level code computes these knobs once per Prometheus and calls
  * renderServiceMonitor / renderPodMonitor for every selected monitor.
  */
-import type { Prometheus } from '@promop/crds';
+import type { Prometheus, PrometheusAgent } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import type { NameValidationScheme } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
@@ -14,8 +14,8 @@ export type MonitorKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeCon
 
 /** Inputs shared by all monitors rendered for one Prometheus. */
 export interface ScrapeContext {
-  /** The Prometheus being configured: its scrapeInterval, podTargetLabels and scrapeClasses are read. */
-  prometheus: Prometheus;
+  /** The Prometheus (or PrometheusAgent) being configured: its scrapeInterval, podTargetLabels and scrapeClasses are read. */
+  prometheus: Prometheus | PrometheusAgent;
   /** Parsed spec.version: fields it does not support are dropped with a warning. */
   version: PrometheusVersion;
   /** Label names the Prometheus accepts (nameValidationSchemeFor its version and spec.nameValidationScheme). */

@@ -42,11 +42,11 @@ export function indexNamespaces(namespaces: readonly NamespaceInfo[]): Namespace
 export function selectResources<T extends SelectableResource>(
   kind: ResourceKind,
   candidates: readonly T[],
-  prometheus: { namespace: string; name: string },
+  prometheus: { kind?: ResourceKind; namespace: string; name: string },
   pair: SelectorPair,
   namespaces: NamespaceLabels,
 ): ResourceSelection<T> {
-  const owner = `Prometheus ${prometheus.namespace}/${prometheus.name}'s`;
+  const owner = `${prometheus.kind ?? 'Prometheus'} ${prometheus.namespace}/${prometheus.name}'s`;
   const selected: T[] = [];
   const notSelected: Verdict[] = [];
   // Many candidates share a namespace: decide each namespace once.

@@ -50,7 +50,7 @@ describe('charts/promop with helm', () => {
 
     it('renders one Deployment running `promop run` as the chart ServiceAccount, and nothing unexpected', () => {
       expect(manifests.map((m) => m.kind).sort()).toEqual([
-        'ClusterRole', 'ClusterRoleBinding', ...Array(6).fill('CustomResourceDefinition'), 'Deployment', 'Service', 'ServiceAccount',
+        'ClusterRole', 'ClusterRoleBinding', ...Array(7).fill('CustomResourceDefinition'), 'Deployment', 'Service', 'ServiceAccount',
       ]);
       const [deployment] = ofKind<Deployment>(manifests, 'Deployment');
       expect(deployment?.spec.replicas).toBe(1);

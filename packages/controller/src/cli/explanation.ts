@@ -14,7 +14,7 @@ import { generatorInput } from '../reconcile/generator-input.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
 
 /** The kinds a Prometheus selects. */
-export type SelectableKind = Exclude<ResourceKind, 'Prometheus'>;
+export type SelectableKind = Exclude<ResourceKind, 'Prometheus' | 'PrometheusAgent'>;
 
 /** A monitor or rule as explain names it. */
 export interface ResourceName {

@@ -155,6 +155,20 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
     kind: 'Prometheus',
     object: object('Prometheus', 'rules-excluded', { enforcedNamespaceLabel: 'namespace', prometheusRulesExcludedFromEnforce: [{ ruleNamespace: 'monitoring', ruleName: 'cluster-rules' }] }),
   },
+  // PrometheusAgent
+  { title: 'a PrometheusAgent with an empty spec', kind: 'PrometheusAgent', object: object('PrometheusAgent', 'empty-spec', {}) },
+  {
+    title: 'a PrometheusAgent as prometheus-operator 0.64 documented it (selectors, remote write, replicas)',
+    kind: 'PrometheusAgent',
+    object: object('PrometheusAgent', 'agent-guide', {
+      replicas: 2,
+      serviceAccountName: 'prometheus-agent',
+      serviceMonitorSelector: { matchLabels: { team: 'frontend' } },
+      remoteWrite: [{ url: 'https://metrics.example.com/api/v1/write' }],
+    }),
+  },
+  // Accepted as written so the manifest applies; promop then reports in the status that it does not implement it.
+  { title: 'a PrometheusAgent in DaemonSet mode', kind: 'PrometheusAgent', object: object('PrometheusAgent', 'daemonset-mode', { mode: 'DaemonSet', podMonitorSelector: {} }) },
   // PrometheusRule
   { title: 'a PrometheusRule with an empty spec', kind: 'PrometheusRule', object: object('PrometheusRule', 'empty-spec', {}) },
   {

@@ -76,6 +76,11 @@ export const NEGATIVE_CASES: readonly NegativeCase[] = [
   { title: 'a PodMonitor without selector', kind: 'PodMonitor', object: base('PodMonitor', 'no-selector', { podMetricsEndpoints: [{ port: 'web' }] }), path: 'spec.selector' },
   { title: 'a PodMonitor endpoint interval without unit', kind: 'PodMonitor', object: podMonitor('interval-no-unit', { interval: '30' }), path: 'spec.podMetricsEndpoints[0].interval' },
   { title: 'a CA file in a PodMonitor (only Secrets and ConfigMaps are allowed)', kind: 'PodMonitor', object: podMonitor('ca-file', { tlsConfig: { caFile: '/etc/ca.pem' } }), path: 'spec.podMetricsEndpoints[0].tlsConfig.caFile', unknownField: true },
+  // PrometheusAgent: a Prometheus' server-only fields are not fields of the agent.
+  { title: 'a PrometheusAgent with a rule selector', kind: 'PrometheusAgent', object: base('PrometheusAgent', 'rule-selector', { ruleSelector: {} }), path: 'spec.ruleSelector', unknownField: true },
+  { title: 'a PrometheusAgent with alerting', kind: 'PrometheusAgent', object: base('PrometheusAgent', 'alerting', { alerting: { alertmanagers: [] } }), path: 'spec.alerting', unknownField: true },
+  { title: 'a PrometheusAgent mode that does not exist', kind: 'PrometheusAgent', object: base('PrometheusAgent', 'bad-mode', { mode: 'Deployment' }), path: 'spec.mode' },
+  { title: 'a PrometheusAgent remote write with an ftp scheme', kind: 'PrometheusAgent', object: base('PrometheusAgent', 'remote-write-ftp', { remoteWrite: [{ url: 'ftp://example.com/write' }] }), path: 'spec.remoteWrite[0].url' },
   // Prometheus
   { title: 'a scrape interval in words', kind: 'Prometheus', object: prometheus('scrape-interval-words', { scrapeInterval: '30 seconds' }), path: 'spec.scrapeInterval' },
   { title: 'an evaluation interval with a bad unit', kind: 'Prometheus', object: prometheus('evaluation-interval-unit', { evaluationInterval: '1x' }), path: 'spec.evaluationInterval' },
