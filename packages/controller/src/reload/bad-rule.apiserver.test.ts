@@ -14,7 +14,7 @@
  * ConfigMap names unique to this run (the Prometheus is named after the run's id), and removes them afterwards; the
  * test needs that directory to be writable (it runs as root here, as CI does) and says so up front otherwise.
  */
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +27,7 @@ import { pino } from 'pino';
 import { OperatorMetrics } from '../observability/index.ts';
 import { Operator } from '../operator.ts';
 import { eventually } from '../test-support/eventually.ts';
+import { FakeKubelet, PLACEHOLDER_CONFIG } from '../test-support/fake-kubelet.ts';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 
@@ -39,7 +40,6 @@ const TEAM_B = `team-b-${id}`;
 const NAME = `badrule-${id}`;
 const POD = 'replica-a';
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const PLACEHOLDER_CONFIG = 'global:\n  scrape_interval: 1m\n';
 
 let admin: KubeConfig;
 let core: CoreV1Api;
@@ -75,65 +75,6 @@ function ruleBody(name: string, rules: Record<string, unknown>[]) {
   return { apiVersion: `${GROUP}/${VERSION}`, kind: 'PrometheusRule', metadata: { name, labels: { 'promop.test/instance': id } }, spec: { groups: [{ name: `${name}-group`, rules }] } };
 }
 
-/**
- * The kubelet's volume refresh for the pod: when the Pod object changes, copy the rule ConfigMaps into
- * `/etc/prometheus/rules/<ConfigMap>/` (dropping files that left them) and then the config Secret into the config
- * file, atomically each. Nothing else makes it sync.
- */
-class FakeKubelet {
-  #resourceVersion: string | undefined;
-  #written = PLACEHOLDER_CONFIG;
-  #timer: NodeJS.Timeout | undefined;
-  #busy = false;
-  readonly file: string;
-
-  constructor(file: string) {
-    this.file = file;
-  }
-
-  start(): void {
-    this.#timer = setInterval(() => void this.#tick(), 100);
-  }
-
-  stop(): void {
-    clearInterval(this.#timer);
-  }
-
-  async #tick(): Promise<void> {
-    if (this.#busy) return;
-    this.#busy = true;
-    try {
-      const pod = await core.readNamespacedPod({ namespace: MONITORING, name: POD });
-      if (pod.metadata?.resourceVersion === this.#resourceVersion) return;
-      const secret = await core.readNamespacedSecret({ namespace: MONITORING, name: `prometheus-${NAME}` }).catch(() => undefined);
-      const config = secret?.data?.['prometheus.yaml'];
-      if (config === undefined) return; // nothing to mount yet; look again on the next tick
-      const configMaps = (await core.listNamespacedConfigMap({ namespace: MONITORING })).items.filter((cm) => cm.metadata?.name?.startsWith(ruleConfigMapPrefix));
-      for (const configMap of configMaps) {
-        const target = join(RULES_DIR, configMap.metadata!.name!);
-        mkdirSync(target, { recursive: true });
-        const files = configMap.data ?? {};
-        for (const existing of readdirSync(target)) if (!(existing in files)) rmSync(join(target, existing), { force: true });
-        for (const [file, text] of Object.entries(files)) {
-          writeFileSync(join(target, `.${file}.tmp`), text);
-          renameSync(join(target, `.${file}.tmp`), join(target, file));
-        }
-      }
-      const text = Buffer.from(config, 'base64').toString('utf8');
-      if (text !== this.#written) {
-        writeFileSync(`${this.file}.tmp`, text);
-        renameSync(`${this.file}.tmp`, this.file);
-        this.#written = text;
-      }
-      this.#resourceVersion = pod.metadata?.resourceVersion;
-    } catch {
-      // The API server is busy: try again on the next tick.
-    } finally {
-      this.#busy = false;
-    }
-  }
-}
-
 beforeAll(async () => {
   admin = sharedTestEnv().kubeConfig();
   core = admin.makeApiClient(CoreV1Api);
@@ -149,7 +90,10 @@ beforeAll(async () => {
   const file = join(dir, `${POD}.yaml`);
   writeFileSync(file, PLACEHOLDER_CONFIG);
   prometheus = await startPrometheus(file, { POD_NAME: POD });
-  kubelet = new FakeKubelet(file);
+  kubelet = new FakeKubelet({
+    core, namespace: MONITORING, pod: POD, configSecret: `prometheus-${NAME}`, configFile: file,
+    ruleFiles: { configMapPrefix: ruleConfigMapPrefix, directory: RULES_DIR },
+  });
   const body: V1Pod = {
     metadata: { name: POD, labels: shardSelectorLabels(NAME, 0) },
     spec: { automountServiceAccountToken: false, containers: [{ name: 'prometheus', image: 'quay.io/prometheus/prometheus:v3.16.0' }] },

@@ -9,7 +9,7 @@
  * The operator runs as a ServiceAccount bound to OPERATOR_CLUSTER_ROLE_RULES, with `--pod-network 127.0.0.1/32` and
  * the test-only port override (each fake pod's Prometheus has a port of its own).
  */
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import { pino } from 'pino';
 import { OperatorMetrics } from '../observability/index.ts';
 import { Operator } from '../operator.ts';
 import { eventually } from '../test-support/eventually.ts';
+import { FakeKubelet, PLACEHOLDER_CONFIG } from '../test-support/fake-kubelet.ts';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 import { NodePodNetworks } from './pod-networks.ts';
@@ -31,7 +32,6 @@ const id = randomBytes(3).toString('hex');
 const OPERATOR_NS = `promop-system-${id}`;
 const MONITORING = `monitoring-${id}`;
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const PLACEHOLDER_CONFIG = 'global:\n  scrape_interval: 1m\n';
 
 let admin: KubeConfig;
 let operatorKc: KubeConfig;
@@ -54,55 +54,6 @@ const shard0 = (p: PrometheusObject) => p.status?.configStatus?.find((s) => s.sh
 const reconciled = (p: PrometheusObject) => p.status?.conditions?.find((c) => c.type === 'Reconciled');
 const configText = async () => Buffer.from((await core.readNamespacedSecret({ namespace: MONITORING, name: 'prometheus-main' })).data?.['prometheus.yaml'] ?? '', 'base64').toString('utf8');
 const metric = async (pattern: RegExp) => Number((await metrics.metricsText()).match(pattern)?.[1] ?? 'NaN');
-
-/**
- * The kubelet's volume refresh for one pod: when the Pod object changes (its resourceVersion moves), copy the
- * config Secret into the file the pod's Prometheus reads, atomically (the kubelet swaps a symlink). Nothing else
- * makes it sync.
- */
-class FakeKubelet {
-  syncs = 0;
-  #resourceVersion: string | undefined;
-  #written = PLACEHOLDER_CONFIG;
-  #timer: NodeJS.Timeout | undefined;
-  #busy = false;
-
-  readonly pod: string;
-  readonly file: string;
-
-  constructor(pod: string, file: string) {
-    this.pod = pod;
-    this.file = file;
-  }
-
-  start(): void {
-    this.#timer = setInterval(() => void this.#tick(), 100);
-  }
-
-  stop(): void {
-    clearInterval(this.#timer);
-  }
-
-  async #tick(): Promise<void> {
-    if (this.#busy) return;
-    this.#busy = true;
-    try {
-      const pod = await core.readNamespacedPod({ namespace: MONITORING, name: this.pod });
-      if (pod.metadata?.resourceVersion === this.#resourceVersion) return;
-      this.#resourceVersion = pod.metadata?.resourceVersion;
-      this.syncs += 1;
-      const text = await configText().catch(() => undefined); // no Secret yet: nothing to mount
-      if (text === undefined || text === this.#written) return;
-      writeFileSync(`${this.file}.tmp`, text);
-      renameSync(`${this.file}.tmp`, this.file);
-      this.#written = text;
-    } catch {
-      // The pod is gone or the API server is busy: try again on the next tick.
-    } finally {
-      this.#busy = false;
-    }
-  }
-}
 
 /** A TCP listener that only counts connections: a pod address promop must never dial. */
 interface ConnectionTrap {
@@ -129,7 +80,7 @@ async function podPrometheus(pod: string): Promise<{ prometheus: PrometheusProce
   writeFileSync(file, PLACEHOLDER_CONFIG);
   const prometheus = await startPrometheus(file, { POD_NAME: pod });
   prometheuses.push(prometheus);
-  const kubelet = new FakeKubelet(pod, file);
+  const kubelet = new FakeKubelet({ core, namespace: MONITORING, pod, configSecret: 'prometheus-main', configFile: file });
   kubelets.push(kubelet);
   return { prometheus, kubelet };
 }
