@@ -21,8 +21,18 @@ export interface PrometheusProcess {
   stop(): Promise<void>;
 }
 
-/** Starts Prometheus with `configFile`; `env` adds environment variables (e.g. POD_NAME). Resolves when /-/ready answers. */
-export async function startPrometheus(configFile: string, env: Record<string, string> = {}): Promise<PrometheusProcess> {
+/** How to start it besides the config: agent mode (`--agent`, WAL at `--storage.agent.path`), extra flags. */
+export interface PrometheusStartOptions {
+  agent?: boolean;
+  /** Extra flags, e.g. `--web.enable-remote-write-receiver`. */
+  args?: string[];
+}
+
+/**
+ * Starts Prometheus with `configFile`; `env` adds environment variables (e.g. POD_NAME). Resolves when /-/ready
+ * answers.
+ */
+export async function startPrometheus(configFile: string, env: Record<string, string> = {}, options: PrometheusStartOptions = {}): Promise<PrometheusProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'promop-prometheus-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -33,8 +43,10 @@ export async function startPrometheus(configFile: string, env: Record<string, st
   const managed: ManagedProcess = startProcess('prometheus', toolPath('prometheus'), [
     `--config.file=${configFile}`,
     `--web.listen-address=127.0.0.1:${port}`,
-    `--storage.tsdb.path=${join(dir, 'data')}`,
+    // An agent keeps only a WAL, at a flag of its own (the tsdb flags are refused in agent mode).
+    ...(options.agent ? ['--agent', `--storage.agent.path=${join(dir, 'data')}`] : [`--storage.tsdb.path=${join(dir, 'data')}`]),
     '--web.enable-lifecycle',
+    ...(options.args ?? []),
   ], join(dir, 'prometheus.log'), childEnv);
   const stop = async (): Promise<void> => {
     await stopProcess(managed);

@@ -63,8 +63,8 @@ const renderSpec: CommandSpec = {
   summary: 'render Prometheus configuration from local manifests, offline',
   synopsis: 'render -f <file|dir> [-f <file|dir>...] [-o <dir>]',
   description: [
-    'Renders every Prometheus in the given manifests (Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig,',
-    'PrometheusRule, Namespace, Secret, ConfigMap; other kinds are ignored) with the generator the',
+    'Renders every Prometheus and PrometheusAgent in the given manifests (Prometheus, PrometheusAgent,',
+    'ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace, Secret, ConfigMap; other kinds are ignored) with the generator the',
     'operator runs, and prints a verdict per resource: selected or not, accepted or rejected, and why.',
     'Manifests are read as the API server reads them (YAML 1.1 scalars such as yes, on or 0x10 included);',
     'an object the API server would refuse is reported with its field path.',

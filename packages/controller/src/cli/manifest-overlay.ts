@@ -46,7 +46,10 @@ export interface OverlaidObjects {
 
 type CustomObject = { metadata: { namespace: string; name: string; uid?: string; generation?: number; labels?: Record<string, string> }; spec?: unknown; status?: unknown };
 
-const LISTS: Record<RenderedKind, keyof Omit<ClusterObjects, 'namespaces'>> = {
+/** The kinds `promop diff` compares; PrometheusAgents are rendered by `promop render` only (see notes). */
+type DiffedKind = Exclude<RenderedKind, 'PrometheusAgent'>;
+
+const LISTS: Record<DiffedKind, keyof Omit<ClusterObjects, 'namespaces'>> = {
   Prometheus: 'prometheuses',
   ServiceMonitor: 'serviceMonitors',
   PodMonitor: 'podMonitors',
@@ -69,7 +72,12 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
   const applied: AppliedManifest[] = [];
   const refused: RefusedManifest[] = [...manifests.refused];
   const newRules: string[] = [];
+  const agents: string[] = [];
   for (const resource of manifests.resources) {
+    if (resource.kind === 'PrometheusAgent') {
+      agents.push(`${resource.namespace}/${resource.name}`);
+      continue;
+    }
     const where = { kind: resource.kind, namespace: resource.namespace, name: resource.name, source: resource.source };
     const validated = VALIDATORS[resource.kind](resource.object);
     if (!validated.ok) {
@@ -77,7 +85,7 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
       refused.push({ ...where, problems: verdict.selected && !verdict.accepted ? verdict.problems : [] });
       continue;
     }
-    const list = objects[LISTS[resource.kind]] as CustomObject[];
+    const list = objects[LISTS[resource.kind as DiffedKind]] as CustomObject[];
     const index = list.findIndex((object) => object.metadata.namespace === resource.namespace && object.metadata.name === resource.name);
     const next = validated.value as CustomObject;
     if (index === -1) {
@@ -98,8 +106,11 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
     if (index === -1) objects.namespaces.push(namespace);
     else objects.namespaces[index] = namespace;
   }
-  const notes = newRules.length === 0 ? [] : [
-    `new PrometheusRule${newRules.length > 1 ? 's' : ''} ${newRules.join(', ')}: the rule file name ends with the uid the API server will assign; a placeholder stands in for it`,
+  const notes = [
+    ...(newRules.length === 0 ? [] : [
+      `new PrometheusRule${newRules.length > 1 ? 's' : ''} ${newRules.join(', ')}: the rule file name ends with the uid the API server will assign; a placeholder stands in for it`,
+    ]),
+    ...(agents.length === 0 ? [] : [`PrometheusAgent ${agents.join(', ')}: not diffed (promop run does not reconcile PrometheusAgents yet); promop render renders them`]),
   ];
   return { objects, applied, refused, notes };
 }

@@ -11,7 +11,7 @@ import type { FieldProblem, KeyValueSource, NamespaceInfo } from '@promop/config
 import { loadManifestDocuments } from './kubectl-yaml.ts';
 
 /** The kinds `promop render` reads; everything else is counted as ignored. */
-export const RENDERED_KINDS = ['Prometheus', 'ServiceMonitor', 'PodMonitor', 'Probe', 'ScrapeConfig', 'PrometheusRule'] as const;
+export const RENDERED_KINDS = ['Prometheus', 'PrometheusAgent', 'ServiceMonitor', 'PodMonitor', 'Probe', 'ScrapeConfig', 'PrometheusRule'] as const;
 /** One of RENDERED_KINDS. */
 export type RenderedKind = (typeof RENDERED_KINDS)[number];
 

@@ -145,6 +145,46 @@ describe('promop render with Probes and ScrapeConfigs', () => {
   });
 });
 
+describe('promop render with a PrometheusAgent', () => {
+  it('renders it in agent mode (promtool --agent accepts it), leaves rules out, and reports a DaemonSet agent with spec.mode', async () => {
+    writeFileSync(
+      join(out, 'input.yaml'),
+      [
+        'apiVersion: monitoring.coreos.com/v1alpha1',
+        'kind: PrometheusAgent',
+        'metadata: {name: agent, namespace: monitoring}',
+        'spec: {podMonitorSelector: {}, podMonitorNamespaceSelector: {}, remoteWrite: [{url: "https://metrics.example.com/api/v1/write"}]}',
+        '---',
+        'apiVersion: monitoring.coreos.com/v1alpha1',
+        'kind: PrometheusAgent',
+        'metadata: {name: per-node, namespace: monitoring}',
+        'spec: {mode: DaemonSet, podMonitorSelector: {}}',
+        '---',
+        'apiVersion: monitoring.coreos.com/v1',
+        'kind: PodMonitor',
+        'metadata: {name: workers, namespace: team-a}',
+        'spec: {selector: {matchLabels: {app: worker}}, podMetricsEndpoints: [{port: metrics}]}',
+        '---',
+        'apiVersion: monitoring.coreos.com/v1',
+        'kind: PrometheusRule',
+        'metadata: {name: alerts, namespace: team-a}',
+        'spec: {groups: [{name: g, rules: [{alert: Down, expr: up == 0}]}]}',
+      ].join('\n'),
+    );
+    const result = await renderInProcess(['-f', out, '-o', join(out, 'rendered')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('PrometheusAgent monitoring/agent: rendered 1 shard, 0 rule ConfigMaps');
+    expect(result.stdout).toContain('PodMonitors: 1/1 selected, 1 accepted');
+    expect(result.stdout).not.toContain('PrometheusRules:');
+    expect(result.stdout).toContain('PrometheusAgent monitoring/per-node: not rendered: the PrometheusAgent has problems');
+    expect(result.stdout).toContain('problem: spec.mode: "DaemonSet" is not implemented by promop');
+    const config = join(out, 'rendered', 'monitoring', 'agent', 'prometheus.yaml');
+    expect(readFileSync(config, 'utf8')).toContain('job_name: podMonitor/team-a/workers/0');
+    expect(readFileSync(config, 'utf8')).not.toContain('rule_files');
+    expect((await runPromtool(['check', 'config', '--agent', '--syntax-only', config])).code).toBe(0);
+  });
+});
+
 describe('promop render with an invalid Prometheus', () => {
   it('reports it as not rendered with the field at fault, and still exits 0', async () => {
     writeFileSync(join(out, 'prometheus.yaml'), 'apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: main, namespace: monitoring}\nspec: {shards: two}\n');

@@ -13,7 +13,7 @@ import {
   type ResourceRef,
   type Verdict,
 } from '@promop/config-generator';
-import { VALIDATORS, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { VALIDATORS, type PodMonitor, type Probe, type Prometheus, type PrometheusAgent, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
@@ -64,7 +64,7 @@ export interface RenderResult {
  * and renders each valid Prometheus with all valid monitors and rules as candidates.
  */
 export function renderManifests(manifests: Manifests): RenderResult {
-  const valid: Record<RenderedKind, unknown[]> = { Prometheus: [], ServiceMonitor: [], PodMonitor: [], Probe: [], ScrapeConfig: [], PrometheusRule: [] };
+  const valid: Record<RenderedKind, unknown[]> = { Prometheus: [], PrometheusAgent: [], ServiceMonitor: [], PodMonitor: [], Probe: [], ScrapeConfig: [], PrometheusRule: [] };
   const invalidPrometheuses: Verdict[] = [];
   const invalidResources: RenderResult['invalidResources'] = [];
   for (const resource of sortResources(manifests.resources)) {
@@ -74,10 +74,12 @@ export function renderManifests(manifests: Manifests): RenderResult {
       continue;
     }
     const verdict = schemaRejection(resource, result.errors);
-    if (resource.kind === 'Prometheus') invalidPrometheuses.push(verdict);
+    if (resource.kind === 'Prometheus' || resource.kind === 'PrometheusAgent') invalidPrometheuses.push(verdict);
     else invalidResources.push({ verdict, source: resource.source });
   }
-  const prometheuses: RenderedPrometheus[] = (valid.Prometheus as Prometheus[]).map((prometheus) => {
+  // PrometheusAgents are rendered by the same generator, in agent mode (no rules, no alerting).
+  const workloads = [...(valid.Prometheus as Prometheus[]), ...(valid.PrometheusAgent as PrometheusAgent[])];
+  const prometheuses: RenderedPrometheus[] = workloads.map((prometheus) => {
     const output = generate({
       prometheus,
       serviceMonitors: valid.ServiceMonitor as ServiceMonitor[],
@@ -89,7 +91,7 @@ export function renderManifests(manifests: Manifests): RenderResult {
       secrets: manifests.secrets,
       configMaps: manifests.configMaps,
     });
-    const ref: ResourceRef = { kind: 'Prometheus', namespace: prometheus.metadata?.namespace ?? '', name: prometheus.metadata?.name ?? '' };
+    const ref: ResourceRef = { kind: prometheus.kind, namespace: prometheus.metadata?.namespace ?? '', name: prometheus.metadata?.name ?? '' };
     return { prometheus: ref, output, verdicts: output.verdicts, files: outputFiles(output) };
   });
   for (const verdict of invalidPrometheuses) prometheuses.push({ prometheus: verdict.resource, verdicts: [verdict], files: {} });
@@ -122,11 +124,11 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
     const { namespace, name } = rendered.prometheus;
     const where = outputDir !== undefined && Object.keys(rendered.files).length > 0 ? ` -> ${join(outputDir, namespace, name)}` : '';
     const status = !rendered.output
-      ? 'not rendered: the Prometheus object is invalid'
+      ? `not rendered: the ${rendered.prometheus.kind} object is invalid`
       : rendered.output.ok
         ? `rendered ${rendered.output.configs.length} shard${rendered.output.configs.length === 1 ? '' : 's'}, ${rendered.output.ruleConfigMaps.length} rule ConfigMap${rendered.output.ruleConfigMaps.length === 1 ? '' : 's'}`
-        : 'not rendered: the Prometheus has problems (the operator would keep the previous config)';
-    lines.push(`Prometheus ${namespace}/${name}: ${status}${where}`);
+        : `not rendered: the ${rendered.prometheus.kind} has problems (the operator would keep the previous config)`;
+    lines.push(`${rendered.prometheus.kind} ${namespace}/${name}: ${status}${where}`);
     for (const problem of rendered.output?.prometheusProblems ?? []) lines.push(`  problem: ${problem.path}: ${problem.message}`);
     for (const warning of rendered.output?.prometheusWarnings ?? []) lines.push(`  warning: ${warning}`);
     lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(detailLines(rendered.verdicts)), `  ${summary(rendered.verdicts)}`, '');
@@ -254,7 +256,9 @@ function detailLines(verdicts: readonly Verdict[]): string[] {
 function summary(verdicts: readonly Verdict[]): string {
   // Probes and ScrapeConfigs are counted when the manifests have any, so the line stays as it was for monitor-only input.
   const present = (kind: string) => verdicts.some((verdict) => verdict.resource.kind === kind);
-  const kinds = ['ServiceMonitor', 'PodMonitor', ...(['Probe', 'ScrapeConfig'] as const).filter(present), 'PrometheusRule'] as const;
+  // An agent evaluates no rules: PrometheusRules are no candidates of it.
+  const agent = verdicts.some((verdict) => verdict.resource.kind === 'PrometheusAgent');
+  const kinds = ['ServiceMonitor', 'PodMonitor', ...(['Probe', 'ScrapeConfig'] as const).filter(present), ...(agent ? [] : ['PrometheusRule'] as const)] as const;
   return kinds
     .map((kind) => {
       const ofKind = verdicts.filter((verdict) => verdict.resource.kind === kind);
