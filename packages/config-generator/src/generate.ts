@@ -17,27 +17,26 @@ import { nameValidationSchemeFor } from './values/prometheus-names.ts';
 import { DEFAULT_PROMETHEUS_VERSION, invalidVersionProblem, isAtLeast, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
 import { agentModeProblems, agentModeWarnings, isAgent } from './prometheus/agent-mode.ts';
-import { buildApiServerSdKeys, type ApiServerConfigSpec } from './prometheus/api-server-config.ts';
-import { buildAlertingConfig, type AlertingFields, type EndpointsRole } from './prometheus/alerting-config.ts';
+import { buildApiServerSdKeys } from './prometheus/api-server-config.ts';
+import { buildAlertingConfig, type EndpointsRole } from './prometheus/alerting-config.ts';
 import { enforcementExclusion, type EnforcementExclusion } from './prometheus/enforcement-exclusions.ts';
 import { replicaLabelName } from './prometheus/external-labels.ts';
-import { buildGlobalConfig, type GlobalFields } from './prometheus/global-config.ts';
-import { buildRemoteReadConfigs, type RemoteReadSpec } from './prometheus/remote-read-config.ts';
-import { buildRemoteWriteConfigs, type RemoteWriteSpec } from './prometheus/remote-write-config.ts';
+import { buildGlobalConfig } from './prometheus/global-config.ts';
+import { buildRemoteReadConfigs } from './prometheus/remote-read-config.ts';
+import { buildRemoteWriteConfigs } from './prometheus/remote-write-config.ts';
 import { createRenderContext, type PrometheusRenderContext } from './prometheus/render-context.ts';
 import { buildRuleFiles } from './prometheus/rule-files.ts';
 import { checkScrapeClasses } from './prometheus/scrape-classes.ts';
 import { SCRAPE_CONFIG_FILES_SINCE } from './prometheus/scrape-config-files.ts';
 import { renderShardConfigs, type ShardConfigs } from './prometheus/shard-configs.ts';
 import { shardCount, tooManyShardsProblem } from './prometheus/sharding.ts';
-import { buildStorageConfig, type StorageFields } from './prometheus/storage-config.ts';
+import { buildStorageConfig } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
 import { renderPodMonitor, renderProbe, renderScrapeConfig, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
 import { settingsKeyOf } from './render-memo.ts';
 import { SecretStore } from './secret-store.ts';
 import { resourceRef, selectedVerdict } from './verdict.ts';
-import type { LabelSelectorSpec } from './selection/label-selector.ts';
 import { indexNamespaces, selectResources, type NamespaceLabels, type ResourceSelection, type SelectorPair } from './selection/select-resources.ts';
 
 type Spec = NonNullable<Prometheus['spec']>;
@@ -73,7 +72,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   if (shardsProblem) problems.push(shardsProblem);
 
   // Monitors: select, then render each selected one alone so one bad monitor rejects only itself.
-  const apiServerSdKeys = buildApiServerSdKeys(spec.apiserverConfig as ApiServerConfigSpec | undefined, context);
+  const apiServerSdKeys = buildApiServerSdKeys(spec.apiserverConfig, context);
   const scrapeContext = buildScrapeContext(prometheus, spec, version, secrets, isExcluded, shards, context);
   if (apiServerSdKeys) scrapeContext.kubernetesSdApiServer = apiServerSdKeys;
   // With a memo, a monitor unchanged since the previous call (same object, same Prometheus-wide settings, same
@@ -163,17 +162,17 @@ interface AssembledParts {
 
 /** Top-level keys in prometheus-operator's order. */
 function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: AssembledParts): Record<string, unknown> {
-  const config: Record<string, unknown> = { global: buildGlobalConfig(spec as GlobalFields, context, { ruleEvaluation: !parts.agent }) };
+  const config: Record<string, unknown> = { global: buildGlobalConfig(spec, context, { ruleEvaluation: !parts.agent }) };
   const goGC = spec.runtime?.goGC;
   if (typeof goGC === 'number' && supports(context, '2.53.0', 'spec.runtime', 'runtime')) config.runtime = { gogc: goGC };
   if (parts.ruleFiles) config.rule_files = parts.ruleFiles;
   config.scrape_configs = parts.scrapeConfigs;
-  const storage = buildStorageConfig(spec as StorageFields, context, { retention: !parts.agent });
+  const storage = buildStorageConfig(spec, context, { retention: !parts.agent });
   if (storage) config.storage = storage;
-  const alerting = parts.agent ? undefined : buildAlertingConfig(spec as AlertingFields, replicaLabelName(spec), { role: parts.role, apiServer: parts.apiServerSdKeys }, context);
+  const alerting = parts.agent ? undefined : buildAlertingConfig(spec, replicaLabelName(spec), { role: parts.role, apiServer: parts.apiServerSdKeys }, context);
   if (alerting) config.alerting = alerting;
-  if (spec.remoteWrite && spec.remoteWrite.length > 0) config.remote_write = buildRemoteWriteConfigs(spec.remoteWrite as RemoteWriteSpec[], context);
-  if (!parts.agent && spec.remoteRead && spec.remoteRead.length > 0) config.remote_read = buildRemoteReadConfigs(spec.remoteRead as RemoteReadSpec[], context);
+  if (spec.remoteWrite && spec.remoteWrite.length > 0) config.remote_write = buildRemoteWriteConfigs(spec.remoteWrite, context);
+  if (!parts.agent && spec.remoteRead && spec.remoteRead.length > 0) config.remote_read = buildRemoteReadConfigs(spec.remoteRead, context);
   for (const field of ['otlp', 'tracingConfig'] as const) {
     if (spec[field] !== undefined) context.findings.warn(`spec.${field}: ignored because promop does not render it yet`);
   }
@@ -226,9 +225,9 @@ function pairFor(spec: Spec, prefix: SelectorPrefix): SelectorPair {
   const namespaceSelectorField = `${prefix}NamespaceSelector` as const;
   return {
     selectorField,
-    selector: spec[selectorField] as LabelSelectorSpec | undefined,
+    selector: spec[selectorField],
     namespaceSelectorField,
-    namespaceSelector: spec[namespaceSelectorField] as LabelSelectorSpec | undefined,
+    namespaceSelector: spec[namespaceSelectorField],
   };
 }
 

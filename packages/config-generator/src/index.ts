@@ -39,5 +39,5 @@ export { INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_CONFIG_FILES_SINCE, SCRAPE_FILE_MA
 export { mountedRuleConfigMapNames, MIN_RULE_CONFIGMAP_MOUNTS } from './prometheus/rule-files.ts';
 export { POD_NAME_ENV } from './prometheus/external-labels.ts';
 export { DEFAULT_RETENTION, RETENTION_IN_CONFIG_SINCE, retentionInConfigFile } from './prometheus/storage-config.ts';
-export { matchLabelSelector, describeLabelSelector, type LabelSelectorSpec } from './selection/label-selector.ts';
+export { matchLabelSelector, describeLabelSelector } from './selection/label-selector.ts';
 export { ruleFileName } from './rules/rule-file-name.ts';

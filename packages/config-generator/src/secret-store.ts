@@ -4,14 +4,11 @@
  * values: a missing object or key is a problem for that resource only, never an exception.
  * Problem messages name the object and key but never contain a value.
  */
+import type { ConfigMapKeySelector, SecretKeySelector } from '@promop/crds';
 import type { FieldProblem, KeyValueSource } from './model.ts';
 
-/** A `{name, key, optional}` reference, as SecretKeySelector / ConfigMapKeySelector. */
-export interface KeyReference {
-  name?: string;
-  key: string;
-  optional?: boolean;
-}
+/** A `{name, key, optional}` reference to a Secret or ConfigMap key. */
+export type KeyReference = SecretKeySelector | ConfigMapKeySelector;
 
 /** Result of one lookup. `value` is undefined for a missing optional reference. */
 export type KeyLookup = { ok: true; value: string | undefined } | { ok: false; problem: FieldProblem };

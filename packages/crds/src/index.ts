@@ -2,10 +2,10 @@
 export { GROUP, VERSION } from './group.ts';
 export { API_VERSIONS, PLURALS, POD_MONITOR_PLURAL, PROBE_PLURAL, SCRAPE_CONFIG_PLURAL, PROMETHEUS_AGENT_PLURAL, PROMETHEUS_PLURAL, PROMETHEUS_RULE_PLURAL, SERVICE_MONITOR_PLURAL, type Kind } from './names.ts';
 export type {
-  AlertmanagerEndpoints, BasicAuth, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
+  AlertmanagerEndpoints, ApiServerConfig, Authorization, BasicAuth, ConfigMapKeySelector, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
   PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Probe, ProbeSpec, ProberSpec, ProbeTargetIngress, ProbeTargetStaticConfig, Prometheus, PrometheusAgent, PrometheusAgentSpec, ScrapeConfig, ScrapeConfigSpec, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
-  PrometheusStatus, RelabelConfig, RemoteWriteSpec, Rule, RuleGroup, SafeAuthorization, SafeTLSConfig, SecretKeySelector,
-  ServiceMonitor, ServiceMonitorSpec, TLSConfig,
+  PrometheusStatus, ProxyConfig, RelabelConfig, RemoteReadSpec, RemoteWriteSpec, Rule, RuleGroup, SafeAuthorization, SafeTLSConfig, SecretKeySelector,
+  SecretOrConfigMap, ServiceMonitor, ServiceMonitorSpec, Sigv4, TLSConfig,
 } from './types.ts';
 export {
   validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusAgent, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,

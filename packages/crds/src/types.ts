@@ -9,8 +9,9 @@ import type { prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, pod
 import type { scrapeConfigSpecSchema } from './schemas/scrape-config.ts';
 import type { probeSpecSchema, probeTargetIngressSchema, probeTargetStaticConfigSchema, proberSpecSchema } from './schemas/probe.ts';
 import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
-import type { labelSelectorSchema, namespaceSelectorSchema, objectMetaSchema, secretKeySelectorSchema } from './schemas/common.ts';
-import type { basicAuthSchema, oauth2Schema, safeAuthorizationSchema } from './schemas/http-auth.ts';
+import type { apiServerConfigSchema } from './schemas/api-server-config.ts';
+import type { configMapKeySelectorSchema, labelSelectorSchema, namespaceSelectorSchema, objectMetaSchema, secretKeySelectorSchema, secretOrConfigMapSchema, sigv4Schema } from './schemas/common.ts';
+import type { authorizationSchema, basicAuthSchema, oauth2Schema, proxyProperties, safeAuthorizationSchema } from './schemas/http-auth.ts';
 import type { podMetricsEndpointSchema, podMonitorSpecSchema } from './schemas/pod-monitor.ts';
 import type { prometheusSpecSchema } from './schemas/prometheus.ts';
 import type { prometheusAgentSpecSchema } from './schemas/prometheus-agent.ts';
@@ -18,7 +19,7 @@ import type { prometheusStatusSchema } from './schemas/prometheus-status.ts';
 import type { prometheusRuleSpecSchema, ruleGroupSchema, ruleSchema } from './schemas/prometheus-rule.ts';
 import type { configResourceStatusSchema } from './schemas/config-resource-status.ts';
 import type { relabelConfigSchema } from './schemas/relabel-config.ts';
-import type { remoteWriteSpecSchema } from './schemas/remote-storage.ts';
+import type { remoteReadSpecSchema, remoteWriteSpecSchema } from './schemas/remote-storage.ts';
 import type { endpointSchema, serviceMonitorSpecSchema } from './schemas/service-monitor.ts';
 import type { safeTlsConfigSchema, tlsConfigSchema } from './schemas/tls-config.ts';
 
@@ -81,10 +82,20 @@ export type SafeTLSConfig = Derive<typeof safeTlsConfigSchema>;
 export type TLSConfig = Derive<typeof tlsConfigSchema>;
 /** A key of a Secret in the object's namespace. */
 export type SecretKeySelector = Derive<typeof secretKeySelectorSchema>;
+/** A key of a ConfigMap in the object's namespace. */
+export type ConfigMapKeySelector = Derive<typeof configMapKeySelectorSchema>;
+/** A key of either a Secret or a ConfigMap (TLS material, OAuth2 client ids). */
+export type SecretOrConfigMap = Derive<typeof secretOrConfigMapSchema>;
 /** HTTP basic authentication. */
 export type BasicAuth = Derive<typeof basicAuthSchema>;
 /** The Authorization header with credentials from a Secret. */
 export type SafeAuthorization = Derive<typeof safeAuthorizationSchema>;
+/** The Authorization header with credentials from a Secret or a file. */
+export type Authorization = Derive<typeof authorizationSchema>;
+/** The proxy fields every HTTP client configuration carries (prometheus-operator's ProxyConfig). */
+export type ProxyConfig = Pick<OAuth2, keyof typeof proxyProperties>;
+/** AWS Signature Version 4. */
+export type Sigv4 = Derive<typeof sigv4Schema>;
 /** OAuth2 client credentials. */
 export type OAuth2 = Derive<typeof oauth2Schema>;
 /** A Kubernetes label selector. */
@@ -93,5 +104,9 @@ export type LabelSelector = Derive<typeof labelSelectorSchema>;
 export type NamespaceSelector = Derive<typeof namespaceSelectorSchema>;
 /** One remote write endpoint. */
 export type RemoteWriteSpec = Derive<typeof remoteWriteSpecSchema>;
+/** One remote read endpoint. */
+export type RemoteReadSpec = Derive<typeof remoteReadSpecSchema>;
+/** How Prometheus reaches the Kubernetes API server for service discovery. */
+export type ApiServerConfig = Derive<typeof apiServerConfigSchema>;
 /** One Alertmanager Service to send alerts to. */
 export type AlertmanagerEndpoints = Derive<typeof alertmanagerEndpointsSchema>;

@@ -1,21 +1,15 @@
 /** `authorization` → `authorization: {type, credentials[, credentials_file]}` (Prometheus >= 2.26). */
+import type { Authorization } from '@promop/crds';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
-import { readSecretKey, type SecretKeyRef } from './secret-refs.ts';
-
-/** SafeAuthorization, plus `credentialsFile` for the places that allow file access. */
-export interface AuthorizationSpec {
-  type?: string;
-  credentials?: SecretKeyRef;
-  credentialsFile?: string;
-}
+import { readSecretKey } from './secret-refs.ts';
 
 /**
- * Renders the authorization block, or undefined when the version does not support it (warned)
+ * Renders the authorization block (`Authorization`, or `SafeAuthorization`, which lacks `credentialsFile`), or undefined when the version does not support it (warned)
  * or the input is invalid (problem recorded). The type defaults to `Bearer`; `Basic` is refused
  * because Prometheus refuses it (basic_auth exists for that).
  */
-export function renderAuthorization(auth: AuthorizationSpec, path: string, ctx: HttpClientContext): Record<string, unknown> | undefined {
+export function renderAuthorization(auth: Authorization, path: string, ctx: HttpClientContext): Record<string, unknown> | undefined {
   const type = (auth.type ?? '').trim() || 'Bearer';
   if (type.toLowerCase() === 'basic') {
     ctx.findings.problem(`${path}.type`, 'authorization type "Basic" is not allowed; use basicAuth instead');

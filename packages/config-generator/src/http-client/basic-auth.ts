@@ -1,12 +1,7 @@
 /** `basicAuth` → `basic_auth` with the username and password inlined (as prometheus-operator does). */
+import type { BasicAuth } from '@promop/crds';
 import type { HttpClientContext } from './render-context.ts';
-import { readSecretKey, type SecretKeyRef } from './secret-refs.ts';
-
-/** The BasicAuth API type: both halves are Secret references. */
-export interface BasicAuthSpec {
-  username?: SecretKeyRef;
-  password?: SecretKeyRef;
-}
+import { readSecretKey } from './secret-refs.ts';
 
 /**
  * Renders `{username, password}` (both always present, as upstream) or records a problem for a
@@ -14,7 +9,7 @@ export interface BasicAuthSpec {
  * rather than sending an empty password. Values are plaintext in the config; the config is stored
  * in a Secret.
  */
-export function renderBasicAuth(basicAuth: BasicAuthSpec, path: string, ctx: HttpClientContext): Record<string, unknown> {
+export function renderBasicAuth(basicAuth: BasicAuth, path: string, ctx: HttpClientContext): Record<string, unknown> {
   const username = basicAuth.username ? readSecretKey(basicAuth.username, `${path}.username`, ctx) : undefined;
   if (!basicAuth.password) ctx.findings.problem(`${path}.password`, 'basicAuth needs a password (a Secret name and key); without one the credentials would be sent with an empty password');
   const password = basicAuth.password ? readSecretKey(basicAuth.password, `${path}.password`, ctx) : undefined;

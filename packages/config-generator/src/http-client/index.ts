@@ -5,10 +5,10 @@
  * records problems/warnings in `ctx.findings` and returns plain objects in upstream key order.
  */
 export { Findings, supports, type HttpClientContext } from './render-context.ts';
-export { readSecretKey, readSecretOrConfigMap, type SecretKeyRef, type SecretOrConfigMapRef, type ResolvedValue } from './secret-refs.ts';
-export { renderBasicAuth, type BasicAuthSpec } from './basic-auth.ts';
-export { renderAuthorization, type AuthorizationSpec } from './authorization.ts';
-export { renderOAuth2, type OAuth2Spec } from './oauth2.ts';
-export { renderTlsConfig, tlsFilePaths, type TlsConfigSpec } from './tls-config.ts';
-export { appendProxy, hasProxy, type ProxySpec } from './proxy.ts';
+export { readSecretKey, readSecretOrConfigMap, type ResolvedValue } from './secret-refs.ts';
+export { renderBasicAuth } from './basic-auth.ts';
+export { renderAuthorization } from './authorization.ts';
+export { renderOAuth2 } from './oauth2.ts';
+export { renderTlsConfig, tlsFilePaths } from './tls-config.ts';
+export { appendProxy, hasProxy } from './proxy.ts';
 export { checkAuthExclusivity, type AuthMethods } from './auth-exclusivity.ts';

@@ -1,26 +1,17 @@
 /** `oauth2` → `oauth2: {client_id, client_secret, token_url, scopes, endpoint_params, proxy…, tls_config}` (Prometheus >= 2.27). */
+import type { OAuth2 } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
-import { appendProxy, hasProxy, type ProxySpec } from './proxy.ts';
-import { readSecretKey, readSecretOrConfigMap, type SecretKeyRef, type SecretOrConfigMapRef } from './secret-refs.ts';
-import { renderTlsConfig, type TlsConfigSpec } from './tls-config.ts';
-
-/** The OAuth2 API type (client credentials flow). */
-export interface OAuth2Spec extends ProxySpec {
-  clientId?: SecretOrConfigMapRef;
-  clientSecret?: SecretKeyRef;
-  tokenUrl?: string;
-  scopes?: string[];
-  endpointParams?: Record<string, string>;
-  tlsConfig?: TlsConfigSpec;
-}
+import { appendProxy, hasProxy } from './proxy.ts';
+import { readSecretKey, readSecretOrConfigMap } from './secret-refs.ts';
+import { renderTlsConfig } from './tls-config.ts';
 
 /**
  * Renders the oauth2 block with the client id and secret inlined. Returns undefined when a
  * problem was recorded or the version does not support oauth2 (warned).
  */
-export function renderOAuth2(oauth2: OAuth2Spec, path: string, ctx: HttpClientContext): Record<string, unknown> | undefined {
+export function renderOAuth2(oauth2: OAuth2, path: string, ctx: HttpClientContext): Record<string, unknown> | undefined {
   const before = ctx.findings.problems.length;
   if (!oauth2.tokenUrl) ctx.findings.problem(`${path}.tokenUrl`, 'tokenUrl is required');
   if (!oauth2.clientId || (!oauth2.clientId.secret && !oauth2.clientId.configMap)) {

@@ -2,20 +2,12 @@
  * Proxy settings → `proxy_url`, `no_proxy`, `proxy_from_environment`, `proxy_connect_header`.
  * They are flat keys of the enclosing client config, so this module appends to a target object.
  */
-import type { PROXY_URL_PATTERN } from '@promop/crds';
+import type { PROXY_URL_PATTERN, ProxyConfig } from '@promop/crds';
 import { compareCodePoints } from '../go-map-order.ts';
 import { keyPath } from '../rules/field-path.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
-import { readSecretKey, type SecretKeyRef } from './secret-refs.ts';
-
-/** prometheus-operator's ProxyConfig fields. */
-export interface ProxySpec {
-  proxyUrl?: string;
-  noProxy?: string;
-  proxyFromEnvironment?: boolean;
-  proxyConnectHeader?: Record<string, SecretKeyRef[]>;
-}
+import { readSecretKey } from './secret-refs.ts';
 
 // The CRD's pattern for proxyUrl (typed against it, so the two cannot drift), checked again here
 // because manifests given to `promop render` skip the API server; Prometheus needs a URL it can dial.
@@ -23,7 +15,7 @@ const PROXY_URL_PATTERN_TEXT: typeof PROXY_URL_PATTERN = '^(http|https|socks5):/
 const PROXY_URL = new RegExp(PROXY_URL_PATTERN_TEXT);
 
 /** True when any proxy field is set. */
-export function hasProxy(spec: ProxySpec): boolean {
+export function hasProxy(spec: ProxyConfig): boolean {
   return spec.proxyUrl !== undefined || spec.noProxy !== undefined || spec.proxyFromEnvironment !== undefined || spec.proxyConnectHeader !== undefined;
 }
 
@@ -31,7 +23,7 @@ export function hasProxy(spec: ProxySpec): boolean {
  * Validates the combination the way Prometheus does at load time (so promtool would agree) and
  * appends the keys in upstream order. `path` is the object holding the proxy fields.
  */
-export function appendProxy(target: Record<string, unknown>, spec: ProxySpec, path: string, ctx: HttpClientContext): void {
+export function appendProxy(target: Record<string, unknown>, spec: ProxyConfig, path: string, ctx: HttpClientContext): void {
   if (!hasProxy(spec)) return;
   const proxyUrl = spec.proxyUrl === '' ? undefined : spec.proxyUrl;
   const fromEnvironment = spec.proxyFromEnvironment === true;

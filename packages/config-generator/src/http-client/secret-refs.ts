@@ -2,20 +2,8 @@
  * Reading credential and TLS references. Every lookup goes through the SecretStore confined to
  * the resource's own namespace; a missing object or key becomes a problem, never an exception.
  */
+import type { SecretKeySelector, SecretOrConfigMap } from '@promop/crds';
 import type { HttpClientContext } from './render-context.ts';
-
-/** A reference to one key of a Secret (SecretKeySelector). */
-export interface SecretKeyRef {
-  name?: string;
-  key: string;
-  optional?: boolean;
-}
-
-/** Either a Secret key or a ConfigMap key (prometheus-operator's SecretOrConfigMap). */
-export interface SecretOrConfigMapRef {
-  secret?: SecretKeyRef;
-  configMap?: SecretKeyRef;
-}
 
 /** Where a value came from: needed to name TLS asset files. */
 export interface ResolvedValue {
@@ -29,7 +17,7 @@ export interface ResolvedValue {
  * Reads `ref` from a Secret in the context's namespace. Returns undefined when the reference is
  * missing (a problem at `path` is recorded unless the reference is optional).
  */
-export function readSecretKey(ref: SecretKeyRef, path: string, ctx: HttpClientContext): string | undefined {
+export function readSecretKey(ref: SecretKeySelector, path: string, ctx: HttpClientContext): string | undefined {
   const result = ctx.secrets.secretKey(ctx.namespace, ref, path);
   if (!result.ok) {
     ctx.findings.add(result.problem);
@@ -39,7 +27,7 @@ export function readSecretKey(ref: SecretKeyRef, path: string, ctx: HttpClientCo
 }
 
 /** True when a SecretOrConfigMap reference names something. */
-export function isReferenceSet(ref: SecretOrConfigMapRef | undefined): ref is SecretOrConfigMapRef {
+export function isReferenceSet(ref: SecretOrConfigMap | undefined): ref is SecretOrConfigMap {
   return ref !== undefined && (ref.secret !== undefined || ref.configMap !== undefined);
 }
 
@@ -47,7 +35,7 @@ export function isReferenceSet(ref: SecretOrConfigMapRef | undefined): ref is Se
  * Reads a SecretOrConfigMap reference. Both halves set is a problem (the API says "one of"), as
  * is a missing object or key.
  */
-export function readSecretOrConfigMap(ref: SecretOrConfigMapRef, path: string, ctx: HttpClientContext): ResolvedValue | undefined {
+export function readSecretOrConfigMap(ref: SecretOrConfigMap, path: string, ctx: HttpClientContext): ResolvedValue | undefined {
   if (ref.secret && ref.configMap) {
     ctx.findings.problem(path, 'only one of secret and configMap can be set');
     return undefined;

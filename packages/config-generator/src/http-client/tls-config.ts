@@ -4,29 +4,16 @@
  * under CERTS_DIR; `caFile`/`certFile`/`keyFile` paths are kept as written.
  */
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import type { TLSConfig } from '@promop/crds';
 import { CERTS_DIR, tlsAssetFileName } from '../pod-layout.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
-import { isReferenceSet, readSecretKey, readSecretOrConfigMap, type SecretKeyRef, type SecretOrConfigMapRef } from './secret-refs.ts';
-
-/** SafeTLSConfig plus the file fields of TLSConfig (absent for the "safe" variant). */
-export interface TlsConfigSpec {
-  ca?: SecretOrConfigMapRef;
-  cert?: SecretOrConfigMapRef;
-  keySecret?: SecretKeyRef;
-  serverName?: string;
-  insecureSkipVerify?: boolean;
-  minVersion?: string;
-  maxVersion?: string;
-  caFile?: string;
-  certFile?: string;
-  keyFile?: string;
-}
+import { isReferenceSet, readSecretKey, readSecretOrConfigMap } from './secret-refs.ts';
 
 const TLS_VERSIONS = ['TLS10', 'TLS11', 'TLS12', 'TLS13'];
 
 /** The file fields a TLS config may carry: they read the Prometheus pod's file system. */
-export function tlsFilePaths(tls: TlsConfigSpec): Array<{ field: 'caFile' | 'certFile' | 'keyFile'; value: string }> {
+export function tlsFilePaths(tls: TLSConfig): Array<{ field: 'caFile' | 'certFile' | 'keyFile'; value: string }> {
   const files: Array<{ field: 'caFile' | 'certFile' | 'keyFile'; value: string }> = [];
   if (tls.caFile) files.push({ field: 'caFile', value: tls.caFile });
   if (tls.certFile) files.push({ field: 'certFile', value: tls.certFile });
@@ -35,11 +22,11 @@ export function tlsFilePaths(tls: TlsConfigSpec): Array<{ field: 'caFile' | 'cer
 }
 
 /**
- * Validates and renders a TLS config, recording TLS files in `ctx.tlsAssets`. Returns undefined
+ * Validates and renders a TLS config (`TLSConfig`, or `SafeTLSConfig`, which lacks the file fields), recording TLS files in `ctx.tlsAssets`. Returns undefined
  * when a problem was recorded. PEM material is parsed (as upstream does) so a broken CA or a
  * certificate that does not match its key is reported on the resource, not by a failing reload.
  */
-export function renderTlsConfig(tls: TlsConfigSpec, path: string, ctx: HttpClientContext): Record<string, unknown> | undefined {
+export function renderTlsConfig(tls: TLSConfig, path: string, ctx: HttpClientContext): Record<string, unknown> | undefined {
   const before = ctx.findings.problems.length;
   const hasCert = isReferenceSet(tls.cert) || !!tls.certFile;
   const hasKey = tls.keySecret !== undefined || !!tls.keyFile;

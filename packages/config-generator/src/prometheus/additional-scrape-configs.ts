@@ -4,7 +4,7 @@
  * already hashes targets itself (has a `hashmod` rule) only gets the final keep rule, as
  * prometheus-operator does.
  */
-import type { SecretKeyRef } from '../http-client/index.ts';
+import type { SecretKeySelector } from '@promop/crds';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { addressShardingRules, keepShardRule } from './sharding.ts';
 import { readYamlListSecret } from './yaml-list-secret.ts';
@@ -13,7 +13,7 @@ const PATH = 'spec.additionalScrapeConfigs';
 
 /** The additional jobs ready to append (empty when unset), or undefined after a problem. */
 export function buildAdditionalScrapeConfigs(
-  ref: SecretKeyRef | null | undefined,
+  ref: SecretKeySelector | undefined,
   shards: number,
   context: PrometheusRenderContext,
 ): Array<Record<string, unknown>> | undefined {

@@ -4,35 +4,16 @@
  * The replica label is always dropped from alerts so that Alertmanager deduplicates the copies
  * sent by each replica.
  */
-import type { SecretKeyRef } from '../http-client/index.ts';
+import type { AlertmanagerEndpoints, PrometheusSpec } from '@promop/crds';
 import { supports } from '../http-client/index.ts';
-import { renderClientPieces, type ClientSpec } from './client-auth.ts';
-import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../values/relabeling.ts';
+import { renderClientPieces } from './client-auth.ts';
+import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
-import { renderSigv4, type Sigv4Spec } from './sigv4.ts';
+import { renderSigv4 } from './sigv4.ts';
 import { readYamlListSecret } from './yaml-list-secret.ts';
 
-/** prometheus-operator's AlertmanagerEndpoints (the fields promop renders). */
-export interface AlertmanagerEndpointsSpec extends ClientSpec {
-  namespace?: string | null;
-  name?: string | null;
-  port?: string | number | null;
-  scheme?: string | null;
-  pathPrefix?: string | null;
-  sigv4?: Sigv4Spec | null;
-  apiVersion?: string | null;
-  timeout?: string | null;
-  enableHttp2?: boolean | null;
-  relabelings?: RelabelConfigSpec[];
-  alertRelabelings?: RelabelConfigSpec[];
-}
-
 /** The spec fields the alerting block reads. */
-export interface AlertingFields {
-  alerting?: { alertmanagers?: AlertmanagerEndpointsSpec[] | null } | null;
-  additionalAlertRelabelConfigs?: SecretKeyRef | null;
-  additionalAlertManagerConfigs?: SecretKeyRef | null;
-}
+export type AlertingFields = Pick<PrometheusSpec, 'alerting' | 'additionalAlertRelabelConfigs' | 'additionalAlertManagerConfigs'>;
 
 /** Kubernetes SD role used to find Alertmanager pods (the Prometheus' serviceDiscoveryRole). */
 export type EndpointsRole = 'endpoints' | 'endpointslice';
@@ -64,7 +45,7 @@ export function buildAlertingConfig(
 }
 
 function renderAlertmanager(
-  am: AlertmanagerEndpointsSpec,
+  am: AlertmanagerEndpoints,
   path: string,
   discovery: AlertmanagerDiscovery,
   context: PrometheusRenderContext,

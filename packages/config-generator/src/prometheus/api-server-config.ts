@@ -4,18 +4,14 @@
  * and Alertmanagers'), in upstream order: api_server, basic_auth, bearer_token,
  * bearer_token_file, authorization, tls_config, proxy settings.
  */
-import { checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
+import type { ApiServerConfig } from '@promop/crds';
+import { checkHttpUrl, renderClientPieces } from './client-auth.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
-
-/** prometheus-operator's APIServerConfig (opaque in the CRD schema, so read defensively). */
-export interface ApiServerConfigSpec extends ClientSpec {
-  host?: string;
-}
 
 const PATH = 'spec.apiserverConfig';
 
 /** The keys to add to each kubernetes_sd_configs entry, or undefined for in-cluster discovery. */
-export function buildApiServerSdKeys(spec: ApiServerConfigSpec | undefined, context: PrometheusRenderContext): Record<string, unknown> | undefined {
+export function buildApiServerSdKeys(spec: ApiServerConfig | undefined, context: PrometheusRenderContext): Record<string, unknown> | undefined {
   if (!spec) return undefined;
   checkHttpUrl(spec.host, `${PATH}.host`, context);
   const client = renderClientPieces(spec, PATH, context);

@@ -3,7 +3,7 @@
  * clients of the Prometheus object, built from the HTTP client renderers. Each caller places
  * the pieces in its own upstream key order, so this returns them separately.
  */
-import type { URL_PATTERN } from '@promop/crds';
+import type { ProxyConfig, RemoteWriteSpec, URL_PATTERN } from '@promop/crds';
 import {
   appendProxy,
   checkAuthExclusivity,
@@ -11,23 +11,14 @@ import {
   renderBasicAuth,
   renderOAuth2,
   renderTlsConfig,
-  type AuthorizationSpec,
-  type BasicAuthSpec,
-  type OAuth2Spec,
-  type ProxySpec,
-  type TlsConfigSpec,
 } from '../http-client/index.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
-/** The client fields of RemoteWriteSpec, RemoteReadSpec and AlertmanagerEndpoints. */
-export interface ClientSpec extends ProxySpec {
-  basicAuth?: BasicAuthSpec | null;
-  oauth2?: OAuth2Spec | null;
-  authorization?: AuthorizationSpec | null;
-  bearerToken?: string | null;
-  bearerTokenFile?: string | null;
-  tlsConfig?: TlsConfigSpec | null;
-}
+/**
+ * The client fields as remote write has them all; remote read, Alertmanager endpoints and the API server
+ * connection each have a subset (Alertmanagers take SafeAuthorization, without oauth2 or bearerToken).
+ */
+export type ClientSpec = Pick<RemoteWriteSpec, 'basicAuth' | 'oauth2' | 'authorization' | 'bearerToken' | 'bearerTokenFile' | 'tlsConfig' | keyof ProxyConfig>;
 
 /** Rendered client pieces; absent keys were not set (or were dropped for the version). */
 export interface ClientPieces {

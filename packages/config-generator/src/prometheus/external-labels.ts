@@ -6,6 +6,7 @@
  * Prometheus 3.0; the `expand-external-labels` feature flag before that), with POD_NAME set
  * from the pod's name by the StatefulSet.
  */
+import type { PrometheusSpec } from '@promop/crds';
 import { compareCodePoints } from '../go-map-order.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
@@ -17,11 +18,7 @@ export const DEFAULT_PROMETHEUS_LABEL_NAME = 'prometheus';
 export const DEFAULT_REPLICA_LABEL_NAME = 'prometheus_replica';
 
 /** The fields of the Prometheus spec that shape the external labels. */
-export interface ExternalLabelFields {
-  externalLabels?: Record<string, string> | null;
-  prometheusExternalLabelName?: string | null;
-  replicaExternalLabelName?: string | null;
-}
+export type ExternalLabelFields = Pick<PrometheusSpec, 'externalLabels' | 'prometheusExternalLabelName' | 'replicaExternalLabelName'>;
 
 /** The replica label's name after defaulting; '' means the label is not added. */
 export function replicaLabelName(spec: ExternalLabelFields): string {

@@ -3,6 +3,7 @@
  * external labels, global scrape limits, name validation and histogram settings, then rule
  * evaluation settings. Fields newer than the Prometheus version are dropped with a warning.
  */
+import type { PrometheusSpec } from '@promop/crds';
 import { checkScrapeProtocols, protocolsForVersion } from '../values/scrape-protocols.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
 import { supports } from '../http-client/index.ts';
@@ -16,41 +17,22 @@ export const DEFAULT_INTERVAL = '30s';
 const LOG_DIR = '/var/log/prometheus';
 
 /** The fields of the Prometheus spec that the global block reads. */
-export interface GlobalFields extends ExternalLabelFields {
-  scrapeInterval?: string | null;
-  scrapeTimeout?: string | null;
-  evaluationInterval?: string | null;
-  scrapeProtocols?: string[] | null;
-  bodySizeLimit?: string | null;
-  enforcedBodySizeLimit?: string | null;
-  sampleLimit?: number | null;
-  enforcedSampleLimit?: number | null;
-  targetLimit?: number | null;
-  enforcedTargetLimit?: number | null;
-  labelLimit?: number | null;
-  enforcedLabelLimit?: number | null;
-  labelNameLengthLimit?: number | null;
-  enforcedLabelNameLengthLimit?: number | null;
-  labelValueLengthLimit?: number | null;
-  enforcedLabelValueLengthLimit?: number | null;
-  keepDroppedTargets?: number | null;
-  enforcedKeepDroppedTargets?: number | null;
-  scrapeFailureLogFile?: string | null;
-  nameValidationScheme?: string | null;
-  nameEscapingScheme?: string | null;
-  convertClassicHistogramsToNHCB?: boolean | null;
-  scrapeClassicHistograms?: boolean | null;
-  scrapeNativeHistograms?: boolean | null;
-  ruleQueryOffset?: string | null;
-  queryLogFile?: string | null;
-}
+export type GlobalFields = ExternalLabelFields &
+  Pick<
+    PrometheusSpec,
+    | 'scrapeInterval' | 'scrapeTimeout' | 'evaluationInterval' | 'scrapeProtocols' | 'bodySizeLimit' | 'enforcedBodySizeLimit'
+    | 'sampleLimit' | 'enforcedSampleLimit' | 'targetLimit' | 'enforcedTargetLimit' | 'labelLimit' | 'enforcedLabelLimit'
+    | 'labelNameLengthLimit' | 'enforcedLabelNameLengthLimit' | 'labelValueLengthLimit' | 'enforcedLabelValueLengthLimit'
+    | 'keepDroppedTargets' | 'enforcedKeepDroppedTargets' | 'scrapeFailureLogFile' | 'nameValidationScheme' | 'nameEscapingScheme'
+    | 'convertClassicHistogramsToNHCB' | 'scrapeClassicHistograms' | 'scrapeNativeHistograms' | 'ruleQueryOffset' | 'queryLogFile'
+  >;
 
 /**
  * The scrape interval Prometheus will use by default: `spec.scrapeInterval`, or 30s when it is
  * unset or empty (the CRD's duration pattern accepts "", and a CRD default only fills a missing
  * field). Everything that compares against the global interval must use this one answer.
  */
-export function effectiveScrapeInterval(spec: { scrapeInterval?: string | null }): string {
+export function effectiveScrapeInterval(spec: Pick<PrometheusSpec, 'scrapeInterval'>): string {
   return spec.scrapeInterval || DEFAULT_INTERVAL;
 }
 

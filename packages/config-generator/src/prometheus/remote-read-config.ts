@@ -1,21 +1,10 @@
 /** `remote_read` from `spec.remoteRead`, in prometheus-operator's key order. */
+import type { RemoteReadSpec } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
-import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
+import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces } from './client-auth.ts';
 import { isPresent } from '../is-present.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
-
-/** prometheus-operator's RemoteReadSpec (the fields promop renders). */
-export interface RemoteReadSpec extends ClientSpec {
-  url?: string | null;
-  name?: string | null;
-  remoteTimeout?: string | null;
-  headers?: Record<string, string> | null;
-  requiredMatchers?: Record<string, string> | null;
-  readRecent?: boolean | null;
-  followRedirects?: boolean | null;
-  filterExternalLabels?: boolean | null;
-}
 
 /** Renders every remote read endpoint. */
 export function buildRemoteReadConfigs(remoteReads: readonly RemoteReadSpec[], context: PrometheusRenderContext): Array<Record<string, unknown>> {

@@ -2,46 +2,17 @@
  * `remote_write` from `spec.remoteWrite`, in prometheus-operator's key order. Credentials are
  * read from Secrets in the Prometheus' namespace; a missing one is a Prometheus-level problem.
  */
+import type { RemoteWriteSpec } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
-import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces, type ClientSpec } from './client-auth.ts';
-import { renderRelabelConfigs, validateRelabelConfigs, type RelabelConfigSpec } from '../values/relabeling.ts';
+import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces } from './client-auth.ts';
+import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import { isPresent } from '../is-present.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
-import { renderSigv4, type Sigv4Spec } from './sigv4.ts';
-
-/** prometheus-operator's RemoteWriteSpec (the fields promop renders). */
-export interface RemoteWriteSpec extends ClientSpec {
-  url?: string | null;
-  name?: string | null;
-  messageVersion?: string | null;
-  sendExemplars?: boolean | null;
-  sendNativeHistograms?: boolean | null;
-  remoteTimeout?: string | null;
-  headers?: Record<string, string> | null;
-  writeRelabelConfigs?: RelabelConfigSpec[];
-  sigv4?: Sigv4Spec | null;
-  azureAd?: Record<string, unknown> | null;
-  followRedirects?: boolean | null;
-  enableHTTP2?: boolean | null;
-  queueConfig?: QueueConfigSpec | null;
-  metadataConfig?: { send?: boolean | null; sendInterval?: string | null; maxSamplesPerSend?: number | null } | null;
-  roundRobinDNS?: boolean | null;
-}
+import { renderSigv4 } from './sigv4.ts';
 
 /** Remote write queue tuning. */
-export interface QueueConfigSpec {
-  capacity?: number | null;
-  minShards?: number | null;
-  maxShards?: number | null;
-  maxSamplesPerSend?: number | null;
-  batchSendDeadline?: string | null;
-  maxRetries?: number | null;
-  minBackoff?: string | null;
-  maxBackoff?: string | null;
-  retryOnRateLimit?: boolean | null;
-  sampleAgeLimit?: string | null;
-}
+type QueueConfig = NonNullable<RemoteWriteSpec['queueConfig']>;
 
 const PROTOBUF_MESSAGES: Record<string, string> = { 'V1.0': 'prometheus.WriteRequest', 'V2.0': 'io.prometheus.write.v2.Request' };
 
@@ -98,7 +69,7 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
   return out;
 }
 
-function renderQueueConfig(queue: QueueConfigSpec, path: string, context: PrometheusRenderContext): Record<string, unknown> {
+function renderQueueConfig(queue: QueueConfig, path: string, context: PrometheusRenderContext): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (queue.capacity) out.capacity = queue.capacity;
   if (queue.minShards && supports(context, '2.6.0', `${path}.minShards`, 'min_shards')) out.min_shards = queue.minShards;

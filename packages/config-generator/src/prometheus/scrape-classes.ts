@@ -3,26 +3,17 @@
  * which fail the reconcile: what a class carries is copied into every job using it, so a bad
  * class would break the whole file rather than one monitor.
  */
-import { renderAuthorization, renderTlsConfig, type AuthorizationSpec, type TlsConfigSpec } from '../http-client/index.ts';
-import { validateRelabelConfigs, type RelabelConfigSpec } from '../values/relabeling.ts';
+import type { PrometheusSpec } from '@promop/crds';
+import { renderAuthorization, renderTlsConfig } from '../http-client/index.ts';
+import { validateRelabelConfigs } from '../values/relabeling.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
-
-/** The parts of a scrape class checked here. */
-export interface ScrapeClassFields {
-  name?: string;
-  default?: boolean;
-  tlsConfig?: TlsConfigSpec;
-  authorization?: AuthorizationSpec;
-  relabelings?: RelabelConfigSpec[];
-  metricRelabelings?: RelabelConfigSpec[];
-}
 
 /**
  * Records problems with the scrape classes in `context`: relabelings the Prometheus would refuse,
  * TLS and authorization references missing from the Prometheus' namespace (where a class' Secrets
  * are read for every monitor using it), and a second class marked `default` (which one would apply?).
  */
-export function checkScrapeClasses(classes: readonly ScrapeClassFields[] | undefined, context: PrometheusRenderContext): void {
+export function checkScrapeClasses(classes: PrometheusSpec['scrapeClasses'], context: PrometheusRenderContext): void {
   let firstDefault: string | undefined;
   // Rendered only to check them: monitors render the class' TLS files themselves when they use it.
   const scratch = { ...context, tlsAssets: {} };

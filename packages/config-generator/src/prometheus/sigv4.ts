@@ -2,21 +2,12 @@
  * AWS Signature V4 for remote write and alertmanagers: `sigv4: {region, access_key, secret_key,
  * profile, role_arn, use_fips_sts_endpoint}` with the keys inlined from Secrets.
  */
-import { readSecretKey, supports, type SecretKeyRef } from '../http-client/index.ts';
+import type { Sigv4 } from '@promop/crds';
+import { readSecretKey, supports } from '../http-client/index.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
-/** prometheus-operator's Sigv4 API type. */
-export interface Sigv4Spec {
-  region?: string | null;
-  accessKey?: SecretKeyRef | null;
-  secretKey?: SecretKeyRef | null;
-  profile?: string | null;
-  roleArn?: string | null;
-  useFIPSSTSEndpoint?: boolean | null;
-}
-
 /** Renders the sigv4 block. Access and secret key only make sense together. */
-export function renderSigv4(sigv4: Sigv4Spec, path: string, context: PrometheusRenderContext): Record<string, unknown> {
+export function renderSigv4(sigv4: Sigv4, path: string, context: PrometheusRenderContext): Record<string, unknown> {
   const rendered: Record<string, unknown> = {};
   if (sigv4.region) rendered.region = sigv4.region;
   if (sigv4.accessKey && !sigv4.secretKey) context.findings.problem(`${path}.secretKey`, 'secretKey is required when accessKey is set');

@@ -3,6 +3,7 @@
  * retention (which older versions take as command-line flags instead; the StatefulSet builder
  * handles those).
  */
+import type { PrometheusSpec } from '@promop/crds';
 import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
 import { supports } from '../http-client/index.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
@@ -13,12 +14,7 @@ export const DEFAULT_RETENTION = '24h';
 export const RETENTION_IN_CONFIG_SINCE = '3.11.0';
 
 /** The fields of the Prometheus spec that the storage block reads. */
-export interface StorageFields {
-  retention?: string | null;
-  retentionSize?: string | null;
-  exemplars?: { maxSize?: number | null } | null;
-  tsdb?: { outOfOrderTimeWindow?: string | null } | null;
-}
+export type StorageFields = Pick<PrometheusSpec, 'retention' | 'retentionSize' | 'exemplars' | 'tsdb'>;
 
 /** True when this Prometheus version takes retention from the config file rather than flags. */
 export function retentionInConfigFile(version: PrometheusVersion): boolean {

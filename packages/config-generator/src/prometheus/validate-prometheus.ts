@@ -4,27 +4,14 @@
  * selectors Kubernetes would not accept. These are reported on the Prometheus and the previous
  * configuration stays in place.
  */
+import type { PrometheusSpec } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import { parseDuration } from '../values/duration.ts';
 import { effectiveScrapeInterval } from './global-config.ts';
-import { validateLabelSelector, type LabelSelectorSpec } from '../selection/label-selector.ts';
+import { validateLabelSelector } from '../selection/label-selector.ts';
 
 /** The spec fields checked here. */
-export interface ValidatedFields {
-  scrapeInterval?: string;
-  scrapeTimeout?: string;
-  evaluationInterval?: string;
-  serviceMonitorSelector?: LabelSelectorSpec;
-  serviceMonitorNamespaceSelector?: LabelSelectorSpec;
-  podMonitorSelector?: LabelSelectorSpec;
-  podMonitorNamespaceSelector?: LabelSelectorSpec;
-  probeSelector?: LabelSelectorSpec;
-  probeNamespaceSelector?: LabelSelectorSpec;
-  scrapeConfigSelector?: LabelSelectorSpec;
-  scrapeConfigNamespaceSelector?: LabelSelectorSpec;
-  ruleSelector?: LabelSelectorSpec;
-  ruleNamespaceSelector?: LabelSelectorSpec;
-}
+export type ValidatedFields = Pick<PrometheusSpec, 'scrapeInterval' | 'scrapeTimeout' | 'evaluationInterval' | (typeof SELECTOR_FIELDS)[number]>;
 
 /** The selector fields, in the order their problems are reported. */
 export const SELECTOR_FIELDS = [

@@ -3,7 +3,8 @@
  * additionalScrapeConfigs, additionalAlertManagerConfigs and additionalAlertRelabelConfigs.
  */
 import { load } from 'js-yaml';
-import { readSecretKey, type SecretKeyRef } from '../http-client/index.ts';
+import type { SecretKeySelector } from '@promop/crds';
+import { readSecretKey } from '../http-client/index.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /**
@@ -11,7 +12,7 @@ import type { PrometheusRenderContext } from './render-context.ts';
  * (a problem at `path` is then recorded). Key order of every mapping is kept.
  */
 export function readYamlListSecret(
-  ref: SecretKeyRef | null | undefined,
+  ref: SecretKeySelector | undefined,
   path: string,
   context: PrometheusRenderContext,
 ): Array<Record<string, unknown>> | undefined {

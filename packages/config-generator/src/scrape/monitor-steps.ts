@@ -4,7 +4,7 @@
  * limits/metric relabelings that close a scrape config. The two renderers keep what differs
  * (discovery role, meta labels, key order of the HTTP block).
  */
-import type { PodMonitor, ServiceMonitor } from '@promop/crds';
+import type { Authorization, OAuth2, PodMonitor, SecretKeySelector, ServiceMonitor, TLSConfig } from '@promop/crds';
 import {
   Findings,
   readSecretKey,
@@ -12,11 +12,7 @@ import {
   renderBasicAuth,
   renderOAuth2,
   renderTlsConfig,
-  type AuthorizationSpec,
   type HttpClientContext,
-  type OAuth2Spec,
-  type SecretKeyRef,
-  type TlsConfigSpec,
 } from '../http-client/index.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 import { validateIntervals, validatePortName, type AnyEndpoint } from './endpoint-options.ts';
@@ -81,7 +77,7 @@ export function finishMonitor(frame: MonitorFrame, scrapeConfigs: Record<string,
 }
 
 /** The endpoint's bearerTokenSecret, when it names a Secret (an empty reference counts as unset, as upstream). */
-export function bearerTokenSecretOf(ep: AnyEndpoint): SecretKeyRef | undefined {
+export function bearerTokenSecretOf(ep: AnyEndpoint): SecretKeySelector | undefined {
   return ep.bearerTokenSecret?.name ? ep.bearerTokenSecret : undefined;
 }
 
@@ -112,7 +108,7 @@ export function endpointLabel(ep: AnyEndpoint): Record<string, unknown>[] {
 }
 
 /** `oauth2`, when set and valid. */
-export function appendOAuth2(cfg: Record<string, unknown>, oauth2: OAuth2Spec | undefined, path: string, hc: HttpClientContext): void {
+export function appendOAuth2(cfg: Record<string, unknown>, oauth2: OAuth2 | undefined, path: string, hc: HttpClientContext): void {
   if (!oauth2) return;
   const rendered = renderOAuth2(oauth2, `${path}.oauth2`, hc);
   if (rendered) cfg.oauth2 = rendered;
@@ -133,7 +129,7 @@ function scrapeClassContext(frame: MonitorFrame): HttpClientContext {
  * whole TLS config when the endpoint has none (`safe`: PodMonitor's SafeTLSConfig, where an empty
  * `tlsConfig: {}` counts as none).
  */
-export function appendEndpointTls(cfg: Record<string, unknown>, tls: TlsConfigSpec | undefined, safe: boolean, path: string, frame: MonitorFrame): void {
+export function appendEndpointTls(cfg: Record<string, unknown>, tls: TLSConfig | undefined, safe: boolean, path: string, frame: MonitorFrame): void {
   const merged = mergeTlsWithScrapeClass(tls, frame.scrapeClass, safe);
   if (!merged) return;
   const fromClass = merged === frame.scrapeClass?.tlsConfig;
@@ -145,7 +141,7 @@ export function appendEndpointTls(cfg: Record<string, unknown>, tls: TlsConfigSp
  * `authorization`: the endpoint's, else the scrape class' when the endpoint uses no other
  * authentication method (a class must not add a second method Prometheus would refuse).
  */
-export function appendAuthorization(cfg: Record<string, unknown>, own: AuthorizationSpec | undefined, hasOtherAuth: boolean, path: string, frame: MonitorFrame): void {
+export function appendAuthorization(cfg: Record<string, unknown>, own: Authorization | undefined, hasOtherAuth: boolean, path: string, frame: MonitorFrame): void {
   const fromClass = own === undefined && !hasOtherAuth ? frame.scrapeClass?.authorization : undefined;
   const authorization = own ?? fromClass;
   if (!authorization) return;

@@ -4,8 +4,8 @@
  * themselves (one default at most, valid relabelings) is a Prometheus-level check
  * (prometheus/scrape-classes.ts).
  */
-import type { Prometheus, PrometheusAgent } from '@promop/crds';
-import type { HttpClientContext, TlsConfigSpec } from '../http-client/index.ts';
+import type { Prometheus, PrometheusAgent, TLSConfig } from '@promop/crds';
+import type { HttpClientContext } from '../http-client/index.ts';
 
 /** One entry of spec.scrapeClasses. */
 export type ScrapeClass = NonNullable<NonNullable<Prometheus['spec']>['scrapeClasses']>[number];
@@ -31,11 +31,11 @@ export function resolveScrapeClass(name: string | undefined, prometheus: Prometh
  * no endpoint TLS → the class'; else CA/cert/key files the endpoint leaves unset come from the class.
  * `safe` (PodMonitor's SafeTLSConfig): an empty `tlsConfig: {}` counts as none, as upstream.
  */
-export function mergeTlsWithScrapeClass(tls: TlsConfigSpec | undefined, scrapeClass: ScrapeClass | undefined, safe: boolean): TlsConfigSpec | undefined {
+export function mergeTlsWithScrapeClass(tls: TLSConfig | undefined, scrapeClass: ScrapeClass | undefined, safe: boolean): TLSConfig | undefined {
   const classTls = scrapeClass?.tlsConfig;
   if (!tls || (safe && Object.keys(tls).length === 0)) return classTls;
   if (!classTls) return tls;
-  const merged: TlsConfigSpec = { ...tls };
+  const merged: TLSConfig = { ...tls };
   if (!tls.caFile && !tls.ca?.secret && !tls.ca?.configMap && classTls.caFile) merged.caFile = classTls.caFile;
   if (!tls.certFile && !tls.cert?.secret && !tls.cert?.configMap && classTls.certFile) merged.certFile = classTls.certFile;
   if (!tls.keyFile && !tls.keySecret && classTls.keyFile) merged.keyFile = classTls.keyFile;

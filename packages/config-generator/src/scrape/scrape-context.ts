@@ -3,7 +3,7 @@
  * the Prometheus-level code computes these knobs once per Prometheus and calls
  * renderServiceMonitor / renderPodMonitor for every selected monitor.
  */
-import type { Prometheus, PrometheusAgent } from '@promop/crds';
+import type { Prometheus, PrometheusAgent, PrometheusSpec } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import type { NameValidationScheme } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
@@ -12,8 +12,16 @@ import type { SecretStore } from '../secret-store.ts';
 /** The monitor kinds this module renders (for enforcement exclusions). */
 export type MonitorKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig';
 
-/** Inputs shared by all monitors rendered for one Prometheus. */
-export interface ScrapeContext {
+/**
+ * Inputs shared by all monitors rendered for one Prometheus. The enforced limits and label are the Prometheus'
+ * own fields, copied when set (an empty enforcedNamespaceLabel means no enforcement).
+ */
+export interface ScrapeContext
+  extends Pick<
+    PrometheusSpec,
+    | 'enforcedNamespaceLabel' | 'enforcedSampleLimit' | 'enforcedTargetLimit' | 'enforcedLabelLimit' | 'enforcedLabelNameLengthLimit'
+    | 'enforcedLabelValueLengthLimit' | 'enforcedKeepDroppedTargets' | 'enforcedBodySizeLimit'
+  > {
   /** The Prometheus (or PrometheusAgent) being configured: its scrapeInterval, podTargetLabels and scrapeClasses are read. */
   prometheus: Prometheus | PrometheusAgent;
   /** Parsed spec.version: fields it does not support are dropped with a warning. */
@@ -24,18 +32,8 @@ export interface ScrapeContext {
   secrets: SecretStore;
   /** spec.serviceDiscoveryRole lowercased (default `endpoints`); a ServiceMonitor may override it. */
   serviceDiscoveryRole: 'endpoints' | 'endpointslice';
-  /** spec.enforcedNamespaceLabel ('' or undefined: no enforcement). */
-  enforcedNamespaceLabel?: string;
   /** spec.excludedFromEnforcement, evaluated: true when the monitor is exempt from the enforced label. */
   excludedFromEnforcement: (kind: MonitorKind, namespace: string, name: string) => boolean;
-  enforcedSampleLimit?: number;
-  enforcedTargetLimit?: number;
-  enforcedLabelLimit?: number;
-  enforcedLabelNameLengthLimit?: number;
-  enforcedLabelValueLengthLimit?: number;
-  enforcedKeepDroppedTargets?: number;
-  /** spec.enforcedBodySizeLimit, e.g. `10MB`. */
-  enforcedBodySizeLimit?: string;
   overrideHonorLabels: boolean;
   overrideHonorTimestamps: boolean;
   /** When true, monitors only discover targets in their own namespace. */

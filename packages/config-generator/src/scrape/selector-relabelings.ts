@@ -5,14 +5,14 @@
  * passes to the API server.
  */
 import { compareCodePoints } from '../go-map-order.ts';
-import type { LabelSelectorSpec } from '../selection/label-selector.ts';
+import type { LabelSelector } from '@promop/crds';
 import { sanitizeLabelName } from '../values/label-names.ts';
 
 /**
  * Keep/drop relabelings selecting targets whose `kind` (`service`, `pod`, or a Probe's `ingress`)
  * labels match the selector: matchLabels in key order, then matchExpressions in their order.
  */
-export function selectorRelabelings(selector: LabelSelectorSpec, kind: 'service' | 'pod' | 'ingress'): Record<string, unknown>[] {
+export function selectorRelabelings(selector: LabelSelector, kind: 'service' | 'pod' | 'ingress'): Record<string, unknown>[] {
   const label = (key: string): string => `__meta_kubernetes_${kind}_label_${sanitizeLabelName(key)}`;
   const present = (key: string): string => `__meta_kubernetes_${kind}_labelpresent_${sanitizeLabelName(key)}`;
   const rules: Record<string, unknown>[] = [];
@@ -44,7 +44,7 @@ export function selectorRelabelings(selector: LabelSelectorSpec, kind: 'service'
  * The selector in Kubernetes' text form (`a=b,c in (d,e),!f`), requirements sorted by key and
  * values sorted, as apimachinery's `LabelSelector.String()` prints it.
  */
-export function labelSelectorString(selector: LabelSelectorSpec): string {
+export function labelSelectorString(selector: LabelSelector): string {
   const requirements: Array<{ key: string; text: string }> = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) requirements.push({ key, text: `${key}=${value}` });
   for (const expression of selector.matchExpressions ?? []) {

@@ -4,7 +4,7 @@
  * TLS, proxy) read from the ScrapeConfig's namespace. The discovery kinds promop does not render are problems at
  * their field, never dropped.
  */
-import type { ScrapeConfig } from '@promop/crds';
+import type { ProxyConfig, ScrapeConfig } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import {
   appendProxy, checkAuthExclusivity, readSecretKey, renderAuthorization, renderBasicAuth, renderOAuth2, renderTlsConfig, supports,
@@ -14,6 +14,7 @@ import { isValidLabelName, labelNameRule, type NameValidationScheme } from '../v
 import { parseDuration } from '../values/duration.ts';
 
 type Spec = ScrapeConfig['spec'];
+type HttpSd = NonNullable<Spec['httpSDConfigs']>[number];
 type KubernetesSd = NonNullable<Spec['kubernetesSDConfigs']>[number];
 type ConsulSd = NonNullable<Spec['consulSDConfigs']>[number];
 type Entry = Record<string, unknown>;
@@ -78,18 +79,10 @@ function withRefresh(entry: Entry, refreshInterval: string | undefined, path: st
   return entry;
 }
 
-interface SdHttpClient {
-  basicAuth?: Parameters<typeof renderBasicAuth>[0];
-  authorization?: Parameters<typeof renderAuthorization>[0];
-  oauth2?: Parameters<typeof renderOAuth2>[0];
-  tlsConfig?: Parameters<typeof renderTlsConfig>[0];
-  followRedirects?: boolean;
-  enableHTTP2?: boolean;
-  proxyUrl?: string;
-  noProxy?: string;
-  proxyFromEnvironment?: boolean;
-  proxyConnectHeader?: Record<string, { name?: string; key: string; optional?: boolean }[]>;
-}
+/** The HTTP client fields of the discovery configs that have one (HTTP, Kubernetes, Consul): each has a subset. */
+type SdHttpClient = Partial<
+  Pick<HttpSd & KubernetesSd & ConsulSd, 'basicAuth' | 'authorization' | 'oauth2' | 'tlsConfig' | 'followRedirects' | 'enableHTTP2' | keyof ProxyConfig>
+>;
 
 /**
  * basic_auth, authorization, then (upstream's order differs per kind) TLS and proxy and OAuth2: HTTP discovery

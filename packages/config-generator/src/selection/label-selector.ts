@@ -4,14 +4,9 @@
  * same way for selection and for the relabelings scrape/selector-relabelings.ts makes of them), matching,
  * and a mismatch explained in words, because "why is my ServiceMonitor not scraped?" is the question users ask.
  */
+import type { LabelSelector } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from '../rules/field-path.ts';
-
-/** metav1.LabelSelector. */
-export interface LabelSelectorSpec {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}
 
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -34,7 +29,7 @@ function isLabelValue(value: string): boolean {
  * known operators, values present exactly when the operator needs them. Values end up inside
  * generated regexes, so this also keeps those regexes valid.
  */
-export function validateLabelSelector(selector: LabelSelectorSpec, path: string): FieldProblem[] {
+export function validateLabelSelector(selector: LabelSelector, path: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     if (!isQualifiedName(key)) problems.push({ path: `${path}.matchLabels`, message: `"${key}" is not a valid label key` });
@@ -70,7 +65,7 @@ export type SelectorMatch = { matches: true } | { matches: false; unmet: string 
  * Matches `labels` against a (valid) selector. An empty selector matches everything; callers
  * handle the "selector not set" case themselves because its meaning depends on the field.
  */
-export function matchLabelSelector(selector: LabelSelectorSpec, labels: Record<string, string>): SelectorMatch {
+export function matchLabelSelector(selector: LabelSelector, labels: Record<string, string>): SelectorMatch {
   const matchLabels = selector.matchLabels ?? {};
   for (const key of Object.keys(matchLabels).sort()) {
     const want = matchLabels[key];
@@ -109,7 +104,7 @@ export function matchLabelSelector(selector: LabelSelectorSpec, labels: Record<s
  * A selector in words, e.g. `matchLabels team=a, matchExpressions tier In [x, y]`, or `{}` for
  * the empty selector (which selects everything).
  */
-export function describeLabelSelector(selector: LabelSelectorSpec): string {
+export function describeLabelSelector(selector: LabelSelector): string {
   const parts: string[] = [];
   const matchLabels = Object.keys(selector.matchLabels ?? {}).sort();
   if (matchLabels.length > 0) parts.push(`matchLabels ${matchLabels.map((key) => `${key}=${selector.matchLabels?.[key]}`).join(',')}`);

@@ -6,19 +6,20 @@
  * left out gets a verdict naming the selector that excluded it and why.
  */
 import type { NamespaceInfo, ResourceKind, Verdict } from '../model.ts';
-import { describeLabelSelector, describeLabels, matchLabelSelector, type LabelSelectorSpec } from './label-selector.ts';
+import type { LabelSelector, ObjectMeta } from '@promop/crds';
+import { describeLabelSelector, describeLabels, matchLabelSelector } from './label-selector.ts';
 
 /** What selection needs to know about a candidate resource. */
 export interface SelectableResource {
-  metadata?: { namespace?: string; name?: string; labels?: Record<string, string> | null } | null;
+  metadata: Pick<ObjectMeta, 'namespace' | 'name' | 'labels'>;
 }
 
 /** One selector pair of the Prometheus object, with the field names used in verdicts. */
 export interface SelectorPair {
   selectorField: string;
-  selector: LabelSelectorSpec | null | undefined;
+  selector: LabelSelector | null | undefined;
   namespaceSelectorField: string;
-  namespaceSelector: LabelSelectorSpec | null | undefined;
+  namespaceSelector: LabelSelector | null | undefined;
 }
 
 /** The candidates that were selected (in input order) and a verdict for each one that was not. */

@@ -7,7 +7,7 @@
 export { parseDuration } from './duration.ts';
 export { parseByteSize, lowerByteSize } from './byte-size.ts';
 export { re2RegexError } from './re2-regex.ts';
-export { validateRelabelConfigs, validateRelabelConfig, renderRelabelConfigs, renderRelabelConfig, type RelabelConfigSpec } from './relabeling.ts';
+export { validateRelabelConfigs, validateRelabelConfig, renderRelabelConfigs, renderRelabelConfig } from './relabeling.ts';
 export { sanitizeLabelName, validateCopiedLabels } from './label-names.ts';
 export {
   isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, nameValidationSchemeFor, type NameCheckContext, type NameValidationScheme,

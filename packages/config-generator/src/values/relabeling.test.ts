@@ -1,3 +1,4 @@
+import type { RelabelConfig } from '@promop/crds';
 import { parsePrometheusVersion, type PrometheusVersion } from '../prometheus-version.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from './relabeling.ts';
 
@@ -38,7 +39,7 @@ describe('relabel configs', () => {
   });
 
   it('accept UTF-8 label names from Prometheus 3 only', () => {
-    const configs = [{ sourceLabels: ['service.name'], targetLabel: 'k8s.pod', action: 'replace' }];
+    const configs: RelabelConfig[] = [{ sourceLabels: ['service.name'], targetLabel: 'k8s.pod', action: 'replace' }];
     expect(validateRelabelConfigs(configs, 'r', v3)).toEqual([]);
     expect(validateRelabelConfigs(configs, 'r', v2)).toEqual([
       { path: 'r[0].sourceLabels[0]', message: '"service.name" is not a valid label name' },

@@ -4,21 +4,11 @@
  * loads a config (so one bad rule rejects its resource, not the whole file), and rendering in
  * prometheus-operator's key order.
  */
+import type { RelabelConfig } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import { isValidLabelName, type NameCheckContext } from './prometheus-names.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 import { re2RegexError } from './re2-regex.ts';
-
-/** prometheus-operator's RelabelConfig (camelCase API fields). */
-export interface RelabelConfigSpec {
-  sourceLabels?: string[];
-  separator?: string;
-  targetLabel?: string;
-  regex?: string;
-  modulus?: number;
-  replacement?: string;
-  action?: string;
-}
 
 /** The relabel actions Prometheus knows, lowercase, with the version that introduced them. */
 const ACTIONS: Record<string, string | undefined> = {
@@ -48,14 +38,14 @@ const LEGACY_TARGET_TEMPLATE = /^(?:(?:[a-zA-Z_]|\$(?:\{\w+\}|\w+))+\w*)+$/;
  * them: its version decides which actions exist, its name validation scheme which label names.
  * Returns no problems for valid input.
  */
-export function validateRelabelConfigs(configs: RelabelConfigSpec[] | undefined, path: string, target: NameCheckContext): FieldProblem[] {
+export function validateRelabelConfigs(configs: RelabelConfig[] | undefined, path: string, target: NameCheckContext): FieldProblem[] {
   const problems: FieldProblem[] = [];
   (configs ?? []).forEach((config, i) => problems.push(...validateRelabelConfig(config, `${path}[${i}]`, target)));
   return problems;
 }
 
 /** Validates one relabel config; see validateRelabelConfigs. */
-export function validateRelabelConfig(config: RelabelConfigSpec, path: string, target: NameCheckContext): FieldProblem[] {
+export function validateRelabelConfig(config: RelabelConfig, path: string, target: NameCheckContext): FieldProblem[] {
   const { version, nameValidationScheme: scheme } = target;
   const problems: FieldProblem[] = [];
   const problem = (field: string, message: string): void => {
@@ -123,12 +113,12 @@ function isValidTemplateTarget(target: string, scheme: NameCheckContext['nameVal
  * Renders relabel configs as prometheus-operator does: only the fields that are set, in the
  * order source_labels, separator, target_label, regex, modulus, replacement, action (lowercased).
  */
-export function renderRelabelConfigs(configs: RelabelConfigSpec[] | undefined): Record<string, unknown>[] {
+export function renderRelabelConfigs(configs: RelabelConfig[] | undefined): Record<string, unknown>[] {
   return (configs ?? []).map(renderRelabelConfig);
 }
 
 /** Renders one relabel config; see renderRelabelConfigs. */
-export function renderRelabelConfig(config: RelabelConfigSpec): Record<string, unknown> {
+export function renderRelabelConfig(config: RelabelConfig): Record<string, unknown> {
   const rendered: Record<string, unknown> = {};
   if (config.sourceLabels && config.sourceLabels.length > 0) rendered.source_labels = [...config.sourceLabels];
   if (config.separator !== undefined) rendered.separator = config.separator;

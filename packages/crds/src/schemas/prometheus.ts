@@ -8,6 +8,7 @@ import {
   labelSelectorSchema, oneOf, secretKeySelectorSchema, str, stringList, stringMap,
 } from './common.ts';
 import { alertingSpecSchema } from './alerting.ts';
+import { apiServerConfigSchema } from './api-server-config.ts';
 import { authorizationSchema } from './http-auth.ts';
 import { relabelConfigList } from './relabel-config.ts';
 import { remoteReadSpecSchema, remoteWriteSpecSchema } from './remote-storage.ts';
@@ -220,7 +221,7 @@ export const commonPrometheusProperties = {
   updateStrategy: embedded('StatefulSet update strategy.'),
   persistentVolumeClaimRetentionPolicy: embedded('StatefulSet PVC retention policy.'),
   shardingStrategy: embedded('How targets are split between shards.'),
-  apiserverConfig: embedded('How to reach the Kubernetes API server for service discovery.'),
+  apiserverConfig: apiServerConfigSchema,
   additionalArgs: embeddedList('Extra Prometheus command-line arguments ({name, value}).'),
 } as const;
 
