@@ -34,7 +34,7 @@ import { BenchApi, sleep } from './side-by-side/api-client.ts';
 import { countWrites, writeWritesOnlyAuditPolicy } from './side-by-side/audit-log.ts';
 import { ConfigWatch, contains, holdsMonitors } from './side-by-side/config-watch.ts';
 import { kubectl, prometheusOperator, promop, type OperatorUnderTest } from './side-by-side/operators.ts';
-import { BETWEEN_CHANGES, SETTLED, medianRssMiB, waitUntilQuiet } from './side-by-side/process-stats.ts';
+import { BETWEEN_CHANGES, SETTLED, allowingProfiler, medianRssMiB, waitUntilQuiet, type QuietOptions } from './side-by-side/process-stats.ts';
 import { comparisonRows, markdownTable, percentile, type OperatorFigures, type SizeFigures } from './side-by-side/report.ts';
 import { ENDPOINTS_PER_MONITOR, PROMETHEUS_NAMESPACE, Workload } from './side-by-side/workload.ts';
 
@@ -104,7 +104,13 @@ class RunningOperator {
   #process: ManagedProcess | undefined;
   #starts = 0;
 
-  constructor(operator: OperatorUnderTest, kubeconfig: string, rawDir: string) {
+  /** When its work is done (looser under a profiler, whose sampling costs CPU of its own). */
+  readonly settled: QuietOptions;
+  readonly betweenChanges: QuietOptions;
+
+  constructor(operator: OperatorUnderTest, kubeconfig: string, rawDir: string, profiled: boolean) {
+    this.settled = profiled ? allowingProfiler(SETTLED) : SETTLED;
+    this.betweenChanges = profiled ? allowingProfiler(BETWEEN_CHANGES) : BETWEEN_CHANGES;
     this.#operator = operator;
     this.#kubeconfig = kubeconfig;
     this.#rawDir = rawDir;
@@ -127,8 +133,8 @@ class RunningOperator {
 
   /** Waits until it settled; throws when it exited. */
   async settle(what: string): Promise<{ settled: boolean; atMs: number }> {
-    const result = await waitUntilQuiet(this.pid, SETTLED);
-    if (!result.settled) log(`  ${this.#operator.id} did not settle ${what} within ${SETTLED.timeoutMs / 60_000} minutes`);
+    const result = await waitUntilQuiet(this.pid, this.settled);
+    if (!result.settled) log(`  ${this.#operator.id} did not settle ${what} within ${this.settled.timeoutMs / 60_000} minutes`);
     return result;
   }
 }
@@ -161,7 +167,7 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
     await workload.createBaseNamespaces();
     watch = new ConfigWatch(api, PROMETHEUS_NAMESPACE, operator.layout);
     await watch.start();
-    running = new RunningOperator(operator, kubeconfig, rawDir);
+    running = new RunningOperator(operator, kubeconfig, rawDir, plan.cpuProfile && operator.id === 'promop');
     await running.start();
     await running.settle('after starting');
     const operatorRunning = running;
@@ -193,7 +199,7 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
         const at = await seen;
         if (at === undefined) changeTimeouts += 1;
         else changeMs.push(at - sentAt);
-        await waitUntilQuiet(operatorRunning.pid, BETWEEN_CHANGES);
+        await waitUntilQuiet(operatorRunning.pid, operatorRunning.betweenChanges);
       }
       log(`  P2 with ${monitors} monitors: ${changeMs.length} changes, p50 ${Math.round(percentile(changeMs, 50) ?? -1)} ms, p99 ${Math.round(percentile(changeMs, 99) ?? -1)} ms${changeTimeouts ? `, ${changeTimeouts} timeouts` : ''}`);
       return { changeMs, changeTimeouts };
