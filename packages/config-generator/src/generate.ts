@@ -78,7 +78,13 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   // With a memo, a monitor unchanged since the previous call (same object, same Prometheus-wide settings, same
   // Secret keys read) keeps its rendering (render-memo.ts).
   const memo = input.memo;
-  const monitorSettings = memo ? settingsKeyOf({ ...scrapeContext, secrets: undefined, prometheus: { metadata: prometheus.metadata, spec } }) : '';
+  // Of the Prometheus' metadata only its identity: renderings read its name and namespace, never its labels or
+  // resourceVersion. Its resourceVersion moves with every status write promop makes (one per config change), and
+  // keying on it made each ServiceMonitor change after the first a miss for all 1,000 monitors.
+  const { namespace: prometheusNamespace, name: prometheusName, uid: prometheusUid } = prometheus.metadata ?? {};
+  const monitorSettings = memo
+    ? settingsKeyOf({ ...scrapeContext, secrets: undefined, prometheus: { metadata: { namespace: prometheusNamespace, name: prometheusName, uid: prometheusUid }, spec } })
+    : '';
   const memoized = <T extends object>(render: (monitor: T, context: ScrapeContext) => MonitorRendering) => (monitor: T): MonitorRendering =>
     memo ? memo.rendering(monitor, monitorSettings, secrets, (store) => render(monitor, { ...scrapeContext, secrets: store ?? secrets })) : render(monitor, scrapeContext);
   const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);

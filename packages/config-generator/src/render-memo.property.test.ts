@@ -45,6 +45,7 @@ type Step =
   | { kind: 'secret'; key: 'user' | 'password' | 'token' | 'header'; value: string }
   | { kind: 'drop-secret' }
   | { kind: 'prometheus'; spec: SpecChoice }
+  | { kind: 'prometheus-status'; generation: number }
   | { kind: 'nothing' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -56,6 +57,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('secret' as const), key: fc.constantFrom('user' as const, 'password' as const, 'token' as const, 'header' as const), value: fc.constantFrom('bob', 'hunter2', 'x y') }),
   fc.record({ kind: fc.constant('drop-secret' as const) }),
   fc.record({ kind: fc.constant('prometheus' as const), spec: prometheusSpec }),
+  fc.record({ kind: fc.constant('prometheus-status' as const), generation: fc.nat() }),
   fc.constant({ kind: 'nothing' as const }),
 );
 
@@ -69,6 +71,15 @@ function prometheusWith(spec: SpecChoice): Prometheus {
       ruleSelector: {}, ruleNamespaceSelector: {}, evaluationInterval: '30s',
       ...Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== undefined)),
     },
+  } as Prometheus;
+}
+
+/** `prometheus` after a status write: a new object, a new resourceVersion and status, the same spec. */
+function withNewStatus(prometheus: Prometheus, version: number): Prometheus {
+  return {
+    ...prometheus,
+    metadata: { ...prometheus.metadata, resourceVersion: String(1_000 + version), managedFields: [{ manager: 'promop', operation: 'Apply', subresource: 'status' }] },
+    status: { ...prometheus.status, shards: version } as Prometheus['status'],
   } as Prometheus;
 }
 
@@ -101,6 +112,8 @@ function apply(input: GeneratorInput, change: Step): GeneratorInput {
       return { ...input, secrets: input.secrets.filter((secret) => !(secret.name === 'creds' && secret.namespace === 'default')) };
     case 'prometheus':
       return { ...input, prometheus: prometheusWith(change.spec) };
+    case 'prometheus-status':
+      return { ...input, prometheus: withNewStatus(input.prometheus, change.generation) };
     case 'nothing':
       return input;
   }
@@ -167,6 +180,11 @@ describe('generate() with a RenderMemo', () => {
     input = { ...input, serviceMonitors: input.serviceMonitors.map((m, i) => (i === 7 ? monitor(7, 'other') : m)) };
     same();
     expect(memo.stats).toEqual({ hits: 299, misses: 301 });
+    // promop's own status write (one per config change) gives the Prometheus a new resourceVersion: every monitor
+    // keeps its rendering.
+    input = { ...input, prometheus: withNewStatus(input.prometheus, 1) };
+    same();
+    expect(memo.stats).toEqual({ hits: 599, misses: 301 });
     input = { ...input, secrets: input.secrets.map((s) => (s.name === 'creds' && s.namespace === 'default' ? { ...s, data: { ...s.data, password: 'changed' } } : s)) };
     same(); // the 150 monitors in "default" read it; those in "team" read their own namespace's
     input = { ...input, prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 2, overrideHonorLabels: false, enableFeatures: [] }) };
