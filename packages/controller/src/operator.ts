@@ -9,7 +9,8 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from '@kuber
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
-  ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, startClusterCaches, stopClusterCaches, writeGatedKubeConfig,
+  ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, sharedConnectionsKubeConfig, startClusterCaches,
+  stopClusterCaches, writeGatedKubeConfig,
   type ClusterCaches, type NamespaceScope,
 } from './kube/index.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
@@ -86,7 +87,9 @@ export class Operator {
   constructor(options: OperatorOptions) {
     this.#options = options;
     this.#log = options.log ?? pino();
-    const kc = options.kubeConfig;
+    // client-node's clients (writers, the Prometheus existence check, the Node list) share keep-alive connections
+    // instead of a TLS handshake per request; the caches' RawApi has its own keep-alive agent.
+    const kc = sharedConnectionsKubeConfig(options.kubeConfig);
     const writerKc = options.mayWrite ? writeGatedKubeConfig(kc, options.mayWrite) : kc;
     const custom = kc.makeApiClient(CustomObjectsApi);
     const metrics = (this.#metrics = options.metrics ?? new OperatorMetrics({ processMetrics: false }));

@@ -15,4 +15,5 @@ export { WatchedCache, type CachedObject, type ChangeHandler, type PartialObject
 export { ReferencedObjects, type ReferencedData, type ReferencedKind, type References } from './referenced-objects.ts';
 export { LeaderElector, apiLeaseClient, leaderIdentity, DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS, type LeaseClient, type LeaderElectorOptions } from './leader-election.ts';
 export { NotLeaderError, writeGatedKubeConfig } from './write-gate.ts';
+export { sharedConnectionsKubeConfig, type ConnectionStats } from './shared-connections.ts';
 export { crdAction, ensureCrds, type CrdAction, type CrdOutcome, type EnsureCrdsOptions } from './crd-installer.ts';
