@@ -48,6 +48,16 @@ function conditionFor(verdict: Verdict | undefined, generation: number | undefin
   return { type: 'Accepted', status: 'False', reason: REJECTED_REASON, message, ...observedGeneration };
 }
 
+/**
+ * Everything of a verdict that its binding depends on, as one text (pure): equal texts for the same resource
+ * object give the same binding, so the reconciler can tell "unchanged" without computing the status again.
+ */
+export function bindingDecision(verdict: Verdict | undefined): string {
+  if (!verdict || !verdict.selected) return '';
+  if (verdict.accepted) return `accepted\n${verdict.warnings.join('; ')}`;
+  return `rejected\n${verdict.problems.map((p) => `${p.path}: ${p.message}`).join('; ')}\n${verdict.reason}`;
+}
+
 function isOwnedBy(binding: Binding, owner: BindingOwner): boolean {
   return binding.group === GROUP && binding.resource === 'prometheuses' && binding.namespace === owner.namespace && binding.name === owner.name;
 }

@@ -28,7 +28,7 @@ import {
 } from '../workload/index.ts';
 import { isUpToDate, withAppliedHash } from './applied-hash.ts';
 import { describeForeignKeys, foreignKeysOf, removalPatch } from './foreign-keys.ts';
-import { bindResource, hasBindingOf } from './bindings.ts';
+import { bindResource, bindingDecision, hasBindingOf } from './bindings.ts';
 import { forEachBounded } from './bounded-parallel.ts';
 import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
 import { expectedShardFiles } from './expected-shard-files.ts';
@@ -109,6 +109,18 @@ export class PrometheusReconciler {
   readonly #memos = new Map<string, { render: RenderMemo; scrapeSecrets: ScrapeSecretMemo }>();
   /** Bodies already given their applied-hash annotation, by body object: an unchanged scrape Secret is hashed once. */
   readonly #hashed = new WeakMap<object, object>();
+  /**
+   * Cached children found up to date with a body (by cached object, then body object): the 64 unchanged scrape
+   * Secrets of a Prometheus are compared field by field once, not on every change of one monitor.
+   */
+  readonly #upToDate = new WeakMap<object, WeakSet<object>>();
+  /**
+   * Per monitor or rule object, per Prometheus key, the binding decision (bindings.ts) its status was found to
+   * match: while the object and the decision stay the same there is nothing to write, and the other 999 monitors
+   * of a change cost a lookup instead of a status computation each. A new object (any change, our own status
+   * write included) is a miss.
+   */
+  readonly #boundAlready = new WeakMap<object, Map<string, string>>();
 
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
@@ -238,11 +250,18 @@ export class PrometheusReconciler {
     const { status, events } = this.#deps;
     let outcome: ProcessOutcome = 'done';
     const now = this.#now();
+    const ownerKey = objectKey(owner.namespace, owner.name);
     const changes = this.#configResources().flatMap(([kind, resource]) => {
       const verdict = verdicts.get(verdictKey({ kind, namespace: resource.metadata.namespace, name: resource.metadata.name }));
       if (!verdict && !hasBindingOf(resource, owner)) return [];
+      const decision = bindingDecision(verdict);
+      let bound = this.#boundAlready.get(resource);
+      if (bound?.get(ownerKey) === decision) return [];
       const change = bindResource(resource, owner, verdict, now);
-      return change.changed ? [{ kind, resource, verdict, change }] : [];
+      if (change.changed) return [{ kind, resource, verdict, change }];
+      if (!bound) this.#boundAlready.set(resource, (bound = new Map()));
+      bound.set(ownerKey, decision);
+      return [];
     });
     await forEachBounded(changes, STATUS_WRITES_IN_FLIGHT, async ({ kind, resource, verdict, change }) => {
       const { namespace, name, resourceVersion, uid } = resource.metadata;
@@ -359,14 +378,21 @@ export class PrometheusReconciler {
   async #applyOne<K extends ChildKind>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>) => Promise<ChildOf<K>>, log: Logger): Promise<{ changed: boolean; stored: ChildOf<K> }> {
     let desired = this.#hashed.get(body) as ChildOf<K> | undefined;
     if (!desired) this.#hashed.set(body, (desired = withAppliedHash(body)));
+    // Found up to date (and without foreign keys) before: the same cached object and body still are.
+    if (cached && this.#upToDate.get(cached)?.has(desired)) return { changed: false, stored: cached };
     let stored: ChildOf<K>;
     try {
-      stored = cached && isUpToDate(desired, cached) ? cached : await apply(desired);
+      const upToDate = cached !== undefined && isUpToDate(desired, cached);
+      stored = upToDate ? cached : await apply(desired);
       const foreign = foreignKeysOf(kind, desired, stored);
       if (foreign.length > 0) {
         const { namespace, name } = { namespace: stored.metadata?.namespace ?? '', name: nameOf(body) };
         stored = await this.#deps.children.mergePatch(kind, namespace, name, removalPatch(foreign, stored.metadata?.resourceVersion));
         log.info({ child: kind, childName: name, removed: describeForeignKeys(foreign) }, 'keys another manager added to a map promop owns removed');
+      } else if (upToDate) {
+        let bodies = this.#upToDate.get(stored);
+        if (!bodies) this.#upToDate.set(stored, (bodies = new WeakSet()));
+        bodies.add(desired);
       }
     } catch (error) {
       if (error && typeof error === 'object') Object.assign(error, { child: `${kind} ${nameOf(body)}` });
