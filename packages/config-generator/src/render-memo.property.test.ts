@@ -75,12 +75,12 @@ function prometheusWith(spec: SpecChoice): Prometheus {
 }
 
 /** `prometheus` after a status write: a new object, a new resourceVersion and status, the same spec. */
-function withNewStatus(prometheus: Prometheus, version: number): Prometheus {
+function withNewStatus(prometheus: GeneratorInput['prometheus'], version: number): GeneratorInput['prometheus'] {
   return {
     ...prometheus,
     metadata: { ...prometheus.metadata, resourceVersion: String(1_000 + version), managedFields: [{ manager: 'promop', operation: 'Apply', subresource: 'status' }] },
     status: { ...prometheus.status, shards: version } as Prometheus['status'],
-  } as Prometheus;
+  } as GeneratorInput['prometheus'];
 }
 
 /** The next input after `change`: every changed object is a new object, unchanged ones are kept as they are. */
