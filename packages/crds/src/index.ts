@@ -5,7 +5,7 @@ export type {
   AlertmanagerEndpoints, ApiServerConfig, Authorization, BasicAuth, ConfigMapKeySelector, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
   PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Probe, ProbeSpec, ProberSpec, ProbeTargetIngress, ProbeTargetStaticConfig, Prometheus, PrometheusAgent, PrometheusAgentSpec, ScrapeConfig, ScrapeConfigSpec, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
   PrometheusStatus, ProxyConfig, RelabelConfig, RemoteReadSpec, RemoteWriteSpec, Rule, RuleGroup, SafeAuthorization, SafeTLSConfig, SecretKeySelector,
-  SecretOrConfigMap, ServiceMonitor, ServiceMonitorSpec, Sigv4, TLSConfig,
+  ResourceOfKind, SecretOrConfigMap, ServiceMonitor, ServiceMonitorSpec, Sigv4, TLSConfig,
 } from './types.ts';
 export {
   validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusAgent, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,

@@ -110,3 +110,14 @@ export type RemoteReadSpec = Derive<typeof remoteReadSpecSchema>;
 export type ApiServerConfig = Derive<typeof apiServerConfigSchema>;
 /** One Alertmanager Service to send alerts to. */
 export type AlertmanagerEndpoints = Derive<typeof alertmanagerEndpointsSchema>;
+
+/** The object type of each kind, for code that handles every kind alike (the validators, `promop render`). */
+export interface ResourceOfKind {
+  Prometheus: Prometheus;
+  PrometheusAgent: PrometheusAgent;
+  ServiceMonitor: ServiceMonitor;
+  PodMonitor: PodMonitor;
+  Probe: Probe;
+  ScrapeConfig: ScrapeConfig;
+  PrometheusRule: PrometheusRule;
+}

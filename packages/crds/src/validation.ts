@@ -8,7 +8,7 @@ import * as compiled from './generated/validators.js';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
 import { INT_OR_STRING } from './validator-keywords.ts';
 import type { Kind } from './names.ts';
-import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from './types.ts';
+import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor, ResourceOfKind } from './types.ts';
 
 /** One problem found in an object. */
 export interface ValidationError {
@@ -158,7 +158,7 @@ export const validateScrapeConfig: (input: unknown) => ValidationResult<ScrapeCo
 export const validatePrometheusRule: (input: unknown) => ValidationResult<PrometheusRule> = validatorFor(compiled.PrometheusRule);
 
 /** The validator of each kind, for code that handles every kind alike (`promop render`, table-driven tests). */
-export const VALIDATORS: Readonly<Record<Kind, (input: unknown) => ValidationResult<unknown>>> = {
+export const VALIDATORS: { readonly [K in Kind]: (input: unknown) => ValidationResult<ResourceOfKind[K]> } = {
   Prometheus: validatePrometheus,
   PrometheusAgent: validatePrometheusAgent,
   ServiceMonitor: validateServiceMonitor,

@@ -13,7 +13,7 @@ import {
   type ResourceRef,
   type Verdict,
 } from '@promop/config-generator';
-import { VALIDATORS, type PodMonitor, type Probe, type Prometheus, type PrometheusAgent, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { VALIDATORS, type ResourceOfKind, type ValidationError } from '@promop/crds';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
@@ -59,34 +59,42 @@ export interface RenderResult {
   refused: Manifests['refused'];
 }
 
+/** The objects of each kind that passed schema validation, as the validators return them (defaults filled in). */
+type ValidByKind = { [K in RenderedKind]: Array<ResourceOfKind[K]> };
+
+/** Validates `object` as a `kind`: adds it to `valid` and returns undefined, or returns the schema errors. */
+function keepIfValid<K extends RenderedKind>(valid: ValidByKind, kind: K, object: unknown): ValidationError[] | undefined {
+  const result = VALIDATORS[kind](object);
+  if (!result.ok) return result.errors;
+  valid[kind].push(result.value);
+  return undefined;
+}
+
 /**
  * Validates every resource against its CRD schema (filling the defaults the API server would)
  * and renders each valid Prometheus with all valid monitors and rules as candidates.
  */
 export function renderManifests(manifests: Manifests): RenderResult {
-  const valid: Record<RenderedKind, unknown[]> = { Prometheus: [], PrometheusAgent: [], ServiceMonitor: [], PodMonitor: [], Probe: [], ScrapeConfig: [], PrometheusRule: [] };
+  const valid: ValidByKind = { Prometheus: [], PrometheusAgent: [], ServiceMonitor: [], PodMonitor: [], Probe: [], ScrapeConfig: [], PrometheusRule: [] };
   const invalidPrometheuses: Verdict[] = [];
   const invalidResources: RenderResult['invalidResources'] = [];
   for (const resource of sortResources(manifests.resources)) {
-    const result = VALIDATORS[resource.kind](resource.object);
-    if (result.ok) {
-      valid[resource.kind].push(result.value);
-      continue;
-    }
-    const verdict = schemaRejection(resource, result.errors);
+    const errors = keepIfValid(valid, resource.kind, resource.object);
+    if (errors === undefined) continue;
+    const verdict = schemaRejection(resource, errors);
     if (resource.kind === 'Prometheus' || resource.kind === 'PrometheusAgent') invalidPrometheuses.push(verdict);
     else invalidResources.push({ verdict, source: resource.source });
   }
   // PrometheusAgents are rendered by the same generator, in agent mode (no rules, no alerting).
-  const workloads = [...(valid.Prometheus as Prometheus[]), ...(valid.PrometheusAgent as PrometheusAgent[])];
+  const workloads = [...valid.Prometheus, ...valid.PrometheusAgent];
   const prometheuses: RenderedPrometheus[] = workloads.map((prometheus) => {
     const output = generate({
       prometheus,
-      serviceMonitors: valid.ServiceMonitor as ServiceMonitor[],
-      podMonitors: valid.PodMonitor as PodMonitor[],
-      probes: valid.Probe as Probe[],
-      scrapeConfigs: valid.ScrapeConfig as ScrapeConfig[],
-      prometheusRules: valid.PrometheusRule as PrometheusRule[],
+      serviceMonitors: valid.ServiceMonitor,
+      podMonitors: valid.PodMonitor,
+      probes: valid.Probe,
+      scrapeConfigs: valid.ScrapeConfig,
+      prometheusRules: valid.PrometheusRule,
       namespaces: manifests.namespaces,
       secrets: manifests.secrets,
       configMaps: manifests.configMaps,
