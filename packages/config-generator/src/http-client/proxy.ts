@@ -52,6 +52,11 @@ export function appendProxy(target: Record<string, unknown>, spec: ProxyConfig, 
   const headers: Record<string, string[]> = {};
   for (const name of Object.keys(spec.proxyConnectHeader ?? {}).sort(compareCodePoints)) {
     const refs = spec.proxyConnectHeader?.[name] ?? [];
+    if (refs.length === 0) {
+      // prometheus-operator rejects the object; a header without a value says nothing.
+      ctx.findings.problem(keyPath(`${path}.proxyConnectHeader`, name), 'a proxy connect header needs at least one Secret key for its value');
+      valid = false;
+    }
     headers[name] = refs.map((ref, i) => readSecretKey(ref, `${keyPath(`${path}.proxyConnectHeader`, name)}[${i}]`, ctx) ?? '');
   }
   if (!valid) return;
@@ -61,5 +66,6 @@ export function appendProxy(target: Record<string, unknown>, spec: ProxyConfig, 
   if (spec.proxyFromEnvironment !== undefined && supports(ctx, '2.43.0', `${path}.proxyFromEnvironment`, 'proxy_from_environment')) {
     target.proxy_from_environment = spec.proxyFromEnvironment;
   }
-  if (headerCount > 0 && supports(ctx, '2.43.0', `${path}.proxyConnectHeader`, 'proxy_connect_header')) target.proxy_connect_header = headers;
+  // Written even when empty (`proxyConnectHeader: {}`), as prometheus-operator does; Prometheus accepts both.
+  if (spec.proxyConnectHeader !== undefined && supports(ctx, '2.43.0', `${path}.proxyConnectHeader`, 'proxy_connect_header')) target.proxy_connect_header = headers;
 }

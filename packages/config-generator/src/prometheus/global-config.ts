@@ -120,8 +120,8 @@ function logFilePath(file: string): string {
   return file.includes('/') ? file : `${LOG_DIR}/${file}`;
 }
 
-/** CRD values (AllowUTF8, Underscores, Dots, Values) → Prometheus' names. */
-function escapingSchemeName(scheme: string): string {
+/** The value Prometheus' `metric_name_escaping_scheme` takes for the CRD's `nameEscapingScheme` (`AllowUTF8` → `allow-utf-8`). */
+export function escapingSchemeName(scheme: string): string {
   return scheme === 'AllowUTF8' ? 'allow-utf-8' : scheme.toLowerCase();
 }
 

@@ -264,6 +264,22 @@ const cases: BadCase[] = [
     problems: [{ path: 'spec.podTargetLabels[0]', message: '"1st-tier" becomes the label name "1st_tier", which this Prometheus does not accept (must match [a-zA-Z_][a-zA-Z0-9_]*)' }],
   },
   {
+    // prometheus-operator rejects such a monitor too (found by bench/compat-diff).
+    story: 'an endpoint authorization without credentials',
+    monitor: smEndpoint({ authorization: { type: 'Bearer' } }),
+    problems: [{ path: 'spec.endpoints[0].authorization.credentials', message: 'authorization needs credentials (a Secret key holding the token)' }],
+  },
+  {
+    story: 'an empty PodMonitor endpoint authorization',
+    monitor: pm({ podMetricsEndpoints: [{ port: 'web', authorization: {} }] }),
+    problems: [{ path: 'spec.podMetricsEndpoints[0].authorization.credentials', message: 'authorization needs credentials (a Secret key holding the token)' }],
+  },
+  {
+    story: 'a proxy connect header with no Secret key',
+    monitor: smEndpoint({ proxyUrl: 'http://proxy:3128', proxyConnectHeader: { 'Proxy-Authorization': [] } }),
+    problems: [{ path: 'spec.endpoints[0].proxyConnectHeader["Proxy-Authorization"]', message: 'a proxy connect header needs at least one Secret key for its value' }],
+  },
+  {
     story: 'a PodMonitor port number out of range',
     monitor: pm({ podMetricsEndpoints: [{ portNumber: 70000 }] }),
     problems: [{ path: 'spec.podMetricsEndpoints[0].portNumber', message: '70000 is not a valid port number (1-65535)' }],

@@ -190,6 +190,11 @@ const cases: GoldenCase[] = [
     monitor: sm({ selector: upstreamSelector, selectorMechanism: 'RoleSelector', attachMetadata: { node: true }, endpoints: [{ port: 'web' }] }),
   },
   {
+    // An empty selector still goes to the API server (label ""), as prometheus-operator writes it.
+    name: 'sm-role-selector-empty',
+    monitor: sm({ selector: {}, selectorMechanism: 'RoleSelector', endpoints: [{ port: 'web' }] }),
+  },
+  {
     name: 'sm-limits',
     monitor: sm({
       sampleLimit: 5000,
@@ -269,6 +274,10 @@ const cases: GoldenCase[] = [
       namespaceSelector: { any: true },
       podMetricsEndpoints: [{ portNumber: 8080, params: { 'match[]': ['{job="x"}'] } }],
     }),
+  },
+  {
+    name: 'pm-role-selector-empty',
+    monitor: pm({ selector: { matchExpressions: [] }, selectorMechanism: 'RoleSelector', podMetricsEndpoints: [{ port: 'web' }] }),
   },
   {
     name: 'sm-api-server',

@@ -140,13 +140,33 @@ export function appendEndpointTls(cfg: Record<string, unknown>, tls: TLSConfig |
 /**
  * `authorization`: the endpoint's, else the scrape class' when the endpoint uses no other
  * authentication method (a class must not add a second method Prometheus would refuse).
+ *
+ * As prometheus-operator: a ServiceMonitor or PodMonitor endpoint's authorization must name its
+ * credentials (it rejects the monitor otherwise); a Probe's or ScrapeConfig's empty `authorization: {}`
+ * counts as none, and one with a type but no credentials takes the scrape class' credentials.
  */
-export function appendAuthorization(cfg: Record<string, unknown>, own: Authorization | undefined, hasOtherAuth: boolean, path: string, frame: MonitorFrame): void {
-  const fromClass = own === undefined && !hasOtherAuth ? frame.scrapeClass?.authorization : undefined;
+export function appendAuthorization(cfg: Record<string, unknown>, ownSpec: Authorization | undefined, hasOtherAuth: boolean, path: string, frame: MonitorFrame): void {
+  const own = ownSpec && !isEmptyAuthorization(ownSpec) ? ownSpec : undefined;
+  if (ownSpec && !ownSpec.credentials && (frame.kind === 'ServiceMonitor' || frame.kind === 'PodMonitor')) {
+    frame.hc.findings.problem(`${path}.authorization.credentials`, 'authorization needs credentials (a Secret key holding the token)');
+    return;
+  }
+  const classAuthorization = hasOtherAuth ? undefined : frame.scrapeClass?.authorization;
+  const fromClass = own === undefined ? classAuthorization : undefined;
   const authorization = own ?? fromClass;
   if (!authorization) return;
   const rendered = renderAuthorization(authorization, `${path}.authorization`, fromClass ? scrapeClassContext(frame) : frame.hc);
-  if (rendered) cfg.authorization = rendered;
+  if (!rendered) return;
+  if (own && !own.credentials && !own.credentialsFile && classAuthorization?.credentials) {
+    const credentials = readSecretKey(classAuthorization.credentials, `${path}.authorization.credentials`, scrapeClassContext(frame));
+    if (credentials !== undefined) rendered.credentials = credentials;
+  }
+  cfg.authorization = rendered;
+}
+
+/** `authorization: {}` (or only empty strings): prometheus-operator treats it as absent. */
+function isEmptyAuthorization(auth: Authorization): boolean {
+  return !auth.type && !auth.credentials && !auth.credentialsFile;
 }
 
 /**

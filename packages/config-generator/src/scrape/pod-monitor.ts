@@ -50,14 +50,15 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
 
   const cfg: Record<string, unknown> = { job_name: `podMonitor/${namespace}/${name}/${index}` };
   appendHonorFields(cfg, ep, path, ctx, hc);
-  const label = roleSelector ? labelSelectorString(spec.selector ?? {}) : '';
+  // With RoleSelector the selector goes to the API server, even an empty one (label "", as upstream writes it).
+  const label = roleSelector ? labelSelectorString(spec.selector ?? {}) : undefined;
   cfg.kubernetes_sd_configs = kubernetesSdConfigs(
     {
       role: 'pod',
       namespaceSelector: spec.namespaceSelector,
       namespace,
       attachMetadata: attachMetadataOf(frame, '2.35.0'),
-      selectors: label ? [{ role: 'pod', label }] : undefined,
+      selectors: label !== undefined ? [{ role: 'pod', label }] : undefined,
     },
     ctx,
     hc,

@@ -68,6 +68,32 @@ const cases: GoldenCase[] = [
       }),
     },
   },
+  {
+    // Found by bench/compat-diff: the job's own name rules (Prometheus 3.0/3.4) last, as upstream writes them; a
+    // type-only authorization takes the scrape class' credentials; an empty proxyConnectHeader is written empty.
+    name: 'scrapeconfig-name-schemes-authorization',
+    scrapeConfig: scrapeConfig({
+      staticConfigs: [{ targets: ['a:80'] }],
+      nameValidationScheme: 'UTF8',
+      nameEscapingScheme: 'AllowUTF8',
+      authorization: { type: 'Token' },
+      proxyUrl: 'http://proxy:3128',
+      proxyConnectHeader: {},
+    }),
+    ctx: { prometheus: testPrometheus({ scrapeClasses: [{ name: 'default', default: true, authorization: { credentials: { name: 'creds', key: 'token' } } }] }) },
+  },
+  {
+    // `authorization: {}` counts as none (as upstream), so the scrape class' applies.
+    name: 'scrapeconfig-empty-authorization',
+    scrapeConfig: scrapeConfig({ staticConfigs: [{ targets: ['a:80'] }], authorization: {}, nameEscapingScheme: 'Dots' }),
+    ctx: { prometheus: testPrometheus({ scrapeClasses: [{ name: 'default', default: true, authorization: { type: 'Bearer', credentials: { name: 'creds', key: 'token' } } }] }) },
+  },
+  {
+    name: 'scrapeconfig-name-schemes-v3.2',
+    scrapeConfig: scrapeConfig({ staticConfigs: [{ targets: ['a:80'] }], nameValidationScheme: 'Legacy', nameEscapingScheme: 'Underscores' }),
+    version: 'v3.2.0',
+    warnings: ['spec.nameEscapingScheme: ignored because Prometheus v3.2.0 does not support "metric_name_escaping_scheme" (needs v3.4.0 or later)'],
+  },
 ];
 
 describeGoldens('ScrapeConfig goldens', cases, (c, ctx) => renderScrapeConfig(c.scrapeConfig, ctx));
@@ -98,6 +124,8 @@ describe('a bad ScrapeConfig', () => {
     ['an A lookup without a port', { dnsSDConfigs: [{ names: ['a.example'], type: 'A' }] }, 'spec.dnsSDConfigs[0].port', 'required for A records'],
     ['a refresh interval that is not a duration', { fileSDConfigs: [{ files: ['x.json'], refreshInterval: 'often' }] }, 'spec.fileSDConfigs[0].refreshInterval', 'not a valid duration'],
     ['an unknown scrape class', { scrapeClass: 'missing' }, 'spec.scrapeClass', 'not defined'],
+    ['AllowUTF8 escaping with Legacy name validation', { nameValidationScheme: 'Legacy', nameEscapingScheme: 'AllowUTF8' }, 'spec.nameEscapingScheme', 'needs the UTF8 name validation scheme'],
+    ['a proxy connect header without a value', { proxyUrl: 'http://p:3128', proxyConnectHeader: { 'X-Auth': [] } }, 'spec.proxyConnectHeader["X-Auth"]', 'needs at least one Secret key'],
   ] as const)('with %s is rejected at its path', (_what, spec, path, words) => {
     const found = problems(spec as ScrapeConfig['spec']);
     const problem = found.find((p) => p.path === path);

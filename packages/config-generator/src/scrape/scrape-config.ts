@@ -11,7 +11,7 @@
 import type { ScrapeConfig } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { appendProxy, checkAuthExclusivity, Findings, renderBasicAuth, supports, type HttpClientContext } from '../http-client/index.ts';
-import { effectiveScrapeInterval } from '../prometheus/global-config.ts';
+import { effectiveScrapeInterval, escapingSchemeName } from '../prometheus/global-config.ts';
 import { parseDuration } from '../values/duration.ts';
 import { appendMonitorLimits, validateMonitorLimits } from './limits.ts';
 import { appendAuthorization, appendEndpointTls, appendOAuth2, finishMonitor, type MonitorFrame } from './monitor-steps.ts';
@@ -42,9 +42,6 @@ export function renderScrapeConfig(scrapeConfig: ScrapeConfig, ctx: ScrapeContex
   validateScrapeIntervals(spec, ctx, hc);
   findings.problems.push(...validateRelabelConfigs(spec.relabelings, 'spec.relabelings', ctx));
   findings.problems.push(...validateRelabelConfigs(spec.metricRelabelings, 'spec.metricRelabelings', ctx));
-  for (const field of ['nameValidationScheme', 'nameEscapingScheme'] as const) {
-    if (spec[field] !== undefined) findings.warn(`spec.${field}: ignored because promop does not render it yet (the Prometheus-wide setting applies)`);
-  }
 
   const cfg: Record<string, unknown> = { job_name: `scrapeConfig/${namespace}/${name}` };
   if (spec.honorTimestamps !== undefined && supports(hc, '2.9.0', 'spec.honorTimestamps', 'honor_timestamps')) {
@@ -90,7 +87,28 @@ export function renderScrapeConfig(scrapeConfig: ScrapeConfig, ctx: ScrapeContex
   cfg.relabel_configs = relabelings;
   const metricRelabelings = [...renderRelabelConfigs(scrapeClass?.metricRelabelings), ...renderRelabelConfigs(spec.metricRelabelings), ...frame.namespaceEnforcement];
   if (metricRelabelings.length > 0) cfg.metric_relabel_configs = metricRelabelings;
+  appendNameSchemes(cfg, spec, ctx, hc);
   return finishMonitor(frame, [cfg]);
+}
+
+/**
+ * The job's own metric and label name rules, last in the job as upstream writes them (3.0 and 3.4 added them).
+ * Prometheus refuses `allow-utf-8` escaping under the legacy validation scheme (the job's, else the Prometheus'),
+ * so that pair is a problem here rather than a config Prometheus refuses.
+ */
+function appendNameSchemes(cfg: Record<string, unknown>, spec: Spec, ctx: ScrapeContext, hc: HttpClientContext): void {
+  let validation: string | undefined;
+  if (spec.nameValidationScheme && supports(hc, '3.0.0', 'spec.nameValidationScheme', 'metric_name_validation_scheme')) {
+    validation = spec.nameValidationScheme.toLowerCase();
+    cfg.metric_name_validation_scheme = validation;
+  }
+  if (spec.nameEscapingScheme && supports(hc, '3.4.0', 'spec.nameEscapingScheme', 'metric_name_escaping_scheme')) {
+    cfg.metric_name_escaping_scheme = escapingSchemeName(spec.nameEscapingScheme);
+    const effectiveValidation = validation ?? ctx.nameValidationScheme;
+    if (spec.nameEscapingScheme === 'AllowUTF8' && effectiveValidation === 'legacy') {
+      hc.findings.problem('spec.nameEscapingScheme', 'AllowUTF8 needs the UTF8 name validation scheme, but this job validates names with the Legacy scheme (Prometheus refuses the pair)');
+    }
+  }
 }
 
 /** scrapeInterval and scrapeTimeout are durations, and the timeout is no longer than the interval that applies. */

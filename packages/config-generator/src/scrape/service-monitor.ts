@@ -102,9 +102,9 @@ function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: R
 }
 
 /** RoleSelector mechanism: the selector goes to the API server for the endpoints and the services. */
-function roleSelectors(selector: NonNullable<ServiceMonitor['spec']['selector']>, role: Role): Array<{ role: string; label: string }> | undefined {
+function roleSelectors(selector: NonNullable<ServiceMonitor['spec']['selector']>, role: Role): Array<{ role: string; label: string }> {
+  // An empty selector is written too (label ""), as prometheus-operator does: it selects everything.
   const label = labelSelectorString(selector);
-  if (label === '') return undefined;
   return [
     { role, label },
     { role: 'service', label },
