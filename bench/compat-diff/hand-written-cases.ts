@@ -1,0 +1,249 @@
+/**
+ * Hand-written cases: every Probe and ScrapeConfig field at least once (prober settings, static and Ingress targets
+ * with relabelings, auth and TLS from Secrets, limits, scrape classes, metricRelabelings, each discovery kind promop
+ * renders), and ServiceMonitor/PodMonitor/Prometheus settings where the two generators are most likely to part.
+ * References point at the planted Secrets `creds` and `tls` and ConfigMap `ca` (planted-objects.ts).
+ */
+import { podMonitor, probe, scrapeConfig, serviceMonitor, type CompatCase } from './case.ts';
+
+const creds = (key: string) => ({ name: 'creds', key });
+const tls = (key: string) => ({ name: 'tls', key });
+const prober = { url: 'blackbox-exporter:9115' };
+const relabel = [
+  { sourceLabels: ['__address__'], targetLabel: 'target_host', regex: '([^:]+)(?::\\d+)?', replacement: '$1', action: 'replace' },
+  { targetLabel: 'team', replacement: 'a' },
+  { sourceLabels: ['__meta_x'], regex: 'drop-me', action: 'drop' },
+];
+const metricRelabel = [{ sourceLabels: ['__name__'], regex: 'go_.*', action: 'drop' }, { regex: 'pod_(.+)', action: 'labelmap', replacement: 'p_$1' }];
+const fullTls = { ca: { secret: tls('ca.crt') }, cert: { secret: tls('tls.crt') }, keySecret: tls('tls.key'), serverName: 'example.com', insecureSkipVerify: true, minVersion: 'TLS12', maxVersion: 'TLS13' };
+const caFromConfigMap = { ca: { configMap: { name: 'ca', key: 'ca.crt' } } };
+const oauth2 = {
+  clientId: { secret: creds('client-id') },
+  clientSecret: creds('client-secret'),
+  tokenUrl: 'https://auth.example.com/token',
+  scopes: ['a', 'b'],
+  endpointParams: { audience: 'x' },
+  tlsConfig: caFromConfigMap,
+};
+const scrapeClasses = [
+  { name: 'default-class', default: true, relabelings: [{ targetLabel: 'cluster', replacement: 'c1' }], metricRelabelings: [{ sourceLabels: ['__name__'], regex: 'x_.*', action: 'drop' }], tlsConfig: { insecureSkipVerify: true } },
+  { name: 'authorized', authorization: { type: 'Bearer', credentials: creds('token') }, attachMetadata: { node: true } },
+];
+
+const probeCases: CompatCase[] = [
+  { name: 'probe-static-minimal', objects: [probe('p', { prober, targets: { staticConfig: { static: ['https://example.com'] } } })] },
+  {
+    name: 'probe-static-full',
+    objects: [
+      probe('p', {
+        jobName: 'blackbox',
+        prober: { url: 'blackbox:9115', scheme: 'https', path: '/custom-probe', proxyUrl: 'http://proxy:3128', noProxy: 'localhost', proxyConnectHeader: { 'X-Token': [creds('token')] } },
+        module: 'http_2xx',
+        targets: { staticConfig: { static: ['a.example.com', 'b.example.com:443'], labels: { env: 'prod', namespace: 'override' }, relabelingConfigs: relabel } },
+        interval: '15s',
+        scrapeTimeout: '10s',
+        params: [{ name: 'foo', values: ['1', '2'] }, { name: 'module', values: ['ignored'] }],
+        metricRelabelings: metricRelabel,
+        followRedirects: false,
+        enableHttp2: true,
+        sampleLimit: 100,
+        targetLimit: 10,
+        labelLimit: 20,
+        labelNameLengthLimit: 30,
+        labelValueLengthLimit: 40,
+        keepDroppedTargets: 5,
+        scrapeProtocols: ['OpenMetricsText1.0.0', 'PrometheusText0.0.4'],
+        fallbackScrapeProtocol: 'PrometheusText0.0.4',
+        nativeHistogramBucketLimit: 10,
+        nativeHistogramMinBucketFactor: '1.1',
+        scrapeClassicHistograms: true,
+        convertClassicHistogramsToNHCB: true,
+      }),
+    ],
+  },
+  { name: 'probe-basic-auth-tls', objects: [probe('p', { prober, basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: fullTls, targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-authorization', objects: [probe('p', { prober, authorization: { type: 'Token', credentials: creds('token') }, tlsConfig: caFromConfigMap, targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-bearer-secret', objects: [probe('p', { prober, bearerTokenSecret: creds('token'), targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-oauth2', objects: [probe('p', { prober, oauth2, targets: { staticConfig: { static: ['x'] } } })] },
+  {
+    name: 'probe-ingress',
+    objects: [
+      probe('p', {
+        prober,
+        module: 'http_2xx',
+        targets: { ingress: { selector: { matchLabels: { probe: 'yes' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['internal'] }] }, relabelingConfigs: relabel } },
+      }),
+    ],
+  },
+  { name: 'probe-ingress-any-namespace', objects: [probe('p', { prober, targets: { ingress: { selector: {}, namespaceSelector: { any: true } } } })] },
+  { name: 'probe-ingress-match-names', objects: [probe('p', { prober, targets: { ingress: { namespaceSelector: { matchNames: ['web', 'shop'] } } } })] },
+  { name: 'probe-static-and-ingress', objects: [probe('p', { prober, targets: { staticConfig: { static: ['x'] }, ingress: { selector: {} } } })] },
+  { name: 'probe-no-targets', objects: [probe('p', { prober })] },
+  { name: 'probe-empty-static', objects: [probe('p', { prober, targets: { staticConfig: { static: [] } } })] },
+  { name: 'probe-no-prober', objects: [probe('p', { targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-prober-with-scheme-in-url', objects: [probe('p', { prober: { url: 'http://blackbox:9115' }, targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-scrape-class', prometheusSpec: { scrapeClasses }, objects: [probe('default', { prober, targets: { staticConfig: { static: ['x'] } } }), probe('auth', { prober, scrapeClass: 'authorized', targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-enforced', prometheusSpec: { enforcedNamespaceLabel: 'namespace', enforcedSampleLimit: 50, enforcedTargetLimit: 5, enforcedLabelLimit: 7, enforcedLabelNameLengthLimit: 8, enforcedLabelValueLengthLimit: 9, enforcedKeepDroppedTargets: 3 }, objects: [probe('p', { prober, sampleLimit: 100, targetLimit: 1, targets: { staticConfig: { static: ['x'], relabelingConfigs: relabel } } }), probe('q', { prober, targets: { ingress: { selector: {} } } })] },
+  { name: 'probe-sharded', prometheusSpec: { shards: 3 }, objects: [probe('p', { prober, targets: { staticConfig: { static: ['x'] } } }), probe('q', { prober, targets: { ingress: { selector: {} } } })] },
+  { name: 'probe-v2', prometheusSpec: { version: 'v2.45.0' }, objects: [probe('p', { prober, keepDroppedTargets: 5, scrapeProtocols: ['PrometheusProto'], enableHttp2: false, targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-job-label-with-interval-override', prometheusSpec: { scrapeTimeout: '20s' }, objects: [probe('p', { prober, jobName: 'my job', interval: '10s', targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-timeout-over-interval', objects: [probe('p', { prober, interval: '10s', scrapeTimeout: '20s', targets: { staticConfig: { static: ['x'] } } })] },
+  { name: 'probe-missing-secret', objects: [probe('p', { prober, basicAuth: { username: { name: 'absent', key: 'user' }, password: creds('password') }, targets: { staticConfig: { static: ['x'] } } })] },
+];
+
+const scrapeConfigCases: CompatCase[] = [
+  { name: 'sc-static-minimal', objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['a:9100'] }] })] },
+  {
+    name: 'sc-static-full',
+    objects: [
+      scrapeConfig('s', {
+        jobName: 'nodes',
+        staticConfigs: [{ targets: ['a:9100', 'b:9100'], labels: { env: 'prod' } }, { targets: ['c:9100'] }],
+        relabelings: relabel,
+        metricRelabelings: metricRelabel,
+        metricsPath: '/m',
+        scrapeInterval: '15s',
+        scrapeTimeout: '5s',
+        scrapeProtocols: ['PrometheusProto', 'OpenMetricsText1.0.0'],
+        fallbackScrapeProtocol: 'PrometheusText1.0.0',
+        honorTimestamps: false,
+        trackTimestampsStaleness: true,
+        honorLabels: true,
+        params: { a: ['1'], b: ['2', '3'] },
+        scheme: 'HTTPS',
+        enableCompression: false,
+        enableHTTP2: false,
+        basicAuth: { username: creds('user'), password: creds('password') },
+        tlsConfig: fullTls,
+        sampleLimit: 1,
+        targetLimit: 2,
+        labelLimit: 3,
+        labelNameLengthLimit: 4,
+        labelValueLengthLimit: 5,
+        keepDroppedTargets: 6,
+        bodySizeLimit: '10MB',
+        nativeHistogramBucketLimit: 7,
+        nativeHistogramMinBucketFactor: '2',
+        scrapeClassicHistograms: true,
+        convertClassicHistogramsToNHCB: false,
+        proxyUrl: 'http://proxy:3128',
+        noProxy: 'a,b',
+        proxyFromEnvironment: false,
+        proxyConnectHeader: { h: [creds('header')] },
+      }),
+    ],
+  },
+  { name: 'sc-authorization-oauth2', objects: [scrapeConfig('a', { staticConfigs: [{ targets: ['x:1'] }], authorization: { credentials: creds('token') } }), scrapeConfig('o', { staticConfigs: [{ targets: ['x:1'] }], oauth2 })] },
+  { name: 'sc-file-sd', objects: [scrapeConfig('s', { fileSDConfigs: [{ files: ['/etc/targets/*.json', '/x.yaml'], refreshInterval: '1m' }, { files: ['/y.yml'] }] })] },
+  {
+    name: 'sc-http-sd',
+    objects: [
+      scrapeConfig('s', {
+        httpSDConfigs: [
+          { url: 'http://sd.example.com/targets', refreshInterval: '30s', basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: false, proxyUrl: 'http://p:1' },
+          { url: 'https://sd2.example.com', authorization: { type: 'Bearer', credentials: creds('token') } },
+          { url: 'https://sd3.example.com', oauth2 },
+        ],
+      }),
+    ],
+  },
+  {
+    name: 'sc-kubernetes-sd',
+    objects: [
+      scrapeConfig('s', {
+        kubernetesSDConfigs: [
+          { role: 'Pod', namespaces: { ownNamespace: true, names: ['a', 'b'] }, attachMetadata: { node: true }, selectors: [{ role: 'Pod', label: 'app=x', field: 'spec.nodeName=n' }] },
+          { role: 'Endpoints', apiServer: 'https://kube.example.com', basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: fullTls },
+          { role: 'EndpointSlice', authorization: { credentials: creds('token') } },
+          { role: 'Service', namespaces: { ownNamespace: false } },
+          { role: 'Node', followRedirects: false, enableHTTP2: true },
+          { role: 'Ingress', oauth2, proxyUrl: 'http://p:1' },
+        ],
+      }),
+    ],
+  },
+  {
+    name: 'sc-consul-sd',
+    objects: [
+      scrapeConfig('s', {
+        consulSDConfigs: [
+          {
+            server: 'consul:8500', pathPrefix: '/c', tokenRef: creds('token'), datacenter: 'dc1', namespace: 'ns', partition: 'part', scheme: 'https',
+            services: ['a', 'b'], tags: ['t1'], tagSeparator: ';', nodeMeta: { rack: 'r1', zone: 'z' }, filter: 'Service.Tags contains "x"', healthFilter: 'Checks.Status == "passing"', allowStale: true, refreshInterval: '1m',
+            basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: true, proxyUrl: 'http://p:1', noProxy: 'x',
+          },
+          { server: 'consul2:8500', authorization: { credentials: creds('token') } },
+          { server: 'consul3:8500', oauth2 },
+        ],
+      }),
+    ],
+  },
+  {
+    name: 'sc-dns-sd',
+    objects: [
+      scrapeConfig('s', {
+        dnsSDConfigs: [{ names: ['_prometheus._tcp.example.com'], refreshInterval: '30s' }, { names: ['a.example.com', 'b.example.com'], type: 'A', port: 9100 }, { names: ['mx.example.com'], type: 'MX', port: 25 }, { names: ['s.example.com'], type: 'SRV' }],
+      }),
+    ],
+  },
+  { name: 'sc-dns-a-without-port', objects: [scrapeConfig('s', { dnsSDConfigs: [{ names: ['a.example.com'], type: 'A' }] })] },
+  { name: 'sc-several-sd-kinds', objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }], fileSDConfigs: [{ files: ['/f.json'] }], dnsSDConfigs: [{ names: ['d'] }], kubernetesSDConfigs: [{ role: 'Node' }] })] },
+  { name: 'sc-no-targets', objects: [scrapeConfig('s', { metricsPath: '/x' })] },
+  { name: 'sc-scrape-class', prometheusSpec: { scrapeClasses }, objects: [scrapeConfig('d', { staticConfigs: [{ targets: ['x:1'] }], relabelings: relabel }), scrapeConfig('a', { scrapeClass: 'authorized', kubernetesSDConfigs: [{ role: 'Pod' }] })] },
+  { name: 'sc-enforced', prometheusSpec: { enforcedNamespaceLabel: 'tenant', enforcedSampleLimit: 50, enforcedBodySizeLimit: '5MB', enforcedKeepDroppedTargets: 2 }, objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }], sampleLimit: 100, bodySizeLimit: '10MB', relabelings: relabel }), scrapeConfig('t', { staticConfigs: [{ targets: ['x:1'] }] })] },
+  { name: 'sc-sharded', prometheusSpec: { shards: 2 }, objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }] }), scrapeConfig('h', { staticConfigs: [{ targets: ['x:1'] }], relabelings: [{ sourceLabels: ['__address__'], modulus: 4, targetLabel: '__tmp_hash', action: 'hashmod' }] })] },
+  { name: 'sc-v2', prometheusSpec: { version: 'v2.45.0' }, objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }], scrapeProtocols: ['PrometheusText1.0.0', 'PrometheusProto'], fallbackScrapeProtocol: 'PrometheusText0.0.4', enableCompression: false, keepDroppedTargets: 1, trackTimestampsStaleness: true, kubernetesSDConfigs: [{ role: 'EndpointSlice' }] })] },
+  { name: 'sc-honor-overrides', prometheusSpec: { overrideHonorLabels: true, overrideHonorTimestamps: true }, objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }], honorLabels: true, honorTimestamps: true })] },
+  { name: 'sc-global-limits', prometheusSpec: { sampleLimit: 1000, targetLimit: 20, labelLimit: 30, keepDroppedTargets: 4, bodySizeLimit: '2MB' }, objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }], sampleLimit: 3 })] },
+  { name: 'sc-timeout-over-interval', objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }], scrapeInterval: '5s', scrapeTimeout: '10s' })] },
+  { name: 'sc-static-labels-non-legacy', objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'], labels: { 'service.name': 'a' } }] })] },
+];
+
+const monitorCases: CompatCase[] = [
+  {
+    name: 'sm-all-fields',
+    objects: [
+      serviceMonitor('s', {
+        selector: { matchLabels: { app: 'web' } },
+        jobLabel: 'app.kubernetes.io/name',
+        targetLabels: ['team'],
+        podTargetLabels: ['pod-team'],
+        sampleLimit: 1, targetLimit: 2, labelLimit: 3, labelNameLengthLimit: 4, labelValueLengthLimit: 5, keepDroppedTargets: 6, bodySizeLimit: '1MB',
+        scrapeProtocols: ['PrometheusProto'], fallbackScrapeProtocol: 'PrometheusText0.0.4', nativeHistogramBucketLimit: 3, nativeHistogramMinBucketFactor: '1.5', scrapeClassicHistograms: true, convertClassicHistogramsToNHCB: true,
+        attachMetadata: { node: true },
+        endpoints: [
+          { port: 'web', path: '/m', scheme: 'https', params: { a: ['b'] }, interval: '10s', scrapeTimeout: '5s', honorLabels: true, honorTimestamps: false, trackTimestampsStaleness: true, enableHttp2: false, followRedirects: false, filterRunning: false, tlsConfig: fullTls, basicAuth: { username: creds('user'), password: creds('password') }, relabelings: relabel, metricRelabelings: metricRelabel, proxyUrl: 'http://p:1' },
+          { targetPort: 8080, authorization: { credentials: creds('token') } },
+          { targetPort: 'metrics', oauth2, noProxy: 'x', proxyConnectHeader: { h: [creds('header')] } },
+          { port: 'web', bearerTokenSecret: creds('token') },
+        ],
+      }),
+    ],
+  },
+  { name: 'sm-endpointslice-role-selector', prometheusSpec: { serviceDiscoveryRole: 'EndpointSlice' }, objects: [serviceMonitor('s', { selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['a', 'b'] }, { key: 'x', operator: 'Exists' }] }, selectorMechanism: 'RoleSelector', namespaceSelector: { any: true }, endpoints: [{ port: 'web' }] })] },
+  { name: 'pm-all-fields', objects: [podMonitor('p', { selector: { matchLabels: { app: 'x' } }, jobLabel: 'app', podTargetLabels: ['team'], sampleLimit: 10, attachMetadata: { node: false }, selectorMechanism: 'RoleSelector', podMetricsEndpoints: [{ port: 'web', path: '/m', relabelings: relabel, tlsConfig: caFromConfigMap }, { portNumber: 9100, filterRunning: false, basicAuth: { username: creds('user'), password: creds('password') } }, { targetPort: 'metrics' }] })] },
+  { name: 'monitors-global-protocols-v2', prometheusSpec: { version: 'v2.55.1', scrapeProtocols: ['PrometheusText1.0.0', 'OpenMetricsText1.0.0'], bodySizeLimit: '5MB', enforcedBodySizeLimit: '2MB' }, objects: [serviceMonitor('s', { selector: {}, endpoints: [{ port: 'web' }] })] },
+  {
+    name: 'prometheus-global-fields',
+    prometheusSpec: {
+      externalLabels: { cluster: 'c', region: 'r' },
+      replicaExternalLabelName: 'replica',
+      prometheusExternalLabelName: '',
+      scrapeTimeout: '10s',
+      queryLogFile: '/tmp/q.log',
+      scrapeFailureLogFile: 'fail.log',
+      ruleQueryOffset: '1m',
+      keepDroppedTargets: 2,
+      labelLimit: 5,
+      nameValidationScheme: 'Legacy',
+      nameEscapingScheme: 'Underscores',
+      convertClassicHistogramsToNHCB: true,
+      scrapeClassicHistograms: true,
+      scrapeNativeHistograms: true,
+    },
+    objects: [serviceMonitor('s', { selector: {}, endpoints: [{ port: 'web' }] }), scrapeConfig('c', { staticConfigs: [{ targets: ['x:1'] }] })],
+  },
+];
+
+/** Every hand-written case. */
+export const HAND_WRITTEN_CASES: readonly CompatCase[] = [...probeCases, ...scrapeConfigCases, ...monitorCases];
