@@ -9,7 +9,7 @@
  * problem with the Prometheus object itself makes the output `ok: false` with no configs, so the
  * controller keeps the configuration that is running.
  */
-import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
+import type { ObjectMeta, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
@@ -282,7 +282,7 @@ function renderMonitors<T extends ServiceMonitor | PodMonitor | Probe | ScrapeCo
 }
 
 /** Objects sorted by `<namespace>/<name>`, the order prometheus-operator writes jobs in. */
-function sortByIdentity<T extends { metadata?: { namespace?: string; name?: string } }>(objects: readonly T[]): T[] {
+function sortByIdentity<T extends { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }>(objects: readonly T[]): T[] {
   return objects
     .map((object) => ({ object, key: `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}` }))
     .sort((a, b) => compareCodePoints(a.key, b.key))

@@ -2,6 +2,7 @@
  * Verdicts of selected resources, built in one place so that every kind words a rejection the
  * same way: the reason is the first problem, as `<path>: <sentence>` (see Verdict in model.ts).
  */
+import type { ObjectMeta } from '@promop/crds';
 import type { FieldProblem, ResourceKind, ResourceRef, Verdict } from './model.ts';
 
 /** The verdict of a selected resource: accepted when `problems` is empty, else rejected by the first one. */
@@ -12,6 +13,6 @@ export function selectedVerdict(resource: ResourceRef, problems: FieldProblem[],
 }
 
 /** The reference to `object` in verdicts; missing metadata reads as empty strings. */
-export function resourceRef(kind: ResourceKind, object: { metadata?: { namespace?: string; name?: string } | null }): ResourceRef {
+export function resourceRef(kind: ResourceKind, object: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }): ResourceRef {
   return { kind, namespace: object.metadata?.namespace ?? '', name: object.metadata?.name ?? '' };
 }

@@ -1,5 +1,5 @@
 /** The single `kubernetes_sd_configs` entry of a monitor's scrape config. */
-import type { NamespaceSelector } from '@promop/crds';
+import type { NamespaceSelector, ServiceMonitorSpec } from '@promop/crds';
 import { supports, type HttpClientContext } from '../http-client/index.ts';
 import type { ScrapeContext } from './scrape-context.ts';
 
@@ -10,7 +10,7 @@ export interface KubernetesSdOptions {
   /** The monitor's namespace: the default, and the only one with ignoreNamespaceSelectors. */
   namespace: string;
   /** `{node}` from the monitor or its scrape class, and the version that introduced it for this kind. */
-  attachMetadata?: { node?: boolean; minimumVersion: string };
+  attachMetadata?: NonNullable<ServiceMonitorSpec['attachMetadata']> & { minimumVersion: string };
   /** RoleSelector mechanism: label selectors pushed to the API server. */
   selectors?: Array<{ role: string; label: string }>;
 }

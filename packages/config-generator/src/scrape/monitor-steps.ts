@@ -24,6 +24,7 @@ import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeli
 import { mergeTlsWithScrapeClass, resolveScrapeClass, type ScrapeClass } from './scrape-class.ts';
 import type { MonitorKind, MonitorRendering, ScrapeContext } from './scrape-context.ts';
 import { validateLabelSelector } from '../selection/label-selector.ts';
+import type { KubernetesSdOptions } from './kubernetes-sd.ts';
 import { shardingRelabelings } from './sharding.ts';
 
 /** What the steps read of a monitor's spec: limits, and (monitors only) attachMetadata and podTargetLabels. */
@@ -89,7 +90,7 @@ export function appendBearerTokenAndBasicAuth(cfg: Record<string, unknown>, ep: 
 }
 
 /** attachMetadata of the monitor, else of its scrape class, with the version that introduced it for this kind. */
-export function attachMetadataOf(frame: MonitorFrame, minimumVersion: string): { node?: boolean; minimumVersion: string } | undefined {
+export function attachMetadataOf(frame: MonitorFrame, minimumVersion: string): KubernetesSdOptions['attachMetadata'] {
   const attachMetadata = frame.spec.attachMetadata ?? frame.scrapeClass?.attachMetadata;
   return attachMetadata ? { node: attachMetadata.node, minimumVersion } : undefined;
 }
