@@ -14,7 +14,7 @@
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
-import { LeaderElector, apiLeaseClient, describeError, ensureCrds, leaderIdentity } from './kube/index.ts';
+import { LeaderElector, apiLeaseClient, describeError, ensureCrds, leaderIdentity, sharedConnectionsKubeConfig } from './kube/index.ts';
 import { OperatorMetrics, startMetricsServer, DEFAULT_LISTEN_ADDRESS } from './observability/index.ts';
 import { Operator } from './operator.ts';
 import { parsePodNetworks } from './reload/index.ts';
@@ -303,7 +303,8 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     leadershipLost = () => resolve('lost');
   });
   elector = new LeaderElector({
-    leases: apiLeaseClient(kubeConfig, namespace, parsed.leaderElectionId),
+    // A renewal every 2 s over one keep-alive connection, not a TLS handshake each (kube/shared-connections.ts).
+    leases: apiLeaseClient(sharedConnectionsKubeConfig(kubeConfig), namespace, parsed.leaderElectionId),
     identity: leaderIdentity(),
     log,
     onStartedLeading: () => {
