@@ -21,8 +21,23 @@ export interface DifferenceInContext {
 
 const OTHER_AUTH_KEYS = ['basic_auth', 'oauth2', 'bearer_token', 'bearer_token_file'];
 
+const ZERO_DURATION = /^0+[a-z]*$/;
+
 /** Rules that need nothing but the two sides. */
 const RULES: { reason: string; matches: (item: DifferenceInContext) => boolean }[] = [
+  {
+    reason: "`$(SHARD)` written in a monitor's own field: prometheus-operator's reloader substitutes it, promop leaves it (docs/compatibility.md, Shards)",
+    matches: ({ difference }) => typeof difference.promop === 'string' && difference.promop.includes('$(SHARD)') && difference.prometheusOperator === difference.promop.replaceAll('$(SHARD)', '0'),
+  },
+  {
+    reason: 'scrape_protocols emptied by the version filter: promop omits the key, prometheus-operator writes [] (same meaning to Prometheus)',
+    matches: ({ difference }) => difference.path.endsWith('.scrape_protocols') && Array.isArray(difference.prometheusOperator) && difference.prometheusOperator.length === 0 && difference.promop === undefined,
+  },
+  {
+    reason: 'interval "0" with a scrapeTimeout: Prometheus takes the global interval, promop accepts, prometheus-operator rejects (docs/compatibility.md)',
+    matches: ({ difference, upstreamJob, promopJob }) =>
+      /^scrape_configs\[[^\]]+\]$/.test(difference.path) && !upstreamJob && !!promopJob && ZERO_DURATION.test(String(promopJob.scrape_interval ?? '')) && promopJob.scrape_timeout !== undefined,
+  },
   {
     reason: 'enforced namespace label on a ScrapeConfig without relabelings (docs/compatibility.md, ScrapeConfigs)',
     matches: ({ difference }) => {

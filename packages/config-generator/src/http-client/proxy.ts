@@ -5,6 +5,7 @@
 import type { PROXY_URL_PATTERN, ProxyConfig } from '@promop/crds';
 import { compareCodePoints } from '../go-map-order.ts';
 import { keyPath } from '../rules/field-path.ts';
+import { goUrlHostError } from '../values/go-url.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';
 import { readSecretKey } from './secret-refs.ts';
@@ -31,6 +32,11 @@ export function appendProxy(target: Record<string, unknown>, spec: ProxyConfig, 
   let valid = true;
   if (proxyUrl !== undefined && !PROXY_URL.test(proxyUrl)) {
     ctx.findings.problem(`${path}.proxyUrl`, 'proxyUrl must be an http://, https:// or socks5:// URL');
+    valid = false;
+  }
+  const hostError = proxyUrl === undefined ? undefined : goUrlHostError(proxyUrl);
+  if (hostError) {
+    ctx.findings.problem(`${path}.proxyUrl`, `Prometheus cannot parse this URL: ${hostError}`);
     valid = false;
   }
   if (fromEnvironment && proxyUrl !== undefined) {

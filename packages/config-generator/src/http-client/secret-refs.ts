@@ -15,10 +15,14 @@ export interface ResolvedValue {
 
 /**
  * Reads `ref` from a Secret in the context's namespace. Returns undefined when the reference is
- * missing (a problem at `path` is recorded unless the reference is optional).
+ * missing (a problem at `path` is recorded).
+ *
+ * `optional: true` does not make a credential optional: prometheus-operator rejects the object whose
+ * credential Secret or key is missing whatever the flag says (bench/compat-diff found promop writing an
+ * empty username instead), and a client with an empty credential would only fail at every request.
  */
 export function readSecretKey(ref: SecretKeySelector, path: string, ctx: HttpClientContext): string | undefined {
-  const result = ctx.secrets.secretKey(ctx.namespace, ref, path);
+  const result = ctx.secrets.secretKey(ctx.namespace, required(ref), path);
   if (!result.ok) {
     ctx.findings.add(result.problem);
     return undefined;
@@ -43,11 +47,16 @@ export function readSecretOrConfigMap(ref: SecretOrConfigMap, path: string, ctx:
   const source = ref.secret ? 'secret' : ref.configMap ? 'configMap' : undefined;
   const keyRef = source && ref[source];
   if (!source || !keyRef) return undefined;
-  const result = source === 'secret' ? ctx.secrets.secretKey(ctx.namespace, keyRef, `${path}.secret`) : ctx.secrets.configMapKey(ctx.namespace, keyRef, `${path}.configMap`);
+  const result = source === 'secret' ? ctx.secrets.secretKey(ctx.namespace, required(keyRef), `${path}.secret`) : ctx.secrets.configMapKey(ctx.namespace, required(keyRef), `${path}.configMap`);
   if (!result.ok) {
     ctx.findings.add(result.problem);
     return undefined;
   }
   if (result.value === undefined) return undefined;
   return { source, name: keyRef.name ?? '', key: keyRef.key, value: result.value };
+}
+
+/** The reference without `optional` (see readSecretKey). */
+function required<T extends { optional?: boolean | null }>(ref: T): T {
+  return ref.optional ? { ...ref, optional: false } : ref;
 }

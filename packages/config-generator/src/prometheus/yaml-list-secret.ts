@@ -4,7 +4,6 @@
  */
 import { load } from 'js-yaml';
 import type { SecretKeySelector } from '@promop/crds';
-import { readSecretKey } from '../http-client/index.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /**
@@ -17,7 +16,10 @@ export function readYamlListSecret(
   context: PrometheusRenderContext,
 ): Array<Record<string, unknown>> | undefined {
   if (!ref) return undefined;
-  const text = readSecretKey(ref, path, context);
+  // Not readSecretKey: here `optional: true` is honoured (a missing optional Secret is no list), as upstream.
+  const lookup = context.secrets.secretKey(context.namespace, ref, path);
+  if (!lookup.ok) context.findings.add(lookup.problem);
+  const text = lookup.ok ? lookup.value : undefined;
   if (text === undefined) return undefined;
   let parsed: unknown;
   try {

@@ -280,6 +280,17 @@ const cases: BadCase[] = [
     problems: [{ path: 'spec.endpoints[0].proxyConnectHeader["Proxy-Authorization"]', message: 'a proxy connect header needs at least one Secret key for its value' }],
   },
   {
+    // optional: true does not make a credential optional: prometheus-operator rejects the monitor too.
+    story: 'a basicAuth username from an optional Secret that does not exist',
+    monitor: smEndpoint({ basicAuth: { username: { name: 'nope', key: 'user', optional: true }, password: { name: 'creds', key: 'password' } } }),
+    problems: [{ path: 'spec.endpoints[0].basicAuth.username', message: 'Secret "nope" not found in namespace "default"' }],
+  },
+  {
+    story: 'a proxy URL whose host Go cannot parse',
+    monitor: smEndpoint({ proxyUrl: 'http:// _' }),
+    problems: [{ path: 'spec.endpoints[0].proxyUrl', message: 'Prometheus cannot parse this URL: invalid character " " in host name' }],
+  },
+  {
     story: 'a PodMonitor port number out of range',
     monitor: pm({ podMetricsEndpoints: [{ portNumber: 70000 }] }),
     problems: [{ path: 'spec.podMetricsEndpoints[0].portNumber', message: '70000 is not a valid port number (1-65535)' }],

@@ -159,6 +159,9 @@ describe('a bad Probe', () => {
     ['a timeout longer than the interval', { prober, targets, interval: '10s', scrapeTimeout: '20s' }, 'spec.scrapeTimeout', 'longer than interval 10s'],
     ['a metric relabeling with a bad regex', { prober, targets, metricRelabelings: [{ regex: '(?!x)', action: 'drop' }] }, 'spec.metricRelabelings[0].regex', 'lookahead'],
     ['a static relabeling without target label', { prober, targets: { staticConfig: { static: ['a'], relabelingConfigs: [{ action: 'replace', replacement: 'x' }] } } }, 'spec.targets.staticConfig.relabelingConfigs[0]', 'targetLabel'],
+    // staticConfig wins, but the ingress relabelings are still checked, as prometheus-operator does (bench/compat-diff).
+    ['an ingress relabeling without target label next to static targets', { prober, targets: { staticConfig: { static: ['a'] }, ingress: { relabelingConfigs: [{ action: 'replace', replacement: 'x' }] } } }, 'spec.targets.ingress.relabelingConfigs[0]', 'targetLabel'],
+    ['basic auth from an optional Secret that does not exist', { prober, targets: { staticConfig: { static: ['a'] } }, basicAuth: { username: { name: 'absent', key: 'user', optional: true }, password: { name: 'creds', key: 'password' } } }, 'spec.basicAuth.username', 'not found'],
     ['an invalid static label name', { prober, targets: { staticConfig: { static: ['a'], labels: { '': 'x' } } } }, 'spec.targets.staticConfig.labels', 'is not a label name'],
     ['an invalid ingress selector', { prober, targets: { ingress: { selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } } } }, 'spec.targets.ingress.selector.matchExpressions[0].operator', 'unknown operator'],
     ['two authentication methods', { prober, targets, basicAuth: { username: { name: 'creds', key: 'user' } }, bearerTokenSecret: { name: 'creds', key: 'token' } }, 'spec', 'only one authentication method'],

@@ -101,6 +101,8 @@ function renderProbeJob(spec: ProbeSpec, frame: MonitorFrame): Record<string, un
   const proberAddress = prober?.url ?? '';
   const staticConfig = spec.targets?.staticConfig;
   const ingress = spec.targets?.ingress;
+  // The ingress relabelings are checked even when staticConfig wins, as prometheus-operator checks them.
+  if (ingress) hc.findings.problems.push(...validateRelabelConfigs(ingress.relabelingConfigs, 'spec.targets.ingress.relabelingConfigs', ctx));
   if (staticConfig) {
     validateStaticLabels(staticConfig.labels, frame);
     hc.findings.problems.push(...validateRelabelConfigs(staticConfig.relabelingConfigs, 'spec.targets.staticConfig.relabelingConfigs', ctx));
@@ -118,7 +120,6 @@ function renderProbeJob(spec: ProbeSpec, frame: MonitorFrame): Record<string, un
   } else if (ingress) {
     const selector = ingress.selector ?? {};
     hc.findings.problems.push(...validateLabelSelector(selector, 'spec.targets.ingress.selector'));
-    hc.findings.problems.push(...validateRelabelConfigs(ingress.relabelingConfigs, 'spec.targets.ingress.relabelingConfigs', ctx));
     relabelings.push(...selectorRelabelings(selector, 'ingress'));
     cfg.kubernetes_sd_configs = kubernetesSdConfigs({ role: 'ingress', namespaceSelector: ingress.namespaceSelector, namespace }, ctx, hc);
     relabelings.push(
