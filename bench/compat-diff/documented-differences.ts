@@ -17,6 +17,14 @@ export interface DifferenceInContext {
   upstreamJob: Mapping | undefined;
   promopJob: Mapping | undefined;
   upstreamGlobal: unknown;
+  /** Every job promop wrote for the case. */
+  promopJobs: Mapping[];
+}
+
+/** Two jobs of one monitor: `serviceMonitor/<ns>/<name>/<i>` share everything before the endpoint index. */
+function sameObject(a: Mapping, b: Mapping): boolean {
+  const objectOf = (job: Mapping): string => String(job.job_name).replace(/\/\d+$/, '');
+  return objectOf(a) === objectOf(b);
 }
 
 const OTHER_AUTH_KEYS = ['basic_auth', 'oauth2', 'bearer_token', 'bearer_token_file'];
@@ -35,8 +43,10 @@ const RULES: { reason: string; matches: (item: DifferenceInContext) => boolean }
   },
   {
     reason: 'interval "0" with a scrapeTimeout: Prometheus takes the global interval, promop accepts, prometheus-operator rejects (docs/compatibility.md)',
-    matches: ({ difference, upstreamJob, promopJob }) =>
-      /^scrape_configs\[[^\]]+\]$/.test(difference.path) && !upstreamJob && !!promopJob && ZERO_DURATION.test(String(promopJob.scrape_interval ?? '')) && promopJob.scrape_timeout !== undefined,
+    // Upstream rejects the whole monitor, so every job of it is missing there: look at the monitor's other jobs too.
+    matches: ({ difference, upstreamJob, promopJob, promopJobs }) =>
+      /^scrape_configs\[[^\]]+\]$/.test(difference.path) && !upstreamJob && !!promopJob &&
+      promopJobs.some((job) => sameObject(job, promopJob) && ZERO_DURATION.test(String(job.scrape_interval ?? '')) && job.scrape_timeout !== undefined),
   },
   {
     reason: 'enforced namespace label on a ScrapeConfig without relabelings (docs/compatibility.md, ScrapeConfigs)',

@@ -13,8 +13,13 @@ export type AuthMethods = { [K in keyof Pick<Endpoint, 'basicAuth' | 'oauth2' | 
 
 /** Records a problem at `path` when more than one method is set. Returns whether it is fine. */
 export function checkAuthExclusivity(methods: AuthMethods, path: string, ctx: Pick<HttpClientContext, 'findings'>): boolean {
-  const set = (Object.keys(methods) as Array<keyof AuthMethods>).filter((k) => methods[k] !== undefined && methods[k] !== null && methods[k] !== '');
+  const set = (Object.keys(methods) as Array<keyof AuthMethods>).filter((k) => methods[k] !== undefined && methods[k] !== null && methods[k] !== '' && !(k === 'authorization' && isEmptyObject(methods[k])));
   if (set.length <= 1) return true;
   ctx.findings.problem(path, `only one authentication method can be set, found ${set.join(' and ')}`);
   return false;
+}
+
+/** `authorization: {}` (nothing set in it) is no method: prometheus-operator treats it as absent. */
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.values(value).every((item) => item === undefined || item === null || item === '');
 }

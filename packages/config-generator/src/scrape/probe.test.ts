@@ -161,6 +161,7 @@ describe('a bad Probe', () => {
     ['a static relabeling without target label', { prober, targets: { staticConfig: { static: ['a'], relabelingConfigs: [{ action: 'replace', replacement: 'x' }] } } }, 'spec.targets.staticConfig.relabelingConfigs[0]', 'targetLabel'],
     // staticConfig wins, but the ingress relabelings are still checked, as prometheus-operator does (bench/compat-diff).
     ['an ingress relabeling without target label next to static targets', { prober, targets: { staticConfig: { static: ['a'] }, ingress: { relabelingConfigs: [{ action: 'replace', replacement: 'x' }] } } }, 'spec.targets.ingress.relabelingConfigs[0]', 'targetLabel'],
+    ['basic auth without a username', { prober, targets: { staticConfig: { static: ['a'] } }, basicAuth: { password: { name: 'creds', key: 'password' } } }, 'spec.basicAuth.username', 'needs a username'],
     ['basic auth from an optional Secret that does not exist', { prober, targets: { staticConfig: { static: ['a'] } }, basicAuth: { username: { name: 'absent', key: 'user', optional: true }, password: { name: 'creds', key: 'password' } } }, 'spec.basicAuth.username', 'not found'],
     ['an invalid static label name', { prober, targets: { staticConfig: { static: ['a'], labels: { '': 'x' } } } }, 'spec.targets.staticConfig.labels', 'is not a label name'],
     ['an invalid ingress selector', { prober, targets: { ingress: { selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } } } }, 'spec.targets.ingress.selector.matchExpressions[0].operator', 'unknown operator'],
@@ -233,5 +234,13 @@ describe('Probes in a whole prometheus.yaml', () => {
     // prometheus.yaml carries the replica label as $(POD_NAME), which promtool's environment does not set.
     const stderr = result.stderr.split('\n').filter((line) => line !== '' && !line.includes('name=POD_NAME'));
     expect({ code: result.code, stderr }).toEqual({ code: 0, stderr: [] });
+  });
+});
+
+describe('a Probe with an empty authorization next to a bearer token Secret', () => {
+  it('is accepted with the bearer token only, as prometheus-operator counts authorization: {} as none (bench/compat-diff)', () => {
+    const result = renderProbe(probe({ prober, targets: { staticConfig: { static: ['a'] } }, authorization: {}, bearerTokenSecret: { name: 'creds', key: 'token' } }), testContext());
+    expect(result.ok ? result.scrapeConfigs[0] : result.problems).toMatchObject({ bearer_token: 'tok3n' });
+    expect(result.ok && result.scrapeConfigs[0]?.authorization).toBeFalsy();
   });
 });
