@@ -29,12 +29,15 @@ export {
   SCRAPE_FILE_SLOTS,
   SECRETS_DIR,
   STORAGE_DIR,
+  NAME_PREFIXES,
   prefixedName,
   ruleConfigMapName,
   scrapeFileName,
   tlsAssetFileName,
   tlsAssetsSecretName,
+  type WorkloadKind,
 } from './pod-layout.ts';
+export { isAgent, type PrometheusWorkload } from './prometheus/agent-mode.ts';
 export { INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_CONFIG_FILES_SINCE, SCRAPE_FILE_MAX_BYTES } from './prometheus/scrape-config-files.ts';
 export { mountedRuleConfigMapNames, MIN_RULE_CONFIGMAP_MOUNTS } from './prometheus/rule-files.ts';
 export { POD_NAME_ENV } from './prometheus/external-labels.ts';

@@ -35,9 +35,19 @@ export const CONFIGMAPS_DIR = '/etc/prometheus/configmaps';
 /** TSDB data directory. */
 export const STORAGE_DIR = '/prometheus';
 
-/** Every object promop creates for a Prometheus is prefixed like prometheus-operator's. */
-export function prefixedName(prometheusName: string): string {
-  return `prometheus-${prometheusName}`;
+/** The kinds promop runs Prometheus pods for: a server, or an agent (agent mode). */
+export type WorkloadKind = 'Prometheus' | 'PrometheusAgent';
+
+/**
+ * The prefix of every object promop creates for each kind, prometheus-operator's: `prometheus-<name>` for a
+ * Prometheus, `prom-agent-<name>` for a PrometheusAgent, so a server and an agent of the same name never share a
+ * child.
+ */
+export const NAME_PREFIXES: Readonly<Record<WorkloadKind, string>> = { Prometheus: 'prometheus', PrometheusAgent: 'prom-agent' };
+
+/** Every object promop creates for a Prometheus (or agent, with `kind`) is prefixed like prometheus-operator's. */
+export function prefixedName(prometheusName: string, kind: WorkloadKind = 'Prometheus'): string {
+  return `${NAME_PREFIXES[kind]}-${prometheusName}`;
 }
 
 /** The rule ConfigMap with index `index`. */
@@ -46,8 +56,8 @@ export function ruleConfigMapName(prometheusName: string, index: number): string
 }
 
 /** The Secret holding TLS material referenced by monitors. */
-export function tlsAssetsSecretName(prometheusName: string): string {
-  return `${prefixedName(prometheusName)}-tls-assets-0`;
+export function tlsAssetsSecretName(prometheusName: string, kind: WorkloadKind = 'Prometheus'): string {
+  return `${prefixedName(prometheusName, kind)}-tls-assets-0`;
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
- * The operator: caches → work queue → PrometheusReconciler, wired in sample-controller's shape. `start()` waits
+ * The operator: caches → work queues → PrometheusReconcilers, wired in sample-controller's shape: one work queue
+ * and one reconciler per kind (Prometheus, PrometheusAgent), sharing the caches, the writers and the reloader. `start()` waits
  * until every cache has listed (so the first reconcile sees the whole cluster, not a partial one that would
  * render a config without some monitors), then starts the workers; `stop()` stops watches, timers and workers
  * and leaves everything promop created in place: stopping the operator never stops a Prometheus. The reconciler's
  * ConfigReloader is the ShardReloader (reload/): it reloads and verifies the pods of each shard over HTTP.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { GROUP, PLURALS, VERSION } from '@promop/crds';
+import { API_VERSIONS, GROUP, PLURALS } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
   ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, sharedConnectionsKubeConfig, startClusterCaches,
@@ -15,7 +16,8 @@ import {
 } from './kube/index.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
-import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges } from './reconcile/index.ts';
+import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, splitKey, workloadKey } from './reconcile/index.ts';
+import type { WorkloadKind } from './workload/index.ts';
 import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
 
 /** Options of an Operator. */
@@ -59,16 +61,19 @@ export interface OperatorOptions {
   mayWrite?: () => boolean;
 }
 
-/** Asks the API server (not the cache) whether Prometheus `namespace/name` exists; see ReconcilerDependencies. */
-async function prometheusExists(custom: CustomObjectsApi, namespace: string, name: string): Promise<boolean> {
+/** Asks the API server (not the cache) whether the `kind` `namespace/name` exists; see ReconcilerDependencies. */
+async function prometheusExists(custom: CustomObjectsApi, kind: WorkloadKind, namespace: string, name: string): Promise<boolean> {
   try {
-    await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace, name });
+    await custom.getNamespacedCustomObject({ group: GROUP, version: API_VERSIONS[kind], plural: PLURALS[kind], namespace, name });
     return true;
   } catch (error) {
     if (isNotFound(error)) return false;
     throw error;
   }
 }
+
+/** The kinds the operator reconciles, each with a work queue and a reconciler of its own. */
+const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Prometheus', 'PrometheusAgent'];
 
 /** A running (or stopped) promop operator. */
 export class Operator {
@@ -77,8 +82,9 @@ export class Operator {
   readonly #api: RawApi;
   readonly #caches: ClusterCaches;
   readonly #referenced: ReferencedObjects;
-  readonly #queue: WorkQueue;
-  readonly #reconciler: PrometheusReconciler;
+  /** One work queue and one reconciler per kind. */
+  readonly #queues: Readonly<Record<WorkloadKind, WorkQueue>>;
+  readonly #reconcilers: Readonly<Record<WorkloadKind, PrometheusReconciler>>;
   readonly #podClient: PrometheusReloader;
   readonly #metrics: OperatorMetrics;
   #resyncTimer: NodeJS.Timeout | undefined;
@@ -105,11 +111,12 @@ export class Operator {
     const prometheuses = this.#caches.prometheuses;
     metrics.countPrometheusObjects(() => prometheuses.list());
     this.#referenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
-    this.#queue = new WorkQueue({
+    const queue = (kind: WorkloadKind) => new WorkQueue({
       workers: options.workers ?? 1,
-      onError: (key, error, failures) => this.#log.error({ prometheus: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
+      onError: (key, error, failures) => this.#log.error({ prometheus: key, kind, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
       metrics,
     });
+    this.#queues = { Prometheus: queue('Prometheus'), PrometheusAgent: queue('PrometheusAgent') };
     // The reloader of `promop run`: pods from the cache, pod networks from the flag or the Nodes, HTTP to Prometheus.
     const core = kc.makeApiClient(CoreV1Api);
     const networks: PodNetworks = options.podNetworks
@@ -127,17 +134,22 @@ export class Operator {
       metrics,
       ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),
     });
-    this.#reconciler = new PrometheusReconciler({
+    const children = new ChildWriter(writerKc);
+    const status = new StatusWriter(writerKc);
+    const events = new EventRecorder(writerKc);
+    const reconciler = (kind: WorkloadKind) => new PrometheusReconciler({
+      kind,
       caches: this.#caches,
       referenced: this.#referenced,
-      children: new ChildWriter(writerKc),
-      status: new StatusWriter(writerKc),
-      prometheusExists: (namespace, name) => prometheusExists(custom, namespace, name),
-      events: new EventRecorder(writerKc),
+      children,
+      status,
+      prometheusExists: (namespace, name) => prometheusExists(custom, kind, namespace, name),
+      events,
       reloader,
       log: this.#log,
       metrics,
     });
+    this.#reconcilers = { Prometheus: reconciler('Prometheus'), PrometheusAgent: reconciler('PrometheusAgent') };
   }
 
   /** Lists and watches everything, then starts reconciling. Rejects (and cleans up) when a cache cannot list. */
@@ -153,27 +165,36 @@ export class Operator {
   async startCaches(): Promise<void> {
     if (this.#started) throw new Error('bug: Operator started twice');
     this.#started = true;
-    enqueueOnChanges(this.#caches, this.#queue, this.#referenced);
-    // A deleted (or no longer selected) Prometheus takes its per-Prometheus series with it.
+    enqueueOnChanges(this.#caches, this.#queues, this.#referenced);
+    // A deleted (or no longer selected) Prometheus or agent takes its per-Prometheus series with it.
     this.#caches.prometheuses.onChange((prometheus, change) => {
-      if (change === 'delete') this.#metrics.forgetPrometheus(`${prometheus.metadata.namespace}/${prometheus.metadata.name}`);
+      if (change === 'delete') this.#metrics.forgetPrometheus(workloadKey('Prometheus', prometheus.metadata.namespace, prometheus.metadata.name));
+    });
+    this.#caches.prometheusAgents.onChange((agent, change) => {
+      if (change === 'delete') this.#metrics.forgetPrometheus(workloadKey('PrometheusAgent', agent.metadata.namespace, agent.metadata.name));
     });
     await startClusterCaches(this.#caches);
-    this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'caches synced');
+    this.#log.info({ prometheuses: this.#caches.prometheuses.list().length, prometheusAgents: this.#caches.prometheusAgents.list().length }, 'caches synced');
   }
 
   /** Starts the workers (after startCaches): from now on this operator writes. Only the leader calls it. */
   startReconciling(): void {
-    this.#log.info({ prometheuses: this.#caches.prometheuses.list().length }, 'reconciling');
+    this.#log.info({ prometheuses: this.#caches.prometheuses.list().length, prometheusAgents: this.#caches.prometheusAgents.list().length }, 'reconciling');
     // Everything, once: a new leader must not rely on the keys its stand-by time happened to queue.
-    enqueueEveryPrometheus(this.#caches, this.#queue);
-    this.#queue.start(recordedReconcile(this.#metrics, (key) => this.#reconciler.reconcile(key), {
-      // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.
-      onReconciled: (key, outcome, ms) => this.#log.debug({ prometheus: key, outcome, ms: Math.round(ms) }, 'reconciled'),
-    }));
+    enqueueEveryPrometheus(this.#caches, this.#queues);
+    for (const kind of WORKLOAD_KINDS) {
+      this.#queues[kind].start(recordedReconcile(this.#metrics, (key) => this.#reconcilers[kind].reconcile(key), {
+        // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.
+        onReconciled: (key, outcome, ms) => this.#log.debug({ prometheus: key, kind, outcome, ms: Math.round(ms) }, 'reconciled'),
+        metricsKey: (key) => {
+          const { namespace, name } = splitKey(key);
+          return workloadKey(kind, namespace, name);
+        },
+      }));
+    }
     // A level-based controller can always reconcile again; a periodic resync repairs anything a missed event
     // left behind (and refreshes Available while pods come and go).
-    this.#resyncTimer = setInterval(() => enqueueEveryPrometheus(this.#caches, this.#queue), this.#options.resyncIntervalMs ?? 5 * 60_000);
+    this.#resyncTimer = setInterval(() => enqueueEveryPrometheus(this.#caches, this.#queues), this.#options.resyncIntervalMs ?? 5 * 60_000);
     this.#resyncTimer.unref();
   }
 
@@ -183,14 +204,19 @@ export class Operator {
    */
   async stopReconciling(): Promise<void> {
     clearInterval(this.#resyncTimer);
-    await this.#queue.shutdown();
+    await this.#shutdownQueues();
+  }
+
+  /** Stops both work queues; resolves once the reconciles in progress ended. */
+  async #shutdownQueues(): Promise<void> {
+    await Promise.all(WORKLOAD_KINDS.map((kind) => this.#queues[kind].shutdown()));
   }
 
   /** Stops watching and reconciling; waits for the reconcile in progress. Children stay. */
   async stop(): Promise<void> {
     clearInterval(this.#resyncTimer);
     await stopClusterCaches(this.#caches);
-    await this.#queue.shutdown();
+    await this.#shutdownQueues();
     await this.#podClient.close();
     this.#api.close();
     this.#log.info('stopped');

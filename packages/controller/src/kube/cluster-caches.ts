@@ -15,7 +15,7 @@
  * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
 import type { V1ConfigMap, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { API_VERSIONS, GROUP, PLURALS, VERSION, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { API_VERSIONS, GROUP, PLURALS, VERSION, type PodMonitor, type Probe, type Prometheus, type PrometheusAgent, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
 import type { RawApi } from './raw-api.ts';
@@ -32,6 +32,8 @@ export const IGNORED_SECRET_TYPES_SELECTOR = 'type!=kubernetes.io/service-accoun
 /** Every cache the controller reads. */
 export interface ClusterCaches {
   prometheuses: ObjectCache<Prometheus>;
+  /** PrometheusAgents (v1alpha1), filtered by the same `prometheusSelector` as upstream's agent controller. */
+  prometheusAgents: ObjectCache<PrometheusAgent>;
   serviceMonitors: ObjectCache<ServiceMonitor>;
   podMonitors: ObjectCache<PodMonitor>;
   probes: ObjectCache<Probe>;
@@ -100,6 +102,9 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     : watched<V1Namespace>('namespaces', '/api/v1/namespaces', {});
   return {
     prometheuses: custom<Prometheus>(PLURALS.Prometheus, options.prometheusSelector),
+    // PrometheusAgent is served as v1alpha1 only; `--prometheus-instance-selector` filters agents too, as upstream.
+    prometheusAgents: cache<PrometheusAgent>(PLURALS.PrometheusAgent, `/apis/${GROUP}/${API_VERSIONS.PrometheusAgent}`, PLURALS.PrometheusAgent,
+      options.prometheusSelector ? { labelSelector: options.prometheusSelector } : {}),
     serviceMonitors: custom<ServiceMonitor>(PLURALS.ServiceMonitor),
     podMonitors: custom<PodMonitor>(PLURALS.PodMonitor),
     probes: custom<Probe>(PLURALS.Probe),

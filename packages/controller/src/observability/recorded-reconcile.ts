@@ -18,6 +18,11 @@ export interface RecordedReconcileOptions {
   onReconciled?: (key: string, outcome: ProcessOutcome, durationMs: number) => void;
   /** The monotonic clock in ms (tests fix it). */
   now?: () => number;
+  /**
+   * The key the metrics know the object by, from the queue's key (default the same): a PrometheusAgent's is its
+   * workloadKey, as the reloader records it, so a Prometheus and an agent of the same name stay apart.
+   */
+  metricsKey?: (key: string) => string;
 }
 
 /** `reconcile` as a ProcessKey whose every run is recorded in `metrics`. */
@@ -25,16 +30,17 @@ export function recordedReconcile(metrics: ReconcileMetrics, reconcile: (key: st
   const now = options.now ?? (() => performance.now());
   return async (key, addedAtMs) => {
     const started = now();
-    metrics.reconcileStarting(key, addedAtMs);
+    const metricsKey = options.metricsKey?.(key) ?? key;
+    metrics.reconcileStarting(metricsKey, addedAtMs);
     let outcome: ProcessOutcome;
     try {
       outcome = await reconcile(key);
     } catch (error) {
-      metrics.recordReconcile('error', (now() - started) / 1000, key);
+      metrics.recordReconcile('error', (now() - started) / 1000, metricsKey);
       throw error;
     }
     const durationMs = now() - started;
-    metrics.recordReconcile(outcome === 'done' ? 'success' : 'retry', durationMs / 1000, key);
+    metrics.recordReconcile(outcome === 'done' ? 'success' : 'retry', durationMs / 1000, metricsKey);
     options.onReconciled?.(key, outcome, durationMs);
     return outcome;
   };

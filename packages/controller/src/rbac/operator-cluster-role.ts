@@ -24,7 +24,7 @@ const STATUS_WRITE: V1PolicyRule = { apiGroups: [GROUP], resources: Object.value
 // Children carry an ownerReference with blockOwnerDeletion: clusters that enable the
 // OwnerReferencesPermissionEnforcement admission plugin (OpenShift does) require update on the owner's
 // finalizers subresource to set it.
-const FINALIZERS_UPDATE: V1PolicyRule = { apiGroups: [GROUP], resources: [`${PLURALS.Prometheus}/finalizers`], verbs: ['update'] };
+const FINALIZERS_UPDATE: V1PolicyRule = { apiGroups: [GROUP], resources: [`${PLURALS.Prometheus}/finalizers`, `${PLURALS.PrometheusAgent}/finalizers`], verbs: ['update'] };
 // Secrets: read the ones monitors and Prometheus objects reference (cluster-wide, see above); create/patch the
 // config and TLS-assets Secrets (server-side apply creates with PATCH, which the API server authorizes as
 // create when the object does not exist yet); delete those of removed shards.

@@ -1,10 +1,10 @@
 /**
  * `status.bindings` of ServiceMonitors, PodMonitors and PrometheusRules (prometheus-operator §7): one entry per
- * Prometheus that selects the object, with an `Accepted` condition; plus promop's `acceptedBy`/`rejectedBy`
+ * Prometheus (`resource: prometheuses`) or PrometheusAgent (`resource: prometheusagents`) that selects the object, with an `Accepted` condition; plus promop's `acceptedBy`/`rejectedBy`
  * counts that `kubectl get` shows as columns. Pure: the reconciler writes what this computes.
  */
 import type { Verdict } from '@promop/config-generator';
-import { GROUP, type ConfigResourceStatus } from '@promop/crds';
+import { GROUP, PLURALS, type ConfigResourceStatus } from '@promop/crds';
 import { sameCondition, withTransitionTime, type Condition } from './conditions.ts';
 
 type Binding = NonNullable<ConfigResourceStatus['bindings']>[number];
@@ -21,11 +21,15 @@ export interface BoundResource {
   status?: ConfigResourceStatus | undefined;
 }
 
-/** The Prometheus a binding belongs to. */
+/** The Prometheus (or agent) a binding belongs to. */
 export interface BindingOwner {
   namespace: string;
   name: string;
+  /** The owner's resource: `prometheuses` (the default) or `prometheusagents`. */
+  resource?: Binding['resource'];
 }
+
+const resourceOf = (owner: BindingOwner) => owner.resource ?? PLURALS.Prometheus;
 
 /** The new status of one resource, and what changed. */
 export interface BindingChange {
@@ -59,7 +63,7 @@ export function bindingDecision(verdict: Verdict | undefined): string {
 }
 
 function isOwnedBy(binding: Binding, owner: BindingOwner): boolean {
-  return binding.group === GROUP && binding.resource === 'prometheuses' && binding.namespace === owner.namespace && binding.name === owner.name;
+  return binding.group === GROUP && binding.resource === resourceOf(owner) && binding.namespace === owner.namespace && binding.name === owner.name;
 }
 
 /** Whether `resource`'s status holds a binding of `owner` (which only `owner`'s reconcile may change or remove). */
@@ -80,11 +84,12 @@ export function bindResource(resource: BoundResource, owner: BindingOwner, verdi
   let mine: Binding | undefined;
   if (next) {
     const condition = withTransitionTime<Condition>(next, previous, now) as BindingCondition;
-    mine = { group: GROUP, resource: 'prometheuses', namespace: owner.namespace, name: owner.name, conditions: [condition] };
+    mine = { group: GROUP, resource: resourceOf(owner), namespace: owner.namespace, name: owner.name, conditions: [condition] };
   }
   const all = mine ? [...others, mine] : others;
   // Sorted so the same bindings always give the same object (no needless write).
-  all.sort((a, b) => (`${a.namespace}/${a.name}` < `${b.namespace}/${b.name}` ? -1 : 1));
+  const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  all.sort((a, b) => compare(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`) || compare(a.resource, b.resource));
   const accepted = (b: Binding) => b.conditions?.some((c) => c.type === 'Accepted' && c.status === 'True') ?? false;
   const rejected = (b: Binding) => b.conditions?.some((c) => c.type === 'Accepted' && c.status === 'False') ?? false;
   const status: ConfigResourceStatus = { bindings: all, acceptedBy: all.filter(accepted).length, rejectedBy: all.filter(rejected).length };

@@ -7,7 +7,8 @@
  * failed before is reloaded and verified. Everything Prometheus-specific lives behind this seam: finding the
  * shard's pods, nudging the kubelet, POST `/-/reload`, verifying what was loaded. The reconciler never talks HTTP.
  */
-import type { Prometheus, PrometheusStatus } from '@promop/crds';
+import type { PrometheusStatus } from '@promop/crds';
+import type { PrometheusWorkload } from '../workload/index.ts';
 import type { Logger } from 'pino';
 import type { ExpectedRuleFiles } from '../prometheus-client/index.ts';
 
@@ -53,7 +54,7 @@ export type ReloadResult =
 
 /** Makes a Prometheus shard run the files promop wrote. Must not throw for an unreachable Prometheus. */
 export interface ConfigReloader {
-  reload(prometheus: Prometheus, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult>;
+  reload(prometheus: PrometheusWorkload, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult>;
   /** The Prometheus `namespace/name` is gone: drop what was remembered about its pods. */
   forget(key: string): void;
 }

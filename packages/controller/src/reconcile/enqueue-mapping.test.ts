@@ -4,7 +4,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ChangeHandler, ClusterCaches } from '../kube/index.ts';
-import { shardSelectorLabels } from '../workload/index.ts';
+import { shardSelectorLabels, type WorkloadKind } from '../workload/index.ts';
 import { enqueueOnChanges } from './enqueue-mapping.ts';
 
 /** Enough of a WatchedCache: handlers to call, and the objects `get` finds. */
@@ -32,11 +32,11 @@ class FakeCache<T> {
   readonly last = new Map<string, T>();
 }
 
-const CACHES = ['prometheuses', 'serviceMonitors', 'podMonitors', 'probes', 'scrapeConfigs', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
+const CACHES = ['prometheuses', 'prometheusAgents', 'serviceMonitors', 'podMonitors', 'probes', 'scrapeConfigs', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
 
-function pod(status: { phase?: string; ready?: boolean; ip?: string }, annotations: Record<string, string> = {}, prometheus = 'main'): V1Pod {
+function pod(status: { phase?: string; ready?: boolean; ip?: string }, annotations: Record<string, string> = {}, prometheus = 'main', kind: WorkloadKind = 'Prometheus'): V1Pod {
   return {
-    metadata: { name: `prometheus-${prometheus}-0`, namespace: 'monitoring', uid: `uid-${prometheus}`, labels: shardSelectorLabels(prometheus, 0), annotations },
+    metadata: { name: `prometheus-${prometheus}-0`, namespace: 'monitoring', uid: `uid-${prometheus}`, labels: shardSelectorLabels(prometheus, 0, kind), annotations },
     status: {
       ...(status.phase ? { phase: status.phase } : {}),
       ...(status.ip ? { podIP: status.ip } : {}),
@@ -45,12 +45,17 @@ function pod(status: { phase?: string; ready?: boolean; ip?: string }, annotatio
   };
 }
 
-/** Fake caches with the handlers registered; `emit` returns the keys one change enqueued. */
-function wired(referenced: (kind: string, namespace: string, name: string) => boolean = () => false) {
+/**
+ * Fake caches with the handlers registered; `emit` returns the keys one change enqueued, an agent's prefixed
+ * `agent:`. With `agent`, a PrometheusAgent of the Prometheus' name and namespace is cached too.
+ */
+function wired(referenced: (kind: string, namespace: string, name: string) => boolean = () => false, { agent = false } = {}) {
   const caches = Object.fromEntries(CACHES.map((name) => [name, new FakeCache()])) as unknown as Record<(typeof CACHES)[number], FakeCache<unknown>>;
   caches.prometheuses.objects.push({ name: 'main', namespace: 'monitoring', object: { metadata: { name: 'main', namespace: 'monitoring' } } });
+  if (agent) caches.prometheusAgents.objects.push({ name: 'main', namespace: 'monitoring', object: { kind: 'PrometheusAgent', metadata: { name: 'main', namespace: 'monitoring' } } });
   const keys: string[] = [];
-  enqueueOnChanges(caches as unknown as ClusterCaches, { add: (key) => keys.push(key) }, { isReferenced: referenced });
+  const queues = { Prometheus: { add: (key: string) => keys.push(key) }, PrometheusAgent: { add: (key: string) => keys.push(`agent:${key}`) } };
+  enqueueOnChanges(caches as unknown as ClusterCaches, queues, { isReferenced: referenced });
   const emitTo = (cache: (typeof CACHES)[number], object: unknown, change: 'add' | 'update' | 'delete') => {
     keys.length = 0;
     caches[cache].emit(object, change);
@@ -135,5 +140,31 @@ describe('a change of a Secret or ConfigMap', () => {
     expect(emitTo('secrets', { metadata: { name: 'api-auth', namespace: 'team-a', resourceVersion: '2' } }, 'update')).toEqual(['monitoring/main']);
     expect(emitTo('secrets', { metadata: { name: 'unrelated', namespace: 'team-a', resourceVersion: '3' } }, 'add')).toEqual([]);
     expect(emitTo('configMaps', { metadata: { name: 'api-auth', namespace: 'team-a', resourceVersion: '4' } }, 'add')).toEqual([]);
+  });
+});
+
+describe('with a PrometheusAgent beside a Prometheus of the same name', () => {
+  const emitTo = wired((kind, _namespace, name) => kind === 'Secret' && name === 'remote-write-auth', { agent: true });
+  const owned = (kind: string, apiVersion: string) => ({
+    metadata: { name: 'x', namespace: 'monitoring', resourceVersion: String(Math.random()), ownerReferences: [{ apiVersion, kind, name: 'main', uid: 'u', controller: true }] },
+  });
+
+  it('enqueues both for a monitor or a referenced Secret, each into its own queue', () => {
+    expect(emitTo('serviceMonitors', { metadata: { name: 'api', namespace: 'team-a', generation: 1 } }, 'add')).toEqual(['monitoring/main', 'agent:monitoring/main']);
+    expect(emitTo('secrets', { metadata: { name: 'remote-write-auth', namespace: 'monitoring', resourceVersion: '2' } }, 'update')).toEqual(['monitoring/main', 'agent:monitoring/main']);
+  });
+
+  it('enqueues only the agent for its own spec change, its pods and its children', () => {
+    expect(emitTo('prometheusAgents', { kind: 'PrometheusAgent', metadata: { name: 'main', namespace: 'monitoring', generation: 2 } }, 'add')).toEqual(['agent:monitoring/main']);
+    expect(emitTo('pods', pod({ phase: 'Pending' }, {}, 'main', 'PrometheusAgent'), 'add')).toEqual(['agent:monitoring/main']);
+    expect(emitTo('pods', pod({ phase: 'Pending' }, {}, 'main', 'Prometheus'), 'add')).toEqual(['monitoring/main']);
+    expect(emitTo('ownedSecrets', owned('PrometheusAgent', 'monitoring.coreos.com/v1alpha1'), 'delete')).toEqual(['agent:monitoring/main']);
+    expect(emitTo('ownedSecrets', owned('Prometheus', 'monitoring.coreos.com/v1'), 'delete')).toEqual(['monitoring/main']);
+  });
+
+  it('enqueues the agent a monitor\'s binding names by resource prometheusagents', () => {
+    const bound = { bindings: [{ group: 'monitoring.coreos.com', resource: 'prometheusagents', namespace: 'elsewhere', name: 'gone' }] };
+    expect(emitTo('podMonitors', { metadata: { name: 'p', namespace: 'team-a', generation: 1 }, status: bound }, 'delete'))
+      .toEqual(['monitoring/main', 'agent:monitoring/main', 'agent:elsewhere/gone']);
   });
 });

@@ -1,6 +1,9 @@
 /**
- * Which Prometheus keys a change enqueues. Handlers only enqueue (sample-controller); the reconcile reads the
- * rest from the caches.
+ * Which Prometheus and PrometheusAgent keys a change enqueues, each kind into its own work queue. Handlers only
+ * enqueue (sample-controller); the reconcile reads the rest from the caches. An agent selects monitors, Probes and
+ * ScrapeConfigs and references Secrets as a Prometheus does, so everything below that enqueues "every Prometheus"
+ * enqueues every agent too; children, pods and bindings name their owner's kind (owner reference kind,
+ * `app.kubernetes.io/name`, binding resource).
  *
  * Simplest correct choice: a change to a ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace, or referenced
  * Secret/ConfigMap enqueues every Prometheus, since whether it is selected depends on selectors the reconcile
@@ -28,7 +31,7 @@
 import type { V1ObjectMeta, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
 import { GROUP } from '@promop/crds';
 import type { ClusterCaches, ReferencedKind } from '../kube/index.ts';
-import { PROMETHEUS_NAME_LABEL } from '../workload/index.ts';
+import { PROMETHEUS_NAME_LABEL, WORKLOADS, type WorkloadKind } from '../workload/index.ts';
 import { appliedHashOf } from './applied-hash.ts';
 import { sameJson } from './json-equality.ts';
 import { objectKey } from './key.ts';
@@ -38,9 +41,31 @@ export interface KeySink {
   add(key: string): void;
 }
 
-/** Enqueues every cached Prometheus: for changes whose effect the reconcile decides, and the periodic resync. */
-export function enqueueEveryPrometheus(caches: Pick<ClusterCaches, 'prometheuses'>, queue: KeySink): void {
-  for (const prometheus of caches.prometheuses.list()) queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name));
+/** One work queue per kind. */
+export type WorkloadQueues = Readonly<Record<WorkloadKind, KeySink>>;
+
+/** The cache of each kind. */
+const CACHE_OF: Readonly<Record<WorkloadKind, 'prometheuses' | 'prometheusAgents'>> = { Prometheus: 'prometheuses', PrometheusAgent: 'prometheusAgents' };
+const KINDS = Object.keys(CACHE_OF) as WorkloadKind[];
+
+/**
+ * Enqueues every cached Prometheus and PrometheusAgent, each into its kind's queue: for changes whose effect the
+ * reconcile decides, and the periodic resync.
+ */
+export function enqueueEveryPrometheus(caches: Pick<ClusterCaches, 'prometheuses' | 'prometheusAgents'>, queues: WorkloadQueues): void {
+  for (const kind of KINDS) {
+    for (const workload of caches[CACHE_OF[kind]].list()) queues[kind].add(objectKey(workload.metadata.namespace, workload.metadata.name));
+  }
+}
+
+/** The kind whose pods carry `app.kubernetes.io/name: <appName>`, if any. */
+function kindOfAppName(appName: string | undefined): WorkloadKind | undefined {
+  return KINDS.find((kind) => WORKLOADS[kind].appName === appName);
+}
+
+/** The kind an owner reference names, if it is one of promop's owners (group monitoring.coreos.com). */
+function kindOfOwner(ref: { apiVersion: string; kind: string }): WorkloadKind | undefined {
+  return ref.apiVersion.startsWith(`${GROUP}/`) ? KINDS.find((kind) => kind === ref.kind) : undefined;
 }
 
 /** What about a pod decides whether and where promop reloads it (pure). */
@@ -87,30 +112,33 @@ export function ownedChildChanged<T extends { metadata?: V1ObjectMeta }>(object:
   return changedBesidesStatus(previous, object);
 }
 
-/** Registers the handlers of every cache on `queue`. */
-export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink, references: ReferenceIndex): void {
-  const everyPrometheus = () => enqueueEveryPrometheus(caches, queue);
+/** Registers the handlers of every cache on the queue of each kind. */
+export function enqueueOnChanges(caches: ClusterCaches, queues: WorkloadQueues, references: ReferenceIndex): void {
+  const everyPrometheus = () => enqueueEveryPrometheus(caches, queues);
   const ifReferenced = (kind: ReferencedKind) => (object: { metadata?: V1ObjectMeta }) => {
     if (references.isReferenced(kind, object.metadata?.namespace ?? '', object.metadata?.name ?? '')) everyPrometheus();
   };
   const boundPrometheuses = (status: { bindings?: { group: string; resource: string; namespace: string; name: string }[] } | undefined) => {
     for (const binding of status?.bindings ?? []) {
-      if (binding.group === GROUP && binding.resource === 'prometheuses') queue.add(objectKey(binding.namespace, binding.name));
+      const kind = binding.group === GROUP ? KINDS.find((k) => WORKLOADS[k].resource === binding.resource) : undefined;
+      if (kind) queues[kind].add(objectKey(binding.namespace, binding.name));
     }
   };
   // Children of a Prometheus this operator does not manage (another operator's, outside its selector) are left
   // alone: only owners in the cache are enqueued.
-  const addIfManaged = (namespace: string, name: string) => {
-    if (caches.prometheuses.get(name, namespace)) queue.add(objectKey(namespace, name));
+  const addIfManaged = (kind: WorkloadKind, namespace: string, name: string) => {
+    if (caches[CACHE_OF[kind]].get(name, namespace)) queues[kind].add(objectKey(namespace, name));
   };
   const controller = (metadata: V1ObjectMeta | undefined) => {
-    const owner = metadata?.ownerReferences?.find((ref) => ref.controller && ref.kind === 'Prometheus' && ref.apiVersion.startsWith(`${GROUP}/`));
-    if (owner && metadata?.namespace) addIfManaged(metadata.namespace, owner.name);
+    const owner = metadata?.ownerReferences?.find((ref) => ref.controller && kindOfOwner(ref));
+    if (owner && metadata?.namespace) addIfManaged(kindOfOwner(owner)!, metadata.namespace, owner.name);
   };
 
-  caches.prometheuses.onChange((prometheus, change, previous) => {
-    if (change !== 'update' || changedBesidesStatus(previous, prometheus)) queue.add(objectKey(prometheus.metadata.namespace, prometheus.metadata.name));
-  });
+  for (const kind of KINDS) {
+    caches[CACHE_OF[kind]].onChange((workload: { metadata: { namespace: string; name: string } }, change, previous) => {
+      if (change !== 'update' || changedBesidesStatus(previous, workload)) queues[kind].add(objectKey(workload.metadata.namespace, workload.metadata.name));
+    });
+  }
   for (const cache of [caches.serviceMonitors, caches.podMonitors, caches.probes, caches.scrapeConfigs, caches.prometheusRules] as const) {
     cache.onChange((resource, change, previous) => {
       if (change === 'update' && !changedBesidesStatus(previous, resource)) return;
@@ -137,13 +165,15 @@ export function enqueueOnChanges(caches: ClusterCaches, queue: KeySink, referenc
   caches.pods.onChange((pod, change, previous) => {
     if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
     const prometheus = pod.metadata?.labels?.[PROMETHEUS_NAME_LABEL];
-    if (prometheus && pod.metadata?.namespace) addIfManaged(pod.metadata.namespace, prometheus);
+    const kind = kindOfAppName(pod.metadata?.labels?.['app.kubernetes.io/name']);
+    if (prometheus && kind && pod.metadata?.namespace) addIfManaged(kind, pod.metadata.namespace, prometheus);
   });
-  // The Service has only non-controller owners: every Prometheus of the namespace.
+  // A governing Service has only non-controller owners: every Prometheus (or agent) of the namespace.
   caches.ownedServices.onChange((service, change, previous) => {
     if (!ownedChildChanged(service, change, previous)) return;
     for (const ref of service.metadata?.ownerReferences ?? []) {
-      if (ref.kind === 'Prometheus' && service.metadata?.namespace) addIfManaged(service.metadata.namespace, ref.name);
+      const kind = kindOfOwner(ref);
+      if (kind && service.metadata?.namespace) addIfManaged(kind, service.metadata.namespace, ref.name);
     }
   });
 }

@@ -5,14 +5,14 @@
  * (kube/referenced-objects.ts): the generator never needs another.
  */
 import type { GeneratorInput } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
+import type { PrometheusWorkload } from '../workload/index.ts';
 import type { ClusterCaches, ReferencedData } from '../kube/index.ts';
 
 /** What generatorInput reads of the caches: their lists (the operator's caches, or `promop explain`'s snapshot). */
 export type GeneratorSources = { [K in 'serviceMonitors' | 'podMonitors' | 'probes' | 'scrapeConfigs' | 'prometheusRules' | 'namespaces']: { list(): ReturnType<ClusterCaches[K]['list']> } };
 
 /** Everything `generate()` needs for `prometheus`, from the caches and the referenced objects' data. */
-export function generatorInput(prometheus: Prometheus, caches: GeneratorSources, referenced: ReferencedData): GeneratorInput {
+export function generatorInput(prometheus: PrometheusWorkload, caches: GeneratorSources, referenced: ReferencedData): GeneratorInput {
   return {
     prometheus,
     serviceMonitors: [...caches.serviceMonitors.list()],

@@ -6,8 +6,9 @@
  */
 import type { V1StatefulSet } from '@kubernetes/client-node';
 import { shardCount as generatorShardCount } from '@promop/config-generator';
-import type { Prometheus, PrometheusStatus } from '@promop/crds';
-import { PROMETHEUS_NAME_LABEL, MANAGED_BY_LABEL, MANAGED_BY, statefulSetName } from '../workload/index.ts';
+import type { PrometheusStatus } from '@promop/crds';
+import type { PrometheusWorkload } from '../workload/index.ts';
+import { PROMETHEUS_NAME_LABEL, MANAGED_BY_LABEL, MANAGED_BY, statefulSetName, namingOf, workloadKind } from '../workload/index.ts';
 import { withTransitionTime, type Condition } from './conditions.ts';
 
 /** The Reconciled condition without its time. */
@@ -34,12 +35,12 @@ export interface PrometheusStatusInput {
 }
 
 /** The number of shards of a Prometheus: the generator's answer (it renders one config per shard). */
-export function shardCount(prometheus: Prometheus): number {
+export function shardCount(prometheus: PrometheusWorkload): number {
   return generatorShardCount(prometheus.spec?.shards);
 }
 
 /** The status to apply. */
-export function prometheusStatus(prometheus: Prometheus, input: PrometheusStatusInput): PrometheusStatus {
+export function prometheusStatus(prometheus: PrometheusWorkload, input: PrometheusStatusInput): PrometheusStatus {
   const previous = prometheus.status?.conditions ?? [];
   const generation = prometheus.metadata.generation;
   const condition = (type: string, status: string, reason: string, message: string): PrometheusCondition =>
@@ -83,7 +84,8 @@ export function prometheusStatus(prometheus: Prometheus, input: PrometheusStatus
     ...(configStatus.length > 0 ? { configStatus } : {}),
     shards,
     // The pods of every shard: what `kubectl scale` / an HPA counts through the scale subresource.
-    selector: `${MANAGED_BY_LABEL}=${MANAGED_BY},${PROMETHEUS_NAME_LABEL}=${name}`,
+    // An agent's adds its app name: a Prometheus of the same name has pods with the same name label.
+    selector: `${MANAGED_BY_LABEL}=${MANAGED_BY},${PROMETHEUS_NAME_LABEL}=${name}${workloadKind(prometheus) === 'PrometheusAgent' ? `,app.kubernetes.io/name=${namingOf(prometheus).appName}` : ''}`,
   };
 }
 
@@ -93,7 +95,7 @@ export function prometheusStatus(prometheus: Prometheus, input: PrometheusStatus
  * prometheus-operator does.
  */
 function availableCondition(
-  prometheus: Prometheus,
+  prometheus: PrometheusWorkload,
   statefulSets: (V1StatefulSet | undefined)[],
   condition: (type: string, status: string, reason: string, message: string) => PrometheusCondition,
 ): PrometheusCondition {
@@ -102,7 +104,7 @@ function availableCondition(
   let available = 0;
   let desired = 0;
   statefulSets.forEach((statefulSet, shard) => {
-    const name = statefulSetName(prometheus.metadata.name, shard);
+    const name = statefulSetName(prometheus.metadata.name, shard, workloadKind(prometheus));
     if (!statefulSet) {
       reasons.add('StatefulSetNotFound');
       messages.push(`shard ${shard}: StatefulSet ${name} not found`);

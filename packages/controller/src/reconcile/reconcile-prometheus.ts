@@ -1,5 +1,7 @@
 /**
- * `reconcile(key)` for one Prometheus, level-based in the shape of sample-controller's syncHandler: it receives a
+ * `reconcile(key)` for one Prometheus, or one PrometheusAgent (one reconciler per kind, `ReconcilerDependencies.kind`:
+ * the same steps, with the kind's names and labels from workload/workload-kind.ts; an agent's generator output
+ * has no rule ConfigMaps), level-based in the shape of sample-controller's syncHandler: it receives a
  * `namespace/name` key, reads the current state from the caches and makes the cluster match, so running it twice
  * is harmless. Order follows prometheus-operator's `sync` (§10) but for the bindings: render; rule ConfigMaps, TLS
  * assets, scrape and config Secrets, governing Service, StatefulSets; then every monitor's and rule's verdict in
@@ -15,7 +17,7 @@
  * queue retries with backoff.
  */
 import { RenderMemo, generate, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
-import { API_VERSIONS, GROUP, VERSION, type Kind, type PodMonitor, type Probe, type Prometheus, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { API_VERSIONS, GROUP, type Kind, type PodMonitor, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
@@ -24,26 +26,29 @@ import {
 } from '../kube/index.ts';
 import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
-  PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, statefulSetName, type ScrapeSecretMemo,
+  PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, WORKLOADS, statefulSetName, workloadKind,
+  type PrometheusWorkload, type ScrapeSecretMemo, type WorkloadKind, type WorkloadNaming,
 } from '../workload/index.ts';
 import { isUpToDate, withAppliedHash } from './applied-hash.ts';
 import { describeForeignKeys, foreignKeysOf, removalPatch } from './foreign-keys.ts';
-import { bindResource, bindingDecision, hasBindingOf } from './bindings.ts';
+import { bindResource, bindingDecision, hasBindingOf, type BindingOwner } from './bindings.ts';
 import { forEachBounded } from './bounded-parallel.ts';
 import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
 import { expectedShardFiles } from './expected-shard-files.ts';
 import { generatorInput } from './generator-input.ts';
 import { sameJson } from './json-equality.ts';
 import { referencedObjects } from './references.ts';
-import { objectKey, splitKey } from './key.ts';
+import { objectKey, splitKey, workloadKey } from './key.ts';
 import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
 import type { ProcessOutcome } from './work-queue.ts';
 import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
 import { DELETION_DEADLINE_ANNOTATION, removedShardAction, shardRetentionProblems } from './shard-retention.ts';
-import type { ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus } from './reconciler-ports.ts';
+import type { CacheReader, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus } from './reconciler-ports.ts';
 
 /** What the reconciler reads and writes through: the narrow interfaces of reconciler-ports.ts. */
 export interface ReconcilerDependencies {
+  /** The kind this reconciler reconciles (default Prometheus); the operator runs one reconciler per kind. */
+  kind?: WorkloadKind;
   caches: ReconcilerCaches;
   /** The data of the Secrets and ConfigMaps that Prometheus objects and monitors reference. */
   referenced: ReconcilerReferenced;
@@ -52,7 +57,7 @@ export interface ReconcilerDependencies {
   events: ReconcilerEvents;
   reloader: ReconcilerReloader;
   /**
-   * Whether the Prometheus exists in the API server. Asked before removing the bindings of a Prometheus missing
+   * Whether the Prometheus (of `kind`) exists in the API server. Asked before removing the bindings of a Prometheus missing
    * from the cache: with a Prometheus selector, "not in the cache" may mean "another operator's", whose bindings
    * are not promop's to remove.
    */
@@ -91,15 +96,16 @@ interface DesiredChildren {
   /** Per shard, the Secrets of its scrape files (empty when its jobs are inline). */
   scrapeSecrets: V1Secret[][];
   configSecrets: V1Secret[];
-  /** `prometheus-operated`; undefined when no Prometheus of the namespace uses it (all name a `spec.serviceName`). */
+  /** `prometheus-operated` (`prometheus-agent-operated`); undefined when no Prometheus of the namespace uses it (all name a `spec.serviceName`). */
   service: V1Service | undefined;
   statefulSets: V1StatefulSet[];
 }
 
-/** Reconciles Prometheus objects; one instance per operator. */
+/** Reconciles the Prometheus objects (or PrometheusAgents) of one kind; one instance per kind per operator. */
 export class PrometheusReconciler {
   readonly #deps: ReconcilerDependencies;
   readonly #now: () => Date;
+  readonly #naming: WorkloadNaming;
   /** The Reconciled condition last written per Prometheus key (status, reason, message), to log changes once. */
   readonly #lastReconciled = new Map<string, string>();
   /**
@@ -125,23 +131,37 @@ export class PrometheusReconciler {
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
     this.#now = deps.now ?? (() => new Date());
+    this.#naming = WORKLOADS[deps.kind ?? 'Prometheus'];
   }
 
-  /** Makes the cluster match the Prometheus `key` (`namespace/name`). */
+  /** The cache of this reconciler's kind. */
+  #workloads(): CacheReader<PrometheusWorkload> {
+    const { caches } = this.#deps;
+    return this.#naming.kind === 'Prometheus' ? caches.prometheuses : caches.prometheusAgents;
+  }
+
+  /** Who the bindings this reconciler writes belong to. */
+  #owner(namespace: string, name: string): Required<BindingOwner> {
+    return { namespace, name, resource: this.#naming.resource };
+  }
+
+  /** Makes the cluster match the Prometheus (or agent) `key` (`namespace/name`). */
   async reconcile(key: string): Promise<ProcessOutcome> {
     const { namespace, name } = splitKey(key);
     const { caches } = this.#deps;
-    const log = this.#deps.log.child({ prometheus: key, namespace, name, kind: 'Prometheus' });
-    const prometheus = caches.prometheuses.get(name, namespace);
+    const kind = this.#naming.kind;
+    const log = this.#deps.log.child({ prometheus: key, namespace, name, kind });
+    const prometheus = this.#workloads().get(name, namespace);
+    const sharedKey = workloadKey(kind, namespace, name);
     if (!prometheus || prometheus.metadata.deletionTimestamp) {
       // Gone (or going): the garbage collector deletes the children through their ownerReferences. What it
       // cannot know about are the bindings this Prometheus left in monitors' and rules' status.
-      this.#deps.reloader.forget(key);
+      this.#deps.reloader.forget(sharedKey);
       this.#lastReconciled.delete(key);
       this.#memos.delete(key);
       const bound = this.#hasBindingsOf(namespace, name);
       if (!bound || (!prometheus && await this.#deps.prometheusExists(namespace, name))) return 'done';
-      return this.#recordVerdicts({ namespace, name }, new Map(), log);
+      return this.#recordVerdicts(this.#owner(namespace, name), new Map(), log);
     }
     if (prometheus.spec?.paused === true) {
       // Paused: nothing is rendered or applied; status still tells the truth about the pods.
@@ -150,20 +170,20 @@ export class PrometheusReconciler {
     }
 
     const referenced = await this.#deps.referenced.resolve(referencedObjects({
-      prometheuses: caches.prometheuses.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(), scrapeConfigs: caches.scrapeConfigs.list(),
+      prometheuses: caches.prometheuses.list(), prometheusAgents: caches.prometheusAgents.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(), scrapeConfigs: caches.scrapeConfigs.list(),
     }));
     let memo = this.#memos.get(key);
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
     const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
-    this.#deps.metrics?.recordGenerated(key, output);
-    const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== 'Prometheus').map((v) => [verdictKey(v.resource), v]));
-    const recordVerdicts = () => this.#recordVerdicts({ namespace, name }, verdicts, log, prometheus);
+    this.#deps.metrics?.recordGenerated(sharedKey, output);
+    const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== kind).map((v) => [verdictKey(v.resource), v]));
+    const recordVerdicts = () => this.#recordVerdicts(this.#owner(namespace, name), verdicts, log, prometheus);
 
     if (!output.ok) {
       await this.#fail(prometheus, problemsMessage(output.prometheusProblems), log);
       return recordVerdicts();
     }
-    const built = buildChildren(prometheus, output, caches.prometheuses.list(namespace), memo.scrapeSecrets);
+    const built = buildChildren(prometheus, output, this.#workloads().list(namespace), memo.scrapeSecrets);
     if (!built.ok) {
       await this.#fail(prometheus, problemsMessage(built.problems), log);
       return recordVerdicts();
@@ -196,7 +216,7 @@ export class PrometheusReconciler {
   }
 
   #hasBindingsOf(namespace: string, name: string): boolean {
-    return this.#configResources().some(([, resource]) => hasBindingOf(resource, { namespace, name }));
+    return this.#configResources().some(([, resource]) => hasBindingOf(resource, this.#owner(namespace, name)));
   }
 
   /** Every cached monitor and rule with its kind: the objects that may carry a Prometheus' binding. */
@@ -212,21 +232,21 @@ export class PrometheusReconciler {
   }
 
   /** Reconciled=False with `message`; nothing else is written, so the running configuration stays. */
-  async #fail(prometheus: Prometheus, message: string, log: Logger): Promise<void> {
+  async #fail(prometheus: PrometheusWorkload, message: string, log: Logger): Promise<void> {
     await this.#writeStatus(prometheus, this.#cachedStatefulSets(prometheus), { status: 'False', reason: 'ReconciliationFailed', message }, log);
   }
 
-  #cachedStatefulSets(prometheus: Prometheus): (V1StatefulSet | undefined)[] {
+  #cachedStatefulSets(prometheus: PrometheusWorkload): (V1StatefulSet | undefined)[] {
     const { name, namespace } = prometheus.metadata;
-    return Array.from({ length: shardCount(prometheus) }, (_, shard) => this.#deps.caches.ownedStatefulSets.get(statefulSetName(name, shard), namespace));
+    return Array.from({ length: shardCount(prometheus) }, (_, shard) => this.#deps.caches.ownedStatefulSets.get(statefulSetName(name, shard, this.#naming.kind), namespace));
   }
 
   /** Applies the status; `configStatus` undefined keeps the one in status (nothing was reloaded). */
-  async #writeStatus(prometheus: Prometheus, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger, configStatus?: ShardConfigStatus[]): Promise<void> {
+  async #writeStatus(prometheus: PrometheusWorkload, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger, configStatus?: ShardConfigStatus[]): Promise<void> {
     const status = prometheusStatus(prometheus, { statefulSets, reconciled, now: this.#now(), ...(configStatus ? { configStatus } : {}) });
     const { name, namespace } = prometheus.metadata;
     // The cache has exactly this status already (conditions keep their time while unchanged): nothing to write.
-    if (!sameJson(status, prometheus.status)) await this.#deps.status.apply({ kind: 'Prometheus', namespace, name }, status);
+    if (!sameJson(status, prometheus.status)) await this.#deps.status.apply({ kind: this.#naming.kind, namespace, name }, status);
     const after = status.conditions?.find((c) => c.type === 'Reconciled');
     // Compared with what this process wrote last, not with the cache: the cache may not have our previous
     // write yet, and a second identical line would claim a change that did not happen.
@@ -236,8 +256,8 @@ export class PrometheusReconciler {
     this.#lastReconciled.set(key, said);
     if (after && said !== before) {
       const line = { reconciled: after.status, reason: after.reason, message: after.message };
-      if (after.status === 'True') log.info(line, 'Prometheus reconciled');
-      else log.warn(line, 'Prometheus not reconciled');
+      if (after.status === 'True') log.info(line, `${this.#naming.kind} reconciled`);
+      else log.warn(line, `${this.#naming.kind} not reconciled`);
     }
   }
 
@@ -246,7 +266,7 @@ export class PrometheusReconciler {
    * from those that no longer do; one Warning Event per newly rejected resource. A 409 (the cache was behind
    * another write to the same status) asks for a retry.
    */
-  async #recordVerdicts(owner: { namespace: string; name: string }, verdicts: Map<string, Verdict>, log: Logger, prometheus?: Prometheus): Promise<ProcessOutcome> {
+  async #recordVerdicts(owner: Required<BindingOwner>, verdicts: Map<string, Verdict>, log: Logger, prometheus?: PrometheusWorkload): Promise<ProcessOutcome> {
     const { status, events } = this.#deps;
     let outcome: ProcessOutcome = 'done';
     const now = this.#now();
@@ -284,7 +304,7 @@ export class PrometheusReconciler {
             reason: INVALID_CONFIGURATION_REASON,
             action: SELECTING_ACTION,
             regarding: { apiVersion: `${GROUP}/${API_VERSIONS[kind]}`, kind, namespace, name, ...(uid ? { uid } : {}) },
-            related: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', namespace: owner.namespace, name: owner.name, uid: prometheus.metadata.uid ?? '' },
+            related: { apiVersion: this.#naming.apiVersion, kind: this.#naming.kind, namespace: owner.namespace, name: owner.name, uid: prometheus.metadata.uid ?? '' },
             note: `"${namespace}/${name}" was rejected due to invalid configuration: ${change.newRejection}`,
           });
           resourceLog.warn({ reason: change.newRejection }, 'rejected; Warning event written');
@@ -301,7 +321,7 @@ export class PrometheusReconciler {
    * Applies every child in order; a failure carries the child's kind/name in `.child` for the status message.
    * Notes, per shard, when its files first changed in this reconcile (the start of the apply-to-loaded timing).
    */
-  async #apply(prometheus: Prometheus, desired: DesiredChildren, log: Logger): Promise<AppliedChildren> {
+  async #apply(prometheus: PrometheusWorkload, desired: DesiredChildren, log: Logger): Promise<AppliedChildren> {
     const { caches, children } = this.#deps;
     const { namespace } = prometheus.metadata;
     const shards = desired.configSecrets.length;
@@ -406,7 +426,7 @@ export class PrometheusReconciler {
   }
 
   /** Deletes children of this Prometheus that the current spec no longer wants (removed shards, emptied scrape file slots, fewer rule ConfigMaps). */
-  async #deleteLeftovers(prometheus: Prometheus, desired: DesiredChildren, log: Logger): Promise<void> {
+  async #deleteLeftovers(prometheus: PrometheusWorkload, desired: DesiredChildren, log: Logger): Promise<void> {
     const { caches, children } = this.#deps;
     const { name, namespace, uid } = prometheus.metadata;
     const wanted = new Set([...desired.ruleConfigMaps, desired.tlsAssets, ...desired.scrapeSecrets.flat(), ...desired.configSecrets, ...desired.statefulSets].map(nameOf));
@@ -446,7 +466,7 @@ export class PrometheusReconciler {
    * pods not yet known to run them, so a failed or newly ready pod is retried without remembering it here).
    * Returns the failure messages and `status.configStatus`.
    */
-  async #reload(prometheus: Prometheus, output: GeneratorOutput, applied: AppliedChildren, log: Logger): Promise<{ failures: string[]; configStatus: ShardConfigStatus[] }> {
+  async #reload(prometheus: PrometheusWorkload, output: GeneratorOutput, applied: AppliedChildren, log: Logger): Promise<{ failures: string[]; configStatus: ShardConfigStatus[] }> {
     const results = await Promise.all(applied.configSecretUids.map((uid, shard) => {
       const writtenAt = applied.writtenAt.get(shard);
       return this.#deps.reloader.reload(prometheus, shard, expectedShardFiles(output, shard, uid), { log, ...(writtenAt ? { writtenAt } : {}) });
@@ -462,7 +482,7 @@ export class PrometheusReconciler {
 }
 
 /** Builds every child, or every problem the builders found. */
-function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespacePrometheuses: readonly Prometheus[], scrapeSecretMemo: ScrapeSecretMemo):
+function buildChildren(prometheus: PrometheusWorkload, output: GeneratorOutput, namespacePrometheuses: readonly PrometheusWorkload[], scrapeSecretMemo: ScrapeSecretMemo):
   { ok: true; value: DesiredChildren } | { ok: false; problems: { path: string; message: string }[] } {
   const tlsAssets = buildTlsAssetsSecret(prometheus, output);
   const configSecrets = buildConfigSecrets(prometheus, output);
@@ -472,7 +492,7 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
   // The shared Service is owned by every Prometheus of the namespace (non-controller ownerReferences), so the
   // garbage collector removes it only with the last one. Deleted ones are left out, and so are those that name their
   // own governing Service in spec.serviceName (prometheus-operator creates no prometheus-operated for them).
-  const usesOperated = (p: Prometheus) => !p.spec?.serviceName;
+  const usesOperated = (p: PrometheusWorkload) => !p.spec?.serviceName;
   const owners = namespacePrometheuses.filter((p) => !p.metadata.deletionTimestamp && p.metadata.uid && usesOperated(p));
   const serviceOwners = !usesOperated(prometheus) || owners.some((p) => p.metadata.uid === prometheus.metadata.uid) ? owners : [...owners, prometheus];
   return {
@@ -482,7 +502,7 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
       tlsAssets: tlsAssets.value,
       scrapeSecrets: buildScrapeSecrets(prometheus, output, scrapeSecretMemo),
       configSecrets: configSecrets.value,
-      service: serviceOwners.length > 0 ? buildGoverningService(prometheus.metadata.namespace, serviceOwners) : undefined,
+      service: serviceOwners.length > 0 ? buildGoverningService(prometheus.metadata.namespace, serviceOwners, workloadKind(prometheus)) : undefined,
       statefulSets: statefulSets.value,
     },
   };
@@ -490,7 +510,7 @@ function buildChildren(prometheus: Prometheus, output: GeneratorOutput, namespac
 
 /** Reconciled=True's reason: NoSelectedResources when the Prometheus selects nothing, as upstream. */
 function successReason(output: GeneratorOutput): { reason: string } {
-  const selected = output.verdicts.some((v) => v.resource.kind !== 'Prometheus' && v.selected);
+  const selected = output.verdicts.some((v) => v.resource.kind !== 'Prometheus' && v.resource.kind !== 'PrometheusAgent' && v.selected);
   return { reason: selected ? '' : 'NoSelectedResources' };
 }
 

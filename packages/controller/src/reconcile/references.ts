@@ -6,10 +6,10 @@
  * Prometheus' scrape classes included: the generator reads them there too). Each object's references are computed
  * once per version (the WeakMap forgets a version the cache replaced).
  */
-import { keyReferences, type PodMonitor, type Probe, type Prometheus, type ReferencingKind, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { keyReferences, type PodMonitor, type Probe, type Prometheus, type PrometheusAgent, type ReferencingKind, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { References } from '../kube/index.ts';
 
-type ReferencingObject = Prometheus | ServiceMonitor | PodMonitor | Probe | ScrapeConfig;
+type ReferencingObject = Prometheus | PrometheusAgent | ServiceMonitor | PodMonitor | Probe | ScrapeConfig;
 
 const referencesOfObject = new WeakMap<ReferencingObject, { secrets: string[]; configMaps: string[] }>();
 
@@ -30,6 +30,7 @@ function referencesOf(kind: ReferencingKind, object: ReferencingObject): { secre
 /** The Secrets and ConfigMaps (`namespace/name`) that `prometheuses`, the monitors and the Probes reference. */
 export function referencedObjects(objects: {
   prometheuses: readonly Prometheus[];
+  prometheusAgents?: readonly PrometheusAgent[];
   serviceMonitors: readonly ServiceMonitor[];
   podMonitors: readonly PodMonitor[];
   probes?: readonly Probe[];
@@ -43,6 +44,7 @@ export function referencedObjects(objects: {
     for (const key of found.configMaps) configMaps.add(key);
   };
   for (const prometheus of objects.prometheuses) add('Prometheus', prometheus);
+  for (const agent of objects.prometheusAgents ?? []) add('PrometheusAgent', agent);
   for (const monitor of objects.serviceMonitors) add('ServiceMonitor', monitor);
   for (const monitor of objects.podMonitors) add('PodMonitor', monitor);
   for (const probe of objects.probes ?? []) add('Probe', probe);

@@ -4,11 +4,13 @@
  * it, with its pods, its data and its config Secrets, until a deadline promop writes on it
  * (`promop.prometheus.io/deletion-deadline`, now + `retain.retentionPeriod`, default `spec.retention` or 24h), so
  * its data stays queryable for as long as the Prometheus keeps data anyway. Scaling back up before the deadline
- * reuses it. Pure: the reconciler does the writes.
+ * reuses it. A PrometheusAgent has no such field (nor upstream's): its removed shards are deleted. Pure: the
+ * reconciler does the writes.
  */
 import type { Prometheus } from '@promop/crds';
+import type { PrometheusWorkload } from '../workload/index.ts';
 import type { V1StatefulSet } from '@kubernetes/client-node';
-import { parseDuration } from '@promop/config-generator';
+import { isAgent, parseDuration } from '@promop/config-generator';
 
 /** The annotation on a retained shard's StatefulSet: when promop deletes it (RFC 3339). */
 export const DELETION_DEADLINE_ANNOTATION = 'promop.prometheus.io/deletion-deadline';
@@ -27,12 +29,17 @@ interface RetentionPolicy {
   retain?: { retentionPeriod?: unknown };
 }
 
+/** The server spec that holds the policy; an agent's is none. */
+function serverSpec(prometheus: PrometheusWorkload): NonNullable<Prometheus['spec']> {
+  return isAgent(prometheus) ? {} : prometheus.spec ?? {};
+}
+
 /**
  * The action for `statefulSet`, a shard of `prometheus` that is no longer wanted. An unreadable deadline
  * annotation (edited by hand) is written again from now.
  */
-export function removedShardAction(prometheus: Prometheus, statefulSet: V1StatefulSet, now: Date): RemovedShardAction {
-  const policy = (prometheus.spec?.shardRetentionPolicy ?? {}) as RetentionPolicy;
+export function removedShardAction(prometheus: PrometheusWorkload, statefulSet: V1StatefulSet, now: Date): RemovedShardAction {
+  const policy = (serverSpec(prometheus).shardRetentionPolicy ?? {}) as RetentionPolicy;
   if (policy.whenScaled !== 'Retain') return { action: 'delete', reason: 'policy Delete' };
   const written = statefulSet.metadata?.annotations?.[DELETION_DEADLINE_ANNOTATION];
   const writtenMs = written === undefined ? NaN : Date.parse(written);
@@ -44,18 +51,18 @@ export function removedShardAction(prometheus: Prometheus, statefulSet: V1Statef
 }
 
 /** `retain.retentionPeriod`, else `spec.retention`, else 24h (validated by shardRetentionProblems). */
-function retentionPeriodMs(prometheus: Prometheus): number {
-  const policy = (prometheus.spec?.shardRetentionPolicy ?? {}) as RetentionPolicy;
+function retentionPeriodMs(prometheus: PrometheusWorkload): number {
+  const policy = (serverSpec(prometheus).shardRetentionPolicy ?? {}) as RetentionPolicy;
   const period = typeof policy.retain?.retentionPeriod === 'string' ? policy.retain.retentionPeriod : undefined;
-  return parseDuration(period ?? prometheus.spec?.retention ?? DEFAULT_RETENTION) ?? parseDuration(DEFAULT_RETENTION)!;
+  return parseDuration(period ?? serverSpec(prometheus).retention ?? DEFAULT_RETENTION) ?? parseDuration(DEFAULT_RETENTION)!;
 }
 
 /**
  * The user errors in `spec.shardRetentionPolicy`, which the CRD keeps as an opaque object: `whenScaled` other than
  * Delete or Retain, a `retentionPeriod` that is not a Prometheus duration.
  */
-export function shardRetentionProblems(prometheus: Prometheus): { path: string; message: string }[] {
-  const raw = prometheus.spec?.shardRetentionPolicy;
+export function shardRetentionProblems(prometheus: PrometheusWorkload): { path: string; message: string }[] {
+  const raw = serverSpec(prometheus).shardRetentionPolicy;
   if (raw === undefined || raw === null) return [];
   if (typeof raw !== 'object' || Array.isArray(raw)) return [{ path: 'spec.shardRetentionPolicy', message: 'must be an object with whenScaled (Delete or Retain) and optionally retain.retentionPeriod' }];
   const policy = raw as RetentionPolicy;

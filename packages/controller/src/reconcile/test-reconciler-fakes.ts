@@ -61,6 +61,7 @@ export function fakeCaches(): FakeCaches & ReconcilerCaches {
 /** The status-bearing cache of each kind. */
 const CACHE_OF_KIND: Record<Kind, keyof ClusterCaches> = {
   Prometheus: 'prometheuses',
+  PrometheusAgent: 'prometheusAgents',
   ServiceMonitor: 'serviceMonitors',
   PodMonitor: 'podMonitors',
   Probe: 'probes',

@@ -4,7 +4,7 @@
  * a reload, since Prometheus reads the files on the volume as they are when it starts.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { shardSelectorLabels } from '../workload/index.ts';
+import { shardSelectorLabels, type WorkloadKind } from '../workload/index.ts';
 
 /** Annotation promop sets on each pod of a shard: the hash of the files written for the shard. */
 export const CONFIG_HASH_ANNOTATION = 'promop.prometheus.io/config-hash';
@@ -17,9 +17,9 @@ export type PodCallability =
   | { callable: true; ip: string }
   | { callable: false; reason: NotCallableReason; message: string };
 
-/** The pods of shard `shard` of Prometheus `prometheusName` among `pods` (one namespace), by name. */
-export function podsOfShard(pods: readonly V1Pod[], prometheusName: string, shard: number): V1Pod[] {
-  const selector = Object.entries(shardSelectorLabels(prometheusName, shard));
+/** The pods of shard `shard` of Prometheus (or agent, with `kind`) `prometheusName` among `pods` (one namespace), by name. */
+export function podsOfShard(pods: readonly V1Pod[], prometheusName: string, shard: number, kind: WorkloadKind = 'Prometheus'): V1Pod[] {
+  const selector = Object.entries(shardSelectorLabels(prometheusName, shard, kind));
   return pods
     .filter((pod) => selector.every(([key, value]) => pod.metadata?.labels?.[key] === value))
     .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));

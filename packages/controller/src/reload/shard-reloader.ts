@@ -21,13 +21,12 @@
  * share) as opposed to the final reload and check itself.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { Prometheus } from '@promop/crds';
 import type { Logger } from 'pino';
 import { describeError, type PodAnnotator } from '../kube/index.ts';
 import { prometheusPodUrl, type PodConfigVerifier, type ReloadOutcome, type ReloadOutcomeKind } from '../prometheus-client/index.ts';
 import type { ConfigReloader, ExpectedShardFiles, ReloadContext, ReloadResult, ShardConfigStatus } from '../reconcile/config-reloader.ts';
-import { objectKey } from '../reconcile/key.ts';
-import { PROMETHEUS_PORT, routePrefix } from '../workload/index.ts';
+import { workloadKey } from '../reconcile/key.ts';
+import { PROMETHEUS_PORT, routePrefix, workloadKind, type PrometheusWorkload } from '../workload/index.ts';
 import type { PodNetworks } from './pod-networks.ts';
 import { CONFIG_HASH_ANNOTATION, needsConfigHash, podCallability, podsOfShard } from './shard-pods.ts';
 
@@ -112,12 +111,13 @@ export class ShardReloader implements ConfigReloader {
     this.#now = options.now ?? Date.now;
   }
 
-  async reload(prometheus: Prometheus, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult> {
+  async reload(prometheus: PrometheusWorkload, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult> {
     const { namespace, name } = prometheus.metadata;
-    const key = objectKey(namespace, name);
+    const kind = workloadKind(prometheus);
+    const key = workloadKey(kind, namespace, name);
     const log = context.log.child({ shard });
     const memory = this.#shardMemory(key, shard, expected.hash, context.writtenAt);
-    const pods = podsOfShard(this.#options.pods.list(namespace), name, shard);
+    const pods = podsOfShard(this.#options.pods.list(namespace), name, shard, kind);
     const present = new Set(pods.map(podName));
     for (const pod of memory.verified.keys()) if (!present.has(pod)) memory.verified.delete(pod);
 
@@ -140,6 +140,7 @@ export class ShardReloader implements ConfigReloader {
     return { ok: false, message: failures.map((f) => `pod ${f.pod}: ${f.message}`).join('; '), status };
   }
 
+  /** Forgets `key`: workloadKey of a Prometheus or agent that is gone. */
   forget(key: string): void {
     this.#memory.delete(key);
   }
@@ -172,7 +173,7 @@ export class ShardReloader implements ConfigReloader {
     if (annotated.length > 0) log.info({ pods: annotated.sort(), configHash: hash }, 'pods annotated with the new config hash, so the kubelet updates their files now');
   }
 
-  async #reloadPod(prometheus: Prometheus, pod: V1Pod, expected: ExpectedShardFiles, memory: ShardMemory, log: Logger): Promise<PodState> {
+  async #reloadPod(prometheus: PrometheusWorkload, pod: V1Pod, expected: ExpectedShardFiles, memory: ShardMemory, log: Logger): Promise<PodState> {
     const name = podName(pod);
     const callability = podCallability(pod);
     if (!callability.callable) return { pod: name, state: 'pending', reason: callability.reason, message: callability.message };

@@ -24,12 +24,16 @@ export interface Condition {
 /** A monitor, Probe, ScrapeConfig or rule object as far as its status bindings go. */
 export interface BoundResource {
   metadata?: { generation?: number };
-  status?: { acceptedBy?: number; rejectedBy?: number; bindings?: { name: string; namespace?: string; conditions?: Condition[] }[] };
+  status?: { acceptedBy?: number; rejectedBy?: number; bindings?: { resource?: string; name: string; namespace?: string; conditions?: Condition[] }[] };
 }
 
-/** The condition `type` (default Accepted) of `resource`'s binding to Prometheus `namespace/name`. */
-export function bindingCondition(resource: BoundResource, prometheus: { namespace: string; name: string }, type = 'Accepted'): Condition | undefined {
-  const binding = resource.status?.bindings?.find((b) => b.name === prometheus.name && (b.namespace === undefined || b.namespace === prometheus.namespace));
+/**
+ * The condition `type` (default Accepted) of `resource`'s binding to Prometheus `namespace/name` (or to the
+ * PrometheusAgent, with `prometheus.resource: 'prometheusagents'`).
+ */
+export function bindingCondition(resource: BoundResource, prometheus: { namespace: string; name: string; resource?: string }, type = 'Accepted'): Condition | undefined {
+  const binding = resource.status?.bindings?.find((b) => b.name === prometheus.name && (b.namespace === undefined || b.namespace === prometheus.namespace) &&
+    (prometheus.resource === undefined || b.resource === prometheus.resource));
   return binding?.conditions?.find((c) => c.type === type);
 }
 

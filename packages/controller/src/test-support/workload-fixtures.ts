@@ -1,6 +1,6 @@
 /** Test fixtures for the workload builders: a Prometheus as read from the API server, and a generator output. */
 import { ruleConfigMapName, type GeneratorOutput } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
+import type { Prometheus, PrometheusAgent } from '@promop/crds';
 
 /** A Prometheus `monitoring/main` with a uid, as the API server returns it, with `spec` as given. */
 export function testPrometheus(spec: NonNullable<Prometheus['spec']> = {}, metadata: Partial<Prometheus['metadata']> = {}): Prometheus {
@@ -10,6 +10,16 @@ export function testPrometheus(spec: NonNullable<Prometheus['spec']> = {}, metad
     metadata: { name: 'main', namespace: 'monitoring', uid: '0b5cf4a3-2d4e-4f7b-9a51-3c1f0b8e9d21', ...metadata },
     spec,
   } as Prometheus;
+}
+
+/** A PrometheusAgent `monitoring/main` with a uid, as the API server returns it, with `spec` as given. */
+export function testPrometheusAgent(spec: NonNullable<PrometheusAgent['spec']> = {}, metadata: Partial<PrometheusAgent['metadata']> = {}): PrometheusAgent {
+  return {
+    apiVersion: 'monitoring.coreos.com/v1alpha1',
+    kind: 'PrometheusAgent',
+    metadata: { name: 'main', namespace: 'monitoring', uid: '5d0e6a2b-8c1f-4e3a-b7d9-2f4a6c8e0b13', ...metadata },
+    spec,
+  } as PrometheusAgent;
 }
 
 /** A successful generator output with one config per entry of `configs` and `ruleConfigMapCount` rule ConfigMaps. */

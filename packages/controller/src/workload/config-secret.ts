@@ -18,7 +18,7 @@
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import { CONFIG_FILE_NAME, SCRAPE_CONFIG_FILES_SINCE, isAtLeast, parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
+import { workloadKind, type PrometheusWorkload } from './workload-kind.ts';
 import type { BuildResult } from './build-result.ts';
 import { PROMETHEUS_NAME_LABEL, SHARD_LABEL, managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
@@ -31,7 +31,7 @@ import { MAX_SECRET_DATA_BYTES, base64Data, formatBytes, secretDataBytes } from 
  * path `spec`. Throws when `output.configs` is empty: generation failed and the caller must keep the running
  * config, not call this.
  */
-export function buildConfigSecrets(prometheus: Prometheus, output: Pick<GeneratorOutput, 'configs'>): BuildResult<V1Secret[]> {
+export function buildConfigSecrets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'configs'>): BuildResult<V1Secret[]> {
   const { name, namespace } = prometheus.metadata;
   if (output.configs.length === 0) throw new Error(`bug: no config for Prometheus ${namespace}/${name}; keep the running config when generation fails`);
   const problems = output.configs.flatMap((config, shard) => {
@@ -45,7 +45,7 @@ export function buildConfigSecrets(prometheus: Prometheus, output: Pick<Generato
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: {
-      name: configSecretName(name, shard),
+      name: configSecretName(name, shard, workloadKind(prometheus)),
       namespace,
       labels: { ...managedByLabels(), [PROMETHEUS_NAME_LABEL]: name, [SHARD_LABEL]: String(shard) },
       ownerReferences: [owner],
@@ -57,7 +57,7 @@ export function buildConfigSecrets(prometheus: Prometheus, output: Pick<Generato
 }
 
 /** What a user can do about a prometheus.yaml over 1 MiB, depending on whether promop could split it. */
-function remedy(prometheus: Prometheus): string {
+function remedy(prometheus: PrometheusWorkload): string {
   const version = parsePrometheusVersion(prometheus.spec?.version ?? undefined);
   if (version && !isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE)) {
     return `Prometheus ${version.text} cannot read scrape_config_files, which promop uses to spread the scrape jobs over several Secrets: ` +

@@ -4,14 +4,14 @@
  * namespace and selects all their pods.
  */
 import type { V1Service } from '@kubernetes/client-node';
-import type { Prometheus } from '@promop/crds';
 import { managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
+import { WORKLOADS, type PrometheusWorkload, type WorkloadKind } from './workload-kind.ts';
 import { PROMETHEUS_PORT } from './prometheus-args.ts';
 import { WEB_PORT_NAME } from './prometheus-container.ts';
 
-/** Name of the governing Service, shared by all Prometheus objects of a namespace. */
-export const GOVERNING_SERVICE_NAME = 'prometheus-operated';
+/** Name of the governing Service, shared by all Prometheus objects of a namespace (agents share `prometheus-agent-operated`). */
+export const GOVERNING_SERVICE_NAME = WORKLOADS.Prometheus.governingServiceName;
 
 /**
  * The Service for `namespace`, owned (non-controller) by every Prometheus in `owners`, which must be all those
@@ -20,13 +20,14 @@ export const GOVERNING_SERVICE_NAME = 'prometheus-operated';
  * always gives the same object. Prometheus objects with `spec.serviceName` bring their own Service and should not
  * be passed.
  */
-export function buildGoverningService(namespace: string, owners: readonly Prometheus[]): V1Service {
+export function buildGoverningService(namespace: string, owners: readonly PrometheusWorkload[], kind: WorkloadKind = 'Prometheus'): V1Service {
+  const naming = WORKLOADS[kind];
   const sorted = [...owners].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
   return {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: {
-      name: GOVERNING_SERVICE_NAME,
+      name: naming.governingServiceName,
       namespace,
       labels: { ...managedByLabels(), 'operated-prometheus': 'true' },
       ownerReferences: sorted.map((prometheus) => prometheusOwnerReference(prometheus, { controller: false })),
@@ -34,7 +35,7 @@ export function buildGoverningService(namespace: string, owners: readonly Promet
     spec: {
       clusterIP: 'None',
       ports: [{ name: WEB_PORT_NAME, port: PROMETHEUS_PORT, targetPort: WEB_PORT_NAME }],
-      selector: { 'app.kubernetes.io/name': 'prometheus' },
+      selector: { 'app.kubernetes.io/name': naming.appName },
     },
   };
 }

@@ -17,6 +17,7 @@ export {
 export { prometheusOwnerReference } from './owner-reference.ts';
 export { configSecretName, scrapeSecretName, statefulSetName } from './shard-names.ts';
 export { MAX_SECRET_DATA_BYTES } from './secret-size.ts';
-export { prometheusArgs, routePrefix, EXPAND_EXTERNAL_LABELS_FEATURE, PROMETHEUS_PORT } from './prometheus-args.ts';
+export { prometheusArgs, routePrefix, AGENT_FEATURE, EXPAND_EXTERNAL_LABELS_FEATURE, PROMETHEUS_PORT } from './prometheus-args.ts';
 export { prometheusContainer, prometheusImage, mergeContainers, DEFAULT_BASE_IMAGE, PROMETHEUS_CONTAINER_NAME, WEB_PORT_NAME } from './prometheus-container.ts';
 export { podVolumes, storageVolumeName, CONFIGMAPS_DIR, SECRETS_DIR, STORAGE_SUB_PATH, type PodVolumes } from './pod-volumes.ts';
+export { MODE_LABEL, WORKLOADS, namingOf, workloadKind, type PrometheusWorkload, type WorkloadKind, type WorkloadNaming } from './workload-kind.ts';

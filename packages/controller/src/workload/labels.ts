@@ -3,6 +3,7 @@
  * (`kube_statefulset_*{statefulset=~"prometheus-.*"}`), PodMonitors of Prometheus itself and `kubectl -l`
  * habits keep working; only the managed-by value says promop.
  */
+import { WORKLOADS, type WorkloadKind } from './workload-kind.ts';
 
 /** Value of the managed-by labels. */
 export const MANAGED_BY = 'promop';
@@ -27,13 +28,14 @@ export function managedByLabels(): Record<string, string> {
 /**
  * The pod selector of shard `shard`'s StatefulSet. A StatefulSet's selector is immutable, so this depends on
  * nothing but the Prometheus name and the shard number: no spec change may ever change it.
- * `app.kubernetes.io/name: prometheus` is also what the governing Service selects.
+ * `app.kubernetes.io/name` (`prometheus`, or `prometheus-agent` for an agent) is also what the governing Service
+ * selects, and keeps a server's and an agent's pods of the same name apart.
  */
-export function shardSelectorLabels(prometheusName: string, shard: number): Record<string, string> {
+export function shardSelectorLabels(prometheusName: string, shard: number, kind: WorkloadKind = 'Prometheus'): Record<string, string> {
   return {
     'app.kubernetes.io/instance': prometheusName,
     [MANAGED_BY_LABEL]: MANAGED_BY,
-    'app.kubernetes.io/name': 'prometheus',
+    'app.kubernetes.io/name': WORKLOADS[kind].appName,
     [PROMETHEUS_NAME_LABEL]: prometheusName,
     [SHARD_LABEL]: String(shard),
     prometheus: prometheusName,

@@ -9,10 +9,10 @@ import type { V1PersistentVolumeClaim, V1Volume, V1VolumeMount } from '@kubernet
 import {
   CERTS_DIR, CONFIG_DIR, RULES_DIR, SCRAPE_FILE_SLOTS, STORAGE_DIR, mountedRuleConfigMapNames, prefixedName, tlsAssetsSecretName,
 } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
 import { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
 import { asEmbedded } from './embedded-field.ts';
 import { configSecretName, scrapeSecretName } from './shard-names.ts';
+import { workloadKind, type PrometheusWorkload, type WorkloadKind } from './workload-kind.ts';
 
 // The in-pod paths live in the generator's pod-layout.ts, with the others.
 export { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
@@ -33,8 +33,8 @@ function volumeName(name: string): string {
 }
 
 /** The default name of the TSDB volume (and of its PersistentVolumeClaim template). */
-export function storageVolumeName(prometheusName: string): string {
-  return volumeName(`${prefixedName(prometheusName)}-db`);
+export function storageVolumeName(prometheusName: string, kind: WorkloadKind = 'Prometheus'): string {
+  return volumeName(`${prefixedName(prometheusName, kind)}-db`);
 }
 
 /** What a pod of one shard gets: volumes, the prometheus container's mounts, and claim templates. */
@@ -44,23 +44,23 @@ export interface PodVolumes {
   volumeClaimTemplates: V1PersistentVolumeClaim[];
 }
 
-type Spec = NonNullable<Prometheus['spec']>;
+type Spec = NonNullable<PrometheusWorkload['spec']>;
 
 /** The TSDB volume: a claim template, an ephemeral volume, or an emptyDir (the default, as upstream). */
-function storage(prometheusName: string, spec: Spec): PodVolumes {
+function storage(prometheusName: string, kind: WorkloadKind, spec: Spec): PodVolumes {
   const configured = spec.storage;
   const subPath = configured && !configured.disableMountSubPath ? { subPath: STORAGE_SUB_PATH } : {};
   if (configured?.volumeClaimTemplate) {
     // Embedded opaque in the CRD; the API server validates it when promop writes the StatefulSet.
     const template = asEmbedded<V1PersistentVolumeClaim>(configured.volumeClaimTemplate);
-    const name = template.metadata?.name || storageVolumeName(prometheusName);
+    const name = template.metadata?.name || storageVolumeName(prometheusName, kind);
     const claim: V1PersistentVolumeClaim = {
       metadata: { ...template.metadata, name },
       spec: { ...template.spec, accessModes: template.spec?.accessModes?.length ? template.spec.accessModes : ['ReadWriteOnce'] },
     };
     return { volumes: [], mounts: [{ name, mountPath: STORAGE_DIR, ...subPath }], volumeClaimTemplates: [claim] };
   }
-  const name = storageVolumeName(prometheusName);
+  const name = storageVolumeName(prometheusName, kind);
   const volume: V1Volume = configured?.ephemeral
     ? { name, ephemeral: asEmbedded<V1Volume['ephemeral']>(configured.ephemeral) }
     : { name, emptyDir: asEmbedded<V1Volume['emptyDir']>(configured?.emptyDir) ?? {} };
@@ -74,25 +74,27 @@ function storage(prometheusName: string, spec: Spec): PodVolumes {
  * shrinks back, changes no pod spec and restarts no pod. One volume rather than two: the kubelet writes a volume's
  * files at once (a symlink swap), so Prometheus never reads a new prometheus.yaml beside the previous scrape files.
  */
-function configVolume(prometheusName: string, shard: number): V1Volume {
-  const scrapeSecrets = Array.from({ length: SCRAPE_FILE_SLOTS }, (_, slot) => ({ secret: { name: scrapeSecretName(prometheusName, shard, slot), optional: true } }));
-  return { name: 'config', projected: { sources: [{ secret: { name: configSecretName(prometheusName, shard) } }, ...scrapeSecrets] } };
+function configVolume(prometheusName: string, shard: number, kind: WorkloadKind): V1Volume {
+  const scrapeSecrets = Array.from({ length: SCRAPE_FILE_SLOTS }, (_, slot) => ({ secret: { name: scrapeSecretName(prometheusName, shard, slot, kind), optional: true } }));
+  return { name: 'config', projected: { sources: [{ secret: { name: configSecretName(prometheusName, shard, kind) } }, ...scrapeSecrets] } };
 }
 
 /**
  * Volumes and mounts of shard `shard`, in prometheus-operator's order: config, tls-assets, `spec.secrets`,
  * `spec.configMaps`, rule ConfigMaps, storage, then `spec.volumes` / `spec.volumeMounts` as given.
  * The config volume (configVolume) is mounted whole (no subPath) so the kubelet updates the files in place before
- * promop reloads Prometheus. Rule ConfigMaps are `optional`: the padded names (at least three, see
+ * promop reloads Prometheus. A PrometheusAgent mounts no rule ConfigMaps (it evaluates no rules, as upstream's agent
+ * pod). Rule ConfigMaps are `optional`: the padded names (at least three, see
  * mountedRuleConfigMapNames) may not exist, and a missing one is an empty directory instead of a stuck pod.
  */
-export function podVolumes(prometheus: Prometheus, shard: number, ruleConfigMapCount: number): PodVolumes {
+export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleConfigMapCount: number): PodVolumes {
   const name = prometheus.metadata.name;
+  const kind = workloadKind(prometheus);
   const spec: Spec = prometheus.spec ?? {};
   const volumes: V1Volume[] = [
-    configVolume(name, shard),
+    configVolume(name, shard, kind),
     // Projected like prometheus-operator, which lists one source per tls-assets shard.
-    { name: 'tls-assets', projected: { sources: [{ secret: { name: tlsAssetsSecretName(name) } }] } },
+    { name: 'tls-assets', projected: { sources: [{ secret: { name: tlsAssetsSecretName(name, kind) } }] } },
   ];
   const mounts: V1VolumeMount[] = [
     { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
@@ -108,12 +110,13 @@ export function podVolumes(prometheus: Prometheus, shard: number, ruleConfigMapC
     volumes.push({ name: volume, configMap: { name: configMap } });
     mounts.push({ name: volume, mountPath: `${CONFIGMAPS_DIR}/${configMap}`, readOnly: true });
   }
-  for (const ruleConfigMap of mountedRuleConfigMapNames(name, ruleConfigMapCount)) {
+  const ruleConfigMaps = kind === 'PrometheusAgent' ? [] : mountedRuleConfigMapNames(name, ruleConfigMapCount);
+  for (const ruleConfigMap of ruleConfigMaps) {
     const volume = volumeName(ruleConfigMap);
     volumes.push({ name: volume, configMap: { name: ruleConfigMap, optional: true } });
     mounts.push({ name: volume, mountPath: `${RULES_DIR}/${ruleConfigMap}`, readOnly: true });
   }
-  const data = storage(name, spec);
+  const data = storage(name, kind, spec);
   volumes.push(...data.volumes, ...asEmbedded<V1Volume[]>(spec.volumes ?? []));
   mounts.push(...data.mounts, ...asEmbedded<V1VolumeMount[]>(spec.volumeMounts ?? []));
   return { volumes, mounts, volumeClaimTemplates: data.volumeClaimTemplates };

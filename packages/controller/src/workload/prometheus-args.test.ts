@@ -1,11 +1,12 @@
 import { parsePrometheusVersion, type PrometheusVersion } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
+import { testPrometheus, testPrometheusAgent } from '../test-support/workload-fixtures.ts';
 import { prometheusArgs } from './prometheus-args.ts';
 
 type Spec = NonNullable<Prometheus['spec']>;
 const version = (text: string): PrometheusVersion => parsePrometheusVersion(text)!;
 function args(spec: Spec, text = 'v3.16.0'): string[] {
-  const result = prometheusArgs(spec, version(text));
+  const result = prometheusArgs(testPrometheus(spec), version(text));
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.value;
 }
@@ -67,16 +68,48 @@ describe('Prometheus args', () => {
   });
 
   it('refuse additionalArgs that override promop\'s flags, naming each one', () => {
-    expect(prometheusArgs({
+    expect(prometheusArgs(testPrometheus({
       walCompression: true,
       additionalArgs: [{ name: 'config.file', value: '/x' }, { name: 'log.level', value: 'warn' }, { name: 'no-storage.tsdb.wal-compression' }, { name: '--web.enable-lifecycle' }],
-    }, version('v3.16.0'))).toEqual({
+    }), version('v3.16.0'))).toEqual({
       ok: false,
       problems: [
         { path: 'spec.additionalArgs[0].name', message: '"config.file" is set by promop and cannot be overridden' },
         { path: 'spec.additionalArgs[2].name', message: '"no-storage.tsdb.wal-compression" is set by promop and cannot be overridden' },
         { path: 'spec.additionalArgs[3].name', message: '"--web.enable-lifecycle" must be written without leading dashes' },
       ],
+    });
+  });
+
+  describe('of a PrometheusAgent', () => {
+    const agentArgs = (spec: NonNullable<Parameters<typeof testPrometheusAgent>[0]>, text = 'v3.16.0') => {
+      const result = prometheusArgs(testPrometheusAgent(spec), version(text));
+      if (!result.ok) throw new Error(JSON.stringify(result.problems));
+      return result.value;
+    };
+
+    it('start Prometheus 3 with --agent and the WAL under --storage.agent.path, without retention flags', () => {
+      expect(agentArgs({}, 'v3.10.0')).toEqual([
+        '--agent',
+        '--config.file=/etc/prometheus/config/prometheus.yaml',
+        '--web.enable-lifecycle',
+        '--web.route-prefix=/',
+        '--storage.agent.path=/prometheus',
+      ]);
+    });
+
+    it('enable the agent feature on Prometheus 2, beside the user\'s features', () => {
+      const flags = agentArgs({ enableFeatures: ['exemplar-storage'] }, 'v2.45.0');
+      expect(flags).not.toContain('--agent');
+      expect(flags).toContain('--enable-feature=exemplar-storage,agent,expand-external-labels');
+      expect(flags.join(' ')).not.toMatch(/tsdb|console/);
+    });
+
+    it('set WAL compression with the agent\'s flag, and refuse it again in additionalArgs', () => {
+      expect(agentArgs({ walCompression: false })).toContain('--no-storage.agent.wal-compression');
+      expect(prometheusArgs(testPrometheusAgent({ additionalArgs: [{ name: 'agent' }] }), version('v3.16.0'))).toEqual({
+        ok: false, problems: [{ path: 'spec.additionalArgs[0].name', message: '"agent" is set by promop and cannot be overridden' }],
+      });
     });
   });
 });

@@ -2,9 +2,14 @@
  * The Prometheus command line, in prometheus-operator's order (§5 of the compatibility reference), adapted to
  * promop's sidecar-less pod: the config is read straight from the config Secret mount, and Prometheus 2.x gets
  * `--enable-feature=expand-external-labels` so it expands `${POD_NAME}` in the replica label itself.
+ *
+ * A PrometheusAgent runs the same binary in agent mode, as prometheus-operator starts it: `--agent` (Prometheus 3)
+ * or `--enable-feature=agent` (2.x), its WAL under `--storage.agent.path` with `--[no-]storage.agent.wal-compression`,
+ * and none of the server's TSDB, retention, query, rule or console flags (its spec has no field for them).
  */
 import {
-  CONFIG_DIR, CONFIG_FILE_NAME, DEFAULT_RETENTION, STORAGE_DIR, isAtLeast, retentionInConfigFile, type FieldProblem, type PrometheusVersion,
+  CONFIG_DIR, CONFIG_FILE_NAME, DEFAULT_RETENTION, STORAGE_DIR, isAgent, isAtLeast, retentionInConfigFile, type FieldProblem, type PrometheusVersion,
+  type PrometheusWorkload,
 } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import type { BuildResult } from './build-result.ts';
@@ -15,7 +20,13 @@ export const PROMETHEUS_PORT = 9090;
 /** The feature flag that makes Prometheus 2.27+ expand environment variables in external labels. */
 export const EXPAND_EXTERNAL_LABELS_FEATURE = 'expand-external-labels';
 
-type Spec = NonNullable<Prometheus['spec']>;
+/** The fields a Prometheus and a PrometheusAgent share. */
+type Spec = NonNullable<PrometheusWorkload['spec']>;
+/** A Prometheus server's spec. */
+type ServerSpec = NonNullable<Prometheus['spec']>;
+
+/** The feature flag that starts Prometheus 2.x in agent mode (3.x has `--agent`). */
+export const AGENT_FEATURE = 'agent';
 
 /** The web route prefix (default `/`), which the probes' paths also use. */
 export function routePrefix(spec: Spec): string {
@@ -23,8 +34,9 @@ export function routePrefix(spec: Spec): string {
 }
 
 /** The `--enable-feature` values: the user's, plus expand-external-labels for 2.27 <= version < 3. */
-function enabledFeatures(spec: Spec, version: PrometheusVersion): string[] {
+function enabledFeatures(spec: Spec, version: PrometheusVersion, agent: boolean): string[] {
   const features = [...(spec.enableFeatures ?? [])];
+  if (agent && version.major < 3 && !features.includes(AGENT_FEATURE)) features.push(AGENT_FEATURE);
   // Prometheus 3 always expands; before 2.27 the flag does not exist (the replica label then stays literal).
   if (version.major < 3 && isAtLeast(version, '2.27.0') && !features.includes(EXPAND_EXTERNAL_LABELS_FEATURE)) {
     features.push(EXPAND_EXTERNAL_LABELS_FEATURE);
@@ -39,14 +51,39 @@ interface Flag {
 }
 
 /** The flags promop sets, before `additionalArgs`. */
-function promopFlags(spec: Spec, version: PrometheusVersion): Flag[] {
+function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion): Flag[] {
+  const spec: Spec = workload.spec ?? {};
+  const agent = isAgent(workload);
   const flags: Flag[] = [
+    ...(agent && version.major >= 3 ? [{ name: 'agent' }] : []),
     { name: 'config.file', value: `${CONFIG_DIR}/${CONFIG_FILE_NAME}` },
     // promop's controller reloads through POST /-/reload, which needs the lifecycle API.
     { name: 'web.enable-lifecycle' },
     { name: 'web.route-prefix', value: routePrefix(spec) },
-    { name: 'storage.tsdb.path', value: STORAGE_DIR },
+    { name: agent ? 'storage.agent.path' : 'storage.tsdb.path', value: STORAGE_DIR },
   ];
+  if (!isAgent(workload)) flags.push(...serverStorageFlags(workload.spec ?? {}, version));
+  if (spec.externalUrl) flags.push({ name: 'web.external-url', value: spec.externalUrl });
+  if (spec.logLevel && spec.logLevel !== 'info') flags.push({ name: 'log.level', value: spec.logLevel });
+  if (spec.logFormat && spec.logFormat !== 'logfmt') flags.push({ name: 'log.format', value: spec.logFormat });
+  const features = enabledFeatures(spec, version, agent);
+  if (features.length > 0) flags.push({ name: 'enable-feature', value: features.join(',') });
+  if (spec.enableRemoteWriteReceiver) flags.push({ name: 'web.enable-remote-write-receiver' });
+  if (spec.enableOTLPReceiver && version.major >= 3) flags.push({ name: 'web.enable-otlp-receiver' });
+  if (!isAgent(workload) && workload.spec?.enableAdminAPI) flags.push({ name: 'web.enable-admin-api' });
+  const wal = agent ? 'storage.agent.wal-compression' : 'storage.tsdb.wal-compression';
+  if (spec.walCompression === true) flags.push({ name: wal });
+  if (spec.walCompression === false) flags.push({ name: `no-${wal}` });
+  if (!isAgent(workload)) flags.push(...serverQueryFlags(workload.spec ?? {}));
+  if (spec.web?.pageTitle) flags.push({ name: 'web.page-title', value: spec.web.pageTitle });
+  if (spec.web?.maxConnections !== undefined) flags.push({ name: 'web.max-connections', value: String(spec.web.maxConnections) });
+  if (spec.listenLocal) flags.push({ name: 'web.listen-address', value: `127.0.0.1:${PROMETHEUS_PORT}` });
+  return flags;
+}
+
+/** A server's retention and console flags, in prometheus-operator's place (right after the storage path). */
+function serverStorageFlags(spec: ServerSpec, version: PrometheusVersion): Flag[] {
+  const flags: Flag[] = [];
   // From 3.11 the generator writes retention into the config file, which can then change without a restart.
   if (!retentionInConfigFile(version)) {
     if (spec.retention || !spec.retentionSize) flags.push({ name: 'storage.tsdb.retention.time', value: spec.retention || DEFAULT_RETENTION });
@@ -57,16 +94,12 @@ function promopFlags(spec: Spec, version: PrometheusVersion): Flag[] {
     flags.push({ name: 'web.console.templates', value: '/etc/prometheus/consoles' });
     flags.push({ name: 'web.console.libraries', value: '/etc/prometheus/console_libraries' });
   }
-  if (spec.externalUrl) flags.push({ name: 'web.external-url', value: spec.externalUrl });
-  if (spec.logLevel && spec.logLevel !== 'info') flags.push({ name: 'log.level', value: spec.logLevel });
-  if (spec.logFormat && spec.logFormat !== 'logfmt') flags.push({ name: 'log.format', value: spec.logFormat });
-  const features = enabledFeatures(spec, version);
-  if (features.length > 0) flags.push({ name: 'enable-feature', value: features.join(',') });
-  if (spec.enableRemoteWriteReceiver) flags.push({ name: 'web.enable-remote-write-receiver' });
-  if (spec.enableOTLPReceiver && version.major >= 3) flags.push({ name: 'web.enable-otlp-receiver' });
-  if (spec.enableAdminAPI) flags.push({ name: 'web.enable-admin-api' });
-  if (spec.walCompression === true) flags.push({ name: 'storage.tsdb.wal-compression' });
-  if (spec.walCompression === false) flags.push({ name: 'no-storage.tsdb.wal-compression' });
+  return flags;
+}
+
+/** A server's compaction, query and rule flags (an agent has no TSDB to query and no rules). */
+function serverQueryFlags(spec: ServerSpec): Flag[] {
+  const flags: Flag[] = [];
   if (spec.disableCompaction) {
     // Equal min and max block durations is how Prometheus is told not to compact (as prometheus-operator does).
     flags.push({ name: 'storage.tsdb.max-block-duration', value: '2h' }, { name: 'storage.tsdb.min-block-duration', value: '2h' });
@@ -80,9 +113,6 @@ function promopFlags(spec: Spec, version: PrometheusVersion): Flag[] {
   if (alert?.forOutageTolerance) flags.push({ name: 'rules.alert.for-outage-tolerance', value: alert.forOutageTolerance });
   if (alert?.forGracePeriod) flags.push({ name: 'rules.alert.for-grace-period', value: alert.forGracePeriod });
   if (alert?.resendDelay) flags.push({ name: 'rules.alert.resend-delay', value: alert.resendDelay });
-  if (spec.web?.pageTitle) flags.push({ name: 'web.page-title', value: spec.web.pageTitle });
-  if (spec.web?.maxConnections !== undefined) flags.push({ name: 'web.max-connections', value: String(spec.web.maxConnections) });
-  if (spec.listenLocal) flags.push({ name: 'web.listen-address', value: `127.0.0.1:${PROMETHEUS_PORT}` });
   return flags;
 }
 
@@ -96,8 +126,9 @@ function settingName(flag: string): string {
  * the leading `--`). An additional argument that would set a flag promop sets is a problem, as in
  * prometheus-operator: a second `--config.file` would silently win and break reloads.
  */
-export function prometheusArgs(spec: Spec, version: PrometheusVersion): BuildResult<string[]> {
-  const flags = promopFlags(spec, version);
+export function prometheusArgs(workload: PrometheusWorkload, version: PrometheusVersion): BuildResult<string[]> {
+  const spec: Spec = workload.spec ?? {};
+  const flags = promopFlags(workload, version);
   const managed = new Set(flags.map((flag) => settingName(flag.name)));
   const problems: FieldProblem[] = [];
   (spec.additionalArgs ?? []).forEach((argument, index) => {

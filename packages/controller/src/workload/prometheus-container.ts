@@ -4,6 +4,7 @@
 import type { V1Container, V1Probe, V1ResourceRequirements, V1VolumeMount } from '@kubernetes/client-node';
 import { POD_NAME_ENV, type PrometheusVersion } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
+import type { PrometheusWorkload } from './workload-kind.ts';
 import { asEmbedded } from './embedded-field.ts';
 import { PROMETHEUS_PORT, routePrefix } from './prometheus-args.ts';
 
@@ -14,7 +15,8 @@ export const WEB_PORT_NAME = 'web';
 /** Image repository used when neither `spec.image` nor `spec.baseImage` is set. */
 export const DEFAULT_BASE_IMAGE = 'quay.io/prometheus/prometheus';
 
-type Spec = NonNullable<Prometheus['spec']>;
+/** A Prometheus' or an agent's spec; the deprecated image fields exist on a server only. */
+type Spec = NonNullable<PrometheusWorkload['spec']> & Partial<Pick<NonNullable<Prometheus['spec']>, 'baseImage' | 'sha' | 'tag'>>;
 
 /**
  * The image: `spec.image` when set, else `<baseImage>@sha256:<sha>`, `<baseImage>:<tag>` or

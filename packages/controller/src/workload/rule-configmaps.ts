@@ -5,12 +5,12 @@
  */
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { GeneratorOutput } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
+import type { PrometheusWorkload } from './workload-kind.ts';
 import { RULE_CONFIGMAP_PROMETHEUS_LABEL, managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
 
 /** One ConfigMap per entry of `output.ruleConfigMaps` (the generator always gives at least one). */
-export function buildRuleConfigMaps(prometheus: Prometheus, output: Pick<GeneratorOutput, 'ruleConfigMaps'>): V1ConfigMap[] {
+export function buildRuleConfigMaps(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'ruleConfigMaps'>): V1ConfigMap[] {
   const { name, namespace } = prometheus.metadata;
   const owner = prometheusOwnerReference(prometheus);
   return output.ruleConfigMaps.map((ruleConfigMap): V1ConfigMap => ({

@@ -11,7 +11,7 @@
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import type { GeneratorOutput, ScrapeFile } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
+import { workloadKind, type PrometheusWorkload } from './workload-kind.ts';
 import { PROMETHEUS_NAME_LABEL, SHARD_LABEL, managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
 import { MAX_SECRET_DATA_BYTES, base64Data, secretDataBytes } from './secret-size.ts';
@@ -29,7 +29,7 @@ export type ScrapeSecretMemo = WeakMap<ScrapeFile, { owner: string; shard: numbe
  * jobs are inline. Throws for a file over 1 MiB: the generator keeps files under SCRAPE_FILE_MAX_BYTES. With
  * `memo`, a file built before for the same Prometheus and shard gets the same Secret object back.
  */
-export function buildScrapeSecrets(prometheus: Prometheus, output: Pick<GeneratorOutput, 'scrapeFiles'>, memo?: ScrapeSecretMemo): V1Secret[][] {
+export function buildScrapeSecrets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'scrapeFiles'>, memo?: ScrapeSecretMemo): V1Secret[][] {
   const { name, namespace, uid } = prometheus.metadata;
   const owner = prometheusOwnerReference(prometheus);
   const ownerKey = `${namespace}/${name}/${uid ?? ''}`;
@@ -42,7 +42,7 @@ export function buildScrapeSecrets(prometheus: Prometheus, output: Pick<Generato
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: {
-        name: scrapeSecretName(name, shard, file.slot),
+        name: scrapeSecretName(name, shard, file.slot, workloadKind(prometheus)),
         namespace,
         labels: { ...managedByLabels(), [PROMETHEUS_NAME_LABEL]: name, [SHARD_LABEL]: String(shard) },
         ownerReferences: [owner],

@@ -8,10 +8,9 @@ import type {
   V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy, V1Toleration, V1TopologySpreadConstraint,
 } from '@kubernetes/client-node';
 import { invalidVersionProblem, parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
+import { MODE_LABEL, namingOf, type PrometheusWorkload } from './workload-kind.ts';
 import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
-import { GOVERNING_SERVICE_NAME } from './governing-service.ts';
 import { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
 import { withCanonicalQuantities } from './quantity.ts';
 import { managedByLabels, shardSelectorLabels } from './labels.ts';
@@ -30,10 +29,11 @@ export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 600;
  */
 export const DEFAULT_POD_SECURITY_CONTEXT: V1PodSecurityContext = { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 };
 
-type Spec = NonNullable<Prometheus['spec']>;
+/** The fields a Prometheus and a PrometheusAgent share: all the pod is built from. */
+type Spec = NonNullable<PrometheusWorkload['spec']>;
 
 /** Annotations copied from the Prometheus: not kubectl's own (last-applied-configuration would be huge). */
-function copiedAnnotations(prometheus: Prometheus): Record<string, string> {
+function copiedAnnotations(prometheus: PrometheusWorkload): Record<string, string> {
   return Object.fromEntries(Object.entries(prometheus.metadata.annotations ?? {}).filter(([key]) => !key.startsWith('kubectl.kubernetes.io/')));
 }
 
@@ -68,30 +68,31 @@ function passedThroughPodFields(spec: Spec) {
  * server rejects the StatefulSet with a 422 naming the field, which the controller reports in status.
  * Throws when `output.configs` is empty (generation failed: the caller keeps the running workload).
  */
-export function buildStatefulSets(prometheus: Prometheus, output: Pick<GeneratorOutput, 'configs' | 'ruleConfigMaps'>): BuildResult<V1StatefulSet[]> {
+export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'configs' | 'ruleConfigMaps'>): BuildResult<V1StatefulSet[]> {
   const { name, namespace } = prometheus.metadata;
   if (output.configs.length === 0) throw new Error(`bug: no config for Prometheus ${namespace}/${name}; keep the running workload when generation fails`);
   const spec: Spec = prometheus.spec ?? {};
+  const naming = namingOf(prometheus);
   const version = parsePrometheusVersion(spec.version ?? undefined);
   if (!version) return { ok: false, problems: [invalidVersionProblem(spec.version)] };
-  const args = prometheusArgs(spec, version);
+  const args = prometheusArgs(prometheus, version);
   if (!args.ok) return args;
   const statefulSets = output.configs.map((_config, shard) => {
-    const selector = shardSelectorLabels(name, shard);
+    const selector = shardSelectorLabels(name, shard, naming.kind);
     const volumes = podVolumes(prometheus, shard, output.ruleConfigMaps.length);
     const containers = mergeContainers([prometheusContainer(spec, version, args.value, volumes.mounts)], asEmbedded<V1Container[]>(spec.containers ?? []));
     const statefulSet: V1StatefulSet = {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata: {
-        name: statefulSetName(name, shard),
+        name: statefulSetName(name, shard, naming.kind),
         namespace,
-        labels: { ...prometheus.metadata.labels, ...managedByLabels(), 'operator.prometheus.io/mode': 'server', ...selector },
+        labels: { ...prometheus.metadata.labels, ...managedByLabels(), [MODE_LABEL]: naming.mode, ...selector },
         annotations: copiedAnnotations(prometheus),
         ownerReferences: [prometheusOwnerReference(prometheus)],
       },
       spec: {
-        serviceName: spec.serviceName || GOVERNING_SERVICE_NAME,
+        serviceName: spec.serviceName || naming.governingServiceName,
         replicas: spec.replicas ?? 1,
         podManagementPolicy: spec.podManagementPolicy || 'Parallel',
         updateStrategy: asEmbedded<V1StatefulSetUpdateStrategy | undefined>(spec.updateStrategy) ?? { type: 'RollingUpdate' },

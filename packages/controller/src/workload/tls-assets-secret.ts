@@ -6,14 +6,14 @@
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import { tlsAssetsSecretName, type GeneratorOutput } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
+import { workloadKind, type PrometheusWorkload } from './workload-kind.ts';
 import type { BuildResult } from './build-result.ts';
 import { PROMETHEUS_NAME_LABEL, managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
 import { MAX_SECRET_DATA_BYTES, base64Data, formatBytes, secretDataBytes } from './secret-size.ts';
 
 /** The `prometheus-<name>-tls-assets-0` Secret; always written (possibly empty) because the pod mounts it. */
-export function buildTlsAssetsSecret(prometheus: Prometheus, output: Pick<GeneratorOutput, 'tlsAssets'>): BuildResult<V1Secret> {
+export function buildTlsAssetsSecret(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'tlsAssets'>): BuildResult<V1Secret> {
   const { name, namespace } = prometheus.metadata;
   const bytes = secretDataBytes(output.tlsAssets);
   if (bytes > MAX_SECRET_DATA_BYTES) {
@@ -30,7 +30,7 @@ export function buildTlsAssetsSecret(prometheus: Prometheus, output: Pick<Genera
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: {
-        name: tlsAssetsSecretName(name),
+        name: tlsAssetsSecretName(name, workloadKind(prometheus)),
         namespace,
         labels: { ...managedByLabels(), [PROMETHEUS_NAME_LABEL]: name },
         ownerReferences: [prometheusOwnerReference(prometheus)],
