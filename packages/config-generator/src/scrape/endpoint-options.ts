@@ -34,6 +34,8 @@ export function appendHonorFields(cfg: Record<string, unknown>, ep: AnyEndpoint,
  * that applies (the endpoint's, else the Prometheus scrapeInterval), which Prometheus requires.
  */
 export function validateIntervals(ep: AnyEndpoint, path: string, ctx: ScrapeContext, hc: HttpClientContext): void {
+  // An empty string is no interval (prometheus-operator writes none for it), not a bad one.
+  if (ep.interval === '' || ep.scrapeTimeout === '') ep = { ...ep, ...(ep.interval === '' ? { interval: undefined } : {}), ...(ep.scrapeTimeout === '' ? { scrapeTimeout: undefined } : {}) };
   const interval = ep.interval === undefined ? undefined : parseDuration(ep.interval);
   const timeout = ep.scrapeTimeout === undefined ? undefined : parseDuration(ep.scrapeTimeout);
   if (ep.interval !== undefined && interval === undefined) {

@@ -244,3 +244,11 @@ describe('a Probe with an empty authorization next to a bearer token Secret', ()
     expect(result.ok && result.scrapeConfigs[0]?.authorization).toBeFalsy();
   });
 });
+
+describe('a Probe with interval ""', () => {
+  it('is accepted without scrape_interval, as prometheus-operator writes it (bench/compat-diff seed 3)', () => {
+    const result = renderProbe(probe({ prober, targets: { staticConfig: { static: ['a'] } }, interval: '', scrapeTimeout: '10s' }), testContext());
+    expect(result.ok ? Object.keys(result.scrapeConfigs[0] ?? {}) : result.problems).not.toContain('scrape_interval');
+    expect(result.ok).toBe(true);
+  });
+});
