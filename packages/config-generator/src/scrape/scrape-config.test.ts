@@ -124,6 +124,7 @@ describe('a bad ScrapeConfig', () => {
     ['an A lookup without a port', { dnsSDConfigs: [{ names: ['a.example'], type: 'A' }] }, 'spec.dnsSDConfigs[0].port', 'required for A records'],
     ['a refresh interval that is not a duration', { fileSDConfigs: [{ files: ['x.json'], refreshInterval: 'often' }] }, 'spec.fileSDConfigs[0].refreshInterval', 'not a valid duration'],
     ['an unknown scrape class', { scrapeClass: 'missing' }, 'spec.scrapeClass', 'not defined'],
+    ['Kubernetes discovery with apiServer and ownNamespace (bench/compat-diff seed 3)', { kubernetesSDConfigs: [{ role: 'Node', apiServer: 'https://k:6443', namespaces: { ownNamespace: true } }] }, 'spec.kubernetesSDConfigs[0].namespaces.ownNamespace', 'cannot be used together with apiServer'],
     ['AllowUTF8 escaping with Legacy name validation', { nameValidationScheme: 'Legacy', nameEscapingScheme: 'AllowUTF8' }, 'spec.nameEscapingScheme', 'needs the UTF8 name validation scheme'],
     ['a proxy connect header without a value', { proxyUrl: 'http://p:3128', proxyConnectHeader: { 'X-Auth': [] } }, 'spec.proxyConnectHeader["X-Auth"]', 'needs at least one Secret key'],
   ] as const)('with %s is rejected at its path', (_what, spec, path, words) => {

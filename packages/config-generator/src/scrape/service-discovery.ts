@@ -135,6 +135,8 @@ function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext): En
     const rendered = renderTlsConfig(sd.tlsConfig, `${path}.tlsConfig`, hc);
     if (rendered) entry.tls_config = rendered;
   }
+  // Prometheus refuses the pair (its own namespace is only known inside the cluster it runs in).
+  if (sd.apiServer && sd.namespaces?.ownNamespace) hc.findings.problem(`${path}.namespaces.ownNamespace`, 'ownNamespace cannot be used together with apiServer (Prometheus refuses the pair)');
   if (sd.namespaces) {
     entry.namespaces = { names: [...(sd.namespaces.names ?? [])], ...(sd.namespaces.ownNamespace !== undefined ? { own_namespace: sd.namespaces.ownNamespace } : {}) };
   }
