@@ -4,26 +4,19 @@
  * read, rule evaluation settings, retention). Goldens under test/golden/agent/ (`UPDATE_GOLDEN=1` rewrites them);
  * the last test runs the real `promtool check config --agent` over every one.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
 import { runPromtool } from '@promop/e2e';
 import { generate } from './generate.ts';
 import type { GeneratorInput, GeneratorOutput } from './model.ts';
+import { expectGoldenFile } from './test-support/golden-file.ts';
 
 const GOLDEN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'golden');
 const GOLDEN_DIR = join(GOLDEN_ROOT, 'agent');
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
-function expectGolden(name: string, text: string): void {
-  const path = join(GOLDEN_DIR, name);
-  if (UPDATE) {
-    mkdirSync(GOLDEN_DIR, { recursive: true });
-    writeFileSync(path, text);
-  }
-  expect(existsSync(path) ? readFileSync(path, 'utf8') : `missing golden file ${name}; run with UPDATE_GOLDEN=1`).toBe(text);
-}
+const expectGolden = (name: string, text: string): void => expectGoldenFile(GOLDEN_DIR, name, text);
 
 function agent(spec: Record<string, unknown>): PrometheusAgent {
   return { apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'PrometheusAgent', metadata: { namespace: 'monitoring', name: 'agent', uid: 'uid-agent' }, spec } as PrometheusAgent;

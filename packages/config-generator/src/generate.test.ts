@@ -3,27 +3,19 @@
  * compares prometheus.yaml with a reviewed golden file under test/golden/prometheus/
  * (`UPDATE_GOLDEN=1` rewrites them); the last test runs the real promtool over every golden.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
 import { runPromtool } from '@promop/e2e';
 import { generate } from './generate.ts';
 import type { GeneratorInput, GeneratorOutput, KeyValueSource, NamespaceInfo, Verdict } from './model.ts';
+import { expectGoldenFile } from './test-support/golden-file.ts';
 
 const GOLDEN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'golden', 'prometheus');
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const CA_PEM = readFileSync(join(GOLDEN_DIR, 'ca.crt.pem'), 'utf8');
 
-/** Compares `text` with the golden file `name` (or rewrites it with UPDATE_GOLDEN=1). */
-function expectGolden(name: string, text: string): void {
-  const path = join(GOLDEN_DIR, name);
-  if (UPDATE) {
-    mkdirSync(GOLDEN_DIR, { recursive: true });
-    writeFileSync(path, text);
-  }
-  expect(existsSync(path) ? readFileSync(path, 'utf8') : `missing golden file ${name}; run with UPDATE_GOLDEN=1`).toBe(text);
-}
+const expectGolden = (name: string, text: string): void => expectGoldenFile(GOLDEN_DIR, name, text);
 
 function prometheus(spec: Record<string, unknown>, metadata: Record<string, unknown> = {}): Prometheus {
   return { apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { namespace: 'monitoring', name: 'main', ...metadata }, spec } as Prometheus;
