@@ -1,9 +1,10 @@
 /**
  * What writing a large configuration costs the API server (issue 8, first config): 64 Secrets the size of
- * promop's scrape file Secrets at 1,000 two-endpoint ServiceMonitors (60 KB of text, 80 KB base64 each), written
- * through promop's ChildWriter (server-side apply, shared keep-alive connections) with 1, 8, 32 and 64 requests in
- * flight, and for comparison as plain creates (POST) and as small Secrets (600 bytes). Wall time and this
- * process' CPU time are printed, so the share of the client and of the API server (+ etcd) can be told apart.
+ * promop's scrape file Secrets at 1,000 two-endpoint ServiceMonitors (60 KB of text, 80 KB base64 each), over
+ * shared keep-alive connections as `promop run` makes them: created and then replaced with new content through
+ * promop's ChildWriter (what promop does), and for comparison with server-side apply (what promop did before) with
+ * 1, 8, 32 and 64 requests in flight, and as small Secrets (600 bytes). Wall time and this process' CPU time are
+ * printed, so the share of the client and of the API server (+ etcd) can be told apart.
  *
  * Run: `node bench/config-writes.bench.ts` (a control plane of its own on loopback, about a minute).
  */
@@ -11,7 +12,7 @@ import { CoreV1Api, KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { startTestEnv } from '../e2e/src/test-env.ts';
-import { ChildWriter, sharedConnectionsKubeConfig } from '../packages/controller/src/kube/index.ts';
+import { ChildWriter, FIELD_MANAGER, SERVER_SIDE_APPLY, sharedConnectionsKubeConfig } from '../packages/controller/src/kube/index.ts';
 import { forEachBounded } from '../packages/controller/src/reconcile/bounded-parallel.ts';
 
 const SECRETS = 64;
@@ -29,28 +30,42 @@ try {
   const small = large.slice(0, 600);
   console.log(`node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('how                     in flight   wall ms   client CPU ms');
-  const plans: { how: 'apply' | 'create'; text: string; inFlight: number }[] = [
+  // `replace` rewrites the Secrets of the round before it (a create round) with new content, over the objects the
+  // create returned, as the reconciler passes its cached ones.
+  // `apply over` does the same with server-side apply.
+  const plans: { how: 'apply' | 'create' | 'replace' | 'apply over'; text: string; inFlight: number }[] = [
     { how: 'apply', text: large, inFlight: 8 }, // warm-up, not printed
+    { how: 'create', text: large, inFlight: 8 },
+    { how: 'replace', text: large, inFlight: 8 },
+    { how: 'apply over', text: large, inFlight: 8 },
     { how: 'apply', text: large, inFlight: 1 },
     { how: 'apply', text: large, inFlight: 8 },
     { how: 'apply', text: large, inFlight: 32 },
     { how: 'apply', text: large, inFlight: 64 },
-    { how: 'create', text: large, inFlight: 8 },
-    { how: 'apply', text: small, inFlight: 8 },
     { how: 'create', text: small, inFlight: 8 },
+    { how: 'replace', text: small, inFlight: 8 },
+    { how: 'apply', text: small, inFlight: 8 },
   ];
+  let previousRound = new Map<string, V1Secret>();
   for (const [round, plan] of plans.entries()) {
+    const nameRound = plan.how === 'replace' ? round - 1 : plan.how === 'apply over' ? round - 2 : round;
     const secrets = Array.from({ length: SECRETS }, (_, i): V1Secret => ({
       apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
-      metadata: { name: `round-${round}-slot-${i}`, namespace: NAMESPACE },
+      metadata: { name: `round-${nameRound}-slot-${i}`, namespace: NAMESPACE },
       data: { [`scrape-${i}.yaml`]: Buffer.from(`${plan.text}${round}`).toString('base64') },
     }));
+    const stored = new Map<string, V1Secret>();
     const started = performance.now();
     const cpu = process.cpuUsage();
     await forEachBounded(secrets, plan.inFlight, async (secret) => {
-      if (plan.how === 'apply') await writer.applySecret(secret);
-      else await core.createNamespacedSecret({ namespace: NAMESPACE, body: secret });
+      const name = secret.metadata?.name ?? '';
+      if (plan.how === 'apply' || plan.how === 'apply over') {
+        await core.patchNamespacedSecret({ name, namespace: NAMESPACE, body: secret, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+      } else {
+        stored.set(name, await writer.writeSecret(secret, plan.how === 'replace' ? previousRound.get(name) : undefined));
+      }
     });
+    if (plan.how !== 'apply over') previousRound = stored;
     const used = process.cpuUsage(cpu);
     if (round === 0) continue;
     const what = `${SECRETS} × ${plan.text === large ? '80 KB' : '0.8 KB'} ${plan.how}`;

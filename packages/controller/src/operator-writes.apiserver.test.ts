@@ -158,7 +158,7 @@ describe('one ServiceMonitor change', () => {
     const written = operatorWrites().slice(writes);
     process.stdout.write(`one ServiceMonitor change: ${reconciles() - before} reconcile(s), writes: ${written.join(', ')}\n`);
     expect(reconciles() - before).toBe(1);
-    expect(written).toContain(`patch secrets ${MONITORING}/prometheus-main`);
+    expect(written).toContain(`update secrets ${MONITORING}/prometheus-main`);
     expect(written).toContain(`patch servicemonitors/status ${TEAM}/api`);
     expect(written.filter((w) => /statefulsets|services |configmaps|tls-assets|servicemonitors\/status team-a\/broken|podmonitors|prometheusrules/.test(w))).toEqual([]);
   }, 60_000);

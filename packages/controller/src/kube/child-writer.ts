@@ -1,8 +1,17 @@
 /**
- * Writes the children of a Prometheus (StatefulSets, Services, Secrets, ConfigMaps) with server-side apply:
- * field manager `promop`, `force: true`. Apply sends the whole desired object, so running it twice is harmless and
- * an unchanged object is not rewritten (the API server keeps its resourceVersion, no watch event follows).
- * `force` takes over fields another manager (kubectl edit, a previous operator) set, as a controller must.
+ * Writes the children of a Prometheus (StatefulSets, Services, Secrets, ConfigMaps).
+ *
+ * StatefulSets and Services: server-side apply, field manager `promop`, `force: true`. Apply sends the whole
+ * desired object, so running it twice is harmless and an unchanged object is not rewritten (the API server keeps its
+ * resourceVersion, no watch event follows). `force` takes over fields another manager (kubectl edit, a previous
+ * operator) set, as a controller must, and fields others add (an HPA's replicas aside, a sidecar injector's
+ * annotations) are kept.
+ *
+ * The Secrets and ConfigMaps whose content promop alone makes (prometheus.yaml, the scrape files, rule files, TLS
+ * assets): created, then replaced (PUT) with the cached object's resourceVersion as precondition — see
+ * `writeSecret`. Server-side apply cost the API server 2.5× a create for these large objects (a first config of
+ * 1,000 monitors writes 64 Secrets of 80 KB: 4.6 s applied against 1.7 s created, bench/config-writes.bench.ts),
+ * and promop owns their data maps entirely anyway, which a replace expresses directly.
  */
 import {
   ApiException, AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1ConfigMap, type V1Secret, type V1Service, type V1StatefulSet,
@@ -54,16 +63,32 @@ export class ChildWriter {
     this.#apps = kc.makeApiClient(AppsV1Api);
   }
 
-  /** Applies a Secret; returns it as stored. */
-  applySecret(body: V1Secret): Promise<V1Secret> {
+  /**
+   * Writes a Secret whose content promop alone makes; `current` is the object as promop last saw it (its cache), or
+   * undefined when it saw none. None: a create. Else a replace guarded by current's resourceVersion, whose body is
+   * promop's (type, data, its labels, annotations and ownerReference) over current's metadata (labels, annotations,
+   * finalizers and ownerReferences others added stay; keys others added to `data` go, as that map is promop's).
+   * When current was behind (409: promop's own previous write not yet in the cache, or another writer; or the
+   * object exists though the cache has none yet), the write is repeated once over a fresh read. Returns it as
+   * stored; an unchanged body leaves its resourceVersion as it was.
+   */
+  writeSecret(body: V1Secret, current: V1Secret | undefined): Promise<V1Secret> {
     const { name, namespace } = identify(body);
-    return this.#core.patchNamespacedSecret({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+    return createOrReplace(body, current, {
+      create: () => this.#core.createNamespacedSecret({ namespace, body, fieldManager: FIELD_MANAGER }),
+      replace: (replacement) => this.#core.replaceNamespacedSecret({ name, namespace, body: replacement, fieldManager: FIELD_MANAGER }),
+      read: () => this.#core.readNamespacedSecret({ name, namespace }),
+    });
   }
 
-  /** Applies a ConfigMap; returns it as stored. */
-  applyConfigMap(body: V1ConfigMap): Promise<V1ConfigMap> {
+  /** Writes a ConfigMap whose content promop alone makes (rule files), as `writeSecret` writes Secrets. */
+  writeConfigMap(body: V1ConfigMap, current: V1ConfigMap | undefined): Promise<V1ConfigMap> {
     const { name, namespace } = identify(body);
-    return this.#core.patchNamespacedConfigMap({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+    return createOrReplace(body, current, {
+      create: () => this.#core.createNamespacedConfigMap({ namespace, body, fieldManager: FIELD_MANAGER }),
+      replace: (replacement) => this.#core.replaceNamespacedConfigMap({ name, namespace, body: replacement, fieldManager: FIELD_MANAGER }),
+      read: () => this.#core.readNamespacedConfigMap({ name, namespace }),
+    });
   }
 
   /** Applies a Service; returns it as stored. */
@@ -174,6 +199,61 @@ export class ChildWriter {
       if (!isNotFound(error)) throw error;
     }
   }
+}
+
+/** The requests of one object that createOrReplace makes. */
+interface WholeObjectRequests<T> {
+  create(): Promise<T>;
+  replace(replacement: T): Promise<T>;
+  read(): Promise<T>;
+}
+
+type WholeObject = V1Secret | V1ConfigMap;
+
+async function createOrReplace<T extends WholeObject>(desired: T, current: T | undefined, requests: WholeObjectRequests<T>): Promise<T> {
+  if (!current) {
+    try {
+      return await requests.create();
+    } catch (error) {
+      // 409 AlreadyExists: it was made since the cache last heard (promop's own create of a moment ago, mostly).
+      if (apiErrorOf(error)?.code !== 409) throw error;
+    }
+    current = await requests.read();
+  }
+  try {
+    return await requests.replace(replacementOf(desired, current));
+  } catch (error) {
+    const code = apiErrorOf(error)?.code;
+    if (code === 404) return requests.create();
+    if (code !== 409) throw error;
+  }
+  // 409 Conflict: current's resourceVersion was not the latest. Once more over what the API server has now; a
+  // second conflict is thrown (the work queue retries the reconcile).
+  return requests.replace(replacementOf(desired, await requests.read()));
+}
+
+/**
+ * The body that replaces `current` with promop's `desired` (pure): promop's fields over current's metadata, so what
+ * others added to labels, annotations, finalizers and ownerReferences stays, guarded by current's uid and
+ * resourceVersion. managedFields is left out, which keeps the API server's record as it is.
+ */
+export function replacementOf<T extends WholeObject>(desired: T, current: T): T {
+  const { managedFields: _managedFields, ...currentMeta } = current.metadata ?? {};
+  const desiredMeta = desired.metadata ?? {};
+  const desiredOwners = desiredMeta.ownerReferences ?? [];
+  const ownerReferences = [...(currentMeta.ownerReferences ?? []).filter((ref) => !desiredOwners.some((own) => own.uid === ref.uid)), ...desiredOwners];
+  return {
+    ...desired,
+    metadata: {
+      ...currentMeta,
+      ...desiredMeta,
+      labels: { ...currentMeta.labels, ...desiredMeta.labels },
+      annotations: { ...currentMeta.annotations, ...desiredMeta.annotations },
+      ...(ownerReferences.length > 0 ? { ownerReferences } : {}),
+      uid: currentMeta.uid,
+      resourceVersion: currentMeta.resourceVersion,
+    },
+  };
 }
 
 function identify(object: { metadata?: { name?: string; namespace?: string } }): { name: string; namespace: string } {

@@ -1,12 +1,12 @@
 /** promop's typed wrapper around client-node: caches kept by watches, server-side apply of children and status, Events, API errors as values. */
 export { apiErrorOf, describeError, isNotFound, isUserCaused, type ApiError } from './api-error.ts';
-export { ChildWriter, isImmutableStatefulSetChange, type ChildKind, type ChildOf } from './child-writer.ts';
+export { ChildWriter, isImmutableStatefulSetChange, replacementOf, type ChildKind, type ChildOf } from './child-writer.ts';
 export {
   createClusterCaches, startClusterCaches, stopClusterCaches, IGNORED_SECRET_TYPES_SELECTOR, NOT_OWNED_SELECTOR, OWNED_SELECTOR,
   type ClusterCaches, type ClusterCachesOptions,
 } from './cluster-caches.ts';
 export { EventRecorder, INVALID_CONFIGURATION_REASON, REPORTING_CONTROLLER, SELECTING_ACTION, type EventSpec } from './event-recorder.ts';
-export { FIELD_MANAGER } from './field-manager.ts';
+export { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
 export { ApiPodAnnotator, type PodAnnotator } from './pod-annotator.ts';
 export { StatusWriter, type StatusTarget } from './status-writer.ts';
 export { RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, type RawRequest, type WatchEvent } from './raw-api.ts';

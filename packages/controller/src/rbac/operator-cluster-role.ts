@@ -25,11 +25,11 @@ const STATUS_WRITE: V1PolicyRule = { apiGroups: [GROUP], resources: Object.value
 // OwnerReferencesPermissionEnforcement admission plugin (OpenShift does) require update on the owner's
 // finalizers subresource to set it.
 const FINALIZERS_UPDATE: V1PolicyRule = { apiGroups: [GROUP], resources: [`${PLURALS.Prometheus}/finalizers`, `${PLURALS.PrometheusAgent}/finalizers`], verbs: ['update'] };
-// Secrets: read the ones monitors and Prometheus objects reference (cluster-wide, see above); create/patch the
-// config and TLS-assets Secrets (server-side apply creates with PATCH, which the API server authorizes as
-// create when the object does not exist yet); delete those of removed shards.
-// ConfigMaps: referenced CA bundles; promop's rule ConfigMaps, deleted when fewer are needed.
-const SECRETS_CONFIGMAPS: V1PolicyRule = { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: [...READ, 'create', 'patch', 'delete'] };
+// Secrets: read the ones monitors and Prometheus objects reference (cluster-wide, see above); create and update
+// (replace) the config, scrape-file and TLS-assets Secrets (kube/child-writer.ts), patch them to remove keys another
+// manager added (reconcile/foreign-keys.ts); delete those of removed shards.
+// ConfigMaps: referenced CA bundles; promop's rule ConfigMaps, written the same way, deleted when fewer are needed.
+const SECRETS_CONFIGMAPS: V1PolicyRule = { apiGroups: [''], resources: ['secrets', 'configmaps'], verbs: [...READ, 'create', 'update', 'patch', 'delete'] };
 // The governing Service `prometheus-operated`; never deleted by promop (the garbage collector does it once
 // no Prometheus of the namespace owns it).
 const SERVICES: V1PolicyRule = { apiGroups: [''], resources: ['services'], verbs: [...READ, 'create', 'patch'] };

@@ -335,18 +335,18 @@ export class PrometheusReconciler {
     // Rule ConfigMaps and scrape Secrets are independent of each other: applied CHILD_APPLIES_IN_FLIGHT at a time
     // (a new Prometheus' 64 scrape file slots one by one cost 1.6 s before its prometheus.yaml).
     await forEachBounded(desired.ruleConfigMaps, CHILD_APPLIES_IN_FLIGHT, async (configMap) => {
-      if ((await this.#applyOne('ConfigMap', configMap, caches.ownedConfigMaps.get(nameOf(configMap), namespace), (b) => children.applyConfigMap(b), log)).changed) changed(allShards);
+      if ((await this.#applyOne('ConfigMap', configMap, caches.ownedConfigMaps.get(nameOf(configMap), namespace), (b, current) => children.writeConfigMap(b, current), log)).changed) changed(allShards);
     });
-    if ((await this.#applyOne('Secret', desired.tlsAssets, caches.ownedSecrets.get(nameOf(desired.tlsAssets), namespace), (b) => children.applySecret(b), log)).changed) changed(allShards);
+    if ((await this.#applyOne('Secret', desired.tlsAssets, caches.ownedSecrets.get(nameOf(desired.tlsAssets), namespace), (b, current) => children.writeSecret(b, current), log)).changed) changed(allShards);
     // Scrape files before the prometheus.yaml that names them, so the new names mostly find their files; a kubelet
     // sync between the writes can still show a mix (one slot's jobs missing), which verification sees and waits out.
     const scrapeSecrets = desired.scrapeSecrets.flatMap((secrets, shard) => secrets.map((secret) => ({ shard, secret })));
     await forEachBounded(scrapeSecrets, CHILD_APPLIES_IN_FLIGHT, async ({ shard, secret }) => {
-      if ((await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b) => children.applySecret(b), log)).changed) changed([shard]);
+      if ((await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b, current) => children.writeSecret(b, current), log)).changed) changed([shard]);
     });
     const configSecretUids: string[] = [];
     for (const [shard, secret] of desired.configSecrets.entries()) {
-      const result = await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b) => children.applySecret(b), log);
+      const result = await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b, current) => children.writeSecret(b, current), log);
       if (result.changed) changed([shard]);
       configSecretUids.push(result.stored.metadata?.uid ?? '');
     }
@@ -395,7 +395,7 @@ export class PrometheusReconciler {
    * request at all); returns it as stored and whether the API server stored a change (its resourceVersion moved),
    * which is logged.
    */
-  async #applyOne<K extends ChildKind>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>) => Promise<ChildOf<K>>, log: Logger): Promise<{ changed: boolean; stored: ChildOf<K> }> {
+  async #applyOne<K extends ChildKind>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>, cached: ChildOf<K> | undefined) => Promise<ChildOf<K>>, log: Logger): Promise<{ changed: boolean; stored: ChildOf<K> }> {
     let desired = this.#hashed.get(body) as ChildOf<K> | undefined;
     if (!desired) this.#hashed.set(body, (desired = withAppliedHash(body)));
     // Found up to date (and without foreign keys) before: the same cached object and body still are.
@@ -403,7 +403,7 @@ export class PrometheusReconciler {
     let stored: ChildOf<K>;
     try {
       const upToDate = cached !== undefined && isUpToDate(desired, cached);
-      stored = upToDate ? cached : await apply(desired);
+      stored = upToDate ? cached : await apply(desired, cached);
       const foreign = foreignKeysOf(kind, desired, stored);
       if (foreign.length > 0) {
         const { namespace, name } = { namespace: stored.metadata?.namespace ?? '', name: nameOf(body) };

@@ -8,6 +8,7 @@
 import { ApiException } from '@kubernetes/client-node';
 import type { Kind } from '@promop/crds';
 import type { ChildKind, EventSpec, ReferencedData, StatusTarget } from '../kube/index.ts';
+import { replacementOf } from '../kube/child-writer.ts';
 import type { ExpectedShardFiles, ReloadResult, ShardConfigStatus } from './config-reloader.ts';
 import type {
   CacheReader, CachedKind, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus,
@@ -76,7 +77,7 @@ export function apiError(code: number, reason: string, message: string): ApiExce
 
 /** One write the reconciler made. */
 export type Write =
-  | { to: 'child'; op: 'apply'; kind: ChildKind; name: string }
+  | { to: 'child'; op: 'apply' | 'create' | 'replace'; kind: ChildKind; name: string }
   | { to: 'child'; op: 'delete' | 'merge-patch'; kind: ChildKind; name: string }
   | { to: 'child'; op: 'annotate' | 'orphan-delete'; kind: 'StatefulSet'; name: string }
   | { to: 'status'; kind: Kind; name: string; status: object };
@@ -113,8 +114,8 @@ export class FakeCluster {
   }
 
   readonly children: ReconcilerChildren = {
-    applySecret: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Secret', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedSecrets, body)),
-    applyConfigMap: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'ConfigMap', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedConfigMaps, body)),
+    writeSecret: async (body, current) => (this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'Secret', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedSecrets, current ? replacementOf(body, current) : body)),
+    writeConfigMap: async (body, current) => (this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'ConfigMap', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedConfigMaps, current ? replacementOf(body, current) : body)),
     applyService: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Service', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedServices, body)),
     applyStatefulSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'StatefulSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedStatefulSets, body)),
     statefulSetUid: async (namespace, name) => this.caches.ownedStatefulSets.get(name, namespace)?.metadata?.uid,
