@@ -93,12 +93,16 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
   const memo = kept?.memo;
   const jobText = (index: number) => (memo ? memo.yaml(jobs[index]!, (job) => toPrometheusYaml([job])) : toPrometheusYaml([jobs[index]]));
   const slotJobs = (indices: readonly number[]) => indices.map((index) => jobs[index]!);
-  const texts = bySlot.map((indices, slot) => {
-    if (indices.length === 0) return '';
-    if (!kept) return toPrometheusYaml(slotJobs(indices));
-    return kept.memo.sequence(`text|${kept.key}|${slot}`, slotJobs(indices), () => indices.map(jobText).join(''));
+  // Each text with its UTF-8 size, kept together: measuring 64 unchanged texts of up to 1 MiB again on every change
+  // cost 19 ms at 10,000 monitors.
+  const measured = (text: string) => ({ text, bytes: Buffer.byteLength(text) });
+  const slotTexts = bySlot.map((indices, slot) => {
+    if (indices.length === 0) return { text: '', bytes: 0 };
+    if (!kept) return measured(toPrometheusYaml(slotJobs(indices)));
+    return kept.memo.sequence(`text|${kept.key}|${slot}`, slotJobs(indices), () => measured(indices.map(jobText).join('')));
   });
-  const sizes = texts.map((text) => Buffer.byteLength(text));
+  const texts = slotTexts.map((slotText) => slotText.text);
+  const sizes = slotTexts.map((slotText) => slotText.bytes);
   if (sizes.reduce((sum, bytes) => sum + bytes, 0) <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
 
   const nameOf = (index: number) => String(jobs[index]!.job_name);

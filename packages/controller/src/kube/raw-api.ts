@@ -91,7 +91,6 @@ export class RawApi {
     const status = response.statusCode ?? 0;
     if (status !== 200) throw apiException(status, await readBody(response, path));
     await new Promise<void>((resolve, reject) => {
-      let pending = '';
       let failed = false;
       const fail = (error: unknown) => {
         if (failed) return;
@@ -100,21 +99,14 @@ export class RawApi {
         reject(error instanceof Error ? error : new Error(String(error)));
       };
       response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        pending += chunk;
-        let newline = pending.indexOf('\n');
-        while (newline >= 0 && !failed) {
-          const line = pending.slice(0, newline);
-          pending = pending.slice(newline + 1);
-          newline = pending.indexOf('\n');
-          if (line.trim() === '') continue;
-          try {
-            onEvent(JSON.parse(line) as WatchEvent);
-          } catch (error) {
-            fail(error);
-          }
+      response.on('data', splitLines((line) => {
+        if (failed || line.trim() === '') return;
+        try {
+          onEvent(JSON.parse(line) as WatchEvent);
+        } catch (error) {
+          fail(error);
         }
-      });
+      }));
       response.on('end', () => {
         if (!failed) resolve();
       });
@@ -175,4 +167,25 @@ function apiException(status: number, body: string): ApiException<unknown> {
     // Not a Status: keep the text.
   }
   return new ApiException(status, `HTTP ${status}`, parsed, {});
+}
+
+/**
+ * A `data` handler that calls `onLine` with each complete line (without its newline) of a text stream. Only each
+ * new chunk is searched for newlines: a watch event of a 1 MiB Secret arrives in dozens of chunks, and searching the
+ * whole pending text again after every chunk cost time quadratic in the event's size (23 ms per 600 KB scrape
+ * Secret update, profiled at 10,000 monitors).
+ */
+export function splitLines(onLine: (line: string) => void): (chunk: string) => void {
+  let pieces: string[] = [];
+  return (chunk) => {
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
+      pieces.push(chunk.slice(start, newline));
+      const line = pieces.length === 1 ? (pieces[0] as string) : pieces.join('');
+      pieces = [];
+      start = newline + 1;
+      onLine(line);
+    }
+    if (start < chunk.length) pieces.push(chunk.slice(start));
+  };
 }

@@ -1,4 +1,5 @@
-import { inputHash } from './input-hash.ts';
+import { createHash } from 'node:crypto';
+import { canonicalJsonOf, inputHash } from './input-hash.ts';
 
 describe('the input hash', () => {
   it('does not depend on key order or undefined fields', () => {
@@ -10,5 +11,35 @@ describe('the input hash', () => {
     expect(inputHash({ a: [2, 1] })).not.toBe(base);
     expect(inputHash({ a: [1, 3] })).not.toBe(base);
     expect(inputHash({ a: ['1', 2] })).not.toBe(base);
+  });
+});
+
+describe('the canonical JSON behind the input hash', () => {
+  // The form the hash had when it was one JSON string built at once: a promop upgrade must not see every
+  // applied-hash and input-hash annotation change (that would rewrite every child once).
+  const asOneString = (value: unknown): string => {
+    if (Array.isArray(value)) return `[${value.map(asOneString).join(',')}]`;
+    if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${asOneString(item)}`).join(',')}}`;
+    }
+    return JSON.stringify(value) ?? 'null';
+  };
+
+  it('is the same text as JSON with sorted keys, long plain strings, escapes and unicode included', () => {
+    const long = Buffer.from('x'.repeat(3_000)).toString('base64');
+    const values: unknown[] = [
+      { data: { 'a.yaml': long, 'b.yaml': `${long}"quoted"`, 'c.yaml': `${'y'.repeat(300)}\n` }, metadata: { name: 'n', labels: { z: '1', a: '2' } } },
+      ['é', 'line\nbreak', 'tab\there', '\u2028', null, true, 0, -1.5, [], {}, { k: undefined }],
+      `${'plain text, with: spaces-and.dots_'.repeat(20)}`,
+      `${'a'.repeat(400)}\\`,
+      'short',
+    ];
+    for (const value of values) expect(canonicalJsonOf(value)).toBe(asOneString(value));
+  });
+
+  it('hashes what it writes', () => {
+    const value = { spec: { replicas: 2, template: { metadata: { annotations: { 'a/b': 'c' } } } } };
+    expect(inputHash(value)).toBe(createHash('sha256').update(asOneString(value)).digest('hex'));
   });
 });

@@ -10,19 +10,55 @@ import { createHash } from 'node:crypto';
 /** Annotation on each StatefulSet holding the input hash. */
 export const INPUT_HASH_ANNOTATION = 'promop.prometheus.io/input-hash';
 
-/** JSON with object keys sorted at every level, so key order never changes the hash. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+/** Strings JSON writes as they are between two quotes (base64 Secret data, most YAML): nothing to escape. */
+const NEEDS_NO_ESCAPING = /^[A-Za-z0-9+/=_.:, -]*$/;
+
+/**
+ * Feeds the JSON of `value` with object keys sorted at every level (so key order never changes the hash) to
+ * `write`, piece by piece: the bodies hashed include Secrets of up to 1 MiB, and building one string of them first,
+ * then escaping their data with JSON.stringify, cost 6.5 ms per 800 KB where hashing alone costs 1.5.
+ */
+function writeCanonicalJson(value: unknown, write: (piece: string) => void): void {
+  if (Array.isArray(value)) {
+    write('[');
+    value.forEach((item, index) => {
+      if (index > 0) write(',');
+      writeCanonicalJson(item, write);
+    });
+    write(']');
+    return;
+  }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, item]) => item !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+    write('{');
+    entries.forEach(([key, item], index) => {
+      write(`${index > 0 ? ',' : ''}${JSON.stringify(key)}:`);
+      writeCanonicalJson(item, write);
+    });
+    write('}');
+    return;
   }
-  return JSON.stringify(value) ?? 'null';
+  if (typeof value === 'string' && value.length > 256 && NEEDS_NO_ESCAPING.test(value)) {
+    write('"');
+    write(value);
+    write('"');
+    return;
+  }
+  write(JSON.stringify(value) ?? 'null');
 }
 
 /** sha256 (hex) of the canonical JSON of `value`. */
 export function inputHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  const hash = createHash('sha256');
+  writeCanonicalJson(value, (piece) => hash.update(piece));
+  return hash.digest('hex');
+}
+
+/** The canonical JSON inputHash hashes (for its test: the same text as before it was written piece by piece). */
+export function canonicalJsonOf(value: unknown): string {
+  const pieces: string[] = [];
+  writeCanonicalJson(value, (piece) => pieces.push(piece));
+  return pieces.join('');
 }
