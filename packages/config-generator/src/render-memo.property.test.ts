@@ -1,8 +1,10 @@
 /**
  * The memo's promise: generate() with a RenderMemo kept across calls gives byte-identical output to generate()
  * without one, whatever changed between the calls — a monitor or rule replaced, a Secret value changed, the
- * Prometheus' settings changed, monitors added or removed — and it does reuse renderings (or it would be a no-op
- * that merely passes this test).
+ * Prometheus' settings changed, monitors added or removed, a monitor's status written — and it does reuse
+ * renderings (or it would be a no-op that merely passes this test). Monitors carry a uid and a generation as the
+ * API server keeps them: a new spec under the same namespace/name is the same uid with the next generation, a
+ * status write (promop's binding) a new object with the same uid and generation.
  */
 import fc from 'fast-check';
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
@@ -37,8 +39,9 @@ type SpecChoice = typeof prometheusSpec extends fc.Arbitrary<infer T> ? T : neve
 
 /** One change between two generate() calls. */
 type Step =
-  | { kind: 'replace-service-monitor'; index: number; monitor: ServiceMonitor }
+  | { kind: 'replace-service-monitor'; index: number; monitor: ServiceMonitor; sameName: boolean }
   | { kind: 'copy-service-monitor'; index: number }
+  | { kind: 'status-service-monitor'; index: number }
   | { kind: 'add-pod-monitor'; monitor: PodMonitor }
   | { kind: 'remove-service-monitor'; index: number }
   | { kind: 'replace-rule'; index: number; rule: PrometheusRule }
@@ -49,8 +52,9 @@ type Step =
   | { kind: 'nothing' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('replace-service-monitor' as const), index: fc.nat(), monitor: serviceMonitor }),
+  fc.record({ kind: fc.constant('replace-service-monitor' as const), index: fc.nat(), monitor: serviceMonitor, sameName: fc.boolean() }),
   fc.record({ kind: fc.constant('copy-service-monitor' as const), index: fc.nat() }),
+  fc.record({ kind: fc.constant('status-service-monitor' as const), index: fc.nat() }),
   fc.record({ kind: fc.constant('add-pod-monitor' as const), monitor: podMonitor }),
   fc.record({ kind: fc.constant('remove-service-monitor' as const), index: fc.nat() }),
   fc.record({ kind: fc.constant('replace-rule' as const), index: fc.nat(), rule: prometheusRule }),
@@ -83,14 +87,47 @@ function withNewStatus(prometheus: GeneratorInput['prometheus'], version: number
   } as GeneratorInput['prometheus'];
 }
 
+let nextUid = 0;
+
+/**
+ * `monitor` as the API server would hand it out in place of `previous` (the object at the same place before): the
+ * same uid and the next generation when it has the same namespace and name (an update of its spec), else a new
+ * uid (another object).
+ */
+function stored<T extends ServiceMonitor | PodMonitor>(monitor: T, previous?: T): T {
+  const { namespace, name } = monitor.metadata;
+  const same = previous !== undefined && previous.metadata.namespace === namespace && previous.metadata.name === name;
+  const uid = same ? previous.metadata.uid : `uid-${(nextUid += 1)}`;
+  const generation = same ? (previous.metadata.generation ?? 1) + 1 : 1;
+  return { ...monitor, metadata: { ...monitor.metadata, uid, generation } };
+}
+
+/** `monitor` after a status write: a new object and resourceVersion, the same uid, generation and spec. */
+function withStatusWritten(monitor: ServiceMonitor): ServiceMonitor {
+  const copy = structuredClone(monitor);
+  return {
+    ...copy,
+    metadata: { ...copy.metadata, resourceVersion: String((nextUid += 1)) },
+    status: { bindings: [{ group: 'monitoring.coreos.com', resource: 'prometheuses', name: 'main', namespace: 'default', conditions: [] }] },
+  } as ServiceMonitor;
+}
+
 /** The next input after `change`: every changed object is a new object, unchanged ones are kept as they are. */
 function apply(input: GeneratorInput, change: Step): GeneratorInput {
   const at = <T>(list: readonly T[], index: number) => index % Math.max(1, list.length);
   switch (change.kind) {
     case 'replace-service-monitor': {
       const serviceMonitors = [...input.serviceMonitors];
-      serviceMonitors[at(serviceMonitors, change.index)] = change.monitor;
+      const index = at(serviceMonitors, change.index);
+      const previous = serviceMonitors[index];
+      // Half the time a new spec of the same object (same namespace and name), else another object in its place.
+      const monitor = change.sameName && previous ? { ...change.monitor, metadata: { ...change.monitor.metadata, namespace: previous.metadata.namespace, name: previous.metadata.name } } : change.monitor;
+      serviceMonitors[index] = stored(monitor, previous);
       return { ...input, serviceMonitors };
+    }
+    case 'status-service-monitor': {
+      const index = at(input.serviceMonitors, change.index);
+      return { ...input, serviceMonitors: input.serviceMonitors.map((monitor, i) => (i === index ? withStatusWritten(monitor) : monitor)) };
     }
     case 'copy-service-monitor': {
       // A new object with the same content (a relist): a miss, and the same output.
@@ -98,7 +135,7 @@ function apply(input: GeneratorInput, change: Step): GeneratorInput {
       return { ...input, serviceMonitors };
     }
     case 'add-pod-monitor':
-      return { ...input, podMonitors: [...input.podMonitors, change.monitor] };
+      return { ...input, podMonitors: [...input.podMonitors, stored(change.monitor)] };
     case 'remove-service-monitor':
       return { ...input, serviceMonitors: input.serviceMonitors.filter((_, index) => index !== at(input.serviceMonitors, change.index)) };
     case 'replace-rule': {
@@ -132,7 +169,7 @@ describe('generate() with a RenderMemo', () => {
         (serviceMonitors, podMonitors, prometheusRules, spec, steps) => {
           const memo = new RenderMemo();
           let input: GeneratorInput = {
-            prometheus: prometheusWith(spec), serviceMonitors, podMonitors, prometheusRules,
+            prometheus: prometheusWith(spec), serviceMonitors: serviceMonitors.map((m) => stored(m)), podMonitors: podMonitors.map((m) => stored(m)), prometheusRules,
             namespaces: [{ name: 'default', labels: {} }, { name: 'team', labels: {} }],
             secrets: TEST_SECRETS, configMaps: TEST_CONFIG_MAPS,
           };
@@ -166,7 +203,7 @@ describe('generate() with a RenderMemo', () => {
     const memo = new RenderMemo();
     let input: GeneratorInput = {
       prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 1, overrideHonorLabels: false, enableFeatures: [] }),
-      serviceMonitors: Array.from({ length: 300 }, (_, i) => monitor(i)), podMonitors: [], prometheusRules: [],
+      serviceMonitors: Array.from({ length: 300 }, (_, i) => stored(monitor(i))), podMonitors: [], prometheusRules: [],
       namespaces: [{ name: 'default', labels: {} }, { name: 'team', labels: {} }],
       secrets: TEST_SECRETS, configMaps: TEST_CONFIG_MAPS,
     };
@@ -177,7 +214,7 @@ describe('generate() with a RenderMemo', () => {
     };
     same();
     expect(memo.stats).toEqual({ hits: 0, misses: 300 });
-    input = { ...input, serviceMonitors: input.serviceMonitors.map((m, i) => (i === 7 ? monitor(7, 'other') : m)) };
+    input = { ...input, serviceMonitors: input.serviceMonitors.map((m, i) => (i === 7 ? stored(monitor(7, 'other'), m) : m)) };
     same();
     expect(memo.stats).toEqual({ hits: 299, misses: 301 });
     // promop's own status write (one per config change) gives the Prometheus a new resourceVersion: every monitor
@@ -185,6 +222,14 @@ describe('generate() with a RenderMemo', () => {
     input = { ...input, prometheus: withNewStatus(input.prometheus, 1) };
     same();
     expect(memo.stats).toEqual({ hits: 599, misses: 301 });
+    // promop's binding written into every monitor's status: new objects, same uid and generation, no render.
+    input = { ...input, serviceMonitors: input.serviceMonitors.map((m) => withStatusWritten(m)) };
+    same();
+    expect(memo.stats).toEqual({ hits: 899, misses: 301 });
+    // A new spec of one of them (same uid, next generation) is rendered again.
+    input = { ...input, serviceMonitors: input.serviceMonitors.map((m, i) => (i === 8 ? stored(monitor(8, 'other'), m) : m)) };
+    same();
+    expect(memo.stats).toEqual({ hits: 1198, misses: 302 });
     input = { ...input, secrets: input.secrets.map((s) => (s.name === 'creds' && s.namespace === 'default' ? { ...s, data: { ...s.data, password: 'changed' } } : s)) };
     same(); // the 150 monitors in "default" read it; those in "team" read their own namespace's
     input = { ...input, prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 2, overrideHonorLabels: false, enableFeatures: [] }) };
