@@ -34,7 +34,7 @@ import { buildStorageConfig } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
 import { renderPodMonitor, renderProbe, renderScrapeConfig, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
-import { settingsKeyOf } from './render-memo.ts';
+import { settingsKeyOf, type RenderMemo } from './render-memo.ts';
 import { SecretStore } from './secret-store.ts';
 import { resourceRef, selectedVerdict } from './verdict.ts';
 import { indexNamespaces, selectResources, type NamespaceLabels, type ResourceSelection, type SelectorPair } from './selection/select-resources.ts';
@@ -94,11 +94,11 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const tlsAssets: Record<string, string> = {};
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [] };
   const monitorVerdicts = [
-    ...renderMonitors('ServiceMonitor', serviceMonitors, memoized(renderServiceMonitor), generatedJobs, tlsAssets),
-    ...renderMonitors('PodMonitor', podMonitors, memoized(renderPodMonitor), generatedJobs, tlsAssets),
+    ...renderMonitors('ServiceMonitor', serviceMonitors, memoized(renderServiceMonitor), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('PodMonitor', podMonitors, memoized(renderPodMonitor), generatedJobs, tlsAssets, memo),
     // prometheus-operator writes Probe jobs after the monitors', then ScrapeConfig jobs.
-    ...renderMonitors('Probe', probes, memoized(renderProbe), generatedJobs, tlsAssets),
-    ...renderMonitors('ScrapeConfig', scrapeConfigs, memoized(renderScrapeConfig), generatedJobs, tlsAssets),
+    ...renderMonitors('Probe', probes, memoized(renderProbe), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('ScrapeConfig', scrapeConfigs, memoized(renderScrapeConfig), generatedJobs, tlsAssets, memo),
   ];
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap, but an agent
@@ -267,24 +267,43 @@ function renderMonitors<T extends ServiceMonitor | PodMonitor | Probe | ScrapeCo
   render: (monitor: T) => MonitorRendering,
   jobs: GeneratedJobs,
   tlsAssets: Record<string, string>,
+  memo: RenderMemo | undefined,
 ): Verdict[] {
-  return sortByIdentity(selection.selected).map((monitor) => {
+  const sorted = memo ? memo.sortedBy(kind, selection.selected, identityKey) : sortByIdentity(selection.selected);
+  return sorted.map((monitor) => {
     const rendering = render(monitor);
-    if (!rendering.ok) return selectedVerdict(resourceRef(kind, monitor), rendering.problems, rendering.warnings);
-    const owner = `${kind}/${monitor.metadata?.namespace ?? ''}/${monitor.metadata?.name ?? ''}`;
+    // With a memo, a kept rendering keeps its verdict and owner too (the same objects from call to call), so the
+    // controller recognises an unchanged verdict by identity and the scrape file slots find their monitors' homes
+    // without building 10,000 strings per change.
+    const { verdict, owner } = memo
+      ? memo.derived(rendering, () => summarise(kind, monitor, rendering))
+      : summarise(kind, monitor, rendering);
+    if (!rendering.ok) return verdict;
     for (const scrapeConfig of rendering.scrapeConfigs) {
       jobs.scrapeConfigs.push(scrapeConfig);
       jobs.owners.push(owner);
     }
     Object.assign(tlsAssets, rendering.tlsAssets);
-    return selectedVerdict(resourceRef(kind, monitor), [], rendering.warnings);
+    return verdict;
   });
+}
+
+/** A monitor rendering's verdict and the owner name its jobs are placed by. */
+function summarise(kind: ResourceKind, monitor: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }, rendering: MonitorRendering): { verdict: Verdict; owner: string } {
+  const owner = `${kind}/${monitor.metadata?.namespace ?? ''}/${monitor.metadata?.name ?? ''}`;
+  if (!rendering.ok) return { verdict: selectedVerdict(resourceRef(kind, monitor), rendering.problems, rendering.warnings), owner };
+  return { verdict: selectedVerdict(resourceRef(kind, monitor), [], rendering.warnings), owner };
+}
+
+/** `<namespace>/<name>`: the order prometheus-operator writes jobs in. */
+function identityKey(object: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }): string {
+  return `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
 }
 
 /** Objects sorted by `<namespace>/<name>`, the order prometheus-operator writes jobs in. */
 function sortByIdentity<T extends { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }>(objects: readonly T[]): T[] {
   return objects
-    .map((object) => ({ object, key: `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}` }))
+    .map((object) => ({ object, key: identityKey(object) }))
     .sort((a, b) => compareCodePoints(a.key, b.key))
     .map((entry) => entry.object);
 }

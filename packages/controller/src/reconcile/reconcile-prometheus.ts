@@ -127,6 +127,13 @@ export class PrometheusReconciler {
    * write included) is a miss.
    */
   readonly #boundAlready = new WeakMap<object, Map<string, string>>();
+  /**
+   * Strings computed once per object: each monitor's and rule's `<kind>/<namespace>/<name>`, each verdict's, and each
+   * verdict's binding decision. With the render memo a kept rendering keeps its verdict object, and the caches keep
+   * unchanged monitors, so a change among 10,000 builds a handful of these instead of 30,000 (profiled: 21 ms).
+   */
+  readonly #objectStrings = new WeakMap<object, string>();
+  readonly #decisions = new WeakMap<Verdict, string>();
 
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
@@ -176,7 +183,7 @@ export class PrometheusReconciler {
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
     const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
     this.#deps.metrics?.recordGenerated(sharedKey, output);
-    const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== kind).map((v) => [verdictKey(v.resource), v]));
+    const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== kind).map((v) => [this.#stringOf(v, () => verdictKey(v.resource)), v]));
     const recordVerdicts = () => this.#recordVerdicts(this.#owner(namespace, name), verdicts, log, prometheus);
 
     if (!output.ok) {
@@ -217,6 +224,13 @@ export class PrometheusReconciler {
 
   #hasBindingsOf(namespace: string, name: string): boolean {
     return this.#configResources().some(([, resource]) => hasBindingOf(resource, this.#owner(namespace, name)));
+  }
+
+  /** A string derived from `object` alone, built once per object (see #objectStrings). */
+  #stringOf(object: object, build: () => string): string {
+    let value = this.#objectStrings.get(object);
+    if (value === undefined) this.#objectStrings.set(object, (value = build()));
+    return value;
   }
 
   /** Every cached monitor and rule with its kind: the objects that may carry a Prometheus' binding. */
@@ -272,9 +286,13 @@ export class PrometheusReconciler {
     const now = this.#now();
     const ownerKey = objectKey(owner.namespace, owner.name);
     const changes = this.#configResources().flatMap(([kind, resource]) => {
-      const verdict = verdicts.get(verdictKey({ kind, namespace: resource.metadata.namespace, name: resource.metadata.name }));
+      const verdict = verdicts.get(this.#stringOf(resource, () => verdictKey({ kind, namespace: resource.metadata.namespace, name: resource.metadata.name })));
       if (!verdict && !hasBindingOf(resource, owner)) return [];
-      const decision = bindingDecision(verdict);
+      let decision = verdict && this.#decisions.get(verdict);
+      if (decision === undefined) {
+        decision = bindingDecision(verdict);
+        if (verdict) this.#decisions.set(verdict, decision);
+      }
       let bound = this.#boundAlready.get(resource);
       if (bound?.get(ownerKey) === decision) return [];
       const change = bindResource(resource, owner, verdict, now);

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiException, ApiextensionsV1Api, loadYaml, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { ApiException, ApiextensionsV1Api, CustomObjectsApi, loadYaml, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 
 /** The repository's crds/ directory. */
 export const CRDS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'crds');
@@ -24,7 +24,9 @@ const sleep = (ms: number) => new Promise((resolvePromise) => setTimeout(resolve
 
 /**
  * Creates each CRD, or replaces it when it exists (other suites in the same run may have installed it), then
- * waits until the API server reports it Established.
+ * waits until the API server reports it Established and lists its objects: right after Established a list can
+ * still be answered 404 (no endpoint yet) or 429 "storage is (re)initializing" (its watch cache), and an operator
+ * started then counts a failed list.
  */
 export async function applyCrds(kc: KubeConfig, timeoutMs = 30_000): Promise<void> {
   const api = kc.makeApiClient(ApiextensionsV1Api);
@@ -58,6 +60,23 @@ export async function applyCrds(kc: KubeConfig, timeoutMs = 30_000): Promise<voi
       if (current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
       if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after ${timeoutMs} ms: ${JSON.stringify(current.status?.conditions)}`);
       await sleep(100);
+    }
+  }
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  for (const crd of committedCrds()) {
+    const group = crd.spec.group;
+    const plural = crd.spec.names.plural;
+    for (const version of crd.spec.versions.filter((v) => v.served)) {
+      for (;;) {
+        try {
+          await custom.listClusterCustomObject({ group, version: version.name, plural, limit: 1 });
+          break;
+        } catch (error) {
+          if (!(error instanceof ApiException) || ![404, 429].includes(error.code)) throw error;
+          if (Date.now() > deadline) throw new Error(`${plural}.${group}/${version.name} not listable after ${timeoutMs} ms (HTTP ${error.code})`);
+          await sleep(100);
+        }
+      }
     }
   }
 }
