@@ -2,8 +2,10 @@
  * The two operators under test: how each is built or found, which CRDs it brings, how it is started against a
  * control plane, and how it stores a Prometheus' configuration.
  *
- * - promop: `promop run`, as a child Node process, its CRDs from crds/, with its defaults (leader election on, as
- *   the chart runs it: a Lease renewal every 2 s, counted apart from the other writes).
+ * - promop: `promop run`, as a child Node process with the Node flags of its image's entrypoint
+ *   (e2e/src/images/promop-node-flags.ts, one list for both, so the RSS measured is the RSS shipped), its CRDs from
+ *   crds/, with its defaults (leader election on, as the chart runs it: a Lease renewal every 2 s, counted apart
+ *   from the other writes).
  * - prometheus-operator v0.93.1: `cmd/operator` built from its Go module (tools/build-prometheus-operator.sh), its
  *   CRDs from the same module (example/prometheus-operator-crd/). It has no --kubeconfig flag: KUBECONFIG.
  *
@@ -14,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT, toolPath } from '../../e2e/src/tools.ts';
 import { startProcess, type ManagedProcess } from '../../e2e/src/child-processes.ts';
+import { PROMOP_NODE_FLAGS } from '../../e2e/src/images/promop-node-flags.ts';
 import type { ConfigLayout } from './config-watch.ts';
 
 /** One operator as the benchmark drives it. */
@@ -77,6 +80,7 @@ export function promop(options: PromopOptions = {}): OperatorUnderTest {
     },
     crdDirectory: () => join(REPO_ROOT, 'crds'),
     start: (kubeconfig, port, logFile) => startProcess('promop', process.execPath, [
+      ...PROMOP_NODE_FLAGS,
       // Sampling every 10 ms rather than node's 1 ms: the sampler alone used 0.25 s of CPU per 5 idle seconds, more
       // than the settle rule allows, so a profiled promop never "settled" and the run waited 20 minutes per step.
       ...(options.cpuProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDirectory}`, `--cpu-prof-interval=${CPU_PROFILE_INTERVAL_US}`] : []),

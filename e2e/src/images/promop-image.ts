@@ -13,6 +13,7 @@ import { accountFiles, directory, hostFile, hostTree, ROOT, type Account } from 
 import { PROMOP_IMAGE, PROMOP_VERSION } from './image-names.ts';
 import { DEFAULT_PATH_ENV, type ImageConfig } from './oci-archive.ts';
 import { PROMOP_CLI, promopAppSources, promopInstallManifests, stagePromopApp } from './promop-app.ts';
+import { PROMOP_NODE_FLAGS } from './promop-node-flags.ts';
 import { sharedLibraries } from './shared-libraries.ts';
 
 const run = promisify(execFile);
@@ -25,7 +26,8 @@ export const NODE_IN_IMAGE = '/usr/local/bin/node';
 
 /** The runtime configuration of the promop image, here and in the Dockerfile. */
 export const PROMOP_IMAGE_CONFIG: ImageConfig = {
-  entrypoint: [NODE_IN_IMAGE, `/app/${PROMOP_CLI}`],
+  // Node's flags before the script: promop-node-flags.ts says which and why.
+  entrypoint: [NODE_IN_IMAGE, ...PROMOP_NODE_FLAGS, `/app/${PROMOP_CLI}`],
   cmd: ['run'],
   user: `${NONROOT.uid}:${NONROOT.gid}`,
   workingDir: '/app',

@@ -147,17 +147,37 @@ export class RawApi {
   }
 }
 
+/**
+ * The whole body as text. Its listeners are removed once it settles: the https Agent keeps, through a closure on
+ * each keep-alive socket, the request that opened the socket and with it that request's response, so listeners
+ * left on the response kept its chunks and the body text alive for as long as the connection lived — the first
+ * page of every cache's list, e.g. 5.4 MB of owned scrape-file Secrets at 1,000 ServiceMonitors, retained twice
+ * (docs/performance.md, "Side by side", P3).
+ */
 function readBody(response: IncomingMessage, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('error', (error) => reject(new ConnectionCutError(`GET ${path}`, error)));
-    response.on('close', () => {
-      if (!response.complete) reject(new ConnectionCutError(`GET ${path}`));
-    });
+    let chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const settle = (outcome: () => void) => {
+      response.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      // An 'error' after the body is settled changes nothing, and without a listener it would throw.
+      response.on('error', ignore);
+      chunks = [];
+      outcome();
+    };
+    const onEnd = () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      settle(() => resolve(text));
+    };
+    const onError = (error: Error) => settle(() => reject(new ConnectionCutError(`GET ${path}`, error)));
+    const onClose = () => {
+      if (!response.complete) settle(() => reject(new ConnectionCutError(`GET ${path}`)));
+    };
+    response.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
+
+function ignore(): void {}
 
 function apiException(status: number, body: string): ApiException<unknown> {
   let parsed: unknown = body;
