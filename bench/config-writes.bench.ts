@@ -28,11 +28,13 @@ try {
   const writer = new ChildWriter(kc);
   const large = randomBytes(30_000).toString('hex');
   const small = large.slice(0, 600);
+  // A scrape file Secret at 10,000 monitors (600 KB of text, 800 KB base64).
+  const huge = randomBytes(300_000).toString('hex');
+  const sizeOf = (text: string) => (text === huge ? '800 KB' : text === large ? '80 KB' : '0.8 KB');
   console.log(`node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('how                     in flight   wall ms   client CPU ms');
-  // `replace` rewrites the Secrets of the round before it (a create round) with new content, over the objects the
-  // create returned, as the reconciler passes its cached ones.
-  // `apply over` does the same with server-side apply.
+  // `replace` and `apply over` rewrite the Secrets of the last create round with new content: replace over the
+  // objects as last stored (what the reconciler passes from its cache), apply over with server-side apply.
   const plans: { how: 'apply' | 'create' | 'replace' | 'apply over'; text: string; inFlight: number }[] = [
     { how: 'apply', text: large, inFlight: 8 }, // warm-up, not printed
     { how: 'create', text: large, inFlight: 8 },
@@ -45,30 +47,35 @@ try {
     { how: 'create', text: small, inFlight: 8 },
     { how: 'replace', text: small, inFlight: 8 },
     { how: 'apply', text: small, inFlight: 8 },
+    { how: 'create', text: huge, inFlight: 8 },
+    { how: 'replace', text: huge, inFlight: 8 },
+    { how: 'apply over', text: huge, inFlight: 8 },
+    { how: 'replace', text: huge, inFlight: 1 },
+    { how: 'apply over', text: huge, inFlight: 1 },
   ];
-  let previousRound = new Map<string, V1Secret>();
+  let createRound = 0;
+  const lastStored = new Map<string, V1Secret>();
   for (const [round, plan] of plans.entries()) {
-    const nameRound = plan.how === 'replace' ? round - 1 : plan.how === 'apply over' ? round - 2 : round;
+    const rewrites = plan.how === 'replace' || plan.how === 'apply over';
+    if (!rewrites) createRound = round;
     const secrets = Array.from({ length: SECRETS }, (_, i): V1Secret => ({
       apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
-      metadata: { name: `round-${nameRound}-slot-${i}`, namespace: NAMESPACE },
+      metadata: { name: `round-${createRound}-slot-${i}`, namespace: NAMESPACE },
       data: { [`scrape-${i}.yaml`]: Buffer.from(`${plan.text}${round}`).toString('base64') },
     }));
-    const stored = new Map<string, V1Secret>();
     const started = performance.now();
     const cpu = process.cpuUsage();
     await forEachBounded(secrets, plan.inFlight, async (secret) => {
       const name = secret.metadata?.name ?? '';
       if (plan.how === 'apply' || plan.how === 'apply over') {
-        await core.patchNamespacedSecret({ name, namespace: NAMESPACE, body: secret, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+        lastStored.set(name, await core.patchNamespacedSecret({ name, namespace: NAMESPACE, body: secret, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY));
       } else {
-        stored.set(name, await writer.writeSecret(secret, plan.how === 'replace' ? previousRound.get(name) : undefined));
+        lastStored.set(name, await writer.writeSecret(secret, plan.how === 'replace' ? lastStored.get(name) : undefined));
       }
     });
-    if (plan.how !== 'apply over') previousRound = stored;
     const used = process.cpuUsage(cpu);
     if (round === 0) continue;
-    const what = `${SECRETS} × ${plan.text === large ? '80 KB' : '0.8 KB'} ${plan.how}`;
+    const what = `${SECRETS} × ${sizeOf(plan.text)} ${plan.how}`;
     console.log(`${what.padEnd(22)}  ${String(plan.inFlight).padStart(9)}  ${String(Math.round(performance.now() - started)).padStart(8)}  ${String(Math.round((used.user + used.system) / 1000)).padStart(14)}`);
   }
 } finally {
