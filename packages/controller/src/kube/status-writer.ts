@@ -28,19 +28,22 @@ export class StatusWriter {
     this.#custom = kc.makeApiClient(CustomObjectsApi);
   }
 
-  /** Applies `status`; returns false when the object no longer exists (nothing to report on). */
-  async apply(target: StatusTarget, status: object): Promise<boolean> {
+  /**
+   * Applies `status`; returns the object's resourceVersion after the write, or undefined when the object no longer
+   * exists (nothing to report on).
+   */
+  async apply(target: StatusTarget, status: object): Promise<{ resourceVersion: string } | undefined> {
     const { kind, namespace, name, resourceVersion } = target;
     const metadata = resourceVersion === undefined ? { name, namespace } : { name, namespace, resourceVersion };
     const body = { apiVersion: `${GROUP}/${API_VERSIONS[kind]}`, kind, metadata, status };
     try {
-      await this.#custom.patchNamespacedCustomObjectStatus(
+      const stored: unknown = await this.#custom.patchNamespacedCustomObjectStatus(
         { group: GROUP, version: API_VERSIONS[kind], namespace, plural: PLURALS[kind], name, body, fieldManager: FIELD_MANAGER, force: true },
         SERVER_SIDE_APPLY,
       );
-      return true;
+      return { resourceVersion: (stored as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion ?? '' };
     } catch (error) {
-      if (isNotFound(error)) return false;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
   }

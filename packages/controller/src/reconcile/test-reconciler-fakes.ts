@@ -154,12 +154,12 @@ export class FakeCluster {
       this.#write({ to: 'status', kind: target.kind, name: target.name, status });
       const cache = this.caches[CACHE_OF_KIND[target.kind]] as unknown as FakeCache<Named & { status?: object }>;
       const current = cache.get(target.name, target.namespace);
-      if (!current) return false;
+      if (!current) return undefined;
       if (target.resourceVersion !== undefined && target.resourceVersion !== current.metadata?.resourceVersion) {
         throw apiError(409, 'Conflict', 'the object has been modified; please apply your changes to the latest version and try again');
       }
-      this.#store(cache, { ...current, status });
-      return true;
+      const stored = this.#store(cache, { ...current, status });
+      return { resourceVersion: stored.metadata?.resourceVersion ?? '' };
     },
   };
 
