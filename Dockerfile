@@ -27,9 +27,10 @@ COPY --from=build /staging/app /app
 USER 65532:65532
 WORKDIR /app
 ENV NODE_ENV=production
+# Two malloc arenas, and Node's flags in the ENTRYPOINT: e2e/src/images/promop-process-settings.ts says why (the
+# memory they save); the benchmarks start promop with the same settings.
+ENV MALLOC_ARENA_MAX=2
 # `promop run` serves /metrics, /healthz and /readyz here.
 EXPOSE 8080/tcp
-# Node's flags: e2e/src/images/promop-node-flags.ts says which and why (the memory they save), and the benchmarks
-# start promop with the same list.
 ENTRYPOINT ["/usr/local/bin/node", "--max-semi-space-size=8", "/app/packages/controller/src/cli.ts"]
 CMD ["run"]

@@ -2,10 +2,10 @@
  * The two operators under test: how each is built or found, which CRDs it brings, how it is started against a
  * control plane, and how it stores a Prometheus' configuration.
  *
- * - promop: `promop run`, as a child Node process with the Node flags of its image's entrypoint
- *   (e2e/src/images/promop-node-flags.ts, one list for both, so the RSS measured is the RSS shipped), its CRDs from
- *   crds/, with its defaults (leader election on, as the chart runs it: a Lease renewal every 2 s, counted apart
- *   from the other writes).
+ * - promop: `promop run`, as a child Node process with the Node flags and environment of its image
+ *   (e2e/src/images/promop-process-settings.ts, one source for both, so the RSS measured is the RSS shipped), its
+ *   CRDs from crds/, with its defaults (leader election on, as the chart runs it: a Lease renewal every 2 s,
+ *   counted apart from the other writes).
  * - prometheus-operator v0.93.1: `cmd/operator` built from its Go module (tools/build-prometheus-operator.sh), its
  *   CRDs from the same module (example/prometheus-operator-crd/). It has no --kubeconfig flag: KUBECONFIG.
  *
@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT, toolPath } from '../../e2e/src/tools.ts';
 import { startProcess, type ManagedProcess } from '../../e2e/src/child-processes.ts';
-import { PROMOP_NODE_FLAGS } from '../../e2e/src/images/promop-node-flags.ts';
+import { PROMOP_NODE_FLAGS, PROMOP_PROCESS_ENV } from '../../e2e/src/images/promop-process-settings.ts';
 import type { ConfigLayout } from './config-watch.ts';
 
 /** One operator as the benchmark drives it. */
@@ -87,7 +87,7 @@ export function promop(options: PromopOptions = {}): OperatorUnderTest {
       PROMOP_CLI, 'run', '--kubeconfig', kubeconfig, '--metrics-address', `127.0.0.1:${port}`,
       // No Nodes exist; the pod networks would otherwise come from their podCIDRs. No pod ever runs anyway.
       '--pod-network', '10.244.0.0/16',
-    ], logFile),
+    ], logFile, { ...process.env, ...PROMOP_PROCESS_ENV }),
     layout: promopLayout,
   };
 }

@@ -13,7 +13,7 @@ import { accountFiles, directory, hostFile, hostTree, ROOT, type Account } from 
 import { PROMOP_IMAGE, PROMOP_VERSION } from './image-names.ts';
 import { DEFAULT_PATH_ENV, type ImageConfig } from './oci-archive.ts';
 import { PROMOP_CLI, promopAppSources, promopInstallManifests, stagePromopApp } from './promop-app.ts';
-import { PROMOP_NODE_FLAGS } from './promop-node-flags.ts';
+import { PROMOP_NODE_FLAGS, PROMOP_PROCESS_ENV } from './promop-process-settings.ts';
 import { sharedLibraries } from './shared-libraries.ts';
 
 const run = promisify(execFile);
@@ -26,12 +26,12 @@ export const NODE_IN_IMAGE = '/usr/local/bin/node';
 
 /** The runtime configuration of the promop image, here and in the Dockerfile. */
 export const PROMOP_IMAGE_CONFIG: ImageConfig = {
-  // Node's flags before the script: promop-node-flags.ts says which and why.
+  // Node's flags before the script, and the environment below: promop-process-settings.ts says which and why.
   entrypoint: [NODE_IN_IMAGE, ...PROMOP_NODE_FLAGS, `/app/${PROMOP_CLI}`],
   cmd: ['run'],
   user: `${NONROOT.uid}:${NONROOT.gid}`,
   workingDir: '/app',
-  env: [DEFAULT_PATH_ENV, 'NODE_ENV=production'],
+  env: [DEFAULT_PATH_ENV, 'NODE_ENV=production', ...Object.entries(PROMOP_PROCESS_ENV).map(([name, value]) => `${name}=${value}`)],
   // `promop run` serves /metrics, /healthz and /readyz on :8080 by default.
   exposedPorts: ['8080/tcp'],
   labels: { 'org.opencontainers.image.title': 'promop', 'org.opencontainers.image.version': PROMOP_VERSION },
