@@ -62,7 +62,7 @@ describe('charts/promop with helm', () => {
       const container = pod?.containers[0];
       expect(container?.ports.map((p) => p.containerPort)).toEqual([8080]);
       expect([container?.livenessProbe.httpGet, container?.readinessProbe.httpGet]).toEqual([{ path: '/healthz', port: 'metrics' }, { path: '/readyz', port: 'metrics' }]);
-      expect(container?.resources).toEqual({ requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } });
+      expect(container?.resources).toEqual({ requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '2Gi' } });
     });
 
     it('runs the container as the restricted Pod Security Standard requires', () => {
