@@ -290,9 +290,8 @@ function renderMonitors<T extends ServiceMonitor | PodMonitor | Probe | ScrapeCo
 
 /** A monitor rendering's verdict and the owner name its jobs are placed by. */
 function summarise(kind: ResourceKind, monitor: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }, rendering: MonitorRendering): { verdict: Verdict; owner: string } {
-  const owner = `${kind}/${monitor.metadata?.namespace ?? ''}/${monitor.metadata?.name ?? ''}`;
-  if (!rendering.ok) return { verdict: selectedVerdict(resourceRef(kind, monitor), rendering.problems, rendering.warnings), owner };
-  return { verdict: selectedVerdict(resourceRef(kind, monitor), [], rendering.warnings), owner };
+  const owner = `${kind}/${identityKey(monitor)}`;
+  return { verdict: selectedVerdict(resourceRef(kind, monitor), rendering.ok ? [] : rendering.problems, rendering.warnings), owner };
 }
 
 /** `<namespace>/<name>`: the order prometheus-operator writes jobs in. */

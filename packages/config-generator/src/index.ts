@@ -4,6 +4,7 @@
  */
 export { generate } from './generate.ts';
 export { RenderMemo, type RenderMemoStats } from './render-memo.ts';
+export { oncePerObject } from './per-object.ts';
 export type {
   FieldProblem,
   GeneratorInput,

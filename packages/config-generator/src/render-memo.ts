@@ -25,6 +25,7 @@
  * (dead objects are collected with their WeakMap keys) plus the YAML text of each job, about what the output holds.
  */
 import { compareCodePoints } from './go-map-order.ts';
+import { oncePerObject } from './per-object.ts';
 import type { KeyLookup, KeyReference, SecretStore } from './secret-store.ts';
 
 /** Monitors whose home slot is kept; past it the map starts again (deleted monitors' entries go with it). */
@@ -71,7 +72,7 @@ export class RenderMemo {
   readonly #homeSlots = new Map<number, Map<string, number>>();
   readonly #derived = new WeakMap<object, unknown>();
   readonly #sortKeys = new WeakMap<object, string>();
-  readonly #orders = new Map<string, { keys: readonly string[]; positions: Map<string, number> }>();
+  readonly #orders = new Map<string, { length: number; positions: Map<string, number> }>();
   readonly stats: RenderMemoStats = { hits: 0, misses: 0 };
 
   /**
@@ -80,9 +81,10 @@ export class RenderMemo {
    * store of this generate() call (undefined for renderings that read no Secret, such as rule files).
    */
   rendering<T>(object: object, settingsKey: string, secrets: SecretStore | undefined, render: (secrets: SecretStore | undefined) => T): T {
-    const version = versionOf(object);
     let kept = this.#renderings.get(object) as Entry<T> | undefined;
-    if (!kept && version) {
+    // Only a miss by identity needs the version (and a miss by both needs it to be kept by uid).
+    const version = kept ? undefined : versionOf(object);
+    if (version) {
       const byUid = this.#renderingsByUid.get(version.uid);
       if (byUid?.generation === version.generation) kept = byUid.entry as Entry<T>;
     }
@@ -130,12 +132,7 @@ export class RenderMemo {
 
   /** A value derived from `from` alone (a rendering's verdict and owner name), built once per object. */
   derived<T>(from: object, build: () => T): T {
-    let value = this.#derived.get(from) as T | undefined;
-    if (value === undefined) {
-      value = build();
-      this.#derived.set(from, value);
-    }
-    return value;
+    return oncePerObject(this.#derived, from, build) as T;
   }
 
   /**
@@ -145,13 +142,9 @@ export class RenderMemo {
    * must be unique within a list (namespace/name is).
    */
   sortedBy<T extends object>(list: string, objects: readonly T[], keyOf: (object: T) => string): T[] {
-    const keyFor = (object: T): string => {
-      let key = this.#sortKeys.get(object);
-      if (key === undefined) this.#sortKeys.set(object, (key = keyOf(object)));
-      return key;
-    };
+    const keyFor = (object: T): string => oncePerObject(this.#sortKeys, object, () => keyOf(object));
     const previous = this.#orders.get(list);
-    if (previous && previous.keys.length === objects.length) {
+    if (previous && previous.length === objects.length) {
       const sorted: T[] = new Array<T>(objects.length);
       let placed = 0;
       for (const object of objects) {
@@ -163,19 +156,13 @@ export class RenderMemo {
       if (placed === objects.length) return sorted;
     }
     const entries = objects.map((object) => ({ object, key: keyFor(object) })).sort((a, b) => compareCodePoints(a.key, b.key));
-    const keys = entries.map((entry) => entry.key);
-    this.#orders.set(list, { keys, positions: new Map(keys.map((key, index) => [key, index])) });
+    this.#orders.set(list, { length: entries.length, positions: new Map(entries.map((entry, index) => [entry.key, index])) });
     return entries.map((entry) => entry.object);
   }
 
   /** The YAML text of `value` (a rendered scrape job, never mutated once rendered), serialised once. */
   yaml(value: object, serialise: (value: object) => string): string {
-    let text = this.#yaml.get(value);
-    if (text === undefined) {
-      text = serialise(value);
-      this.#yaml.set(value, text);
-    }
-    return text;
+    return oncePerObject(this.#yaml, value, () => serialise(value));
   }
 }
 

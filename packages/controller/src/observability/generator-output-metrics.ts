@@ -3,7 +3,7 @@
  * Prometheus): pure functions, so the reconciler makes one recording call and the counting is tested without a
  * server.
  */
-import type { GeneratorOutput, Verdict } from '@promop/config-generator';
+import { oncePerObject, type GeneratorOutput, type Verdict } from '@promop/config-generator';
 
 /** The custom resources promop selects for a Prometheus. */
 export type ManagedKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig' | 'PrometheusRule';
@@ -41,10 +41,6 @@ const scrapeFileBytes = new WeakMap<object, number>();
  * files of 10,000 monitors (38 MiB) on every change cost 9 ms; an unchanged file is measured once.
  */
 export function configBytesPerShard(output: Pick<GeneratorOutput, 'configs' | 'scrapeFiles'>): number[] {
-  const bytesOf = (file: { text: string }): number => {
-    let bytes = scrapeFileBytes.get(file);
-    if (bytes === undefined) scrapeFileBytes.set(file, (bytes = Buffer.byteLength(file.text)));
-    return bytes;
-  };
+  const bytesOf = (file: { text: string }): number => oncePerObject(scrapeFileBytes, file, () => Buffer.byteLength(file.text));
   return output.configs.map((config, shard) => Buffer.byteLength(config) + (output.scrapeFiles[shard] ?? []).reduce((sum, file) => sum + bytesOf(file), 0));
 }

@@ -16,7 +16,7 @@
  * configuration. Anything else (API unavailable, a 409 from a stale cache) throws or returns `retry`, and the work
  * queue retries with backoff.
  */
-import { RenderMemo, generate, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
+import { RenderMemo, generate, oncePerObject, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type Kind, type PodMonitor, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
@@ -237,9 +237,7 @@ export class PrometheusReconciler {
 
   /** A string derived from `object` alone, built once per object (see #objectStrings). */
   #stringOf(object: object, build: () => string): string {
-    let value = this.#objectStrings.get(object);
-    if (value === undefined) this.#objectStrings.set(object, (value = build()));
-    return value;
+    return oncePerObject(this.#objectStrings, object, build);
   }
 
   /** Every cached monitor and rule with its kind: the objects that may carry a Prometheus' binding. */
@@ -297,11 +295,7 @@ export class PrometheusReconciler {
     const changes = this.#configResources().flatMap(([kind, resource]) => {
       const verdict = verdicts.get(this.#stringOf(resource, () => verdictKey({ kind, namespace: resource.metadata.namespace, name: resource.metadata.name })));
       if (!verdict && !hasBindingOf(resource, owner)) return [];
-      let decision = verdict && this.#decisions.get(verdict);
-      if (decision === undefined) {
-        decision = bindingDecision(verdict);
-        if (verdict) this.#decisions.set(verdict, decision);
-      }
+      const decision = verdict ? oncePerObject(this.#decisions, verdict, () => bindingDecision(verdict)) : bindingDecision(undefined);
       let bound = this.#boundAlready.get(resource);
       if (!bound) {
         bound = this.#writtenBindings.get(`${resource.metadata.uid ?? ''}@${resource.metadata.resourceVersion ?? ''}`);
