@@ -1,11 +1,13 @@
 /**
- * `promop run` as a real process, the way the chart runs it (bin/promop.js, its own process group, stopped by the
- * harness and by child-processes.ts' watchdog if the test process dies), with its metrics endpoint on a free
+ * `promop run` as a real process, the way the chart runs it (bin/promop.js with the Node flags and environment of
+ * promop's image, promop-process-settings.ts; its own process group, stopped by the harness and by
+ * child-processes.ts' watchdog if the test process dies), with its metrics endpoint on a free
  * loopback port. The chaos scenarios signal it (SIGKILL, SIGTERM) and read its state from /metrics, never from
  * inside the process.
  */
 import { join } from 'node:path';
 import { freePort, isAlive, logTail, startProcess, stopProcess, type ManagedProcess } from '../src/child-processes.ts';
+import { PROMOP_NODE_FLAGS, PROMOP_PROCESS_ENV } from '../src/images/promop-process-settings.ts';
 import { REPO_ROOT } from '../src/tools.ts';
 
 /** How to start one promop. */
@@ -62,6 +64,7 @@ export async function startPromop(options: PromopOptions): Promise<PromopProcess
   const logFile = join(options.dir, `${options.name}.log`);
   const wrap = options.network?.wrap ?? ((command: string, args: readonly string[]) => ({ command, args: [...args] }));
   const command = wrap(process.execPath, [
+    ...PROMOP_NODE_FLAGS,
     PROMOP_BIN, 'run',
     '--kubeconfig', options.kubeconfigPath,
     '--metrics-address', `127.0.0.1:${port}`,
@@ -71,7 +74,7 @@ export async function startPromop(options: PromopOptions): Promise<PromopProcess
     '--manage-crds=false',
     ...(options.args ?? []),
   ]);
-  const managed: ManagedProcess = startProcess(options.name, command.command, command.args, logFile);
+  const managed: ManagedProcess = startProcess(options.name, command.command, command.args, logFile, { ...process.env, ...PROMOP_PROCESS_ENV });
   const metrics = async (): Promise<Map<string, number> | undefined> => {
     try {
       const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) });
