@@ -1,7 +1,7 @@
 /** Opening the cluster for the commands that read it (`explain`, `diff`), and their read errors in words. */
 import { flagValue, type ParsedCommandLine } from './command-line.ts';
 import { KubeReader, KubeReadError } from './kube-reader.ts';
-import { KubeconfigError, loadClusterConnection, type ClusterConnection } from './kubeconfig.ts';
+import { KubeconfigError, loadClusterConnection, type ClusterConnection } from '../kube/kubeconfig.ts';
 
 /** The reader of the cluster the flags (`--kubeconfig`, `--context`) and the environment name, or why not. */
 export async function openCluster(line: ParsedCommandLine): Promise<{ ok: true; reader: KubeReader; connection: ClusterConnection } | { ok: false; message: string }> {

@@ -126,7 +126,7 @@ function namespaceFlag(args: readonly string[]): string | undefined {
 
 /** The names of the objects of a list path (given the context's namespace), in the cluster the words' --kubeconfig/--context name. */
 async function clusterNames(args: readonly string[], path: (contextNamespace: string) => string): Promise<string[]> {
-  const { loadClusterConnection } = await import('./kubeconfig.ts');
+  const { loadClusterConnection } = await import('../kube/kubeconfig.ts');
   const { KubeReader } = await import('./kube-reader.ts');
   const connection = await loadClusterConnection({ kubeconfig: flagIn(args, 'kubeconfig'), context: flagIn(args, 'context') });
   const reader = new KubeReader(connection);

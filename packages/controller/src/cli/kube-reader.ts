@@ -5,7 +5,7 @@
  * request header: they hold the credentials).
  */
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
-import type { ClusterConnection } from './kubeconfig.ts';
+import type { ClusterConnection } from '../kube/kubeconfig.ts';
 
 // Not `import ... from 'node:http'`: an ES import of node:http reads every export, among them the lazy WebSocket
 // getter, which loads Node's bundled undici and zlib (90 ms of the command's start-up) for nothing.

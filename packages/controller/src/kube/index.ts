@@ -1,5 +1,5 @@
 /** promop's typed wrapper around client-node: caches kept by watches, server-side apply of children and status, Events, API errors as values. */
-export { apiErrorOf, describeError, isNotFound, isUserCaused, type ApiError } from './api-error.ts';
+export { apiErrorOf, apiResponseOf, describeError, isNotFound, isUserCaused, type ApiError } from './api-error.ts';
 export { ChildWriter, isImmutableStatefulSetChange, replacementOf, type ChildKind, type ChildOf } from './child-writer.ts';
 export {
   createClusterCaches, startClusterCaches, stopClusterCaches, IGNORED_SECRET_TYPES_SELECTOR, NOT_OWNED_SELECTOR, OWNED_SELECTOR,
@@ -9,7 +9,10 @@ export { EventRecorder, INVALID_CONFIGURATION_REASON, REPORTING_CONTROLLER, SELE
 export { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
 export { ApiPodAnnotator, type PodAnnotator } from './pod-annotator.ts';
 export { StatusWriter, type StatusTarget } from './status-writer.ts';
-export { RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, type RawRequest, type WatchEvent } from './raw-api.ts';
+export {
+  KubeApiError, PATCH_TYPE, RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, namespacedPath, rawApiOf,
+  type ConnectionStats as RawConnectionStats, type KubeAccess, type PatchType, type RawRequest, type WatchEvent, type WriteQuery,
+} from './raw-api.ts';
 export { ALL_NAMESPACES, MultiNamespaceCache, withDeniedNamespaces, type NamespaceScope, type ObjectCache } from './namespace-scope.ts';
 export { WatchedCache, type CachedObject, type ChangeHandler, type PartialObjectMetadata, type WatchedCacheOptions } from './watched-cache.ts';
 export { ReferencedObjects, type ReferencedData, type ReferencedKind, type References } from './referenced-objects.ts';
@@ -17,3 +20,4 @@ export { LeaderElector, apiLeaseClient, leaderIdentity, DEFAULT_LEASE_DURATION_M
 export { NotLeaderError, writeGatedKubeConfig } from './write-gate.ts';
 export { sharedConnectionsKubeConfig, type ConnectionStats } from './shared-connections.ts';
 export { crdAction, ensureCrds, type CrdAction, type CrdOutcome, type EnsureCrdsOptions } from './crd-installer.ts';
+export { Kubeconfig, KubeconfigError, loadKubeconfig, type KubeconfigOptions } from './kubeconfig.ts';

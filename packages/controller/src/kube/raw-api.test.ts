@@ -1,14 +1,17 @@
 /**
  * splitLines (pure): a watch stream's chunks, cut anywhere, give back exactly its lines. RawApi's getJson against a
  * plain HTTP server on 127.0.0.1 (what is checked is how the client treats a response, not anything of the
- * Kubernetes API): a body read whole must not stay reachable through the response once read.
+ * Kubernetes API): a body read whole must not stay reachable through the response once read. The writes as they
+ * go on the wire (method, Content-Type, query, body, headers) and a refusal as an error, against the same kind of
+ * server: what is checked is the request promop sends, which the API-server tests then exercise for real.
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { ApiException, KubeConfig } from '@kubernetes/client-node';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
-import { createServer, get, type IncomingMessage, type Server } from 'node:http';
+import { createServer, get, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RawApi, splitLines } from './raw-api.ts';
+import { apiErrorOf, describeError } from './api-error.ts';
+import { KubeApiError, PATCH_TYPE, RawApi, namespacedPath, splitLines, type ConnectionStats, type KubeAccess } from './raw-api.ts';
 
 function linesOf(chunks: readonly string[]): string[] {
   const lines: string[] = [];
@@ -105,5 +108,100 @@ describe('getJson', () => {
     expect((failure as { code?: number }).code).toBe(404);
     const own = await nodesOwnListeners('/missing');
     expect(listenerCounts(responses[0]!)).toEqual({ ...own, error: own.error! + 1 });
+  });
+});
+
+describe('writes on the wire', () => {
+  interface Seen {
+    method: string;
+    url: string;
+    headers: IncomingHttpHeaders;
+    body: string;
+  }
+  let server: Server;
+  let seen: Seen[];
+  let port: number;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
+        const refused = request.url?.includes('refused');
+        response.writeHead(refused ? 422 : 200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(refused
+          ? { kind: 'Status', code: 422, reason: 'Invalid', message: 'Secret "s" is invalid: data[bad key]: Invalid value' }
+          : { kind: 'Secret', metadata: { name: 's', resourceVersion: '7' } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  beforeEach(() => {
+    seen = [];
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /** A RawApi over a KubeAccess that authenticates with a bearer token, as promop's Kubeconfig does. */
+  function rawApi(stats?: ConnectionStats): RawApi {
+    const access: KubeAccess = {
+      getCurrentCluster: () => ({ server: `http://127.0.0.1:${port}/` }),
+      applyToHTTPSOptions: (options) => {
+        options.headers = { ...(options.headers as Record<string, string>), Authorization: 'Bearer not-a-secret-token' };
+        return Promise.resolve();
+      },
+    };
+    return new RawApi(access, stats ? { connectionStats: stats } : {});
+  }
+
+  it('sends each kind of write with its method, content type, query and JSON body, uncompressed, over one connection', async () => {
+    const stats: ConnectionStats = { connections: 0 };
+    const api = rawApi(stats);
+    const path = namespacedPath('/api/v1', 'ns', 'secrets', 's');
+    const body = { metadata: { name: 's' }, data: { k: 'dg==' } };
+    await api.create(namespacedPath('/api/v1', 'ns', 'secrets'), body, { fieldManager: 'promop' });
+    await api.replace(path, body, { fieldManager: 'promop' });
+    for (const type of Object.values(PATCH_TYPE)) await api.patch(path, body, type, { fieldManager: 'promop', force: type === PATCH_TYPE.apply ? true : undefined });
+    await api.delete(path, { body: { propagationPolicy: 'Orphan' } });
+    await api.delete(path, { query: { propagationPolicy: 'Foreground', dryRun: 'All' } });
+    const stored = await api.getJson<{ metadata: { resourceVersion: string } }>(path);
+    api.close();
+    expect(stored.metadata.resourceVersion).toBe('7');
+    expect(seen.map(({ method, url, headers, body: sent }) => [method, url, headers['content-type'], sent === '' ? undefined : JSON.parse(sent)])).toEqual([
+      ['POST', '/api/v1/namespaces/ns/secrets?fieldManager=promop', 'application/json', body],
+      ['PUT', '/api/v1/namespaces/ns/secrets/s?fieldManager=promop', 'application/json', body],
+      ['PATCH', '/api/v1/namespaces/ns/secrets/s?fieldManager=promop', 'application/merge-patch+json', body],
+      ['PATCH', '/api/v1/namespaces/ns/secrets/s?fieldManager=promop', 'application/json-patch+json', body],
+      ['PATCH', '/api/v1/namespaces/ns/secrets/s?fieldManager=promop', 'application/strategic-merge-patch+json', body],
+      ['PATCH', '/api/v1/namespaces/ns/secrets/s?fieldManager=promop&force=true', 'application/apply-patch+yaml', body],
+      ['DELETE', '/api/v1/namespaces/ns/secrets/s', 'application/json', { propagationPolicy: 'Orphan' }],
+      ['DELETE', '/api/v1/namespaces/ns/secrets/s?propagationPolicy=Foreground&dryRun=All', undefined, undefined],
+      ['GET', '/api/v1/namespaces/ns/secrets/s', undefined, undefined],
+    ]);
+    // Uncompressed answers (the API server gzips anything over 128 KiB otherwise), authenticated each time.
+    expect(new Set(seen.map(({ headers }) => `${headers['accept-encoding']} ${headers.authorization}`))).toEqual(new Set(['identity Bearer not-a-secret-token']));
+    expect(stats.connections).toBe(1);
+  });
+
+  it('rejects a refused write with a KubeApiError that api-error.ts reads, whose message has neither a header nor the body sent', async () => {
+    const api = rawApi();
+    const error = await api.replace(namespacedPath('/api/v1', 'ns', 'secrets', 'refused'), { data: { password: 'aHVudGVyMg==' } }, { fieldManager: 'promop' }).catch((e: unknown) => e);
+    api.close();
+    expect(error).toBeInstanceOf(KubeApiError);
+    expect(apiErrorOf(error)).toEqual({ code: 422, reason: 'Invalid', message: 'Secret "s" is invalid: data[bad key]: Invalid value' });
+    expect((error as Error).message).toBe('PUT /api/v1/namespaces/ns/secrets/refused: HTTP 422 Invalid');
+    expect(describeError(error)).not.toMatch(/not-a-secret-token|aHVudGVyMg==/);
+    expect(JSON.stringify(error)).not.toMatch(/not-a-secret-token|aHVudGVyMg==/);
+  });
+
+  it('reads client-node\'s ApiException the same way (tests still throw it)', () => {
+    const status = { kind: 'Status', code: 409, reason: 'Conflict', message: 'the object has been modified' };
+    expect(apiErrorOf(new ApiException(409, 'HTTP 409', status, { authorization: 'Bearer x' }))).toEqual({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
+    expect(apiErrorOf(new ApiException(500, 'HTTP 500', JSON.stringify(status), {}))).toEqual({ code: 500, reason: 'Conflict', message: 'the object has been modified' });
+    expect(apiErrorOf(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBeUndefined();
   });
 });

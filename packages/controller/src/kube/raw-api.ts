@@ -1,7 +1,11 @@
 /**
- * The requests the caches make, without client-node's generated client: pages of a list, a GET by name and a
- * watch stream, each as JSON and each with the `Accept` header the caller chooses (the metadata-only forms
- * `PartialObjectMetadata[List]` need it, and client-node's Watch cannot send it).
+ * Every request `promop run` makes to the API server, without client-node: pages of a list, a GET by name and a
+ * watch stream for the caches, each as JSON and each with the `Accept` header the caller chooses (the
+ * metadata-only forms `PartialObjectMetadata[List]` need it, and client-node's Watch cannot send it); and the
+ * writes (POST, PUT, PATCH as merge, JSON, strategic-merge or apply patch, DELETE) of the writers, the leader
+ * election and the CRD installer. `promop run` does not load client-node at all: importing it costs ~77 MiB of
+ * memory (every generated API class and model; docs/performance.md, P3), a third of what promop needs at 1,000
+ * ServiceMonitors.
  *
  * Why not client-node: its generated client reads a whole list into one string before parsing, with a new undici
  * dispatcher (a new TLS connection) per request; a list that takes longer than the API server's request timeout
@@ -9,13 +13,61 @@
  * 140 MB list of Secrets read by a process whose event loop was busy for 65 s). Here every list is paginated, so
  * no single response is big, and one keep-alive agent serves every request.
  *
- * Authentication comes from the KubeConfig for each request (`applyToHTTPSOptions`: client certificates,
- * bearer tokens, exec and token-file credentials that rotate). Errors are client-node `ApiException`s carrying the
- * Status body, so api-error.ts reads them like any other; their message never contains a request header.
+ * Authentication comes from a KubeAccess for each request (`applyToHTTPSOptions`: client certificates, bearer
+ * tokens, exec and token-file credentials that rotate): promop's own Kubeconfig (kubeconfig.ts) in `promop run`,
+ * or client-node's KubeConfig, which has the same two methods, in tests. One keep-alive agent serves every request
+ * made with the same TLS material; when it changes (a client certificate an exec plugin rotated), a new agent is
+ * made and the old one's idle connections are closed. Every request asks for an uncompressed response
+ * (`Accept-Encoding: identity`): the API server gzips every response over 128 KiB, and each write of a scrape
+ * file Secret answers with the whole object — at 10,000 monitors 64 responses of 800 KB compressed and inflated
+ * again on a loopback or in-cluster connection (profiled: 0.35 s of promop's 7 s for a first config).
+ *
+ * Errors are KubeApiErrors carrying the HTTP status and the Status body, which api-error.ts reads; their message
+ * never contains a request header or a request body.
  */
-import { ApiException, type KubeConfig } from '@kubernetes/client-node';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+
+/**
+ * What RawApi needs of a kubeconfig: the server, and the TLS options and headers of each request. Both
+ * promop's Kubeconfig (kubeconfig.ts) and client-node's KubeConfig satisfy it.
+ */
+export interface KubeAccess {
+  getCurrentCluster(): { server: string } | null;
+  applyToHTTPSOptions(options: RequestOptions): Promise<void>;
+  /** The API server answered 401: credentials that can be fetched anew (an exec plugin's) should be. */
+  onUnauthorized?(): void;
+}
+
+/** The Content-Types of a PATCH (client-node's PatchStrategy, with the same values). */
+export const PATCH_TYPE = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategicMerge: 'application/strategic-merge-patch+json',
+  /** Server-side apply: the body is YAML, and JSON is YAML. */
+  apply: 'application/apply-patch+yaml',
+} as const;
+export type PatchType = (typeof PATCH_TYPE)[keyof typeof PATCH_TYPE];
+
+/** A non-2xx answer of the API server: its HTTP status and its body (a Status object, mostly), which api-error.ts reads. */
+export class KubeApiError extends Error {
+  readonly code: number;
+  /** The parsed body (a Status), or its text when it was not JSON. */
+  readonly body: unknown;
+
+  constructor(method: string, path: string, code: number, body: unknown) {
+    // The path names the object (never a Secret's data); the query string is left out, the headers never known here.
+    super(`${method} ${path.replace(/\?.*$/, '')}: HTTP ${code}${statusReason(body)}`);
+    this.name = 'KubeApiError';
+    this.code = code;
+    this.body = body;
+  }
+}
+
+function statusReason(body: unknown): string {
+  const reason = (body as { reason?: unknown } | null | undefined)?.reason;
+  return typeof reason === 'string' && reason !== '' ? ` ${reason}` : '';
+}
 
 /** `Accept` for a list of PartialObjectMetadata: every item's metadata and nothing else. */
 export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
@@ -47,28 +99,71 @@ export class ConnectionCutError extends Error {
   }
 }
 
-/** Raw JSON requests to the API server of a KubeConfig. */
-export class RawApi {
-  readonly #kc: KubeConfig;
-  #agent: HttpAgent | undefined;
+/** The query of a write: `fieldManager`, `force`, `dryRun`, `propagationPolicy`... (undefined values are left out). */
+export type WriteQuery = Record<string, string | number | boolean | undefined>;
 
-  constructor(kc: KubeConfig) {
-    this.#kc = kc;
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** `access` itself when it is a RawApi (one agent shared by every writer), else a RawApi of its own over it. */
+export function rawApiOf(access: RawApi | KubeAccess): RawApi {
+  return access instanceof RawApi ? access : new RawApi(access);
+}
+
+/** The path of a namespaced object or collection: `/api/v1/namespaces/a/secrets/b` (`api` is `/api/v1`, `/apis/apps/v1`...). */
+export function namespacedPath(api: string, namespace: string, plural: string, name?: string, subresource?: string): string {
+  return `${api}/namespaces/${encodeURIComponent(namespace)}/${plural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}${subresource === undefined ? '' : `/${subresource}`}`;
+}
+
+/** The TLS options that make an agent; requests with other values need another agent. */
+const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'servername', 'rejectUnauthorized'] as const;
+
+/** How many connections a RawApi opened (tests). */
+export interface ConnectionStats {
+  connections: number;
+}
+
+/** Raw JSON requests to the API server of a KubeAccess. */
+export class RawApi {
+  readonly #access: KubeAccess;
+  readonly #stats: { counts: ConnectionStats; seen: WeakSet<object> } | undefined;
+  #agent: { agent: HttpAgent; tls: Partial<Pick<RequestOptions, (typeof TLS_OPTIONS)[number]>> } | undefined;
+  /** Agents of TLS material that rotated away, closed with this RawApi (their watches may still run). */
+  #retired: HttpAgent[] = [];
+
+  constructor(access: KubeAccess, options: { connectionStats?: ConnectionStats } = {}) {
+    this.#access = access;
+    this.#stats = options.connectionStats ? { counts: options.connectionStats, seen: new WeakSet() } : undefined;
   }
 
-  /** GETs `path` and parses the JSON body; a non-2xx answer throws an ApiException with the Status. */
+  /** GETs `path` and parses the JSON body; a non-2xx answer throws a KubeApiError with the Status. */
   async getJson<T>(path: string, request: RawRequest = {}): Promise<T> {
-    const response = await this.#send(path, request);
-    const body = await readBody(response, path);
-    const status = response.statusCode ?? 0;
-    if (status < 200 || status > 299) throw apiException(status, body);
-    return JSON.parse(body) as T;
+    return this.#json<T>('GET', path, request);
+  }
+
+  /** POSTs `body` (a create). */
+  create<T>(path: string, body: unknown, query: WriteQuery = {}): Promise<T> {
+    return this.#json<T>('POST', path, { query, body });
+  }
+
+  /** PUTs `body` (a replace; its `metadata.resourceVersion`, when set, is the precondition). */
+  replace<T>(path: string, body: unknown, query: WriteQuery = {}): Promise<T> {
+    return this.#json<T>('PUT', path, { query, body });
+  }
+
+  /** PATCHes with `body` as `type` (PATCH_TYPE: merge, JSON, strategic merge, or server-side apply). */
+  patch<T>(path: string, body: unknown, type: PatchType, query: WriteQuery = {}): Promise<T> {
+    return this.#json<T>('PATCH', path, { query, body, contentType: type });
+  }
+
+  /** DELETEs `path`; DeleteOptions go in `body` (the API server ignores query options when there is a body). */
+  delete<T = unknown>(path: string, options: { body?: unknown; query?: WriteQuery } = {}): Promise<T> {
+    return this.#json<T>('DELETE', path, options);
   }
 
   /**
    * Watches `path` (`watch=true` is added) and calls `onEvent` for each line. Resolves when the server ends the
    * stream (its `timeoutSeconds`) or `signal` aborts it; rejects with ConnectionCutError when the connection
-   * closes mid-stream or stays silent for `idleTimeoutMs`, and with an ApiException when the server refuses the
+   * closes mid-stream or stays silent for `idleTimeoutMs`, and with a KubeApiError when the server refuses the
    * watch. A throwing `onEvent` ends the watch with that error.
    */
   async watch(path: string, request: RawRequest, onEvent: (event: WatchEvent) => void): Promise<void> {
@@ -82,14 +177,24 @@ export class RawApi {
 
   /** Closes idle keep-alive connections (the caches are stopped). */
   close(): void {
-    this.#agent?.destroy();
+    this.#agent?.agent.destroy();
     this.#agent = undefined;
+    for (const agent of this.#retired) agent.destroy();
+    this.#retired = [];
+  }
+
+  async #json<T>(method: Method, path: string, request: RawRequest & { body?: unknown; contentType?: string }): Promise<T> {
+    const response = await this.#send(method, path, request);
+    const body = await readBody(response, `${method} ${path}`);
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status > 299) throw this.#failure(method, path, status, body);
+    return JSON.parse(body) as T;
   }
 
   async #stream(path: string, request: RawRequest, onEvent: (event: WatchEvent) => void): Promise<void> {
-    const response = await this.#send(path, { ...request, query: { ...request.query, watch: true } });
+    const response = await this.#send('GET', path, { ...request, query: { ...request.query, watch: true } });
     const status = response.statusCode ?? 0;
-    if (status !== 200) throw apiException(status, await readBody(response, path));
+    if (status !== 200) throw this.#failure('GET', path, status, await readBody(response, `watch ${path}`));
     await new Promise<void>((resolve, reject) => {
       let failed = false;
       const fail = (error: unknown) => {
@@ -117,33 +222,85 @@ export class RawApi {
     });
   }
 
-  async #send(path: string, request: RawRequest): Promise<IncomingMessage> {
-    const server = this.#kc.getCurrentCluster()?.server;
+  #failure(method: Method, path: string, status: number, body: string): KubeApiError {
+    // A refused credential (an exec plugin's token revoked before its expiry) is fetched anew for the next request.
+    if (status === 401) this.#access.onUnauthorized?.();
+    return new KubeApiError(method, path, status, parseBody(body));
+  }
+
+  async #send(method: Method, path: string, request: RawRequest & { body?: unknown; contentType?: string }): Promise<IncomingMessage> {
+    const server = this.#access.getCurrentCluster()?.server;
     if (!server) throw new Error('the kubeconfig has no current cluster');
     const url = new URL(server.replace(/\/+$/, '') + path);
     for (const [key, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const options: RequestOptions = { method: 'GET', headers: { Accept: request.accept ?? JSON_ACCEPT } };
-    // Fresh credentials every time (tokens rotate); the TLS material only shapes the one agent, made once.
-    await this.#kc.applyToHTTPSOptions(options);
+    const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body), 'utf8');
+    const headers: Record<string, string | number> = { Accept: request.accept ?? JSON_ACCEPT, 'Accept-Encoding': 'identity' };
+    if (payload) {
+      headers['Content-Type'] = request.contentType ?? JSON_ACCEPT;
+      headers['Content-Length'] = payload.length;
+    }
+    const options: RequestOptions = { method, headers };
+    // Fresh credentials every time (tokens rotate); the TLS material picks the agent.
+    await this.#access.applyToHTTPSOptions(options);
     options.agent = this.#agentFor(url, options);
     const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
+    const idleTimeoutMs = request.idleTimeoutMs ?? 60_000;
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req: ClientRequest = send(url, { ...options, ...(request.signal ? { signal: request.signal } : {}) }, resolve);
-      req.setTimeout(request.idleTimeoutMs ?? 60_000, () => req.destroy(new ConnectionCutError(`GET ${path}: no data for ${request.idleTimeoutMs ?? 60_000} ms`)));
+      req.setTimeout(idleTimeoutMs, () => req.destroy(new ConnectionCutError(`${method} ${path}: no data for ${idleTimeoutMs} ms`)));
       req.on('error', reject);
-      req.end();
+      const stats = this.#stats;
+      if (stats) {
+        req.once('socket', (socket) => {
+          if (stats.seen.has(socket)) return;
+          stats.seen.add(socket);
+          stats.counts.connections += 1;
+        });
+      }
+      req.end(payload);
     });
   }
 
   #agentFor(url: URL, options: RequestOptions): HttpAgent {
-    if (!this.#agent) {
-      const { ca, cert, key, pfx, passphrase, servername, rejectUnauthorized } = options;
-      const tls = Object.fromEntries(Object.entries({ ca, cert, key, pfx, passphrase, servername, rejectUnauthorized }).filter(([, value]) => value !== undefined));
-      this.#agent = url.protocol === 'http:' ? new HttpAgent({ keepAlive: true }) : new HttpsAgent({ keepAlive: true, ...tls });
-    }
-    return this.#agent;
+    const tls = Object.fromEntries(TLS_OPTIONS.filter((name) => options[name] !== undefined).map((name) => [name, options[name]]));
+    const current = this.#agent;
+    if (current && sameTls(current.tls, tls)) return current.agent;
+    const agent = url.protocol === 'http:' ? new HttpAgent({ keepAlive: true }) : new HttpsAgent({ keepAlive: true, ...tls });
+    if (current) retire(current.agent, this.#retired);
+    this.#agent = { agent, tls };
+    return agent;
+  }
+}
+
+/** Whether two sets of TLS options make the same agent (client-node gives new Buffers of the same bytes each time). */
+function sameTls(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (Buffer.isBuffer(x) && Buffer.isBuffer(y) && x.equals(y)) continue;
+    if (Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((item, i) => sameTls({ v: item }, { v: y[i] }))) continue;
+    return false;
+  }
+  return true;
+}
+
+/** An agent whose TLS material rotated away: requests in flight finish, idle connections close now and when freed. */
+function retire(agent: HttpAgent, retired: HttpAgent[]): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  agent.on('free', (socket: { destroy(): void }) => socket.destroy());
+  retired.push(agent);
+}
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    // Not a Status: keep the text.
+    return body;
   }
 }
 
@@ -154,7 +311,7 @@ export class RawApi {
  * page of every cache's list, e.g. 5.4 MB of owned scrape-file Secrets at 1,000 ServiceMonitors, retained twice
  * (docs/performance.md, "Side by side", P3).
  */
-function readBody(response: IncomingMessage, path: string): Promise<string> {
+function readBody(response: IncomingMessage, what: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = [];
     const onData = (chunk: Buffer) => chunks.push(chunk);
@@ -169,25 +326,15 @@ function readBody(response: IncomingMessage, path: string): Promise<string> {
       const text = Buffer.concat(chunks).toString('utf8');
       settle(() => resolve(text));
     };
-    const onError = (error: Error) => settle(() => reject(new ConnectionCutError(`GET ${path}`, error)));
+    const onError = (error: Error) => settle(() => reject(new ConnectionCutError(what, error)));
     const onClose = () => {
-      if (!response.complete) settle(() => reject(new ConnectionCutError(`GET ${path}`)));
+      if (!response.complete) settle(() => reject(new ConnectionCutError(what)));
     };
     response.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
 
 function ignore(): void {}
-
-function apiException(status: number, body: string): ApiException<unknown> {
-  let parsed: unknown = body;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    // Not a Status: keep the text.
-  }
-  return new ApiException(status, `HTTP ${status}`, parsed, {});
-}
 
 /**
  * A `data` handler that calls `onLine` with each complete line (without its newline) of a text stream. Only each

@@ -6,8 +6,7 @@
  * healthy cache shows one list at start, one relist per relist period and one watch per 5–10 minutes per
  * resource; a storm of restarts shows as failures.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
-import { RawApi, type RawRequest, type WatchEvent } from '../kube/raw-api.ts';
+import { RawApi, type KubeAccess, type RawRequest, type WatchEvent } from '../kube/raw-api.ts';
 import type { CacheRequestMetrics } from './operator-metrics.ts';
 
 /** The plural a collection or watch path names: `/api/v1/namespaces/a/secrets` → `secrets`, `/api/v1/watch/namespaces/a` → `namespaces`. */
@@ -22,8 +21,8 @@ export function resourceOfPath(path: string): string {
 export class MeteredRawApi extends RawApi {
   readonly #metrics: CacheRequestMetrics;
 
-  constructor(kc: KubeConfig, metrics: CacheRequestMetrics) {
-    super(kc);
+  constructor(access: KubeAccess, metrics: CacheRequestMetrics) {
+    super(access);
     this.#metrics = metrics;
   }
 
