@@ -83,10 +83,15 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   // keying on it made each ServiceMonitor change after the first a miss for all 1,000 monitors.
   const { namespace: prometheusNamespace, name: prometheusName, uid: prometheusUid } = prometheus.metadata ?? {};
   const monitorSettings = memo
-    ? settingsKeyOf({ ...scrapeContext, secrets: undefined, prometheus: { metadata: { namespace: prometheusNamespace, name: prometheusName, uid: prometheusUid }, spec } })
+    ? memo.settingsKey(settingsKeyOf({ ...scrapeContext, secrets: undefined, prometheus: { metadata: { namespace: prometheusNamespace, name: prometheusName, uid: prometheusUid }, spec } }))
     : '';
-  const memoized = <T extends object>(render: (monitor: T, context: ScrapeContext) => MonitorRendering) => (monitor: T): MonitorRendering =>
-    memo ? memo.rendering(monitor, monitorSettings, secrets, (store) => render(monitor, { ...scrapeContext, secrets: store ?? secrets })) : render(monitor, scrapeContext);
+  // A rendering is kept with its verdict and owner (the same objects from call to call), so the controller
+  // recognises an unchanged verdict by identity and the scrape file slots find their monitors' homes without
+  // building 10,000 strings per change.
+  const memoized = <T extends MonitorObject>(kind: ResourceKind, render: (monitor: T, context: ScrapeContext) => MonitorRendering) => (monitor: T): SummarisedRendering => {
+    const summarised = (context: ScrapeContext) => summarise(kind, monitor, render(monitor, context));
+    return memo ? memo.rendering(monitor, monitorSettings, secrets, (store) => summarised({ ...scrapeContext, secrets: store ?? secrets })) : summarised(scrapeContext);
+  };
   const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);
   const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors);
   const probes = select('Probe', input.probes ?? [], identity, pairFor(spec, 'probe'), namespaces, invalidSelectors);
@@ -94,11 +99,11 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const tlsAssets: Record<string, string> = {};
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [] };
   const monitorVerdicts = [
-    ...renderMonitors('ServiceMonitor', serviceMonitors, memoized(renderServiceMonitor), generatedJobs, tlsAssets, memo),
-    ...renderMonitors('PodMonitor', podMonitors, memoized(renderPodMonitor), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('ServiceMonitor', serviceMonitors, memoized('ServiceMonitor', renderServiceMonitor), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('PodMonitor', podMonitors, memoized('PodMonitor', renderPodMonitor), generatedJobs, tlsAssets, memo),
     // prometheus-operator writes Probe jobs after the monitors', then ScrapeConfig jobs.
-    ...renderMonitors('Probe', probes, memoized(renderProbe), generatedJobs, tlsAssets, memo),
-    ...renderMonitors('ScrapeConfig', scrapeConfigs, memoized(renderScrapeConfig), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('Probe', probes, memoized('Probe', renderProbe), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('ScrapeConfig', scrapeConfigs, memoized('ScrapeConfig', renderScrapeConfig), generatedJobs, tlsAssets, memo),
   ];
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap, but an agent
@@ -261,37 +266,46 @@ interface GeneratedJobs {
   owners: string[];
 }
 
-function renderMonitors<T extends ServiceMonitor | PodMonitor | Probe | ScrapeConfig>(
+type MonitorObject = ServiceMonitor | PodMonitor | Probe | ScrapeConfig;
+
+/** A monitor's rendering with what follows from it alone: its verdict, and the owner name its jobs are placed by. */
+interface SummarisedRendering {
+  rendering: MonitorRendering;
+  verdict: Verdict;
+  owner: string;
+  /** Whether the rendering has TLS files to copy. */
+  hasTlsAssets: boolean;
+}
+
+function renderMonitors<T extends MonitorObject>(
   kind: ResourceKind,
   selection: ResourceSelection<T>,
-  render: (monitor: T) => MonitorRendering,
+  render: (monitor: T) => SummarisedRendering,
   jobs: GeneratedJobs,
   tlsAssets: Record<string, string>,
   memo: RenderMemo | undefined,
 ): Verdict[] {
   const sorted = memo ? memo.sortedBy(kind, selection.selected, identityKey) : sortByIdentity(selection.selected);
   return sorted.map((monitor) => {
-    const rendering = render(monitor);
-    // With a memo, a kept rendering keeps its verdict and owner too (the same objects from call to call), so the
-    // controller recognises an unchanged verdict by identity and the scrape file slots find their monitors' homes
-    // without building 10,000 strings per change.
-    const { verdict, owner } = memo
-      ? memo.derived(rendering, () => summarise(kind, monitor, rendering))
-      : summarise(kind, monitor, rendering);
+    const { rendering, verdict, owner, hasTlsAssets } = render(monitor);
     if (!rendering.ok) return verdict;
-    for (const scrapeConfig of rendering.scrapeConfigs) {
-      jobs.scrapeConfigs.push(scrapeConfig);
+    const scrapeConfigs = rendering.scrapeConfigs;
+    for (let index = 0; index < scrapeConfigs.length; index += 1) {
+      jobs.scrapeConfigs.push(scrapeConfigs[index]!);
       jobs.owners.push(owner);
     }
-    Object.assign(tlsAssets, rendering.tlsAssets);
+    if (hasTlsAssets) Object.assign(tlsAssets, rendering.tlsAssets);
     return verdict;
   });
 }
 
-/** A monitor rendering's verdict and the owner name its jobs are placed by. */
-function summarise(kind: ResourceKind, monitor: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }, rendering: MonitorRendering): { verdict: Verdict; owner: string } {
-  const owner = `${kind}/${identityKey(monitor)}`;
-  return { verdict: selectedVerdict(resourceRef(kind, monitor), rendering.ok ? [] : rendering.problems, rendering.warnings), owner };
+function summarise(kind: ResourceKind, monitor: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }, rendering: MonitorRendering): SummarisedRendering {
+  return {
+    rendering,
+    verdict: selectedVerdict(resourceRef(kind, monitor), rendering.ok ? [] : rendering.problems, rendering.warnings),
+    owner: `${kind}/${identityKey(monitor)}`,
+    hasTlsAssets: rendering.ok && Object.keys(rendering.tlsAssets).length > 0,
+  };
 }
 
 /** `<namespace>/<name>`: the order prometheus-operator writes jobs in. */

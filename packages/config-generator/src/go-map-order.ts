@@ -10,6 +10,7 @@
  * UTF-16 code unit order differs only for characters above U+FFFF against U+E000–U+FFFF.
  */
 export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
     const x = a.charCodeAt(i);

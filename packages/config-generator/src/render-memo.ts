@@ -31,6 +31,9 @@ import type { KeyLookup, KeyReference, SecretStore } from './secret-store.ts';
 /** Monitors whose home slot is kept; past it the map starts again (deleted monitors' entries go with it). */
 const MAX_HOME_SLOTS = 200_000;
 
+/** Settings keys remembered for settingsKey(); past it the map starts again. */
+const MAX_SETTINGS_KEYS = 16;
+
 /** Objects whose rendering is also kept by uid; past it the map starts again (deleted objects' entries go with it). */
 const MAX_BY_UID = 200_000;
 
@@ -71,6 +74,7 @@ export class RenderMemo {
   readonly #sequences = new Map<string, { parts: readonly object[]; value: unknown }>();
   readonly #homeSlots = new Map<number, Map<string, number>>();
   readonly #derived = new WeakMap<object, unknown>();
+  readonly #settingsKeys = new Map<string, string>();
   readonly #sortKeys = new WeakMap<object, string>();
   readonly #orders = new Map<string, { length: number; positions: Map<string, number> }>();
   readonly stats: RenderMemoStats = { hits: 0, misses: 0 };
@@ -81,7 +85,8 @@ export class RenderMemo {
    * store of this generate() call (undefined for renderings that read no Secret, such as rule files).
    */
   rendering<T>(object: object, settingsKey: string, secrets: SecretStore | undefined, render: (secrets: SecretStore | undefined) => T): T {
-    let kept = this.#renderings.get(object) as Entry<T> | undefined;
+    const byIdentity = this.#renderings.get(object) as Entry<T> | undefined;
+    let kept = byIdentity;
     // Only a miss by identity needs the version (and a miss by both needs it to be kept by uid).
     const version = kept ? undefined : versionOf(object);
     if (version) {
@@ -90,7 +95,7 @@ export class RenderMemo {
     }
     if (kept && kept.settingsKey === settingsKey && kept.reads.every((read) => secrets !== undefined && outcomeOf(secrets, read) === read.outcome)) {
       this.stats.hits += 1;
-      this.#renderings.set(object, kept);
+      if (kept !== byIdentity) this.#renderings.set(object, kept);
       return kept.value;
     }
     this.stats.misses += 1;
@@ -117,20 +122,38 @@ export class RenderMemo {
     return value;
   }
 
-  /** The home slot of a monitor (`owner`), hashed once; forgotten wholesale when the map grows past its bound. */
-  homeSlot(owner: string, slots: number, compute: (owner: string, slots: number) => number): number {
+  /**
+   * The home slot of a monitor (`owner`) among `slots`, hashed once per owner; forgotten wholesale when the map
+   * grows past its bound.
+   */
+  homeSlots(slots: number, compute: (owner: string, slots: number) => number): (owner: string) => number {
     let homes = this.#homeSlots.get(slots);
     if (!homes) this.#homeSlots.set(slots, (homes = new Map()));
-    let slot = homes.get(owner);
-    if (slot === undefined) {
-      if (homes.size >= MAX_HOME_SLOTS) homes.clear();
-      slot = compute(owner, slots);
-      homes.set(owner, slot);
-    }
-    return slot;
+    const kept = homes;
+    return (owner) => {
+      let slot = kept.get(owner);
+      if (slot === undefined) {
+        if (kept.size >= MAX_HOME_SLOTS) kept.clear();
+        slot = compute(owner, slots);
+        kept.set(owner, slot);
+      }
+      return slot;
+    };
   }
 
-  /** A value derived from `from` alone (a rendering's verdict and owner name), built once per object. */
+  /**
+   * `key` as the instance this memo saw last time it was equal: every kept rendering is then checked against it
+   * by reference, not by comparing a long settings text 10,000 times per call.
+   */
+  settingsKey(key: string): string {
+    const known = this.#settingsKeys.get(key);
+    if (known !== undefined) return known;
+    if (this.#settingsKeys.size >= MAX_SETTINGS_KEYS) this.#settingsKeys.clear();
+    this.#settingsKeys.set(key, key);
+    return key;
+  }
+
+  /** A value derived from `from` alone (a scrape file from its slot's text), built once per object. */
   derived<T>(from: object, build: () => T): T {
     return oncePerObject(this.#derived, from, build) as T;
   }

@@ -69,11 +69,24 @@ export function renderShardConfigs(
 
 /** The home slot of each generated job, hashing each monitor once (its jobs are adjacent). */
 function homeSlots(owners: readonly string[], slots: number, memo: RenderMemo | undefined): number[] {
-  const homes: number[] = [];
-  const home = (owner: string) => (memo ? memo.homeSlot(owner, slots, homeSlot) : homeSlot(owner, slots));
-  for (const [index, owner] of owners.entries()) homes.push(index > 0 && owners[index - 1] === owner ? homes[index - 1]! : home(owner));
+  const homes: number[] = new Array<number>(owners.length);
+  const home = memo ? memo.homeSlots(slots, homeSlot) : (owner: string) => homeSlot(owner, slots);
+  for (let index = 0; index < owners.length; index += 1) {
+    const owner = owners[index]!;
+    homes[index] = index > 0 && owners[index - 1] === owner ? homes[index - 1]! : home(owner);
+  }
   return homes;
 }
+
+type Job = Record<string, unknown>;
+
+/** A slot's jobs serialised, with the text's UTF-8 size. */
+interface SlotText {
+  text: string;
+  bytes: number;
+}
+
+const EMPTY_SLOT: SlotText = { text: '', bytes: 0 };
 
 /**
  * One shard's files. Fast path: each slot's jobs serialised together; when every slot fits (the rule far from
@@ -83,40 +96,38 @@ function homeSlots(owners: readonly string[], slots: number, memo: RenderMemo | 
  */
 function renderShard(config: Record<string, unknown>, homes: readonly number[], limits: Limits, hashKey: string, kept: { memo: RenderMemo; key: string } | undefined):
   { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } {
-  const jobs = config.scrape_configs as Array<Record<string, unknown>>;
-  const bySlot: number[][] = Array.from({ length: limits.slots }, () => []);
-  for (const [index, home] of homes.entries()) bySlot[home]!.push(index);
-  // With a memo (`kept`) a slot whose jobs are the very objects of the previous call keeps its text and file (the
-  // name's HMAC of up to 1 MiB included); otherwise each job is serialised alone, once for as long as its monitor
-  // does not change (a sequence is its items' texts one after the other). Without, each slot at once, which is
-  // faster for a single call.
+  const jobs = config.scrape_configs as Job[];
+  // Each slot's jobs, in order: the parts of its text, compared by identity with the previous call's (kept).
+  const bySlot: Job[][] = Array.from({ length: limits.slots }, () => []);
+  for (let index = 0; index < homes.length; index += 1) bySlot[homes[index]!]!.push(jobs[index]!);
+  // With a memo (`kept`) a slot whose jobs are the very objects of the previous call keeps its text, and the text
+  // kept keeps its file (the name's HMAC of up to 1 MiB included); otherwise each job is serialised alone, once for
+  // as long as its monitor does not change (a sequence is its items' texts one after the other). Without, each
+  // slot at once, which is faster for a single call.
   const memo = kept?.memo;
-  const jobText = (index: number) => (memo ? memo.yaml(jobs[index]!, (job) => toPrometheusYaml([job])) : toPrometheusYaml([jobs[index]]));
-  const slotJobs = (indices: readonly number[]) => indices.map((index) => jobs[index]!);
+  const jobText = (job: Job) => (memo ? memo.yaml(job, (value) => toPrometheusYaml([value])) : toPrometheusYaml([job]));
   // Each text with its UTF-8 size, kept together: measuring 64 unchanged texts of up to 1 MiB again on every change
   // cost 19 ms at 10,000 monitors.
-  const measured = (text: string) => ({ text, bytes: Buffer.byteLength(text) });
-  const slotTexts = bySlot.map((indices, slot) => {
-    if (indices.length === 0) return { text: '', bytes: 0 };
-    if (!kept) return measured(toPrometheusYaml(slotJobs(indices)));
-    return kept.memo.sequence(`text|${kept.key}|${slot}`, slotJobs(indices), () => measured(indices.map(jobText).join('')));
+  const measured = (text: string): SlotText => ({ text, bytes: Buffer.byteLength(text) });
+  const slotTexts = bySlot.map((slotJobs, slot) => {
+    if (slotJobs.length === 0) return EMPTY_SLOT;
+    if (!kept) return measured(toPrometheusYaml(slotJobs));
+    return kept.memo.sequence(`text|${kept.key}|${slot}`, slotJobs, () => measured(slotJobs.map(jobText).join('')));
   });
-  const texts = slotTexts.map((slotText) => slotText.text);
-  const sizes = slotTexts.map((slotText) => slotText.bytes);
-  if (sizes.reduce((sum, bytes) => sum + bytes, 0) <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
+  if (slotTexts.reduce((sum, slotText) => sum + slotText.bytes, 0) <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
 
-  const nameOf = (index: number) => String(jobs[index]!.job_name);
   let scrapeFiles: ScrapeFile[];
-  if (sizes.every((bytes) => scrapeFileBytes(bytes) <= limits.maxFileBytes)) {
-    const file = (indices: readonly number[], slot: number) => scrapeFile(slot, texts[slot]!, indices.map(nameOf), hashKey);
-    scrapeFiles = bySlot.flatMap((indices, slot) => {
-      if (indices.length === 0) return [];
-      return [kept ? kept.memo.sequence(`file|${kept.key}|${slot}`, slotJobs(indices), () => file(indices, slot)) : file(indices, slot)];
+  if (slotTexts.every((slotText) => scrapeFileBytes(slotText.bytes) <= limits.maxFileBytes)) {
+    const file = (slotJobs: readonly Job[], slot: number) => scrapeFile(slot, slotTexts[slot]!.text, slotJobs.map(jobName), hashKey);
+    // A kept text was made for this slot and key (hashKey and shard), from these jobs: its file follows from it.
+    scrapeFiles = bySlot.flatMap((slotJobs, slot) => {
+      if (slotJobs.length === 0) return [];
+      return [kept ? kept.memo.derived(slotTexts[slot]!, () => file(slotJobs, slot)) : file(slotJobs, slot)];
     });
   } else {
     const rendered: RenderedJob[] = homes.map((home, index) => {
-      const text = jobText(index);
-      return { home, name: nameOf(index), text, bytes: Buffer.byteLength(text) };
+      const text = jobText(jobs[index]!);
+      return { home, name: jobName(jobs[index]!), text, bytes: Buffer.byteLength(text) };
     });
     const packing = packScrapeJobs(rendered, limits);
     if (!packing.ok) return { ok: false, problem: { path: 'spec', message: `${packing.reason}; select fewer monitors or spread them over several Prometheus objects` } };
@@ -126,6 +137,10 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
   }
   const main = withScrapeConfigFiles(config, scrapeFiles.map((file) => `${CONFIG_DIR}/${file.name}`), jobs.slice(homes.length));
   return { ok: true, config: toPrometheusYaml(main), scrapeFiles };
+}
+
+function jobName(job: Job): string {
+  return String(job.job_name);
 }
 
 /**
