@@ -192,8 +192,12 @@ export class PrometheusReconciler {
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
     const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
     this.#deps.metrics?.recordGenerated(sharedKey, output);
-    const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== kind).map((v) => [this.#stringOf(v, () => verdictKey(v.resource)), v]));
-    const recordVerdicts = () => this.#recordVerdicts(this.#owner(namespace, name), verdicts, log, prometheus);
+    // The verdicts by resource are built when they are recorded, after the config is written: 10,000 entries are
+    // not worth delaying the write for.
+    const recordVerdicts = () => {
+      const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== kind).map((v) => [this.#stringOf(v, () => verdictKey(v.resource)), v]));
+      return this.#recordVerdicts(this.#owner(namespace, name), verdicts, log, prometheus);
+    };
 
     if (!output.ok) {
       await this.#fail(prometheus, problemsMessage(output.prometheusProblems), log);
