@@ -31,12 +31,15 @@ import { freePort, stopProcess, type ManagedProcess } from '../e2e/src/child-pro
 import { createClientCert } from '../e2e/src/pki.ts';
 import { kubeconfigYaml, startTestEnv } from '../e2e/src/test-env.ts';
 import { BenchApi, sleep } from './side-by-side/api-client.ts';
-import { countWrites, writeWritesOnlyAuditPolicy } from './side-by-side/audit-log.ts';
+import { changeSplits, countWrites, writeWritesOnlyAuditPolicy } from './side-by-side/audit-log.ts';
 import { ConfigWatch, contains, holdsMonitors } from './side-by-side/config-watch.ts';
 import { kubectl, prometheusOperator, promop, type OperatorUnderTest } from './side-by-side/operators.ts';
 import { BETWEEN_CHANGES, SETTLED, allowingProfiler, medianRssMiB, waitUntilQuiet, type QuietOptions } from './side-by-side/process-stats.ts';
 import { comparisonRows, markdownTable, percentile, type OperatorFigures, type SizeFigures } from './side-by-side/report.ts';
 import { ENDPOINTS_PER_MONITOR, PROMETHEUS_NAMESPACE, Workload } from './side-by-side/workload.ts';
+
+/** The user of the benchmark's own requests (its client certificate's CN, e2e/src/pki.ts): the changes of P2. */
+const ADMIN_USER = 'admin';
 
 /** What one run measures. */
 interface Plan {
@@ -184,9 +187,10 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
       return figures;
     };
 
-    const changes = async (name: string, monitors: number): Promise<Pick<SizeFigures, 'changeMs' | 'changeTimeouts'>> => {
+    const changes = async (name: string, monitors: number): Promise<Pick<SizeFigures, 'changeMs' | 'changeTimeouts' | 'changeSplit'>> => {
       const changeMs: number[] = [];
       let changeTimeouts = 0;
+      const fromMs = Date.now();
       const budgetEnds = performance.now() + plan.changeBudgetMs;
       for (let k = 0; k < plan.changes; k++) {
         if (k >= plan.minChanges && performance.now() > budgetEnds) break;
@@ -202,7 +206,12 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
         await waitUntilQuiet(operatorRunning.pid, operatorRunning.betweenChanges);
       }
       log(`  P2 with ${monitors} monitors: ${changeMs.length} changes, p50 ${Math.round(percentile(changeMs, 50) ?? -1)} ms, p99 ${Math.round(percentile(changeMs, 99) ?? -1)} ms${changeTimeouts ? `, ${changeTimeouts} timeouts` : ''}`);
-      return { changeMs, changeTimeouts };
+      // The audit log is written as responses complete; the last change's lines are in by now (the operator was quiet).
+      const splits = changeSplits(auditLogPath, ADMIN_USER, operator.user, fromMs, Date.now());
+      const changeSplit = { operatorMs: splits.map((split) => split.operatorMs), writeMs: splits.map((split) => split.writeMs) };
+      log(`  P2 split (audit log, ${splits.length} changes): PATCH answered → the operator's first Secret write received p50 ${Math.round(percentile(changeSplit.operatorMs, 50) ?? -1)} ms; `
+        + `that write stored p50 ${Math.round(percentile(changeSplit.writeMs, 50) ?? -1)} ms`);
+      return { changeMs, changeTimeouts, changeSplit };
     };
 
     const rss = async (what: string): Promise<number | null> => {

@@ -58,3 +58,53 @@ export function countWrites(auditLogPath: string, user: string, fromMs: number, 
   }
   return { total, leaseRenewals, byRequest };
 }
+
+/** Where one P2 change's time went, from the audit log. */
+export interface ChangeSplit {
+  /** The benchmark's PATCH of the ServiceMonitor answered → the operator's first write of a Secret received. */
+  operatorMs: number;
+  /** That write: received → answered (the API server storing the Secret). */
+  writeMs: number;
+}
+
+interface AuditEntry {
+  verb: string;
+  user?: { username?: string };
+  objectRef?: { resource?: string; subresource?: string };
+  requestReceivedTimestamp: string;
+  stageTimestamp: string;
+}
+
+/**
+ * For each PATCH of a ServiceMonitor by `changer` answered between `fromMs` and `toMs`, the operator's (`operator`)
+ * first write of a Secret received after it and before the next change: how long the operator took to send it and
+ * how long the API server took to store it. What is left of P2 is the watch delivering the Secret to the benchmark.
+ * A change whose write is not found (none before the next change) is left out.
+ */
+export function changeSplits(auditLogPath: string, changer: string, operator: string, fromMs: number, toMs: number): ChangeSplit[] {
+  const patches: AuditEntry[] = [];
+  const secretWrites: AuditEntry[] = [];
+  for (const line of readFileSync(auditLogPath, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const entry = JSON.parse(line) as AuditEntry;
+    const at = Date.parse(entry.stageTimestamp);
+    if (at < fromMs || at > toMs + 60_000) continue;
+    const username = entry.user?.username;
+    if (username === changer && entry.verb === 'patch' && entry.objectRef?.resource === 'servicemonitors' && !entry.objectRef.subresource && at <= toMs) patches.push(entry);
+    else if (username === operator && WRITE_VERBS.has(entry.verb) && entry.objectRef?.resource === 'secrets') secretWrites.push(entry);
+  }
+  const microseconds = (timestamp: string) => Date.parse(timestamp) * 1000 + Number(/\.\d{3}(\d{3})/.exec(timestamp)?.[1] ?? 0);
+  const splits: ChangeSplit[] = [];
+  patches.forEach((patch, index) => {
+    const answered = microseconds(patch.stageTimestamp);
+    const next = patches[index + 1] ? microseconds(patches[index + 1]!.requestReceivedTimestamp) : Number.POSITIVE_INFINITY;
+    const write = secretWrites.find((entry) => {
+      const received = microseconds(entry.requestReceivedTimestamp);
+      return received > answered && received < next;
+    });
+    if (!write) return;
+    const received = microseconds(write.requestReceivedTimestamp);
+    splits.push({ operatorMs: (received - answered) / 1000, writeMs: (microseconds(write.stageTimestamp) - received) / 1000 });
+  });
+  return splits;
+}

@@ -17,6 +17,11 @@ export interface SizeFigures {
   changeMs: number[];
   /** Changes not seen in the configuration within the timeout. */
   changeTimeouts: number;
+  /**
+   * Of each change, from the audit log: the operator's part (PATCH answered → its first Secret write received) and
+   * the API server's storing that write. Absent in results written before it was measured.
+   */
+  changeSplit?: { operatorMs: number[]; writeMs: number[] };
 }
 
 /** Everything measured for one operator. */
