@@ -1,7 +1,7 @@
 /**
  * What writing a large configuration costs the API server (issue 8, first config): 64 Secrets the size of
  * promop's scrape file Secrets at 1,000 two-endpoint ServiceMonitors (60 KB of text, 80 KB base64 each), over
- * shared keep-alive connections as `promop run` makes them: created and then replaced with new content through
+ * one shared keep-alive RawApi as `promop run` makes them: created and then replaced with new content through
  * promop's ChildWriter (what promop does), and for comparison with server-side apply (what promop did before) with
  * 1, 8, 32 and 64 requests in flight, and as small Secrets (600 bytes). Wall time and this process' CPU time are
  * printed, so the share of the client and of the API server (+ etcd) can be told apart.
@@ -12,7 +12,7 @@ import { CoreV1Api, KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { startTestEnv } from '../e2e/src/test-env.ts';
-import { ChildWriter, FIELD_MANAGER, SERVER_SIDE_APPLY, sharedConnectionsKubeConfig } from '../packages/controller/src/kube/index.ts';
+import { ChildWriter, FIELD_MANAGER, PATCH_TYPE, RawApi, namespacedPath } from '../packages/controller/src/kube/index.ts';
 import { forEachBounded } from '../packages/controller/src/reconcile/bounded-parallel.ts';
 
 const SECRETS = 64;
@@ -22,10 +22,10 @@ const env = await startTestEnv({ controllerManager: false });
 try {
   const admin = new KubeConfig();
   admin.loadFromFile(env.kubeconfigPath);
-  const kc = sharedConnectionsKubeConfig(admin);
-  const core = kc.makeApiClient(CoreV1Api);
+  const core = admin.makeApiClient(CoreV1Api);
   await core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
-  const writer = new ChildWriter(kc);
+  const api = new RawApi(admin);
+  const writer = new ChildWriter(api);
   const large = randomBytes(30_000).toString('hex');
   const small = large.slice(0, 600);
   // A scrape file Secret at 10,000 monitors (600 KB of text, 800 KB base64).
@@ -68,7 +68,7 @@ try {
     await forEachBounded(secrets, plan.inFlight, async (secret) => {
       const name = secret.metadata?.name ?? '';
       if (plan.how === 'apply' || plan.how === 'apply over') {
-        lastStored.set(name, await core.patchNamespacedSecret({ name, namespace: NAMESPACE, body: secret, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY));
+        lastStored.set(name, await api.patch<V1Secret>(namespacedPath('/api/v1', NAMESPACE, 'secrets', name), secret, PATCH_TYPE.apply, { fieldManager: FIELD_MANAGER, force: true }));
       } else {
         lastStored.set(name, await writer.writeSecret(secret, plan.how === 'replace' ? lastStored.get(name) : undefined));
       }
@@ -78,6 +78,7 @@ try {
     const what = `${SECRETS} × ${sizeOf(plan.text)} ${plan.how}`;
     console.log(`${what.padEnd(22)}  ${String(plan.inFlight).padStart(9)}  ${String(Math.round(performance.now() - started)).padStart(8)}  ${String(Math.round((used.user + used.system) / 1000)).padStart(14)}`);
   }
+  api.close();
 } finally {
   await env.stop();
 }

@@ -6,13 +6,13 @@
  * and leaves everything promop created in place: stopping the operator never stops a Prometheus. The reconciler's
  * ConfigReloader is the ShardReloader (reload/): it reloads and verifies the pods of each shard over HTTP.
  */
-import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
-  ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, sharedConnectionsKubeConfig, startClusterCaches,
-  stopClusterCaches, writeGatedKubeConfig,
-  type ClusterCaches, type NamespaceScope,
+  ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, namespacedPath, startClusterCaches,
+  stopClusterCaches, writeGatedAccess,
+  type ClusterCaches, type KubeAccess, type NamespaceScope,
 } from './kube/index.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
@@ -22,8 +22,11 @@ import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } fr
 
 /** Options of an Operator. */
 export interface OperatorOptions {
-  /** Whom the operator talks to the API server as. */
-  kubeConfig: KubeConfig;
+  /**
+   * Whom the operator talks to the API server as: promop's Kubeconfig (kube/kubeconfig.ts) in `promop run`, or
+   * client-node's KubeConfig in tests (both have what RawApi needs).
+   */
+  kubeConfig: KubeAccess;
   /** Structured logs (default: pino to stdout at info). */
   log?: Logger;
   /**
@@ -62,9 +65,9 @@ export interface OperatorOptions {
 }
 
 /** Asks the API server (not the cache) whether the `kind` `namespace/name` exists; see ReconcilerDependencies. */
-async function prometheusExists(custom: CustomObjectsApi, kind: WorkloadKind, namespace: string, name: string): Promise<boolean> {
+async function prometheusExists(api: RawApi, kind: WorkloadKind, namespace: string, name: string): Promise<boolean> {
   try {
-    await custom.getNamespacedCustomObject({ group: GROUP, version: API_VERSIONS[kind], plural: PLURALS[kind], namespace, name });
+    await api.getJson(namespacedPath(`/apis/${GROUP}/${API_VERSIONS[kind]}`, namespace, PLURALS[kind], name));
     return true;
   } catch (error) {
     if (isNotFound(error)) return false;
@@ -80,6 +83,8 @@ export class Operator {
   readonly #options: OperatorOptions;
   readonly #log: Logger;
   readonly #api: RawApi;
+  /** The writers' requests (gated by leadership). */
+  readonly #writes: RawApi;
   readonly #caches: ClusterCaches;
   readonly #referenced: ReferencedObjects;
   /** One work queue and one reconciler per kind. */
@@ -93,14 +98,14 @@ export class Operator {
   constructor(options: OperatorOptions) {
     this.#options = options;
     this.#log = options.log ?? pino();
-    // client-node's clients (writers, the Prometheus existence check, the Node list) share keep-alive connections
-    // instead of a TLS handshake per request; the caches' RawApi has its own keep-alive agent.
-    const kc = sharedConnectionsKubeConfig(options.kubeConfig);
-    const writerKc = options.mayWrite ? writeGatedKubeConfig(kc, options.mayWrite) : kc;
-    const custom = kc.makeApiClient(CustomObjectsApi);
+    const kc = options.kubeConfig;
     const metrics = (this.#metrics = options.metrics ?? new OperatorMetrics({ processMetrics: false }));
     // Every list and watch of the caches is counted (promop_list_operations_total, promop_watch_operations_total).
+    // The caches' RawApi also serves the reads outside them (the Prometheus existence check, the Node list).
     this.#api = new MeteredRawApi(kc, metrics);
+    // The writers share one RawApi, one keep-alive agent: no TLS handshake per write. With leader election every
+    // request of theirs first asks whether this replica still leads (kube/write-gate.ts).
+    const writes = (this.#writes = new RawApi(options.mayWrite ? writeGatedAccess(kc, options.mayWrite) : kc));
     this.#caches = createClusterCaches(this.#api, this.#log, {
       ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
       ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),
@@ -118,32 +123,32 @@ export class Operator {
     });
     this.#queues = { Prometheus: queue('Prometheus'), PrometheusAgent: queue('PrometheusAgent') };
     // The reloader of `promop run`: pods from the cache, pod networks from the flag or the Nodes, HTTP to Prometheus.
-    const core = kc.makeApiClient(CoreV1Api);
+    const api = this.#api;
     const networks: PodNetworks = options.podNetworks
       ? new FixedPodNetworks(options.podNetworks)
-      : new NodePodNetworks({ listNodes: async () => (await core.listNode()).items, log: this.#log });
+      : new NodePodNetworks({ listNodes: async () => (await api.getJson<{ items: V1Node[] }>('/api/v1/nodes')).items, log: this.#log });
     this.#podClient = new PrometheusReloader({
       allowedNetworks: () => networks.allowList(),
       ...(options.reloadTimeoutMs === undefined ? {} : { timeoutMs: options.reloadTimeoutMs }),
     });
     const reloader = new ShardReloader({
       pods: this.#caches.pods,
-      annotator: new ApiPodAnnotator(writerKc),
+      annotator: new ApiPodAnnotator(writes),
       verifier: this.#podClient,
       networks,
       metrics,
       ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),
     });
-    const children = new ChildWriter(writerKc);
-    const status = new StatusWriter(writerKc);
-    const events = new EventRecorder(writerKc);
+    const children = new ChildWriter(writes);
+    const status = new StatusWriter(writes);
+    const events = new EventRecorder(writes);
     const reconciler = (kind: WorkloadKind) => new PrometheusReconciler({
       kind,
       caches: this.#caches,
       referenced: this.#referenced,
       children,
       status,
-      prometheusExists: (namespace, name) => prometheusExists(custom, kind, namespace, name),
+      prometheusExists: (namespace, name) => prometheusExists(api, kind, namespace, name),
       events,
       reloader,
       log: this.#log,
@@ -219,6 +224,7 @@ export class Operator {
     await this.#shutdownQueues();
     await this.#podClient.close();
     this.#api.close();
+    this.#writes.close();
     this.#log.info('stopped');
   }
 }

@@ -1,8 +1,10 @@
 /**
  * `promop run [--kubeconfig path] [--metrics-address host:port] [--pod-network cidr,...]`: runs the operator until
- * SIGINT/SIGTERM. Without `--kubeconfig` it uses the in-cluster ServiceAccount (the token and CA mounted into the
- * pod), which is how it runs in a cluster. It serves `/metrics`, `/healthz` and `/readyz` (ready once the
- * operator's caches have synced) on `--metrics-address`, default `:8080`, which the Helm chart's probes use.
+ * SIGINT/SIGTERM. Without `--kubeconfig` it uses `$KUBECONFIG`, else the in-cluster ServiceAccount (the token and CA
+ * mounted into the pod, the token read again as the kubelet rotates it), which is how it runs in a cluster, else
+ * `~/.kube/config` (kube/kubeconfig.ts; client-node is not loaded at all, docs/performance.md P3). It serves
+ * `/metrics`, `/healthz` and `/readyz` (ready once the operator's caches have synced) on `--metrics-address`,
+ * default `:8080`, which the Helm chart's probes use.
  * `--pod-network` names the networks of Prometheus pods, the only addresses promop dials to reload them; without
  * it they are read from the Nodes' `spec.podCIDRs` (reload/pod-networks.ts). With `--leader-elect` (default) every
  * replica syncs its caches and is ready, but only the holder of the Lease (kube/leader-election.ts) reconciles; see
@@ -12,9 +14,7 @@
  * With `--manage-crds` (default) it first creates or upgrades its CRDs and waits until they are Established
  * (kube/crd-installer.ts); `--manage-crds=false` when the chart or another tool owns them.
  */
-import { KubeConfig } from '@kubernetes/client-node';
-import { readFileSync } from 'node:fs';
-import { LeaderElector, apiLeaseClient, describeError, ensureCrds, leaderIdentity, sharedConnectionsKubeConfig } from './kube/index.ts';
+import { LeaderElector, RawApi, apiLeaseClient, describeError, ensureCrds, leaderIdentity, loadKubeconfig, type Kubeconfig } from './kube/index.ts';
 import { OperatorMetrics, startMetricsServer, DEFAULT_LISTEN_ADDRESS } from './observability/index.ts';
 import { Operator } from './operator.ts';
 import { parsePodNetworks } from './reload/index.ts';
@@ -26,11 +26,11 @@ const USAGE = [
   'Usage: promop run [--kubeconfig <path>] [--metrics-address <host:port>] [--pod-network <cidr>[,<cidr>...]]',
   '                  [--leader-elect[=true|false]] [--leader-election-namespace <ns>] [--leader-election-id <name>]',
   '',
-  'Runs the operator. Without --kubeconfig, uses the in-cluster ServiceAccount.',
+  'Runs the operator. Without --kubeconfig: $KUBECONFIG, else the in-cluster ServiceAccount, else ~/.kube/config.',
   'Serves /metrics, /healthz and /readyz on --metrics-address (default :8080).',
   'Reloads Prometheus pods only at addresses inside --pod-network (repeatable; default: the Nodes\' spec.podCIDRs).',
   'With --leader-elect (default true) only the holder of Lease --leader-election-id (default promop) in',
-  '--leader-election-namespace (default: the pod\'s namespace; with --kubeconfig, default) reconciles.',
+  '--leader-election-namespace (default: the pod\'s namespace; outside a pod, default) reconciles.',
   'With --manage-crds[=true|false] (default true) promop creates its CRDs, or upgrades those an older promop',
   'wrote, before it starts; false when the chart or another tool owns them.',
   '',
@@ -77,15 +77,6 @@ export interface RunArguments {
   /** `--manage-crds`: whether promop creates and upgrades its CRDs at start (default true). */
   manageCrds: boolean;
   help: boolean;
-}
-
-/** The namespace of the pod promop runs in, from its ServiceAccount mount; undefined outside a pod. */
-function podNamespace(): string | undefined {
-  try {
-    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Parses `argv`; a user error is a message, not a throw. */
@@ -228,14 +219,14 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     return 0;
   }
   const log = createLogger({ level: parsed.logLevel, format: parsed.logFormat });
-  const kubeConfig = new KubeConfig();
+  let kubeConfig: Kubeconfig;
   try {
-    if (parsed.kubeconfig) kubeConfig.loadFromFile(parsed.kubeconfig);
-    else kubeConfig.loadFromCluster();
+    kubeConfig = await loadKubeconfig({ kubeconfig: parsed.kubeconfig, inClusterBeforeHome: true });
   } catch (error) {
     io.stderr(`promop run: cannot load the kubeconfig: ${describeError(error)}\n`);
     return 1;
   }
+  log.info({ kubeconfig: kubeConfig.source, server: kubeConfig.getCurrentCluster().server }, 'API server');
   const metrics = new OperatorMetrics();
   let ready = false;
   let server: Awaited<ReturnType<typeof startMetricsServer>>;
@@ -296,15 +287,16 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     await stopSignal;
     return shutdown(0);
   }
-  const namespace = parsed.leaderElectionNamespace ?? (parsed.kubeconfig ? 'default' : (podNamespace() ?? 'default'));
+  // The pod's own namespace in a cluster (its ServiceAccount mount), else `default`.
+  const namespace = parsed.leaderElectionNamespace ?? (kubeConfig.inCluster ? kubeConfig.namespace : 'default');
   let reconciling = false;
   let leadershipLost: () => void = () => {};
   const lost = new Promise<'lost'>((resolve) => {
     leadershipLost = () => resolve('lost');
   });
   elector = new LeaderElector({
-    // A renewal every 2 s over one keep-alive connection, not a TLS handshake each (kube/shared-connections.ts).
-    leases: apiLeaseClient(sharedConnectionsKubeConfig(kubeConfig), namespace, parsed.leaderElectionId),
+    // A renewal every 2 s over one keep-alive connection of its own, not a TLS handshake each.
+    leases: apiLeaseClient(new RawApi(kubeConfig), namespace, parsed.leaderElectionId),
     identity: leaderIdentity(),
     log,
     onStartedLeading: () => {

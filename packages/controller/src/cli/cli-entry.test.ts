@@ -51,4 +51,13 @@ describe('what a command loads', () => {
     const forbidden = /^(@kubernetes\/client-node|undici|pino|prom-client|ajv\/dist\/(compile|core|ajv)|ajv\/lib)/;
     expect(loaded.filter((module) => forbidden.test(module))).toEqual([]);
   });
+
+  it('promop run loads every module the operator uses, and not @kubernetes/client-node (~77 MiB of memory)', async () => {
+    // `run --help` imports run-command.ts, whose imports are static: the whole graph `promop run` executes.
+    const loaded = await modulesLoadedBy(['run', '--help']);
+    for (const module of ['packages/controller/src/run-command.ts', 'packages/controller/src/operator.ts', 'packages/controller/src/kube/raw-api.ts', 'packages/controller/src/kube/kubeconfig.ts', 'packages/controller/src/kube/child-writer.ts', 'packages/controller/src/kube/leader-election.ts', 'packages/controller/src/kube/crd-installer.ts']) {
+      expect(loaded).toContain(module);
+    }
+    expect(loaded.filter((module) => module.startsWith('@kubernetes/client-node'))).toEqual([]);
+  });
 });

@@ -13,13 +13,18 @@
  * 1,000 monitors writes 64 Secrets of 80 KB: 4.6 s applied against 1.7 s created, bench/config-writes.bench.ts),
  * and promop owns their data maps entirely anyway, which a replace expresses directly.
  */
-import {
-  ApiException, AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1ConfigMap, type V1Secret, type V1Service, type V1StatefulSet,
-} from '@kubernetes/client-node';
-import { apiErrorOf, isNotFound } from './api-error.ts';
-import { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
+import type { V1ConfigMap, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import { apiErrorOf, apiResponseOf, isNotFound } from './api-error.ts';
+import { FIELD_MANAGER } from './field-manager.ts';
+import { PATCH_TYPE, namespacedPath, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
 
-const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+/** Where each child kind lives. */
+const CHILD_PATHS = {
+  StatefulSet: { api: '/apis/apps/v1', plural: 'statefulsets' },
+  Service: { api: '/api/v1', plural: 'services' },
+  Secret: { api: '/api/v1', plural: 'secrets' },
+  ConfigMap: { api: '/api/v1', plural: 'configmaps' },
+} as const;
 
 /** The StatefulSet fields the API server fixes at creation that promop sets. */
 const IMMUTABLE_STATEFULSET_FIELDS = new Set(['spec', 'spec.volumeClaimTemplates', 'spec.serviceName', 'spec.selector', 'spec.podManagementPolicy']);
@@ -33,16 +38,9 @@ const IMMUTABLE_STATEFULSET_FIELDS = new Set(['spec', 'spec.volumeClaimTemplates
  * the old StatefulSet was gone.
  */
 export function isImmutableStatefulSetChange(error: unknown): boolean {
-  if (!(error instanceof ApiException) || error.code !== 422) return false;
-  let body: unknown = error.body;
-  if (typeof body === 'string') {
-    try {
-      body = JSON.parse(body);
-    } catch {
-      return false;
-    }
-  }
-  const causes = (body as { details?: { causes?: { field?: unknown; message?: unknown }[] } } | undefined)?.details?.causes ?? [];
+  const response = apiResponseOf(error);
+  if (response?.code !== 422) return false;
+  const causes = (response.status as { details?: { causes?: { field?: unknown; message?: unknown }[] } } | undefined)?.details?.causes ?? [];
   return causes.length > 0 && causes.every((cause) => typeof cause.field === 'string' && IMMUTABLE_STATEFULSET_FIELDS.has(cause.field)
     && typeof cause.message === 'string' && /field is immutable|updates to statefulset spec for fields other than/.test(cause.message));
 }
@@ -55,12 +53,15 @@ export type ChildOf<K extends ChildKind> = { StatefulSet: V1StatefulSet; Service
 
 /** Applies and deletes children. Every method throws the API error (see api-error.ts to turn it into a value). */
 export class ChildWriter {
-  readonly #core: CoreV1Api;
-  readonly #apps: AppsV1Api;
+  readonly #api: RawApi;
 
-  constructor(kc: KubeConfig) {
-    this.#core = kc.makeApiClient(CoreV1Api);
-    this.#apps = kc.makeApiClient(AppsV1Api);
+  /** `access`: the RawApi every writer of `promop run` shares, or a kubeconfig (a RawApi of its own is made). */
+  constructor(access: RawApi | KubeAccess) {
+    this.#api = rawApiOf(access);
+  }
+
+  #path(kind: ChildKind, namespace: string, name?: string): string {
+    return namespacedPath(CHILD_PATHS[kind].api, namespace, CHILD_PATHS[kind].plural, name);
   }
 
   /**
@@ -73,34 +74,33 @@ export class ChildWriter {
    * stored; an unchanged body leaves its resourceVersion as it was.
    */
   writeSecret(body: V1Secret, current: V1Secret | undefined): Promise<V1Secret> {
-    const { name, namespace } = identify(body);
-    return createOrReplace(body, current, {
-      create: () => this.#core.createNamespacedSecret({ namespace, body, fieldManager: FIELD_MANAGER }),
-      replace: (replacement) => this.#core.replaceNamespacedSecret({ name, namespace, body: replacement, fieldManager: FIELD_MANAGER }),
-      read: () => this.#core.readNamespacedSecret({ name, namespace }),
-    });
+    return this.#writeWhole('Secret', body, current);
   }
 
   /** Writes a ConfigMap whose content promop alone makes (rule files), as `writeSecret` writes Secrets. */
   writeConfigMap(body: V1ConfigMap, current: V1ConfigMap | undefined): Promise<V1ConfigMap> {
+    return this.#writeWhole('ConfigMap', body, current);
+  }
+
+  #writeWhole<T extends WholeObject>(kind: 'Secret' | 'ConfigMap', body: T, current: T | undefined): Promise<T> {
     const { name, namespace } = identify(body);
     return createOrReplace(body, current, {
-      create: () => this.#core.createNamespacedConfigMap({ namespace, body, fieldManager: FIELD_MANAGER }),
-      replace: (replacement) => this.#core.replaceNamespacedConfigMap({ name, namespace, body: replacement, fieldManager: FIELD_MANAGER }),
-      read: () => this.#core.readNamespacedConfigMap({ name, namespace }),
+      create: () => this.#api.create<T>(this.#path(kind, namespace), body, { fieldManager: FIELD_MANAGER }),
+      replace: (replacement) => this.#api.replace<T>(this.#path(kind, namespace, name), replacement, { fieldManager: FIELD_MANAGER }),
+      read: () => this.#api.getJson<T>(this.#path(kind, namespace, name)),
     });
   }
 
   /** Applies a Service; returns it as stored. */
   applyService(body: V1Service): Promise<V1Service> {
     const { name, namespace } = identify(body);
-    return this.#core.patchNamespacedService({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+    return this.#api.patch(this.#path('Service', namespace, name), body, PATCH_TYPE.apply, { fieldManager: FIELD_MANAGER, force: true });
   }
 
   /** Applies a StatefulSet; returns it as stored (its status is the latest the API server has). */
   applyStatefulSet(body: V1StatefulSet): Promise<V1StatefulSet> {
     const { name, namespace } = identify(body);
-    return this.#apps.patchNamespacedStatefulSet({ name, namespace, body, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+    return this.#api.patch(this.#path('StatefulSet', namespace, name), body, PATCH_TYPE.apply, { fieldManager: FIELD_MANAGER, force: true });
   }
 
   /**
@@ -108,17 +108,7 @@ export class ChildWriter {
    * manager added to maps promop owns entirely; server-side apply never removes those). Returns it as stored.
    */
   mergePatch<K extends ChildKind>(kind: K, namespace: string, name: string, body: object): Promise<ChildOf<K>> {
-    const request = { name, namespace, body, fieldManager: FIELD_MANAGER };
-    switch (kind) {
-      case 'StatefulSet':
-        return this.#apps.patchNamespacedStatefulSet(request, MERGE_PATCH) as Promise<ChildOf<K>>;
-      case 'Service':
-        return this.#core.patchNamespacedService(request, MERGE_PATCH) as Promise<ChildOf<K>>;
-      case 'Secret':
-        return this.#core.patchNamespacedSecret(request, MERGE_PATCH) as Promise<ChildOf<K>>;
-      default: // ConfigMap
-        return this.#core.patchNamespacedConfigMap(request, MERGE_PATCH) as Promise<ChildOf<K>>;
-    }
+    return this.#api.patch<ChildOf<K>>(this.#path(kind, namespace, name), body, PATCH_TYPE.merge, { fieldManager: FIELD_MANAGER });
   }
 
   /**
@@ -131,7 +121,7 @@ export class ChildWriter {
     try {
       // Both in the body: the API server reads DeleteOptions from the body when there is one and then ignores the
       // query string, so a propagationPolicy query parameter next to a body would silently mean Background.
-      await this.#apps.deleteNamespacedStatefulSet({ name, namespace, body: { propagationPolicy: 'Orphan', preconditions: { uid } } });
+      await this.#api.delete(this.#path('StatefulSet', namespace, name), { body: { propagationPolicy: 'Orphan', preconditions: { uid } } });
     } catch (error) {
       // 404: gone; 409: the precondition failed, so the one with this uid is gone too.
       if (!isNotFound(error) && apiErrorOf(error)?.code !== 409) throw error;
@@ -141,7 +131,7 @@ export class ChildWriter {
   /** The uid of StatefulSet `namespace/name` as the API server has it now (not a cache); undefined when absent. */
   async statefulSetUid(namespace: string, name: string): Promise<string | undefined> {
     try {
-      return (await this.#apps.readNamespacedStatefulSet({ name, namespace })).metadata?.uid;
+      return (await this.#api.getJson<V1StatefulSet>(this.#path('StatefulSet', namespace, name))).metadata?.uid;
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -167,7 +157,7 @@ export class ChildWriter {
    */
   async annotateStatefulSet(namespace: string, name: string, annotations: Record<string, string | null>): Promise<boolean> {
     try {
-      await this.#apps.patchNamespacedStatefulSet({ name, namespace, body: { metadata: { annotations } }, fieldManager: FIELD_MANAGER }, MERGE_PATCH);
+      await this.#api.patch(this.#path('StatefulSet', namespace, name), { metadata: { annotations } }, PATCH_TYPE.merge, { fieldManager: FIELD_MANAGER });
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
@@ -181,20 +171,7 @@ export class ChildWriter {
    */
   async delete(kind: ChildKind, namespace: string, name: string): Promise<void> {
     try {
-      switch (kind) {
-        case 'StatefulSet':
-          await this.#apps.deleteNamespacedStatefulSet({ name, namespace, propagationPolicy: 'Foreground' });
-          return;
-        case 'Service':
-          await this.#core.deleteNamespacedService({ name, namespace });
-          return;
-        case 'Secret':
-          await this.#core.deleteNamespacedSecret({ name, namespace });
-          return;
-        case 'ConfigMap':
-          await this.#core.deleteNamespacedConfigMap({ name, namespace });
-          return;
-      }
+      await this.#api.delete(this.#path(kind, namespace, name), kind === 'StatefulSet' ? { query: { propagationPolicy: 'Foreground' } } : {});
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

@@ -16,13 +16,16 @@
  * CRD is absent or older, so replicas of the same version write nothing after the first, and two that start at
  * once send the same apply twice, which is harmless.
  */
-import { ApiextensionsV1Api, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import {
   CRD_PART_OF_LABEL, CRD_REVISION, CRD_REVISION_ANNOTATION, CRD_SCHEMA_HASH_ANNOTATION, revisionedCrdManifests, type CustomResourceDefinition,
 } from '@promop/crds';
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError, isNotFound } from './api-error.ts';
-import { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
+import { FIELD_MANAGER } from './field-manager.ts';
+import { PATCH_TYPE, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
+
+const crdPath = (name: string) => `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}`;
 
 /** What the installer does with one CRD. */
 export type CrdAction =
@@ -72,9 +75,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A 403 (a ServiceAccount without CRD_MANAGER_RULES: a chart from before them with a newer image) is logged as a
  * warning and resolves with no outcome: promop then runs without managing its CRDs instead of failing to start.
  */
-export async function ensureCrds(kc: KubeConfig, options: EnsureCrdsOptions): Promise<CrdOutcome[]> {
+export async function ensureCrds(access: RawApi | KubeAccess, options: EnsureCrdsOptions): Promise<CrdOutcome[]> {
   try {
-    return await applyAndWait(kc, options);
+    return await applyAndWait(rawApiOf(access), options);
   } catch (error) {
     if (apiErrorOf(error)?.code !== 403) throw error;
     options.log.warn({ err: describeError(error) }, 'may not read or write CustomResourceDefinitions: CRDs not managed (grant CRD_MANAGER_RULES, e.g. chart crds.managedByOperator, or run with --manage-crds=false)');
@@ -82,8 +85,7 @@ export async function ensureCrds(kc: KubeConfig, options: EnsureCrdsOptions): Pr
   }
 }
 
-async function applyAndWait(kc: KubeConfig, options: EnsureCrdsOptions): Promise<CrdOutcome[]> {
-  const api = kc.makeApiClient(ApiextensionsV1Api);
+async function applyAndWait(api: RawApi, options: EnsureCrdsOptions): Promise<CrdOutcome[]> {
   const outcomes: CrdOutcome[] = [];
   for (const own of revisionedCrdManifests()) {
     const name = own.metadata.name;
@@ -97,18 +99,17 @@ async function applyAndWait(kc: KubeConfig, options: EnsureCrdsOptions): Promise
       else log.warn(found, action.reason === 'newer revision' ? 'CRD written by a newer promop; left as it is' : 'CRD not written by promop (prometheus-operator\'s?); left as it is');
       continue;
     }
-    // The plain object, not client-node's model: a patch body is sent as it is (JSON), so the schema's
-    // `x-kubernetes-*` keys must keep their wire spelling (the model would send `x_kubernetes_int_or_string`).
-    await api.patchCustomResourceDefinition({ name, body: own, fieldManager: FIELD_MANAGER, force: true }, SERVER_SIDE_APPLY);
+    // The plain object as JSON: the schema's `x-kubernetes-*` keys keep their wire spelling.
+    await api.patch(crdPath(name), own, PATCH_TYPE.apply, { fieldManager: FIELD_MANAGER, force: true });
     log.info({ reason: action.reason, from: stored?.metadata?.annotations?.[CRD_REVISION_ANNOTATION], to: CRD_REVISION }, action.reason === 'absent' ? 'CRD created' : 'CRD upgraded');
   }
   await waitEstablished(api, outcomes.map((outcome) => outcome.name), options.timeoutMs ?? 60_000);
   return outcomes;
 }
 
-async function readCrd(api: ApiextensionsV1Api, name: string): Promise<V1CustomResourceDefinition | undefined> {
+async function readCrd(api: RawApi, name: string): Promise<V1CustomResourceDefinition | undefined> {
   try {
-    return await api.readCustomResourceDefinition({ name });
+    return await api.getJson<V1CustomResourceDefinition>(crdPath(name));
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
@@ -116,13 +117,13 @@ async function readCrd(api: ApiextensionsV1Api, name: string): Promise<V1CustomR
 }
 
 /** Polls until every CRD has Established=True; NamesAccepted=False fails at once (its names are taken). */
-async function waitEstablished(api: ApiextensionsV1Api, names: string[], timeoutMs: number): Promise<void> {
+async function waitEstablished(api: RawApi, names: string[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const name of names) {
     for (;;) {
       let conditions: { type: string; status: string; message?: string }[] = [];
       try {
-        conditions = (await api.readCustomResourceDefinition({ name })).status?.conditions ?? [];
+        conditions = (await api.getJson<V1CustomResourceDefinition>(crdPath(name))).status?.conditions ?? [];
       } catch (error) {
         if (Date.now() > deadline) throw new Error(`CRD ${name} could not be read: ${describeError(error)}`);
       }

@@ -4,9 +4,10 @@
  * user input); they never contain a Secret value, because the generator's messages name Secrets and keys, not
  * contents. Failing to write an Event must not fail a reconcile: the caller logs and carries on.
  */
-import { EventsV1Api, V1MicroTime, type KubeConfig, type V1ObjectReference } from '@kubernetes/client-node';
+import type { V1ObjectReference } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { namespacedPath, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
 
 /** The controller name Events carry (events.k8s.io/v1 `reportingController`). */
 export const REPORTING_CONTROLLER = 'promop';
@@ -30,11 +31,12 @@ export interface EventSpec {
 
 /** Creates Events. */
 export class EventRecorder {
-  readonly #events: EventsV1Api;
+  readonly #api: RawApi;
   readonly #instance: string;
 
-  constructor(kc: KubeConfig, instance = process.env.POD_NAME ?? hostname()) {
-    this.#events = kc.makeApiClient(EventsV1Api);
+  /** `access`: the RawApi every writer of `promop run` shares, or a kubeconfig (a RawApi of its own is made). */
+  constructor(access: RawApi | KubeAccess, instance = process.env.POD_NAME ?? hostname()) {
+    this.#api = rawApiOf(access);
     this.#instance = instance;
   }
 
@@ -42,23 +44,21 @@ export class EventRecorder {
   async record(event: EventSpec): Promise<void> {
     const { namespace, name } = event.regarding;
     const note = event.note.length > MAX_NOTE_LENGTH ? `${event.note.slice(0, MAX_NOTE_LENGTH - 3)}...` : event.note;
-    await this.#events.createNamespacedEvent({
-      namespace,
-      body: {
-        apiVersion: 'events.k8s.io/v1',
-        kind: 'Event',
-        // The name must be unique; client-go uses `<object>.<unix nanos in hex>`, a random suffix serves the same.
-        metadata: { name: `${name}.${randomBytes(8).toString('hex')}`, namespace },
-        eventTime: new V1MicroTime(),
-        type: event.type,
-        reason: event.reason,
-        action: event.action,
-        note,
-        regarding: event.regarding,
-        ...(event.related ? { related: event.related } : {}),
-        reportingController: REPORTING_CONTROLLER,
-        reportingInstance: this.#instance,
-      },
+    await this.#api.create(namespacedPath('/apis/events.k8s.io/v1', namespace, 'events'), {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      // The name must be unique; client-go uses `<object>.<unix nanos in hex>`, a random suffix serves the same.
+      metadata: { name: `${name}.${randomBytes(8).toString('hex')}`, namespace },
+      // MicroTime: the API server parses it only with six fractional digits.
+      eventTime: new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'),
+      type: event.type,
+      reason: event.reason,
+      action: event.action,
+      note,
+      regarding: event.regarding,
+      ...(event.related ? { related: event.related } : {}),
+      reportingController: REPORTING_CONTROLLER,
+      reportingInstance: this.#instance,
     });
   }
 }

@@ -15,10 +15,11 @@
  * `leaseDurationSeconds: 1`, so a stand-by takes over within its next retry period instead of a lease duration.
  * https://github.com/kubernetes/client-go/blob/master/tools/leaderelection/leaderelection.go
  */
-import { CoordinationV1Api, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { apiErrorOf, describeError, isNotFound } from './api-error.ts';
+import { namespacedPath, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
 
 /** client-go's defaults (and controller-runtime's). */
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
@@ -34,20 +35,21 @@ export interface LeaseClient {
   replace(lease: V1Lease): Promise<V1Lease>;
 }
 
-/** A LeaseClient for Lease `namespace/name` through the API server of `kc`. */
-export function apiLeaseClient(kc: KubeConfig, namespace: string, name: string): LeaseClient {
-  const api = kc.makeApiClient(CoordinationV1Api);
+/** A LeaseClient for Lease `namespace/name` through `access` (a RawApi, or a kubeconfig to make one of). */
+export function apiLeaseClient(access: RawApi | KubeAccess, namespace: string, name: string): LeaseClient {
+  const api = rawApiOf(access);
+  const leases = (leaseName?: string) => namespacedPath('/apis/coordination.k8s.io/v1', namespace, 'leases', leaseName);
   return {
     read: async () => {
       try {
-        return await api.readNamespacedLease({ namespace, name });
+        return await api.getJson<V1Lease>(leases(name));
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
       }
     },
-    create: (lease) => api.createNamespacedLease({ namespace, body: { ...lease, metadata: { ...lease.metadata, name, namespace } } }),
-    replace: (lease) => api.replaceNamespacedLease({ namespace, name, body: lease }),
+    create: (lease) => api.create<V1Lease>(leases(), { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', ...lease, metadata: { ...lease.metadata, name, namespace } }),
+    replace: (lease) => api.replace<V1Lease>(leases(name), { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', ...lease }),
   };
 }
 

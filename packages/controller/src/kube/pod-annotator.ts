@@ -3,11 +3,9 @@
  * never the StatefulSet's pod template: a template change rolls every pod, an annotation on the pod itself does
  * not. Used to make the kubelet refresh a pod's mounted volumes at once (reload/shard-reloader.ts says why).
  */
-import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { isNotFound } from './api-error.ts';
 import { FIELD_MANAGER } from './field-manager.ts';
-
-const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+import { PATCH_TYPE, namespacedPath, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
 
 /** Writes pod annotations. */
 export interface PodAnnotator {
@@ -17,15 +15,16 @@ export interface PodAnnotator {
 
 /** The PodAnnotator that talks to the API server. */
 export class ApiPodAnnotator implements PodAnnotator {
-  readonly #core: CoreV1Api;
+  readonly #api: RawApi;
 
-  constructor(kc: KubeConfig) {
-    this.#core = kc.makeApiClient(CoreV1Api);
+  /** `access`: the RawApi every writer of `promop run` shares, or a kubeconfig (a RawApi of its own is made). */
+  constructor(access: RawApi | KubeAccess) {
+    this.#api = rawApiOf(access);
   }
 
   async annotate(namespace: string, name: string, key: string, value: string): Promise<boolean> {
     try {
-      await this.#core.patchNamespacedPod({ namespace, name, body: { metadata: { annotations: { [key]: value } } }, fieldManager: FIELD_MANAGER }, MERGE_PATCH);
+      await this.#api.patch(namespacedPath('/api/v1', namespace, 'pods', name), { metadata: { annotations: { [key]: value } } }, PATCH_TYPE.merge, { fieldManager: FIELD_MANAGER });
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;

@@ -6,10 +6,10 @@
  * every Prometheus that selects the object and promop sends the whole list, so a write computed from a stale cache
  * must fail (409) instead of dropping another Prometheus' binding. The caller requeues on 409.
  */
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS, type Kind } from '@promop/crds';
 import { isNotFound } from './api-error.ts';
-import { FIELD_MANAGER, SERVER_SIDE_APPLY } from './field-manager.ts';
+import { FIELD_MANAGER } from './field-manager.ts';
+import { PATCH_TYPE, namespacedPath, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
 
 /** The object whose status to write. */
 export interface StatusTarget {
@@ -22,10 +22,11 @@ export interface StatusTarget {
 
 /** Applies `status` to a custom resource. */
 export class StatusWriter {
-  readonly #custom: CustomObjectsApi;
+  readonly #api: RawApi;
 
-  constructor(kc: KubeConfig) {
-    this.#custom = kc.makeApiClient(CustomObjectsApi);
+  /** `access`: the RawApi every writer of `promop run` shares, or a kubeconfig (a RawApi of its own is made). */
+  constructor(access: RawApi | KubeAccess) {
+    this.#api = rawApiOf(access);
   }
 
   /**
@@ -37,10 +38,8 @@ export class StatusWriter {
     const metadata = resourceVersion === undefined ? { name, namespace } : { name, namespace, resourceVersion };
     const body = { apiVersion: `${GROUP}/${API_VERSIONS[kind]}`, kind, metadata, status };
     try {
-      const stored: unknown = await this.#custom.patchNamespacedCustomObjectStatus(
-        { group: GROUP, version: API_VERSIONS[kind], namespace, plural: PLURALS[kind], name, body, fieldManager: FIELD_MANAGER, force: true },
-        SERVER_SIDE_APPLY,
-      );
+      const path = namespacedPath(`/apis/${GROUP}/${API_VERSIONS[kind]}`, namespace, PLURALS[kind], name, 'status');
+      const stored: unknown = await this.#api.patch(path, body, PATCH_TYPE.apply, { fieldManager: FIELD_MANAGER, force: true });
       return { resourceVersion: (stored as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion ?? '' };
     } catch (error) {
       if (isNotFound(error)) return undefined;

@@ -2,9 +2,11 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { sharedTestEnv } from '@promop/e2e';
 import { randomBytes } from 'node:crypto';
-import { NotLeaderError, writeGatedKubeConfig } from './write-gate.ts';
+import { ChildWriter } from './child-writer.ts';
+import { RawApi } from './raw-api.ts';
+import { NotLeaderError, writeGatedAccess } from './write-gate.ts';
 
-describe('a writer made from a write-gated KubeConfig', () => {
+describe('a writer over a write-gated RawApi', () => {
   it('writes while leading, and once leadership is lost refuses locally without a request reaching the API server', async () => {
     const admin = sharedTestEnv().kubeConfig();
     const namespace = `gate-${randomBytes(3).toString('hex')}`;
@@ -12,10 +14,11 @@ describe('a writer made from a write-gated KubeConfig', () => {
     await core.createNamespace({ body: { metadata: { name: namespace } } });
     try {
       let leading = true;
-      const writer = writeGatedKubeConfig(admin, () => leading).makeApiClient(CoreV1Api);
-      await writer.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'while-leading' } } });
+      const writer = new ChildWriter(new RawApi(writeGatedAccess(admin, () => leading)));
+      await writer.writeConfigMap({ metadata: { name: 'while-leading', namespace } }, undefined);
       leading = false;
-      await expect(writer.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'after-loss' } } })).rejects.toBeInstanceOf(NotLeaderError);
+      await expect(writer.writeConfigMap({ metadata: { name: 'after-loss', namespace } }, undefined)).rejects.toBeInstanceOf(NotLeaderError);
+      await expect(writer.delete('ConfigMap', namespace, 'while-leading')).rejects.toBeInstanceOf(NotLeaderError);
       const names = (await core.listNamespacedConfigMap({ namespace })).items.map((c) => c.metadata?.name);
       expect(names).toContain('while-leading');
       expect(names).not.toContain('after-loss');

@@ -1,11 +1,10 @@
 /**
- * A KubeConfig whose every request first asks `mayWrite()`: the operator's writers (children, status, Events, pod
- * annotations) are made from it, so a leader that lost its Lease sends no further request, even from a reconcile
- * that was already running when the renew deadline passed. client-node asks the KubeConfig to authenticate each
- * request (`applySecurityAuthentication`, the `default` auth method of every client `makeApiClient` makes), which
- * is the one place every request of those clients passes through.
+ * A KubeAccess whose every request first asks `mayWrite()`: the RawApi of the operator's writers (children, status,
+ * Events, pod annotations) is made over it, so a leader that lost its Lease sends no further request, even from a
+ * reconcile that was already running when the renew deadline passed. RawApi asks its KubeAccess to authenticate
+ * each request (`applyToHTTPSOptions`) before it sends a byte, which is the one place every request passes through.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeAccess } from './raw-api.ts';
 
 /** A request refused locally because this replica does not lead. */
 export class NotLeaderError extends Error {
@@ -15,13 +14,14 @@ export class NotLeaderError extends Error {
   }
 }
 
-/** `kc` for clients that may send requests only while `mayWrite()` is true; otherwise they reject with NotLeaderError. */
-export function writeGatedKubeConfig(kc: KubeConfig, mayWrite: () => boolean): KubeConfig {
-  const gated = Object.create(kc) as KubeConfig;
-  const authenticate = kc.applySecurityAuthentication.bind(kc);
-  gated.applySecurityAuthentication = async (context) => {
-    if (!mayWrite()) throw new NotLeaderError();
-    return authenticate(context);
+/** `access` for a RawApi that may send requests only while `mayWrite()` is true; otherwise they reject with NotLeaderError. */
+export function writeGatedAccess(access: KubeAccess, mayWrite: () => boolean): KubeAccess {
+  return {
+    getCurrentCluster: () => access.getCurrentCluster(),
+    applyToHTTPSOptions: async (options) => {
+      if (!mayWrite()) throw new NotLeaderError();
+      return access.applyToHTTPSOptions(options);
+    },
+    onUnauthorized: () => access.onUnauthorized?.(),
   };
-  return gated;
 }
