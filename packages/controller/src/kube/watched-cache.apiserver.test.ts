@@ -133,6 +133,34 @@ describe('a watched cache', () => {
     }
   });
 
+  it('hands out the same list of every object while nothing changed, and a new one that holds a change as soon as its handlers hear it', async () => {
+    const cache = configMapCache(new RawApi(kc));
+    const seenByHandlers: string[][] = [];
+    cache.onChange(() => seenByHandlers.push(cache.list().map((c) => `${c.metadata?.name}=${JSON.stringify(c.data)}`)));
+    await cache.start();
+    try {
+      const first = cache.list();
+      expect(cache.list()).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name: 'listed-once' }, data: { c: '1' } } });
+      expect(await until(() => cache.get('listed-once', NAMESPACE) !== undefined)).toBe(true);
+      const second = cache.list();
+      expect(second).not.toBe(first);
+      expect(second.map((c) => c.metadata?.name)).toContain('listed-once');
+      expect(seenByHandlers.at(-1)).toContain('listed-once={"c":"1"}');
+      await core.replaceNamespacedConfigMap({ namespace: NAMESPACE, name: 'listed-once', body: { metadata: { name: 'listed-once' }, data: { c: '2' } } });
+      expect(await until(() => cache.get('listed-once', NAMESPACE)?.data?.c === '2')).toBe(true);
+      expect(cache.list()).not.toBe(second);
+      expect(seenByHandlers.at(-1)).toContain('listed-once={"c":"2"}');
+      await core.deleteNamespacedConfigMap({ namespace: NAMESPACE, name: 'listed-once' });
+      expect(await until(() => cache.get('listed-once', NAMESPACE) === undefined)).toBe(true);
+      expect(cache.list().map((c) => c.metadata?.name)).not.toContain('listed-once');
+      expect(seenByHandlers.at(-1)?.some((entry) => entry.startsWith('listed-once='))).toBe(false);
+    } finally {
+      await cache.stop();
+    }
+  });
+
   it('lists in pages of pageSize', async () => {
     for (const name of ['page-a', 'page-b', 'page-c']) await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name, labels: { paged: 'yes' } } } });
     const api = new CountingApi(kc);

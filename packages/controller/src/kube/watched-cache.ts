@@ -88,6 +88,8 @@ export class WatchedCache<T extends CachedObject> {
   readonly #log: Logger;
   readonly #handlers: ChangeHandler<T>[] = [];
   #objects: Objects<T> = new Map();
+  /** list()'s answer for every namespace while #objects has not changed; undefined once it has. */
+  #all: readonly T[] | undefined;
   #resourceVersion = '';
   #synced = false;
   #stopped = true;
@@ -159,12 +161,17 @@ export class WatchedCache<T extends CachedObject> {
     return this.#objects.get(namespace ?? '')?.get(name);
   }
 
-  /** Every cached object, or those of one namespace. */
+  /**
+   * Every cached object, or those of one namespace. The list of every object is the same (frozen) array until the
+   * content changes: a reconcile asks for it several times, and copying 10,000 objects each time was garbage.
+   */
   list(namespace?: string): readonly T[] {
     if (namespace !== undefined) return [...(this.#objects.get(namespace)?.values() ?? [])];
+    if (this.#all) return this.#all;
     const all: T[] = [];
     for (const inNamespace of this.#objects.values()) all.push(...inNamespace.values());
-    return all;
+    this.#all = Object.freeze(all);
+    return this.#all;
   }
 
   /** Watches, resumes, relists when due or after 410, until stopped. */
@@ -238,6 +245,7 @@ export class WatchedCache<T extends CachedObject> {
     if (this.#stopped && this.#synced) return;
     const previous = this.#objects;
     this.#objects = objects;
+    this.#all = undefined;
     this.#resourceVersion = resourceVersion;
     for (const [namespace, inNamespace] of objects) {
       for (const [name, object] of inNamespace) {
@@ -304,11 +312,13 @@ export class WatchedCache<T extends CachedObject> {
       const { name = '', namespace = '' } = object.metadata ?? {};
       const before = this.#objects.get(namespace)?.get(name);
       if (event.type === 'DELETED') {
+        this.#all = undefined;
         const inNamespace = this.#objects.get(namespace);
         inNamespace?.delete(name);
         if (inNamespace?.size === 0) this.#objects.delete(namespace);
         this.#dispatch(object, 'delete');
       } else if (before?.metadata?.resourceVersion !== resourceVersion) {
+        this.#all = undefined;
         put(this.#objects, object);
         if (before) this.#dispatch(object, 'update', before);
         else this.#dispatch(object, 'add');
