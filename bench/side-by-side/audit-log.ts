@@ -26,6 +26,15 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecolle
  */
 const NOT_STORED = new Set(['selfsubjectaccessreviews', 'subjectaccessreviews', 'selfsubjectreviews', 'tokenreviews', 'localsubjectaccessreviews']);
 
+/** The fields of an audit event the benchmark reads. */
+interface AuditEntry {
+  verb: string;
+  user?: { username?: string };
+  objectRef?: { resource?: string; subresource?: string };
+  requestReceivedTimestamp: string;
+  stageTimestamp: string;
+}
+
 /** Write requests of one user in a time window. */
 export interface WriteCount {
   /** Every write but leaseRenewals. */
@@ -43,7 +52,7 @@ export function countWrites(auditLogPath: string, user: string, fromMs: number, 
   let leaseRenewals = 0;
   for (const line of readFileSync(auditLogPath, 'utf8').split('\n')) {
     if (!line.includes(user)) continue;
-    const entry = JSON.parse(line) as { verb: string; user?: { username?: string }; objectRef?: { resource?: string; subresource?: string }; stageTimestamp: string };
+    const entry = JSON.parse(line) as AuditEntry;
     if (entry.user?.username !== user || !WRITE_VERBS.has(entry.verb) || NOT_STORED.has(entry.objectRef?.resource ?? '')) continue;
     const at = Date.parse(entry.stageTimestamp);
     if (at < fromMs || at > toMs) continue;
@@ -65,14 +74,6 @@ export interface ChangeSplit {
   operatorMs: number;
   /** That write: received → answered (the API server storing the Secret). */
   writeMs: number;
-}
-
-interface AuditEntry {
-  verb: string;
-  user?: { username?: string };
-  objectRef?: { resource?: string; subresource?: string };
-  requestReceivedTimestamp: string;
-  stageTimestamp: string;
 }
 
 /**

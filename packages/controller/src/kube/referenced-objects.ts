@@ -11,7 +11,7 @@
 import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import type { KeyValueSource } from '@promop/config-generator';
 import { isNotFound } from './api-error.ts';
-import type { RawApi } from './raw-api.ts';
+import { namespacedPath, type RawApi } from './raw-api.ts';
 import type { ObjectCache } from './namespace-scope.ts';
 import type { PartialObjectMetadata } from './watched-cache.ts';
 
@@ -124,13 +124,13 @@ export class ReferencedObjects {
   constructor(options: { secrets: ObjectCache<PartialObjectMetadata>; configMaps: ObjectCache<PartialObjectMetadata>; api: RawApi }) {
     const { api } = options;
     this.#secrets = new ReferencedKindData('Secret', options.secrets, async (namespace, name) => {
-      const secret = await api.getJson<V1Secret>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`);
+      const secret = await api.getJson<V1Secret>(namespacedPath('/api/v1', namespace, 'secrets', name));
       const data: Record<string, string> = {};
       for (const [key, value] of Object.entries(secret.data ?? {})) data[key] = Buffer.from(value, 'base64').toString('utf8');
       return { resourceVersion: secret.metadata?.resourceVersion ?? '', source: { namespace, name, data } };
     });
     this.#configMaps = new ReferencedKindData('ConfigMap', options.configMaps, async (namespace, name) => {
-      const configMap = await api.getJson<V1ConfigMap>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/configmaps/${encodeURIComponent(name)}`);
+      const configMap = await api.getJson<V1ConfigMap>(namespacedPath('/api/v1', namespace, 'configmaps', name));
       return { resourceVersion: configMap.metadata?.resourceVersion ?? '', source: { namespace, name, data: { ...configMap.data } } };
     });
   }
