@@ -3,22 +3,33 @@
  * promop's scrape file Secrets at 1,000 two-endpoint ServiceMonitors (60 KB of text, 80 KB base64 each), over
  * one shared keep-alive RawApi as `promop run` makes them: created and then replaced with new content through
  * promop's ChildWriter (what promop does), and for comparison with server-side apply (what promop did before) with
- * 1, 8, 32 and 64 requests in flight, and as small Secrets (600 bytes). Wall time and this process' CPU time are
- * printed, so the share of the client and of the API server (+ etcd) can be told apart.
+ * 1, 8, 32 and 64 requests in flight, and as small Secrets (600 bytes). `create` and `replace` are ChildWriter's
+ * (protobuf bodies, metadata-only answers); `json create` and `json replace` the same writes as promop sent them
+ * before (JSON bodies, the whole object answered). Wall time, this process' CPU time and kube-apiserver's CPU time
+ * (/proc/<pid>/stat) are printed, so the share of the client and of the API server can be told apart.
  *
  * Run: `node bench/config-writes.bench.ts` (a control plane of its own on loopback, about a minute).
  */
 import { CoreV1Api, KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startTestEnv } from '../e2e/src/test-env.ts';
-import { ChildWriter, FIELD_MANAGER, PATCH_TYPE, RawApi, namespacedPath } from '../packages/controller/src/kube/index.ts';
+import { ChildWriter, FIELD_MANAGER, PATCH_TYPE, RawApi, namespacedPath, replacementOf, type PartialObjectMetadata } from '../packages/controller/src/kube/index.ts';
+import { withAppliedHash } from '../packages/controller/src/reconcile/applied-hash.ts';
 import { forEachBounded } from '../packages/controller/src/reconcile/bounded-parallel.ts';
 
 const SECRETS = 64;
 const NAMESPACE = 'config-writes';
 
 const env = await startTestEnv({ controllerManager: false });
+const apiServerPid = env.pids().find((pid) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'kube-apiserver');
+if (apiServerPid === undefined) throw new Error('no kube-apiserver among the processes the test environment started');
+/** kube-apiserver's user + system CPU time so far, in ms (clock ticks of 10 ms). */
+const apiServerCpuMs = () => {
+  const fields = readFileSync(`/proc/${apiServerPid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 try {
   const admin = new KubeConfig();
   admin.loadFromFile(env.kubeconfigPath);
@@ -32,13 +43,15 @@ try {
   const huge = randomBytes(300_000).toString('hex');
   const sizeOf = (text: string) => (text === huge ? '800 KB' : text === large ? '80 KB' : '0.8 KB');
   console.log(`node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log('how                     in flight   wall ms   client CPU ms');
+  console.log('how                          in flight   wall ms   client CPU ms   apiserver CPU ms');
   // `replace` and `apply over` rewrite the Secrets of the last create round with new content: replace over the
   // objects as last stored (what the reconciler passes from its cache), apply over with server-side apply.
-  const plans: { how: 'apply' | 'create' | 'replace' | 'apply over'; text: string; inFlight: number }[] = [
+  const plans: { how: 'apply' | 'create' | 'replace' | 'apply over' | 'json create' | 'json replace'; text: string; inFlight: number }[] = [
     { how: 'apply', text: large, inFlight: 8 }, // warm-up, not printed
     { how: 'create', text: large, inFlight: 8 },
     { how: 'replace', text: large, inFlight: 8 },
+    { how: 'json create', text: large, inFlight: 8 },
+    { how: 'json replace', text: large, inFlight: 8 },
     { how: 'apply over', text: large, inFlight: 8 },
     { how: 'apply', text: large, inFlight: 1 },
     { how: 'apply', text: large, inFlight: 8 },
@@ -47,27 +60,52 @@ try {
     { how: 'create', text: small, inFlight: 8 },
     { how: 'replace', text: small, inFlight: 8 },
     { how: 'apply', text: small, inFlight: 8 },
+    // JSON and protobuf alternately, twice: the machine's load changes during a run.
+    { how: 'json create', text: huge, inFlight: 8 },
+    { how: 'json replace', text: huge, inFlight: 8 },
+    { how: 'json replace', text: huge, inFlight: 1 },
     { how: 'create', text: huge, inFlight: 8 },
     { how: 'replace', text: huge, inFlight: 8 },
-    { how: 'apply over', text: huge, inFlight: 8 },
     { how: 'replace', text: huge, inFlight: 1 },
+    { how: 'json create', text: huge, inFlight: 8 },
+    { how: 'json replace', text: huge, inFlight: 8 },
+    { how: 'json replace', text: huge, inFlight: 1 },
+    { how: 'create', text: huge, inFlight: 8 },
+    { how: 'replace', text: huge, inFlight: 8 },
+    { how: 'replace', text: huge, inFlight: 1 },
+    { how: 'apply over', text: huge, inFlight: 8 },
     { how: 'apply over', text: huge, inFlight: 1 },
   ];
   let createRound = 0;
-  const lastStored = new Map<string, V1Secret>();
+  const lastStored = new Map<string, PartialObjectMetadata>();
   for (const [round, plan] of plans.entries()) {
-    const rewrites = plan.how === 'replace' || plan.how === 'apply over';
-    if (!rewrites) createRound = round;
-    const secrets = Array.from({ length: SECRETS }, (_, i): V1Secret => ({
+    const rewrites = plan.how === 'replace' || plan.how === 'apply over' || plan.how === 'json replace';
+    if (!rewrites) {
+      // The previous round's Secrets go first, so that every round meets the same number of stored objects.
+      if (round > 0) await core.deleteCollectionNamespacedSecret({ namespace: NAMESPACE });
+      createRound = round;
+    }
+    // With the applied-hash annotation promop's writes carry. It matters to a replace's cost: the API server compares
+    // the new object with the old one (fieldmanager's IgnoreManagedFieldsTimestampsTransformer, a reflective
+    // DeepEqual, byte by byte over `data`) and stops at the first difference, which the annotation, in metadata
+    // before data, is; without it the 800 KB replaces below (new content only at the end) cost it ~100 ms each.
+    const secrets = Array.from({ length: SECRETS }, (_, i): V1Secret => withAppliedHash<V1Secret>({
       apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
       metadata: { name: `round-${createRound}-slot-${i}`, namespace: NAMESPACE },
       data: { [`scrape-${i}.yaml`]: Buffer.from(`${plan.text}${round}`).toString('base64') },
     }));
     const started = performance.now();
     const cpu = process.cpuUsage();
+    const apiServerCpu = apiServerCpuMs();
     await forEachBounded(secrets, plan.inFlight, async (secret) => {
       const name = secret.metadata?.name ?? '';
-      if (plan.how === 'apply' || plan.how === 'apply over') {
+      if (plan.how === 'json create') {
+        lastStored.set(name, await api.create<V1Secret>(namespacedPath('/api/v1', NAMESPACE, 'secrets'), secret, { fieldManager: FIELD_MANAGER }));
+      } else if (plan.how === 'json replace') {
+        const current = lastStored.get(name);
+        if (!current) throw new Error(`bug: ${name} was not created`);
+        lastStored.set(name, await api.replace<V1Secret>(namespacedPath('/api/v1', NAMESPACE, 'secrets', name), replacementOf(secret, current), { fieldManager: FIELD_MANAGER }));
+      } else if (plan.how === 'apply' || plan.how === 'apply over') {
         lastStored.set(name, await api.patch<V1Secret>(namespacedPath('/api/v1', NAMESPACE, 'secrets', name), secret, PATCH_TYPE.apply, { fieldManager: FIELD_MANAGER, force: true }));
       } else {
         lastStored.set(name, await writer.writeSecret(secret, plan.how === 'replace' ? lastStored.get(name) : undefined));
@@ -76,7 +114,8 @@ try {
     const used = process.cpuUsage(cpu);
     if (round === 0) continue;
     const what = `${SECRETS} × ${sizeOf(plan.text)} ${plan.how}`;
-    console.log(`${what.padEnd(22)}  ${String(plan.inFlight).padStart(9)}  ${String(Math.round(performance.now() - started)).padStart(8)}  ${String(Math.round((used.user + used.system) / 1000)).padStart(14)}`);
+    const wall = Math.round(performance.now() - started);
+    console.log(`${what.padEnd(27)}  ${String(plan.inFlight).padStart(9)}  ${String(wall).padStart(8)}  ${String(Math.round((used.user + used.system) / 1000)).padStart(14)}  ${String(apiServerCpuMs() - apiServerCpu).padStart(17)}`);
   }
   api.close();
 } finally {

@@ -11,12 +11,18 @@
  * assets): created, then replaced (PUT) with the cached object's resourceVersion as precondition — see
  * `writeSecret`. Server-side apply cost the API server 2.5× a create for these large objects (a first config of
  * 1,000 monitors writes 64 Secrets of 80 KB: 4.6 s applied against 1.7 s created, bench/config-writes.bench.ts),
- * and promop owns their data maps entirely anyway, which a replace expresses directly.
+ * and promop owns their data maps entirely anyway, which a replace expresses directly. Their bodies go as
+ * Kubernetes' protobuf (protobuf-body.ts) and the answer is the stored object's metadata only: at 10,000 monitors
+ * a scrape Secret is 800 KB, which the API server spent a third of its CPU decoding as JSON and then encoded back
+ * whole for promop to parse again. 64 such creates cost kube-apiserver 2.4-2.9x less CPU this way, replaces 1.9-2.6x
+ * less (bench/config-writes.bench.ts; docs/performance.md, "Writing Secrets as protobuf").
  */
 import type { V1ConfigMap, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { apiErrorOf, apiResponseOf, isNotFound } from './api-error.ts';
 import { FIELD_MANAGER } from './field-manager.ts';
-import { PATCH_TYPE, namespacedPath, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
+import { protobufBodyOf, PROTOBUF_CONTENT_TYPE } from './protobuf-body.ts';
+import { EncodedBody, METADATA_ACCEPT, PATCH_TYPE, namespacedPath, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
+import type { PartialObjectMetadata } from './watched-cache.ts';
 
 /** Where each child kind lives. */
 const CHILD_PATHS = {
@@ -51,6 +57,12 @@ export type ChildKind = 'StatefulSet' | 'Service' | 'Secret' | 'ConfigMap';
 /** The object type of each child kind. */
 export type ChildOf<K extends ChildKind> = { StatefulSet: V1StatefulSet; Service: V1Service; Secret: V1Secret; ConfigMap: V1ConfigMap }[K];
 
+/**
+ * What the write of each child kind answers: the whole object as stored for the applies of StatefulSets and
+ * Services; only the metadata (PartialObjectMetadata) for the whole writes of Secrets and ConfigMaps.
+ */
+export type WrittenOf<K extends ChildKind> = { StatefulSet: V1StatefulSet; Service: V1Service; Secret: PartialObjectMetadata; ConfigMap: PartialObjectMetadata }[K];
+
 /** Applies and deletes children. Every method throws the API error (see api-error.ts to turn it into a value). */
 export class ChildWriter {
   readonly #api: RawApi;
@@ -70,24 +82,36 @@ export class ChildWriter {
    * promop's (type, data, its labels, annotations and ownerReference) over current's metadata (labels, annotations,
    * finalizers and ownerReferences others added stay; keys others added to `data` go, as that map is promop's).
    * When current was behind (409: promop's own previous write not yet in the cache, or another writer; or the
-   * object exists though the cache has none yet), the write is repeated once over a fresh read. Returns it as
-   * stored; an unchanged body leaves its resourceVersion as it was.
+   * object exists though the cache has none yet), the write is repeated once over a fresh read of its metadata.
+   * Only current's metadata is read. Returns the metadata of the object as stored (not its data: see
+   * `#writeWhole`); an unchanged body leaves its resourceVersion as it was.
    */
-  writeSecret(body: V1Secret, current: V1Secret | undefined): Promise<V1Secret> {
+  writeSecret(body: V1Secret, current: PartialObjectMetadata | undefined): Promise<PartialObjectMetadata> {
     return this.#writeWhole('Secret', body, current);
   }
 
   /** Writes a ConfigMap whose content promop alone makes (rule files), as `writeSecret` writes Secrets. */
-  writeConfigMap(body: V1ConfigMap, current: V1ConfigMap | undefined): Promise<V1ConfigMap> {
+  writeConfigMap(body: V1ConfigMap, current: PartialObjectMetadata | undefined): Promise<PartialObjectMetadata> {
     return this.#writeWhole('ConfigMap', body, current);
   }
 
-  #writeWhole<T extends WholeObject>(kind: 'Secret' | 'ConfigMap', body: T, current: T | undefined): Promise<T> {
+  /**
+   * The create or replace of a Secret or ConfigMap, sent as protobuf (protobuf-body.ts; as JSON when the body holds
+   * a field that encoder does not know) and answered with the stored object's metadata only (`as=PartialObjectMetadata`,
+   * which the API server's create and update handlers honour as its GET does): promop needs its uid and
+   * resourceVersion, not the 800 KB it has just sent, encoded by the API server and parsed here again.
+   */
+  #writeWhole<T extends WholeObject>(kind: 'Secret' | 'ConfigMap', body: T, current: PartialObjectMetadata | undefined): Promise<PartialObjectMetadata> {
     const { name, namespace } = identify(body);
+    const encoded = (object: T): unknown => {
+      const bytes = protobufBodyOf(kind, object);
+      return bytes ? new EncodedBody(bytes, PROTOBUF_CONTENT_TYPE) : object;
+    };
+    const answer = { accept: METADATA_ACCEPT };
     return createOrReplace(body, current, {
-      create: () => this.#api.create<T>(this.#path(kind, namespace), body, { fieldManager: FIELD_MANAGER }),
-      replace: (replacement) => this.#api.replace<T>(this.#path(kind, namespace, name), replacement, { fieldManager: FIELD_MANAGER }),
-      read: () => this.#api.getJson<T>(this.#path(kind, namespace, name)),
+      create: () => this.#api.create<PartialObjectMetadata>(this.#path(kind, namespace), encoded(body), { fieldManager: FIELD_MANAGER }, answer),
+      replace: (replacement) => this.#api.replace<PartialObjectMetadata>(this.#path(kind, namespace, name), encoded(replacement), { fieldManager: FIELD_MANAGER }, answer),
+      read: () => this.#api.getJson<PartialObjectMetadata>(this.#path(kind, namespace, name), answer),
     });
   }
 
@@ -178,16 +202,16 @@ export class ChildWriter {
   }
 }
 
-/** The requests of one object that createOrReplace makes. */
+/** The requests of one object that createOrReplace makes; each answers the object's metadata as stored. */
 interface WholeObjectRequests<T> {
-  create(): Promise<T>;
-  replace(replacement: T): Promise<T>;
-  read(): Promise<T>;
+  create(): Promise<PartialObjectMetadata>;
+  replace(replacement: T): Promise<PartialObjectMetadata>;
+  read(): Promise<PartialObjectMetadata>;
 }
 
 type WholeObject = V1Secret | V1ConfigMap;
 
-async function createOrReplace<T extends WholeObject>(desired: T, current: T | undefined, requests: WholeObjectRequests<T>): Promise<T> {
+async function createOrReplace<T extends WholeObject>(desired: T, current: PartialObjectMetadata | undefined, requests: WholeObjectRequests<T>): Promise<PartialObjectMetadata> {
   if (!current) {
     try {
       return await requests.create();
@@ -214,7 +238,7 @@ async function createOrReplace<T extends WholeObject>(desired: T, current: T | u
  * others added to labels, annotations, finalizers and ownerReferences stays, guarded by current's uid and
  * resourceVersion. managedFields is left out, which keeps the API server's record as it is.
  */
-export function replacementOf<T extends WholeObject>(desired: T, current: T): T {
+export function replacementOf<T extends WholeObject>(desired: T, current: PartialObjectMetadata): T {
   const { managedFields: _managedFields, ...currentMeta } = current.metadata ?? {};
   const desiredMeta = desired.metadata ?? {};
   const desiredOwners = desiredMeta.ownerReferences ?? [];

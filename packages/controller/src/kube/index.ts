@@ -1,6 +1,6 @@
 /** promop's Kubernetes access (RawApi and its own kubeconfig loader, no client-node at runtime): caches kept by watches, server-side apply of children and status, Events, API errors as values. */
 export { apiErrorOf, apiResponseOf, describeError, isNotFound, isUserCaused, type ApiError } from './api-error.ts';
-export { ChildWriter, isImmutableStatefulSetChange, replacementOf, type ChildKind, type ChildOf } from './child-writer.ts';
+export { ChildWriter, isImmutableStatefulSetChange, replacementOf, type ChildKind, type ChildOf, type WrittenOf } from './child-writer.ts';
 export {
   createClusterCaches, startClusterCaches, stopClusterCaches, IGNORED_SECRET_TYPES_SELECTOR, NOT_OWNED_SELECTOR, OWNED_SELECTOR,
   type ClusterCaches, type ClusterCachesOptions,
@@ -10,8 +10,8 @@ export { FIELD_MANAGER } from './field-manager.ts';
 export { ApiPodAnnotator, type PodAnnotator } from './pod-annotator.ts';
 export { StatusWriter, type StatusTarget } from './status-writer.ts';
 export {
-  KubeApiError, PATCH_TYPE, RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, namespacedPath, rawApiOf,
-  type ConnectionStats, type KubeAccess, type PatchType, type RawRequest, type WatchEvent, type WriteQuery,
+  EncodedBody, KubeApiError, PATCH_TYPE, RawApi, METADATA_ACCEPT, METADATA_LIST_ACCEPT, namespacedPath, rawApiOf,
+  type ConnectionStats, type KubeAccess, type PatchType, type RawRequest, type WatchEvent, type WriteOptions, type WriteQuery,
 } from './raw-api.ts';
 export { ALL_NAMESPACES, MultiNamespaceCache, withDeniedNamespaces, type NamespaceScope, type ObjectCache } from './namespace-scope.ts';
 export { WatchedCache, type CachedObject, type ChangeHandler, type PartialObjectMetadata, type WatchedCacheOptions } from './watched-cache.ts';

@@ -3,7 +3,8 @@
  * watch stream for the caches, each as JSON and each with the `Accept` header the caller chooses (the
  * metadata-only forms `PartialObjectMetadata[List]` need it, and client-node's Watch cannot send it); and the
  * writes (POST, PUT, PATCH as merge, JSON, strategic-merge or apply patch, DELETE) of the writers, the leader
- * election and the CRD installer. `promop run` does not load client-node at all: importing it costs ~77 MiB of
+ * election and the CRD installer, with JSON bodies or one already encoded (EncodedBody: the protobuf Secrets and
+ * ConfigMaps of child-writer.ts). `promop run` does not load client-node at all: importing it costs ~77 MiB of
  * memory (every generated API class and model; docs/performance.md, P3), a third of what promop needs at 1,000
  * ServiceMonitors.
  *
@@ -18,9 +19,10 @@
  * or client-node's KubeConfig, which has the same two methods, in tests. One keep-alive agent serves every request
  * made with the same TLS material; when it changes (a client certificate an exec plugin rotated), a new agent is
  * made and the old one's idle connections are closed. Every request asks for an uncompressed response
- * (`Accept-Encoding: identity`): the API server gzips every response over 128 KiB, and each write of a scrape
- * file Secret answers with the whole object — at 10,000 monitors 64 responses of 800 KB compressed and inflated
- * again on a loopback or in-cluster connection (profiled: 0.35 s of promop's 7 s for a first config).
+ * (`Accept-Encoding: identity`): the API server gzips every response over 128 KiB — list pages of Secrets, and
+ * before their writes asked for metadata only, each write of a scrape file Secret, at 10,000 monitors 64
+ * responses of 800 KB compressed and inflated again on a loopback or in-cluster connection (profiled: 0.35 s of
+ * promop's 7 s for a first config).
  *
  * Errors are KubeApiErrors carrying the HTTP status and the Status body, which api-error.ts reads; their message
  * never contains a request header or a request body.
@@ -74,6 +76,25 @@ export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataLi
 /** `Accept` for a watch (or GET) of PartialObjectMetadata. */
 export const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 const JSON_ACCEPT = 'application/json';
+
+/**
+ * A request body already encoded, sent as it is with its Content-Type instead of as JSON: the protobuf form of the
+ * Secrets and ConfigMaps promop writes whole (protobuf-body.ts). Like every body, it never appears in an error.
+ */
+export class EncodedBody {
+  readonly bytes: Buffer;
+  readonly contentType: string;
+
+  constructor(bytes: Buffer, contentType: string) {
+    this.bytes = bytes;
+    this.contentType = contentType;
+  }
+}
+
+/** What a write asks of the answer: `accept` (e.g. METADATA_ACCEPT, the stored object's metadata only). */
+export interface WriteOptions {
+  accept?: string;
+}
 
 /** One request. */
 export interface RawRequest {
@@ -140,14 +161,14 @@ export class RawApi {
     return this.#json<T>('GET', path, request);
   }
 
-  /** POSTs `body` (a create). */
-  create<T>(path: string, body: unknown, query: WriteQuery = {}): Promise<T> {
-    return this.#json<T>('POST', path, { query, body });
+  /** POSTs `body` (a create): an object sent as JSON, or an EncodedBody sent as it is. */
+  create<T>(path: string, body: unknown, query: WriteQuery = {}, options: WriteOptions = {}): Promise<T> {
+    return this.#json<T>('POST', path, { query, body, ...options });
   }
 
-  /** PUTs `body` (a replace; its `metadata.resourceVersion`, when set, is the precondition). */
-  replace<T>(path: string, body: unknown, query: WriteQuery = {}): Promise<T> {
-    return this.#json<T>('PUT', path, { query, body });
+  /** PUTs `body` (a replace; its `metadata.resourceVersion`, when set, is the precondition), as `create` sends it. */
+  replace<T>(path: string, body: unknown, query: WriteQuery = {}, options: WriteOptions = {}): Promise<T> {
+    return this.#json<T>('PUT', path, { query, body, ...options });
   }
 
   /** PATCHes with `body` as `type` (PATCH_TYPE: merge, JSON, strategic merge, or server-side apply). */
@@ -235,10 +256,11 @@ export class RawApi {
     for (const [key, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body), 'utf8');
+    const encoded = request.body instanceof EncodedBody ? request.body : undefined;
+    const payload = encoded ? encoded.bytes : request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body), 'utf8');
     const headers: Record<string, string | number> = { Accept: request.accept ?? JSON_ACCEPT, 'Accept-Encoding': 'identity' };
     if (payload) {
-      headers['Content-Type'] = request.contentType ?? JSON_ACCEPT;
+      headers['Content-Type'] = encoded?.contentType ?? request.contentType ?? JSON_ACCEPT;
       headers['Content-Length'] = payload.length;
     }
     const options: RequestOptions = { method, headers };

@@ -21,6 +21,12 @@ describe('keys another manager added to maps promop owns entirely', () => {
     expect(foreignKeysOf('ConfigMap', { data: { a: '1' } }, undefined)).toEqual([]);
   });
 
+  it('finds nothing in the metadata-only answer of a Secret or ConfigMap write (no map in it to look at)', () => {
+    const answer = { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: { name: 's', labels: { theirs: 'x' }, annotations: { a: 'b' } } };
+    expect(foreignKeysOf('Secret', { data: { a: 'eA==' } }, answer)).toEqual([]);
+    expect(foreignKeysOf('ConfigMap', { data: { a: '1' }, binaryData: { b: 'eA==' } }, answer)).toEqual([]);
+  });
+
   it('a key promop sends as undefined is not promop\'s (it is not sent at all)', () => {
     expect(foreignKeysOf('ConfigMap', { data: { a: undefined } }, { data: { a: '1' } })).toEqual([{ path: ['data'], keys: ['a'] }]);
   });

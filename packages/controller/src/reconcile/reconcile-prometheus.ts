@@ -22,7 +22,7 @@ import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } fr
 import type { Logger } from 'pino';
 import {
   apiErrorOf, describeError, isUserCaused, INVALID_CONFIGURATION_REASON, SELECTING_ACTION,
-  type ChildKind, type ChildOf, type ChildWriter, type ClusterCaches, type EventRecorder, type ReferencedObjects, type StatusWriter,
+  type ChildKind, type ChildOf, type ChildWriter, type WrittenOf, type ClusterCaches, type EventRecorder, type ReferencedObjects, type StatusWriter,
 } from '../kube/index.ts';
 import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
@@ -427,18 +427,23 @@ export class PrometheusReconciler {
 
   /**
    * Applies one child with its applied-hash annotation, unless the cached one is up to date (applied-hash.ts: no
-   * request at all); returns it as stored and whether the API server stored a change (its resourceVersion moved),
-   * which is logged.
+   * request at all); returns it as stored (the cached object, or what the write answered: for a Secret or ConfigMap
+   * its metadata only, WrittenOf) and whether the API server stored a change (its resourceVersion moved), which is
+   * logged.
    */
-  async #applyOne<K extends ChildKind>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>, cached: ChildOf<K> | undefined) => Promise<ChildOf<K>>, log: Logger): Promise<{ changed: boolean; stored: ChildOf<K> }> {
+  async #applyOne<K extends ChildKind>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>, cached: ChildOf<K> | undefined) => Promise<WrittenOf<K>>, log: Logger): Promise<{ changed: boolean; stored: ChildOf<K> | WrittenOf<K> }> {
     let desired = this.#hashed.get(body) as ChildOf<K> | undefined;
     if (!desired) this.#hashed.set(body, (desired = withAppliedHash(body)));
     // Found up to date (and without foreign keys) before: the same cached object and body still are.
     if (cached && this.#upToDate.get(cached)?.has(desired)) return { changed: false, stored: cached };
-    let stored: ChildOf<K>;
+    let stored: ChildOf<K> | WrittenOf<K>;
     try {
       const upToDate = cached !== undefined && isUpToDate(desired, cached);
       stored = upToDate ? cached : await apply(desired, cached);
+      // Looked for in what is stored. A Secret's or ConfigMap's write answers its metadata only: no map to look in,
+      // and none needed, as that write sent promop's maps whole, so no other key survived it. (One a mutating
+      // webhook adds comes back through the cache: its watch event enqueues this Prometheus again, and the cached
+      // object, up to date by its hash, is looked in then.)
       const foreign = foreignKeysOf(kind, desired, stored);
       if (foreign.length > 0) {
         const { namespace, name } = { namespace: stored.metadata?.namespace ?? '', name: nameOf(body) };

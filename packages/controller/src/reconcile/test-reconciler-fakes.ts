@@ -7,8 +7,9 @@
  */
 import { ApiException } from '@kubernetes/client-node';
 import type { Kind } from '@promop/crds';
-import type { ChildKind, EventSpec, ReferencedData, StatusTarget } from '../kube/index.ts';
+import type { ChildKind, EventSpec, PartialObjectMetadata, ReferencedData, StatusTarget } from '../kube/index.ts';
 import { replacementOf } from '../kube/child-writer.ts';
+import { protobufBodyOf } from '../kube/protobuf-body.ts';
 import type { ExpectedShardFiles, ReloadResult, ShardConfigStatus } from './config-reloader.ts';
 import type {
   CacheReader, CachedKind, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus,
@@ -114,8 +115,10 @@ export class FakeCluster {
   }
 
   readonly children: ReconcilerChildren = {
-    writeSecret: async (body, current) => (this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'Secret', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedSecrets, current ? replacementOf(body, current) : body)),
-    writeConfigMap: async (body, current) => (this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'ConfigMap', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedConfigMaps, current ? replacementOf(body, current) : body)),
+    // As the API server answers ChildWriter's whole writes: the stored object's metadata only. And every Secret and
+    // ConfigMap the reconciler builds must go as protobuf: one that would fall back to JSON fails the test here.
+    writeSecret: async (body, current) => (encodable('Secret', body), this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'Secret', name: body.metadata?.name ?? '' }), metadataOnly(this.#store(this.caches.ownedSecrets, current ? replacementOf(body, current) : body))),
+    writeConfigMap: async (body, current) => (encodable('ConfigMap', body), this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'ConfigMap', name: body.metadata?.name ?? '' }), metadataOnly(this.#store(this.caches.ownedConfigMaps, current ? replacementOf(body, current) : body))),
     applyService: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Service', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedServices, body)),
     applyStatefulSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'StatefulSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedStatefulSets, body)),
     statefulSetUid: async (namespace, name) => this.caches.ownedStatefulSets.get(name, namespace)?.metadata?.uid,
@@ -203,6 +206,16 @@ export class FakeReloader implements ReconcilerReloader {
 }
 
 /** `target` with a JSON merge patch (RFC 7386) applied: null removes a key, objects merge, anything else replaces. */
+/** Throws when ChildWriter would send `body` as JSON: it holds a field protobuf-body.ts does not know. */
+function encodable(kind: 'Secret' | 'ConfigMap', body: unknown): void {
+  if (!protobufBodyOf(kind, body)) throw new Error(`bug: this ${kind} has a field protobuf-body.ts does not know, so ChildWriter would send it as JSON`);
+}
+
+/** What a create or replace with `Accept: ...;as=PartialObjectMetadata` answers. */
+function metadataOnly(object: Named): PartialObjectMetadata {
+  return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', ...(object.metadata ? { metadata: object.metadata } : {}) };
+}
+
 function applyMergePatch<T>(target: T, patch: unknown): T {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch as T;
   const result: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
