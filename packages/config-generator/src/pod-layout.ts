@@ -14,11 +14,12 @@ export const CONFIG_DIR = '/etc/prometheus/config';
 export const CONFIG_FILE_NAME = 'prometheus.yaml';
 /**
  * How many scrape-file Secrets the pods of a shard mount, each an `optional` source of the config volume, whether
- * or not they exist: a fixed list, so the pod spec never changes as the configuration grows or shrinks. 64 files
- * of at most 900 KiB hold 56 MiB of scrape jobs (about 12,000 ServiceMonitors of two endpoints); the cost of the
- * count is one kubelet watch per name and pod, and up to 64 small Secrets once jobs no longer fit inline.
+ * or not they exist: a fixed list, so the pod spec never changes as the configuration grows or shrinks. A
+ * configuration uses as many of them as its size calls for (SCRAPE_FILE_TIERS), up to all 256: files of at most
+ * 900 KiB then hold 225 MiB of scrape jobs (about 60,000 ServiceMonitors of two endpoints). The cost of the count is
+ * one kubelet watch per name and pod; Secrets exist only for the slots in use.
  */
-export const SCRAPE_FILE_SLOTS = 64;
+export const SCRAPE_FILE_SLOTS = 256;
 
 /**
  * The name of the scrape file of slot `slot` in CONFIG_DIR (and its key in the slot's Secret):

@@ -14,6 +14,7 @@ import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput, ScrapeFile } from '../model.ts';
 import { CONFIG_DIR } from '../pod-layout.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
+import { RenderMemo } from '../render-memo.ts';
 import { homeSlot, packScrapeJobs, SCRAPE_FILE_MAX_BYTES, scrapeFile, type RenderedJob } from './scrape-config-files.ts';
 import { renderShardConfigs } from './shard-configs.ts';
 
@@ -29,8 +30,12 @@ function serviceMonitor(index: number, endpoints = 6, interval = '30s'): Service
   } as ServiceMonitor;
 }
 
-/** 30 monitors of six endpoints: 180 jobs, about 330 KiB, over the inline limit. */
+/** 30 monitors of six endpoints: 180 jobs, about 330 KiB, over the inline limit: four files of about 80 KiB. */
 const LARGE = Array.from({ length: 30 }, (_, index) => serviceMonitor(index));
+const LARGE_FILES = 4;
+
+/** The file of a monitor's jobs when there are `files` files: its home among the 256 sub-slots, modulo `files`. */
+const fileOf = (owner: string, files: number) => homeSlot(owner, 256) % files;
 
 function input(serviceMonitors: ServiceMonitor[], spec: Record<string, unknown> = {}, secrets: GeneratorInput['secrets'] = []): GeneratorInput {
   const prometheus = {
@@ -70,7 +75,8 @@ describe('a configuration over the inline limit', () => {
     expect(Object.keys(main)).toEqual(['global', 'scrape_config_files', 'storage']);
     expect(main.scrape_config_files).toEqual(files.map((file) => `${CONFIG_DIR}/${file.name}`));
     expect(files.map((file) => file.slot)).toEqual([...files.map((file) => file.slot)].sort((a, b) => a - b));
-    expect(files.length).toBeGreaterThan(10);
+    // 330 KiB of jobs: the smallest file count (4, 16, 64, 256) whose files average at most 128 KiB.
+    expect(files.map((file) => file.slot)).toEqual([0, 1, 2, 3]);
   });
 
   it('matches the reviewed golden prometheus.yaml', () => {
@@ -83,7 +89,7 @@ describe('a configuration over the inline limit', () => {
     for (const file of files) {
       expect(jobNamesOf(file.text)).toEqual(file.jobNames);
       expect(Buffer.byteLength(file.text)).toBeLessThanOrEqual(SCRAPE_FILE_MAX_BYTES);
-      for (const job of file.jobNames) expect(homeSlot(`ServiceMonitor/${job.split('/').slice(1, 3).join('/')}`, 64)).toBe(file.slot);
+      for (const job of file.jobNames) expect(fileOf(`ServiceMonitor/${job.split('/').slice(1, 3).join('/')}`, LARGE_FILES)).toBe(file.slot);
     }
   });
 
@@ -130,7 +136,7 @@ describe('a change to one monitor of a large configuration', () => {
     const now = bySlot(after);
     return [...new Set([...old.keys(), ...now.keys()])].filter((slot) => old.get(slot)?.name !== now.get(slot)?.name || old.get(slot)?.text !== now.get(slot)?.text);
   };
-  const slotOf = (monitor: ServiceMonitor) => homeSlot(`ServiceMonitor/${monitor.metadata.namespace}/${monitor.metadata.name}`, 64);
+  const slotOf = (monitor: ServiceMonitor) => fileOf(`ServiceMonitor/${monitor.metadata.namespace}/${monitor.metadata.name}`, LARGE_FILES);
 
   it('rewrites only its own slot\'s file when it is edited; every other file stays byte-identical', () => {
     const edited = LARGE.map((monitor, index) => (index === 7 ? serviceMonitor(7, 6, '15s') : monitor));
@@ -165,7 +171,7 @@ describe('Prometheus versions', () => {
   });
 
   it('splits it from Prometheus 2.43 on', () => {
-    expect(render(input(LARGE, { version: 'v2.43.0' })).scrapeFiles[0]!.length).toBeGreaterThan(10);
+    expect(render(input(LARGE, { version: 'v2.43.0' })).scrapeFiles[0]!.length).toBe(LARGE_FILES);
   });
 });
 
@@ -191,6 +197,39 @@ describe('the two ways of writing a slot', () => {
       scrapeConfigFiles: true, hashKey: 'k', limits: { slots: 2, maxFileBytes: 60, inlineMaxBytes: 0 },
     });
     expect(result).toEqual({ ok: false, problem: { path: 'spec', message: expect.stringMatching(/^the 10 generated scrape jobs are .* more than the 2 scrape files of .* promop mounts hold; select fewer monitors/) } });
+  });
+});
+
+describe('the number of files, by size', () => {
+  // 16 sub-slots spread over 4 or 16 files, aimed at 2,000 bytes each: each job is about 60 bytes.
+  const limits = { slots: 16, maxFileBytes: 100_000, inlineMaxBytes: 0, fileCounts: [4, 16], targetFileBytes: 2_000 };
+  const configOf = (jobs: number) => ({ global: {}, scrape_configs: Array.from({ length: jobs }, (_, index) => ({ job_name: `job-${index}`, static_configs: [{ targets: [`host-${index}:80`] }] })) });
+  const ownersOf = (jobs: number) => Array.from({ length: jobs }, (_, index) => `ServiceMonitor/ns/monitor-${Math.floor(index / 2)}`);
+  const filesOf = (jobs: number, memo?: RenderMemo) => {
+    const result = renderShardConfigs(configOf(jobs), 1, ownersOf(jobs), { scrapeConfigFiles: true, hashKey: 'k', limits, ...(memo ? { memo } : {}) });
+    if (!result.ok) throw new Error(result.problem.message);
+    return result.value;
+  };
+
+  it('uses the smallest count whose files average at most the target, each file gathering the sub-slots congruent to it', () => {
+    for (const [jobs, files] of [[100, 4], [200, 16]] as const) {
+      const scrapeFiles = filesOf(jobs).scrapeFiles[0]!;
+      expect(Math.max(...scrapeFiles.map((file) => file.slot))).toBeLessThan(files);
+      expect(scrapeFiles.length).toBeGreaterThan(files / 2);
+      const owners = ownersOf(jobs);
+      for (const file of scrapeFiles) {
+        for (const name of file.jobNames) expect(homeSlot(owners[Number(name.slice(4))]!, 16) % files).toBe(file.slot);
+        // Sub-slot by sub-slot, each in the jobs' order.
+        const order = file.jobNames.map((name) => Number(name.slice(4))).map((index) => homeSlot(owners[index]!, 16) * 10_000 + index);
+        expect(order).toEqual([...order].sort((a, b) => a - b));
+      }
+      expect(scrapeFiles.flatMap((file) => file.jobNames).sort()).toEqual(configOf(jobs).scrape_configs.map((job) => job.job_name).sort());
+    }
+  });
+
+  it('gives with a memo the bytes it gives without, while the configuration grows past a count and shrinks back', () => {
+    const memo = new RenderMemo();
+    for (const jobs of [100, 120, 200, 260, 200, 120, 100]) expect(filesOf(jobs, memo)).toEqual(filesOf(jobs));
   });
 });
 

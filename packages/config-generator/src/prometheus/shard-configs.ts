@@ -13,7 +13,8 @@ import type { FieldProblem, ScrapeFile } from '../model.ts';
 import { CONFIG_DIR, SCRAPE_FILE_SLOTS } from '../pod-layout.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
 import {
-  INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_MAX_BYTES, homeSlot, packScrapeJobs, scrapeFile, scrapeFileBytes, type RenderedJob, type ScrapeFileLimits,
+  INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_COUNTS, SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_TARGET_BYTES, fileCount, homeSlot, packScrapeJobs, scrapeFile, scrapeFileBytes,
+  type RenderedJob, type ScrapeFileLimits,
 } from './scrape-config-files.ts';
 import { substituteShard } from './sharding.ts';
 import type { RenderMemo } from '../render-memo.ts';
@@ -36,8 +37,11 @@ export interface ShardLayoutOptions {
   memo?: RenderMemo;
 }
 
-/** The slots, the size of a file and the most generated jobs kept inline. */
-type Limits = ScrapeFileLimits & { inlineMaxBytes: number };
+/**
+ * The sub-slots (`slots`, the most files there can be), the size of a file, the most generated jobs kept inline, and
+ * the file counts with the size a file is aimed at (scrape-config-files.ts); without counts, all `slots` are used.
+ */
+type Limits = ScrapeFileLimits & { inlineMaxBytes: number; fileCounts?: readonly number[]; targetFileBytes?: number };
 
 /**
  * Renders every shard of `config`, whose `scrape_configs` starts with the generated jobs (`owners[i]` is the
@@ -52,7 +56,9 @@ export function renderShardConfigs(
   owners: readonly string[],
   options: ShardLayoutOptions,
 ): { ok: true; value: ShardConfigs } | { ok: false; problem: FieldProblem } {
-  const limits = options.limits ?? { slots: SCRAPE_FILE_SLOTS, maxFileBytes: SCRAPE_FILE_MAX_BYTES, inlineMaxBytes: INLINE_SCRAPE_JOBS_MAX_BYTES };
+  const limits: Limits = options.limits ?? {
+    slots: SCRAPE_FILE_SLOTS, maxFileBytes: SCRAPE_FILE_MAX_BYTES, inlineMaxBytes: INLINE_SCRAPE_JOBS_MAX_BYTES, fileCounts: SCRAPE_FILE_COUNTS, targetFileBytes: SCRAPE_FILE_TARGET_BYTES,
+  };
   const homes = options.scrapeConfigFiles ? homeSlots(owners, limits.slots, options.memo) : [];
   const result: ShardConfigs = { configs: [], scrapeFiles: [] };
   for (let shard = 0; shard < shards; shard += 1) {
@@ -89,47 +95,63 @@ interface SlotText {
 const EMPTY_SLOT: SlotText = { text: '', bytes: 0 };
 
 /**
- * One shard's files. Fast path: each slot's jobs serialised together; when every slot fits (the rule far from
- * capacity) that is the packing, since packScrapeJobs moves nothing then. Otherwise each job is serialised alone
- * and packScrapeJobs decides. A sequence serialises as its items one after the other, so both paths write the
- * same bytes.
+ * One shard's files. Each sub-slot's jobs are serialised together (with a memo: kept while they are the same job
+ * objects); their total decides the number of files n, and file f is sub-slots f, f + n, f + 2n, ... one after the
+ * other. When every file fits (far from capacity) that is the layout, since packScrapeJobs moves nothing then.
+ * Otherwise each job is serialised alone and packScrapeJobs decides, given the same jobs in the same order, so
+ * both write the same bytes where both apply (a sequence serialises as its items one after the other).
  */
 function renderShard(config: Record<string, unknown>, homes: readonly number[], limits: Limits, hashKey: string, kept: { memo: RenderMemo; key: string } | undefined):
   { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } {
   const jobs = config.scrape_configs as Job[];
-  // Each slot's jobs, in order: the parts of its text, compared by identity with the previous call's (kept).
-  const bySlot: Job[][] = Array.from({ length: limits.slots }, () => []);
-  for (let index = 0; index < homes.length; index += 1) bySlot[homes[index]!]!.push(jobs[index]!);
-  // With a memo (`kept`) a slot whose jobs are the very objects of the previous call keeps its text, and the text
-  // kept keeps its file (the name's HMAC of up to 1 MiB included); otherwise each job is serialised alone, once for
-  // as long as its monitor does not change (a sequence is its items' texts one after the other). Without, each
-  // slot at once, which is faster for a single call.
+  const bySubSlot: Job[][] = Array.from({ length: limits.slots }, () => []);
+  for (let index = 0; index < homes.length; index += 1) bySubSlot[homes[index]!]!.push(jobs[index]!);
+  // With a memo (`kept`) a sub-slot whose jobs are the very objects of the previous call keeps its text, a file whose
+  // sub-slot texts are the same objects keeps its text, and the text kept keeps its file (the name's HMAC of up to
+  // 1 MiB included); otherwise each job is serialised alone, once for as long as its monitor does not change.
+  // Without, each sub-slot at once, which is faster for a single call.
   const memo = kept?.memo;
   const jobText = (job: Job) => (memo ? memo.yaml(job, (value) => toPrometheusYaml([value])) : toPrometheusYaml([job]));
   // Each text with its UTF-8 size, kept together: measuring 64 unchanged texts of up to 1 MiB again on every change
   // cost 19 ms at 10,000 monitors.
   const measured = (text: string): SlotText => ({ text, bytes: Buffer.byteLength(text) });
-  const slotTexts = bySlot.map((slotJobs, slot) => {
-    if (slotJobs.length === 0) return EMPTY_SLOT;
-    if (!kept) return measured(toPrometheusYaml(slotJobs));
-    return kept.memo.sequence(`text|${kept.key}|${slot}`, slotJobs, () => measured(slotJobs.map(jobText).join('')));
+  const subSlotTexts = bySubSlot.map((subSlotJobs, subSlot) => {
+    if (subSlotJobs.length === 0) return EMPTY_SLOT;
+    if (!kept) return measured(toPrometheusYaml(subSlotJobs));
+    return kept.memo.sequence(`text|${kept.key}|${subSlot}`, subSlotJobs, () => measured(subSlotJobs.map(jobText).join('')));
   });
-  if (slotTexts.reduce((sum, slotText) => sum + slotText.bytes, 0) <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
+  const jobsBytes = subSlotTexts.reduce((sum, slotText) => sum + slotText.bytes, 0);
+  if (jobsBytes <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
+
+  const files = limits.fileCounts ? fileCount(jobsBytes, limits.fileCounts, limits.targetFileBytes ?? Infinity) : limits.slots;
+  const gathered = <T>(items: readonly T[], file: number): T[] => {
+    const parts: T[] = [];
+    for (let subSlot = file; subSlot < items.length; subSlot += files) parts.push(items[subSlot]!);
+    return parts;
+  };
+  const fileJobs = Array.from({ length: files }, (_, file) => gathered(bySubSlot, file).flat());
+  const slotTexts = files === limits.slots ? subSlotTexts : Array.from({ length: files }, (_, file): SlotText => {
+    const parts = gathered(subSlotTexts, file).filter((part) => part.bytes > 0);
+    if (parts.length === 0) return EMPTY_SLOT;
+    // Always a new object, even for one part: the file derived from a text object is named after its slot.
+    const join = (): SlotText => ({ text: parts.map((part) => part.text).join(''), bytes: parts.reduce((sum, part) => sum + part.bytes, 0) });
+    return kept ? kept.memo.sequence(`file|${kept.key}|${files}|${file}`, parts, join) : join();
+  });
 
   let scrapeFiles: ScrapeFile[];
   if (slotTexts.every((slotText) => scrapeFileBytes(slotText.bytes) <= limits.maxFileBytes)) {
     const file = (slotJobs: readonly Job[], slot: number) => scrapeFile(slot, slotTexts[slot]!.text, slotJobs.map(jobName), hashKey);
     // A kept text was made for this slot and key (hashKey and shard), from these jobs: its file follows from it.
-    scrapeFiles = bySlot.flatMap((slotJobs, slot) => {
+    scrapeFiles = fileJobs.flatMap((slotJobs, slot) => {
       if (slotJobs.length === 0) return [];
       return [kept ? kept.memo.derived(slotTexts[slot]!, () => file(slotJobs, slot)) : file(slotJobs, slot)];
     });
   } else {
-    const rendered: RenderedJob[] = homes.map((home, index) => {
-      const text = jobText(jobs[index]!);
-      return { home, name: jobName(jobs[index]!), text, bytes: Buffer.byteLength(text) };
-    });
-    const packing = packScrapeJobs(rendered, limits);
+    const rendered: RenderedJob[] = fileJobs.flatMap((slotJobs, home) => slotJobs.map((job) => {
+      const text = jobText(job);
+      return { home, name: jobName(job), text, bytes: Buffer.byteLength(text) };
+    }));
+    const packing = packScrapeJobs(rendered, { slots: files, maxFileBytes: limits.maxFileBytes });
     if (!packing.ok) return { ok: false, problem: { path: 'spec', message: `${packing.reason}; select fewer monitors or spread them over several Prometheus objects` } };
     scrapeFiles = packing.slots.flatMap((slotJobs, slot) => (slotJobs.length === 0 ? [] : [
       scrapeFile(slot, slotJobs.map((job) => job.text).join(''), slotJobs.map((job) => job.name), hashKey),

@@ -9,7 +9,7 @@ describe('pod volumes', () => {
     expect(mounts[0]).toEqual({ name: 'config', mountPath: CONFIG_DIR, readOnly: true });
   });
 
-  it('project all 64 scrape Secret slots of the shard into the same volume, each optional, whether they exist or not', () => {
+  it('project all SCRAPE_FILE_SLOTS (256) scrape Secret slots of the shard into the same volume, each optional, whether they exist or not', () => {
     const sources = podVolumes(testPrometheus(), 1, 1).volumes[0]?.projected?.sources ?? [];
     expect(sources.slice(1)).toEqual(Array.from({ length: SCRAPE_FILE_SLOTS }, (_, slot) => ({ secret: { name: `prometheus-main-shard-1-scrape-${slot}`, optional: true } })));
     // The list depends on nothing but the name and shard: the same pod spec for any size of configuration.

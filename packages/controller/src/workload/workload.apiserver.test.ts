@@ -4,7 +4,7 @@
  * controller creates the pods, and the garbage collector removes everything once the Prometheus is deleted.
  */
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, type V1StatefulSet } from '@kubernetes/client-node';
-import { SCRAPE_FILE_MAX_BYTES, generate, type GeneratorOutput } from '@promop/config-generator';
+import { SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_SLOTS, generate, type GeneratorOutput } from '@promop/config-generator';
 import { GROUP, PROMETHEUS_PLURAL, VERSION, type Prometheus } from '@promop/crds';
 import { applyCrds, ensureNamespace, untilServed } from '@promop/crds/test-support';
 import { sharedTestEnv } from '@promop/e2e';
@@ -140,7 +140,7 @@ describe('a Prometheus with two shards, as the API server sees what promop build
     const pod = await core.readNamespacedPod({ namespace: NAMESPACE, name: 'prometheus-main-shard-1-0' });
     expect(pod.metadata?.labels).toMatchObject({ team: 'observability', 'operator.prometheus.io/shard': '1' });
     const configSources = pod.spec?.volumes?.find((volume) => volume.name === 'config')?.projected?.sources ?? [];
-    expect(configSources.map((source) => source.secret?.name)).toEqual(['prometheus-main-shard-1', ...Array.from({ length: 64 }, (_, slot) => `prometheus-main-shard-1-scrape-${slot}`)]);
+    expect(configSources.map((source) => source.secret?.name)).toEqual(['prometheus-main-shard-1', ...Array.from({ length: SCRAPE_FILE_SLOTS }, (_, slot) => `prometheus-main-shard-1-scrape-${slot}`)]);
     expect(pod.spec?.containers[0]?.args).toContain('--storage.tsdb.no-lockfile');
     // Pending forever: this control plane has no scheduler or kubelet.
     expect(pod.status?.phase).toBe('Pending');
