@@ -46,12 +46,40 @@ export function keyReferences(kind: ReferencingKind, object: unknown): KeyRefere
   return [...found.values()];
 }
 
-function collect(schema: SchemaNode, value: unknown, found: Map<string, KeyReference>): void {
-  if (value === null || typeof value !== 'object') return;
+/** Whether a SecretKeySelector or ConfigMapKeySelector is reachable from each schema node, computed once per node. */
+const canReference = new WeakMap<SchemaNode, boolean>();
+
+/**
+ * Whether a value at `schema` can hold a reference. Most of a monitor (its selector, relabelings, metadata) cannot,
+ * and skipping those parts takes about a third off a cold walk over 10,000 ServiceMonitors (55–92 against 91–132 ms
+ * in three interleaved runs on a busy machine). A node being
+ * computed counts as "no" for the nodes inside it, which only matters for a recursive schema (there is none).
+ */
+function mayReference(schema: SchemaNode): boolean {
+  const known = canReference.get(schema);
+  if (known !== undefined) return known;
+  canReference.set(schema, false);
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+    ...(schema.items ? [schema.items] : []),
+    ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? []),
+  ];
+  const result = referencedKind(schema) !== undefined || children.some(mayReference);
+  canReference.set(schema, result);
+  return result;
+}
+
+function referencedKind(schema: SchemaNode): KeyReference['kind'] | undefined {
   // A field written as `{...secretKeySelectorSchema, description}` is a copy of the object but shares its
   // `properties`: comparing those finds every SecretKeySelector however it is described.
-  const referenced = schema.properties === secretKeySelectorSchema.properties ? 'Secret'
-    : schema.properties === configMapKeySelectorSchema.properties ? 'ConfigMap' : undefined;
+  if (schema.properties === secretKeySelectorSchema.properties) return 'Secret';
+  return schema.properties === configMapKeySelectorSchema.properties ? 'ConfigMap' : undefined;
+}
+
+function collect(schema: SchemaNode, value: unknown, found: Map<string, KeyReference>): void {
+  if (value === null || typeof value !== 'object' || !mayReference(schema)) return;
+  const referenced = referencedKind(schema);
   if (referenced) {
     const name = (value as { name?: unknown }).name;
     if (typeof name === 'string' && name !== '') found.set(`${referenced}/${name}`, { kind: referenced, name });
