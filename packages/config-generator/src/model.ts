@@ -100,7 +100,7 @@ export interface RuleConfigMap {
  * the jobs are too many to stay inline. Each is carried by the Secret of its slot (see SCRAPE_FILE_SLOTS).
  */
 export interface ScrapeFile {
-  /** Which of the SCRAPE_FILE_SLOTS Secrets carries it: fixed per monitor (a hash of its identity) unless its slot is full. */
+  /** Which of the SCRAPE_FILE_SLOTS Secrets carries it: a monitor's is a hash of its identity modulo the number of files (which grows with the configuration), unless that slot is full. */
   slot: number;
   /** `scrape-<slot>-<hash>.yaml` (scrapeFileName): the file in the config directory; changes exactly when `text` does. */
   name: string;

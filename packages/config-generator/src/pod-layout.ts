@@ -23,7 +23,7 @@ export const SCRAPE_FILE_SLOTS = 256;
 
 /**
  * The name of the scrape file of slot `slot` in CONFIG_DIR (and its key in the slot's Secret):
- * `scrape-<slot, two digits>-<hash of its content>.yaml`. The name changes exactly when the content does, which
+ * `scrape-<slot, at least two digits>-<hash of its content>.yaml`. The name changes exactly when the content does, which
  * is what lets promop prove from prometheus.yaml alone which version of each file Prometheus was told to read.
  */
 export function scrapeFileName(slot: number, contentHash: string): string {

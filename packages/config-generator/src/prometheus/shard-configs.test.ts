@@ -203,7 +203,9 @@ describe('the two ways of writing a slot', () => {
 describe('the number of files, by size', () => {
   // 16 sub-slots spread over 4 or 16 files, aimed at 2,000 bytes each: each job is about 60 bytes.
   const limits = { slots: 16, maxFileBytes: 100_000, inlineMaxBytes: 0, fileCounts: [4, 16], targetFileBytes: 2_000 };
-  const configOf = (jobs: number) => ({ global: {}, scrape_configs: Array.from({ length: jobs }, (_, index) => ({ job_name: `job-${index}`, static_configs: [{ targets: [`host-${index}:80`] }] })) });
+  // The same job objects in every call, as the generator's memo hands out an unchanged monitor's jobs.
+  const allJobs = Array.from({ length: 300 }, (_, index) => ({ job_name: `job-${index}`, static_configs: [{ targets: [`host-${index}:80`] }] }));
+  const configOf = (jobs: number) => ({ global: {}, scrape_configs: allJobs.slice(0, jobs) });
   const ownersOf = (jobs: number) => Array.from({ length: jobs }, (_, index) => `ServiceMonitor/ns/monitor-${Math.floor(index / 2)}`);
   const filesOf = (jobs: number, memo?: RenderMemo) => {
     const result = renderShardConfigs(configOf(jobs), 1, ownersOf(jobs), { scrapeConfigFiles: true, hashKey: 'k', limits, ...(memo ? { memo } : {}) });
@@ -230,6 +232,16 @@ describe('the number of files, by size', () => {
   it('gives with a memo the bytes it gives without, while the configuration grows past a count and shrinks back', () => {
     const memo = new RenderMemo();
     for (const jobs of [100, 120, 200, 260, 200, 120, 100]) expect(filesOf(jobs, memo)).toEqual(filesOf(jobs));
+  });
+
+  it('keeps, with a memo, the very file objects whose jobs did not change', () => {
+    const memo = new RenderMemo();
+    const before = filesOf(100, memo).scrapeFiles[0]!;
+    const after = filesOf(101, memo).scrapeFiles[0]!;
+    // Job 100 is one more job of monitor 50: only that monitor's file is new.
+    const changed = after.filter((file) => !before.includes(file));
+    expect(changed.map((file) => file.slot)).toEqual([homeSlot(ownersOf(101)[100]!, 16) % 4]);
+    expect(after.length).toBe(before.length);
   });
 });
 

@@ -377,7 +377,7 @@ describe('promop render with a configuration too large to stay inline', () => {
     const dir = join(out, 'rendered', 'monitoring', 'main');
     for (const [config, filesDir] of [['prometheus.yaml', 'scrape-files'], ['prometheus-shard-1.yaml', join('scrape-files', 'shard-1')]] as const) {
       const text = readFileSync(join(dir, config), 'utf8');
-      const listed = [...text.matchAll(/^- \/etc\/prometheus\/config\/(scrape-\d\d-[0-9a-f]{16}\.yaml)$/gm)].map((match) => match[1]);
+      const listed = [...text.matchAll(/^- \/etc\/prometheus\/config\/(scrape-\d{2,3}-[0-9a-f]{16}\.yaml)$/gm)].map((match) => match[1]);
       expect(listed.length).toBe(4);
       expect(readdirSync(join(dir, filesDir)).filter((name) => name.endsWith('.yaml')).sort()).toEqual([...listed].sort());
       // As mounted: prometheus.yaml and its files side by side in one directory.

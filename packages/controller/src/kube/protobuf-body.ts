@@ -14,9 +14,10 @@
  *
  * Only the fields listed here are known. An object with any other field (managedFields, a field of a newer
  * Kubernetes, a misspelt one), a value of the wrong JSON type, or a `data` value that is not canonical base64 is
- * not encoded (undefined): its request goes as JSON. A protobuf decoder drops what it does not know without a
- * word, where the JSON decoder refuses it with a precise error, so guessing here would turn a visible mistake into
- * a silently different object.
+ * not encoded (undefined): its request goes as JSON. The API server's JSON decoder knows every field of its own
+ * version, and refuses a value of the wrong type with a precise error; protobuf written by an encoder that does not
+ * know a field could only drop it, silently. (An unknown JSON field is dropped too, with a warning: the writes do
+ * not ask for strict field validation.)
  */
 
 /** The Content-Type of a protobuf request body. */

@@ -37,7 +37,7 @@ export function managedCounts(verdicts: readonly Verdict[]): Map<ManagedKind, Ma
 const scrapeFileBytes = new WeakMap<object, number>();
 
 /**
- * Per shard, the bytes of its prometheus.yaml and scrape files (UTF-8, as written to its Secrets). Measuring all 64
+ * Per shard, the bytes of its prometheus.yaml and scrape files (UTF-8, as written to its Secrets). Measuring all the
  * files of 10,000 monitors (38 MiB) on every change cost 9 ms; an unchanged file is measured once.
  */
 export function configBytesPerShard(output: Pick<GeneratorOutput, 'configs' | 'scrapeFiles'>): number[] {

@@ -118,7 +118,7 @@ export class PrometheusReconciler {
   /** Bodies already given their applied-hash annotation, by body object: an unchanged scrape Secret is hashed once. */
   readonly #hashed = new WeakMap<object, object>();
   /**
-   * Cached children found up to date with a body (by cached object, then body object): the 64 unchanged scrape
+   * Cached children found up to date with a body (by cached object, then body object): the 255 unchanged scrape
    * Secrets of a Prometheus are compared field by field once, not on every change of one monitor.
    */
   readonly #upToDate = new WeakMap<object, WeakSet<object>>();
@@ -368,7 +368,7 @@ export class PrometheusReconciler {
     // Every shard loads every rule file and the TLS assets, so their change concerns all shards.
     const allShards = Array.from({ length: shards }, (_, shard) => shard);
     // Rule ConfigMaps and scrape Secrets are independent of each other: applied CHILD_APPLIES_IN_FLIGHT at a time
-    // (a new Prometheus' 64 scrape file slots one by one cost 1.6 s before its prometheus.yaml).
+    // (a new Prometheus' scrape files one by one cost 1.6 s before its prometheus.yaml at 64 files).
     await forEachBounded(desired.ruleConfigMaps, CHILD_APPLIES_IN_FLIGHT, async (configMap) => {
       if ((await this.#applyOne('ConfigMap', configMap, caches.ownedConfigMaps.get(nameOf(configMap), namespace), (b, current) => children.writeConfigMap(b, current), log)).changed) changed(allShards);
     });
@@ -442,8 +442,8 @@ export class PrometheusReconciler {
       stored = upToDate ? cached : await apply(desired, cached);
       // Looked for in what is stored. A Secret's or ConfigMap's write answers its metadata only: no map to look in,
       // and none needed, as that write sent promop's maps whole, so no other key survived it. (One a mutating
-      // webhook adds comes back through the cache: its watch event enqueues this Prometheus again, and the cached
-      // object, up to date by its hash, is looked in then.)
+      // webhook adds during that very write stays until a later reconcile looks at the cached object: its watch
+      // event carries promop's own hash and does not enqueue, so at the latest the resync removes it.)
       const foreign = foreignKeysOf(kind, desired, stored);
       if (foreign.length > 0) {
         const { namespace, name } = { namespace: stored.metadata?.namespace ?? '', name: nameOf(body) };
