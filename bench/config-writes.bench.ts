@@ -61,18 +61,11 @@ try {
     { how: 'replace', text: small, inFlight: 8 },
     { how: 'apply', text: small, inFlight: 8 },
     // JSON and protobuf alternately, twice: the machine's load changes during a run.
-    { how: 'json create', text: huge, inFlight: 8 },
-    { how: 'json replace', text: huge, inFlight: 8 },
-    { how: 'json replace', text: huge, inFlight: 1 },
-    { how: 'create', text: huge, inFlight: 8 },
-    { how: 'replace', text: huge, inFlight: 8 },
-    { how: 'replace', text: huge, inFlight: 1 },
-    { how: 'json create', text: huge, inFlight: 8 },
-    { how: 'json replace', text: huge, inFlight: 8 },
-    { how: 'json replace', text: huge, inFlight: 1 },
-    { how: 'create', text: huge, inFlight: 8 },
-    { how: 'replace', text: huge, inFlight: 8 },
-    { how: 'replace', text: huge, inFlight: 1 },
+    ...[1, 2].flatMap(() => (['json ', ''] as const).flatMap((encoding) => [
+      { how: `${encoding}create` as const, text: huge, inFlight: 8 },
+      { how: `${encoding}replace` as const, text: huge, inFlight: 8 },
+      { how: `${encoding}replace` as const, text: huge, inFlight: 1 },
+    ])),
     { how: 'apply over', text: huge, inFlight: 8 },
     { how: 'apply over', text: huge, inFlight: 1 },
   ];
