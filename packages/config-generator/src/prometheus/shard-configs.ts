@@ -129,7 +129,8 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
     for (let subSlot = file; subSlot < items.length; subSlot += files) parts.push(items[subSlot]!);
     return parts;
   };
-  const fileJobs = Array.from({ length: files }, (_, file) => gathered(bySubSlot, file).flat());
+  // With every sub-slot a file of its own (the largest configurations), the sub-slots are the files.
+  const fileJobs = files === limits.slots ? bySubSlot : Array.from({ length: files }, (_, file) => gathered(bySubSlot, file).flat());
   const slotTexts = files === limits.slots ? subSlotTexts : Array.from({ length: files }, (_, file): SlotText => {
     const parts = gathered(subSlotTexts, file).filter((part) => part.bytes > 0);
     if (parts.length === 0) return EMPTY_SLOT;

@@ -39,10 +39,12 @@ export function protobufBodyOf(kind: ProtobufKind, object: unknown): Buffer | un
     const { apiVersion, kind: objectKind } = object;
     if (!absentOr(apiVersion, (v) => v === 'v1') || !absentOr(objectKind, (k) => k === kind)) return undefined;
     const raw = kind === 'Secret' ? secretMessage(object) : configMapMessage(object);
+    // raw is a bytes field holding the object's message: written as a nested message, its pieces are copied once,
+    // into the body, not into a buffer of their own first (a scrape Secret's are up to 1 MiB).
     const unknown = new Message()
       .message(1, new Message().string(1, 'v1').string(2, kind))
-      .bytes(2, raw.toBuffer());
-    return Buffer.concat([MAGIC, unknown.toBuffer()]);
+      .message(2, raw);
+    return unknown.toBuffer(MAGIC);
   } catch (error) {
     if (error instanceof NotEncodable) return undefined;
     throw error;
@@ -208,8 +210,9 @@ class Message {
     return this;
   }
 
-  toBuffer(): Buffer {
-    return Buffer.concat(this.#pieces, this.#length);
+  /** The encoded message, after `prefix` when given, in one buffer. */
+  toBuffer(prefix?: Buffer): Buffer {
+    return prefix ? Buffer.concat([prefix, ...this.#pieces], prefix.length + this.#length) : Buffer.concat(this.#pieces, this.#length);
   }
 }
 

@@ -92,9 +92,7 @@ export class EncodedBody {
 }
 
 /** What a write asks of the answer: `accept` (e.g. METADATA_ACCEPT, the stored object's metadata only). */
-export interface WriteOptions {
-  accept?: string;
-}
+export type WriteOptions = Pick<RawRequest, 'accept'>;
 
 /** One request. */
 export interface RawRequest {

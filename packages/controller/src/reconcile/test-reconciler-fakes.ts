@@ -205,7 +205,6 @@ export class FakeReloader implements ReconcilerReloader {
   }
 }
 
-/** `target` with a JSON merge patch (RFC 7386) applied: null removes a key, objects merge, anything else replaces. */
 /** Throws when ChildWriter would send `body` as JSON: it holds a field protobuf-body.ts does not know. */
 function encodable(kind: 'Secret' | 'ConfigMap', body: unknown): void {
   if (!protobufBodyOf(kind, body)) throw new Error(`bug: this ${kind} has a field protobuf-body.ts does not know, so ChildWriter would send it as JSON`);
@@ -216,6 +215,7 @@ function metadataOnly(object: Named): PartialObjectMetadata {
   return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', ...(object.metadata ? { metadata: object.metadata } : {}) };
 }
 
+/** `target` with a JSON merge patch (RFC 7386) applied: null removes a key, objects merge, anything else replaces. */
 function applyMergePatch<T>(target: T, patch: unknown): T {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch as T;
   const result: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
