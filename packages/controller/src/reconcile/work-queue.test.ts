@@ -143,6 +143,21 @@ describe('the work queue', () => {
     expect(calls).toBe(1);
     // jest would report the 60 s timer as an open handle if shutdown left it.
   });
+
+  it('queues a key after the delay addAfter asks for, without counting a failure, and not after shutdown', async () => {
+    queue = new WorkQueue();
+    const seen: string[] = [];
+    queue.start(async (key) => { seen.push(key); return 'done'; });
+    queue.addAfter('monitoring/main', 30);
+    await sleep(10);
+    expect(seen).toEqual([]);
+    await until(() => seen.length === 1);
+    expect(queue.failures('monitoring/main')).toBe(0);
+    await queue.shutdown();
+    queue.addAfter('monitoring/main', 1);
+    await sleep(20);
+    expect(seen).toEqual(['monitoring/main']);
+  });
 });
 
 describe('the work queue metrics', () => {

@@ -109,6 +109,16 @@ export class WorkQueue {
     this.#addAfter(key, backoffDelay(failures, this.#baseDelayMs, this.#maxDelayMs));
   }
 
+  /**
+   * Queues `key` after `delayMs` without counting a failure of its own (one pending delay per key: a second keeps
+   * the earlier). Ignored after shutdown. For retries whose failures are counted elsewhere: the binding writer's.
+   */
+  addAfter(key: string, delayMs: number): void {
+    if (this.#shuttingDown) return;
+    this.#metrics?.retried();
+    this.#addAfter(key, delayMs);
+  }
+
   /** Forgets the failures of `key`: its next retry starts from the base delay again. */
   forget(key: string): void {
     this.#failures.delete(key);
