@@ -2,9 +2,10 @@
  * The operator: caches → work queues → PrometheusReconcilers, wired in sample-controller's shape: one work queue
  * and one reconciler per kind (Prometheus, PrometheusAgent), sharing the caches, the writers and the reloader. `start()` waits
  * until every cache has listed (so the first reconcile sees the whole cluster, not a partial one that would
- * render a config without some monitors), then starts the workers; `stop()` stops watches, timers and workers
- * and leaves everything promop created in place: stopping the operator never stops a Prometheus. The reconciler's
- * ConfigReloader is the ShardReloader (reload/): it reloads and verifies the pods of each shard over HTTP.
+ * render a config without some monitors), then starts the workers; `stop()` stops watches, timers, workers and
+ * binding writers and leaves everything promop created in place: stopping the operator never stops a Prometheus.
+ * The reconciler's ConfigReloader is the ShardReloader (reload/): it reloads and verifies the pods of each shard
+ * over HTTP.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS } from '@promop/crds';
@@ -149,6 +150,8 @@ export class Operator {
       children,
       status,
       prometheusExists: (namespace, name) => prometheusExists(api, kind, namespace, name),
+      // A failed binding write (written beside the queue, binding-writer.ts) retries the whole reconcile.
+      requeue: (key, delayMs) => this.#queues[kind].addAfter(key, delayMs),
       events,
       reloader,
       log: this.#log,
@@ -204,20 +207,26 @@ export class Operator {
   }
 
   /**
-   * Stops reconciling for good (leadership lost): no reconcile starts after this call; resolves once the one in
-   * progress ended. The caches keep running until stop().
+   * Stops reconciling for good (leadership lost): no reconcile and no binding write starts after this call;
+   * resolves once the reconcile and the binding writes in progress ended. The caches keep running until stop().
    */
   async stopReconciling(): Promise<void> {
     clearInterval(this.#resyncTimer);
     await this.#shutdownQueues();
   }
 
-  /** Stops both work queues; resolves once the reconciles in progress ended. */
+  /**
+   * Stops both work queues, then the binding writers (the reconciles in progress may still hand them bindings);
+   * resolves once the reconciles and the binding writes in progress ended.
+   */
   async #shutdownQueues(): Promise<void> {
-    await Promise.all(WORKLOAD_KINDS.map((kind) => this.#queues[kind].shutdown()));
+    await Promise.all(WORKLOAD_KINDS.map(async (kind) => {
+      await this.#queues[kind].shutdown();
+      await this.#reconcilers[kind].stopBindingWrites();
+    }));
   }
 
-  /** Stops watching and reconciling; waits for the reconcile in progress. Children stay. */
+  /** Stops watching and reconciling; waits for the reconcile and the binding writes in progress. Children stay. */
   async stop(): Promise<void> {
     clearInterval(this.#resyncTimer);
     await stopClusterCaches(this.#caches);

@@ -1,8 +1,11 @@
 /**
  * The reconciler's decisions, with in-memory fakes of what it reads and writes through (test-reconciler-fakes.ts):
  * what it writes, what it leaves alone, and what it returns, for a broken spec, a rejected monitor, nothing
- * changed, a conflict on a binding, a deleted or paused Prometheus, a failed reload and a refused StatefulSet.
- * Against the real API server the reconciler is tested by the operator's API-server tests.
+ * changed, a conflict on a binding, a deleted or paused Prometheus, a failed reload and a refused StatefulSet; and
+ * that the bindings are written beside the reconcile (binding-writer.ts): a reconcile does not wait for them, newer
+ * verdicts replace older ones not yet written, and a failed binding write requeues the key. A reconcile resolves
+ * before its bindings are written, so the tests wait for them with `bindingsSettled`. Against the real API server
+ * the reconciler is tested by the operator's API-server tests.
  */
 import type { Prometheus, ServiceMonitor } from '@promop/crds';
 import { pino } from 'pino';
@@ -35,6 +38,10 @@ const TOO_LONG_TIMEOUT = { interval: '10s', scrapeTimeout: '1m' };
 
 function setUp(...objects: (Prometheus | ServiceMonitor)[]) {
   const cluster = new FakeCluster();
+  /** The keys the binding writer asked to reconcile again, with their delays. */
+  const requeued: { key: string; delayMs: number }[] = [];
+  /** Every log line, parsed. */
+  const logLines: Record<string, unknown>[] = [];
   const reloader = new FakeReloader();
   cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
   for (const object of objects) {
@@ -53,10 +60,17 @@ function setUp(...objects: (Prometheus | ServiceMonitor)[]) {
     events: cluster.recorder,
     reloader,
     prometheusExists: cluster.prometheusExists,
-    log: pino({ level: 'silent' }),
+    requeue: (key, delayMs) => requeued.push({ key, delayMs }),
+    log: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) }),
     now: () => NOW,
   });
-  return { cluster, reloader, reconciler };
+  /** Reconciles KEY and waits until its bindings are written too; resolves with the reconcile's outcome. */
+  const reconcileAndBind = async () => {
+    const outcome = await reconciler.reconcile(KEY);
+    await reconciler.bindingsSettled(KEY);
+    return outcome;
+  };
+  return { cluster, reloader, reconciler, requeued, logLines, reconcileAndBind };
 }
 
 function reconciledOf(cluster: FakeCluster) {
@@ -70,16 +84,16 @@ function bindingOf(cluster: FakeCluster, name: string) {
 
 describe('reconcile of one Prometheus', () => {
   it('a broken Prometheus spec: Reconciled=False with the path, no child written, nothing reloaded', async () => {
-    const { cluster, reloader, reconciler } = setUp(prometheus({ scrapeInterval: 'often' }), serviceMonitor('good'));
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const { cluster, reloader, reconcileAndBind } = setUp(prometheus({ scrapeInterval: 'often' }), serviceMonitor('good'));
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(reconciledOf(cluster)).toMatchObject({ status: 'False', reason: 'ReconciliationFailed', message: expect.stringMatching(/^spec\.scrapeInterval: /) });
     expect(cluster.writesTo('child')).toEqual([]);
     expect(reloader.reloads).toEqual([]);
   });
 
   it('a rejected monitor: its binding with the path and one Warning Event; the others and the children still written', async () => {
-    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const { cluster, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    await expect(reconcileAndBind()).resolves.toBe('done');
 
     const bad = bindingOf(cluster, 'bad');
     expect(bad.accepted).toMatchObject({ status: 'False', reason: 'InvalidConfiguration', message: expect.stringMatching(/^spec\.endpoints\[0\]\.scrapeTimeout: /) });
@@ -99,25 +113,25 @@ describe('reconcile of one Prometheus', () => {
     expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
 
     // The same rejection again is no new Event.
-    await reconciler.reconcile(KEY);
+    await reconcileAndBind();
     expect(cluster.events).toHaveLength(1);
   });
 
   it('nothing changed since the last reconcile: zero writes, and the shards are still asked to run their files', async () => {
-    const { cluster, reloader, reconciler } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const { cluster, reloader, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    await expect(reconcileAndBind()).resolves.toBe('done');
     const first = cluster.writes.length;
     expect(cluster.writesTo('child').map((w) => w.kind)).toEqual(expect.arrayContaining(['Secret', 'ConfigMap', 'Service', 'StatefulSet']));
     expect(cluster.writesTo('status').map((w) => `${w.kind}/${w.name}`).sort()).toEqual(['Prometheus/main', 'ServiceMonitor/bad', 'ServiceMonitor/good']);
 
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.slice(first)).toEqual([]);
     expect(reloader.reloads).toHaveLength(2);
   });
 
   it('keys someone added to a rule ConfigMap, the config Secret or the Service selector are removed with one patch each', async () => {
-    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const { cluster, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
+    await expect(reconcileAndBind()).resolves.toBe('done');
     const { ownedConfigMaps, ownedSecrets, ownedServices } = cluster.caches;
     const configMap = ownedConfigMaps.list('monitoring')[0]!;
     const secret = ownedSecrets.get('prometheus-main', 'monitoring')!;
@@ -128,7 +142,7 @@ describe('reconcile of one Prometheus', () => {
     ownedServices.put({ ...service, spec: { ...service.spec, selector: { ...service.spec?.selector, team: 'other' } } });
 
     const before = cluster.writes.length;
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     const childWrites = cluster.writes.slice(before).flatMap((w) => (w.to === 'child' ? [`${w.op} ${w.kind}`] : []));
     expect(childWrites.sort()).toEqual(['merge-patch ConfigMap', 'merge-patch Secret', 'merge-patch Service']);
     expect(ownedConfigMaps.get(configMap.metadata!.name!, 'monitoring')!.data).toEqual(configMap.data);
@@ -136,68 +150,85 @@ describe('reconcile of one Prometheus', () => {
     expect(ownedServices.get('prometheus-operated', 'monitoring')!.spec?.selector).toEqual(service.spec?.selector);
 
     const after = cluster.writes.length;
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.slice(after)).toEqual([]);
   });
 
-  it('a 409 on one binding asks for a retry; the other bindings and the status are still written', async () => {
-    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('a'), serviceMonitor('b'), serviceMonitor('c'));
+  it('a 409 on one binding requeues the key with a growing backoff; the other bindings and the status are still written', async () => {
+    const { cluster, requeued, reconcileAndBind } = setUp(prometheus(), serviceMonitor('a'), serviceMonitor('b'), serviceMonitor('c'));
     cluster.fail = (write) => (write.to === 'status' && write.kind === 'ServiceMonitor' && write.name === 'b' ? apiError(409, 'Conflict', 'the object has been modified') : undefined);
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('retry');
+    // The reconcile's own outcome is the config's (written); the binding writer asks for the retry.
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    expect(requeued).toEqual([{ key: KEY, delayMs: 5 }]);
     expect(bindingOf(cluster, 'a').accepted).toMatchObject({ status: 'True' });
     expect(bindingOf(cluster, 'c').accepted).toMatchObject({ status: 'True' });
     expect(bindingOf(cluster, 'b').status).toBeUndefined();
     expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
 
-    // Once the conflict is gone, the retry writes the missing binding and only that.
+    // Still in conflict: the reconcile succeeds again, and the backoff grows all the same.
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    expect(requeued).toEqual([{ key: KEY, delayMs: 5 }, { key: KEY, delayMs: 10 }]);
+
+    // Once the conflict is gone, the retry writes the missing binding and only that, and asks for no other.
     cluster.fail = () => undefined;
     const before = cluster.writes.length;
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.slice(before).map((w) => `${w.to}:${w.kind}/${w.name}`)).toEqual(['status:ServiceMonitor/b']);
+    expect(requeued).toHaveLength(2);
+  });
+
+  it('a binding write that fails otherwise (403) is logged as an error and requeues the key', async () => {
+    const { cluster, requeued, logLines, reconcileAndBind } = setUp(prometheus(), serviceMonitor('a'));
+    cluster.fail = (write) => (write.to === 'status' && write.kind === 'ServiceMonitor' ? apiError(403, 'Forbidden', 'servicemonitors.monitoring.coreos.com "a" is forbidden') : undefined);
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    expect(requeued).toEqual([{ key: KEY, delayMs: 5 }]);
+    const errors = logLines.filter((line) => line.level === 50);
+    expect(errors).toEqual([expect.objectContaining({ msg: 'binding writes failed; retrying with backoff', prometheus: KEY, kind: 'Prometheus', failures: 1 })]);
+    expect(JSON.stringify(errors[0])).toContain('forbidden');
   });
 
   it('a deleted Prometheus: its bindings are removed, nothing else is written, the reloader forgets it', async () => {
-    const { cluster, reloader, reconciler } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
-    await reconciler.reconcile(KEY);
+    const { cluster, reloader, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    await reconcileAndBind();
     expect(bindingOf(cluster, 'good').status?.bindings).toHaveLength(1);
 
     cluster.caches.prometheuses.remove('main', 'monitoring');
     cluster.existing.delete(KEY);
     const before = cluster.writes.length;
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     const after = cluster.writes.slice(before);
     expect(after.map((w) => `${w.to}:${w.kind}/${w.name}`).sort()).toEqual(['status:ServiceMonitor/bad', 'status:ServiceMonitor/good']);
     for (const name of ['good', 'bad']) expect(bindingOf(cluster, name).status).toEqual({ bindings: [], acceptedBy: 0, rejectedBy: 0 });
     expect(reloader.forgotten).toEqual([KEY]);
 
     // Nothing left to remove: the next reconcile of the key writes nothing.
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.slice(before + after.length)).toEqual([]);
   });
 
   it('a Prometheus missing from the cache but present in the API server (another operator\'s) keeps its bindings', async () => {
-    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
-    await reconciler.reconcile(KEY);
+    const { cluster, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
+    await reconcileAndBind();
     cluster.caches.prometheuses.remove('main', 'monitoring');
     const before = cluster.writes.length;
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.slice(before)).toEqual([]);
     expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True' });
   });
 
   it('a Prometheus being deleted (deletionTimestamp) has its bindings removed too', async () => {
-    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
-    await reconciler.reconcile(KEY);
+    const { cluster, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
+    await reconcileAndBind();
     const current = cluster.caches.prometheuses.get('main', 'monitoring') as Prometheus;
     cluster.caches.prometheuses.put({ ...current, metadata: { ...current.metadata, deletionTimestamp: '2026-03-01T11:59:00Z' } } as Prometheus);
     const before = cluster.writes.length;
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.slice(before).map((w) => `${w.to}:${w.kind}/${w.name}`)).toEqual(['status:ServiceMonitor/good']);
   });
 
   it('a paused Prometheus: only its status is written (nothing rendered, applied, bound or reloaded)', async () => {
-    const { cluster, reloader, reconciler } = setUp(prometheus({ paused: true }), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    const { cluster, reloader, reconcileAndBind } = setUp(prometheus({ paused: true }), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.map((w) => `${w.to}:${w.kind}/${w.name}`)).toEqual(['status:Prometheus/main']);
     expect(cluster.caches.prometheuses.get('main', 'monitoring')?.status).toMatchObject({ paused: true });
     expect(cluster.events).toEqual([]);
@@ -205,25 +236,25 @@ describe('reconcile of one Prometheus', () => {
   });
 
   it('a failed reload: Reconciled=False (ReloadFailed) with the shard, and a retry', async () => {
-    const { cluster, reloader, reconciler } = setUp(prometheus(), serviceMonitor('good'));
+    const { cluster, reloader, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
     reloader.failure = 'POST /-/reload: connection refused';
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('retry');
+    await expect(reconcileAndBind()).resolves.toBe('retry');
     expect(reconciledOf(cluster)).toMatchObject({ status: 'False', reason: 'ReloadFailed', message: 'shard 0: POST /-/reload: connection refused' });
     expect(cluster.caches.prometheuses.get('main', 'monitoring')?.status?.configStatus?.[0]).toMatchObject({ shardID: '0', pendingReplicas: [{ reason: 'ReloadFailed' }] });
     // The bindings are written all the same.
     expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True' });
 
     reloader.failure = undefined;
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
   });
 
   it('a StatefulSet the API server refuses (422) is Reconciled=False naming it, not a throw', async () => {
-    const { cluster, reloader, reconciler } = setUp(prometheus(), serviceMonitor('good'));
+    const { cluster, reloader, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
     cluster.fail = (write) => (write.to === 'child' && write.kind === 'StatefulSet'
       ? apiError(422, 'Invalid', 'StatefulSet.apps "prometheus-main" is invalid: spec.template.spec.tolerations[0].operator: Unsupported value: "Sometimes"')
       : undefined);
-    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(reconciledOf(cluster)).toMatchObject({ status: 'False', reason: 'ReconciliationFailed', message: expect.stringMatching(/^StatefulSet prometheus-main: .*tolerations\[0\]\.operator/) });
     expect(reloader.reloads).toEqual([]);
     expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True' });
@@ -233,5 +264,113 @@ describe('reconcile of one Prometheus', () => {
     const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
     cluster.fail = (write) => (write.to === 'child' && write.kind === 'Secret' ? apiError(503, 'ServiceUnavailable', 'etcd is down') : undefined);
     await expect(reconciler.reconcile(KEY)).rejects.toMatchObject({ code: 503 });
+  });
+});
+
+/** A promise and its resolve: what a held status write waits for. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/** A ServiceMonitor of `team` (label `team`). */
+function teamMonitor(name: string, team: string): ServiceMonitor {
+  const monitor = serviceMonitor(name);
+  return { ...monitor, metadata: { ...monitor.metadata, labels: { team } } };
+}
+
+/** Resolves once `check` is true (polling every tick), or fails after `timeoutMs`. */
+async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/** Monitors `<prefix>00`..: more than the 16 binding writes in flight at once, so some wait for a free slot. */
+const MONITORS = 20;
+const IN_FLIGHT = 16;
+const teamMonitors = (prefix: string, team: string, count: number) =>
+  Array.from({ length: count }, (_, i) => teamMonitor(`${prefix}${String(i).padStart(2, '0')}`, team));
+
+describe('the bindings of a Prometheus, written beside its reconciles', () => {
+  it('a reconcile returns with the config and status written while its binding writes are still held', async () => {
+    const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('a'), serviceMonitor('b'));
+    const held = gate();
+    const started: string[] = [];
+    cluster.hold = (target) => (target.kind === 'ServiceMonitor' ? (started.push(target.name), held.promise) : undefined);
+
+    const outcome = await Promise.race([reconciler.reconcile(KEY), new Promise((resolve) => setTimeout(() => resolve('still waiting for the bindings'), 2_000))]);
+    expect(outcome).toBe('done');
+    expect(cluster.caches.ownedSecrets.get('prometheus-main', 'monitoring')).toBeDefined();
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+    await until(() => started.length === 2);
+    expect(bindingOf(cluster, 'a').status).toBeUndefined();
+
+    held.open();
+    await reconciler.bindingsSettled(KEY);
+    expect(bindingOf(cluster, 'a').accepted).toMatchObject({ status: 'True' });
+    expect(bindingOf(cluster, 'b').accepted).toMatchObject({ status: 'True' });
+  });
+
+  it('newer verdicts handed while a pass is held replace it: the writes it had not started never start, and the statuses end as the newer verdicts say', async () => {
+    const { cluster, reconciler } = setUp(prometheus({ serviceMonitorSelector: { matchLabels: { team: 'a' } } }), ...teamMonitors('a', 'a', MONITORS), ...teamMonitors('b', 'b', 5));
+    const held = gate();
+    const started: string[] = [];
+    cluster.hold = (target) => (target.kind === 'ServiceMonitor' ? (started.push(target.name), held.promise) : undefined);
+
+    // A: team a selected; its pass starts 16 of its 20 writes and is held.
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    await until(() => started.length === IN_FLIGHT);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toHaveLength(IN_FLIGHT);
+    const startedInA = [...started];
+    const neverStarted = teamMonitors('a', 'a', MONITORS).map((m) => m.metadata.name).filter((name) => !startedInA.includes(name));
+    expect(neverStarted).toHaveLength(MONITORS - IN_FLIGHT);
+
+    // B: the Prometheus now selects team b. Its reconcile returns while A's writes are still held.
+    const current = cluster.caches.prometheuses.get('main', 'monitoring') as Prometheus;
+    cluster.caches.prometheuses.put({ ...current, metadata: { ...current.metadata, generation: 2 }, spec: { ...current.spec, serviceMonitorSelector: { matchLabels: { team: 'b' } } } } as Prometheus);
+    await expect(reconciler.reconcile(KEY)).resolves.toBe('done');
+    expect(started).toHaveLength(IN_FLIGHT);
+
+    held.open();
+    await reconciler.bindingsSettled(KEY);
+    // After B arrived: A's 16 bindings removed again, team b's written; none of the 4 only A wanted was started.
+    const startedAfterB = started.slice(IN_FLIGHT);
+    expect(startedAfterB.filter((name) => name.startsWith('b')).sort()).toEqual(['b00', 'b01', 'b02', 'b03', 'b04']);
+    expect(startedAfterB.filter((name) => name.startsWith('a')).sort()).toEqual([...startedInA].sort());
+    for (const name of neverStarted) expect(started).not.toContain(name);
+    for (const monitor of teamMonitors('a', 'a', MONITORS)) expect(bindingOf(cluster, monitor.metadata.name).accepted).toBeUndefined();
+    for (const monitor of teamMonitors('b', 'b', 5)) expect(bindingOf(cluster, monitor.metadata.name).accepted).toMatchObject({ status: 'True' });
+  });
+
+  it('stopping the binding writes starts no write after the call and waits for those in flight', async () => {
+    const { cluster, reconciler } = setUp(prometheus(), ...teamMonitors('a', 'a', MONITORS));
+    const held = gate();
+    const started: string[] = [];
+    cluster.hold = (target) => (target.kind === 'ServiceMonitor' ? (started.push(target.name), held.promise) : undefined);
+    await reconciler.reconcile(KEY);
+    await until(() => started.length === IN_FLIGHT);
+
+    let stopped = false;
+    const stopping = reconciler.stopBindingWrites().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stopped).toBe(false);
+    held.open();
+    await stopping;
+    expect(cluster.writesTo('status').filter((w) => w.kind === 'ServiceMonitor')).toHaveLength(IN_FLIGHT);
+    expect(started).toHaveLength(IN_FLIGHT);
+
+    // A reconcile after the stop hands bindings that are never written.
+    await reconciler.reconcile(KEY);
+    await reconciler.bindingsSettled(KEY);
+    expect(started).toHaveLength(IN_FLIGHT);
   });
 });

@@ -5,16 +5,19 @@
  * `namespace/name` key, reads the current state from the caches and makes the cluster match, so running it twice
  * is harmless. Order follows prometheus-operator's `sync` (§10) but for the bindings: render; rule ConfigMaps, TLS
  * assets, scrape and config Secrets, governing Service, StatefulSets; then every monitor's and rule's verdict in
- * its status (also when the Prometheus itself is broken), written while the reload runs; delete what removed
- * shards, emptied scrape file slots and fewer rule ConfigMaps left behind; reload; status. (prometheus-operator
- * writes the bindings first; with hundreds of monitors that delays a new Prometheus' first config by seconds.)
+ * its status (also when the Prometheus itself is broken), handed to the binding writer (binding-writer.ts), which
+ * writes them beside the work queue: the reconcile does not wait for them; delete what removed shards, emptied
+ * scrape file slots and fewer rule ConfigMaps left behind; reload; status. (prometheus-operator writes the bindings
+ * first; with hundreds of monitors that delays a new Prometheus' first config by seconds. And a reconcile that
+ * waited for thousands of binding writes held back the next one, whose config had the monitors created meanwhile.)
  *
  * User errors are values: a broken Prometheus spec (from the generator or a builder) and a 4xx from the API
  * server about what the user wrote (a 422 on the StatefulSet for an invalid toleration) end as Reconciled=False
  * with the path in the message, and are not retried in a loop: the next change to any input enqueues the key
  * again. When the Prometheus is broken the config Secret is not touched: Prometheus keeps running the last good
  * configuration. Anything else (API unavailable, a 409 from a stale cache) throws or returns `retry`, and the work
- * queue retries with backoff.
+ * queue retries with backoff; a binding write that fails makes the binding writer requeue the key with a backoff
+ * of its own.
  */
 import { RenderMemo, generate, oncePerObject, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type Kind, type PodMonitor, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
@@ -32,6 +35,7 @@ import {
 import { isUpToDate, withAppliedHash } from './applied-hash.ts';
 import { describeForeignKeys, foreignKeysOf, removalPatch } from './foreign-keys.ts';
 import { bindResource, bindingDecision, hasBindingOf, type BindingOwner } from './bindings.ts';
+import { BindingWriter, type BindingPass } from './binding-writer.ts';
 import { forEachBounded } from './bounded-parallel.ts';
 import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
 import { expectedShardFiles } from './expected-shard-files.ts';
@@ -62,6 +66,11 @@ export interface ReconcilerDependencies {
    * are not promop's to remove.
    */
   prometheusExists: (namespace: string, name: string) => Promise<boolean>;
+  /**
+   * Reconciles the key again after `delayMs`: asked by the binding writer when a binding write failed or met a
+   * newer version (the operator: the kind's work queue).
+   */
+  requeue: (key: string, delayMs: number) => void;
   log: Logger;
   /** Where each render's selected/rejected counts and config sizes are recorded (OperatorMetrics; default nowhere). */
   metrics?: { recordGenerated(prometheusKey: string, output: GeneratorOutput): void };
@@ -143,11 +152,30 @@ export class PrometheusReconciler {
    */
   readonly #writtenBindings = new Map<string, Map<string, string>>();
   readonly #decisions = new WeakMap<Verdict, string>();
+  /** Writes the bindings of each Prometheus of this kind beside the work queue, newest verdicts first (binding-writer.ts). */
+  readonly #bindings: BindingWriter;
 
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
     this.#now = deps.now ?? (() => new Date());
     this.#naming = WORKLOADS[deps.kind ?? 'Prometheus'];
+    this.#bindings = new BindingWriter({ requeue: deps.requeue, log: deps.log.child({ kind: this.#naming.kind }) });
+  }
+
+  /**
+   * Resolves once the bindings handed so far for `key` (without a key: for every Prometheus of this kind) are
+   * written, or their failure is logged and the key requeued. A reconcile returns before its bindings are written.
+   */
+  bindingsSettled(key?: string): Promise<void> {
+    return this.#bindings.settled(key);
+  }
+
+  /**
+   * Stops writing bindings for good (the operator stops, or lost its leadership): no binding write starts after
+   * this call; resolves once the writes in flight ended. Call it after the work queue stopped.
+   */
+  stopBindingWrites(): Promise<void> {
+    return this.#bindings.stop();
   }
 
   /** The cache of this reconciler's kind. */
@@ -175,9 +203,13 @@ export class PrometheusReconciler {
       this.#deps.reloader.forget(sharedKey);
       this.#lastReconciled.delete(key);
       this.#memos.delete(key);
-      const bound = this.#hasBindingsOf(namespace, name);
+      // Removed through the binding writer like any other change, so the removal runs after a pass still writing
+      // this Prometheus' bindings, never beside it; and also when the cache shows none yet but such a pass runs
+      // (its writes may not be cached yet): the removal pass removes what the cache shows by then.
+      const bound = this.#hasBindingsOf(namespace, name) || this.#bindings.busy(key);
       if (!bound || (!prometheus && await this.#deps.prometheusExists(namespace, name))) return 'done';
-      return this.#recordVerdicts(this.#owner(namespace, name), new Map(), log);
+      this.#handBindings(key, () => new Map(), log);
+      return 'done';
     }
     if (prometheus.spec?.paused === true) {
       // Paused: nothing is rendered or applied; status still tells the truth about the pods.
@@ -192,21 +224,21 @@ export class PrometheusReconciler {
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
     const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
     this.#deps.metrics?.recordGenerated(sharedKey, output);
-    // The verdicts by resource are built when they are recorded, after the config is written: 10,000 entries are
-    // not worth delaying the write for.
-    const recordVerdicts = () => {
-      const verdicts = new Map(output.verdicts.filter((v) => v.resource.kind !== kind).map((v) => [this.#stringOf(v, () => verdictKey(v.resource)), v]));
-      return this.#recordVerdicts(this.#owner(namespace, name), verdicts, log, prometheus);
+    // The verdicts by resource are built when the binding writer starts the pass, after the config is written
+    // (10,000 entries are not worth delaying the write for), and not at all for a pass a newer one replaced.
+    const handVerdicts = (): ProcessOutcome => {
+      this.#handBindings(key, () => new Map(output.verdicts.filter((v) => v.resource.kind !== kind).map((v) => [this.#stringOf(v, () => verdictKey(v.resource)), v])), log, prometheus);
+      return 'done';
     };
 
     if (!output.ok) {
       await this.#fail(prometheus, problemsMessage(output.prometheusProblems), log);
-      return recordVerdicts();
+      return handVerdicts();
     }
     const built = buildChildren(prometheus, output, this.#workloads().list(namespace), memo.scrapeSecrets);
     if (!built.ok) {
       await this.#fail(prometheus, problemsMessage(built.problems), log);
-      return recordVerdicts();
+      return handVerdicts();
     }
 
     let applied: AppliedChildren;
@@ -217,12 +249,13 @@ export class PrometheusReconciler {
       if (!api || !isUserCaused(api)) throw error;
       const what = (error as { child?: string }).child;
       await this.#fail(prometheus, `${what ? `${what}: ` : ''}${api.message}`, log);
-      return recordVerdicts();
+      return handVerdicts();
     }
     // The bindings (one status write per selected monitor and rule whose verdict changed: a thousand on a first
-    // reconcile) go after the config and alongside the reload, which mostly waits for the kubelet: writing them
-    // first made a new Prometheus wait for all of them before it had any config.
-    const bindings = recordVerdicts().then((outcome) => ({ outcome }), (error: unknown) => ({ error }));
+    // reconcile) go after the config, to the binding writer, which writes them alongside the reload and the
+    // reconciles after this one: writing them first made a new Prometheus wait for all of them before it had any
+    // config, and waiting for them held back the next reconcile.
+    handVerdicts();
     await this.#deleteLeftovers(prometheus, built.value, log);
 
     const reload = await this.#reload(prometheus, output, applied, log);
@@ -230,9 +263,17 @@ export class PrometheusReconciler {
       ? { status: 'False', reason: 'ReloadFailed', message: reload.failures.join('; ') }
       : { status: 'True', ...successReason(output), message: output.prometheusWarnings.join('; ') };
     await this.#writeStatus(prometheus, applied.statefulSets, reconciled, log, reload.configStatus);
-    const recorded = await bindings;
-    if ('error' in recorded) throw recorded.error;
-    return reload.failures.length > 0 ? 'retry' : recorded.outcome;
+    return reload.failures.length > 0 ? 'retry' : 'done';
+  }
+
+  /**
+   * Hands the binding writer the newest desired verdicts of Prometheus `key` (built when its pass starts) and
+   * `prometheus` for the Events (none when it is gone); does not wait for the writes.
+   */
+  #handBindings(key: string, verdicts: () => Map<string, Verdict>, log: Logger, prometheus?: PrometheusWorkload): void {
+    const { namespace, name } = splitKey(key);
+    const pass: BindingPass = (superseded) => this.#recordVerdicts(this.#owner(namespace, name), verdicts(), log, superseded, prometheus);
+    this.#bindings.hand(key, pass);
   }
 
   #hasBindingsOf(namespace: string, name: string): boolean {
@@ -287,11 +328,12 @@ export class PrometheusReconciler {
   }
 
   /**
-   * Writes this Prometheus' binding into the status of every monitor and rule that has a verdict, and removes it
-   * from those that no longer do; one Warning Event per newly rejected resource. A 409 (the cache was behind
-   * another write to the same status) asks for a retry.
+   * One pass of the binding writer: writes this Prometheus' binding into the status of every monitor and rule that
+   * has a verdict, and removes it from those that no longer do; one Warning Event per newly rejected resource. Starts
+   * no write once `superseded()` (newer verdicts wait, or the operator stops); those in flight finish. A 409 (the
+   * cache was behind another write to the same status) asks for a retry.
    */
-  async #recordVerdicts(owner: Required<BindingOwner>, verdicts: Map<string, Verdict>, log: Logger, prometheus?: PrometheusWorkload): Promise<ProcessOutcome> {
+  async #recordVerdicts(owner: Required<BindingOwner>, verdicts: Map<string, Verdict>, log: Logger, superseded: () => boolean, prometheus?: PrometheusWorkload): Promise<ProcessOutcome> {
     const { status, events } = this.#deps;
     let outcome: ProcessOutcome = 'done';
     const now = this.#now();
@@ -313,6 +355,8 @@ export class PrometheusReconciler {
       return [];
     });
     await forEachBounded(changes, STATUS_WRITES_IN_FLIGHT, async ({ kind, resource, verdict, change, decision }) => {
+      // The newer pass recomputes from the caches whatever this one leaves unwritten.
+      if (superseded()) return;
       const { namespace, name, resourceVersion, uid } = resource.metadata;
       const resourceLog = log.child({ kind, namespace, name });
       try {

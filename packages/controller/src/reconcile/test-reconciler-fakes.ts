@@ -83,7 +83,10 @@ export type Write =
   | { to: 'child'; op: 'annotate' | 'orphan-delete'; kind: 'StatefulSet'; name: string }
   | { to: 'status'; kind: Kind; name: string; status: object };
 
-/** Records writes; children and statuses written go into `caches`. `fail` makes a write throw. */
+/**
+ * Records writes; children and statuses written go into `caches`. `fail` makes a write throw; `hold` makes a status
+ * write wait (before it is recorded or stored) until the promise it returns settles.
+ */
 export class FakeCluster {
   readonly caches = fakeCaches();
   readonly writes: Write[] = [];
@@ -92,6 +95,8 @@ export class FakeCluster {
   readonly existing = new Set<string>();
   /** Throws the returned error for a write it returns one for. */
   fail: (write: Write) => Error | undefined = () => undefined;
+  /** Called when a status write starts; the write waits for the promise it returns, if any. */
+  hold: (target: StatusTarget) => Promise<void> | undefined = () => undefined;
 
   #write(write: Write): void {
     const error = this.fail(write);
@@ -154,6 +159,7 @@ export class FakeCluster {
 
   readonly status: ReconcilerStatus = {
     apply: async (target: StatusTarget, status: object) => {
+      await this.hold(target);
       this.#write({ to: 'status', kind: target.kind, name: target.name, status });
       const cache = this.caches[CACHE_OF_KIND[target.kind]] as unknown as FakeCache<Named & { status?: object }>;
       const current = cache.get(target.name, target.namespace);
