@@ -88,27 +88,29 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   // A rendering is kept with its verdict and owner (the same objects from call to call), so the controller
   // recognises an unchanged verdict by identity and the scrape file slots find their monitors' homes without
   // building 10,000 strings per change.
-  const memoized = <T extends MonitorObject>(kind: ResourceKind, render: (monitor: T, context: ScrapeContext) => MonitorRendering) => (monitor: T): SummarisedRendering => {
-    const summarised = (context: ScrapeContext) => summarise(kind, monitor, render(monitor, context));
-    return memo ? memo.rendering(monitor, monitorSettings, secrets, (store) => summarised({ ...scrapeContext, secrets: store ?? secrets })) : summarised(scrapeContext);
+  const renderedAll = <T extends MonitorObject>(kind: ResourceKind, render: (monitor: T, context: ScrapeContext) => MonitorRendering) => (sorted: readonly T[]): SummarisedRendering[] => {
+    const summarised = (monitor: T, context: ScrapeContext) => summarise(kind, monitor, render(monitor, context));
+    return memo
+      ? memo.renderings(kind, sorted, monitorSettings, secrets, (monitor, store) => summarised(monitor, { ...scrapeContext, secrets: store ?? secrets }))
+      : sorted.map((monitor) => summarised(monitor, scrapeContext));
   };
-  const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors);
-  const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors);
-  const probes = select('Probe', input.probes ?? [], identity, pairFor(spec, 'probe'), namespaces, invalidSelectors);
-  const scrapeConfigs = select('ScrapeConfig', input.scrapeConfigs ?? [], identity, pairFor(spec, 'scrapeConfig'), namespaces, invalidSelectors);
+  const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors, memo);
+  const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors, memo);
+  const probes = select('Probe', input.probes ?? [], identity, pairFor(spec, 'probe'), namespaces, invalidSelectors, memo);
+  const scrapeConfigs = select('ScrapeConfig', input.scrapeConfigs ?? [], identity, pairFor(spec, 'scrapeConfig'), namespaces, invalidSelectors, memo);
   const tlsAssets: Record<string, string> = {};
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [] };
   const monitorVerdicts = [
-    ...renderMonitors('ServiceMonitor', serviceMonitors, memoized('ServiceMonitor', renderServiceMonitor), generatedJobs, tlsAssets, memo),
-    ...renderMonitors('PodMonitor', podMonitors, memoized('PodMonitor', renderPodMonitor), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('ServiceMonitor', serviceMonitors, renderedAll('ServiceMonitor', renderServiceMonitor), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('PodMonitor', podMonitors, renderedAll('PodMonitor', renderPodMonitor), generatedJobs, tlsAssets, memo),
     // prometheus-operator writes Probe jobs after the monitors', then ScrapeConfig jobs.
-    ...renderMonitors('Probe', probes, memoized('Probe', renderProbe), generatedJobs, tlsAssets, memo),
-    ...renderMonitors('ScrapeConfig', scrapeConfigs, memoized('ScrapeConfig', renderScrapeConfig), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('Probe', probes, renderedAll('Probe', renderProbe), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('ScrapeConfig', scrapeConfigs, renderedAll('ScrapeConfig', renderScrapeConfig), generatedJobs, tlsAssets, memo),
   ];
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap, but an agent
   // evaluates no rules, selects none and has no ConfigMap.
-  const rules = agent ? { selected: [], notSelected: [] } : select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'rule'), namespaces, invalidSelectors);
+  const rules = agent ? { selected: [], notSelected: [] } : select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'rule'), namespaces, invalidSelectors, memo);
   const enforcedNamespaceLabel = spec.enforcedNamespaceLabel || undefined;
   const renderedRules = agent ? { ruleConfigMaps: [], verdicts: [] } : renderRules({
     prometheus,
@@ -146,8 +148,8 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const prometheusWarnings = [...context.findings.warnings, ...agentModeWarnings(prometheus)];
   const verdicts: Verdict[] = [
     selectedVerdict(identity, problems, prometheusWarnings),
-    ...sortVerdicts([...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected, ...probes.notSelected, ...scrapeConfigs.notSelected]),
-    ...sortVerdicts([...renderedRules.verdicts, ...rules.notSelected]),
+    ...sortVerdicts('monitors', [...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected, ...probes.notSelected, ...scrapeConfigs.notSelected], memo),
+    ...sortVerdicts('rules', [...renderedRules.verdicts, ...rules.notSelected], memo),
   ];
   return {
     ok,
@@ -250,9 +252,10 @@ function select<T extends ServiceMonitor | PodMonitor | Probe | ScrapeConfig | P
   pair: SelectorPair,
   namespaces: NamespaceLabels,
   invalidSelectors: ReadonlySet<string>,
+  memo: RenderMemo | undefined,
 ): ResourceSelection<T> {
   const invalid = [pair.selectorField, pair.namespaceSelectorField].filter((field) => invalidSelectors.has(field));
-  if (invalid.length === 0) return selectResources(kind, candidates, identity, pair, namespaces);
+  if (invalid.length === 0) return selectResources(kind, candidates, identity, pair, namespaces, memo);
   const reason = `${identity.kind} ${identity.namespace}/${identity.name}'s ${invalid.join(' and ')} ${invalid.length > 1 ? 'are' : 'is'} invalid, so no ${kind} is selected (see the ${identity.kind === 'Prometheus' ? "Prometheus'" : `${identity.kind}'s`} status)`;
   return {
     selected: [],
@@ -280,14 +283,13 @@ interface SummarisedRendering {
 function renderMonitors<T extends MonitorObject>(
   kind: ResourceKind,
   selection: ResourceSelection<T>,
-  render: (monitor: T) => SummarisedRendering,
+  renderAll: (sorted: readonly T[]) => SummarisedRendering[],
   jobs: GeneratedJobs,
   tlsAssets: Record<string, string>,
   memo: RenderMemo | undefined,
 ): Verdict[] {
   const sorted = memo ? memo.sortedBy(kind, selection.selected, identityKey) : sortByIdentity(selection.selected);
-  return sorted.map((monitor) => {
-    const { rendering, verdict, owner, hasTlsAssets } = render(monitor);
+  return renderAll(sorted).map(({ rendering, verdict, owner, hasTlsAssets }) => {
     if (!rendering.ok) return verdict;
     const scrapeConfigs = rendering.scrapeConfigs;
     for (let index = 0; index < scrapeConfigs.length; index += 1) {
@@ -321,14 +323,21 @@ function sortByIdentity<T extends { metadata: Pick<ObjectMeta, 'namespace' | 'na
     .map((entry) => entry.object);
 }
 
-function sortVerdicts(verdicts: Verdict[]): Verdict[] {
-  const kindOrder: Record<ResourceKind, number> = { Prometheus: 0, PrometheusAgent: 0, ServiceMonitor: 1, PodMonitor: 2, Probe: 3, ScrapeConfig: 4, PrometheusRule: 5 };
+const VERDICT_KIND_ORDER: Record<ResourceKind, number> = { Prometheus: 0, PrometheusAgent: 0, ServiceMonitor: 1, PodMonitor: 2, Probe: 3, ScrapeConfig: 4, PrometheusRule: 5 };
+
+/**
+ * Verdicts by kind, then namespace, then name. With a memo (`list` names the sequence) by a key that sorts the same
+ * way: a NUL ends the namespace, so a namespace that is a prefix of another comes first, as compareCodePoints has
+ * it; the memo then places a verdict kept from the previous call without comparing 10,000 of them again.
+ */
+function sortVerdicts(list: string, verdicts: Verdict[], memo: RenderMemo | undefined): Verdict[] {
+  if (memo) {
+    return memo.sortedBy(`verdicts|${list}`, verdicts, ({ resource }) => `${VERDICT_KIND_ORDER[resource.kind]}\u0000${resource.namespace}\u0000${resource.name}`);
+  }
   return verdicts.sort(
     (a, b) =>
-      kindOrder[a.resource.kind] - kindOrder[b.resource.kind] ||
+      VERDICT_KIND_ORDER[a.resource.kind] - VERDICT_KIND_ORDER[b.resource.kind] ||
       compareCodePoints(a.resource.namespace, b.resource.namespace) ||
       compareCodePoints(a.resource.name, b.resource.name),
   );
 }
-
-

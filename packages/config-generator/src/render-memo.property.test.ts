@@ -33,6 +33,9 @@ const prometheusSpec = fc.record({
   shards: fc.constantFrom(1, 1, 2),
   overrideHonorLabels: fc.boolean(),
   enableFeatures: fc.constantFrom([], ['promql-experimental-functions']),
+  // Selections that change with labels, so a kept selection decision is put to the test too.
+  serviceMonitorSelector: fc.constantFrom({}, { matchLabels: { tier: 'web' } }, { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db'] }] }),
+  serviceMonitorNamespaceSelector: fc.constantFrom({}, { matchLabels: { watched: 'yes' } }),
 });
 
 type SpecChoice = typeof prometheusSpec extends fc.Arbitrary<infer T> ? T : never;
@@ -49,6 +52,8 @@ type Step =
   | { kind: 'drop-secret' }
   | { kind: 'prometheus'; spec: SpecChoice }
   | { kind: 'prometheus-status'; generation: number }
+  | { kind: 'namespace-labels'; namespace: 'default' | 'team'; watched: boolean }
+  | { kind: 'label-service-monitor'; index: number; tier: 'web' | 'db' | undefined }
   | { kind: 'nothing' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -62,6 +67,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('drop-secret' as const) }),
   fc.record({ kind: fc.constant('prometheus' as const), spec: prometheusSpec }),
   fc.record({ kind: fc.constant('prometheus-status' as const), generation: fc.nat() }),
+  fc.record({ kind: fc.constant('namespace-labels' as const), namespace: fc.constantFrom('default' as const, 'team' as const), watched: fc.boolean() }),
+  fc.record({ kind: fc.constant('label-service-monitor' as const), index: fc.nat(), tier: fc.constantFrom('web' as const, 'db' as const, undefined) }),
   fc.constant({ kind: 'nothing' as const }),
 );
 
@@ -151,6 +158,19 @@ function apply(input: GeneratorInput, change: Step): GeneratorInput {
       return { ...input, prometheus: prometheusWith(change.spec) };
     case 'prometheus-status':
       return { ...input, prometheus: withNewStatus(input.prometheus, change.generation) };
+    case 'namespace-labels':
+      // A new list of new objects, as the controller builds it on every call.
+      return { ...input, namespaces: input.namespaces.map((namespace) => (namespace.name === change.namespace ? { name: namespace.name, labels: change.watched ? { watched: 'yes' } : {} } : { ...namespace })) };
+    case 'label-service-monitor': {
+      const serviceMonitors = [...input.serviceMonitors];
+      const index = at(serviceMonitors, change.index);
+      const previous = serviceMonitors[index];
+      if (!previous) return input;
+      const { tier: _tier, ...labels } = previous.metadata.labels ?? {};
+      // Labels are metadata: a new object with the same uid and generation, as the API server keeps it.
+      serviceMonitors[index] = { ...previous, metadata: { ...previous.metadata, labels: change.tier ? { ...labels, tier: change.tier } : labels } };
+      return { ...input, serviceMonitors };
+    }
     case 'nothing':
       return input;
   }
@@ -170,7 +190,7 @@ describe('generate() with a RenderMemo', () => {
           const memo = new RenderMemo();
           let input: GeneratorInput = {
             prometheus: prometheusWith(spec), serviceMonitors: serviceMonitors.map((m) => stored(m)), podMonitors: podMonitors.map((m) => stored(m)), prometheusRules,
-            namespaces: [{ name: 'default', labels: {} }, { name: 'team', labels: {} }],
+            namespaces: [{ name: 'default', labels: { watched: 'yes' } }, { name: 'team', labels: {} }],
             secrets: TEST_SECRETS, configMaps: TEST_CONFIG_MAPS,
           };
           for (const change of [{ kind: 'nothing' as const }, ...steps]) {
@@ -181,7 +201,7 @@ describe('generate() with a RenderMemo', () => {
           totals.misses += memo.stats.misses;
         },
       ),
-      { numRuns: 150, seed: 20261201 },
+      { numRuns: 300, seed: 20261202 },
     );
     // The memo did work: most renderings of unchanged objects were kept.
     expect(totals.hits).toBeGreaterThan(totals.misses);
@@ -202,7 +222,7 @@ describe('generate() with a RenderMemo', () => {
     } as ServiceMonitor);
     const memo = new RenderMemo();
     let input: GeneratorInput = {
-      prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 1, overrideHonorLabels: false, enableFeatures: [] }),
+      prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 1, overrideHonorLabels: false, enableFeatures: [], serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {} }),
       serviceMonitors: Array.from({ length: 300 }, (_, i) => stored(monitor(i))), podMonitors: [], prometheusRules: [],
       namespaces: [{ name: 'default', labels: {} }, { name: 'team', labels: {} }],
       secrets: TEST_SECRETS, configMaps: TEST_CONFIG_MAPS,
@@ -232,7 +252,7 @@ describe('generate() with a RenderMemo', () => {
     expect(memo.stats).toEqual({ hits: 1198, misses: 302 });
     input = { ...input, secrets: input.secrets.map((s) => (s.name === 'creds' && s.namespace === 'default' ? { ...s, data: { ...s.data, password: 'changed' } } : s)) };
     same(); // the 150 monitors in "default" read it; those in "team" read their own namespace's
-    input = { ...input, prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 2, overrideHonorLabels: false, enableFeatures: [] }) };
+    input = { ...input, prometheus: prometheusWith({ version: 'v3.16.0', enforcedNamespaceLabel: undefined, scrapeInterval: '30s', shards: 2, overrideHonorLabels: false, enableFeatures: [], serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {} }) };
     same();
   });
 });

@@ -76,7 +76,8 @@ export class RenderMemo {
   readonly #derived = new WeakMap<object, unknown>();
   readonly #settingsKeys = new Map<string, string>();
   readonly #sortKeys = new WeakMap<object, string>();
-  readonly #orders = new Map<string, { length: number; positions: Map<string, number> }>();
+  readonly #orders = new Map<string, { length: number; positions: Map<string, number>; inputs: readonly object[]; inputPositions: Int32Array }>();
+  readonly #positional = new Map<string, { objects: readonly unknown[]; context: string; results: readonly unknown[] }>();
   readonly stats: RenderMemoStats = { hits: 0, misses: 0 };
 
   /**
@@ -108,6 +109,52 @@ export class RenderMemo {
       this.#renderingsByUid.set(version.uid, { generation: version.generation, entry });
     }
     return value;
+  }
+
+  /**
+   * `rendering()` of each of `objects` (one list, `list` naming it, e.g. the sorted selected ServiceMonitors), with
+   * the same result, but an object at the position where the previous call with this `list` had the very same object
+   * costs one comparison instead of a WeakMap lookup: a change among 10,000 monitors leaves 9,999 where they were.
+   * The settings and the Secret keys read are checked as rendering() checks them.
+   */
+  renderings<T extends object, R>(list: string, objects: readonly T[], settingsKey: string, secrets: SecretStore | undefined, render: (object: T, secrets: SecretStore | undefined) => R): R[] {
+    const entries = this.atPositions<T, Entry<R>>(`rendering|${list}`, objects, '', (object) => {
+      this.rendering(object, settingsKey, secrets, (store) => render(object, store));
+      return this.#renderings.get(object) as Entry<R>;
+    }, (kept) => {
+      if (kept.settingsKey !== settingsKey || !kept.reads.every((read) => secrets !== undefined && outcomeOf(secrets, read) === read.outcome)) return false;
+      this.stats.hits += 1;
+      return true;
+    });
+    return entries.map((entry) => entry.value);
+  }
+
+  /**
+   * `compute(object)` for each of `objects`, except where the previous call with this `list` and the same `context`
+   * had the very same object (===) at the same position and `stillValid` accepts its result: that result again.
+   * The caches list objects in a stable order and replace a changed object where it was, so the common change
+   * costs one comparison per object and one compute. An insertion shifts the positions after it, which are then
+   * computed as without this memo. `stillValid` must check whatever else the result depends on that `context`
+   * does not say.
+   */
+  atPositions<T, R>(list: string, objects: readonly T[], context: string, compute: (object: T) => R, stillValid?: (kept: R) => boolean): R[] {
+    const kept = this.#positional.get(list);
+    const previous = kept !== undefined && kept.context === context ? kept : undefined;
+    const results = new Array<R>(objects.length);
+    for (let index = 0; index < objects.length; index += 1) {
+      const object = objects[index]!;
+      if (previous !== undefined && previous.objects[index] === object) {
+        const result = previous.results[index] as R;
+        if (stillValid === undefined || stillValid(result)) {
+          results[index] = result;
+          continue;
+        }
+      }
+      results[index] = compute(object);
+    }
+    // A copy: a caller may change its array in place before the next call.
+    this.#positional.set(list, { objects: objects.slice(), context, results });
+    return results;
   }
 
   /**
@@ -169,17 +216,26 @@ export class RenderMemo {
     const previous = this.#orders.get(list);
     if (previous && previous.length === objects.length) {
       const sorted: T[] = new Array<T>(objects.length);
+      const inputPositions = new Int32Array(objects.length);
       let placed = 0;
-      for (const object of objects) {
-        const position = previous.positions.get(keyFor(object));
+      for (let index = 0; index < objects.length; index += 1) {
+        const object = objects[index]!;
+        // The very object at the same input position as last time goes where it went (no key to look up).
+        const position = previous.inputs[index] === object ? previous.inputPositions[index] : previous.positions.get(keyFor(object));
         if (position === undefined || sorted[position] !== undefined) break;
         sorted[position] = object;
+        inputPositions[index] = position;
         placed += 1;
       }
-      if (placed === objects.length) return sorted;
+      if (placed === objects.length) {
+        this.#orders.set(list, { ...previous, inputs: objects.slice(), inputPositions });
+        return sorted;
+      }
     }
-    const entries = objects.map((object) => ({ object, key: keyFor(object) })).sort((a, b) => compareCodePoints(a.key, b.key));
-    this.#orders.set(list, { length: entries.length, positions: new Map(entries.map((entry, index) => [entry.key, index])) });
+    const entries = objects.map((object, index) => ({ object, index, key: keyFor(object) })).sort((a, b) => compareCodePoints(a.key, b.key));
+    const inputPositions = new Int32Array(objects.length);
+    entries.forEach((entry, position) => { inputPositions[entry.index] = position; });
+    this.#orders.set(list, { length: entries.length, positions: new Map(entries.map((entry, index) => [entry.key, index])), inputs: objects.slice(), inputPositions });
     return entries.map((entry) => entry.object);
   }
 

@@ -73,13 +73,19 @@ export function renderShardConfigs(
   return { ok: true, value: result };
 }
 
-/** The home slot of each generated job, hashing each monitor once (its jobs are adjacent). */
+/**
+ * The home slot of each generated job, hashing each monitor once (its jobs are adjacent). With a memo, a job whose
+ * owner is the one at the same position last time keeps its home without a lookup (20,000 of them per change).
+ */
 function homeSlots(owners: readonly string[], slots: number, memo: RenderMemo | undefined): number[] {
+  if (memo) {
+    const home = memo.homeSlots(slots, homeSlot);
+    return memo.atPositions(`homes|${slots}`, owners, '', home);
+  }
   const homes: number[] = new Array<number>(owners.length);
-  const home = memo ? memo.homeSlots(slots, homeSlot) : (owner: string) => homeSlot(owner, slots);
   for (let index = 0; index < owners.length; index += 1) {
     const owner = owners[index]!;
-    homes[index] = index > 0 && owners[index - 1] === owner ? homes[index - 1]! : home(owner);
+    homes[index] = index > 0 && owners[index - 1] === owner ? homes[index - 1]! : homeSlot(owner, slots);
   }
   return homes;
 }

@@ -8,6 +8,7 @@
 import type { NamespaceInfo, ResourceKind, Verdict } from '../model.ts';
 import type { LabelSelector, ObjectMeta } from '@promop/crds';
 import { describeLabelSelector, describeLabels, matchLabelSelector } from './label-selector.ts';
+import type { RenderMemo } from '../render-memo.ts';
 
 /** What selection needs to know about a candidate resource. */
 export interface SelectableResource {
@@ -36,9 +37,18 @@ export function indexNamespaces(namespaces: readonly NamespaceInfo[]): Namespace
   return new Map(namespaces.map((namespace) => [namespace.name, namespace.labels ?? {}]));
 }
 
+/** What selection decided for one candidate: why its namespace is out (undefined: in), and its verdict when not selected. */
+interface CandidateDecision {
+  namespace: string;
+  namespaceReason: string | undefined;
+  notSelected: Verdict | undefined;
+}
+
 /**
  * Selects `candidates` of `kind` for the Prometheus `prometheus` (namespace/name) using `pair`.
- * Selectors must already have passed validateLabelSelector.
+ * Selectors must already have passed validateLabelSelector. With a memo, a candidate that is the very object of
+ * the previous call at the same position, under the same selector and with the same decision for its namespace,
+ * keeps its decision (and its verdict object) without matching labels again.
  */
 export function selectResources<T extends SelectableResource>(
   kind: ResourceKind,
@@ -46,43 +56,49 @@ export function selectResources<T extends SelectableResource>(
   prometheus: { kind?: ResourceKind; namespace: string; name: string },
   pair: SelectorPair,
   namespaces: NamespaceLabels,
+  memo?: RenderMemo,
 ): ResourceSelection<T> {
   const owner = `${prometheus.kind ?? 'Prometheus'} ${prometheus.namespace}/${prometheus.name}'s`;
-  const selected: T[] = [];
-  const notSelected: Verdict[] = [];
   // Many candidates share a namespace: decide each namespace once.
   const namespaceDecisions = new Map<string, string | undefined>();
-
-  for (const candidate of candidates) {
+  const namespaceReasonOf = (namespace: string): string | undefined => {
+    if (namespaceDecisions.has(namespace)) return namespaceDecisions.get(namespace);
+    const reason = whyNamespaceIsExcluded(kind, owner, prometheus.namespace, pair, namespace, namespaces);
+    namespaceDecisions.set(namespace, reason);
+    return reason;
+  };
+  const decide = (candidate: T): CandidateDecision => {
     const namespace = candidate.metadata?.namespace ?? '';
     const name = candidate.metadata?.name ?? '';
     const resource = { kind, namespace, name };
-
-    let namespaceReason = namespaceDecisions.get(namespace);
-    if (!namespaceDecisions.has(namespace)) {
-      namespaceReason = whyNamespaceIsExcluded(kind, owner, prometheus.namespace, pair, namespace, namespaces);
-      namespaceDecisions.set(namespace, namespaceReason);
-    }
-    if (namespaceReason !== undefined) {
-      notSelected.push({ resource, selected: false, reason: namespaceReason });
-      continue;
-    }
-
+    const namespaceReason = namespaceReasonOf(namespace);
+    if (namespaceReason !== undefined) return { namespace, namespaceReason, notSelected: { resource, selected: false, reason: namespaceReason } };
     if (pair.selector === null || pair.selector === undefined) {
-      notSelected.push({ resource, selected: false, reason: `${owner} ${pair.selectorField} is not set, so no ${kind} is selected` });
-      continue;
+      return { namespace, namespaceReason, notSelected: { resource, selected: false, reason: `${owner} ${pair.selectorField} is not set, so no ${kind} is selected` } };
     }
     const labels = candidate.metadata?.labels ?? {};
     const match = matchLabelSelector(pair.selector, labels);
-    if (!match.matches) {
-      notSelected.push({
+    if (match.matches) return { namespace, namespaceReason, notSelected: undefined };
+    return {
+      namespace,
+      namespaceReason,
+      notSelected: {
         resource,
         selected: false,
         reason: `${owner} ${pair.selectorField} (${describeLabelSelector(pair.selector)}) does not match the ${kind}'s labels (labels: ${describeLabels(labels)}): ${match.unmet}`,
-      });
-      continue;
-    }
-    selected.push(candidate);
+      },
+    };
+  };
+  const decisions = memo
+    // The object and the selectors are as before; its namespace's labels may not be.
+    ? memo.atPositions(`selection|${kind}`, candidates, `${owner}|${JSON.stringify(pair)}`, decide, (kept) => kept.namespaceReason === namespaceReasonOf(kept.namespace))
+    : candidates.map(decide);
+  const selected: T[] = [];
+  const notSelected: Verdict[] = [];
+  for (let index = 0; index < candidates.length; index += 1) {
+    const decision = decisions[index]!;
+    if (decision.notSelected) notSelected.push(decision.notSelected);
+    else selected.push(candidates[index]!);
   }
   return { selected, notSelected };
 }
