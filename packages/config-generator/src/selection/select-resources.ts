@@ -59,13 +59,12 @@ export function selectResources<T extends SelectableResource>(
   memo?: RenderMemo,
 ): ResourceSelection<T> {
   const owner = `${prometheus.kind ?? 'Prometheus'} ${prometheus.namespace}/${prometheus.name}'s`;
-  // Many candidates share a namespace: decide each namespace once.
-  const namespaceDecisions = new Map<string, string | undefined>();
+  // Many candidates share a namespace: decide each namespace once ('' stands for "selected": no reason is empty).
+  const namespaceDecisions = new Map<string, string>();
   const namespaceReasonOf = (namespace: string): string | undefined => {
-    if (namespaceDecisions.has(namespace)) return namespaceDecisions.get(namespace);
-    const reason = whyNamespaceIsExcluded(kind, owner, prometheus.namespace, pair, namespace, namespaces);
-    namespaceDecisions.set(namespace, reason);
-    return reason;
+    let reason = namespaceDecisions.get(namespace);
+    if (reason === undefined) namespaceDecisions.set(namespace, (reason = whyNamespaceIsExcluded(kind, owner, prometheus.namespace, pair, namespace, namespaces) ?? ''));
+    return reason === '' ? undefined : reason;
   };
   const decide = (candidate: T): CandidateDecision => {
     const namespace = candidate.metadata?.namespace ?? '';

@@ -34,7 +34,7 @@ import {
 } from '../workload/index.ts';
 import { isUpToDate, withAppliedHash } from './applied-hash.ts';
 import { describeForeignKeys, foreignKeysOf, removalPatch } from './foreign-keys.ts';
-import { bindResource, bindingDecision, hasBindingOf, type BindingOwner } from './bindings.ts';
+import { bindResource, bindingDecision, hasBindingOf, type BindingChange, type BindingOwner } from './bindings.ts';
 import { BindingWriter, type BindingPass } from './binding-writer.ts';
 import { forEachBounded } from './bounded-parallel.ts';
 import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
@@ -152,6 +152,14 @@ export class PrometheusReconciler {
    */
   readonly #writtenBindings = new Map<string, Map<string, string>>();
   readonly #decisions = new WeakMap<Verdict, string>();
+  /**
+   * Per Prometheus (owner key), what its last binding pass saw by position: the resources as the caches listed them,
+   * the verdicts handed, each resource's verdict key, and whether it needed no write (1). The next pass skips a
+   * resource that is the same object at the same position, needed no write, and whose verdict is the same object:
+   * a change among 10,000 monitors looks at a handful instead of 10,000 (each a few map lookups; 39 ms per change
+   * at 10,000 monitors).
+   */
+  readonly #passes = new Map<string, { resources: readonly ConfigResource[]; verdicts: readonly Verdict[]; keys: readonly string[]; settled: Uint8Array }>();
   /** Writes the bindings of each Prometheus of this kind beside the work queue, newest verdicts first (binding-writer.ts). */
   readonly #bindings: BindingWriter;
 
@@ -208,7 +216,7 @@ export class PrometheusReconciler {
       // (its writes may not be cached yet): the removal pass removes what the cache shows by then.
       const bound = this.#hasBindingsOf(namespace, name) || this.#bindings.busy(key);
       if (!bound || (!prometheus && await this.#deps.prometheusExists(namespace, name))) return 'done';
-      this.#handBindings(key, () => new Map(), log);
+      this.#handBindings(key, [], log);
       return 'done';
     }
     if (prometheus.spec?.paused === true) {
@@ -224,10 +232,10 @@ export class PrometheusReconciler {
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
     const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
     this.#deps.metrics?.recordGenerated(sharedKey, output);
-    // The verdicts by resource are built when the binding writer starts the pass, after the config is written
+    // The verdicts are looked up by resource when the binding writer runs the pass, after the config is written
     // (10,000 entries are not worth delaying the write for), and not at all for a pass a newer one replaced.
     const handVerdicts = (): ProcessOutcome => {
-      this.#handBindings(key, () => new Map(output.verdicts.filter((v) => v.resource.kind !== kind).map((v) => [this.#stringOf(v, () => verdictKey(v.resource)), v])), log, prometheus);
+      this.#handBindings(key, output.verdicts, log, prometheus);
       return 'done';
     };
 
@@ -270,9 +278,9 @@ export class PrometheusReconciler {
    * Hands the binding writer the newest desired verdicts of Prometheus `key` (built when its pass starts) and
    * `prometheus` for the Events (none when it is gone); does not wait for the writes.
    */
-  #handBindings(key: string, verdicts: () => Map<string, Verdict>, log: Logger, prometheus?: PrometheusWorkload): void {
+  #handBindings(key: string, verdicts: readonly Verdict[], log: Logger, prometheus?: PrometheusWorkload): void {
     const { namespace, name } = splitKey(key);
-    const pass: BindingPass = (superseded) => this.#recordVerdicts(this.#owner(namespace, name), verdicts(), log, superseded, prometheus);
+    const pass: BindingPass = (superseded) => this.#recordVerdicts(this.#owner(namespace, name), verdicts, log, superseded, prometheus);
     this.#bindings.hand(key, pass);
   }
 
@@ -333,27 +341,68 @@ export class PrometheusReconciler {
    * no write once `superseded()` (newer verdicts wait, or the operator stops); those in flight finish. A 409 (the
    * cache was behind another write to the same status) asks for a retry.
    */
-  async #recordVerdicts(owner: Required<BindingOwner>, verdicts: Map<string, Verdict>, log: Logger, superseded: () => boolean, prometheus?: PrometheusWorkload): Promise<ProcessOutcome> {
+  async #recordVerdicts(owner: Required<BindingOwner>, verdictList: readonly Verdict[], log: Logger, superseded: () => boolean, prometheus?: PrometheusWorkload): Promise<ProcessOutcome> {
     const { status, events } = this.#deps;
     let outcome: ProcessOutcome = 'done';
     const now = this.#now();
     const ownerKey = objectKey(owner.namespace, owner.name);
-    const changes = this.#configResources().flatMap(([kind, resource]) => {
-      const verdict = verdicts.get(this.#stringOf(resource, () => verdictKey({ kind, namespace: resource.metadata.namespace, name: resource.metadata.name })));
-      if (!verdict && !hasBindingOf(resource, owner)) return [];
+    const verdictKeyOf = (verdict: Verdict) => this.#stringOf(verdict, () => verdictKey(verdict.resource));
+    // The resources whose verdict may differ from the previous pass': those at a position where the list holds
+    // another verdict object (a monitor changed, added or removed). Without a previous pass of the same length,
+    // every resource is looked at.
+    const previous = this.#passes.get(ownerKey);
+    let changedKeys: Set<string> | undefined;
+    if (previous && previous.verdicts.length === verdictList.length) {
+      changedKeys = new Set();
+      for (let index = 0; index < verdictList.length; index += 1) {
+        if (verdictList[index] === previous.verdicts[index]) continue;
+        changedKeys.add(verdictKeyOf(verdictList[index]!));
+        changedKeys.add(verdictKeyOf(previous.verdicts[index]!));
+      }
+    }
+    // By resource key, built only when a resource is looked at.
+    let byKey: Map<string, Verdict> | undefined;
+    const verdictFor = (key: string) => (byKey ??= new Map(verdictList.filter((v) => v.resource.kind !== this.#naming.kind).map((v) => [verdictKeyOf(v), v]))).get(key);
+    const listed = this.#configResources();
+    const keys = new Array<string>(listed.length);
+    const settled = new Uint8Array(listed.length);
+    const changes: { kind: Kind; resource: ConfigResource; verdict: Verdict | undefined; change: BindingChange; decision: string }[] = [];
+    for (let index = 0; index < listed.length; index += 1) {
+      const [kind, resource] = listed[index]!;
+      // The very object the previous pass found bound as its verdict says, with the same verdict: nothing to do,
+      // known with one comparison (10,000 monitors, one changed: 9,999 of these).
+      if (changedKeys && previous!.resources[index] === resource && previous!.settled[index] === 1 && !changedKeys.has(previous!.keys[index]!)) {
+        keys[index] = previous!.keys[index]!;
+        settled[index] = 1;
+        continue;
+      }
+      const key = this.#stringOf(resource, () => verdictKey({ kind, namespace: resource.metadata.namespace, name: resource.metadata.name }));
+      keys[index] = key;
+      const verdict = verdictFor(key);
+      if (!verdict && !hasBindingOf(resource, owner)) {
+        settled[index] = 1;
+        continue;
+      }
       const decision = verdict ? oncePerObject(this.#decisions, verdict, () => bindingDecision(verdict)) : bindingDecision(undefined);
       let bound = this.#boundAlready.get(resource);
       if (!bound) {
         bound = this.#writtenBindings.get(`${resource.metadata.uid ?? ''}@${resource.metadata.resourceVersion ?? ''}`);
         if (bound) this.#boundAlready.set(resource, bound);
       }
-      if (bound?.get(ownerKey) === decision) return [];
-      const change = bindResource(resource, owner, verdict, now);
-      if (change.changed) return [{ kind, resource, verdict, change, decision }];
-      if (!bound) this.#boundAlready.set(resource, (bound = new Map()));
-      bound.set(ownerKey, decision);
-      return [];
-    });
+      if (bound?.get(ownerKey) !== decision) {
+        const change = bindResource(resource, owner, verdict, now);
+        if (change.changed) {
+          changes.push({ kind, resource, verdict, change, decision });
+          continue;
+        }
+        if (!bound) this.#boundAlready.set(resource, (bound = new Map()));
+        bound.set(ownerKey, decision);
+      }
+      settled[index] = 1;
+    }
+    // A removal pass (the Prometheus is gone) is the last: nothing to remember.
+    if (verdictList.length > 0) this.#passes.set(ownerKey, { resources: listed.map(([, resource]) => resource), verdicts: verdictList, keys, settled });
+    else this.#passes.delete(ownerKey);
     await forEachBounded(changes, STATUS_WRITES_IN_FLIGHT, async ({ kind, resource, verdict, change, decision }) => {
       // The newer pass recomputes from the caches whatever this one leaves unwritten.
       if (superseded()) return;
