@@ -94,7 +94,7 @@ export class RenderMemo {
       const byUid = this.#renderingsByUid.get(version.uid);
       if (byUid?.generation === version.generation) kept = byUid.entry as Entry<T>;
     }
-    if (kept && kept.settingsKey === settingsKey && kept.reads.every((read) => secrets !== undefined && outcomeOf(secrets, read) === read.outcome)) {
+    if (kept && kept.settingsKey === settingsKey && readsHold(kept.reads, secrets)) {
       this.stats.hits += 1;
       if (kept !== byIdentity) this.#renderings.set(object, kept);
       return kept.value;
@@ -122,7 +122,7 @@ export class RenderMemo {
       this.rendering(object, settingsKey, secrets, (store) => render(object, store));
       return this.#renderings.get(object) as Entry<R>;
     }, (kept) => {
-      if (kept.settingsKey !== settingsKey || !kept.reads.every((read) => secrets !== undefined && outcomeOf(secrets, read) === read.outcome)) return false;
+      if (kept.settingsKey !== settingsKey || !readsHold(kept.reads, secrets)) return false;
       this.stats.hits += 1;
       return true;
     });
@@ -163,7 +163,7 @@ export class RenderMemo {
    */
   sequence<T>(key: string, parts: readonly object[], build: () => T): T {
     const kept = this.#sequences.get(key) as { parts: readonly object[]; value: T } | undefined;
-    if (kept && kept.parts.length === parts.length && kept.parts.every((part, index) => part === parts[index])) return kept.value;
+    if (kept && sameObjects(kept.parts, parts)) return kept.value;
     const value = build();
     this.#sequences.set(key, { parts, value });
     return value;
@@ -255,6 +255,21 @@ export function settingsKeyOf(settings: unknown): string {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
     return Object.fromEntries(Object.keys(value).sort().map((key) => [key, (value as Record<string, unknown>)[key]]));
   });
+}
+
+/** Whether every key read gives what it gave when the rendering was made (most renderings read none). */
+function readsHold(reads: readonly KeyRead[], secrets: SecretStore | undefined): boolean {
+  for (const read of reads) {
+    if (secrets === undefined || outcomeOf(secrets, read) !== read.outcome) return false;
+  }
+  return true;
+}
+
+/** Whether two lists hold the very same objects in the same order. */
+function sameObjects(a: readonly object[], b: readonly object[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** `secrets` with every lookup also written to `reads`. */
