@@ -9,6 +9,8 @@ export interface SizeFigures {
   monitors: number;
   /** Prometheus created → its configuration holds every monitor's jobs; null: not within the timeout. */
   firstConfigMs: number | null;
+  /** CPU seconds each process used from the Prometheus' creation to its first config (etcd, kube-apiserver, operator, benchmark). */
+  firstConfigCpuS?: Record<string, number>;
   /** Size of the configuration then (every file, uncompressed). */
   configBytes: number | null;
   /** Settled VmRSS with this Prometheus configured. */
