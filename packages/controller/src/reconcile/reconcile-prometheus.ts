@@ -41,7 +41,7 @@ import type { ConfigReloader, ShardConfigStatus } from './config-reloader.ts';
 import { expectedShardFiles } from './expected-shard-files.ts';
 import { generatorInput } from './generator-input.ts';
 import { sameJson } from './json-equality.ts';
-import { referencedObjects } from './references.ts';
+import { ReferencesMemo, referencedObjects } from './references.ts';
 import { objectKey, splitKey, workloadKey } from './key.ts';
 import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
 import type { ProcessOutcome } from './work-queue.ts';
@@ -152,6 +152,8 @@ export class PrometheusReconciler {
    */
   readonly #writtenBindings = new Map<string, Map<string, string>>();
   readonly #decisions = new WeakMap<Verdict, string>();
+  /** Each monitor's Secret and ConfigMap references by position, kept from the previous reconcile (references.ts). */
+  readonly #references = new ReferencesMemo();
   /**
    * Per Prometheus (owner key), what its last binding pass saw by position: the resources as the caches listed them,
    * the verdicts handed, each resource's verdict key, and whether it needed no write (1). The next pass skips a
@@ -227,7 +229,7 @@ export class PrometheusReconciler {
 
     const referenced = await this.#deps.referenced.resolve(referencedObjects({
       prometheuses: caches.prometheuses.list(), prometheusAgents: caches.prometheusAgents.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(), scrapeConfigs: caches.scrapeConfigs.list(),
-    }));
+    }, this.#references));
     let memo = this.#memos.get(key);
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
     const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });

@@ -11,20 +11,48 @@ import type { References } from '../kube/index.ts';
 
 type ReferencingObject = Prometheus | PrometheusAgent | ServiceMonitor | PodMonitor | Probe | ScrapeConfig;
 
-const referencesOfObject = new WeakMap<ReferencingObject, { secrets: string[]; configMaps: string[] }>();
+interface Found {
+  secrets: string[];
+  configMaps: string[];
+}
 
-function referencesOf(kind: ReferencingKind, object: ReferencingObject): { secrets: string[]; configMaps: string[] } {
+const referencesOfObject = new WeakMap<ReferencingObject, Found>();
+/** What most objects reference: nothing (one shared value, so nothing is added for them). */
+const NOTHING: Found = { secrets: [], configMaps: [] };
+
+function referencesOf(kind: ReferencingKind, object: ReferencingObject): Found {
   let found = referencesOfObject.get(object);
   if (!found) {
     const namespace = object.metadata.namespace;
     const refs = keyReferences(kind, object);
-    found = {
+    found = refs.length === 0 ? NOTHING : {
       secrets: refs.filter((ref) => ref.kind === 'Secret').map((ref) => `${namespace}/${ref.name}`),
       configMaps: refs.filter((ref) => ref.kind === 'ConfigMap').map((ref) => `${namespace}/${ref.name}`),
     };
     referencesOfObject.set(object, found);
   }
   return found;
+}
+
+/**
+ * The previous call's lists and each object's references by position (one per reconciler): the caches list objects
+ * in a stable order and replace a changed one where it was, so one changed monitor among 10,000 costs one
+ * comparison per object instead of a WeakMap lookup each (6-13 ms per change before).
+ */
+export class ReferencesMemo {
+  readonly #lists = new Map<string, { objects: readonly ReferencingObject[]; found: Found[] }>();
+
+  /** The references of each of `objects` (list `list`, of `kind`), in order. */
+  foundIn(list: ReferencingKind, objects: readonly ReferencingObject[]): readonly Found[] {
+    const previous = this.#lists.get(list);
+    const found = new Array<Found>(objects.length);
+    for (let index = 0; index < objects.length; index += 1) {
+      const object = objects[index]!;
+      found[index] = previous !== undefined && previous.objects[index] === object ? previous.found[index]! : referencesOf(list, object);
+    }
+    this.#lists.set(list, { objects: objects.slice(), found });
+    return found;
+  }
 }
 
 /** The Secrets and ConfigMaps (`namespace/name`) that `prometheuses`, the monitors and the Probes reference. */
@@ -35,19 +63,23 @@ export function referencedObjects(objects: {
   podMonitors: readonly PodMonitor[];
   probes?: readonly Probe[];
   scrapeConfigs?: readonly ScrapeConfig[];
-}): References {
+}, memo?: ReferencesMemo): References {
   const secrets = new Set<string>();
   const configMaps = new Set<string>();
-  const add = (kind: ReferencingKind, object: ReferencingObject) => {
-    const found = referencesOf(kind, object);
-    for (const key of found.secrets) secrets.add(key);
-    for (const key of found.configMaps) configMaps.add(key);
+  const addAll = (kind: ReferencingKind, list: readonly ReferencingObject[]) => {
+    const found = memo ? memo.foundIn(kind, list) : list.map((object) => referencesOf(kind, object));
+    for (let index = 0; index < found.length; index += 1) {
+      const { secrets: secretKeys, configMaps: configMapKeys } = found[index]!;
+      if (secretKeys.length === 0 && configMapKeys.length === 0) continue;
+      for (const key of secretKeys) secrets.add(key);
+      for (const key of configMapKeys) configMaps.add(key);
+    }
   };
-  for (const prometheus of objects.prometheuses) add('Prometheus', prometheus);
-  for (const agent of objects.prometheusAgents ?? []) add('PrometheusAgent', agent);
-  for (const monitor of objects.serviceMonitors) add('ServiceMonitor', monitor);
-  for (const monitor of objects.podMonitors) add('PodMonitor', monitor);
-  for (const probe of objects.probes ?? []) add('Probe', probe);
-  for (const scrapeConfig of objects.scrapeConfigs ?? []) add('ScrapeConfig', scrapeConfig);
+  addAll('Prometheus', objects.prometheuses);
+  addAll('PrometheusAgent', objects.prometheusAgents ?? []);
+  addAll('ServiceMonitor', objects.serviceMonitors);
+  addAll('PodMonitor', objects.podMonitors);
+  addAll('Probe', objects.probes ?? []);
+  addAll('ScrapeConfig', objects.scrapeConfigs ?? []);
   return { secrets, configMaps };
 }
