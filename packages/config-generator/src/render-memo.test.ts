@@ -38,4 +38,16 @@ describe('RenderMemo.sortedBy', () => {
     const second = [{ key: 'a', version: 2 }, { key: 'a', version: 3 }, { key: 'b', version: 0 }];
     expect(memo.sortedBy('PodMonitor', second, (item) => item.key)).toEqual(plainSort(second));
   });
+
+  it('does not place one of two objects with the same key by identity and the other by key (they could swap)', () => {
+    const memo = new RenderMemo();
+    const x = { key: 'x', version: 0 };
+    const a = { key: 'k', version: 0 };
+    const b = { key: 'k', version: 1 };
+    expect(memo.sortedBy('Probe', [x, a, b], (item) => item.key)).toEqual([a, b, x]);
+    // b replaced by a new version and moved to the front, a kept where it was, x replaced: a stable sort puts the
+    // new b before a.
+    const second = [{ key: 'k', version: 2 }, a, { key: 'x', version: 1 }];
+    expect(memo.sortedBy('Probe', second, (item) => item.key)).toEqual(plainSort(second));
+  });
 });

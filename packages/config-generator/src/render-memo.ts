@@ -235,7 +235,11 @@ export class RenderMemo {
     const entries = objects.map((object, index) => ({ object, index, key: keyFor(object) })).sort((a, b) => compareCodePoints(a.key, b.key));
     const inputPositions = new Int32Array(objects.length);
     entries.forEach((entry, position) => { inputPositions[entry.index] = position; });
-    this.#orders.set(list, { length: entries.length, positions: new Map(entries.map((entry, index) => [entry.key, index])), inputs: objects.slice(), inputPositions });
+    const positions = new Map(entries.map((entry, index) => [entry.key, index]));
+    // Kept only when the keys are unique: with two objects of one key, placing one by identity and the other by key
+    // could swap them against the stable sort.
+    if (positions.size === entries.length) this.#orders.set(list, { length: entries.length, positions, inputs: objects.slice(), inputPositions });
+    else this.#orders.delete(list);
     return entries.map((entry) => entry.object);
   }
 

@@ -216,14 +216,12 @@ export class Operator {
   }
 
   /**
-   * Stops both work queues, then the binding writers (the reconciles in progress may still hand them bindings);
-   * resolves once the reconciles and the binding writes in progress ended.
+   * Stops both work queues and the binding writers at once: no binding write starts after this call, even while a
+   * reconcile in progress (which may wait seconds for a reload) finishes; what it hands the writer then is dropped,
+   * and the next leader or start writes it. Resolves once the reconciles and the binding writes in progress ended.
    */
   async #shutdownQueues(): Promise<void> {
-    await Promise.all(WORKLOAD_KINDS.map(async (kind) => {
-      await this.#queues[kind].shutdown();
-      await this.#reconcilers[kind].stopBindingWrites();
-    }));
+    await Promise.all(WORKLOAD_KINDS.flatMap((kind) => [this.#queues[kind].shutdown(), this.#reconcilers[kind].stopBindingWrites()]));
   }
 
   /** Stops watching and reconciling; waits for the reconcile and the binding writes in progress. Children stay. */

@@ -217,6 +217,8 @@ export class PrometheusReconciler {
       // this Prometheus' bindings, never beside it; and also when the cache shows none yet but such a pass runs
       // (its writes may not be cached yet): the removal pass removes what the cache shows by then.
       const bound = this.#hasBindingsOf(namespace, name) || this.#bindings.busy(key);
+      // What its binding passes saw by position: gone with it (a removal pass, handed below, forgets it too).
+      if (!this.#bindings.busy(key)) this.#passes.delete(key);
       if (!bound || (!prometheus && await this.#deps.prometheusExists(namespace, name))) return 'done';
       this.#handBindings(key, [], log);
       return 'done';

@@ -158,6 +158,23 @@ describe('the work queue', () => {
     await sleep(20);
     expect(seen).toEqual(['monitoring/main']);
   });
+
+  it('keeps one pending delay per key, the one due first: a long one never holds back a shorter one', async () => {
+    queue = new WorkQueue();
+    const seen: number[] = [];
+    const started = Date.now();
+    queue.start(async () => { seen.push(Date.now() - started); return 'done'; });
+    // A failed binding write's long backoff, then a failed reconcile's short retry of the same key.
+    queue.addAfter('monitoring/main', 60_000);
+    queue.addAfter('monitoring/main', 20);
+    await until(() => seen.length === 1);
+    expect(seen[0]).toBeLessThan(5_000);
+    // And the other way round: a later request does not push back the earlier one.
+    queue.addAfter('monitoring/other', 20);
+    queue.addAfter('monitoring/other', 60_000);
+    await until(() => seen.length === 2);
+    expect(seen[1]).toBeLessThan(5_000);
+  });
 });
 
 describe('the work queue metrics', () => {

@@ -62,7 +62,7 @@ export class WorkQueue {
   readonly #dirty = new Set<string>();
   readonly #processing = new Set<string>();
   readonly #failures = new Map<string, number>();
-  readonly #delayed = new Map<string, NodeJS.Timeout>();
+  readonly #delayed = new Map<string, { timer: NodeJS.Timeout; dueAt: number }>();
   readonly #running = new Set<Promise<void>>();
   #process: ProcessKey | undefined;
   #shuttingDown = false;
@@ -110,8 +110,8 @@ export class WorkQueue {
   }
 
   /**
-   * Queues `key` after `delayMs` without counting a failure of its own (one pending delay per key: a second keeps
-   * the earlier). Ignored after shutdown. For retries whose failures are counted elsewhere: the binding writer's.
+   * Queues `key` after `delayMs` without counting a failure of its own (one pending delay per key: the one due
+   * first). Ignored after shutdown. For retries whose failures are counted elsewhere: the binding writer's.
    */
   addAfter(key: string, delayMs: number): void {
     if (this.#shuttingDown) return;
@@ -144,7 +144,7 @@ export class WorkQueue {
   /** Stops taking keys, cancels pending retries and waits for the keys being processed. */
   async shutdown(): Promise<void> {
     this.#shuttingDown = true;
-    for (const timer of this.#delayed.values()) clearTimeout(timer);
+    for (const { timer } of this.#delayed.values()) clearTimeout(timer);
     this.#delayed.clear();
     this.#queue.length = 0;
     this.#dirty.clear();
@@ -154,14 +154,20 @@ export class WorkQueue {
   }
 
   #addAfter(key: string, delayMs: number): void {
-    // One pending timer per key: a second request keeps the earlier one (the key is processed at that time and
-    // reads the latest state then).
-    if (this.#delayed.has(key)) return;
+    // One pending timer per key, the one due first: a later request is dropped (the key is processed at the earlier
+    // time and reads the latest state then), a sooner one replaces it. Two sources retry the same key (a failed
+    // reconcile, a failed binding write): neither's long backoff may hold back the other's short one.
+    const dueAt = this.#now() + delayMs;
+    const pending = this.#delayed.get(key);
+    if (pending) {
+      if (pending.dueAt <= dueAt) return;
+      clearTimeout(pending.timer);
+    }
     const timer = setTimeout(() => {
       this.#delayed.delete(key);
       this.add(key);
     }, delayMs);
-    this.#delayed.set(key, timer);
+    this.#delayed.set(key, { timer, dueAt });
   }
 
   #pump(): void {
