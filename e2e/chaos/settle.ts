@@ -1,6 +1,7 @@
 /**
  * "Synced and idle", judged from outside: promop is ready, has reconciled at least `minReconciles` times since it
- * started, its work queue is empty, and for `quietMs` neither its reconcile count nor `activity` (e.g. its writes
+ * started, its work queue is empty with no key being reconciled or waiting for a retry (`promop_workqueue_processing`,
+ * `promop_workqueue_delayed`), and for `quietMs` neither its reconcile count nor `activity` (e.g. its writes
  * in the audit log) moved. A reconcile running when the window starts moves the count when it ends, so a window
  * without movement means nothing was in flight for that long.
  */
@@ -28,15 +29,18 @@ export async function untilSettled(promop: PromopProcess, options: SettleOptions
     const metrics = await promop.metrics();
     const reconciles = metrics?.get('promop_reconcile_total') ?? -1;
     const depth = metrics?.get('promop_workqueue_depth') ?? -1;
-    const state = `${reconciles}/${depth}/${activity()}`;
-    if (state !== last || reconciles < minReconciles || depth !== 0) {
+    // A reconcile may wait a minute for the kubelet to update a pod's files, writing nothing meanwhile: a quiet
+    // window is only a settled one when no key is being reconciled or waiting for its retry time.
+    const unfinished = (metrics?.get('promop_workqueue_processing') ?? -1) + (metrics?.get('promop_workqueue_delayed') ?? -1);
+    const state = `${reconciles}/${depth}/${unfinished}/${activity()}`;
+    if (state !== last || reconciles < minReconciles || depth !== 0 || unfinished !== 0) {
       last = state;
       since = Date.now();
     } else if (Date.now() - since >= quietMs) {
       return Date.now() - started;
     }
     if (Date.now() - started > timeoutMs) {
-      throw new Error(`${promop.name} did not settle in ${timeoutMs} ms (reconciles/queue depth/activity ${state}):\n${promop.logTail()}`);
+      throw new Error(`${promop.name} did not settle in ${timeoutMs} ms (reconciles/queue depth/processing+delayed/activity ${state}):\n${promop.logTail()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -73,6 +73,7 @@ function queueBalanced(samples: Sample[]): boolean {
   const adds = value(samples, 'promop_workqueue_adds_total');
   const reconciles = sum(samples, 'promop_reconcile_total');
   return adds !== undefined && adds > 0 && value(samples, 'promop_workqueue_depth') === 0
+    && value(samples, 'promop_workqueue_processing') === 0 && value(samples, 'promop_workqueue_delayed') === 0
     && value(samples, 'promop_workqueue_queue_duration_seconds_count') === adds
     && value(samples, 'promop_workqueue_work_duration_seconds_count') === adds
     && reconciles === adds

@@ -42,6 +42,10 @@ export interface WorkQueueMetrics {
   queued(seconds: number): void;
   /** A worker spent `seconds` on one key. */
   worked(seconds: number): void;
+  /** A worker took a key (+1) or finished it (-1). */
+  processing(change: 1 | -1): void;
+  /** A key was put aside until its retry time (+1), or left it: queued, replaced or dropped at shutdown (-1). */
+  delayed(change: 1 | -1): void;
 }
 
 /** What a cache records about its requests (kube/watched-cache.ts), by resource (`prometheuses`, `owned secrets`, ...). */
@@ -67,6 +71,8 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
   readonly #reconciles: Counter<'result'>;
   readonly #reconcileDuration: Histogram<'result'>;
   readonly #queueDepth: Gauge;
+  readonly #queueProcessing: Gauge;
+  readonly #queueDelayed: Gauge;
   readonly #queueAdds: Counter;
   readonly #queueRetries: Counter;
   readonly #queueDuration: Histogram;
@@ -106,6 +112,8 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
     });
 
     this.#queueDepth = new Gauge({ name: 'promop_workqueue_depth', help: 'Prometheus keys waiting in the reconcile work queue (not counting those being reconciled or waiting for a retry backoff).', registers });
+    this.#queueProcessing = new Gauge({ name: 'promop_workqueue_processing', help: 'Prometheus keys being reconciled now (a reconcile may wait a minute for the kubelet to update a pod\'s files).', registers });
+    this.#queueDelayed = new Gauge({ name: 'promop_workqueue_delayed', help: 'Prometheus keys waiting for a retry time (a failed reconcile\'s backoff, or a binding write\'s).', registers });
     this.#queueAdds = new Counter({ name: 'promop_workqueue_adds_total', help: 'Keys added to the work queue (adds of a key already waiting are folded and not counted).', registers });
     this.#queueRetries = new Counter({ name: 'promop_workqueue_retries_total', help: 'Keys scheduled again after a failed reconcile, with backoff.', registers });
     const queueBuckets = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300];
@@ -217,6 +225,14 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
 
   worked(seconds: number): void {
     this.#workDuration.observe(seconds);
+  }
+
+  processing(change: 1 | -1): void {
+    this.#queueProcessing.inc(change);
+  }
+
+  delayed(change: 1 | -1): void {
+    this.#queueDelayed.inc(change);
   }
 
   listStarted(resource: string): void {

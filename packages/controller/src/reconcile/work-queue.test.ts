@@ -183,7 +183,7 @@ describe('the work queue metrics', () => {
 
   it('count adds (folded ones not), retries and depth, time each wait from the add and each piece of work, and hand the add time to the worker', async () => {
     let clock = 1_000;
-    const recorded = { adds: 0, retries: 0, depths: [] as number[], queued: [] as number[], worked: [] as number[] };
+    const recorded = { adds: 0, retries: 0, depths: [] as number[], queued: [] as number[], worked: [] as number[], processing: 0, delayed: 0, mostProcessing: 0, mostDelayed: 0 };
     queue = new WorkQueue({
       now: () => clock,
       baseDelayMs: 1,
@@ -193,6 +193,8 @@ describe('the work queue metrics', () => {
         depth: (keys) => recorded.depths.push(keys),
         queued: (seconds) => recorded.queued.push(seconds),
         worked: (seconds) => recorded.worked.push(seconds),
+        processing: (change) => { recorded.processing += change; recorded.mostProcessing = Math.max(recorded.mostProcessing, recorded.processing); },
+        delayed: (change) => { recorded.delayed += change; recorded.mostDelayed = Math.max(recorded.mostDelayed, recorded.delayed); },
       },
     });
     queue.add('monitoring/main');
@@ -217,6 +219,9 @@ describe('the work queue metrics', () => {
     expect(recorded.queued.slice(0, 2)).toEqual([0.25, 0.75]);
     expect(recorded.worked).toEqual([0.5, 0.5, 0.5]);
     expect(recorded.depths.at(-1)).toBe(0);
+    // One worker: one key processed at a time; the failed one waited for its retry time; nothing left in either.
+    await until(() => recorded.processing === 0);
+    expect(recorded).toMatchObject({ mostProcessing: 1, mostDelayed: 1, delayed: 0 });
   });
 });
 

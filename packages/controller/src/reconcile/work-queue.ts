@@ -115,7 +115,7 @@ export class WorkQueue {
    */
   addAfter(key: string, delayMs: number): void {
     if (this.#shuttingDown) return;
-    this.#metrics?.retried();
+    // Not a queue retry (promop_workqueue_retries_total counts failed reconciles); it shows in the delayed gauge.
     this.#addAfter(key, delayMs);
   }
 
@@ -144,7 +144,10 @@ export class WorkQueue {
   /** Stops taking keys, cancels pending retries and waits for the keys being processed. */
   async shutdown(): Promise<void> {
     this.#shuttingDown = true;
-    for (const { timer } of this.#delayed.values()) clearTimeout(timer);
+    for (const { timer } of this.#delayed.values()) {
+      clearTimeout(timer);
+      this.#metrics?.delayed(-1);
+    }
     this.#delayed.clear();
     this.#queue.length = 0;
     this.#dirty.clear();
@@ -162,9 +165,12 @@ export class WorkQueue {
     if (pending) {
       if (pending.dueAt <= dueAt) return;
       clearTimeout(pending.timer);
+    } else {
+      this.#metrics?.delayed(1);
     }
     const timer = setTimeout(() => {
       this.#delayed.delete(key);
+      this.#metrics?.delayed(-1);
       this.add(key);
     }, delayMs);
     this.#delayed.set(key, { timer, dueAt });
@@ -182,9 +188,11 @@ export class WorkQueue {
       this.#addedAt.delete(key);
       this.#dirty.delete(key);
       this.#processing.add(key);
+      this.#metrics?.processing(1);
       const run = this.#runOne(process, key, addedAt).finally(() => {
         this.#running.delete(run);
         this.#processing.delete(key);
+        this.#metrics?.processing(-1);
         // Added while it was processed: it waited in #dirty only; queue it now.
         if (this.#dirty.has(key) && !this.#shuttingDown) this.#push(key);
         this.#pump();
