@@ -5,6 +5,7 @@
 export { generate } from './generate.ts';
 export { RenderMemo, type RenderMemoStats } from './render-memo.ts';
 export { oncePerObject } from './per-object.ts';
+export { ResultsByPosition } from './by-position.ts';
 export type {
   FieldProblem,
   GeneratorInput,

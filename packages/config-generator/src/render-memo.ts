@@ -25,6 +25,7 @@
  * (dead objects are collected with their WeakMap keys) plus the YAML text of each job, about what the output holds.
  */
 import { compareCodePoints } from './go-map-order.ts';
+import { ResultsByPosition } from './by-position.ts';
 import { oncePerObject } from './per-object.ts';
 import type { KeyLookup, KeyReference, SecretStore } from './secret-store.ts';
 
@@ -77,7 +78,7 @@ export class RenderMemo {
   readonly #settingsKeys = new Map<string, string>();
   readonly #sortKeys = new WeakMap<object, string>();
   readonly #orders = new Map<string, { length: number; positions: Map<string, number>; inputs: readonly object[]; inputPositions: Int32Array }>();
-  readonly #positional = new Map<string, { objects: readonly unknown[]; context: string; results: readonly unknown[] }>();
+  readonly #byPosition = new ResultsByPosition();
   readonly stats: RenderMemoStats = { hits: 0, misses: 0 };
 
   /**
@@ -129,32 +130,9 @@ export class RenderMemo {
     return entries.map((entry) => entry.value);
   }
 
-  /**
-   * `compute(object)` for each of `objects`, except where the previous call with this `list` and the same `context`
-   * had the very same object (===) at the same position and `stillValid` accepts its result: that result again.
-   * The caches list objects in a stable order and replace a changed object where it was, so the common change
-   * costs one comparison per object and one compute. An insertion shifts the positions after it, which are then
-   * computed as without this memo. `stillValid` must check whatever else the result depends on that `context`
-   * does not say.
-   */
+  /** `compute(object)` for each of `objects`, reusing results by position (by-position.ts). */
   atPositions<T, R>(list: string, objects: readonly T[], context: string, compute: (object: T) => R, stillValid?: (kept: R) => boolean): R[] {
-    const kept = this.#positional.get(list);
-    const previous = kept !== undefined && kept.context === context ? kept : undefined;
-    const results = new Array<R>(objects.length);
-    for (let index = 0; index < objects.length; index += 1) {
-      const object = objects[index]!;
-      if (previous !== undefined && previous.objects[index] === object) {
-        const result = previous.results[index] as R;
-        if (stillValid === undefined || stillValid(result)) {
-          results[index] = result;
-          continue;
-        }
-      }
-      results[index] = compute(object);
-    }
-    // A copy: a caller may change its array in place before the next call.
-    this.#positional.set(list, { objects: objects.slice(), context, results });
-    return results;
+    return this.#byPosition.results(list, objects, context, compute, stillValid);
   }
 
   /**
