@@ -6,7 +6,9 @@
  * Run: `node bench/side-by-side.bench.ts [--quick] [--sizes 200,1000,10000]` (full run: about 45 minutes on 2
  * cores, --quick about 10). Other options: --changes N (P2 changes per size), --idle-minutes M,
  * --restart-minutes M, --secrets N, --secret-kib K, --only promop|prometheus-operator, --cpu-prof (promop runs
- * under `node --cpu-prof`; profiles in the raw directory).
+ * under `node --cpu-prof`; profiles in the raw directory), --apiserver-prof (a Go CPU profile of kube-apiserver over
+ * the first 6 s of each first config, `apiserver-<operator>-<prometheus>.pprof` in the raw directory; read it with
+ * `go tool pprof -top <kube-apiserver binary> <file>`).
  *
  * Per operator, on a fresh control plane (etcd + kube-apiserver with an audit log of write requests; no
  * kube-controller-manager and no kubelet, so no pod ever runs — only the control-plane side is measured):
@@ -22,7 +24,7 @@
  *    after a restart (and RSS once settled);
  * 4. **P3 Secrets**: unrelated Secrets are created, the operator is restarted, settles, and its RSS is sampled.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +61,7 @@ interface Plan {
   secretKib: number;
   only: string | undefined;
   cpuProfile: boolean;
+  apiserverProfile: boolean;
 }
 
 function parsePlan(argv: readonly string[]): Plan {
@@ -91,6 +94,7 @@ function parsePlan(argv: readonly string[]): Plan {
     secretKib: number('--secret-kib', 50),
     only: value('--only'),
     cpuProfile: argv.includes('--cpu-prof'),
+    apiserverProfile: argv.includes('--apiserver-prof'),
   };
 }
 
@@ -142,6 +146,17 @@ class RunningOperator {
   }
 }
 
+/** A Go CPU profile of kube-apiserver over the next `seconds` (its /debug/pprof, as the admin), written to `file`. */
+function profileApiServer(env: { apiServerUrl: string; pki: { caCert: string; adminCert: string; adminKey: string } }, file: string, seconds: number): Promise<void> {
+  return new Promise((resolve) => {
+    execFile('curl', ['-sS', '--cacert', env.pki.caCert, '--cert', env.pki.adminCert, '--key', env.pki.adminKey, '-o', file,
+      `${env.apiServerUrl}/debug/pprof/profile?seconds=${seconds}`], (error) => {
+      if (error) log(`  kube-apiserver profile failed: ${error.message}`);
+      resolve();
+    });
+  });
+}
+
 /** Keeps the figures measured so far; called after every step, so an interrupted run still leaves them on disk. */
 type RecordProgress = (figures: Partial<OperatorFigures>) => void;
 
@@ -186,10 +201,12 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
     const firstConfig = async (name: string, monitors: number): Promise<Pick<SizeFigures, 'firstConfigMs' | 'configBytes' | 'firstConfigCpuS'>> => {
       const reached = configWatch.waitFor(name, holdsMonitors(monitors, ENDPOINTS_PER_MONITOR), plan.firstConfigTimeoutMs);
       const cpuBefore = cpuOf();
+      const profile = plan.apiserverProfile ? profileApiServer(env, join(rawDir, `apiserver-${operator.id}-${name}.pprof`), 6) : undefined;
       const createdAt = performance.now();
       await workload.createPrometheus(name);
       const at = await reached;
       const cpuAfter = cpuOf();
+      await profile;
       const firstConfigCpuS = Object.fromEntries(Object.entries(cpuAfter).map(([who, seconds]) => [who, Math.round((seconds - (cpuBefore[who] ?? 0)) * 100) / 100]));
       const files = await configWatch.current(name);
       const figures = { firstConfigMs: at === undefined ? null : at - createdAt, configBytes: files ? files.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0) : null, firstConfigCpuS };
