@@ -115,6 +115,19 @@ export class ChildWriter {
     });
   }
 
+  /**
+   * Reads a Secret or ConfigMap of promop's whole (undefined when there is none): their cache holds metadata only
+   * (cluster-caches.ts), so the reconciler reads one whose content it cannot vouch for (reconcile/known-contents.ts).
+   */
+  async read<K extends 'Secret' | 'ConfigMap'>(kind: K, namespace: string, name: string): Promise<ChildOf<K> | undefined> {
+    try {
+      return await this.#api.getJson<ChildOf<K>>(this.#path(kind, namespace, name));
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
   /** Applies a Service; returns it as stored. */
   applyService(body: V1Service): Promise<V1Service> {
     const { name, namespace } = identify(body);

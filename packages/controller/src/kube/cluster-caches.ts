@@ -8,13 +8,13 @@
  * prometheus-operator, lists and watches them cluster-wide, but as metadata only (PartialObjectMetadata): their
  * data is read by name for just the referenced ones (referenced-objects.ts). The Secret watch also skips the kinds
  * no monitor can reference (ServiceAccount tokens, Helm release blobs) with a field selector, and both skip
- * promop's own children with a label selector (they are watched whole, separately, and never fed back into the
- * generator). Nothing here logs an object.
+ * promop's own children with a label selector (they are watched separately, also as metadata only, and never fed
+ * back into the generator). Nothing here logs an object.
  *
  * `scope` (`--namespaces`, `--deny-namespaces`) limits every namespaced cache, and with a namespace list the
  * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
-import type { V1ConfigMap, V1Namespace, V1Pod, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import type { V1Namespace, V1Pod, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS, VERSION, type PodMonitor, type Probe, type Prometheus, type PrometheusAgent, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
@@ -46,8 +46,9 @@ export interface ClusterCaches {
   configMaps: ObjectCache<PartialObjectMetadata>;
   ownedStatefulSets: ObjectCache<V1StatefulSet>;
   ownedServices: ObjectCache<V1Service>;
-  ownedSecrets: ObjectCache<V1Secret>;
-  ownedConfigMaps: ObjectCache<V1ConfigMap>;
+  /** promop's own Secrets and ConfigMaps, metadata only: what they hold is known from promop's writes (reconcile/known-contents.ts). */
+  ownedSecrets: ObjectCache<PartialObjectMetadata>;
+  ownedConfigMaps: ObjectCache<PartialObjectMetadata>;
   /** The Prometheus pods of promop's StatefulSets: whom to reload, and readiness/IP changes that call for a reload. */
   pods: ObjectCache<V1Pod>;
 }
@@ -116,8 +117,10 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     configMaps: cache<PartialObjectMetadata>('configmaps', '/api/v1', 'configmaps', { ...referenced, metadataOnly: true }),
     ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1', 'statefulsets', owned),
     ownedServices: cache<V1Service>('owned services', '/api/v1', 'services', owned),
-    ownedSecrets: cache<V1Secret>('owned secrets', '/api/v1', 'secrets', owned),
-    ownedConfigMaps: cache<V1ConfigMap>('owned configmaps', '/api/v1', 'configmaps', owned),
+    // Metadata only: at 10,000 ServiceMonitors promop's scrape files are 38 MiB, which a whole watch had the API
+    // server encode as JSON on every write, promop parse back and keep (reconcile/known-contents.ts).
+    ownedSecrets: cache<PartialObjectMetadata>('owned secrets', '/api/v1', 'secrets', { ...owned, metadataOnly: true }),
+    ownedConfigMaps: cache<PartialObjectMetadata>('owned configmaps', '/api/v1', 'configmaps', { ...owned, metadataOnly: true }),
     // Pods inherit the StatefulSet template's labels, so the managed-by label limits the watch to promop's pods.
     pods: cache<V1Pod>('pods', '/api/v1', 'pods', owned),
   };

@@ -110,15 +110,18 @@ describe('a change that only reflects promop\'s own write', () => {
     expect(emitTo('serviceMonitors', labelled, 'update')).toEqual(['monitoring/main']);
   });
 
-  it('enqueues nothing for promop\'s apply of a child, and its Prometheus for an edit by someone else or a delete', () => {
-    const secret = (hash: string, data: string) => ({
+  it('enqueues nothing for promop\'s write of a Secret or ConfigMap, and its Prometheus for an edit by someone else or a delete (metadata only)', () => {
+    // As the metadata-only cache holds them: an edit of the data shows as a new resourceVersion alone.
+    const owned = (hash: string) => ({
       metadata: { name: 'prometheus-main', namespace: 'monitoring', resourceVersion: String(Math.random()), annotations: { 'promop.prometheus.io/applied-hash': hash }, ownerReferences: [{ apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', name: 'main', uid: 'u', controller: true }] },
-      data: { 'prometheus.yaml': data },
     });
-    expect(emitTo('ownedSecrets', secret('h1', 'a'), 'add')).toEqual([]);
-    expect(emitTo('ownedSecrets', secret('h2', 'b'), 'update')).toEqual([]);
-    expect(emitTo('ownedSecrets', secret('h2', 'edited'), 'update')).toEqual(['monitoring/main']);
-    expect(emitTo('ownedSecrets', secret('h2', 'edited'), 'delete')).toEqual(['monitoring/main']);
+    for (const cache of ['ownedSecrets', 'ownedConfigMaps'] as const) {
+      expect(emitTo(cache, owned('h1'), 'add')).toEqual([]);
+      expect(emitTo(cache, { metadata: { ...owned('h1').metadata, annotations: {} } }, 'add')).toEqual(['monitoring/main']);
+      expect(emitTo(cache, owned('h2'), 'update')).toEqual([]);
+      expect(emitTo(cache, owned('h2'), 'update')).toEqual(['monitoring/main']);
+      expect(emitTo(cache, owned('h2'), 'delete')).toEqual(['monitoring/main']);
+    }
   });
 
   it('enqueues a StatefulSet\'s Prometheus when its replica counts change, not for its observedGeneration alone', () => {

@@ -112,6 +112,18 @@ export function ownedChildChanged<T extends { metadata?: V1ObjectMeta }>(object:
   return changedBesidesStatus(previous, object);
 }
 
+/**
+ * The same for a Secret or ConfigMap promop fills, whose cache holds metadata only (cluster-caches.ts): an edit of
+ * its data shows as nothing but a new resourceVersion. So any update that keeps promop's applied-hash is taken for
+ * someone else's; promop's own write keeps the hash only when it puts such an edit back, and the reconcile that
+ * follows finds that version noted as promop's (known-contents.ts) and writes nothing.
+ */
+export function ownedDataChildChanged<T extends { metadata?: V1ObjectMeta }>(object: T, change: 'add' | 'update' | 'delete', previous?: T): boolean {
+  if (change === 'delete') return true;
+  if (change === 'add' || !previous) return appliedHashOf(object) === undefined;
+  return appliedHashOf(object) === appliedHashOf(previous);
+}
+
 /** Registers the handlers of every cache on the queue of each kind. */
 export function enqueueOnChanges(caches: ClusterCaches, queues: WorkloadQueues, references: ReferenceIndex): void {
   const everyPrometheus = () => enqueueEveryPrometheus(caches, queues);
@@ -157,10 +169,10 @@ export function enqueueOnChanges(caches: ClusterCaches, queues: WorkloadQueues, 
     if (availabilityChanged || ownedChildChanged(object, change, previous)) controller(object.metadata);
   });
   caches.ownedSecrets.onChange((object, change, previous) => {
-    if (ownedChildChanged(object, change, previous)) controller(object.metadata);
+    if (ownedDataChildChanged(object, change, previous)) controller(object.metadata);
   });
   caches.ownedConfigMaps.onChange((object, change, previous) => {
-    if (ownedChildChanged(object, change, previous)) controller(object.metadata);
+    if (ownedDataChildChanged(object, change, previous)) controller(object.metadata);
   });
   caches.pods.onChange((pod, change, previous) => {
     if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;

@@ -38,11 +38,6 @@ const TOO_LONG_TIMEOUT = { interval: '10s', scrapeTimeout: '1m' };
 
 function setUp(...objects: (Prometheus | ServiceMonitor)[]) {
   const cluster = new FakeCluster();
-  /** The keys the binding writer asked to reconcile again, with their delays. */
-  const requeued: { key: string; delayMs: number }[] = [];
-  /** Every log line, parsed. */
-  const logLines: Record<string, unknown>[] = [];
-  const reloader = new FakeReloader();
   cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
   for (const object of objects) {
     if (object.kind === 'Prometheus') {
@@ -52,6 +47,16 @@ function setUp(...objects: (Prometheus | ServiceMonitor)[]) {
       cluster.caches.serviceMonitors.put(object);
     }
   }
+  return reconcilerOf(cluster);
+}
+
+/** A reconciler (a promop process) working on `cluster`; another one on the same cluster is a restarted promop. */
+function reconcilerOf(cluster: FakeCluster) {
+  /** The keys the binding writer asked to reconcile again, with their delays. */
+  const requeued: { key: string; delayMs: number }[] = [];
+  /** Every log line, parsed. */
+  const logLines: Record<string, unknown>[] = [];
+  const reloader = new FakeReloader();
   const reconciler = new PrometheusReconciler({
     caches: cluster.caches,
     referenced: cluster.referenced,
@@ -105,7 +110,7 @@ describe('reconcile of one Prometheus', () => {
       related: { kind: 'Prometheus', name: 'main', uid: 'uid-main' }, note: expect.stringContaining('spec.endpoints[0].scrapeTimeout: '),
     });
     // The Prometheus still gets its config, with the good monitor's job and without the bad one's.
-    const config = cluster.caches.ownedSecrets.list('monitoring')
+    const config = cluster.stored.Secret.list('monitoring')
       .flatMap((secret) => [...Object.values(secret.stringData ?? {}), ...Object.values(secret.data ?? {}).map((data) => Buffer.from(data, 'base64').toString())])
       .join('\n');
     expect(config).toContain('serviceMonitor/monitoring/good/0');
@@ -127,26 +132,51 @@ describe('reconcile of one Prometheus', () => {
     await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.slice(first)).toEqual([]);
     expect(reloader.reloads).toHaveLength(2);
+    // Known from its own writes (their cache holds metadata only): no Secret or ConfigMap was read.
+    expect(cluster.reads).toBe(0);
+  });
+
+  it('a restarted promop reads each of its Secrets and ConfigMaps once and writes nothing; an edit of their data is written back', async () => {
+    const { cluster, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    const dataChildren = cluster.stored.Secret.list().length + cluster.stored.ConfigMap.list().length;
+    expect(dataChildren).toBeGreaterThanOrEqual(3);
+    const written = cluster.writes.length;
+
+    const restarted = reconcilerOf(cluster);
+    await expect(restarted.reconcileAndBind()).resolves.toBe('done');
+    expect(cluster.writes.slice(written)).toEqual([]);
+    expect(cluster.reads).toBe(dataChildren);
+    await expect(restarted.reconcileAndBind()).resolves.toBe('done');
+    expect(cluster.reads).toBe(dataChildren);
+
+    // Someone changes the config's data and leaves promop's applied-hash: the cache shows a new resourceVersion only.
+    const secret = cluster.stored.Secret.get('prometheus-main', 'monitoring')!;
+    cluster.editData('Secret', 'monitoring', 'prometheus-main', (current) => ({ ...current, data: Object.fromEntries(Object.keys(current.data ?? {}).map((key) => [key, 'ZWRpdGVk'])) }));
+    await expect(restarted.reconcileAndBind()).resolves.toBe('done');
+    expect(cluster.writes.slice(written).flatMap((w) => (w.to === 'child' ? [`${w.op} ${w.kind} ${w.name}`] : []))).toEqual(['replace Secret prometheus-main']);
+    expect(cluster.stored.Secret.get('prometheus-main', 'monitoring')!.data).toEqual(secret.data);
+    expect(cluster.reads).toBe(dataChildren + 1);
   });
 
   it('keys someone added to a rule ConfigMap, the config Secret or the Service selector are removed with one patch each', async () => {
     const { cluster, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
     await expect(reconcileAndBind()).resolves.toBe('done');
-    const { ownedConfigMaps, ownedSecrets, ownedServices } = cluster.caches;
-    const configMap = ownedConfigMaps.list('monitoring')[0]!;
-    const secret = ownedSecrets.get('prometheus-main', 'monitoring')!;
+    const { ownedServices } = cluster.caches;
+    const configMap = cluster.stored.ConfigMap.list('monitoring')[0]!;
+    const secret = cluster.stored.Secret.get('prometheus-main', 'monitoring')!;
     const service = ownedServices.get('prometheus-operated', 'monitoring')!;
     // What another manager's patch leaves: promop's applied-hash unchanged, one key more.
-    ownedConfigMaps.put({ ...configMap, data: { ...configMap.data, 'someone-else.yaml': 'groups: []\n' } });
-    ownedSecrets.put({ ...secret, data: { ...secret.data, 'extra.yaml': 'e30=' } });
+    cluster.editData('ConfigMap', 'monitoring', configMap.metadata!.name!, (current) => ({ ...current, data: { ...current.data, 'someone-else.yaml': 'groups: []\n' } }));
+    cluster.editData('Secret', 'monitoring', 'prometheus-main', (current) => ({ ...current, data: { ...current.data, 'extra.yaml': 'e30=' } }));
     ownedServices.put({ ...service, spec: { ...service.spec, selector: { ...service.spec?.selector, team: 'other' } } });
 
     const before = cluster.writes.length;
     await expect(reconcileAndBind()).resolves.toBe('done');
     const childWrites = cluster.writes.slice(before).flatMap((w) => (w.to === 'child' ? [`${w.op} ${w.kind}`] : []));
     expect(childWrites.sort()).toEqual(['merge-patch ConfigMap', 'merge-patch Secret', 'merge-patch Service']);
-    expect(ownedConfigMaps.get(configMap.metadata!.name!, 'monitoring')!.data).toEqual(configMap.data);
-    expect(ownedSecrets.get('prometheus-main', 'monitoring')!.data).toEqual(secret.data);
+    expect(cluster.stored.ConfigMap.get(configMap.metadata!.name!, 'monitoring')!.data).toEqual(configMap.data);
+    expect(cluster.stored.Secret.get('prometheus-main', 'monitoring')!.data).toEqual(secret.data);
     expect(ownedServices.get('prometheus-operated', 'monitoring')!.spec?.selector).toEqual(service.spec?.selector);
 
     const after = cluster.writes.length;

@@ -25,14 +25,15 @@ import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } fr
 import type { Logger } from 'pino';
 import {
   apiErrorOf, describeError, isUserCaused, INVALID_CONFIGURATION_REASON, SELECTING_ACTION,
-  type ChildKind, type ChildOf, type ChildWriter, type WrittenOf, type ClusterCaches, type EventRecorder, type ReferencedObjects, type StatusWriter,
+  type ChildKind, type ChildOf, type ChildWriter, type ClusterCaches, type PartialObjectMetadata, type EventRecorder, type ReferencedObjects, type StatusWriter,
 } from '../kube/index.ts';
 import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
   PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, WORKLOADS, statefulSetName, workloadKind,
   type PrometheusWorkload, type ScrapeSecretMemo, type WorkloadKind, type WorkloadNaming,
 } from '../workload/index.ts';
-import { isUpToDate, withAppliedHash } from './applied-hash.ts';
+import { appliedHashOf, isUpToDate, withAppliedHash } from './applied-hash.ts';
+import { KnownContents, type DataChildKind } from './known-contents.ts';
 import { describeForeignKeys, foreignKeysOf, removalPatch } from './foreign-keys.ts';
 import { bindResource, bindingDecision, hasBindingOf, type BindingChange, type BindingOwner } from './bindings.ts';
 import { BindingWriter, type BindingPass } from './binding-writer.ts';
@@ -123,7 +124,7 @@ export class PrometheusReconciler {
    * Per Prometheus key, the renderings of its monitors and rules kept between reconciles (render-memo.ts in the
    * generator): a change renders what changed, not all 20,000 jobs of 10,000 monitors.
    */
-  readonly #memos = new Map<string, { render: RenderMemo; scrapeSecrets: ScrapeSecretMemo }>();
+  readonly #memos = new Map<string, { render: RenderMemo; scrapeSecrets: ScrapeSecretMemo; contents: KnownContents }>();
   /** Bodies already given their applied-hash annotation, by body object: an unchanged scrape Secret is hashed once. */
   readonly #hashed = new WeakMap<object, object>();
   /**
@@ -233,7 +234,7 @@ export class PrometheusReconciler {
       prometheuses: caches.prometheuses.list(), prometheusAgents: caches.prometheusAgents.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(), scrapeConfigs: caches.scrapeConfigs.list(),
     }, this.#references));
     let memo = this.#memos.get(key);
-    if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
+    if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap(), contents: new KnownContents() }));
     const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
     this.#deps.metrics?.recordGenerated(sharedKey, output);
     // The verdicts are looked up by resource when the binding writer runs the pass, after the config is written
@@ -255,7 +256,7 @@ export class PrometheusReconciler {
 
     let applied: AppliedChildren;
     try {
-      applied = await this.#apply(prometheus, built.value, log);
+      applied = await this.#apply(prometheus, built.value, memo.contents, log);
     } catch (error) {
       const api = apiErrorOf(error);
       if (!api || !isUserCaused(api)) throw error;
@@ -268,7 +269,7 @@ export class PrometheusReconciler {
     // reconciles after this one: writing them first made a new Prometheus wait for all of them before it had any
     // config, and waiting for them held back the next reconcile.
     handVerdicts();
-    await this.#deleteLeftovers(prometheus, built.value, log);
+    await this.#deleteLeftovers(prometheus, built.value, memo.contents, log);
 
     const reload = await this.#reload(prometheus, output, applied, log);
     const reconciled: ReconciledVerdict = reload.failures.length > 0
@@ -453,7 +454,7 @@ export class PrometheusReconciler {
    * Applies every child in order; a failure carries the child's kind/name in `.child` for the status message.
    * Notes, per shard, when its files first changed in this reconcile (the start of the apply-to-loaded timing).
    */
-  async #apply(prometheus: PrometheusWorkload, desired: DesiredChildren, log: Logger): Promise<AppliedChildren> {
+  async #apply(prometheus: PrometheusWorkload, desired: DesiredChildren, known: KnownContents, log: Logger): Promise<AppliedChildren> {
     const { caches, children } = this.#deps;
     const { namespace } = prometheus.metadata;
     const shards = desired.configSecrets.length;
@@ -467,18 +468,18 @@ export class PrometheusReconciler {
     // Rule ConfigMaps and scrape Secrets are independent of each other: applied CHILD_APPLIES_IN_FLIGHT at a time
     // (a new Prometheus' scrape files one by one cost 1.6 s before its prometheus.yaml at 64 files).
     await forEachBounded(desired.ruleConfigMaps, CHILD_APPLIES_IN_FLIGHT, async (configMap) => {
-      if ((await this.#applyOne('ConfigMap', configMap, caches.ownedConfigMaps.get(nameOf(configMap), namespace), (b, current) => children.writeConfigMap(b, current), log)).changed) changed(allShards);
+      if ((await this.#writeData('ConfigMap', configMap, known, log)).changed) changed(allShards);
     });
-    if ((await this.#applyOne('Secret', desired.tlsAssets, caches.ownedSecrets.get(nameOf(desired.tlsAssets), namespace), (b, current) => children.writeSecret(b, current), log)).changed) changed(allShards);
+    if ((await this.#writeData('Secret', desired.tlsAssets, known, log)).changed) changed(allShards);
     // Scrape files before the prometheus.yaml that names them, so the new names mostly find their files; a kubelet
     // sync between the writes can still show a mix (one slot's jobs missing), which verification sees and waits out.
     const scrapeSecrets = desired.scrapeSecrets.flatMap((secrets, shard) => secrets.map((secret) => ({ shard, secret })));
     await forEachBounded(scrapeSecrets, CHILD_APPLIES_IN_FLIGHT, async ({ shard, secret }) => {
-      if ((await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b, current) => children.writeSecret(b, current), log)).changed) changed([shard]);
+      if ((await this.#writeData('Secret', secret, known, log)).changed) changed([shard]);
     });
     const configSecretUids: string[] = [];
     for (const [shard, secret] of desired.configSecrets.entries()) {
-      const result = await this.#applyOne('Secret', secret, caches.ownedSecrets.get(nameOf(secret), namespace), (b, current) => children.writeSecret(b, current), log);
+      const result = await this.#writeData('Secret', secret, known, log);
       if (result.changed) changed([shard]);
       configSecretUids.push(result.stored.metadata?.uid ?? '');
     }
@@ -523,24 +524,18 @@ export class PrometheusReconciler {
   }
 
   /**
-   * Applies one child with its applied-hash annotation, unless the cached one is up to date (applied-hash.ts: no
-   * request at all); returns it as stored (the cached object, or what the write answered: for a Secret or ConfigMap
-   * its metadata only, WrittenOf) and whether the API server stored a change (its resourceVersion moved), which is
-   * logged.
+   * Applies one Service or StatefulSet (watched whole) with its applied-hash annotation, unless the cached one is up
+   * to date (applied-hash.ts: no request at all); returns it as stored and whether the API server stored a change
+   * (its resourceVersion moved), which is logged.
    */
-  async #applyOne<K extends ChildKind>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>, cached: ChildOf<K> | undefined) => Promise<WrittenOf<K>>, log: Logger): Promise<{ changed: boolean; stored: ChildOf<K> | WrittenOf<K> }> {
-    let desired = this.#hashed.get(body) as ChildOf<K> | undefined;
-    if (!desired) this.#hashed.set(body, (desired = withAppliedHash(body)));
+  async #applyOne<K extends 'Service' | 'StatefulSet'>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>) => Promise<ChildOf<K>>, log: Logger): Promise<{ changed: boolean; stored: ChildOf<K> }> {
+    const desired = this.#withHash(body);
     // Found up to date (and without foreign keys) before: the same cached object and body still are.
     if (cached && this.#upToDate.get(cached)?.has(desired)) return { changed: false, stored: cached };
-    let stored: ChildOf<K> | WrittenOf<K>;
+    let stored: ChildOf<K>;
     try {
       const upToDate = cached !== undefined && isUpToDate(desired, cached);
-      stored = upToDate ? cached : await apply(desired, cached);
-      // Looked for in what is stored. A Secret's or ConfigMap's write answers its metadata only: no map to look in,
-      // and none needed, as that write sent promop's maps whole, so no other key survived it. (One a mutating
-      // webhook adds during that very write stays until a later reconcile looks at the cached object: its watch
-      // event carries promop's own hash and does not enqueue, so at the latest the resync removes it.)
+      stored = upToDate ? cached : await apply(desired);
       const foreign = foreignKeysOf(kind, desired, stored);
       if (foreign.length > 0) {
         const { namespace, name } = { namespace: stored.metadata?.namespace ?? '', name: nameOf(body) };
@@ -562,8 +557,64 @@ export class PrometheusReconciler {
     return { changed: true, stored };
   }
 
+  /** `body` with its applied-hash annotation, hashed once per body object (an unchanged scrape Secret is not hashed again). */
+  #withHash<T extends object>(body: T): T {
+    let desired = this.#hashed.get(body) as T | undefined;
+    if (!desired) this.#hashed.set(body, (desired = withAppliedHash(body)));
+    return desired;
+  }
+
+  /**
+   * Writes one Secret or ConfigMap whose data promop alone fills (prometheus.yaml, scrape files, rule files, TLS
+   * assets) with its applied-hash annotation, unless it holds the body already; returns its metadata as stored and
+   * whether the API server stored a change. Their cache holds metadata only, so what they hold is known from
+   * promop's writes (known-contents.ts): the cached version is one promop wrote (or checked) with this body → no
+   * request. Otherwise, when the cached version carries the body's applied-hash (written by an earlier promop, or
+   * edited by someone since), it is read once and compared (applied-hash.ts): the same, it is noted; keys another
+   * manager added to its data are removed with one patch (foreign-keys.ts); anything else is written over. (A key a
+   * mutating webhook adds during promop's own write is not seen: that write is noted as holding promop's body.)
+   */
+  async #writeData<K extends DataChildKind>(kind: K, body: ChildOf<K>, known: KnownContents, log: Logger): Promise<{ changed: boolean; stored: PartialObjectMetadata }> {
+    const { caches, children } = this.#deps;
+    const namespace = body.metadata?.namespace ?? '';
+    const name = nameOf(body);
+    const cached = (kind === 'Secret' ? caches.ownedSecrets : caches.ownedConfigMaps).get(name, namespace);
+    const desired = this.#withHash(body);
+    const hash = appliedHashOf(desired) ?? '';
+    if (known.holds(kind, cached, hash)) return { changed: false, stored: cached as PartialObjectMetadata };
+    let stored: PartialObjectMetadata;
+    try {
+      let current = cached;
+      if (cached && appliedHashOf(cached) === hash) {
+        const whole = await children.read(kind, namespace, name);
+        const foreign = whole ? foreignKeysOf(kind, desired, whole) : [];
+        if (whole && isUpToDate(desired, whole) && foreign.length === 0) {
+          known.note(kind, whole.metadata, hash);
+          return { changed: false, stored: metadataOf(whole) };
+        }
+        if (whole && isUpToDate(desired, whole)) {
+          const patched = await children.mergePatch(kind, namespace, name, removalPatch(foreign, whole.metadata?.resourceVersion));
+          log.info({ child: kind, childName: name, removed: describeForeignKeys(foreign) }, 'keys another manager added to a map promop owns removed');
+          known.note(kind, patched.metadata, hash);
+          return { changed: true, stored: metadataOf(patched) };
+        }
+        current = whole ? metadataOf(whole) : undefined;
+      }
+      stored = kind === 'Secret' ? await children.writeSecret(desired as V1Secret, current) : await children.writeConfigMap(desired as V1ConfigMap, current);
+    } catch (error) {
+      if (error && typeof error === 'object') Object.assign(error, { child: `${kind} ${name}` });
+      throw error;
+    }
+    // promop's write sends the whole data: the version it stored holds exactly this body.
+    known.note(kind, stored.metadata, hash);
+    const before = cached?.metadata?.resourceVersion;
+    if (before === stored.metadata?.resourceVersion) return { changed: false, stored };
+    log.info({ child: kind, childName: name }, before === undefined ? 'child applied (created or not yet cached)' : 'child updated');
+    return { changed: true, stored };
+  }
+
   /** Deletes children of this Prometheus that the current spec no longer wants (removed shards, emptied scrape file slots, fewer rule ConfigMaps). */
-  async #deleteLeftovers(prometheus: PrometheusWorkload, desired: DesiredChildren, log: Logger): Promise<void> {
+  async #deleteLeftovers(prometheus: PrometheusWorkload, desired: DesiredChildren, known: KnownContents, log: Logger): Promise<void> {
     const { caches, children } = this.#deps;
     const { name, namespace, uid } = prometheus.metadata;
     const wanted = new Set([...desired.ruleConfigMaps, desired.tlsAssets, ...desired.scrapeSecrets.flat(), ...desired.configSecrets, ...desired.statefulSets].map(nameOf));
@@ -594,6 +645,7 @@ export class PrometheusReconciler {
     ];
     for (const [kind, childName] of ownedLeftovers) {
       await children.delete(kind, namespace, childName);
+      if (kind === 'Secret' || kind === 'ConfigMap') known.forget(kind, namespace, childName);
       log.info({ child: kind, childName }, 'child deleted (no longer wanted)');
     }
   }
@@ -661,6 +713,11 @@ function problemsMessage(problems: { path: string; message: string }[]): string 
 
 function verdictKey(resource: { kind: ResourceKind | Kind; namespace: string; name: string }): string {
   return `${resource.kind}/${objectKey(resource.namespace, resource.name)}`;
+}
+
+/** An object's metadata as a metadata-only cache or write answer carries it. */
+function metadataOf(object: { metadata?: V1ObjectMeta }): PartialObjectMetadata {
+  return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', ...(object.metadata ? { metadata: object.metadata } : {}) };
 }
 
 function nameOf(object: { metadata?: { name?: string } }): string {

@@ -22,7 +22,7 @@ export type ReconcilerCaches = { readonly [K in keyof ClusterCaches]: CacheReade
 
 /** The writes of promop's children (StatefulSets, Services, Secrets, ConfigMaps) the reconciler makes. */
 export type ReconcilerChildren = Pick<ChildWriter,
-  | 'writeSecret' | 'writeConfigMap' | 'applyService' | 'applyStatefulSet' | 'mergePatch'
+  | 'writeSecret' | 'writeConfigMap' | 'read' | 'applyService' | 'applyStatefulSet' | 'mergePatch'
   | 'statefulSetUid' | 'deleteStatefulSetKeepingPods' | 'untilStatefulSetGone' | 'annotateStatefulSet' | 'delete'>;
 
 /** Status writes of Prometheus objects, monitors and rules (a 409 when the resourceVersion is stale). */

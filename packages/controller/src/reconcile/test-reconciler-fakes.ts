@@ -7,7 +7,8 @@
  */
 import { ApiException } from '@kubernetes/client-node';
 import type { Kind } from '@promop/crds';
-import type { ChildKind, EventSpec, PartialObjectMetadata, ReferencedData, StatusTarget } from '../kube/index.ts';
+import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
+import type { ChildKind, ChildOf, EventSpec, PartialObjectMetadata, ReferencedData, StatusTarget } from '../kube/index.ts';
 import { replacementOf } from '../kube/child-writer.ts';
 import { protobufBodyOf } from '../kube/protobuf-body.ts';
 import type { ExpectedShardFiles, ReloadResult, ShardConfigStatus } from './config-reloader.ts';
@@ -89,6 +90,13 @@ export type Write =
  */
 export class FakeCluster {
   readonly caches = fakeCaches();
+  /**
+   * The Secrets and ConfigMaps as the API server holds them, whole: the operator's caches of them hold metadata
+   * only (cluster-caches.ts), so their data is read from here (`children.read`), and tests look here for it.
+   */
+  readonly stored = { Secret: new FakeCache<V1Secret & Named>(), ConfigMap: new FakeCache<V1ConfigMap & Named>() };
+  /** How many whole reads of Secrets and ConfigMaps the reconciler made. */
+  reads = 0;
   readonly writes: Write[] = [];
   readonly events: EventSpec[] = [];
   /** `namespace/name` of the Prometheus objects the API server has (prometheusExists). */
@@ -109,6 +117,26 @@ export class FakeCluster {
     return caches[kind] as unknown as FakeCache<Named>;
   }
 
+  /**
+   * Stores a whole Secret or ConfigMap and puts its metadata into the operator's cache, as its watch would;
+   * returns it whole.
+   */
+  #storeData<K extends 'Secret' | 'ConfigMap'>(kind: K, body: ChildOf<K>): ChildOf<K> {
+    const stored = this.#store(this.stored[kind] as FakeCache<Named>, body as Named) as ChildOf<K>;
+    (this.#cacheOf(kind) as FakeCache<PartialObjectMetadata>).put(metadataOnly(stored));
+    return stored;
+  }
+
+  /**
+   * What another manager's write of a Secret or ConfigMap leaves: `edit` applied to the stored object, under a new
+   * resourceVersion, its metadata in the cache.
+   */
+  editData<K extends 'Secret' | 'ConfigMap'>(kind: K, namespace: string, name: string, edit: (current: ChildOf<K>) => ChildOf<K>): void {
+    const current = (this.stored[kind] as FakeCache<Named>).get(name, namespace) as ChildOf<K> | undefined;
+    if (!current) throw new Error(`${kind} ${namespace}/${name} is not stored`);
+    this.#storeData(kind, edit(current));
+  }
+
   #store<T extends Named>(cache: FakeCache<T>, body: T): T {
     const previous = cache.get(body.metadata?.name ?? '', body.metadata?.namespace ?? '');
     const stored = {
@@ -122,8 +150,12 @@ export class FakeCluster {
   readonly children: ReconcilerChildren = {
     // As the API server answers ChildWriter's whole writes: the stored object's metadata only. And every Secret and
     // ConfigMap the reconciler builds must go as protobuf: one that would fall back to JSON fails the test here.
-    writeSecret: async (body, current) => (encodable('Secret', body), this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'Secret', name: body.metadata?.name ?? '' }), metadataOnly(this.#store(this.caches.ownedSecrets, current ? replacementOf(body, current) : body))),
-    writeConfigMap: async (body, current) => (encodable('ConfigMap', body), this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'ConfigMap', name: body.metadata?.name ?? '' }), metadataOnly(this.#store(this.caches.ownedConfigMaps, current ? replacementOf(body, current) : body))),
+    writeSecret: async (body, current) => (encodable('Secret', body), this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'Secret', name: body.metadata?.name ?? '' }), metadataOnly(this.#storeData('Secret', current ? replacementOf(body, current) : body))),
+    writeConfigMap: async (body, current) => (encodable('ConfigMap', body), this.#write({ to: 'child', op: current ? 'replace' : 'create', kind: 'ConfigMap', name: body.metadata?.name ?? '' }), metadataOnly(this.#storeData('ConfigMap', current ? replacementOf(body, current) : body))),
+    read: async (kind, namespace, name) => {
+      this.reads += 1;
+      return (this.stored[kind] as FakeCache<Named>).get(name, namespace) as never;
+    },
     applyService: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Service', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedServices, body)),
     applyStatefulSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'StatefulSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedStatefulSets, body)),
     statefulSetUid: async (namespace, name) => this.caches.ownedStatefulSets.get(name, namespace)?.metadata?.uid,
@@ -146,6 +178,11 @@ export class FakeCluster {
     },
     mergePatch: async (kind, namespace, name, patch) => {
       this.#write({ to: 'child', op: 'merge-patch', kind, name });
+      if (kind === 'Secret' || kind === 'ConfigMap') {
+        const current = (this.stored[kind as 'Secret' | 'ConfigMap'] as FakeCache<Named>).get(name, namespace);
+        if (!current) throw Object.assign(new Error(`${kind} ${namespace}/${name} not found`), { code: 404 });
+        return this.#storeData(kind as 'Secret' | 'ConfigMap', applyMergePatch(current, patch) as never) as never;
+      }
       const cache = this.#cacheOf(kind);
       const current = cache.get(name, namespace);
       if (!current) throw Object.assign(new Error(`${kind} ${namespace}/${name} not found`), { code: 404 });
@@ -154,6 +191,7 @@ export class FakeCluster {
     delete: async (kind, namespace, name) => {
       this.#write({ to: 'child', op: 'delete', kind, name });
       this.#cacheOf(kind).remove(name, namespace);
+      if (kind === 'Secret' || kind === 'ConfigMap') this.stored[kind].remove(name, namespace);
     },
   };
 
