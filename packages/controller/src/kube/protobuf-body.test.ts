@@ -1,4 +1,5 @@
 /** protobufBodyOf (pure): the bytes of Kubernetes' protobuf form of a Secret or ConfigMap, and what it refuses. */
+import { base64Data } from '../workload/secret-size.ts';
 import { protobufBodyOf } from './protobuf-body.ts';
 
 const hex = (bytes: Buffer | undefined) => bytes?.toString('hex');
@@ -74,6 +75,17 @@ describe('protobufBodyOf', () => {
     const empty = '0a05' + ascii('empty') + '1200';
     const raw = '0a06' + meta + '120a' + bin + '1209' + empty + '1a06' + ascii('Opaque') + '2206' + '0a01' + ascii('t') + '1201' + ascii('x') + '2800';
     expect(hex(body)).toBe('6b387300' + '0a0c' + '0a02' + ascii('v1') + '1206' + ascii('Secret') + '12' + (raw.length / 2).toString(16) + raw);
+  });
+
+  it('writes a Secret whose data base64Data made from the texts themselves, to the same bytes as from its base64', () => {
+    const texts = { 'b.yaml': 'jobs: ünïcode ✓\n'.repeat(1000), 'a.yaml': '', 'c.yaml': 'x' };
+    const made = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'n' }, type: 'Opaque', data: base64Data(texts) };
+    const copied = { ...made, data: { ...made.data } };
+    const body = protobufBodyOf('Secret', made);
+    expect(body).toBeDefined();
+    expect(hex(body)).toBe(hex(protobufBodyOf('Secret', copied)));
+    // Frozen, so the texts it is noted with are always what its base64 says.
+    expect(Object.isFrozen(made.data)).toBe(true);
   });
 
   it('writes every ObjectMeta field promop sends with its field number, and owner references and finalizers in order', () => {

@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
 import { canonicalJsonOf, inputHash } from './input-hash.ts';
+import { base64Data } from './secret-size.ts';
 
 describe('the input hash', () => {
   it('does not depend on key order or undefined fields', () => {
     expect(inputHash({ a: 1, b: { c: [1, 2], d: 'x' } })).toBe(inputHash({ b: { d: 'x', c: [1, 2], e: undefined }, a: 1 }));
+  });
+
+  it('hashes Secret data base64Data made as the same JSON as any copy of it', () => {
+    const secret = { metadata: { name: 's' }, data: base64Data({ 'a.yaml': 'x'.repeat(300), 'b.yaml': 'ünïcode ✓'.repeat(100) }) };
+    expect(inputHash(secret)).toBe(inputHash({ ...secret, data: { ...secret.data } }));
+    expect(canonicalJsonOf(secret)).toBe(JSON.stringify({ data: Object.fromEntries(Object.entries(secret.data).sort()), metadata: { name: 's' } }));
   });
 
   it('changes with any value, including array order', () => {
