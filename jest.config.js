@@ -5,7 +5,7 @@
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/e2e', '<rootDir>/tools'],
+  roots: ['<rootDir>/packages', '<rootDir>/e2e', '<rootDir>/tools', '<rootDir>/bench'],
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.base.json' }] },

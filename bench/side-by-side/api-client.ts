@@ -1,7 +1,8 @@
 /**
  * The benchmark's own requests to the API server: JSON over one keep-alive HTTPS agent with a client certificate,
  * many at once with a concurrency limit (creating 10,000 objects one at a time would dominate the run), and watch
- * streams whose lines are stamped with the time they arrived, before anything parses them.
+ * streams (in the media type the caller asks for) whose chunks are stamped with the time they arrived, before
+ * anything parses them.
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
@@ -18,12 +19,6 @@ export interface ApiCredentials {
   caFile: string;
   certFile: string;
   keyFile: string;
-}
-
-/** One line of a watch stream and when its last byte arrived (`performance.now()`). */
-export interface ArrivedLine {
-  line: string;
-  arrivedAt: number;
 }
 
 /** Requests as the admin of a benchmark control plane. */
@@ -83,28 +78,28 @@ export class BenchApi {
   }
 
   /**
-   * Streams a watch (`path` with `watch=1` and its query) and calls `onLine` for every complete line with its
-   * arrival time. Resolves when the server ends the stream, rejects on an error or when `signal` aborts.
+   * Streams the response to GET `path` (a watch: `watch=1` and its query), asked for and required to be in media
+   * type `accept`, calling `onChunk` with every chunk and the time it arrived (`performance.now()`, taken before
+   * anything looks at it). Resolves when the server ends the stream; rejects on an error, an answer other than 200
+   * in `accept`, a throw from `onChunk` (the request is then abandoned), or when `signal` aborts.
    */
-  watch(path: string, onLine: (line: ArrivedLine) => void, signal: AbortSignal): Promise<void> {
+  stream(path: string, accept: string, onChunk: (chunk: Buffer, arrivedAt: number) => void, signal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      const req = request(new URL(path, this.#server), { method: 'GET', agent: this.#agent, headers: { Accept: 'application/json' }, signal }, (res) => {
-        if (res.statusCode !== 200) {
+      const req = request(new URL(path, this.#server), { method: 'GET', agent: this.#agent, headers: { Accept: accept }, signal }, (res) => {
+        const contentType = res.headers['content-type'] ?? '';
+        if (res.statusCode !== 200 || contentType.replaceAll(' ', '') !== accept.replaceAll(' ', '')) {
           res.resume();
-          reject(new Error(`watch ${path}: ${res.statusCode}`));
+          reject(new Error(`watch ${path}: ${res.statusCode} ${contentType}`));
           return;
         }
-        let pending: Buffer[] = [];
         res.on('data', (chunk: Buffer) => {
           const arrivedAt = performance.now();
-          let start = 0;
-          for (let newline = chunk.indexOf(10); newline >= 0; newline = chunk.indexOf(10, start)) {
-            pending.push(chunk.subarray(start, newline));
-            onLine({ line: Buffer.concat(pending).toString('utf8'), arrivedAt });
-            pending = [];
-            start = newline + 1;
+          try {
+            onChunk(chunk, arrivedAt);
+          } catch (error) {
+            req.destroy();
+            reject(error as Error);
           }
-          if (start < chunk.length) pending.push(chunk.subarray(start));
         });
         res.on('end', () => resolve());
         res.on('error', reject);
