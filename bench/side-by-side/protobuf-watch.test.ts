@@ -1,7 +1,7 @@
 /**
  * The protobuf watch reader on hand-built bytes: frames come out whole whatever the chunking, each stamped with the
  * arrival of its last byte; Secrets, bookmarks and errors decode as the API server lays them out (a bare WatchEvent
- * per frame, its object in a `k8s\0` envelope), binary values byte for byte.
+ * per frame, its object in a `k8s\0` envelope), binary values byte for byte. And on frames kube-apiserver sent.
  */
 import { decodeSecretWatchEvent, WatchFrameAssembler, type ArrivedFrame } from './protobuf-watch.ts';
 
@@ -158,5 +158,29 @@ describe('a decoded watch event of Secrets', () => {
     expect(() => decodeSecretWatchEvent(watchEvent('RENAMED', envelope('Secret', secret)))).toThrow(/unknown watch event type "RENAMED"/);
     const whole = watchEvent('ADDED', envelope('Secret', secret));
     expect(() => decodeSecretWatchEvent(whole.subarray(0, whole.length - 3))).toThrow(/runs past the end/);
+  });
+});
+
+describe('frames as kube-apiserver v1.37.2 sent them', () => {
+  // Captured from a watch of Secrets in a test control plane: an ADDED Secret `s` with data {a: ff 00 01, b: "hi"},
+  // a BOOKMARK, and the ERROR of a watch from a compacted resourceVersion (etcd compacted, API server restarted).
+  const added = '000000e80a05414444454412de010adb016b3873000a0c0a027631120653656372657412c2010aa4010a017312001a017822002a24356431'
+    + '33653062612d646639652d343133392d626133302d30386262653332356634373932033231323800420808f8a0bfd80610008a01600a07756e6b'
+    + '6e6f776e12065570646174651a027631220808f8a0bfd806100032084669656c647356313a330a317b22663a64617461223a7b222e223a7b7d2c'
+    + '22663a61223a7b7d2c22663a62223a7b7d7d2c22663a74797065223a7b7d7d420012080a01611203ff000112070a0162120268691a064f706171'
+    + '75651a002200';
+  const bookmark = '0000003d0a08424f4f4b4d41524b12310a2f6b3873000a0c0a027631120653656372657412170a130a0012001a0022002a00320332313438'
+    + '0042001a001a002200';
+  const error = '000000650a054552524f52125c0a5a6b3873000a0c0a027631120653746174757312420a060a0012001a0012074661696c7572651a23746f6f'
+    + '206f6c64207265736f757263652076657273696f6e3a20323132202832313929220745787069726564309a031a002200';
+
+  it('decode into the Secret, the bookmark and the Status the server meant', () => {
+    const frames = new WatchFrameAssembler().push(Buffer.from(added + bookmark + error, 'hex'), 5);
+    const events = frames.map(({ bytes }) => decodeSecretWatchEvent(bytes));
+    expect(events).toEqual([
+      { type: 'ADDED', secret: { name: 's', resourceVersion: '212', data: { a: Buffer.from([0xff, 0x00, 0x01]), b: Buffer.from('hi') } } },
+      { type: 'BOOKMARK', secret: { name: '', resourceVersion: '214', data: {} } },
+      { type: 'ERROR', status: { code: 410, reason: 'Expired', message: 'too old resource version: 212 (219)' } },
+    ]);
   });
 });

@@ -6,7 +6,8 @@
  * these Secrets, reads them as protobuf too.
  *
  * What kube-apiserver (v1.37) sends for `Accept: application/vnd.kubernetes.protobuf;stream=watch`, as seen on the
- * wire (bench/side-by-side/protobuf-watch.apiserver.test.ts checks it):
+ * wire (protobuf-watch.apiserver.test.ts reads it live; protobuf-watch.test.ts decodes captured frames, an ERROR
+ * 410 among them):
  *
  *     frame        = uint32 big-endian length, then that many bytes of a WatchEvent (no envelope around it)
  *     WatchEvent   = {1: type string, 2: RawExtension {1: raw bytes}}
