@@ -118,8 +118,11 @@ describe('a change that only reflects promop\'s own write', () => {
     for (const cache of ['ownedSecrets', 'ownedConfigMaps'] as const) {
       expect(emitTo(cache, owned('h1'), 'add')).toEqual([]);
       expect(emitTo(cache, { metadata: { ...owned('h1').metadata, annotations: {} } }, 'add')).toEqual(['monitoring/main']);
+      expect(emitTo(cache, owned('h1'), 'update')).toEqual([]);
       expect(emitTo(cache, owned('h2'), 'update')).toEqual([]);
       expect(emitTo(cache, owned('h2'), 'update')).toEqual(['monitoring/main']);
+      // Replaced whole without promop's annotation.
+      expect(emitTo(cache, { metadata: { ...owned('h2').metadata, annotations: {} } }, 'update')).toEqual(['monitoring/main']);
       expect(emitTo(cache, owned('h2'), 'delete')).toEqual(['monitoring/main']);
     }
   });

@@ -115,12 +115,14 @@ export function ownedChildChanged<T extends { metadata?: V1ObjectMeta }>(object:
 /**
  * The same for a Secret or ConfigMap promop fills, whose cache holds metadata only (cluster-caches.ts): an edit of
  * its data shows as nothing but a new resourceVersion. So any update that keeps promop's applied-hash is taken for
- * someone else's; promop's own write keeps the hash only when it puts such an edit back, and the reconcile that
- * follows finds that version noted as promop's (known-contents.ts) and writes nothing.
+ * someone else's, and so is one that leaves none (promop never writes without it: a `kubectl replace` of the whole
+ * object). promop's own write keeps the hash only when it puts such an edit back or removes keys another manager
+ * added; the reconcile that follows finds that version noted as promop's (known-contents.ts) and writes nothing.
+ * (An edit that sets another applied-hash, an old copy restored, is taken for promop's: the resync finds it.)
  */
 export function ownedDataChildChanged<T extends { metadata?: V1ObjectMeta }>(object: T, change: 'add' | 'update' | 'delete', previous?: T): boolean {
   if (change === 'delete') return true;
-  if (change === 'add' || !previous) return appliedHashOf(object) === undefined;
+  if (change === 'add' || !previous || appliedHashOf(object) === undefined) return appliedHashOf(object) === undefined;
   return appliedHashOf(object) === appliedHashOf(previous);
 }
 
