@@ -587,12 +587,12 @@ export class PrometheusReconciler {
       let current = cached;
       if (cached && appliedHashOf(cached) === hash) {
         const whole = await children.read(kind, namespace, name);
-        const foreign = whole ? foreignKeysOf(kind, desired, whole) : [];
-        if (whole && isUpToDate(desired, whole) && foreign.length === 0) {
-          known.note(kind, whole.metadata, hash);
-          return { changed: false, stored: metadataOf(whole) };
-        }
         if (whole && isUpToDate(desired, whole)) {
+          const foreign = foreignKeysOf(kind, desired, whole);
+          if (foreign.length === 0) {
+            known.note(kind, whole.metadata, hash);
+            return { changed: false, stored: metadataOf(whole) };
+          }
           const patched = await children.mergePatch(kind, namespace, name, removalPatch(foreign, whole.metadata?.resourceVersion));
           log.info({ child: kind, childName: name, removed: describeForeignKeys(foreign) }, 'keys another manager added to a map promop owns removed');
           known.note(kind, patched.metadata, hash);
