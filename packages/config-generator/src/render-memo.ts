@@ -71,7 +71,7 @@ export interface RenderMemoStats {
 export class RenderMemo {
   readonly #renderings = new WeakMap<object, Entry<unknown>>();
   readonly #renderingsByUid = new Map<string, { generation: number; entry: Entry<unknown> }>();
-  readonly #yaml = new WeakMap<object, string>();
+  readonly #serialised = new WeakMap<object, unknown>();
   readonly #sequences = new Map<string, { parts: readonly object[]; value: unknown }>();
   readonly #homeSlots = new Map<number, Map<string, number>>();
   readonly #derived = new WeakMap<object, unknown>();
@@ -221,9 +221,9 @@ export class RenderMemo {
     return entries.map((entry) => entry.object);
   }
 
-  /** The YAML text of `value` (a rendered scrape job, never mutated once rendered), serialised once. */
-  yaml(value: object, serialise: (value: object) => string): string {
-    return oncePerObject(this.#yaml, value, () => serialise(value));
+  /** `value` (a rendered scrape job, never mutated once rendered) serialised, once. */
+  serialised<T extends object, R>(value: T, serialise: (value: T) => R): R {
+    return oncePerObject(this.#serialised, value, () => serialise(value)) as R;
   }
 }
 

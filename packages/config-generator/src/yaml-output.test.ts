@@ -1,5 +1,5 @@
 import { load } from 'js-yaml';
-import { toPrometheusYaml } from './yaml-output.ts';
+import { jobSegments, toPrometheusYaml } from './yaml-output.ts';
 
 describe('prometheus.yaml output', () => {
   it('looks like yaml.v2: sequences not indented under their key, empty collections inline', () => {
@@ -49,5 +49,47 @@ describe('prometheus.yaml output', () => {
       nested: [[1, [2, 3]], { k: [] }],
     };
     expect(load(toPrometheusYaml(value))).toEqual(value);
+  });
+});
+
+describe('a scrape job cut into segments', () => {
+  const jobs: Record<string, unknown>[] = [
+    {
+      job_name: 'serviceMonitor/team-a/api/0',
+      honor_labels: false,
+      kubernetes_sd_configs: [{ role: 'endpoints', namespaces: { names: ['team-a'] } }],
+      relabel_configs: [
+        { source_labels: ['job'], target_label: '__tmp_prometheus_job_name' },
+        { action: 'keep', source_labels: ['__meta_kubernetes_service_label_app'], regex: '(api);true' },
+        {},
+        { target_label: 'note', replacement: 'line one\nline two\n' },
+      ],
+      metric_relabel_configs: [],
+      static_configs: [{ targets: ['a:80', 'b:80'], labels: { zone: 'x' } }],
+      params: { module: ['http_2xx'] },
+      scrape_interval: '30s',
+    },
+    { job_name: 'nested', weird: [['a', 'b'], 'plain', { k: 'v' }, [], null] },
+    { job_name: 'only-scalars', scrape_timeout: '10s' },
+    { only_undefined: undefined },
+  ];
+
+  it('joins to exactly what the job serialises to alone', () => {
+    for (const job of jobs) expect(jobSegments(job).join('')).toBe(toPrometheusYaml([job]));
+  });
+
+  it('has each mapping item of the job\'s lists as a segment of its own, at an odd index, starting with its dash', () => {
+    const segments = jobSegments(jobs[0]!);
+    const items = segments.filter((_, index) => index % 2 === 1);
+    // Two relabelings, the service discovery config, the note and the static config; `{}` stays inline text.
+    expect(items).toHaveLength(5);
+    for (const item of items) expect(item).toMatch(/^ {2}- \S/);
+    expect(items[0]).toBe('  - role: endpoints\n    namespaces:\n      names:\n      - team-a\n');
+    expect(items[1]).toBe('  - source_labels:\n    - job\n    target_label: __tmp_prometheus_job_name\n');
+    expect(segments.length % 2).toBe(1);
+  });
+
+  it('is one segment for a job without such items', () => {
+    expect(jobSegments(jobs[2]!)).toEqual([toPrometheusYaml([jobs[2]])]);
   });
 });

@@ -9,7 +9,7 @@ const HEADER = Buffer.byteLength(SCRAPE_FILE_HEADER);
 
 /** A job of `bytes` bytes whose monitor lives in slot `home`. */
 function job(name: string, home: number, bytes: number): RenderedJob {
-  return { home, name, text: `- job_name: ${name}\n`, bytes };
+  return { home, name, segments: [`- job_name: ${name}\n`], bytes };
 }
 
 function names(slots: RenderedJob[][]): string[][] {

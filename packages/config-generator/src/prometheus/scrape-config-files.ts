@@ -18,6 +18,9 @@
  * checks that every expected job is loaded. The hash is an HMAC keyed with the Prometheus' uid, because the names
  * are shown on Prometheus' configuration page to anyone who can reach it, while the files hold basic-auth
  * passwords inline: a plain hash would let a reader test password guesses offline.
+ *
+ * **Shared items.** A file's text writes each repeated relabeling (or other list item) once and aliases it after that
+ * (scrape-file-text.ts); sizes here are the plain text's, an upper bound of the written one.
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { ScrapeFile } from '../model.ts';
@@ -67,8 +70,9 @@ export interface RenderedJob {
   /** The home slot of its monitor (homeSlot). */
   home: number;
   name: string;
-  text: string;
-  /** UTF-8 bytes of `text`. */
+  /** Its text, cut by jobSegments (yaml-output.ts) so a file can share repeated items. */
+  segments: readonly string[];
+  /** UTF-8 bytes of its plain text (the segments joined), at least what it takes in a file. */
   bytes: number;
 }
 

@@ -13,9 +13,10 @@ import { runPromtool } from '@promop/e2e';
 import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput, ScrapeFile } from '../model.ts';
 import { CONFIG_DIR } from '../pod-layout.ts';
-import { toPrometheusYaml } from '../yaml-output.ts';
+import { jobSegments, toPrometheusYaml } from '../yaml-output.ts';
 import { RenderMemo } from '../render-memo.ts';
 import { homeSlot, packScrapeJobs, SCRAPE_FILE_MAX_BYTES, scrapeFile, type RenderedJob } from './scrape-config-files.ts';
+import { sharedItemsText } from './scrape-file-text.ts';
 import { renderShardConfigs } from './shard-configs.ts';
 
 const GOLDEN = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'golden', 'prometheus', 'scrape-config-files-main.yaml');
@@ -177,18 +178,21 @@ describe('Prometheus versions', () => {
 
 describe('the two ways of writing a slot', () => {
   it('give the same bytes: the slot serialised at once (fast path) and its jobs one by one (when a slot overflows)', () => {
-    const config = { global: {}, scrape_configs: Array.from({ length: 40 }, (_, index) => ({ job_name: `job-${index}`, static_configs: [{ targets: [`host-${index}:80`] }] })) };
+    // Every job shares its relabeling with the others, so the files share it too (scrape-file-text.ts).
+    const relabeling = { source_labels: ['__meta_kubernetes_namespace'], target_label: 'namespace', action: 'replace' };
+    const config = { global: {}, scrape_configs: Array.from({ length: 40 }, (_, index) => ({ job_name: `job-${index}`, static_configs: [{ targets: [`host-${index}:80`] }], relabel_configs: [relabeling] })) };
     const owners = config.scrape_configs.map((_, index) => `ServiceMonitor/ns/monitor-${Math.floor(index / 2)}`);
     const limits = { slots: 8, maxFileBytes: 100_000, inlineMaxBytes: 0 };
     const fast = renderShardConfigs(config, 1, owners, { scrapeConfigFiles: true, hashKey: 'k', limits });
     const jobs: RenderedJob[] = config.scrape_configs.map((job, index) => {
-      const text = toPrometheusYaml([job]);
-      return { home: homeSlot(owners[index]!, 8), name: job.job_name, text, bytes: Buffer.byteLength(text) };
+      const segments = jobSegments(job);
+      return { home: homeSlot(owners[index]!, 8), name: job.job_name, segments, bytes: Buffer.byteLength(segments.join('')) };
     });
     const packing = packScrapeJobs(jobs, limits);
     if (!fast.ok || !packing.ok) throw new Error('did not fit');
-    const slow = packing.slots.flatMap((slot, index) => (slot.length === 0 ? [] : [scrapeFile(index, slot.map((job) => job.text).join(''), slot.map((job) => job.name), 'k')]));
+    const slow = packing.slots.flatMap((slot, index) => (slot.length === 0 ? [] : [scrapeFile(index, sharedItemsText(slot.map((job) => job.segments)), slot.map((job) => job.name), 'k')]));
     expect(fast.value.scrapeFiles[0]).toEqual(slow);
+    expect(slow.some((file) => file.text.includes('- *r0\n'))).toBe(true);
   });
 
   it('reports jobs that do not fit as a problem of the Prometheus, at spec', () => {

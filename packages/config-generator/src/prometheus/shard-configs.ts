@@ -11,11 +11,12 @@
  */
 import type { FieldProblem, ScrapeFile } from '../model.ts';
 import { CONFIG_DIR, SCRAPE_FILE_SLOTS } from '../pod-layout.ts';
-import { toPrometheusYaml } from '../yaml-output.ts';
+import { jobSegments, toPrometheusYaml } from '../yaml-output.ts';
 import {
   INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_COUNTS, SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_TARGET_BYTES, fileCount, homeSlot, packScrapeJobs, scrapeFile, scrapeFileBytes,
   type RenderedJob, type ScrapeFileLimits,
 } from './scrape-config-files.ts';
+import { sharedItemsText } from './scrape-file-text.ts';
 import { substituteShard } from './sharding.ts';
 import type { RenderMemo } from '../render-memo.ts';
 
@@ -92,39 +93,62 @@ function homeSlots(owners: readonly string[], slots: number, memo: RenderMemo | 
 
 type Job = Record<string, unknown>;
 
-/** A slot's jobs serialised, with the text's UTF-8 size. */
-interface SlotText {
-  text: string;
+/** One job serialised (jobSegments: items apart, so a file can share the repeated ones), with its plain UTF-8 size. */
+interface JobText {
+  segments: readonly string[];
   bytes: number;
 }
 
-const EMPTY_SLOT: SlotText = { text: '', bytes: 0 };
+/** A slot's jobs serialised, with their plain UTF-8 size (the file's written text is at most that: scrape-file-text.ts). */
+interface SlotText {
+  jobs: readonly JobText[];
+  bytes: number;
+}
+
+const EMPTY_SLOT: SlotText = { jobs: [], bytes: 0 };
+
+function serialisedJob(job: Job): JobText {
+  const segments = jobSegments(job);
+  let bytes = 0;
+  for (const segment of segments) bytes += Buffer.byteLength(segment);
+  return { segments, bytes };
+}
+
+function slotTextOf(jobs: readonly JobText[]): SlotText {
+  let bytes = 0;
+  for (const job of jobs) bytes += job.bytes;
+  return { jobs, bytes };
+}
+
+/** A file's jobs as written: each repeated item once, then aliases (scrape-file-text.ts). */
+function fileText(jobs: readonly JobText[]): string {
+  return sharedItemsText(jobs.map((job) => job.segments));
+}
 
 /**
- * One shard's files. Each sub-slot's jobs are serialised together (with a memo: kept while they are the same job
- * objects); their total decides the number of files n, and file f is sub-slots f, f + n, f + 2n, ... one after the
- * other. When every file fits (far from capacity) that is the layout, since packScrapeJobs moves nothing then.
- * Otherwise each job is serialised alone and packScrapeJobs decides, given the same jobs in the same order, so
- * both write the same bytes where both apply (a sequence serialises as its items one after the other).
+ * One shard's files. Each job is serialised alone (with a memo: once for as long as its monitor does not change) and
+ * each sub-slot's jobs gathered (with a memo: kept while they are the same job objects); their plain size decides
+ * the number of files n, and file f is sub-slots f, f + n, f + 2n, ... one after the other. When every file fits
+ * (far from capacity) that is the layout, since packScrapeJobs moves nothing then. Otherwise packScrapeJobs
+ * decides, given the same jobs in the same order, so both write the same bytes where both apply. Either way a
+ * file's text shares its repeated items (scrape-file-text.ts).
  */
 function renderShard(config: Record<string, unknown>, homes: readonly number[], limits: Limits, hashKey: string, kept: { memo: RenderMemo; key: string } | undefined):
   { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } {
   const jobs = config.scrape_configs as Job[];
   const bySubSlot: Job[][] = Array.from({ length: limits.slots }, () => []);
   for (let index = 0; index < homes.length; index += 1) bySubSlot[homes[index]!]!.push(jobs[index]!);
-  // With a memo (`kept`) a sub-slot whose jobs are the very objects of the previous call keeps its text, a file whose
-  // sub-slot texts are the same objects keeps its text, and the text kept keeps its file (the name's HMAC of up to
-  // 1 MiB included); otherwise each job is serialised alone, once for as long as its monitor does not change.
-  // Without, each sub-slot at once, which is faster for a single call.
+  // With a memo (`kept`) each job keeps its text for as long as it is the same object, a sub-slot whose jobs are the
+  // very objects of the previous call keeps its texts, a file whose sub-slots are the same objects keeps its jobs,
+  // and those keep their file (the shared items' text and the name's HMAC included).
+  // Each text is kept with its UTF-8 size: measuring 64 unchanged texts of up to 1 MiB again on every change cost
+  // 19 ms at 10,000 monitors.
   const memo = kept?.memo;
-  const jobText = (job: Job) => (memo ? memo.yaml(job, (value) => toPrometheusYaml([value])) : toPrometheusYaml([job]));
-  // Each text with its UTF-8 size, kept together: measuring 64 unchanged texts of up to 1 MiB again on every change
-  // cost 19 ms at 10,000 monitors.
-  const measured = (text: string): SlotText => ({ text, bytes: Buffer.byteLength(text) });
+  const jobText = (job: Job): JobText => (memo ? memo.serialised(job, serialisedJob) : serialisedJob(job));
   const subSlotTexts = bySubSlot.map((subSlotJobs, subSlot) => {
     if (subSlotJobs.length === 0) return EMPTY_SLOT;
-    if (!kept) return measured(toPrometheusYaml(subSlotJobs));
-    return kept.memo.sequence(`text|${kept.key}|${subSlot}`, subSlotJobs, () => measured(subSlotJobs.map(jobText).join('')));
+    if (!kept) return slotTextOf(subSlotJobs.map(jobText));
+    return kept.memo.sequence(`text|${kept.key}|${subSlot}`, subSlotJobs, () => slotTextOf(subSlotJobs.map(jobText)));
   });
   const jobsBytes = subSlotTexts.reduce((sum, slotText) => sum + slotText.bytes, 0);
   if (jobsBytes <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
@@ -141,13 +165,13 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
     const parts = gathered(subSlotTexts, file).filter((part) => part.bytes > 0);
     if (parts.length === 0) return EMPTY_SLOT;
     // Always a new object, even for one part: the file derived from a text object is named after its slot.
-    const join = (): SlotText => ({ text: parts.map((part) => part.text).join(''), bytes: parts.reduce((sum, part) => sum + part.bytes, 0) });
+    const join = (): SlotText => ({ jobs: parts.flatMap((part) => part.jobs), bytes: parts.reduce((sum, part) => sum + part.bytes, 0) });
     return kept ? kept.memo.sequence(`file|${kept.key}|${files}|${file}`, parts, join) : join();
   });
 
   let scrapeFiles: ScrapeFile[];
   if (slotTexts.every((slotText) => scrapeFileBytes(slotText.bytes) <= limits.maxFileBytes)) {
-    const file = (slotJobs: readonly Job[], slot: number) => scrapeFile(slot, slotTexts[slot]!.text, slotJobs.map(jobName), hashKey);
+    const file = (slotJobs: readonly Job[], slot: number) => scrapeFile(slot, fileText(slotTexts[slot]!.jobs), slotJobs.map(jobName), hashKey);
     // A kept text was made for this slot and key (hashKey and shard), from these jobs: its file follows from it.
     scrapeFiles = fileJobs.flatMap((slotJobs, slot) => {
       if (slotJobs.length === 0) return [];
@@ -155,13 +179,13 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
     });
   } else {
     const rendered: RenderedJob[] = fileJobs.flatMap((slotJobs, home) => slotJobs.map((job) => {
-      const text = jobText(job);
-      return { home, name: jobName(job), text, bytes: Buffer.byteLength(text) };
+      const { segments, bytes } = jobText(job);
+      return { home, name: jobName(job), segments, bytes };
     }));
     const packing = packScrapeJobs(rendered, { slots: files, maxFileBytes: limits.maxFileBytes });
     if (!packing.ok) return { ok: false, problem: { path: 'spec', message: `${packing.reason}; select fewer monitors or spread them over several Prometheus objects` } };
     scrapeFiles = packing.slots.flatMap((slotJobs, slot) => (slotJobs.length === 0 ? [] : [
-      scrapeFile(slot, slotJobs.map((job) => job.text).join(''), slotJobs.map((job) => job.name), hashKey),
+      scrapeFile(slot, sharedItemsText(slotJobs.map((job) => job.segments)), slotJobs.map((job) => job.name), hashKey),
     ]));
   }
   const main = withScrapeConfigFiles(config, scrapeFiles.map((file) => `${CONFIG_DIR}/${file.name}`), jobs.slice(homes.length));
