@@ -149,11 +149,6 @@ export function scrapeFile(slot: number, jobsText: string, jobNames: string[], h
   return { slot, name: scrapeFileName(slot, hash), text, jobNames };
 }
 
-/** Every slot's text in bytes, header included, as scrapeFile writes it. */
-export function scrapeFileBytes(jobsBytes: number): number {
-  return HEADER_BYTES + jobsBytes;
-}
-
 function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }

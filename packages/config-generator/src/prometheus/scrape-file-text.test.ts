@@ -4,7 +4,7 @@
  */
 import { load } from 'js-yaml';
 import { jobSegments, toPrometheusYaml } from '../yaml-output.ts';
-import { sharedItemsText } from './scrape-file-text.ts';
+import { sharedItemsSaving, sharedItemsText } from './scrape-file-text.ts';
 
 const keepNamespace = { source_labels: ['__meta_kubernetes_namespace'], target_label: 'namespace', action: 'replace' };
 const keepPod = { source_labels: ['__meta_kubernetes_pod_name'], target_label: 'pod', action: 'replace' };
@@ -57,5 +57,25 @@ describe('a scrape file\'s shared items', () => {
       expect(Buffer.byteLength(written)).toBeLessThanOrEqual(Buffer.byteLength(plain(mixed)));
       expect(load(`scrape_configs:\n${written}`)).toEqual({ scrape_configs: mixed });
     }
+  });
+});
+
+describe('the saving of shared items, known before the text is written', () => {
+  it('is exactly how much shorter the written text is, for ASCII jobs', () => {
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const mixed = Array.from({ length: 1 + (seed % 9) }, (_, index) => job(index * seed, seed % 2 === 0 ? [{ target_label: `unique_${index}`, replacement: 'y'.repeat(seed * 3) }] : []));
+      const segments = mixed.map(jobSegments);
+      expect(sharedItemsSaving(segments)).toBe(plain(mixed).length - sharedItemsText(segments).length);
+    }
+  });
+
+  it('is zero when nothing repeats', () => {
+    expect(sharedItemsSaving([jobSegments(job(0))])).toBe(0);
+  });
+
+  it('never makes the written size look smaller than it is when items hold other characters', () => {
+    const jobs = Array.from({ length: 5 }, (_, index) => job(index, [{ target_label: 'team', replacement: 'équipe-données-ünïcode' }]));
+    const segments = jobs.map(jobSegments);
+    expect(Buffer.byteLength(plain(jobs)) - sharedItemsSaving(segments)).toBeGreaterThanOrEqual(Buffer.byteLength(sharedItemsText(segments)));
   });
 });

@@ -26,11 +26,8 @@
  */
 const MIN_SHARED_ITEM_CHARS = 48;
 
-/**
- * The jobs of one scrape file (each as `jobSegments` cut it: text at even indices, items at odd ones) as YAML
- * sequence text, each item that occurs more than once written in full once and as an alias after that.
- */
-export function sharedItemsText(jobs: readonly (readonly string[])[]): string {
+/** How many times each item long enough to share occurs in `jobs` (jobSegments' items are at odd indices). */
+function itemOccurrences(jobs: readonly (readonly string[])[]): Map<string, number> {
   const occurrences = new Map<string, number>();
   for (const segments of jobs) {
     for (let index = 1; index < segments.length; index += 2) {
@@ -38,6 +35,25 @@ export function sharedItemsText(jobs: readonly (readonly string[])[]): string {
       if (item.length >= MIN_SHARED_ITEM_CHARS) occurrences.set(item, (occurrences.get(item) ?? 0) + 1);
     }
   }
+  return occurrences;
+}
+
+/** The indentation of an item: `<indent>- <first key>: ...`. */
+function indentOf(item: string): string {
+  return item.slice(0, item.indexOf('-'));
+}
+
+/** The name of the `n`th anchor of a file. */
+function anchorName(n: number): string {
+  return `r${n}`;
+}
+
+/**
+ * The jobs of one scrape file (each as `jobSegments` cut it: text at even indices, items at odd ones) as YAML
+ * sequence text, each item that occurs more than once written in full once and as an alias after that.
+ */
+export function sharedItemsText(jobs: readonly (readonly string[])[]): string {
+  const occurrences = itemOccurrences(jobs);
   const anchors = new Map<string, string>();
   const parts: string[] = [];
   for (const segments of jobs) {
@@ -47,18 +63,39 @@ export function sharedItemsText(jobs: readonly (readonly string[])[]): string {
         parts.push(segment);
         continue;
       }
-      // An item is `<indent>- <first key>: ...`; its indentation is the text before the dash.
-      const indent = segment.slice(0, segment.indexOf('-'));
+      const indent = indentOf(segment);
       const anchor = anchors.get(segment);
       if (anchor !== undefined) {
         parts.push(indent, '- *', anchor, '\n');
         continue;
       }
-      const name = `r${anchors.size}`;
+      const name = anchorName(anchors.size);
       anchors.set(segment, name);
       // The anchor goes on the dash's line and the mapping starts on the next, at the indentation its other keys have.
       parts.push(indent, '- &', name, '\n', indent, '  ', segment.slice(indent.length + 2));
     }
   }
   return parts.join('');
+}
+
+/**
+ * How much shorter sharedItemsText(jobs) is than the jobs' plain text, without writing it: exact for ASCII text,
+ * less for items holding other characters (lengths are counted in UTF-16 units, bytes may be more), so plain bytes
+ * minus this is never below the written size. Used to choose the number of files before writing them.
+ */
+export function sharedItemsSaving(jobs: readonly (readonly string[])[]): number {
+  let saving = 0;
+  let anchors = 0;
+  for (const [item, count] of itemOccurrences(jobs)) {
+    if (count < 2) continue;
+    const indent = indentOf(item).length;
+    const name = anchorName(anchors).length;
+    anchors += 1;
+    // The first occurrence gains `&name`, a line break and the indentation of its first key; every other one is
+    // replaced by `<indent>- *name` and a line break.
+    const anchorCost = 1 + name + 1 + indent + 2;
+    const aliasLength = indent + 3 + name + 1;
+    saving += (count - 1) * (item.length - aliasLength) - anchorCost;
+  }
+  return saving;
 }

@@ -255,3 +255,34 @@ describe('determinism of a large configuration', () => {
     expect(JSON.stringify(generate(input(reversed)))).toBe(JSON.stringify(generate(input(LARGE))));
   });
 });
+
+describe('the number of scrape files', () => {
+  // 40 jobs that share six relabelings: written with shared items, a fraction of their plain size.
+  const relabelings = Array.from({ length: 6 }, (_, index) => ({ source_labels: [`__meta_kubernetes_service_label_${index}`], target_label: `label_${index}`, action: 'replace' }));
+  const config = { global: {}, scrape_configs: Array.from({ length: 40 }, (_, index) => ({ job_name: `job-${index}`, relabel_configs: relabelings })) };
+  const owners = config.scrape_configs.map((_, index) => `ServiceMonitor/ns/monitor-${index}`);
+  const plainBytes = config.scrape_configs.reduce((sum, job) => sum + Buffer.byteLength(toPrometheusYaml([job])), 0);
+  const limitsWith = (maxFileBytes: number) => ({ slots: 8, maxFileBytes, inlineMaxBytes: 0, fileCounts: [2, 8], targetFileBytes: plainBytes / 4 });
+  const filesOf = (maxFileBytes: number): ScrapeFile[] => {
+    const result = renderShardConfigs(config, 1, owners, { scrapeConfigFiles: true, hashKey: 'k', limits: limitsWith(maxFileBytes) });
+    if (!result.ok) throw new Error(result.problem.message);
+    return result.value.scrapeFiles[0]!;
+  };
+  const largest = (files: ScrapeFile[]) => Math.max(...files.map((file) => Buffer.byteLength(file.text)));
+
+  it('follows the size of the files as written, not the plain size', () => {
+    // Plain, the jobs are more than two files' target (8 files); written, they are not (2 files).
+    const files = filesOf(100_000);
+    expect(files.map((file) => file.slot)).toEqual([0, 1]);
+    expect(files.flatMap((file) => file.jobNames).sort()).toEqual(config.scrape_configs.map((job) => job.job_name).sort());
+    for (const file of files) expect(load(file.text)).toEqual({ scrape_configs: file.jobNames.map((name) => config.scrape_configs.find((job) => job.job_name === name)) });
+  });
+
+  it('falls back to the number of files the plain size calls for when a file of the smaller layout is over the limit', () => {
+    const two = largest(filesOf(100_000));
+    const files = filesOf(two - 1);
+    expect(files.length).toBeGreaterThan(2);
+    expect(largest(files)).toBeLessThan(two);
+    expect(files.flatMap((file) => file.jobNames)).toHaveLength(40);
+  });
+});

@@ -13,10 +13,10 @@ import type { FieldProblem, ScrapeFile } from '../model.ts';
 import { CONFIG_DIR, SCRAPE_FILE_SLOTS } from '../pod-layout.ts';
 import { jobSegments, toPrometheusYaml } from '../yaml-output.ts';
 import {
-  INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_COUNTS, SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_TARGET_BYTES, fileCount, homeSlot, packScrapeJobs, scrapeFile, scrapeFileBytes,
+  INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_COUNTS, SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_TARGET_BYTES, fileCount, homeSlot, packScrapeJobs, scrapeFile,
   type RenderedJob, type ScrapeFileLimits,
 } from './scrape-config-files.ts';
-import { sharedItemsText } from './scrape-file-text.ts';
+import { sharedItemsSaving, sharedItemsText } from './scrape-file-text.ts';
 import { substituteShard } from './sharding.ts';
 import type { RenderMemo } from '../render-memo.ts';
 
@@ -99,13 +99,18 @@ interface JobText {
   bytes: number;
 }
 
-/** A slot's jobs serialised, with their plain UTF-8 size (the file's written text is at most that: scrape-file-text.ts). */
-interface SlotText {
+/** A file's jobs serialised, with their plain UTF-8 size. */
+interface FileJobs {
   jobs: readonly JobText[];
   bytes: number;
 }
 
-const EMPTY_SLOT: SlotText = { jobs: [], bytes: 0 };
+/** A sub-slot's jobs, also with the size of the file they make alone, repeated items shared (scrape-file-text.ts). */
+interface SlotText extends FileJobs {
+  writtenBytes: number;
+}
+
+const EMPTY_SLOT: SlotText = { jobs: [], bytes: 0, writtenBytes: 0 };
 
 function serialisedJob(job: Job): JobText {
   const segments = jobSegments(job);
@@ -117,7 +122,7 @@ function serialisedJob(job: Job): JobText {
 function slotTextOf(jobs: readonly JobText[]): SlotText {
   let bytes = 0;
   for (const job of jobs) bytes += job.bytes;
-  return { jobs, bytes };
+  return { jobs, bytes, writtenBytes: bytes - sharedItemsSaving(jobs.map((job) => job.segments)) };
 }
 
 /** A file's jobs as written: each repeated item once, then aliases (scrape-file-text.ts). */
@@ -127,11 +132,13 @@ function fileText(jobs: readonly JobText[]): string {
 
 /**
  * One shard's files. Each job is serialised alone (with a memo: once for as long as its monitor does not change) and
- * each sub-slot's jobs gathered (with a memo: kept while they are the same job objects); their plain size decides
- * the number of files n, and file f is sub-slots f, f + n, f + 2n, ... one after the other. When every file fits
- * (far from capacity) that is the layout, since packScrapeJobs moves nothing then. Otherwise packScrapeJobs
- * decides, given the same jobs in the same order, so both write the same bytes where both apply. Either way a
- * file's text shares its repeated items (scrape-file-text.ts).
+ * each sub-slot's jobs gathered (with a memo: kept while they are the same job objects). Their plain size decides
+ * whether they stay inline; the size of their files with repeated items shared (scrape-file-text.ts) decides the
+ * number of files n, and file f is sub-slots f, f + n, f + 2n, ... one after the other. When every file fits (far
+ * from capacity) that is the layout, since packScrapeJobs moves nothing then. Otherwise the number of files the
+ * plain size calls for, which is at least n, and if a file is still over the limit packScrapeJobs decides on the
+ * plain sizes (an upper bound of the written ones), given the same jobs in the same order, so both write the same
+ * bytes where both apply.
  */
 function renderShard(config: Record<string, unknown>, homes: readonly number[], limits: Limits, hashKey: string, kept: { memo: RenderMemo; key: string } | undefined):
   { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } {
@@ -153,41 +160,57 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
   const jobsBytes = subSlotTexts.reduce((sum, slotText) => sum + slotText.bytes, 0);
   if (jobsBytes <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
 
-  const files = limits.fileCounts ? fileCount(jobsBytes, limits.fileCounts, limits.targetFileBytes ?? Infinity) : limits.slots;
-  const gathered = <T>(items: readonly T[], file: number): T[] => {
-    const parts: T[] = [];
-    for (let subSlot = file; subSlot < items.length; subSlot += files) parts.push(items[subSlot]!);
-    return parts;
-  };
-  // With every sub-slot a file of its own (the largest configurations), the sub-slots are the files.
-  const fileJobs = files === limits.slots ? bySubSlot : Array.from({ length: files }, (_, file) => gathered(bySubSlot, file).flat());
-  const slotTexts = files === limits.slots ? subSlotTexts : Array.from({ length: files }, (_, file): SlotText => {
-    const parts = gathered(subSlotTexts, file).filter((part) => part.bytes > 0);
-    if (parts.length === 0) return EMPTY_SLOT;
-    // Always a new object, even for one part: the file derived from a text object is named after its slot.
-    const join = (): SlotText => ({ jobs: parts.flatMap((part) => part.jobs), bytes: parts.reduce((sum, part) => sum + part.bytes, 0) });
-    return kept ? kept.memo.sequence(`file|${kept.key}|${files}|${file}`, parts, join) : join();
-  });
-
-  let scrapeFiles: ScrapeFile[];
-  if (slotTexts.every((slotText) => scrapeFileBytes(slotText.bytes) <= limits.maxFileBytes)) {
-    const file = (slotJobs: readonly Job[], slot: number) => scrapeFile(slot, fileText(slotTexts[slot]!.jobs), slotJobs.map(jobName), hashKey);
-    // A kept text was made for this slot and key (hashKey and shard), from these jobs: its file follows from it.
-    scrapeFiles = fileJobs.flatMap((slotJobs, slot) => {
-      if (slotJobs.length === 0) return [];
-      return [kept ? kept.memo.derived(slotTexts[slot]!, () => file(slotJobs, slot)) : file(slotJobs, slot)];
-    });
-  } else {
+  const countFor = (bytes: number) => (limits.fileCounts ? fileCount(bytes, limits.fileCounts, limits.targetFileBytes ?? Infinity) : limits.slots);
+  const writtenCount = countFor(subSlotTexts.reduce((sum, slotText) => sum + slotText.writtenBytes, 0));
+  const plainCount = countFor(jobsBytes);
+  let scrapeFiles = filesByCount(writtenCount) ?? (plainCount !== writtenCount ? filesByCount(plainCount) : undefined);
+  if (!scrapeFiles) {
+    const fileJobs = jobsByFile(plainCount);
     const rendered: RenderedJob[] = fileJobs.flatMap((slotJobs, home) => slotJobs.map((job) => {
       const { segments, bytes } = jobText(job);
       return { home, name: jobName(job), segments, bytes };
     }));
-    const packing = packScrapeJobs(rendered, { slots: files, maxFileBytes: limits.maxFileBytes });
+    const packing = packScrapeJobs(rendered, { slots: plainCount, maxFileBytes: limits.maxFileBytes });
     if (!packing.ok) return { ok: false, problem: { path: 'spec', message: `${packing.reason}; select fewer monitors or spread them over several Prometheus objects` } };
     scrapeFiles = packing.slots.flatMap((slotJobs, slot) => (slotJobs.length === 0 ? [] : [
       scrapeFile(slot, sharedItemsText(slotJobs.map((job) => job.segments)), slotJobs.map((job) => job.name), hashKey),
     ]));
   }
+
+  /** Sub-slots f, f + files, f + 2 files, ... of `items`, for file f. */
+  function gathered<T>(items: readonly T[], files: number, file: number): T[] {
+    const parts: T[] = [];
+    for (let subSlot = file; subSlot < items.length; subSlot += files) parts.push(items[subSlot]!);
+    return parts;
+  }
+
+  /** Each file's jobs when there are `files` files. With every sub-slot a file of its own (the largest configurations), the sub-slots are the files. */
+  function jobsByFile(files: number): Job[][] {
+    return files === limits.slots ? bySubSlot : Array.from({ length: files }, (_, file) => gathered(bySubSlot, files, file).flat());
+  }
+
+  /** The files when there are `files` of them, or undefined when one of them is over the limit. */
+  function filesByCount(files: number): ScrapeFile[] | undefined {
+    const fileJobs = jobsByFile(files);
+    const slotTexts = files === limits.slots ? subSlotTexts : Array.from({ length: files }, (_, file): FileJobs => {
+      const parts = gathered(subSlotTexts, files, file).filter((part) => part.bytes > 0);
+      if (parts.length === 0) return EMPTY_SLOT;
+      // Always a new object, even for one part: the file derived from a text object is named after its slot.
+      const join = (): FileJobs => ({ jobs: parts.flatMap((part) => part.jobs), bytes: parts.reduce((sum, part) => sum + part.bytes, 0) });
+      return kept ? kept.memo.sequence(`file|${kept.key}|${files}|${file}`, parts, join) : join();
+    });
+    const file = (slotJobs: readonly Job[], slot: number) => scrapeFile(slot, fileText(slotTexts[slot]!.jobs), slotJobs.map(jobName), hashKey);
+    const result: ScrapeFile[] = [];
+    for (const [slot, slotJobs] of fileJobs.entries()) {
+      if (slotJobs.length === 0) continue;
+      // A kept text was made for this slot and key (hashKey and shard), from these jobs: its file follows from it.
+      const made = kept ? kept.memo.derived(slotTexts[slot]!, () => file(slotJobs, slot)) : file(slotJobs, slot);
+      if (Buffer.byteLength(made.text) > limits.maxFileBytes) return undefined;
+      result.push(made);
+    }
+    return result;
+  }
+
   const main = withScrapeConfigFiles(config, scrapeFiles.map((file) => `${CONFIG_DIR}/${file.name}`), jobs.slice(homes.length));
   return { ok: true, config: toPrometheusYaml(main), scrapeFiles };
 }
