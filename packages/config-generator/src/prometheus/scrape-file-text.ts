@@ -14,10 +14,10 @@
  * Anchors are per file (YAML has no others) and numbered in order of first use, so equal jobs in equal order give
  * equal text and a change to one monitor still changes one file. Aliased text is never longer than plain text (an
  * item is shared only when it is longer than an alias line and an anchor together), so every size decision made
- * on the plain sizes (the number of files, what fits into one) holds for the written text. gopkg.in/yaml.v2, which
- * Prometheus reads its configuration with, refuses a document whose alias expansions outweigh its own nodes
- * (more than 99 % of decoded nodes from aliases for documents of up to 400,000 nodes; a file holds at most 900 KiB
- * of plain text, far fewer nodes); here about three quarters of a job's nodes come from aliases.
+ * on the plain sizes holds for the written text. gopkg.in/yaml.v2, which Prometheus reads its configuration with,
+ * refuses a document whose alias expansions outweigh its own nodes (more than 99 % of decoded nodes from aliases
+ * for documents of up to 400,000 nodes, less beyond): a file never stands for more than
+ * SCRAPE_FILE_MAX_PLAIN_BYTES of plain text, which keeps it under that size (scrape-config-files.ts).
  */
 
 /**

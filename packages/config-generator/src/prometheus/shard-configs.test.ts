@@ -278,11 +278,43 @@ describe('the number of scrape files', () => {
     for (const file of files) expect(load(file.text)).toEqual({ scrape_configs: file.jobNames.map((name) => config.scrape_configs.find((job) => job.job_name === name)) });
   });
 
+  it('refuses jobs beyond what the files hold written out, however much they share', () => {
+    // Written, 40 sharing jobs fit into two files of half their plain size; plain, they do not.
+    const half = Math.ceil(plainBytes / 2);
+    expect(largest(filesOf(100_000))).toBeLessThan(half / 2);
+    const result = renderShardConfigs(config, 1, owners, { scrapeConfigFiles: true, hashKey: 'k', limits: { ...limitsWith(half), slots: 2, fileCounts: [2] } });
+    expect(result).toEqual({ ok: false, problem: { path: 'spec', message: expect.stringMatching(/^the 40 generated scrape jobs are .* more than the 2 scrape files of .* promop mounts hold/) } });
+  });
+
+  it('takes more files when one would stand for more plain text than Prometheus\' YAML reader accepts aliased', () => {
+    const files = (maxPlainFileBytes: number) => {
+      const result = renderShardConfigs(config, 1, owners, { scrapeConfigFiles: true, hashKey: 'k', limits: { ...limitsWith(100_000), maxPlainFileBytes } });
+      if (!result.ok) throw new Error(result.problem.message);
+      return result.value.scrapeFiles[0]!;
+    };
+    expect(files(plainBytes)).toHaveLength(2);
+    expect(files(plainBytes / 3).length).toBeGreaterThan(2);
+  });
+
   it('falls back to the number of files the plain size calls for when a file of the smaller layout is over the limit', () => {
-    const two = largest(filesOf(100_000));
-    const files = filesOf(two - 1);
+    // Jobs that share a little over half of their text: written, two files; plain, eight.
+    const selector = { action: 'keep', source_labels: ['__meta_kubernetes_service_label_app_kubernetes_io_name', '__meta_kubernetes_service_labelpresent_app_kubernetes_io_name'], regex: '(checkout);true' };
+    const component = { action: 'keep', source_labels: ['__meta_kubernetes_service_label_app_kubernetes_io_component', '__meta_kubernetes_service_labelpresent_app_kubernetes_io_component'], regex: '(api);true' };
+    const mixed = { global: {}, scrape_configs: Array.from({ length: 40 }, (_, index) => ({ job_name: `job-${index}`, relabel_configs: [selector, component, { target_label: 'instance_name', replacement: `instance-${index}-of-the-checkout-service` }] })) };
+    const mixedPlain = mixed.scrape_configs.reduce((sum, job) => sum + Buffer.byteLength(toPrometheusYaml([job])), 0);
+    const render = (maxFileBytes: number) => {
+      const result = renderShardConfigs(mixed, 1, owners, { scrapeConfigFiles: true, hashKey: 'k', limits: { slots: 8, maxFileBytes, inlineMaxBytes: 0, fileCounts: [2, 8], targetFileBytes: mixedPlain / 4 } });
+      if (!result.ok) throw new Error(result.problem.message);
+      return result.value.scrapeFiles[0]!;
+    };
+    const two = render(100_000);
+    expect(two).toHaveLength(2);
+    // A limit the two files pass but eight files of the plain text would not need to.
+    const limit = largest(two) - 1;
+    expect(8 * (limit - 'scrape_configs:\n'.length)).toBeGreaterThan(mixedPlain);
+    const files = render(limit);
     expect(files.length).toBeGreaterThan(2);
-    expect(largest(files)).toBeLessThan(two);
-    expect(files.flatMap((file) => file.jobNames)).toHaveLength(40);
+    expect(largest(files)).toBeLessThanOrEqual(limit);
+    expect(files.flatMap((file) => file.jobNames).sort()).toEqual(mixed.scrape_configs.map((job) => job.job_name).sort());
   });
 });

@@ -13,7 +13,7 @@ import type { FieldProblem, ScrapeFile } from '../model.ts';
 import { CONFIG_DIR, SCRAPE_FILE_SLOTS } from '../pod-layout.ts';
 import { jobSegments, toPrometheusYaml } from '../yaml-output.ts';
 import {
-  INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_COUNTS, SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_TARGET_BYTES, fileCount, homeSlot, packScrapeJobs, scrapeFile,
+  INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_FILE_COUNTS, SCRAPE_FILE_HEADER, SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_MAX_PLAIN_BYTES, SCRAPE_FILE_TARGET_BYTES, fileCount, homeSlot, packScrapeJobs, scrapeFile,
   type RenderedJob, type ScrapeFileLimits,
 } from './scrape-config-files.ts';
 import { sharedItemsSaving, sharedItemsText } from './scrape-file-text.ts';
@@ -42,7 +42,7 @@ export interface ShardLayoutOptions {
  * The sub-slots (`slots`, the most files there can be), the size of a file, the most generated jobs kept inline, and
  * the file counts with the size a file is aimed at (scrape-config-files.ts); without counts, all `slots` are used.
  */
-type Limits = ScrapeFileLimits & { inlineMaxBytes: number; fileCounts?: readonly number[]; targetFileBytes?: number };
+type Limits = ScrapeFileLimits & { inlineMaxBytes: number; fileCounts?: readonly number[]; targetFileBytes?: number; maxPlainFileBytes?: number };
 
 /**
  * Renders every shard of `config`, whose `scrape_configs` starts with the generated jobs (`owners[i]` is the
@@ -59,6 +59,7 @@ export function renderShardConfigs(
 ): { ok: true; value: ShardConfigs } | { ok: false; problem: FieldProblem } {
   const limits: Limits = options.limits ?? {
     slots: SCRAPE_FILE_SLOTS, maxFileBytes: SCRAPE_FILE_MAX_BYTES, inlineMaxBytes: INLINE_SCRAPE_JOBS_MAX_BYTES, fileCounts: SCRAPE_FILE_COUNTS, targetFileBytes: SCRAPE_FILE_TARGET_BYTES,
+    maxPlainFileBytes: SCRAPE_FILE_MAX_PLAIN_BYTES,
   };
   const homes = options.scrapeConfigFiles ? homeSlots(owners, limits.slots, options.memo) : [];
   const result: ShardConfigs = { configs: [], scrapeFiles: [] };
@@ -163,7 +164,10 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
   const countFor = (bytes: number) => (limits.fileCounts ? fileCount(bytes, limits.fileCounts, limits.targetFileBytes ?? Infinity) : limits.slots);
   const writtenCount = countFor(subSlotTexts.reduce((sum, slotText) => sum + slotText.writtenBytes, 0));
   const plainCount = countFor(jobsBytes);
-  let scrapeFiles = filesByCount(writtenCount) ?? (plainCount !== writtenCount ? filesByCount(plainCount) : undefined);
+  // The capacity is measured plain (what all files hold written out), so it does not depend on how much the jobs
+  // share; past it only packing runs, and says why they do not fit.
+  const withinCapacity = jobsBytes <= limits.slots * (limits.maxFileBytes - Buffer.byteLength(SCRAPE_FILE_HEADER));
+  let scrapeFiles = !withinCapacity ? undefined : filesByCount(writtenCount) ?? (plainCount !== writtenCount ? filesByCount(plainCount) : undefined);
   if (!scrapeFiles) {
     const fileJobs = jobsByFile(plainCount);
     const rendered: RenderedJob[] = fileJobs.flatMap((slotJobs, home) => slotJobs.map((job) => {
@@ -189,7 +193,10 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
     return files === limits.slots ? bySubSlot : Array.from({ length: files }, (_, file) => gathered(bySubSlot, files, file).flat());
   }
 
-  /** The files when there are `files` of them, or undefined when one of them is over the limit. */
+  /**
+   * The files when there are `files` of them, or undefined when one of them is over the limit, written or plain
+   * (SCRAPE_FILE_MAX_PLAIN_BYTES: what Prometheus' YAML reader accepts of aliases).
+   */
   function filesByCount(files: number): ScrapeFile[] | undefined {
     const fileJobs = jobsByFile(files);
     const slotTexts = files === limits.slots ? subSlotTexts : Array.from({ length: files }, (_, file): FileJobs => {
@@ -203,6 +210,7 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
     const result: ScrapeFile[] = [];
     for (const [slot, slotJobs] of fileJobs.entries()) {
       if (slotJobs.length === 0) continue;
+      if (slotTexts[slot]!.bytes > (limits.maxPlainFileBytes ?? Infinity)) return undefined;
       // A kept text was made for this slot and key (hashKey and shard), from these jobs: its file follows from it.
       const made = kept ? kept.memo.derived(slotTexts[slot]!, () => file(slotJobs, slot)) : file(slotJobs, slot);
       if (Buffer.byteLength(made.text) > limits.maxFileBytes) return undefined;
