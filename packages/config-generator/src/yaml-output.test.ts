@@ -93,3 +93,13 @@ describe('a scrape job cut into segments', () => {
     expect(jobSegments(jobs[2]!)).toEqual([toPrometheusYaml([jobs[2]])]);
   });
 });
+
+describe('a frozen (shared) item', () => {
+  it('is written as an equal item that is not frozen, every time', () => {
+    const rule = () => ({ source_labels: ['__meta_kubernetes_namespace'], target_label: 'namespace' });
+    const frozen = Object.freeze({ ...rule(), source_labels: Object.freeze(['__meta_kubernetes_namespace']) });
+    const job = (item: object) => ({ job_name: 'a', relabel_configs: [item, { target_label: 'x', replacement: 'y' }] });
+    expect(jobSegments(job(frozen))).toEqual(jobSegments(job(rule())));
+    expect(jobSegments(job(frozen)).join('')).toBe(toPrometheusYaml([job(rule())]));
+  });
+});

@@ -47,14 +47,35 @@ export function jobSegments(job: Record<string, unknown>): string[] {
       }
       segments.push(between.toString());
       between = new ShortOutput();
-      const itemText = new ShortOutput();
-      writeSequence([item], indent, itemText);
-      segments.push(itemText.toString());
+      segments.push(Object.isFrozen(item) ? oncePerFrozenItem(item, indent) : itemText(item, indent));
     }
   }
   if (first) return [toPrometheusYaml([job])];
   segments.push(between.toString());
   return segments;
+}
+
+/** `item` as a sequence item at `indent`. */
+function itemText(item: Record<string, unknown>, indent: string): string {
+  const text = new ShortOutput();
+  writeSequence([item], indent, text);
+  return text.toString();
+}
+
+/**
+ * Texts of frozen items by item: a frozen item is a rule shared by many jobs (scrape/shared-rules.ts, deep-frozen,
+ * so its text cannot go stale), serialised once per process instead of once per job. Always at the same indentation
+ * (a job's list items).
+ */
+const frozenItemTexts = new WeakMap<object, string>();
+
+function oncePerFrozenItem(item: Record<string, unknown>, indent: string): string {
+  let text = frozenItemTexts.get(item);
+  if (text === undefined) {
+    text = itemText(item, indent);
+    frozenItemTexts.set(item, text);
+  }
+  return text;
 }
 
 /**

@@ -3,20 +3,21 @@
  * matters: the output is meant to diff cleanly against upstream).
  */
 import { sanitizeLabelName } from '../values/label-names.ts';
+import { sharedRule } from './shared-rules.ts';
 
 /** Keeps the configured job name in `__tmp_prometheus_job_name` before anything rewrites `job`. */
 export function jobNameMetaRelabeling(): Record<string, unknown> {
-  return { source_labels: ['job'], target_label: '__tmp_prometheus_job_name' };
+  return sharedRule('job-name', () => ({ source_labels: ['job'], target_label: '__tmp_prometheus_job_name' }));
 }
 
 /** Drops targets of pods that finished (Failed or Succeeded): they cannot be scraped anyway. */
 export function runningPodFilter(): Record<string, unknown> {
-  return { action: 'drop', source_labels: ['__meta_kubernetes_pod_phase'], regex: '(Failed|Succeeded)' };
+  return sharedRule('running-pod', () => ({ action: 'drop', source_labels: ['__meta_kubernetes_pod_phase'], regex: '(Failed|Succeeded)' }));
 }
 
 /** `{action: keep}` on one meta label; `regex` may be a number (container port numbers render as ints). */
 export function keepMatching(sourceLabel: string, regex: string | number): Record<string, unknown> {
-  return { action: 'keep', source_labels: [sourceLabel], regex };
+  return sharedRule(`keep\u0000${sourceLabel}\u0000${typeof regex}\u0000${regex}`, () => ({ action: 'keep', source_labels: [sourceLabel], regex }));
 }
 
 /** Keep only the container port named or numbered by `targetPort` (the fallback when no port name is given). */
@@ -28,7 +29,7 @@ export function keepTargetPort(targetPort: string | number | undefined): Record<
 
 /** Copies a meta label onto a target label (no regex, as upstream's namespace/service/pod/container rules). */
 export function copyMetaLabel(sourceLabel: string, targetLabel: string): Record<string, unknown> {
-  return { source_labels: [sourceLabel], target_label: targetLabel };
+  return sharedRule(`copy\u0000${sourceLabel}\u0000${targetLabel}`, () => ({ source_labels: [sourceLabel], target_label: targetLabel }));
 }
 
 /**
@@ -46,5 +47,5 @@ export function copyKubernetesLabel(kind: 'service' | 'pod', label: string, targ
 
 /** Sets a target label to a fixed value. */
 export function setLabel(targetLabel: string, replacement: string): Record<string, unknown> {
-  return { target_label: targetLabel, replacement };
+  return sharedRule(`set\u0000${targetLabel}\u0000${replacement}`, () => ({ target_label: targetLabel, replacement }));
 }

@@ -7,6 +7,7 @@
 import { compareCodePoints } from '../go-map-order.ts';
 import type { LabelSelector } from '@promop/crds';
 import { sanitizeLabelName } from '../values/label-names.ts';
+import { sharedRule } from './shared-rules.ts';
 
 /**
  * Keep/drop relabelings selecting targets whose `kind` (`service`, `pod`, or a Probe's `ingress`)
@@ -18,7 +19,8 @@ export function selectorRelabelings(selector: LabelSelector, kind: 'service' | '
   const rules: Record<string, unknown>[] = [];
   const matchLabels = selector.matchLabels ?? {};
   for (const key of Object.keys(matchLabels).sort(compareCodePoints)) {
-    rules.push({ action: 'keep', source_labels: [label(key), present(key)], regex: `(${matchLabels[key]});true` });
+    const value = matchLabels[key];
+    rules.push(sharedRule(`select\u0000${kind}\u0000${key}\u0000${value}`, () => ({ action: 'keep', source_labels: [label(key), present(key)], regex: `(${value});true` })));
   }
   for (const expression of selector.matchExpressions ?? []) {
     const values = (expression.values ?? []).join('|');

@@ -26,6 +26,7 @@ import {
 } from './monitor-steps.ts';
 import type { MonitorRendering, ScrapeContext } from './scrape-context.ts';
 import { labelSelectorString, selectorRelabelings } from './selector-relabelings.ts';
+import { sharedRule } from './shared-rules.ts';
 
 type Role = 'endpoints' | 'endpointslice';
 
@@ -92,7 +93,7 @@ function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: R
     ...targetMetaRelabelings(role, ep.filterRunning !== false),
     ...(spec.targetLabels ?? []).map((label) => copyKubernetesLabel('service', label)),
     ...podTargetLabelRelabelings(frame),
-    { source_labels: ['__meta_kubernetes_service_name'], target_label: 'job', replacement: '${1}' },
+    sharedRule('service-job', () => ({ source_labels: ['__meta_kubernetes_service_name'], target_label: 'job', replacement: '${1}' })),
     ...(spec.jobLabel ? [copyKubernetesLabel('service', spec.jobLabel, 'job')] : []),
     ...endpointLabel(ep),
     ...closingRelabelings(ep, frame),
@@ -122,8 +123,8 @@ function targetMetaRelabelings(role: Role, filterRunning: boolean): Record<strin
   const prefix = role === 'endpointslice' ? '__meta_kubernetes_endpointslice' : '__meta_kubernetes_endpoint';
   const addressTarget = [`${prefix}_address_target_kind`, `${prefix}_address_target_name`];
   return [
-    { source_labels: addressTarget, separator: ';', regex: 'Node;(.*)', replacement: '${1}', target_label: 'node' },
-    { source_labels: addressTarget, separator: ';', regex: 'Pod;(.*)', replacement: '${1}', target_label: 'pod' },
+    sharedRule(`address-node\u0000${prefix}`, () => ({ source_labels: addressTarget, separator: ';', regex: 'Node;(.*)', replacement: '${1}', target_label: 'node' })),
+    sharedRule(`address-pod\u0000${prefix}`, () => ({ source_labels: addressTarget, separator: ';', regex: 'Pod;(.*)', replacement: '${1}', target_label: 'pod' })),
     copyMetaLabel('__meta_kubernetes_namespace', 'namespace'),
     copyMetaLabel('__meta_kubernetes_service_name', 'service'),
     copyMetaLabel('__meta_kubernetes_pod_name', 'pod'),

@@ -14,6 +14,8 @@
  * not have.
  */
 
+import { sharedRule } from './shared-rules.ts';
+
 /** The placeholder prometheus-operator leaves for the config-reloader. */
 export const SHARD_PLACEHOLDER = '$(SHARD)';
 
@@ -24,9 +26,10 @@ export const SHARD_PLACEHOLDER = '$(SHARD)';
  */
 export function shardingRelabelings(shards: number, shard: number | undefined, sourceLabel = '__address__'): Record<string, unknown>[] {
   const shardText = shard === undefined ? SHARD_PLACEHOLDER : String(shard);
+  const modulus = Math.max(1, shards);
   return [
-    { source_labels: [sourceLabel, '__tmp_hash'], target_label: '__tmp_hash', regex: '(.+);', replacement: '$1', action: 'replace' },
-    { source_labels: ['__tmp_hash'], target_label: '__tmp_hash', modulus: Math.max(1, shards), action: 'hashmod' },
-    { source_labels: ['__tmp_hash', '__tmp_disable_sharding'], regex: `${shardText};|.+;.+`, action: 'keep' },
+    sharedRule(`shard-hash\u0000${sourceLabel}`, () => ({ source_labels: [sourceLabel, '__tmp_hash'], target_label: '__tmp_hash', regex: '(.+);', replacement: '$1', action: 'replace' })),
+    sharedRule(`shard-mod\u0000${modulus}`, () => ({ source_labels: ['__tmp_hash'], target_label: '__tmp_hash', modulus, action: 'hashmod' })),
+    sharedRule(`shard-keep\u0000${shardText}`, () => ({ source_labels: ['__tmp_hash', '__tmp_disable_sharding'], regex: `${shardText};|.+;.+`, action: 'keep' })),
   ];
 }
