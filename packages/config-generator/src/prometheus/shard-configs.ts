@@ -126,8 +126,8 @@ function slotTextOf(jobs: readonly JobText[]): SlotText {
   return { jobs, bytes, writtenBytes: bytes - sharedItemsSaving(jobs.map((job) => job.segments)) };
 }
 
-/** A file's jobs as written: each repeated item once, then aliases (scrape-file-text.ts). */
-function fileText(jobs: readonly JobText[]): string {
+/** A file's jobs (laid out by sub-slots or packed) as written: each repeated item once, then aliases (scrape-file-text.ts). */
+function fileText(jobs: readonly Pick<JobText, 'segments'>[]): string {
   return sharedItemsText(jobs.map((job) => job.segments));
 }
 
@@ -177,7 +177,7 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
     const packing = packScrapeJobs(rendered, { slots: plainCount, maxFileBytes: limits.maxFileBytes });
     if (!packing.ok) return { ok: false, problem: { path: 'spec', message: `${packing.reason}; select fewer monitors or spread them over several Prometheus objects` } };
     scrapeFiles = packing.slots.flatMap((slotJobs, slot) => (slotJobs.length === 0 ? [] : [
-      scrapeFile(slot, sharedItemsText(slotJobs.map((job) => job.segments)), slotJobs.map((job) => job.name), hashKey),
+      scrapeFile(slot, fileText(slotJobs), slotJobs.map((job) => job.name), hashKey),
     ]));
   }
 
