@@ -5,13 +5,13 @@
  * new leader comes after the last write of the old one. Prints the take-over time.
  */
 import { DEFAULT_LEASE_DURATION_MS, DEFAULT_RETRY_PERIOD_MS } from '../../packages/controller/src/kube/index.ts';
-import { actingUser, readAuditLog, WRITE_VERBS, type AuditEvent } from './audit-log.ts';
+import { actingUser, readAuditLog, WRITE_VERBS, writesBy, type AuditEvent } from './audit-log.ts';
 import { startChaosCluster, type ChaosCluster } from './chaos-cluster.ts';
 import { freshPromopWrites } from './convergence.ts';
 import { MonitorBurst } from './monitor-burst.ts';
 import { startPromop, type PromopProcess } from './promop-process.ts';
 import { configText, isReconciled, rulesText } from './rendered-state.ts';
-import { until } from './settle.ts';
+import { until, untilSettled } from './settle.ts';
 
 /** Lease expiry seen from the stand-by, its next attempt, and room for a loaded machine. */
 const TAKE_OVER_BOUND_MS = DEFAULT_LEASE_DURATION_MS + 2 * DEFAULT_RETRY_PERIOD_MS + 4_000;
@@ -86,6 +86,11 @@ describe('chaos 6: two replicas, the leader SIGKILLed during a burst', () => {
   }, 150_000);
 
   it('ends converged: a fresh promop finds nothing to write', async () => {
+    // The config can be complete while the new leader's binding pass is still writing statuses (passes run beside
+    // the work queue); stopping it then drops the rest, and the fresh promop would find them to write. Settled
+    // means its queue is empty and its writes have been quiet for the settle window.
+    const newLeader = replicas[1] as PromopProcess;
+    await untilSettled(newLeader, { activity: () => writesBy(cluster.auditLogPath, users.get(newLeader) as string).length });
     for (const replica of replicas) await replica.stop();
     const fresh = await freshPromopWrites(cluster);
     process.stdout.write(`chaos 6: fresh promop settled in ${fresh.settledMs} ms, ${fresh.writes.length} writes\n`);
