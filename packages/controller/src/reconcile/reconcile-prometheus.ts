@@ -34,7 +34,7 @@ import {
 } from '../workload/index.ts';
 import { appliedHashOf, isUpToDate, withAppliedHash } from './applied-hash.ts';
 import { KnownContents, type DataChildKind } from './known-contents.ts';
-import { describeForeignKeys, foreignKeysOf, removalPatch } from './foreign-keys.ts';
+import { describeForeignKeys, foreignKeysOf, removalPatch, type ForeignKeys } from './foreign-keys.ts';
 import { bindResource, bindingDecision, hasBindingOf, type BindingChange, type BindingOwner } from './bindings.ts';
 import { BindingWriter, type BindingPass } from './binding-writer.ts';
 import { forEachBounded } from './bounded-parallel.ts';
@@ -538,9 +538,7 @@ export class PrometheusReconciler {
       stored = upToDate ? cached : await apply(desired);
       const foreign = foreignKeysOf(kind, desired, stored);
       if (foreign.length > 0) {
-        const { namespace, name } = { namespace: stored.metadata?.namespace ?? '', name: nameOf(body) };
-        stored = await this.#deps.children.mergePatch(kind, namespace, name, removalPatch(foreign, stored.metadata?.resourceVersion));
-        log.info({ child: kind, childName: name, removed: describeForeignKeys(foreign) }, 'keys another manager added to a map promop owns removed');
+        stored = await this.#removeForeignKeys(kind, stored.metadata?.namespace ?? '', nameOf(body), foreign, stored.metadata?.resourceVersion, log);
       } else if (upToDate) {
         let bodies = this.#upToDate.get(stored);
         if (!bodies) this.#upToDate.set(stored, (bodies = new WeakSet()));
@@ -555,6 +553,17 @@ export class PrometheusReconciler {
     if (before === after) return { changed: false, stored };
     log.info({ child: kind, childName: nameOf(body) }, before === undefined ? 'child applied (created or not yet cached)' : 'child updated');
     return { changed: true, stored };
+  }
+
+  /**
+   * Removes the keys another manager added to maps promop owns entirely (foreign-keys.ts) with one merge patch,
+   * guarded by the `resourceVersion` they were found in (a 409 retries the reconcile from fresh data), and says so
+   * in the log; returns the child as stored.
+   */
+  async #removeForeignKeys<K extends ChildKind>(kind: K, namespace: string, name: string, foreign: readonly ForeignKeys[], resourceVersion: string | undefined, log: Logger): Promise<ChildOf<K>> {
+    const patched = await this.#deps.children.mergePatch(kind, namespace, name, removalPatch(foreign, resourceVersion));
+    log.info({ child: kind, childName: name, removed: describeForeignKeys(foreign) }, 'keys another manager added to a map promop owns removed');
+    return patched;
   }
 
   /** `body` with its applied-hash annotation, hashed once per body object (an unchanged scrape Secret is not hashed again). */
@@ -593,8 +602,7 @@ export class PrometheusReconciler {
             known.note(kind, whole.metadata, hash);
             return { changed: false, stored: metadataOf(whole) };
           }
-          const patched = await children.mergePatch(kind, namespace, name, removalPatch(foreign, whole.metadata?.resourceVersion));
-          log.info({ child: kind, childName: name, removed: describeForeignKeys(foreign) }, 'keys another manager added to a map promop owns removed');
+          const patched = await this.#removeForeignKeys(kind, namespace, name, foreign, whole.metadata?.resourceVersion, log);
           known.note(kind, patched.metadata, hash);
           return { changed: true, stored: metadataOf(patched) };
         }
