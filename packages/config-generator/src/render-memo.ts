@@ -73,6 +73,8 @@ export class RenderMemo {
   readonly #renderingsByUid = new Map<string, { generation: number; entry: Entry<unknown> }>();
   readonly #serialised = new WeakMap<object, unknown>();
   readonly #sequences = new Map<string, { parts: readonly object[]; value: unknown }>();
+  /** The keys sequence() was asked for since the last forgetUnusedSequences(). */
+  readonly #sequencesAsked = new Set<string>();
   readonly #homeSlots = new Map<number, Map<string, number>>();
   readonly #derived = new WeakMap<object, unknown>();
   readonly #settingsKeys = new Map<string, string>();
@@ -140,11 +142,28 @@ export class RenderMemo {
    * same objects in the same order, otherwise `build()`. One value per key: a scrape file slot's text, its file.
    */
   sequence<T>(key: string, parts: readonly object[], build: () => T): T {
+    this.#sequencesAsked.add(key);
     const kept = this.#sequences.get(key) as { parts: readonly object[]; value: T } | undefined;
     if (kept && sameObjects(kept.parts, parts)) return kept.value;
     const value = build();
     this.#sequences.set(key, { parts, value });
     return value;
+  }
+
+  /**
+   * Forgets every sequence value that sequence() was not asked for since the previous call of this method: what a
+   * layout no longer used keeps (the file texts of another file count after the configuration grew or shrank past
+   * one, the files of removed shards, all of them once the jobs are back inline). Call it once per generate(), after
+   * the last sequence(); a value forgotten and wanted again later is built again.
+   */
+  forgetUnusedSequences(): void {
+    for (const key of this.#sequences.keys()) if (!this.#sequencesAsked.has(key)) this.#sequences.delete(key);
+    this.#sequencesAsked.clear();
+  }
+
+  /** The keys of the sequence values kept (for tests). */
+  keptSequenceKeys(): string[] {
+    return [...this.#sequences.keys()];
   }
 
   /**

@@ -238,6 +238,22 @@ describe('the number of files, by size', () => {
     for (const jobs of [100, 120, 200, 260, 200, 120, 100]) expect(filesOf(jobs, memo)).toEqual(filesOf(jobs));
   });
 
+  it('forgets, with a memo, the files of a count no longer used', () => {
+    const memo = new RenderMemo();
+    const fileKeys = () => memo.keptSequenceKeys().filter((key) => key.startsWith('file|'));
+    filesOf(100, memo);
+    // Four files, each gathered from four of the 16 sub-slots and kept.
+    expect(fileKeys().length).toBeGreaterThan(0);
+    expect(fileKeys().every((key) => key.startsWith('file|k|0|4|'))).toBe(true);
+    // Sixteen files are the sub-slots themselves: nothing of the four-file layout is kept any more.
+    filesOf(200, memo);
+    expect(fileKeys()).toEqual([]);
+    expect(memo.keptSequenceKeys().length).toBeGreaterThan(0);
+    // Back to four files, built again, byte for byte what a render without memo gives.
+    expect(filesOf(100, memo)).toEqual(filesOf(100));
+    expect(fileKeys().length).toBeGreaterThan(0);
+  });
+
   it('keeps, with a memo, the very file objects whose jobs did not change', () => {
     const memo = new RenderMemo();
     const before = filesOf(100, memo).scrapeFiles[0]!;

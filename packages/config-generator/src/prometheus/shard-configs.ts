@@ -72,6 +72,8 @@ export function renderShardConfigs(
     result.configs.push(rendered.config);
     result.scrapeFiles.push(rendered.scrapeFiles);
   }
+  // Every shard's texts were asked for above; the rest belongs to a layout no longer used.
+  options.memo?.forgetUnusedSequences();
   return { ok: true, value: result };
 }
 
