@@ -129,4 +129,7 @@ GOFLAGS="$GOFLAGS -tags=no_btrfs,urfave_cli_no_docs" build containerd "container
   "containerd-shim-runc-v2=github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2" \
   "ctr=github.com/containerd/containerd/v2/cmd/ctr"
 
+# The reader check the tests compare promop's output with: Prometheus' YAML libraries and Go's regexp.
+build go-check "go-check $(sha256sum "$here/go-check/main.go" "$here/go-check/go.mod" | sha256sum | cut -c1-16)" "" "go-check=."
+
 log "all tools ready in $out"

@@ -5,3 +5,7 @@ export { startPrometheus, type PrometheusProcess, type PrometheusStartOptions } 
 export { freePort } from './child-processes.ts';
 export { tcpSockets, isLoopback, type ProcessSocket } from './process-sockets.ts';
 export { startTestEnv, sharedTestEnv, SHARED_KUBECONFIG_ENV, CONTROLLERS, type TestEnv, type ClusterAccess, type StartOptions } from './test-env.ts';
+export {
+  readYamlWithGo, readYamlWithGoSync, compileRegexesWithGo, compileRegexesWithGoSync,
+  type GoYamlReading, type GoRegexReading, type GoYamlLibrary,
+} from './go-check.ts';

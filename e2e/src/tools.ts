@@ -13,7 +13,9 @@ export type ToolName =
   // The real node's parts.
   | 'kubelet' | 'kube-proxy' | 'kube-scheduler' | 'containerd' | 'containerd-shim-runc-v2' | 'ctr'
   // The Prometheus release before the default, which the end-to-end test upgrades from.
-  | 'prometheus-previous';
+  | 'prometheus-previous'
+  // Reads YAML with Prometheus' own YAML libraries and compiles regexes with Go's regexp (tools/go-check).
+  | 'go-check';
 
 /** The repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

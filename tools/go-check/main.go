@@ -1,0 +1,166 @@
+// go-check reads framed records on stdin and answers one JSON line per record on stdout.
+//
+//	go-check yaml-v2   each record is a YAML document; the answer is {"value": <canonical JSON>} or {"error": "..."}
+//	go-check yaml-v3   the same with yaml.v3 (what Prometheus reads rule files with)
+//	go-check regex     each record is a regex; the answer is {"ok": true, "matchesEmpty": bool} or {"error": "..."}
+//
+// A record is "<byte length>\n<bytes>": any byte may appear in a record, so a writer bug cannot shift the framing.
+// Canonical JSON: mappings become objects whose keys are the decoded key when it is a string and
+// "!<type>:<value>" otherwise (so a key Go reads as a number never equals the string promop meant); integers and
+// floats become JSON numbers, except NaN and infinities, which become {"!float": ".nan"} and so on.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+
+	yamlv2 "go.yaml.in/yaml/v2"
+	yamlv3 "go.yaml.in/yaml/v3"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: go-check yaml-v2|yaml-v3|regex < framed records")
+		os.Exit(2)
+	}
+	mode := os.Args[1]
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	out := bufio.NewWriterSize(os.Stdout, 1<<20)
+	defer out.Flush()
+	for {
+		record, err := readRecord(in)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "go-check:", err)
+			os.Exit(2)
+		}
+		var answer map[string]any
+		switch mode {
+		case "yaml-v2":
+			answer = readYAMLv2(record)
+		case "yaml-v3":
+			answer = readYAMLv3(record)
+		case "regex":
+			answer = compileRegex(string(record))
+		default:
+			fmt.Fprintln(os.Stderr, "go-check: unknown mode", mode)
+			os.Exit(2)
+		}
+		line, err := json.Marshal(answer)
+		if err != nil {
+			line, _ = json.Marshal(map[string]any{"error": "go-check cannot encode the answer: " + err.Error()})
+		}
+		out.Write(line)
+		out.WriteByte('\n')
+	}
+}
+
+func readRecord(in *bufio.Reader) ([]byte, error) {
+	header, err := in.ReadString('\n')
+	if err != nil {
+		if err == io.EOF && header == "" {
+			return nil, io.EOF
+		}
+		return nil, fmt.Errorf("reading a record's length: %w", err)
+	}
+	length, err := strconv.Atoi(strings.TrimSuffix(header, "\n"))
+	if err != nil || length < 0 {
+		return nil, fmt.Errorf("bad record length %q", header)
+	}
+	record := make([]byte, length)
+	if _, err := io.ReadFull(in, record); err != nil {
+		return nil, fmt.Errorf("reading a record of %d bytes: %w", length, err)
+	}
+	return record, nil
+}
+
+func readYAMLv2(document []byte) map[string]any {
+	var value any
+	if err := yamlv2.Unmarshal(document, &value); err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	return map[string]any{"value": canonical(value)}
+}
+
+func readYAMLv3(document []byte) map[string]any {
+	var value any
+	if err := yamlv3.Unmarshal(document, &value); err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	return map[string]any{"value": canonical(value)}
+}
+
+func canonical(value any) any {
+	switch v := value.(type) {
+	case map[any]any:
+		object := make(map[string]any, len(v))
+		for key, item := range v {
+			object[keyText(key)] = canonical(item)
+		}
+		return object
+	case map[string]any:
+		object := make(map[string]any, len(v))
+		for key, item := range v {
+			object[key] = canonical(item)
+		}
+		return object
+	case []any:
+		items := make([]any, len(v))
+		for i, item := range v {
+			items[i] = canonical(item)
+		}
+		return items
+	case float64:
+		if math.IsNaN(v) {
+			return map[string]any{"!float": ".nan"}
+		}
+		if math.IsInf(v, 0) {
+			return map[string]any{"!float": strconv.FormatFloat(v, 'g', -1, 64)}
+		}
+		return v
+	case string, bool, nil, int, int64, uint64:
+		return v
+	default:
+		return map[string]any{"!" + fmt.Sprintf("%T", v): fmt.Sprint(v)}
+	}
+}
+
+func keyText(key any) string {
+	if text, ok := key.(string); ok {
+		return text
+	}
+	return fmt.Sprintf("!%T:%v", key, key)
+}
+
+// compileRegex compiles as Prometheus does for relabelings (relabel.NewRegexp) and matchers
+// (labels.NewFastRegexMatcher): fully anchored, with "." matching newlines, Perl syntax.
+func compileRegex(pattern string) map[string]any {
+	// The user's own pattern first, so the message quotes what the user wrote; then the anchored form, whose
+	// wrapper adds levels of nesting (a pattern near Go's depth limit fails only there).
+	if _, err := syntax.Parse(pattern, syntax.Perl|syntax.DotNL); err != nil {
+		return regexError(err)
+	}
+	compiled, err := regexp.Compile("^(?s:" + pattern + ")$")
+	if err != nil {
+		return regexError(err)
+	}
+	return map[string]any{"ok": true, "matchesEmpty": compiled.MatchString("")}
+}
+
+func regexError(err error) map[string]any {
+	answer := map[string]any{"error": err.Error()}
+	if syntaxError, ok := err.(*syntax.Error); ok {
+		answer["code"] = string(syntaxError.Code)
+	}
+	return answer
+}
