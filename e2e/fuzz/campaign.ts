@@ -1,6 +1,9 @@
 /**
- * The long fuzz campaign: `pnpm fuzz [--runs N] [--seed S] [--generator-share F]` (or `node e2e/fuzz/campaign.ts ...`).
+ * The long fuzz campaign: `pnpm fuzz [--runs N] [--seed S] [--generator-share F] [--yaml-strings M]` (or
+ * `node e2e/fuzz/campaign.ts ...`).
  *
+ * M strings (default N) go to the YAML reader property: each is written by promop's YAML writer in every position and
+ * read back with Go's yaml.v2 and yaml.v3 (tools/go-check; about 1.3 ms a string).
  * N is the total number of cases: the share F (default 0.25) goes to the generator property (about 60 ms a case on
  * an idle core: it draws a Prometheus and up to 16 candidates, renders twice and parses configs), the rest is shared
  * by the validator properties (accept and reject, for every kind; about 2 ms a case). Prints each property's figures
@@ -32,16 +35,18 @@ const isCount = (value: number): boolean => Number.isSafeInteger(value) && value
 const runs = numberFlag('runs', 10_000, isCount, 'a non-negative integer');
 const seed = numberFlag('seed', Date.now() % 2 ** 31, isCount, 'a non-negative integer');
 const generatorShare = numberFlag('generator-share', 0.25, (value) => value >= 0 && value <= 1, 'a number from 0 to 1');
+const yamlStrings = numberFlag('yaml-strings', runs, isCount, 'a non-negative integer');
 const validatorProperties = KINDS.length * 2;
 const generatorRuns = Math.ceil(runs * generatorShare);
 const validatorRuns = Math.max(1, Math.ceil((runs - generatorRuns) / validatorProperties));
 
-console.log(`fuzz campaign: seed ${seed}, ${generatorRuns} generator cases, ${validatorRuns} cases per validator property`);
+console.log(`fuzz campaign: seed ${seed}, ${generatorRuns} generator cases, ${validatorRuns} cases per validator property, ${yamlStrings} YAML strings`);
 const started = performance.now();
 const results = runFuzz({
   seed,
   validatorRuns,
   generatorRuns,
+  yamlStrings,
   onProperty: (figures) => {
     const counts = Object.entries(figures.counts).map(([key, value]) => `${key}: ${value}`).join(', ');
     console.log(`${figures.failure ? 'FAIL' : 'ok  '} ${figures.property}: ${figures.cases} cases in ${(figures.milliseconds / 1000).toFixed(1)} s${counts ? ` (${counts})` : ''}`);

@@ -4,6 +4,7 @@
  * shrunk to a small counterexample and can be replayed from the seed and path it prints.
  */
 import fc from 'fast-check';
+import { checkYamlRoundTrip } from './yaml-round-trip.ts';
 import { checkGenerator, checkSchemaBreakRejected, checkValidAccepted, generatorCase, KINDS, schemaBreakingCase, validObject, SECRET_MARKER } from './fuzz-properties.ts';
 
 /** What one property saw. */
@@ -23,6 +24,8 @@ export interface FuzzRunOptions {
   /** Cases per validator property (two per kind) and for the generator property. */
   validatorRuns: number;
   generatorRuns: number;
+  /** Strings for the YAML reader property (yaml-round-trip.ts): each written in every position, read back by Go. */
+  yamlStrings?: number;
   /** Called after each property, e.g. to print progress. */
   onProperty?: (figures: PropertyFigures) => void;
 }
@@ -87,6 +90,21 @@ export function fuzzGenerator(runs: number, seed: number): PropertyFigures {
   );
 }
 
+/** The YAML reader property over about `strings` strings, in batches of 500 (one Go reader process per batch). */
+export function fuzzYamlReaders(strings: number, seed: number): PropertyFigures {
+  const started = performance.now();
+  const batchSize = 500;
+  // Batches hold between half and all of batchSize strings: three quarters on average.
+  const { failure, strings: checked } = checkYamlRoundTrip({ batches: Math.max(1, Math.ceil(strings / (batchSize * 0.75))), batchSize, seed });
+  return {
+    property: 'YAML writer: every string reads back exactly with Go\'s yaml.v2 and yaml.v3, in every position',
+    cases: checked,
+    failure,
+    milliseconds: Math.round(performance.now() - started),
+    counts: {},
+  };
+}
+
 /** Runs every property; the result lists each one's figures (a failure does not stop the others). */
 export function runFuzz(options: FuzzRunOptions): PropertyFigures[] {
   const results: PropertyFigures[] = [];
@@ -96,5 +114,6 @@ export function runFuzz(options: FuzzRunOptions): PropertyFigures[] {
   };
   for (const kind of KINDS) fuzzValidators(kind, options.validatorRuns, options.seed).forEach(record);
   record(fuzzGenerator(options.generatorRuns, options.seed));
+  if (options.yamlStrings) record(fuzzYamlReaders(options.yamlStrings, options.seed));
   return results;
 }

@@ -18,7 +18,7 @@ export type {
   ScrapeFile,
   Verdict,
 } from './model.ts';
-export { toPrometheusYaml } from './yaml-output.ts';
+export { toPrometheusYaml, jobSegments } from './yaml-output.ts';
 export { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, isAtLeast, invalidVersionProblem, type PrometheusVersion } from './prometheus-version.ts';
 export { shardCount } from './prometheus/sharding.ts';
 export { parseDuration } from './values/index.ts';

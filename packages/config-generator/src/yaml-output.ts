@@ -39,7 +39,7 @@ export function jobSegments(job: Record<string, unknown>): string[] {
       writeEntry(key, value, firstIndent, indent, between);
       continue;
     }
-    between.push(firstIndent, keyText(key), '\n');
+    between.push(firstIndent, keyText(key, indent), '\n');
     for (const item of value) {
       if (!isMapping(item) || isInline(item)) {
         writeSequence([item], indent, between);
@@ -174,18 +174,28 @@ function writeMapping(mapping: Record<string, unknown>, indent: string, out: Sin
 // temporary strings for a large config.
 const keyCache = new Map<string, string>();
 
-function keyText(key: string): string {
+/**
+ * `key:` as written at `indent`. A key whose text is longer than Go's YAML readers look ahead for the `:` of an
+ * implicit key (1024 characters; past that the whole file is refused) is written as an explicit key,
+ * `? key` then `:` on the next line at the same indentation.
+ */
+function keyText(key: string, indent: string): string {
   let text = keyCache.get(key);
   if (text === undefined) {
-    text = `${scalar(key)}:`;
+    const rendered = scalar(key);
+    if (rendered.length > IMPLICIT_KEY_MAX_LENGTH) return `? ${rendered}\n${indent}:`;
+    text = `${rendered}:`;
     if (keyCache.size >= SCALAR_CACHE_LIMIT) keyCache.clear();
     keyCache.set(key, text);
   }
   return text;
 }
 
+/** Below the readers' 1024 characters, counted in UTF-16 units, which are never fewer than Go's characters. */
+const IMPLICIT_KEY_MAX_LENGTH = 1000;
+
 function writeEntry(key: string, value: unknown, firstIndent: string, indent: string, out: Sink): void {
-  out.push(firstIndent, keyText(key));
+  out.push(firstIndent, keyText(key, indent));
   if (isInline(value)) {
     if (typeof value === 'string' && value.includes('\n') && blockScalarAllowed(value)) {
       out.push(' ', blockHeader(value), '\n', blockBody(value, deeper(indent)));
@@ -259,11 +269,22 @@ const FLOAT = /^(?:[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9
 const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?$/;
 const SPECIAL_KEYS = /^(?:<<|=)$/;
 
-// Characters that cannot start a plain scalar; `-`, `?` and `:` can when a non-space follows.
-const INDICATOR_START = /^(?:[,[\]{}#&*!|>'"%@`]|[-?:](?:[ \t]|$))/;
-// Only printable characters without tabs; anything else needs double quotes and escapes.
-const PRINTABLE = /^[\x20-\x7E\u0085\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
-const NEEDS_DOUBLE_QUOTES = /[^\x20-\x7E\u00A0-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\u{10000}-\u{10FFFF}]/u;
+// Characters that cannot start a plain scalar; `-`, `?` and `:` can when a non-space follows. A line starting with
+// `---` or `...` would end or start a document when it is at the first column.
+const INDICATOR_START = /^(?:[,[\]{}#&*!|>'"%@`]|[-?:](?:[ \t]|$)|---|\.\.\.)/;
+
+/**
+ * Characters that may stand as they are in a plain, single-quoted or block scalar. Anything else goes into double
+ * quotes as an escape, because Go's YAML readers (yaml.v2 for prometheus.yaml, yaml.v3 for rule files) do not read
+ * it back as itself: they refuse C0 and C1 controls, DEL, U+FFFE/U+FFFF and unpaired surrogates ("control
+ * characters are not allowed", the whole file refused), and they take NEL (U+0085), LINE SEPARATOR (U+2028) and
+ * PARAGRAPH SEPARATOR (U+2029) for line breaks, so a team's value could end its line and start a job or rule of its
+ * own. The byte order mark (U+FEFF) is escaped too: a reader may drop it.
+ */
+const SAFE_CHARACTERS = /^[\x20-\x7E\u00A0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+const UNSAFE_CHARACTER = /[^\x20-\x7E\u00A0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\u{10000}-\u{10FFFF}]/u;
+// The same set with line feeds allowed: what a literal block (`|`) may hold.
+const UNSAFE_IN_BLOCK = /[^\n\x20-\x7E\u00A0-\u2027\u202A-\uD7FF\uE000-\uFEFE\uFF00-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 /** Memoised: generated configs repeat the same few hundred strings many thousand times. */
 const scalarCache = new Map<string, string>();
@@ -280,9 +301,72 @@ function scalar(text: string): string {
 }
 
 function renderScalar(text: string): string {
-  if (text === '' || readsAsAnotherType(text) || NEEDS_DOUBLE_QUOTES.test(text)) return JSON.stringify(text);
+  if (text === '' || readsAsAnotherType(text) || UNSAFE_CHARACTER.test(text)) return doubleQuoted(text);
   if (canBePlain(text)) return text;
   return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * `text` as a YAML double-quoted scalar holding only safe characters: every other character is an escape
+ * (`\n`, `\t`, `\xNN`, `\uNNNN`), which both Go readers decode to exactly that character. An
+ * unpaired surrogate (JavaScript strings can hold one, Kubernetes objects cannot: the API server's JSON decoder
+ * turns it into U+FFFD) is written as U+FFFD, the value the object holds once stored.
+ */
+function doubleQuoted(text: string): string {
+  let out = '"';
+  let plainFrom = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x20 && unit <= 0x7e && unit !== 0x22 && unit !== 0x5c) continue;
+    let codePoint = unit;
+    let width = 1;
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        codePoint = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+        width = 2;
+      } else codePoint = 0xfffd;
+    } else if (unit >= 0xdc00 && unit <= 0xdfff) codePoint = 0xfffd;
+    const escape = escapeFor(codePoint, unit);
+    if (escape === undefined) {
+      i += width - 1;
+      continue;
+    }
+    out += text.slice(plainFrom, i) + escape;
+    i += width - 1;
+    plainFrom = i + 1;
+  }
+  return `${out}${text.slice(plainFrom)}"`;
+}
+
+/** The escape that stands for `codePoint`, or undefined when it may stand as itself inside double quotes. */
+function escapeFor(codePoint: number, unit: number): string | undefined {
+  switch (codePoint) {
+    case 0x22:
+      return '\\"';
+    case 0x5c:
+      return '\\\\';
+    case 0x09:
+      return '\\t';
+    case 0x0a:
+      return '\\n';
+    case 0x0d:
+      return '\\r';
+  }
+  // An unpaired surrogate became U+FFFD, which must replace the unit in the text.
+  if (codePoint === 0xfffd && unit !== 0xfffd) return '\\uFFFD';
+  if (isSafeCodePoint(codePoint)) return undefined;
+  const hex = codePoint.toString(16).toUpperCase();
+  return codePoint <= 0xff ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
+}
+
+/** SAFE_CHARACTERS for one code point. */
+function isSafeCodePoint(codePoint: number): boolean {
+  if (codePoint < 0xa0) return codePoint >= 0x20 && codePoint <= 0x7e;
+  if (codePoint <= 0xd7ff) return codePoint !== 0x2028 && codePoint !== 0x2029;
+  if (codePoint < 0xe000) return false;
+  if (codePoint <= 0xfffd) return codePoint !== 0xfeff;
+  return codePoint >= 0x10000 && codePoint <= 0x10ffff;
 }
 
 function readsAsAnotherType(text: string): boolean {
@@ -291,7 +375,7 @@ function readsAsAnotherType(text: string): boolean {
 
 function canBePlain(text: string): boolean {
   return (
-    PRINTABLE.test(text) &&
+    SAFE_CHARACTERS.test(text) &&
     !INDICATOR_START.test(text) &&
     text.trim() === text &&
     !text.includes(': ') &&
@@ -305,12 +389,14 @@ function canBePlain(text: string): boolean {
  * carry or trailing spaces on a line, which yaml.v2 also double-quotes.
  */
 function blockScalarAllowed(text: string): boolean {
-  return !NEEDS_DOUBLE_QUOTES.test(text.replaceAll('\n', ' ')) && !/[ \t]\n/.test(text) && !/[ \t]$/.test(text);
+  // Text made only of line breaks has no line to carry it: a block of only empty lines reads back empty.
+  return /[^\n]/.test(text) && !UNSAFE_IN_BLOCK.test(text) && !/[ \t]\n/.test(text) && !/[ \t]$/.test(text);
 }
 
 function blockHeader(text: string): string {
-  // An indentation indicator is needed when the first line starts with a space.
-  const indentation = text.startsWith(' ') ? '2' : '';
+  // An indentation indicator is needed when the first line that is not empty starts with a space: the reader takes
+  // the indentation of that line for the block's.
+  const indentation = /^\n*[ ]/.test(text) ? '2' : '';
   const trailing = /\n*$/.exec(text)?.[0].length ?? 0;
   const chomping = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
   return `|${indentation}${chomping}`;
