@@ -182,6 +182,79 @@ test('team-b\'s broken ServiceMonitor is rejected with its reason; team-a\'s tar
   expect(prometheus.status?.conditions?.find((c) => c.type === 'Reconciled')?.status).toBe('True');
 }, 120_000);
 
+/** A line break Go's YAML readers honour (U+2029), then a job of the attacker's choosing that takes Prometheus' token. */
+const INJECTED_JOB = ['x', '- job_name: injected', '  bearer_token_file: /var/run/secrets/kubernetes.io/serviceaccount/token',
+  '  static_configs:', '  - targets: [127.0.0.1:1]'].join('\u2029');
+/** The same trick in a rule label: a recording rule over every namespace's series. */
+const INJECTED_RULE = ['x', '- record: stolen', '  expr: sum by (namespace) (up)'].join('\u2029');
+/** Alternations nested 600 deep: over Go's 1000 levels of nesting, so Prometheus would refuse the whole file. */
+const DEEP_REGEX = `${'(a|'.repeat(600)}b${')'.repeat(600)}`;
+
+function teamB(kind: 'ServiceMonitor' | 'PrometheusRule', name: string, spec: Record<string, unknown>): string {
+  return JSON.stringify({
+    apiVersion: 'monitoring.coreos.com/v1', kind, metadata: { name, namespace: 'team-b', labels: { 'team-monitoring': 'enabled' } }, spec,
+  });
+}
+
+async function acceptedCondition(kind: string, name: string): Promise<{ status: string; message?: string } | undefined> {
+  const object = await cli.getJson<{ status?: { bindings?: { name: string; conditions?: { type: string; status: string; message?: string }[] }[] } }>([kind, name, '-n', 'team-b']);
+  return object.status?.bindings?.find((b) => b.name === PROMETHEUS)?.conditions?.find((c) => c.type === 'Accepted');
+}
+
+test('a hostile team-b: its injected line breaks stay inside its own values, its regexes Go refuses are rejected, team-a\'s next change loads, and Prometheus runs no job or rule nobody wrote', async () => {
+  await cli.kubectlOk(['apply', '-f', '-'], teamB('ServiceMonitor', 'hostile-inject', {
+    selector: { matchLabels: { app: 'search' } },
+    endpoints: [{ port: 'web', relabelings: [{ targetLabel: 'note', replacement: INJECTED_JOB }] }],
+  }));
+  await cli.kubectlOk(['apply', '-f', '-'], teamB('ServiceMonitor', 'hostile-regex', {
+    selector: { matchLabels: { app: 'search' } },
+    endpoints: [{ port: 'web', relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_name'], regex: DEEP_REGEX, action: 'keep' }] }],
+  }));
+  await cli.kubectlOk(['apply', '-f', '-'], teamB('PrometheusRule', 'hostile-inject', {
+    groups: [{ name: 'hostile', rules: [{ alert: 'HostileLabel', expr: 'vector(0) > 1', labels: { severity: INJECTED_RULE } }] }],
+  }));
+  await cli.kubectlOk(['apply', '-f', '-'], teamB('PrometheusRule', 'hostile-regex', {
+    groups: [{ name: 'hostile-regex', rules: [{ alert: 'HostileRegex', expr: `up{job=~"${DEEP_REGEX}"} == 0` }] }],
+  }));
+
+  // The objects Go would refuse are rejected alone, with the field and the reason, in their own status.
+  for (const [kind, path] of [['servicemonitor', /spec\.endpoints\[0\]\.relabelings\[0\]\.regex: .*nests too deeply/], ['prometheusrule', /spec\.groups\[0\]\.rules\[0\]\.expr: .*nests too deeply/]] as const) {
+    const rejected = await waitFor(`team-b/${kind} hostile-regex rejected`, async () => {
+      const accepted = await acceptedCondition(kind, 'hostile-regex');
+      return accepted?.status === 'False' ? accepted : undefined;
+    }, 60_000);
+    expect(rejected.message).toMatch(path);
+  }
+  for (const kind of ['servicemonitor', 'prometheusrule']) {
+    await waitFor(`team-b/${kind} hostile-inject accepted`, async () => ((await acceptedCondition(kind, 'hostile-inject'))?.status === 'True' ? true : undefined), 60_000);
+  }
+
+  // team-a's next change is loaded: the shared file is still one Prometheus reads.
+  const marker = 'after-hostile-team-b';
+  const patch = [{ op: 'replace', path: '/spec/endpoints/0/relabelings', value: [{ targetLabel: 'change', replacement: marker, action: 'replace' }] }];
+  await cli.kubectlOk(['patch', 'servicemonitor', 'checkout', '-n', 'team-a', '--type=json', '-p', JSON.stringify(patch)]);
+  const pod = FIRST_POD;
+  await waitFor(`${pod} loads ${marker}`, async () => ((await loadedConfig(kc, pod)).includes(marker) ? true : undefined), 120_000, 200);
+  await waitFor('the hostile rule group loaded', async () => ((await loadedRules(pod)).some((rule) => rule.name === 'HostileLabel') ? true : undefined), 120_000, 500);
+
+  // What Prometheus runs: exactly the jobs and rules of accepted objects, the injected text a label value.
+  const pools = JSON.parse((await rawGet(kc, podProxyPath(MONITORING, pod, 9090, 'api/v1/scrape_pools'))).body) as { data: { scrapePools: string[] } };
+  expect(pools.data.scrapePools.sort()).toEqual(['serviceMonitor/team-a/checkout/0', 'serviceMonitor/team-b/hostile-inject/0']);
+  const rules = await loadedRules(pod);
+  expect(rules.map((rule) => rule.name).sort()).toEqual(['CheckoutErrorsHigh', 'HostileLabel']);
+  expect(rules.find((rule) => rule.name === 'HostileLabel')?.labels.severity).toBe(INJECTED_RULE);
+  expect(await loadedConfig(kc, pod)).not.toContain('bearer_token_file');
+  expect(await teamATargetUp(kc, pod)).toBe(true);
+}, 300_000);
+
+/** The rules pod `pod` evaluates (its /api/v1/rules), with their labels. */
+async function loadedRules(pod: string): Promise<{ name: string; labels: Record<string, string> }[]> {
+  const response = await rawGet(kc, podProxyPath(MONITORING, pod, 9090, 'api/v1/rules'));
+  if (response.status !== 200) return [];
+  const body = JSON.parse(response.body) as { data: { groups: { rules: { name: string; labels?: Record<string, string> }[] }[] } };
+  return body.data.groups.flatMap((group) => group.rules.map((rule) => ({ name: rule.name, labels: rule.labels ?? {} })));
+}
+
 test('replicas: 2 gives two pods that both scrape and both run the written config', async () => {
   await cli.kubectlOk(['patch', 'prometheus', PROMETHEUS, '-n', MONITORING, '--type=merge', '-p', '{"spec":{"replicas":2}}']);
   const pods = await waitFor('two Ready Prometheus pods', async () => {
