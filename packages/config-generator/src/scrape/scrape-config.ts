@@ -72,7 +72,7 @@ export function renderScrapeConfig(scrapeConfig: ScrapeConfig, ctx: ScrapeContex
   appendEndpointTls(cfg, spec.tlsConfig, true, 'spec', frame);
   Object.assign(cfg, otherLimits);
 
-  appendServiceDiscovery(cfg, spec, hc, ctx.nameValidationScheme);
+  appendServiceDiscovery(cfg, spec, hc, { nameValidationScheme: ctx.nameValidationScheme });
 
   const userRelabelings = renderRelabelConfigs(spec.relabelings);
   const relabelings = [

@@ -12,6 +12,7 @@ import {
 } from '../http-client/index.ts';
 import { isValidLabelName, labelNameRule, type NameValidationScheme } from '../values/prometheus-names.ts';
 import { parseDuration } from '../values/duration.ts';
+import { KUBERNETES_SD_ROLES, kubernetesSdSelectorProblems, type KubernetesSdSelector } from './kubernetes-sd-selectors.ts';
 
 type Spec = ScrapeConfig['spec'];
 type HttpSd = NonNullable<Spec['httpSDConfigs']>[number];
@@ -28,8 +29,15 @@ const UNRENDERED: ReadonlyArray<[keyof Spec & string, string]> = [
   ['scalewaySDConfigs', 'Scaleway'], ['ionosSDConfigs', 'IONOS'],
 ];
 
+/** What the discovery lists depend on besides the ScrapeConfig's spec. */
+export interface DiscoveryOptions {
+  /** Label names the Prometheus accepts (static config labels are checked against it). */
+  nameValidationScheme: NameValidationScheme;
+}
+
 /** Appends the `*_sd_configs` keys of `spec` to `cfg`; problems (and unrendered kinds) go to `hc.findings`. */
-export function appendServiceDiscovery(cfg: Entry, spec: Spec, hc: HttpClientContext, scheme: NameValidationScheme): void {
+export function appendServiceDiscovery(cfg: Entry, spec: Spec, hc: HttpClientContext, options: DiscoveryOptions): void {
+  const scheme = options.nameValidationScheme;
   for (const [field, name] of UNRENDERED) {
     const list = spec[field] as unknown[] | undefined;
     if (list && list.length > 0) {
@@ -124,7 +132,10 @@ function appendClientFlags(entry: Entry, sd: SdHttpClient): void {
 function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext): Entry {
   const entry: Entry = {};
   if (sd.apiServer) entry.api_server = sd.apiServer;
-  const role = sd.role.toLowerCase();
+  const role = String(sd.role ?? '').toLowerCase();
+  if (!(KUBERNETES_SD_ROLES as readonly string[]).includes(role)) {
+    hc.findings.problem(`${path}.role`, `"${sd.role ?? ''}" is not a Kubernetes discovery role (Pod, Service, Endpoints, EndpointSlice, Node or Ingress)`);
+  }
   if (role === 'endpointslice' && !supports(hc, '2.21.0', `${path}.role`, 'role: endpointslice')) {
     hc.findings.problem(`${path}.role`, `EndpointSlice discovery needs Prometheus v2.21.0 or later (configured: ${hc.version.text})`);
   }
@@ -141,11 +152,13 @@ function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext): En
     entry.namespaces = { names: [...(sd.namespaces.names ?? [])], ...(sd.namespaces.ownNamespace !== undefined ? { own_namespace: sd.namespaces.ownNamespace } : {}) };
   }
   if (sd.selectors && sd.selectors.length > 0 && supports(hc, '2.17.0', `${path}.selectors`, 'selectors')) {
-    entry.selectors = sd.selectors.map((selector) => ({
-      role: selector.role.toLowerCase(),
+    const selectors: KubernetesSdSelector[] = sd.selectors.map((selector) => ({
+      role: String(selector.role ?? '').toLowerCase(),
       ...(selector.label !== undefined ? { label: selector.label } : {}),
       ...(selector.field !== undefined ? { field: selector.field } : {}),
     }));
+    for (const problem of kubernetesSdSelectorProblems(role, selectors, path, hc.version)) hc.findings.add(problem);
+    entry.selectors = selectors;
   }
   if (sd.attachMetadata) {
     const minimum = role === 'pod' ? '2.35.0' : role === 'endpoints' || role === 'endpointslice' ? '2.37.0' : undefined;

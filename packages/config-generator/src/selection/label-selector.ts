@@ -12,7 +12,12 @@ const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
-function isQualifiedName(key: string): boolean {
+/**
+ * A Kubernetes label key (apimachinery's IsLabelKey): an optional DNS subdomain prefix of at most 253
+ * characters and `/`, then a name of at most 63 letters, digits, `-`, `_` or `.` that starts and ends
+ * with a letter or digit.
+ */
+export function isQualifiedName(key: string): boolean {
   const slash = key.indexOf('/');
   const name = slash < 0 ? key : key.slice(slash + 1);
   const prefix = slash < 0 ? undefined : key.slice(0, slash);
@@ -20,7 +25,8 @@ function isQualifiedName(key: string): boolean {
   return name.length <= 63 && NAME.test(name);
 }
 
-function isLabelValue(value: string): boolean {
+/** A Kubernetes label value (apimachinery's IsLabelValue): empty, or a label key's name part. */
+export function isLabelValue(value: string): boolean {
   return value.length <= 63 && VALUE.test(value);
 }
 
