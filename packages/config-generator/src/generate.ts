@@ -28,7 +28,7 @@ import { createRenderContext, type PrometheusRenderContext } from './prometheus/
 import { buildRuleFiles } from './prometheus/rule-files.ts';
 import { checkScrapeClasses } from './prometheus/scrape-classes.ts';
 import { SCRAPE_CONFIG_FILES_SINCE } from './prometheus/scrape-config-files.ts';
-import { renderShardConfigs, type ShardConfigs } from './prometheus/shard-configs.ts';
+import { renderShardConfigs, type OversizedMonitor, type ShardConfigs } from './prometheus/shard-configs.ts';
 import { shardCount, tooManyShardsProblem } from './prometheus/sharding.ts';
 import { buildStorageConfig } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
@@ -98,14 +98,13 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors, memo);
   const probes = select('Probe', input.probes ?? [], identity, pairFor(spec, 'probe'), namespaces, invalidSelectors, memo);
   const scrapeConfigs = select('ScrapeConfig', input.scrapeConfigs ?? [], identity, pairFor(spec, 'scrapeConfig'), namespaces, invalidSelectors, memo);
-  const tlsAssets: Record<string, string> = {};
-  const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [] };
-  const monitorVerdicts = [
-    ...renderMonitors('ServiceMonitor', serviceMonitors, renderedAll('ServiceMonitor', renderServiceMonitor), generatedJobs, tlsAssets, memo),
-    ...renderMonitors('PodMonitor', podMonitors, renderedAll('PodMonitor', renderPodMonitor), generatedJobs, tlsAssets, memo),
+  const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [], tlsAssets: [] };
+  let monitorVerdicts = [
+    ...renderMonitors('ServiceMonitor', serviceMonitors, renderedAll('ServiceMonitor', renderServiceMonitor), generatedJobs, memo),
+    ...renderMonitors('PodMonitor', podMonitors, renderedAll('PodMonitor', renderPodMonitor), generatedJobs, memo),
     // prometheus-operator writes Probe jobs after the monitors', then ScrapeConfig jobs.
-    ...renderMonitors('Probe', probes, renderedAll('Probe', renderProbe), generatedJobs, tlsAssets, memo),
-    ...renderMonitors('ScrapeConfig', scrapeConfigs, renderedAll('ScrapeConfig', renderScrapeConfig), generatedJobs, tlsAssets, memo),
+    ...renderMonitors('Probe', probes, renderedAll('Probe', renderProbe), generatedJobs, memo),
+    ...renderMonitors('ScrapeConfig', scrapeConfigs, renderedAll('ScrapeConfig', renderScrapeConfig), generatedJobs, memo),
   ];
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap, but an agent
@@ -132,9 +131,8 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     agent,
   });
   problems.push(...context.findings.problems);
-  for (const [file, content] of Object.entries(context.tlsAssets)) tlsAssets[file] = content;
 
-  let files: ShardConfigs = { configs: [], scrapeFiles: [] };
+  let files: ShardConfigs = { configs: [], scrapeFiles: [], oversized: [] };
   if (problems.length === 0) {
     const rendered = renderShardConfigs(config, shards, generatedJobs.owners, {
       scrapeConfigFiles: isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE),
@@ -144,6 +142,12 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     if (rendered.ok) files = rendered.value;
     else problems.push(rendered.problem);
   }
+  // A monitor whose jobs were left out for their size is rejected alone, and its TLS files are not written.
+  const oversized = new Map(files.oversized.map((monitor) => [monitor.owner, monitor]));
+  if (oversized.size > 0) monitorVerdicts = monitorVerdicts.map((verdict) => withOversizedJobs(verdict, oversized));
+  const tlsAssets: Record<string, string> = {};
+  for (const { owner, files: ownFiles } of generatedJobs.tlsAssets) if (!oversized.has(owner)) Object.assign(tlsAssets, ownFiles);
+  for (const [file, content] of Object.entries(context.tlsAssets)) tlsAssets[file] = content;
   const ok = problems.length === 0;
   const prometheusWarnings = [...context.findings.warnings, ...agentModeWarnings(prometheus)];
   const verdicts: Verdict[] = [
@@ -263,10 +267,14 @@ function select<T extends ServiceMonitor | PodMonitor | Probe | ScrapeConfig | P
   };
 }
 
-/** The jobs rendered from monitors, in order, and the `<kind>/<namespace>/<name>` of the monitor of each. */
+/**
+ * The jobs rendered from monitors, in order, the `<kind>/<namespace>/<name>` of the monitor of each, and the TLS
+ * files of the monitors that have some.
+ */
 interface GeneratedJobs {
   scrapeConfigs: Array<Record<string, unknown>>;
   owners: string[];
+  tlsAssets: Array<{ owner: string; files: Record<string, string> }>;
 }
 
 type MonitorObject = ServiceMonitor | PodMonitor | Probe | ScrapeConfig;
@@ -285,7 +293,6 @@ function renderMonitors<T extends MonitorObject>(
   selection: ResourceSelection<T>,
   renderAll: (sorted: readonly T[]) => SummarisedRendering[],
   jobs: GeneratedJobs,
-  tlsAssets: Record<string, string>,
   memo: RenderMemo | undefined,
 ): Verdict[] {
   const sorted = memo ? memo.sortedBy(kind, selection.selected, identityKey) : sortByIdentity(selection.selected);
@@ -296,9 +303,39 @@ function renderMonitors<T extends MonitorObject>(
       jobs.scrapeConfigs.push(scrapeConfigs[index]!);
       jobs.owners.push(owner);
     }
-    if (hasTlsAssets) Object.assign(tlsAssets, rendering.tlsAssets);
+    if (hasTlsAssets) jobs.tlsAssets.push({ owner, files: rendering.tlsAssets });
     return verdict;
   });
+}
+
+/** `verdict`, rejected when its monitor is one of `oversized` (shard-configs.ts). */
+function withOversizedJobs(verdict: Verdict, oversized: ReadonlyMap<string, OversizedMonitor>): Verdict {
+  const { kind, namespace, name } = verdict.resource;
+  const monitor = oversized.get(`${kind}/${namespace}/${name}`);
+  return monitor && verdict.selected ? selectedVerdict(verdict.resource, [oversizedJobsProblem(kind, monitor)], verdict.warnings) : verdict;
+}
+
+/**
+ * Why a monitor's jobs were left out: at the endpoint whose job alone is too large (at `spec` when it has one), or
+ * at `spec` when its jobs are too large together (many endpoints, each repeating the selector).
+ */
+function oversizedJobsProblem(kind: ResourceKind, monitor: OversizedMonitor): FieldProblem {
+  const endpoints = kind === 'ServiceMonitor' ? 'endpoints' : kind === 'PodMonitor' ? 'podMetricsEndpoints' : undefined;
+  const endpoint = monitor.job.split('/')[3];
+  const limit = `a monitor's jobs may take at most ${formatCount(monitor.maxBytes)} bytes, what one scrape file holds (all of a monitor's jobs go into one file, a Secret of at most 1 MiB)`;
+  if (monitor.jobBytes > monitor.maxBytes) {
+    const path = endpoints && endpoint !== undefined && monitor.jobs > 1 ? `spec.${endpoints}[${endpoint}]` : 'spec';
+    return { path, message: `its scrape job ${monitor.job} is ${formatCount(monitor.jobBytes)} bytes of YAML; ${limit}; shorten its selector, relabelings or other settings` };
+  }
+  return {
+    path: 'spec',
+    message: `its scrape jobs take more than ${formatCount(monitor.maxBytes)} bytes of YAML (${formatCount(monitor.bytes)} by job ${monitor.measured} of ${formatCount(monitor.jobs)}, ${monitor.job}); ${limit}; use fewer endpoints or a shorter selector, or split it into several monitors`,
+  };
+}
+
+/** `1,529,446`: a count written for people, the same on every machine. */
+function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
 }
 
 function summarise(kind: ResourceKind, monitor: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }, rendering: MonitorRendering): SummarisedRendering {

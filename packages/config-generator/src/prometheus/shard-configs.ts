@@ -19,11 +19,30 @@ import {
 import { sharedItemsSaving, sharedItemsText } from './scrape-file-text.ts';
 import { substituteShard } from './sharding.ts';
 import type { RenderMemo } from '../render-memo.ts';
+import { oncePerObject } from '../per-object.ts';
 
 /** prometheus.yaml per shard and the scrape files each names (empty lists when inline). */
 export interface ShardConfigs {
   configs: string[];
   scrapeFiles: ScrapeFile[][];
+  /** Monitors left out because their jobs do not fit into one scrape file; each is rejected alone. */
+  oversized: OversizedMonitor[];
+}
+
+/**
+ * A monitor whose jobs take more than one scrape file holds (`maxBytes`): measured job by job in order, its jobs
+ * passed the limit at `job` (`jobBytes` of YAML alone), the `measured`th of its `jobs`, with `bytes` of YAML up to
+ * and including it. The rest of its jobs were not serialised: a monitor with thousands of endpoints costs no more
+ * than one file's worth.
+ */
+export interface OversizedMonitor {
+  owner: string;
+  job: string;
+  jobBytes: number;
+  bytes: number;
+  measured: number;
+  jobs: number;
+  maxBytes: number;
 }
 
 /** How the shards' files are laid out. */
@@ -48,8 +67,10 @@ type Limits = ScrapeFileLimits & { inlineMaxBytes: number; fileCounts?: readonly
  * Renders every shard of `config`, whose `scrape_configs` starts with the generated jobs (`owners[i]` is the
  * monitor of job i) followed by the hand-written ones. With several shards `config` carries the `$(SHARD)`
  * placeholder, replaced per shard; with one shard the generated jobs were rendered for shard 0 already and are not
- * copied (for 10,000 monitors the copy would cost more than rendering them). A problem: the generated jobs do not
- * fit into the scrape files.
+ * copied (for 10,000 monitors the copy would cost more than rendering them). A monitor whose jobs alone take more
+ * than one scrape file holds is left out and listed in `oversized` (its verdict is the caller's), so one team's
+ * oversized monitor does not keep every other team's change from being written. A problem (of the Prometheus):
+ * the generated jobs together do not fit into the scrape files.
  */
 export function renderShardConfigs(
   config: Record<string, unknown>,
@@ -61,20 +82,47 @@ export function renderShardConfigs(
     slots: SCRAPE_FILE_SLOTS, maxFileBytes: SCRAPE_FILE_MAX_BYTES, inlineMaxBytes: INLINE_SCRAPE_JOBS_MAX_BYTES, fileCounts: SCRAPE_FILE_COUNTS, targetFileBytes: SCRAPE_FILE_TARGET_BYTES,
     maxPlainFileBytes: SCRAPE_FILE_MAX_PLAIN_BYTES,
   };
+  const oversized: OversizedMonitor[] = [];
+  let generated = { config, owners };
+  // A monitor found oversized in one shard is left out of every shard, and the shards are rendered again without
+  // it; each pass removes at least one monitor, and only a configuration holding one pays for a second pass.
+  for (;;) {
+    const rendered = renderShards(generated.config, shards, generated.owners, options, limits);
+    if (rendered.ok !== 'oversized') {
+      // Every shard's texts were asked for; the rest belongs to a layout no longer used.
+      options.memo?.forgetUnusedSequences();
+      return rendered.ok ? { ok: true, value: { ...rendered.value, oversized } } : rendered;
+    }
+    oversized.push(...rendered.monitors);
+    generated = withoutOwners(generated.config, generated.owners, new Set(rendered.monitors.map((monitor) => monitor.owner)));
+  }
+}
+
+/** Every shard's files, or the monitors whose jobs do not fit into one scrape file (in some shard). */
+function renderShards(config: Record<string, unknown>, shards: number, owners: readonly string[], options: ShardLayoutOptions, limits: Limits):
+  { ok: true; value: Omit<ShardConfigs, 'oversized'> } | { ok: false; problem: FieldProblem } | { ok: 'oversized'; monitors: OversizedMonitor[] } {
   const homes = options.scrapeConfigFiles ? homeSlots(owners, limits.slots, options.memo) : [];
-  const result: ShardConfigs = { configs: [], scrapeFiles: [] };
+  const result: Omit<ShardConfigs, 'oversized'> = { configs: [], scrapeFiles: [] };
   for (let shard = 0; shard < shards; shard += 1) {
     const shardConfig = shards > 1 ? substituteShard(config, shard) : singleShardConfig(config, owners.length);
     const rendered = options.scrapeConfigFiles
-      ? renderShard(shardConfig, homes, limits, options.hashKey, options.memo && { memo: options.memo, key: `${options.hashKey}|${shard}` })
+      ? renderShard(shardConfig, owners, homes, limits, options.hashKey, options.memo && { memo: options.memo, key: `${options.hashKey}|${shard}` })
       : { ok: true as const, config: toPrometheusYaml(shardConfig), scrapeFiles: [] };
-    if (!rendered.ok) return rendered;
+    if (rendered.ok !== true) return rendered;
     result.configs.push(rendered.config);
     result.scrapeFiles.push(rendered.scrapeFiles);
   }
-  // Every shard's texts were asked for above; the rest belongs to a layout no longer used.
-  options.memo?.forgetUnusedSequences();
   return { ok: true, value: result };
+}
+
+/** `config` and `owners` without the generated jobs of `left` (the hand-written jobs after them stay). */
+function withoutOwners(config: Record<string, unknown>, owners: readonly string[], left: ReadonlySet<string>): { config: Record<string, unknown>; owners: string[] } {
+  const jobs = config.scrape_configs as Job[];
+  const kept = owners.flatMap((owner, index) => (left.has(owner) ? [] : [index]));
+  return {
+    config: { ...config, scrape_configs: [...kept.map((index) => jobs[index]!), ...jobs.slice(owners.length)] },
+    owners: kept.map((index) => owners[index]!),
+  };
 }
 
 /**
@@ -143,8 +191,14 @@ function fileText(jobs: readonly Pick<JobText, 'segments'>[]): string {
  * plain sizes (an upper bound of the written ones), given the same jobs in the same order, so both write the same
  * bytes where both apply.
  */
-function renderShard(config: Record<string, unknown>, homes: readonly number[], limits: Limits, hashKey: string, kept: { memo: RenderMemo; key: string } | undefined):
-  { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } {
+function renderShard(
+  config: Record<string, unknown>,
+  owners: readonly string[],
+  homes: readonly number[],
+  limits: Limits,
+  hashKey: string,
+  kept: { memo: RenderMemo; key: string } | undefined,
+): { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } | { ok: 'oversized'; monitors: OversizedMonitor[] } {
   const jobs = config.scrape_configs as Job[];
   const bySubSlot: Job[][] = Array.from({ length: limits.slots }, () => []);
   for (let index = 0; index < homes.length; index += 1) bySubSlot[homes[index]!]!.push(jobs[index]!);
@@ -154,7 +208,11 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
   // Each text is kept with its UTF-8 size: measuring 64 unchanged texts of up to 1 MiB again on every change cost
   // 19 ms at 10,000 monitors.
   const memo = kept?.memo;
-  const jobText = (job: Job): JobText => (memo ? memo.serialised(job, serialisedJob) : serialisedJob(job));
+  // Without a memo the texts measured for the monitors' sizes are kept for the files, for this call only.
+  const texts = memo ? undefined : new WeakMap<Job, JobText>();
+  const jobText = (job: Job): JobText => (memo ? memo.serialised(job, serialisedJob) : oncePerObject(texts!, job, () => serialisedJob(job)));
+  const monitors = oversizedMonitors(jobs, owners, limits.maxFileBytes - Buffer.byteLength(SCRAPE_FILE_HEADER), jobText);
+  if (monitors.length > 0) return { ok: 'oversized', monitors };
   const subSlotTexts = bySubSlot.map((subSlotJobs, subSlot) => {
     if (subSlotJobs.length === 0) return EMPTY_SLOT;
     if (!kept) return slotTextOf(subSlotJobs.map(jobText));
@@ -223,6 +281,33 @@ function renderShard(config: Record<string, unknown>, homes: readonly number[], 
 
   const main = withScrapeConfigFiles(config, scrapeFiles.map((file) => `${CONFIG_DIR}/${file.name}`), jobs.slice(homes.length));
   return { ok: true, config: toPrometheusYaml(main), scrapeFiles };
+}
+
+/**
+ * The monitors whose jobs (adjacent in `jobs`, `owners[i]` the monitor of job i) take more than `maxBytes` of
+ * plain YAML. Prometheus could load such a job, but it cannot reach Prometheus: all of a monitor's jobs are placed
+ * in its home file, and no file holds more. Measured monitor by monitor and stopping at the job that passes the
+ * limit, so a hostile monitor's thousands of jobs are never all serialised.
+ */
+function oversizedMonitors(jobs: readonly Job[], owners: readonly string[], maxBytes: number, jobText: (job: Job) => JobText): OversizedMonitor[] {
+  const found: OversizedMonitor[] = [];
+  let first = 0;
+  while (first < owners.length) {
+    const owner = owners[first]!;
+    let end = first + 1;
+    while (end < owners.length && owners[end] === owner) end += 1;
+    let bytes = 0;
+    for (let index = first; index < end; index += 1) {
+      const jobBytes = jobText(jobs[index]!).bytes;
+      bytes += jobBytes;
+      if (bytes > maxBytes) {
+        found.push({ owner, job: jobName(jobs[index]!), jobBytes, bytes, measured: index - first + 1, jobs: end - first, maxBytes });
+        break;
+      }
+    }
+    first = end;
+  }
+  return found;
 }
 
 function jobName(job: Job): string {

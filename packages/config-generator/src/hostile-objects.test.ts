@@ -1,0 +1,136 @@
+/**
+ * Objects written to hurt every other team (issue 23): each is rejected alone, with its field path and the size
+ * that was too large, and everyone else's configuration is still written. Each is refused before the expensive
+ * work it would otherwise cause; how long that takes is measured in bench/hostile-objects.bench.ts, not here.
+ */
+import type { Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import { load } from 'js-yaml';
+import { generate } from './generate.ts';
+import type { GeneratorInput, GeneratorOutput, Verdict } from './model.ts';
+import { RenderMemo } from './render-memo.ts';
+
+const TEAMS = ['team-a', 'team-b', 'team-c', 'team-d'];
+
+function serviceMonitor(namespace: string, name: string, spec: Partial<ServiceMonitor['spec']> = {}): ServiceMonitor {
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'ServiceMonitor',
+    metadata: { namespace, name },
+    spec: { selector: { matchLabels: { app: name } }, endpoints: [{ port: 'web' }], ...spec },
+  } as ServiceMonitor;
+}
+
+function prometheusRule(namespace: string, name: string, rules: Record<string, unknown>[]): PrometheusRule {
+  return {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PrometheusRule',
+    metadata: { namespace, name, uid: `uid-${namespace}-${name}` },
+    spec: { groups: [{ name: 'g', rules }] },
+  } as PrometheusRule;
+}
+
+/** Every team's ordinary monitor and rule, plus `hostile`. */
+function input(hostile: { serviceMonitors?: ServiceMonitor[]; prometheusRules?: PrometheusRule[] }, spec: Record<string, unknown> = {}): GeneratorInput {
+  const prometheus = {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'Prometheus',
+    metadata: { namespace: 'monitoring', name: 'main', uid: '5d0f2c1e-8a7b-4c3d-9e1f-0a2b3c4d5e6f' },
+    spec: { version: 'v3.5.0', serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: {}, ruleSelector: {}, ruleNamespaceSelector: {}, ...spec },
+  } as Prometheus;
+  return {
+    prometheus,
+    serviceMonitors: [...TEAMS.map((team) => serviceMonitor(team, 'app')), ...(hostile.serviceMonitors ?? [])],
+    podMonitors: [],
+    prometheusRules: [...TEAMS.map((team) => prometheusRule(team, 'rules', [{ alert: 'Down', expr: 'up == 0', annotations: { summary: '{{ $labels.instance }} is down' } }])), ...(hostile.prometheusRules ?? [])],
+    namespaces: [...TEAMS, 'hostile'].map((name) => ({ name, labels: {} })),
+    secrets: [],
+    configMaps: [],
+  };
+}
+
+function verdictOf(output: GeneratorOutput, kind: string, namespace: string, name: string): Verdict {
+  const verdict = output.verdicts.find((each) => each.resource.kind === kind && each.resource.namespace === namespace && each.resource.name === name);
+  if (!verdict) throw new Error(`no verdict for ${kind} ${namespace}/${name}`);
+  return verdict;
+}
+
+/** The names of every job Prometheus will load: prometheus.yaml's and its scrape files'. */
+function loadedJobs(output: GeneratorOutput): string[] {
+  const inline = (load(output.configs[0]!) as { scrape_configs?: { job_name: string }[] }).scrape_configs ?? [];
+  return [...inline.map((job) => job.job_name), ...output.scrapeFiles[0]!.flatMap((file) => file.jobNames)].sort();
+}
+
+const everyTeamsJob = TEAMS.map((team) => `serviceMonitor/${team}/app/0`).sort();
+
+function expectRejectedAlone(output: GeneratorOutput, kind: string, name: string, reason: RegExp): void {
+  expect(output.ok).toBe(true);
+  expect(output.prometheusProblems).toEqual([]);
+  const verdict = verdictOf(output, kind, 'hostile', name);
+  expect(verdict).toMatchObject({ selected: true, accepted: false });
+  if (verdict.selected && !verdict.accepted) expect(verdict.reason).toMatch(reason);
+  for (const team of TEAMS) {
+    expect(verdictOf(output, 'ServiceMonitor', team, 'app')).toMatchObject({ accepted: true });
+    expect(verdictOf(output, 'PrometheusRule', team, 'rules')).toMatchObject({ accepted: true });
+  }
+}
+
+describe('a team ServiceMonitor whose job is larger than a scrape file', () => {
+  // A 1 MiB relabeling replacement: the job alone is more than the 900 KiB a scrape file's Secret is given.
+  const hostile = serviceMonitor('hostile', 'huge-replacement', { endpoints: [{ port: 'web', relabelings: [{ targetLabel: 'x', replacement: 'y'.repeat(1024 * 1024) }] }] });
+
+  it('is rejected alone and every other team\'s jobs are written', () => {
+    const output = generate(input({ serviceMonitors: [hostile] }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'huge-replacement', /^spec: its scrape job serviceMonitor\/hostile\/huge-replacement\/0 is 1,\d{3},\d{3} bytes of YAML; a monitor's jobs may take at most 921,584 bytes, what one scrape file holds/);
+    expect(loadedJobs(output)).toEqual(everyTeamsJob);
+  });
+
+  it('is rejected at the endpoint whose job is too large when it has several', () => {
+    const two = serviceMonitor('hostile', 'two-endpoints', { endpoints: [{ port: 'ok' }, ...hostile.spec.endpoints] });
+    const output = generate(input({ serviceMonitors: [two] }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'two-endpoints', /^spec\.endpoints\[1\]: its scrape job serviceMonitor\/hostile\/two-endpoints\/1 is /);
+    expect(loadedJobs(output)).toEqual(everyTeamsJob);
+  });
+
+  it('is rejected the same way with a memo, render after render, and accepted again once it is fixed', () => {
+    const memo = new RenderMemo();
+    const first = generate({ ...input({ serviceMonitors: [hostile] }), memo });
+    const second = generate({ ...input({ serviceMonitors: [hostile] }), memo });
+    expect(second.verdicts).toEqual(first.verdicts);
+    expect(second.scrapeFiles).toEqual(first.scrapeFiles);
+    expect(second.configs).toEqual(generate(input({ serviceMonitors: [hostile] })).configs);
+    const fixed = serviceMonitor('hostile', 'huge-replacement');
+    const third = generate({ ...input({ serviceMonitors: [fixed] }), memo });
+    expect(verdictOf(third, 'ServiceMonitor', 'hostile', 'huge-replacement')).toMatchObject({ accepted: true });
+    expect(loadedJobs(third)).toEqual([...everyTeamsJob, 'serviceMonitor/hostile/huge-replacement/0'].sort());
+  });
+
+  it('is rejected alone in every shard of a sharded Prometheus', () => {
+    const output = generate(input({ serviceMonitors: [hostile] }, { shards: 3 }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'huge-replacement', /is 1,\d{3},\d{3} bytes of YAML/);
+    expect(output.configs).toHaveLength(3);
+    for (const config of output.configs) expect(config).not.toContain('huge-replacement');
+  });
+});
+
+describe('a team ServiceMonitor whose selector has 10,000 matchExpressions', () => {
+  const matchExpressions = Array.from({ length: 10_000 }, (_, index) => ({ key: `label-${index}`, operator: 'In' as const, values: ['a', 'b'] }));
+  const hostile = serviceMonitor('hostile', 'huge-selector', { selector: { matchExpressions } });
+
+  it('is rejected alone, with the size of its job, and every other team\'s jobs are written', () => {
+    const output = generate(input({ serviceMonitors: [hostile] }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'huge-selector', /^spec: its scrape job serviceMonitor\/hostile\/huge-selector\/0 is 1,\d{3},\d{3} bytes of YAML/);
+    expect(loadedJobs(output)).toEqual(everyTeamsJob);
+  });
+});
+
+describe('a team ServiceMonitor with thousands of endpoints, each repeating its selector', () => {
+  // Each job is small; together they are many times what a scrape file holds.
+  const matchExpressions = Array.from({ length: 100 }, (_, index) => ({ key: `label-${index}`, operator: 'Exists' as const }));
+  const hostile = serviceMonitor('hostile', 'many-endpoints', { selector: { matchExpressions }, endpoints: Array.from({ length: 1_000 }, (_, index) => ({ port: `p${index}` })) });
+
+  it('is rejected alone at spec, saying at which of its jobs they passed the limit', () => {
+    const output = generate(input({ serviceMonitors: [hostile] }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'many-endpoints', /^spec: its scrape jobs take more than 921,584 bytes of YAML \([\d,]+ by job \d+ of 1,000, serviceMonitor\/hostile\/many-endpoints\/\d+\)/);
+    expect(loadedJobs(output)).toEqual(everyTeamsJob);
+  });
+});
