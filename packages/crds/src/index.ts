@@ -11,6 +11,9 @@ export {
   validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusAgent, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,
   type ValidationError, type ValidationResult,
 } from './validation.ts';
+export {
+  podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema,
+} from './resource-schemas.ts';
 export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';
 export { renderCrdFiles } from './crd-files.ts';
 export {
