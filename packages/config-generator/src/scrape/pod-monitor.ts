@@ -6,6 +6,7 @@
 import type { PodMetricsEndpoint, PodMonitor } from '@promop/crds';
 import { appendProxy, checkAuthExclusivity } from '../http-client/index.ts';
 import { appendHonorFields, appendHttpFlags, appendScrapeBasics } from './endpoint-options.ts';
+import { clientFileProblems } from './file-access.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
 import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, keepTargetPort, runningPodFilter, setLabel } from './meta-relabelings.ts';
 import {
@@ -43,6 +44,7 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
   const path = `spec.podMetricsEndpoints[${index}]`;
   const bearerTokenSecret = bearerTokenSecretOf(ep);
 
+  if (ctx.denyFileSystemAccess) hc.findings.problems.push(...clientFileProblems(ep, path));
   checkAuthExclusivity({ basicAuth: ep.basicAuth, oauth2: ep.oauth2, authorization: ep.authorization, bearerTokenSecret }, path, hc);
   if (ep.portNumber !== undefined && (!Number.isInteger(ep.portNumber) || ep.portNumber < 1 || ep.portNumber > 65535)) {
     hc.findings.problem(`${path}.portNumber`, `${ep.portNumber} is not a valid port number (1-65535)`);

@@ -12,6 +12,7 @@ import { sortedByKey } from '../go-map-order.ts';
 import { isValidLabelName, labelNameRule } from '../values/prometheus-names.ts';
 import { supports } from '../http-client/index.ts';
 import { validateIntervals } from './endpoint-options.ts';
+import { clientFileProblems } from './file-access.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
 import { appendMonitorLimits, validateMonitorLimits } from './limits.ts';
 import { copyMetaLabel, jobNameMetaRelabeling, setLabel } from './meta-relabelings.ts';
@@ -50,6 +51,7 @@ function beginProbe(probe: Probe, ctx: ScrapeContext): MonitorFrame {
   const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, { ...hc, findings: classFindings });
   // prometheus-operator checks the class first: its problem leads.
   findings.problems.push(...classFindings.problems);
+  if (ctx.denyFileSystemAccess) findings.problems.push(...clientFileProblems(spec, 'spec'));
   if (!spec.targets?.staticConfig && !spec.targets?.ingress) {
     findings.problem('spec.targets', 'set staticConfig or ingress: a Probe without targets probes nothing');
   }

@@ -13,6 +13,7 @@ import { sortedByKey } from '../go-map-order.ts';
 import { appendProxy, checkAuthExclusivity, Findings, renderBasicAuth, supports, type HttpClientContext } from '../http-client/index.ts';
 import { effectiveScrapeInterval, escapingSchemeName } from '../prometheus/global-config.ts';
 import { parseDuration } from '../values/duration.ts';
+import { scrapeConfigFileProblems } from './file-access.ts';
 import { appendMonitorLimits, validateMonitorLimits } from './limits.ts';
 import { appendAuthorization, appendEndpointTls, appendOAuth2, finishMonitor, type MonitorFrame } from './monitor-steps.ts';
 import { jobNameMetaRelabeling } from './meta-relabelings.ts';
@@ -34,6 +35,7 @@ export function renderScrapeConfig(scrapeConfig: ScrapeConfig, ctx: ScrapeContex
   const classFindings = new Findings();
   const scrapeClass = resolveScrapeClass(spec.scrapeClass, ctx.prometheus, { ...hc, findings: classFindings });
   findings.problems.push(...classFindings.problems);
+  if (ctx.denyFileSystemAccess) findings.problems.push(...scrapeConfigFileProblems(spec));
   const frame: MonitorFrame = {
     kind: 'ScrapeConfig', namespace, name, spec, ctx, hc, scrapeClass, roleSelector: false,
     classFindings: new Findings(), namespaceEnforcement: namespaceEnforcementRelabelings('ScrapeConfig', namespace, name, ctx),
@@ -72,7 +74,10 @@ export function renderScrapeConfig(scrapeConfig: ScrapeConfig, ctx: ScrapeContex
   appendEndpointTls(cfg, spec.tlsConfig, true, 'spec', frame);
   Object.assign(cfg, otherLimits);
 
-  appendServiceDiscovery(cfg, spec, hc, { nameValidationScheme: ctx.nameValidationScheme });
+  appendServiceDiscovery(cfg, spec, hc, {
+    nameValidationScheme: ctx.nameValidationScheme,
+    ...(ctx.ignoreNamespaceSelectors ? { confineToNamespace: namespace } : {}),
+  });
 
   const userRelabelings = renderRelabelConfigs(spec.relabelings);
   const relabelings = [

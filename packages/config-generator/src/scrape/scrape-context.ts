@@ -36,9 +36,9 @@ export interface ScrapeContext
   excludedFromEnforcement: (kind: MonitorKind, namespace: string, name: string) => boolean;
   overrideHonorLabels: boolean;
   overrideHonorTimestamps: boolean;
-  /** When true, monitors only discover targets in their own namespace. */
+  /** When true, monitors, Probes and ScrapeConfigs only discover targets in their own namespace. */
   ignoreNamespaceSelectors: boolean;
-  /** spec.arbitraryFSAccessThroughSMs.deny: ServiceMonitors may not name files in the Prometheus pod. */
+  /** spec.arbitraryFSAccessThroughSMs.deny: no monitor, Probe or ScrapeConfig may name files in the Prometheus pod (file-access.ts). */
   denyFileSystemAccess: boolean;
   /**
    * spec.apiserverConfig, already rendered by the caller as the keys it adds to every

@@ -33,6 +33,11 @@ const UNRENDERED: ReadonlyArray<[keyof Spec & string, string]> = [
 export interface DiscoveryOptions {
   /** Label names the Prometheus accepts (static config labels are checked against it). */
   nameValidationScheme: NameValidationScheme;
+  /**
+   * The ScrapeConfig's namespace when the Prometheus sets ignoreNamespaceSelectors: Kubernetes discovery is then
+   * confined to it, as ServiceMonitors, PodMonitors and Probes are (prometheus-operator leaves ScrapeConfigs free).
+   */
+  confineToNamespace?: string;
 }
 
 /** Appends the `*_sd_configs` keys of `spec` to `cfg`; problems (and unrendered kinds) go to `hc.findings`. */
@@ -62,7 +67,7 @@ export function appendServiceDiscovery(cfg: Entry, spec: Spec, hc: HttpClientCon
     appendClientFlags(entry, sd);
     return entry;
   });
-  list('kubernetesSDConfigs', spec.kubernetesSDConfigs, 'kubernetes_sd_configs', (sd, path) => kubernetesSd(sd, path, hc));
+  list('kubernetesSDConfigs', spec.kubernetesSDConfigs, 'kubernetes_sd_configs', (sd, path) => kubernetesSd(sd, path, hc, options.confineToNamespace));
   list('consulSDConfigs', spec.consulSDConfigs, 'consul_sd_configs', (sd, path) => consulSd(sd, path, hc));
   list('dnsSDConfigs', spec.dnsSDConfigs, 'dns_sd_configs', (sd, path) => {
     const entry = withRefresh({ names: [...sd.names] }, sd.refreshInterval, path, hc);
@@ -129,7 +134,7 @@ function appendClientFlags(entry: Entry, sd: SdHttpClient): void {
   if (sd.enableHTTP2 !== undefined) entry.enable_http2 = sd.enableHTTP2;
 }
 
-function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext): Entry {
+function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext, confineToNamespace: string | undefined): Entry {
   const entry: Entry = {};
   if (sd.apiServer) entry.api_server = sd.apiServer;
   const role = String(sd.role ?? '').toLowerCase();
@@ -148,7 +153,8 @@ function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext): En
   }
   // Prometheus refuses the pair (its own namespace is only known inside the cluster it runs in).
   if (sd.apiServer && sd.namespaces?.ownNamespace) hc.findings.problem(`${path}.namespaces.ownNamespace`, 'ownNamespace cannot be used together with apiServer (Prometheus refuses the pair)');
-  if (sd.namespaces) {
+  if (confineToNamespace !== undefined) entry.namespaces = confinedNamespaces(sd.namespaces, confineToNamespace, path, hc);
+  else if (sd.namespaces) {
     entry.namespaces = { names: [...(sd.namespaces.names ?? [])], ...(sd.namespaces.ownNamespace !== undefined ? { own_namespace: sd.namespaces.ownNamespace } : {}) };
   }
   if (sd.selectors && sd.selectors.length > 0 && supports(hc, '2.17.0', `${path}.selectors`, 'selectors')) {
@@ -166,6 +172,24 @@ function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext): En
     else if (supports(hc, minimum, `${path}.attachMetadata`, 'attach_metadata')) entry.attach_metadata = { node: sd.attachMetadata.node ?? false };
   }
   return entry;
+}
+
+/**
+ * `namespaces: {names: [<own namespace>]}` under ignoreNamespaceSelectors, whatever the ScrapeConfig asked for: no
+ * list (every namespace), other namespaces, or ownNamespace (the Prometheus' namespace). A warning in the object's
+ * status says what was narrowed, so the team sees why targets elsewhere are not discovered.
+ */
+function confinedNamespaces(namespaces: KubernetesSd['namespaces'], own: string, path: string, hc: HttpClientContext): Entry {
+  const names = namespaces?.names ?? [];
+  const escapes: string[] = [];
+  if (names.length === 0) escapes.push('every namespace');
+  const others = [...new Set(names.filter((name) => name !== own))];
+  if (others.length > 0) escapes.push(`namespaces ${others.join(', ')}`);
+  if (namespaces?.ownNamespace) escapes.push("the Prometheus' own namespace (ownNamespace)");
+  if (escapes.length > 0) {
+    hc.findings.warn(`${path}.namespaces: discovery confined to namespace ${own} instead of ${escapes.join(' and ')}, because the Prometheus sets ignoreNamespaceSelectors`);
+  }
+  return { names: [own] };
 }
 
 function consulSd(sd: ConsulSd, path: string, hc: HttpClientContext): Entry {

@@ -3,9 +3,10 @@
  * (compat reference §2.1–2.3): same job names, SD config, relabeling sequence and key order.
  */
 import type { Endpoint, ServiceMonitor } from '@promop/crds';
-import { appendProxy, checkAuthExclusivity, tlsFilePaths } from '../http-client/index.ts';
+import { appendProxy, checkAuthExclusivity } from '../http-client/index.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 import { appendHonorFields, appendHttpFlags, appendScrapeBasics } from './endpoint-options.ts';
+import { clientFileProblems } from './file-access.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
 import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, keepTargetPort, runningPodFilter } from './meta-relabelings.ts';
 import {
@@ -30,8 +31,6 @@ import { sharedRule } from './shared-rules.ts';
 
 type Role = 'endpoints' | 'endpointslice';
 
-const FS_DENIED = 'reading files of the Prometheus container is forbidden by this Prometheus (arbitraryFSAccessThroughSMs.deny)';
-
 /**
  * Renders every endpoint of `sm` for the Prometheus described by `ctx`. Any problem in any
  * endpoint rejects the whole ServiceMonitor (and only it): `ok: false` with every problem found.
@@ -53,10 +52,7 @@ function renderEndpoint(sm: ServiceMonitor, ep: Endpoint, index: number, role: R
   const path = `spec.endpoints[${index}]`;
   const bearerTokenSecret = bearerTokenSecretOf(ep);
 
-  if (ctx.denyFileSystemAccess) {
-    if (ep.bearerTokenFile) hc.findings.problem(`${path}.bearerTokenFile`, FS_DENIED);
-    for (const file of tlsFilePaths(ep.tlsConfig ?? {})) hc.findings.problem(`${path}.tlsConfig.${file.field}`, FS_DENIED);
-  }
+  if (ctx.denyFileSystemAccess) hc.findings.problems.push(...clientFileProblems(ep, path));
   checkAuthExclusivity(
     { basicAuth: ep.basicAuth, oauth2: ep.oauth2, authorization: ep.authorization, bearerTokenSecret, bearerTokenFile: ep.bearerTokenFile || undefined },
     path,
