@@ -24,6 +24,7 @@ interface Walked {
 const REFUSED_SENTINELS: Readonly<Record<string, string>> = {
   '*.version': 'parsed as a Prometheus version; only its effects are written',
   '*.**matchExpressions[].operator': 'one of In, NotIn, Exists, DoesNotExist (selection/label-selector.ts); only its effect is written',
+  'Prometheus*.nameEscapingScheme': 'one of AllowUTF8, Underscores, Dots, Values (prometheus/global-config.ts; ScrapeConfig\'s is a schema enum)',
   '*.scrapeClass': 'must name a scrape class of the Prometheus; only the class\'s settings are written',
   '*.additional*Configs.*': 'the Secret key must hold a YAML list, which is written (checked in prometheus/additional-scrape-configs.ts and yaml-list-secret.ts)',
 };

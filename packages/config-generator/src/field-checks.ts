@@ -105,16 +105,18 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
     where: 'schema duration pattern (the API server); values/duration.ts parseDuration where two are compared (timeout ≤ interval)',
   },
   { paths: ['ServiceMonitor.bodySizeLimit', 'PodMonitor.bodySizeLimit', 'ScrapeConfig.bodySizeLimit'], check: 'byte-size', where: 'schema byte size pattern (its ^ anchors only the first alternative); scrape/limits.ts → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
-  { paths: ['Prometheus*.bodySizeLimit', 'Prometheus*.enforcedBodySizeLimit', 'Prometheus.retentionSize'], check: 'unchecked', where: 'only the schema pattern, whose ^ anchors only its first alternative: Prometheus refuses "x1KB" (units.ParseBase2Bytes)' },
-  { paths: ['*.remoteWrite[].url', '*.remoteRead[].url', '*.httpSDConfigs[].url'], check: 'url', where: 'schema URL pattern; prometheus/client-auth.ts checkHttpUrl and scrape/service-discovery.ts' },
-  { paths: ['*.apiserverConfig.host'], check: 'url', where: 'prometheus/api-server-config.ts buildApiServerSdKeys (an http or https URL)', rejects: 'kube.example' },
+  { paths: ['Prometheus*.bodySizeLimit', 'Prometheus*.enforcedBodySizeLimit'], check: 'byte-size', where: 'schema byte size pattern; prometheus/global-config.ts buildGlobalConfig → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
+  { paths: ['Prometheus.retentionSize'], check: 'byte-size', where: 'schema byte size pattern; prometheus/storage-config.ts buildStorageConfig → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
+  { paths: ['*.remoteWrite[].url', '*.remoteRead[].url'], check: 'url', where: 'schema URL pattern; prometheus/client-auth.ts checkHttpUrl → values/go-url.ts goUrlHostError', rejects: 'http://a b/' },
+  { paths: ['*.apiserverConfig.host'], check: 'url', where: 'prometheus/api-server-config.ts buildApiServerSdKeys → prometheus/client-auth.ts checkHttpUrl (an http or https URL whose host Go accepts)', rejects: 'http://a b' },
+  { paths: ['*.httpSDConfigs[].url'], check: 'url', where: 'schema URL pattern; scrape/service-discovery.ts' },
 
   // Label names and values the Prometheus writes on everything.
-  { paths: ['*.externalLabels{key}', '*.replicaExternalLabelName', '*.prometheusExternalLabelName'], check: 'label-name', where: 'prometheus/external-labels.ts buildExternalLabels' },
+  { paths: ['*.externalLabels{key}'], check: 'label-name', where: 'prometheus/external-labels.ts buildExternalLabels', rejects: '' },
+  { paths: ['*.replicaExternalLabelName', '*.prometheusExternalLabelName'], check: 'label-name', where: 'prometheus/external-labels.ts buildExternalLabels ("" leaves the label out)' },
   { paths: ['*.externalLabels{}'], check: 'free text', where: `${FREE_TEXT} (a label value; $(VAR) is expanded from the environment)` },
   { paths: ['*.enforcedNamespaceLabel'], check: 'label-name', where: 'prometheus/validate-prometheus.ts and rules/inject-label-matcher.ts (quoted when not a legacy name)' },
   { paths: ['*.podTargetLabels[]', 'ServiceMonitor.targetLabels[]', '*.jobLabel'], check: 'label-name', where: 'values/label-names.ts sanitizeLabelName (the meta label name) and validateCopiedLabels (the copied label)' },
-  { paths: ['*.nameEscapingScheme'], check: 'closed form', where: 'prometheus/global-config.ts escapingSchemeName (ScrapeConfig: the schema enum)' },
 
   // Selectors turned into relabelings or SD namespaces.
   {
@@ -127,7 +129,7 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
 
   // Scrape endpoints.
   { paths: ['*.endpoints[].port', '*.podMetricsEndpoints[].port', '*.endpoints[].targetPort', '*.podMetricsEndpoints[].targetPort'], check: 'regex', where: 'scrape/endpoint-options.ts: a port name becomes a keep relabeling\'s regex and must compile', rejects: 'a(' },
-  { paths: ['*.alerting.alertmanagers[].port', '*.alerting.alertmanagers[].name'], check: 'unchecked', where: 'prometheus/alerting-config.ts copies it into a keep relabeling\'s regex: an invalid regex fails the reload' },
+  { paths: ['*.alerting.alertmanagers[].port', '*.alerting.alertmanagers[].name'], check: 'regex', where: 'prometheus/alerting-config.ts renderAlertmanager: it becomes a keep relabeling\'s regex and must compile', rejects: 'a(' },
   { paths: ['*.endpoints[].path', '*.podMetricsEndpoints[].path', '*.prober.path', '*.metricsPath', '*.alerting.alertmanagers[].pathPrefix'], check: 'free text', where: `${FREE_TEXT}: the HTTP path requested` },
   { paths: ['*.**.params{key}', '*.**.params{}[]', 'Probe.params[].name', 'Probe.params[].values[]', 'Probe.module'], check: 'free text', where: `${FREE_TEXT}: URL query parameters` },
   { paths: ['*.nativeHistogramMinBucketFactor'], check: 'closed form', where: 'scrape/monitor-steps.ts: a number', rejects: 'x' },
@@ -151,10 +153,10 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: ['ScrapeConfig.dnsSDConfigs[].names[]'], check: 'free text', where: `${FREE_TEXT}: DNS names resolved at discovery time` },
 
   // Remote storage and alerting.
-  { paths: ['*.remoteWrite[].name', '*.remoteRead[].name'], check: 'unchecked', where: 'Prometheus refuses two remote writes (or reads) with the same name' },
-  { paths: ['*.remoteWrite[].headers{key}', '*.remoteRead[].headers{key}'], check: 'unchecked', where: 'Prometheus refuses Authorization and its reserved headers (Content-Type, User-Agent, X-Prometheus-Remote-Write-Version…)' },
+  { paths: ['*.remoteWrite[].name', '*.remoteRead[].name'], check: 'free text', where: `${FREE_TEXT}; prometheus/remote-endpoint-checks.ts checkUniqueNames refuses two endpoints of one list with the same name, as Prometheus does` },
+  { paths: ['*.remoteWrite[].headers{key}', '*.remoteRead[].headers{key}'], check: 'closed form', where: 'prometheus/remote-endpoint-checks.ts checkRemoteHeaders: not Authorization nor a header Prometheus sets itself (Content-Type, User-Agent…)', rejects: 'Content-Type' },
   { paths: ['*.remoteWrite[].headers{}', '*.remoteRead[].headers{}'], check: 'free text', where: `${FREE_TEXT}: header values` },
-  { paths: ['*.remoteRead[].requiredMatchers{key}'], check: 'label-name', where: 'prometheus/remote-read-config.ts' },
+  { paths: ['*.remoteRead[].requiredMatchers{key}'], check: 'label-name', where: 'prometheus/remote-read-config.ts renderRemoteRead', rejects: '' },
   { paths: ['*.remoteRead[].requiredMatchers{}'], check: 'free text', where: `${FREE_TEXT}: label values` },
   { paths: ['*.**.sigv4.region', '*.**.sigv4.profile', '*.**.sigv4.roleArn'], check: 'free text', where: `${FREE_TEXT}: passed to the AWS SDK` },
   { paths: ['*.scrapeFailureLogFile', '*.queryLogFile'], check: 'free text', where: `${FREE_TEXT}: a file path (prometheus/global-config.ts puts a bare name under the log directory)` },

@@ -12,6 +12,7 @@ import {
   renderOAuth2,
   renderTlsConfig,
 } from '../http-client/index.ts';
+import { goUrlHostError } from '../values/go-url.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /**
@@ -70,9 +71,18 @@ export function renderClientPieces(spec: ClientSpec, path: string, context: Prom
 const HTTP_URL_PATTERN: typeof URL_PATTERN = '^(http|https)://.+$';
 const HTTP_URL = new RegExp(HTTP_URL_PATTERN);
 
-/** Records a problem unless `url` is an http(s) URL; `path` is the field holding it. */
+/**
+ * Records a problem unless `url` is an http(s) URL whose host Go's url.Parse accepts (Prometheus parses it when it
+ * loads the file: "http://a b/" passes the CRD pattern and fails the reload); `path` is the field holding it.
+ */
 export function checkHttpUrl(url: string | null | undefined, path: string, context: PrometheusRenderContext): void {
-  if (!url || !HTTP_URL.test(url)) context.findings.problem(path, `${path.split('.').pop()} must be an http:// or https:// URL, got "${url ?? ''}"`);
+  const field = path.split('.').pop();
+  if (!url || !HTTP_URL.test(url)) {
+    context.findings.problem(path, `${field} must be an http:// or https:// URL, got "${url ?? ''}"`);
+    return;
+  }
+  const hostError = goUrlHostError(url);
+  if (hostError) context.findings.problem(path, `${field} "${url}" is not a URL Prometheus can read: ${hostError}`);
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { PrometheusSpec } from '@promop/crds';
 import { compareCodePoints } from '../go-map-order.ts';
+import { isValidLabelName, labelNameRule } from '../values/prometheus-names.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /** The environment variable the StatefulSet sets to the pod name. */
@@ -27,9 +28,17 @@ export function replicaLabelName(spec: ExternalLabelFields): string {
 
 /**
  * Builds external_labels sorted by name (as upstream's map is). The operator-owned labels win
- * over a user label of the same name, which is dropped with a warning.
+ * over a user label of the same name, which is dropped with a warning. A name Prometheus would
+ * refuse ("" is not a valid label name: the whole file is refused) is a problem.
  */
 export function buildExternalLabels(spec: ExternalLabelFields, context: PrometheusRenderContext): Record<string, string> {
+  const checkName = (name: string, path: string) => {
+    if (!isValidLabelName(name, context.nameValidationScheme)) {
+      context.findings.problem(path, `"${name}" is not a label name this Prometheus accepts (${labelNameRule(context.nameValidationScheme)})`);
+    }
+  };
+  if (spec.prometheusExternalLabelName) checkName(spec.prometheusExternalLabelName, 'spec.prometheusExternalLabelName');
+  if (spec.replicaExternalLabelName) checkName(spec.replicaExternalLabelName, 'spec.replicaExternalLabelName');
   const labels = new Map<string, string>();
   const prometheusLabel = spec.prometheusExternalLabelName ?? DEFAULT_PROMETHEUS_LABEL_NAME;
   if (prometheusLabel !== '') labels.set(prometheusLabel, `${context.namespace}/${context.name}`);
@@ -38,6 +47,7 @@ export function buildExternalLabels(spec: ExternalLabelFields, context: Promethe
 
   const userLabels = spec.externalLabels ?? {};
   for (const key of Object.keys(userLabels).sort(compareCodePoints)) {
+    checkName(key, `spec.externalLabels.${key}`);
     if (labels.has(key)) {
       context.findings.warn(`spec.externalLabels.${key}: ignored because "${key}" is a label promop sets itself`);
       continue;

@@ -4,6 +4,7 @@
  * evaluation settings. Fields newer than the Prometheus version are dropped with a warning.
  */
 import type { PrometheusSpec } from '@promop/crds';
+import { parseByteSize } from '../values/byte-size.ts';
 import { checkScrapeProtocols, protocolsForVersion } from '../values/scrape-protocols.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
 import { supports } from '../http-client/index.ts';
@@ -56,6 +57,11 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
   // both are the Prometheus owner's settings, and every monitor job carries its own capped body_size_limit).
   const bodySizeField = spec.bodySizeLimit ? 'bodySizeLimit' : 'enforcedBodySizeLimit';
   const bodySizeLimit = spec.bodySizeLimit || spec.enforcedBodySizeLimit;
+  // The CRD pattern's ^ anchors only its first alternative, so "x1KB" passes the API server; Prometheus refuses it.
+  for (const field of ['bodySizeLimit', 'enforcedBodySizeLimit'] as const) {
+    const size = spec[field];
+    if (size && parseByteSize(size) === undefined) context.findings.problem(`spec.${field}`, `"${size}" is not a size like 512MB or 1GiB`);
+  }
   if (bodySizeLimit && supports(context, '2.45.0', `spec.${bodySizeField}`, 'body_size_limit')) {
     global.body_size_limit = bodySizeLimit;
   }
@@ -72,7 +78,10 @@ export function buildGlobalConfig(spec: GlobalFields, context: PrometheusRenderC
   if (spec.nameValidationScheme && supports(context, '3.0.0', 'spec.nameValidationScheme', 'metric_name_validation_scheme')) {
     global.metric_name_validation_scheme = spec.nameValidationScheme.toLowerCase();
   }
-  if (spec.nameEscapingScheme && supports(context, '3.4.0', 'spec.nameEscapingScheme', 'metric_name_escaping_scheme')) {
+  if (spec.nameEscapingScheme && !ESCAPING_SCHEMES.includes(spec.nameEscapingScheme)) {
+    // A plain string in the Prometheus CRD (an enum in ScrapeConfig's); Prometheus refuses other names.
+    context.findings.problem('spec.nameEscapingScheme', `nameEscapingScheme must be one of ${ESCAPING_SCHEMES.join(', ')}, got "${spec.nameEscapingScheme}"`);
+  } else if (spec.nameEscapingScheme && supports(context, '3.4.0', 'spec.nameEscapingScheme', 'metric_name_escaping_scheme')) {
     global.metric_name_escaping_scheme = escapingSchemeName(spec.nameEscapingScheme);
   }
   if (isPresent(spec.convertClassicHistogramsToNHCB) && supports(context, '3.4.0', 'spec.convertClassicHistogramsToNHCB', 'convert_classic_histograms_to_nhcb')) {
@@ -119,6 +128,9 @@ function appendLimit(
 function logFilePath(file: string): string {
   return file.includes('/') ? file : `${LOG_DIR}/${file}`;
 }
+
+/** The escaping schemes the CRD names (prometheus-operator's NameEscapingSchemeOptions). */
+const ESCAPING_SCHEMES: readonly string[] = ['AllowUTF8', 'Underscores', 'Dots', 'Values'];
 
 /** The value Prometheus' `metric_name_escaping_scheme` takes for the CRD's `nameEscapingScheme` (`AllowUTF8` → `allow-utf-8`). */
 export function escapingSchemeName(scheme: string): string {

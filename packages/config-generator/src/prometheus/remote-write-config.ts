@@ -8,6 +8,7 @@ import { supports } from '../http-client/index.ts';
 import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces } from './client-auth.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import { isPresent } from '../is-present.ts';
+import { checkRemoteHeaders, checkUniqueNames } from './remote-endpoint-checks.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { renderSigv4 } from './sigv4.ts';
 
@@ -18,6 +19,7 @@ const PROTOBUF_MESSAGES: Record<string, string> = { 'V1.0': 'prometheus.WriteReq
 
 /** Renders every remote write endpoint. */
 export function buildRemoteWriteConfigs(remoteWrites: readonly RemoteWriteSpec[], context: PrometheusRenderContext): Array<Record<string, unknown>> {
+  checkUniqueNames(remoteWrites, 'spec.remoteWrite', context);
   return remoteWrites.map((spec, index) => renderRemoteWrite(spec, `spec.remoteWrite[${index}]`, context));
 }
 
@@ -25,6 +27,7 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
   checkHttpUrl(spec.url, `${path}.url`, context);
   const out: Record<string, unknown> = { url: spec.url ?? '' };
   if (spec.remoteTimeout) out.remote_timeout = spec.remoteTimeout;
+  checkRemoteHeaders(spec.headers, `${path}.headers`, context);
   if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.15.0', `${path}.headers`, 'headers')) out.headers = sortedByKey(spec.headers);
   if (spec.name && supports(context, '2.15.0', `${path}.name`, 'name')) out.name = spec.name;
   if (spec.messageVersion) {

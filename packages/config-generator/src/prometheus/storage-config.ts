@@ -6,6 +6,8 @@
 import type { PrometheusSpec } from '@promop/crds';
 import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
 import { supports } from '../http-client/index.ts';
+import { parseByteSize } from '../values/byte-size.ts';
+import { parseDuration } from '../values/duration.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /** Retention when neither `retention` nor `retentionSize` is set, as prometheus-operator. */
@@ -33,6 +35,15 @@ export function buildStorageConfig(spec: StorageFields, context: PrometheusRende
   }
   const tsdb: Record<string, unknown> = {};
   const window = spec.tsdb?.outOfOrderTimeWindow;
+  // tsdb is opaque in the CRD, so nothing but this check stands between the value and Prometheus' duration parser.
+  if (window !== undefined && window !== null && window !== '' && (typeof window !== 'string' || parseDuration(window) === undefined)) {
+    context.findings.problem('spec.tsdb.outOfOrderTimeWindow', `${JSON.stringify(window)} is not a duration like 30m or 1h`);
+  }
+  // The CRD pattern's ^ anchors only its first alternative: "x1KB" passes the API server, and Prometheus refuses it
+  // (in the config file from 3.11, as a flag before).
+  if (options.retention && spec.retentionSize && parseByteSize(spec.retentionSize) === undefined) {
+    context.findings.problem('spec.retentionSize', `"${spec.retentionSize}" is not a size like 512MB or 1GiB`);
+  }
   if (window && supports(context, '2.39.0', 'spec.tsdb.outOfOrderTimeWindow', 'out_of_order_time_window')) {
     tsdb.out_of_order_time_window = window;
   }
