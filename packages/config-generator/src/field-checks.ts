@@ -49,6 +49,8 @@ export interface FieldCheck {
   where: string;
   /** A value the generator must refuse at every one of these paths (proves the check is where `where` says). */
   rejects?: string;
+  /** For an `unchecked` entry: a value the generator still accepts and Prometheus refuses to load (promtool proves it). */
+  refusedByPrometheus?: string;
 }
 
 const RELABEL_LISTS = ['relabelings', 'metricRelabelings', 'writeRelabelConfigs', 'relabelingConfigs', 'alertRelabelings'];
@@ -86,11 +88,11 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: anywhere('bearerToken'), check: 'free text', where: `${FREE_TEXT}: the token sent` },
 
   // OAuth2.
-  { paths: anywhere('oauth2.tokenUrl'), check: 'url', where: 'schema URL pattern; http-client/oauth2.ts renderOAuth2' },
+  { paths: anywhere('oauth2.tokenUrl'), check: 'url', where: 'schema URL pattern; http-client/oauth2.ts renderOAuth2 (Prometheus only requires it non-empty when loading; a bad host fails each token request)' },
   { paths: [...anywhere('oauth2.scopes[]'), ...anywhere('oauth2.endpointParams{key}'), ...anywhere('oauth2.endpointParams{}')], check: 'free text', where: `${FREE_TEXT} (sent to the token endpoint)` },
 
   // Proxies.
-  { paths: anywhere('proxyUrl'), check: 'url', where: 'schema proxy URL pattern; http-client/proxy.ts appendProxy → values/go-url.ts goUrlHostError' },
+  { paths: anywhere('proxyUrl'), check: 'url', where: 'schema proxy URL pattern; http-client/proxy.ts appendProxy → values/go-url.ts goUrlHostError', rejects: 'http://a b/' },
   { paths: anywhere('noProxy'), check: 'free text', where: `${FREE_TEXT} (comma-separated hosts, IPs and CIDRs; http-client/proxy.ts requires proxyUrl beside it)` },
   { paths: anywhere('proxyConnectHeader{key}'), check: 'free text', where: `${FREE_TEXT}: a header name sent to the proxy` },
 
@@ -109,7 +111,7 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: ['Prometheus.retentionSize'], check: 'byte-size', where: 'schema byte size pattern; prometheus/storage-config.ts buildStorageConfig → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
   { paths: ['*.remoteWrite[].url', '*.remoteRead[].url'], check: 'url', where: 'schema URL pattern; prometheus/client-auth.ts checkHttpUrl → values/go-url.ts goUrlHostError', rejects: 'http://a b/' },
   { paths: ['*.apiserverConfig.host'], check: 'url', where: 'prometheus/api-server-config.ts buildApiServerSdKeys → prometheus/client-auth.ts checkHttpUrl (an http or https URL whose host Go accepts)', rejects: 'http://a b' },
-  { paths: ['*.httpSDConfigs[].url'], check: 'url', where: 'schema URL pattern; scrape/service-discovery.ts' },
+  { paths: ['*.httpSDConfigs[].url'], check: 'unchecked', where: 'only the schema URL pattern: Prometheus parses it with Go\'s url.Parse and refuses a host such as "a b" (values/go-url.ts goUrlHostError would catch it)', refusedByPrometheus: 'http://a b/sd' },
 
   // Label names and values the Prometheus writes on everything.
   { paths: ['*.externalLabels{key}'], check: 'label-name', where: 'prometheus/external-labels.ts buildExternalLabels', rejects: '' },
@@ -140,8 +142,8 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: ['Probe.targets.staticConfig.static[]', 'ScrapeConfig.staticConfigs[].targets[]'], check: 'free text', where: `${FREE_TEXT}: relabelings always follow, so Prometheus' URL-in-target check does not apply` },
   { paths: ['*.targets.staticConfig.labels{key}', '*.staticConfigs[].labels{key}'], check: 'label-name', where: 'scrape/probe.ts and scrape/scrape-config.ts', rejects: '' },
   { paths: ['*.targets.staticConfig.labels{}', '*.staticConfigs[].labels{}'], check: 'free text', where: `${FREE_TEXT}: label values` },
-  { paths: ['ScrapeConfig.fileSDConfigs[].files[]'], check: 'unchecked', where: 'Prometheus refuses a name not matching ^[^*]*(\\*[^/]*)?\\.(json|yml|yaml|JSON|YML|YAML)$' },
-  { paths: ['ScrapeConfig.kubernetesSDConfigs[].apiServer'], check: 'unchecked', where: 'Prometheus parses it with Go\'s url.Parse' },
+  { paths: ['ScrapeConfig.fileSDConfigs[].files[]'], check: 'unchecked', where: 'Prometheus refuses a file name not matching ^[^*]*(\\*[^/]*)?\\.(json|yml|yaml|JSON|YML|YAML)$', refusedByPrometheus: '/etc/prometheus/targets.txt' },
+  { paths: ['ScrapeConfig.kubernetesSDConfigs[].apiServer'], check: 'unchecked', where: 'Prometheus parses it with Go\'s url.Parse (values/go-url.ts goUrlHostError would catch a bad host)', refusedByPrometheus: 'https://kube .example' },
   { paths: ['ScrapeConfig.kubernetesSDConfigs[].selectors[].label', 'ScrapeConfig.kubernetesSDConfigs[].selectors[].field'], check: 'k8s-selector', where: 'scrape/kubernetes-sd-selectors.ts (apimachinery\'s label and field selector parsers)', rejects: 'a in (' },
   {
     paths: ['ScrapeConfig.consulSDConfigs[].server', 'ScrapeConfig.consulSDConfigs[].pathPrefix', 'ScrapeConfig.consulSDConfigs[].datacenter', 'ScrapeConfig.consulSDConfigs[].namespace',
