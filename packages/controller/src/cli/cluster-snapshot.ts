@@ -1,13 +1,13 @@
 /**
  * Everything the operator's generator reads, read once from a live cluster with list and get requests: every
- * Prometheus, ServiceMonitor, PodMonitor and PrometheusRule, the Namespaces, and the data of the Secrets and
+ * Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig and PrometheusRule, the Namespaces, and the data of the Secrets and
  * ConfigMaps they reference (found with the operator's own reference finder, reconcile/references.ts). What
  * `promop explain` and `promop diff` render from, so they judge exactly as the running operator does.
  */
 import type { KeyValueSource } from '@promop/config-generator';
-import type { Prometheus } from '@promop/crds';
 import { referencedObjects } from '../reconcile/references.ts';
 import { configSecretName } from '../workload/shard-names.ts';
+import { workloadKind, type PrometheusWorkload } from '../workload/workload-kind.ts';
 import { readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
 import { KubeReadError, type KubeReader } from './kube-reader.ts';
 
@@ -67,12 +67,12 @@ function anyKeyData(): Record<string, string> {
 }
 
 /**
- * The uid of each shard's config Secret of `prometheus` (the key of the config hash in its status), from their
+ * The uid of each shard's config Secret of `prometheus`, a Prometheus or PrometheusAgent (the key of the config hash in its status), from their
  * metadata only; undefined for a Secret that does not exist or that the reader may not read.
  */
-export async function readConfigSecretUids(reader: KubeReader, prometheus: Prometheus, shards: number): Promise<(string | undefined)[]> {
+export async function readConfigSecretUids(reader: KubeReader, prometheus: PrometheusWorkload, shards: number): Promise<(string | undefined)[]> {
   return Promise.all(Array.from({ length: shards }, async (_, shard) => {
-    const path = `/api/v1/namespaces/${encodeURIComponent(prometheus.metadata.namespace)}/secrets/${encodeURIComponent(configSecretName(prometheus.metadata.name, shard))}`;
+    const path = `/api/v1/namespaces/${encodeURIComponent(prometheus.metadata.namespace)}/secrets/${encodeURIComponent(configSecretName(prometheus.metadata.name, shard, workloadKind(prometheus)))}`;
     try {
       return (await reader.get<{ metadata?: { uid?: string } }>(path, { metadataOnly: true })).metadata?.uid;
     } catch (error) {

@@ -33,6 +33,7 @@ export const EXPLAIN_KINDS = {
   scrapeconfig: ['scrapeconfig', 'scrapeconfigs', 'scfg'],
   prometheusrule: ['prometheusrule', 'prometheusrules', 'promrule'],
   prometheus: ['prometheus', 'prometheuses', 'prom'],
+  prometheusagent: ['prometheusagent', 'prometheusagents', 'promagent'],
 } as const;
 
 /** The flags that choose the cluster, named and meant as kubectl's. */
@@ -97,16 +98,17 @@ const renderSpec: CommandSpec = {
 
 const explainSpec: CommandSpec = {
   name: 'explain',
-  summary: 'why a monitor or rule is (not) scraped, or what a Prometheus selects, on a live cluster',
-  synopsis: 'explain servicemonitor|podmonitor|probe|scrapeconfig|prometheusrule|prometheus [-n <namespace>] <name> [-o json|yaml]',
+  summary: 'why a monitor or rule is (not) scraped, or what a Prometheus or agent selects, on a live cluster',
+  synopsis: 'explain servicemonitor|podmonitor|probe|scrapeconfig|prometheusrule|prometheus|prometheusagent [-n <namespace>] <name> [-o json|yaml]',
   description: [
     'Reads the cluster (list and get requests only) and runs the selection and generation code of the',
     'operator. For a ServiceMonitor, PodMonitor, Probe, ScrapeConfig or PrometheusRule it tells, for every',
-    'Prometheus: whether it is selected (or which selector and which requirement excluded it, with the labels it saw),',
-    'accepted or rejected (the field path and why), the scrape jobs or rule file it becomes, and whether',
-    'the running Prometheus has loaded it (from the Prometheus status). For a Prometheus it lists what',
-    'it selects and rejects per kind, with counts and reasons. The kind may also be given as',
-    '<kind>/<name>, and in kubectl\'s short forms (smon, pmon, prb, scfg, promrule, prom).',
+    'Prometheus and PrometheusAgent (rules: every Prometheus; agents evaluate none): whether it is selected',
+    '(or which selector and which requirement excluded it, with the labels it saw), accepted or rejected',
+    '(the field path and why), the scrape jobs or rule file it becomes, and whether the running Prometheus',
+    'has loaded it (from its status). For a Prometheus or PrometheusAgent it lists what it selects and',
+    'rejects per kind, with counts and reasons. The kind may also be given as <kind>/<name>, and in',
+    'kubectl\'s short forms (smon, pmon, prb, scfg, promrule, prom, promagent).',
   ].join('\n'),
   flags: [
     NAMESPACE_FLAG,
@@ -123,23 +125,24 @@ const explainSpec: CommandSpec = {
     { comment: 'In CI: fail when the rule is rejected or selected by no Prometheus', args: 'explain promrule/checkout-alerts -n team-a --context prod >/dev/null' },
   ],
   exitStatus: [
-    '0 when the monitor or rule is selected by at least one Prometheus and accepted by every',
-    'Prometheus that selects it (for a Prometheus: when it has no problem of its own); 3 when it is',
-    'rejected (for a Prometheus: when its spec has problems and promop keeps its previous configuration);',
-    '4 when no Prometheus selects it; 1 when the cluster cannot be read or the object does not exist;',
+    '0 when the monitor or rule is selected by at least one Prometheus or PrometheusAgent and accepted',
+    'by every one that selects it (for a Prometheus or agent: when it has no problem of its own); 3 when',
+    'it is rejected (for a Prometheus or agent: when its spec has problems and promop keeps its previous',
+    'configuration); 4 when none selects it; 1 when the cluster cannot be read or the object does not exist;',
     '2 for wrong usage.',
   ].join('\n'),
 };
 
 const diffSpec: CommandSpec = {
   name: 'diff',
-  summary: 'what applying manifests would change in each Prometheus configuration (like kubectl diff)',
+  summary: 'what applying manifests would change in each Prometheus or agent configuration (like kubectl diff)',
   synopsis: 'diff -f <file|dir> [-f <file|dir>...] [-n <namespace>] [--context <name>]',
   description: [
-    'Reads the cluster\'s Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace and the',
-    'referenced Secret and ConfigMap objects, lays the given manifests over them as `kubectl apply`',
-    'would (same kind, namespace and name replaces; new ones are added), renders every Prometheus',
-    'before and after with the operator\'s generator, and prints per Prometheus a unified diff of',
+    'Reads the cluster\'s Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig,',
+    'PrometheusRule, Namespace and the referenced Secret and ConfigMap objects, lays the given manifests',
+    'over them as `kubectl apply` would (same kind, namespace and name replaces; new ones are added),',
+    'renders every Prometheus and PrometheusAgent before and after with the operator\'s generator, and',
+    'prints for each a unified diff of',
     'prometheus.yaml (and its scrape files, when the jobs do not fit inline) and of the rule files, and',
     'the verdicts that change (newly rejected, no longer selected...). Secret values are shown as',
     '<redacted>. Manifests are read as the API server reads them; an object it would refuse is',

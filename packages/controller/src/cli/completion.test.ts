@@ -11,8 +11,8 @@ describe('what completion offers', () => {
   it.each([
     [[''], ['explain', 'diff', 'render', 'completion', 'run'], DIRECTIVE.noFileComp],
     [['ex'], ['explain'], DIRECTIVE.noFileComp],
-    [['explain', ''], ['servicemonitor', 'podmonitor', 'probe', 'scrapeconfig', 'prometheusrule', 'prometheus'], DIRECTIVE.noFileComp],
-    [['explain', 'prom'], ['prometheusrule', 'prometheus'], DIRECTIVE.noFileComp],
+    [['explain', ''], ['servicemonitor', 'podmonitor', 'probe', 'scrapeconfig', 'prometheusrule', 'prometheus', 'prometheusagent'], DIRECTIVE.noFileComp],
+    [['explain', 'prom'], ['prometheusrule', 'prometheus', 'prometheusagent'], DIRECTIVE.noFileComp],
     [['explain', '-o', ''], ['json', 'yaml'], DIRECTIVE.noFileComp],
     [['explain', 'smon', 'web', '--'], ['--namespace', '--output', '--kubeconfig', '--context', '--help'], DIRECTIVE.noFileComp],
     [['render', '-f', ''], [], DIRECTIVE.default],

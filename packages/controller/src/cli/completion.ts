@@ -99,10 +99,13 @@ async function completeValue(
     if (explainKind !== undefined) {
       const [kindText, inline] = explainKind.split('/', 2);
       if (inline !== undefined) return { candidates: [], directive: DIRECTIVE.noFileComp };
-      const plural = { servicemonitor: 'servicemonitors', podmonitor: 'podmonitors', probe: 'probes', scrapeconfig: 'scrapeconfigs', prometheusrule: 'prometheusrules', prometheus: 'prometheuses' }[
-        (Object.keys(EXPLAIN_KINDS) as (keyof typeof EXPLAIN_KINDS)[]).find((key) => (EXPLAIN_KINDS[key] as readonly string[]).includes((kindText ?? '').toLowerCase())) ?? 'prometheus'
-      ];
-      const path = (contextNamespace: string) => `/apis/monitoring.coreos.com/v1/namespaces/${encodeURIComponent(namespaceFlag(args) ?? contextNamespace)}/${plural}`;
+      // ScrapeConfig and PrometheusAgent are served as v1alpha1 only (names.ts in @promop/crds, not loaded here for start-up).
+      const resource = {
+        servicemonitor: 'v1/servicemonitors', podmonitor: 'v1/podmonitors', probe: 'v1/probes', scrapeconfig: 'v1alpha1/scrapeconfigs',
+        prometheusrule: 'v1/prometheusrules', prometheus: 'v1/prometheuses', prometheusagent: 'v1alpha1/prometheusagents',
+      }[(Object.keys(EXPLAIN_KINDS) as (keyof typeof EXPLAIN_KINDS)[]).find((key) => (EXPLAIN_KINDS[key] as readonly string[]).includes((kindText ?? '').toLowerCase())) ?? 'prometheus'];
+      const [version, plural] = resource.split('/') as [string, string];
+      const path = (contextNamespace: string) => `/apis/monitoring.coreos.com/${version}/namespaces/${encodeURIComponent(namespaceFlag(args) ?? contextNamespace)}/${plural}`;
       return { candidates: (await clusterNames(args, path)).filter((name) => name.startsWith(current)), directive: DIRECTIVE.noFileComp };
     }
   } catch {

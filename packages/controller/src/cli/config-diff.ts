@@ -1,10 +1,11 @@
 /**
- * What changes for one Prometheus between two renderings (pure): the verdicts that change, and a unified diff of
+ * What changes for one Prometheus or PrometheusAgent between two renderings (pure): the verdicts that change, and a unified diff of
  * every file promop writes for it (prometheus.yaml per shard, scrape files, rule files; TLS assets are named, never
  * shown). Secret values are redacted before diffing, so no diff line holds one; a file whose only change is a
  * Secret value says so instead of showing nothing.
  */
 import type { FieldProblem, GeneratorOutput, ResourceRef, Verdict } from '@promop/config-generator';
+import type { WorkloadKind } from '../workload/workload-kind.ts';
 import { outputFiles } from './render-command.ts';
 import { redactSecretValues } from './secret-redaction.ts';
 import { unifiedDiff } from './unified-diff.ts';
@@ -36,10 +37,10 @@ export interface FileChange {
   hidden?: 'tls-asset' | 'secret-values-only';
 }
 
-/** Everything that changes for one Prometheus. */
+/** Everything that changes for one Prometheus or PrometheusAgent. */
 export interface PrometheusDiff {
-  prometheus: { namespace: string; name: string };
-  /** `created`: a Prometheus the manifests add (an apply never removes one). */
+  prometheus: { kind: WorkloadKind; namespace: string; name: string };
+  /** `created`: a Prometheus or agent the manifests add (an apply never removes one). */
   change: 'created' | 'modified' | 'unchanged';
   problemsBefore: FieldProblem[];
   problemsAfter: FieldProblem[];
@@ -48,7 +49,7 @@ export interface PrometheusDiff {
 }
 
 /** Compares two renderings of `prometheus`; `before` undefined for a new Prometheus. `secrets`: values to redact. */
-export function diffPrometheus(prometheus: { namespace: string; name: string }, before: GeneratorOutput | undefined, after: GeneratorOutput, secrets: readonly string[]): PrometheusDiff {
+export function diffPrometheus(prometheus: PrometheusDiff['prometheus'], before: GeneratorOutput | undefined, after: GeneratorOutput, secrets: readonly string[]): PrometheusDiff {
   const verdictChanges = compareVerdicts(before?.verdicts ?? [], after.verdicts);
   const files = compareFiles(`${prometheus.namespace}/${prometheus.name}`, before ? filesOf(before) : new Map(), filesOf(after), secrets);
   const problemsBefore = before?.prometheusProblems ?? [];
@@ -67,7 +68,7 @@ export function standingOf(verdict: Verdict): Standing {
 
 function compareVerdicts(before: readonly Verdict[], after: readonly Verdict[]): VerdictChange[] {
   const key = (ref: ResourceRef) => `${ref.kind}\u0000${ref.namespace}\u0000${ref.name}`;
-  const monitors = (verdicts: readonly Verdict[]) => new Map(verdicts.filter((v) => v.resource.kind !== 'Prometheus').map((v) => [key(v.resource), v]));
+  const monitors = (verdicts: readonly Verdict[]) => new Map(verdicts.filter((v) => v.resource.kind !== 'Prometheus' && v.resource.kind !== 'PrometheusAgent').map((v) => [key(v.resource), v]));
   const old = monitors(before);
   const next = monitors(after);
   const changes: VerdictChange[] = [];

@@ -48,11 +48,11 @@ async function promop(args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 /** The part of the report about this suite's Prometheus (other suites' Prometheus objects share the cluster). */
-function sectionOfMain(report: string): string {
+function sectionOfMain(report: string, header = `Prometheus ${MONITORING}/main`): string {
   const lines = report.split('\n');
-  const start = lines.findIndex((line) => line.startsWith(`Prometheus ${MONITORING}/main`));
+  const start = lines.findIndex((line) => line.startsWith(header));
   if (start === -1) return '';
-  const end = lines.findIndex((line, index) => index > start && (line.startsWith('Prometheus ') || line.startsWith('Would be rejected')));
+  const end = lines.findIndex((line, index) => index > start && (/^Prometheus(Agent)? /.test(line) || line.startsWith('Would be rejected')));
   return lines.slice(start, end === -1 ? undefined : end).join('\n').trimEnd();
 }
 
@@ -172,4 +172,34 @@ describe('promop diff with credentials from Secrets', () => {
     expect(sectionOfMain(rotated.stdout)).toContain('  prometheus.yaml: only Secret values change (not shown)');
     expect(rotated.code).toBe(1);
   });
+});
+
+describe('promop diff of a new PrometheusAgent', () => {
+  const agent = `apiVersion: monitoring.coreos.com/v1alpha1\nkind: PrometheusAgent\nmetadata: {name: edge, namespace: ${MONITORING}, labels: {promop.test/instance: "${id}"}}\nspec:\n  serviceMonitorSelector: {}\n  serviceMonitorNamespaceSelector: {matchLabels: {promop.test/scraped-by: "${id}"}}`;
+  const readAgentConfig = async () => Buffer.from((await core.readNamespacedSecret({ namespace: MONITORING, name: 'prom-agent-edge' }).catch(() => ({ data: {} as Record<string, string> }))).data?.['prometheus.yaml'] ?? '', 'base64').toString('utf8');
+
+  it('renders it like promop run does: its configuration appears with the monitors it selects, and exits 1', async () => {
+    const file = manifest('agent.yaml', [agent]);
+    const result = await promop(['diff', '-f', file]);
+    expect(result).toMatchObject({ code: 1, stderr: '' });
+    expect(result.stdout).not.toContain('not diffed');
+    const section = sectionOfMain(result.stdout, `PrometheusAgent ${MONITORING}/edge`);
+    expect(section).toMatch(/^PrometheusAgent \S+ \(new\): /);
+    expect(fileDiff(section, 'prometheus.yaml')).toContain(`+- job_name: serviceMonitor/${TEAM}/existing/0`);
+    expect(fileDiff(section, 'prometheus.yaml')).not.toContain('rule_files');
+    // The Prometheus of the same namespace is not changed by an agent.
+    expect(sectionOfMain(result.stdout)).toBe(`Prometheus ${MONITORING}/main: no change`);
+  });
+
+  it('once applied and reconciled, diffs it against the live agent: no change', async () => {
+    const file = manifest('agent.yaml', [agent]);
+    execFileSync(toolPath('kubectl'), ['--kubeconfig', sharedTestEnv().kubeconfigPath, 'apply', '-f', file]);
+    await eventually(readAgentConfig, (text) => text.includes(`serviceMonitor/${TEAM}/existing/0`));
+    const again = await promop(['diff', '-f', file]);
+    expect(again.code).toBe(0);
+    expect(sectionOfMain(again.stdout, `PrometheusAgent ${MONITORING}/edge`)).toBe(`PrometheusAgent ${MONITORING}/edge: no change`);
+    // A monitor changed in the manifests shows in the agent's section too.
+    const changed = await promop(['diff', '-f', manifest('changed.yaml', [monitor('existing', '{port: web, interval: 7s}')])]);
+    expect(fileDiff(sectionOfMain(changed.stdout, `PrometheusAgent ${MONITORING}/edge`), 'prometheus.yaml')).toContain('+  scrape_interval: 7s');
+  }, 60_000);
 });

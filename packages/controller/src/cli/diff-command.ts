@@ -1,7 +1,7 @@
 /**
- * `promop diff -f <manifests>`: what applying the manifests would change in the configuration of every Prometheus,
- * like `kubectl diff`. The cluster's objects are read (lists and GETs only), the manifests laid over them
- * (manifest-overlay.ts), every Prometheus rendered before and after with the operator's generator input, and the
+ * `promop diff -f <manifests>`: what applying the manifests would change in the configuration of every Prometheus
+ * and PrometheusAgent, like `kubectl diff`. The cluster's objects are read (lists and GETs only), the manifests laid
+ * over them (manifest-overlay.ts), every Prometheus and PrometheusAgent rendered before and after with the operator's generator input, and the
  * differences printed: verdicts that change, then a unified diff per file, Secret values redacted.
  */
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
@@ -11,6 +11,7 @@ import { readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
 import type { PrometheusDiff, Standing } from './config-diff.ts';
 import { ManifestReadError, readManifests, type Manifests } from './manifest-reader.ts';
 import type { OverlaidObjects } from './manifest-overlay.ts';
+import { workloadKind } from '../workload/workload-kind.ts';
 
 /** Exit statuses, as kubectl diff's (0 same, 1 different) plus promop's own. */
 export const DIFF_EXIT = { same: 0, different: 1, error: 2, rejected: 3 } as const;
@@ -57,7 +58,7 @@ export async function runDiffCommand(argv: readonly string[], io: CommandIo, pro
       if (error instanceof ManifestReadError) return fail(error.message);
       throw error;
     }
-    const [{ overlayManifests, overlayData }, { readReferencedData }, { renderFromSnapshot, keyOf }, { diffPrometheus, standingOf }, { secretValues }] = await Promise.all([
+    const [{ overlayManifests, overlayData }, { readReferencedData }, { renderFromSnapshot, workloadKeyOf, workloadsOf }, { diffPrometheus, standingOf }, { secretValues }] = await Promise.all([
       import('./manifest-overlay.ts'),
       import('./cluster-snapshot.ts'),
       import('./explanation.ts'),
@@ -81,19 +82,24 @@ export async function runDiffCommand(argv: readonly string[], io: CommandIo, pro
     const before = { ...live, ...referenced };
     const after = { ...overlay.objects, ...referenced, secrets: overlayData(referenced.secrets, manifests.secrets), configMaps: overlayData(referenced.configMaps, manifests.configMaps) };
     const redacted = secretValues([...referenced.secrets, ...manifests.secrets]);
-    const prometheuses = [...after.prometheuses].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)).map((prometheus) => {
-      const old = before.prometheuses.find((candidate) => keyOf(candidate) === keyOf(prometheus));
-      return diffPrometheus(prometheus.metadata, old ? renderFromSnapshot(before, old) : undefined, renderFromSnapshot(after, prometheus), redacted);
+    const previous = new Map(workloadsOf(before).map((workload) => [workloadKeyOf(workload), workload]));
+    const rendered = workloadsOf(after).map((workload) => ({ workload, output: renderFromSnapshot(after, workload) }));
+    const prometheuses = rendered.map(({ workload, output }) => {
+      const old = previous.get(workloadKeyOf(workload));
+      const { namespace, name } = workload.metadata;
+      return diffPrometheus({ kind: workloadKind(workload), namespace, name }, old ? renderFromSnapshot(before, old) : undefined, output, redacted);
     });
     const fromManifests = new Set(overlay.applied.map((resource) => `${resource.kind} ${resource.namespace}/${resource.name}`));
     const rejected = new Set<string>();
     for (const diff of prometheuses) {
-      if (fromManifests.has(`Prometheus ${diff.prometheus.namespace}/${diff.prometheus.name}`) && diff.problemsAfter.length > 0) rejected.add(`Prometheus ${diff.prometheus.namespace}/${diff.prometheus.name}`);
+      const name = `${diff.prometheus.kind} ${diff.prometheus.namespace}/${diff.prometheus.name}`;
+      if (fromManifests.has(name) && diff.problemsAfter.length > 0) rejected.add(name);
     }
-    for (const prometheus of after.prometheuses) {
-      for (const verdict of renderFromSnapshot(after, prometheus).verdicts) {
+    for (const { output } of rendered) {
+      for (const verdict of output.verdicts) {
         const name = `${verdict.resource.kind} ${verdict.resource.namespace}/${verdict.resource.name}`;
-        if (verdict.resource.kind !== 'Prometheus' && fromManifests.has(name) && standingOf(verdict).state === 'rejected') rejected.add(name);
+        const workload = verdict.resource.kind === 'Prometheus' || verdict.resource.kind === 'PrometheusAgent';
+        if (!workload && fromManifests.has(name) && standingOf(verdict).state === 'rejected') rejected.add(name);
       }
     }
     const ignored = Object.entries(manifests.ignoredKinds).sort(([a], [b]) => (a < b ? -1 : 1));
@@ -123,9 +129,9 @@ export function formatDiffReport(report: DiffReport): string {
     }
   }
   if (lines.length > 0) lines.push('');
-  if (report.prometheuses.length === 0) lines.push('No Prometheus object in the cluster or the manifests: nothing would be configured.');
+  if (report.prometheuses.length === 0) lines.push('No Prometheus or PrometheusAgent object in the cluster or the manifests: nothing would be configured.');
   for (const diff of report.prometheuses) {
-    const who = `Prometheus ${diff.prometheus.namespace}/${diff.prometheus.name}`;
+    const who = `${diff.prometheus.kind} ${diff.prometheus.namespace}/${diff.prometheus.name}`;
     if (diff.change === 'unchanged') {
       lines.push(`${who}: no change`);
       continue;
@@ -133,8 +139,8 @@ export function formatDiffReport(report: DiffReport): string {
     const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
     lines.push(`${who}${diff.change === 'created' ? ' (new)' : ''}: ${plural(diff.verdictChanges.length, 'verdict change')}, ${plural(diff.files.length, 'changed file')}`);
     if (JSON.stringify(diff.problemsBefore) !== JSON.stringify(diff.problemsAfter)) {
-      for (const problem of diff.problemsAfter) lines.push(`  problem of the Prometheus: ${problem.path}: ${problem.message} (promop would keep the previous configuration)`);
-      if (diff.problemsAfter.length === 0) lines.push('  the Prometheus\' problems are fixed');
+      for (const problem of diff.problemsAfter) lines.push(`  problem of the ${diff.prometheus.kind}: ${problem.path}: ${problem.message} (promop would keep the previous configuration)`);
+      if (diff.problemsAfter.length === 0) lines.push(`  the problems of the ${diff.prometheus.kind} are fixed`);
     }
     for (const change of diff.verdictChanges) {
       lines.push(`  ${change.resource.kind} ${change.resource.namespace}/${change.resource.name}: ${standingText(change.before)} -> ${standingText(change.after)}`);
@@ -163,6 +169,7 @@ function standingText(standing: Standing | null): string {
 function concatObjects(a: ClusterObjects, b: ClusterObjects): ClusterObjects {
   return {
     prometheuses: [...a.prometheuses, ...b.prometheuses],
+    prometheusAgents: [...a.prometheusAgents, ...b.prometheusAgents],
     serviceMonitors: [...a.serviceMonitors, ...b.serviceMonitors],
     podMonitors: [...a.podMonitors, ...b.podMonitors],
     probes: [...a.probes, ...b.probes],

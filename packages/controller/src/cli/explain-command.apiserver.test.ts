@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
-import { GROUP, PLURALS, VERSION } from '@promop/crds';
+import { API_VERSIONS, GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed } from '@promop/crds/test-support';
 import { REPO_ROOT, sharedTestEnv } from '@promop/e2e';
 import { pino } from 'pino';
@@ -26,7 +26,9 @@ const OPERATOR_NS = `promop-system-${id}`;
 const MONITORING = `monitoring-${id}`;
 const TEAM = `team-${id}`;
 const UNLABELLED = `unlabelled-${id}`;
+const EDGE = `edge-${id}`;
 const SCRAPED = { 'promop.test/scraped-by': id };
+const SCRAPED_BY_AGENT = { 'promop.test/agent-scraped-by': id };
 const BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
 
 let admin: KubeConfig;
@@ -56,7 +58,7 @@ async function promop(args: string[], kubeconfig = sharedTestEnv().kubeconfigPat
 }
 
 /** The judgement of this suite's Prometheus (other suites' Prometheus objects share the cluster). */
-const ofMain = (explanation: ResourceExplanation) => explanation.prometheuses.find((judgement) => judgement.prometheus.namespace === MONITORING && judgement.prometheus.name === 'main');
+const ofMain = (explanation: ResourceExplanation) => explanation.prometheuses.find((judgement) => judgement.prometheus.kind === 'Prometheus' && judgement.prometheus.namespace === MONITORING && judgement.prometheus.name === 'main');
 
 const serviceMonitor = (namespace: string, name: string, endpoint: object) => custom.createNamespacedCustomObject({
   ...crd(PLURALS.ServiceMonitor, namespace),
@@ -69,7 +71,7 @@ beforeAll(async () => {
   custom = admin.makeApiClient(CustomObjectsApi);
   dir = mkdtempSync(join(tmpdir(), 'promop-explain-'));
   await applyCrds(admin);
-  for (const [name, labels] of [[OPERATOR_NS, {}], [MONITORING, {}], [TEAM, SCRAPED], [UNLABELLED, {}]] as const) {
+  for (const [name, labels] of [[OPERATOR_NS, {}], [MONITORING, {}], [TEAM, SCRAPED], [UNLABELLED, {}], [EDGE, SCRAPED_BY_AGENT]] as const) {
     await core.createNamespace({ body: { metadata: { name, labels } } });
   }
   await untilServed(() => custom.createNamespacedCustomObject({
@@ -82,6 +84,15 @@ beforeAll(async () => {
   await serviceMonitor(TEAM, 'good', { port: 'web' });
   await serviceMonitor(TEAM, 'bad', { port: 'web', relabelings: [{ sourceLabels: ['__meta_kubernetes_pod_name'], regex: '(?!internal).*', targetLabel: 'pod', action: 'replace' }] });
   await serviceMonitor(UNLABELLED, 'lost', { port: 'web' });
+  // An agent that scrapes a namespace no Prometheus of this suite selects.
+  await custom.createNamespacedCustomObject({
+    group: GROUP, version: API_VERSIONS.PrometheusAgent, plural: PLURALS.PrometheusAgent, namespace: MONITORING,
+    body: {
+      apiVersion: `${GROUP}/${API_VERSIONS.PrometheusAgent}`, kind: 'PrometheusAgent', metadata: { name: 'edge', labels: { 'promop.test/instance': id } },
+      spec: { serviceMonitorSelector: {}, serviceMonitorNamespaceSelector: { matchLabels: SCRAPED_BY_AGENT } },
+    },
+  });
+  await serviceMonitor(EDGE, 'node', { port: 'metrics' });
   const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`);
   operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}` });
   await operator.start();
@@ -89,7 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await operator?.stop();
-  for (const name of [OPERATOR_NS, MONITORING, TEAM, UNLABELLED]) await core.deleteNamespace({ name }).catch(() => {});
+  for (const name of [OPERATOR_NS, MONITORING, TEAM, UNLABELLED, EDGE]) await core.deleteNamespace({ name }).catch(() => {});
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -99,7 +110,7 @@ describe('promop explain of a ServiceMonitor in a namespace without the label th
     const explanation = JSON.parse(result.stdout) as ResourceExplanation;
     expect(explanation.namespaceLabels).toEqual({ 'kubernetes.io/metadata.name': UNLABELLED });
     expect(ofMain(explanation)).toEqual({
-      prometheus: { namespace: MONITORING, name: 'main' },
+      prometheus: { kind: 'Prometheus', namespace: MONITORING, name: 'main' },
       selected: false,
       reason: `Prometheus ${MONITORING}/main's serviceMonitorNamespaceSelector (matchLabels promop.test/scraped-by=${id}) does not match namespace "${UNLABELLED}" (labels: kubernetes.io/metadata.name=${UNLABELLED}): label promop.test/scraped-by is missing`,
     });
@@ -170,7 +181,7 @@ describe('promop explain of a Prometheus', () => {
     expect(result.code).toBe(0);
     const { load } = await import('js-yaml');
     const explanation = load(result.stdout) as PrometheusExplanation;
-    const monitors = explanation.kinds.ServiceMonitor;
+    const monitors = explanation.kinds.ServiceMonitor!;
     const mine = monitors.resources.filter((resource) => [TEAM, UNLABELLED].includes(resource.namespace));
     expect(mine.map((resource) => [`${resource.namespace}/${resource.name}`, resource.state]).sort()).toEqual([
       [`${TEAM}/bad`, 'rejected'],
@@ -180,6 +191,32 @@ describe('promop explain of a Prometheus', () => {
     expect(monitors.accepted + monitors.rejected).toBe(monitors.selected);
     const text = await promop(['explain', 'prom', '-n', MONITORING, 'main']);
     expect(text.stdout).toMatch(new RegExp(`REJECTED +${TEAM}/bad +spec\\.endpoints\\[0\\]\\.relabelings\\[0\\]\\.regex: invalid regex`));
+  });
+});
+
+describe('promop explain of a ServiceMonitor only a PrometheusAgent selects', () => {
+  it('is selected and accepted by the agent, with its scrape job, and exits 0 (not "selected by none")', async () => {
+    const result = await promop(['explain', 'servicemonitor', '-n', EDGE, 'node', '-o', 'json']);
+    expect(result.code).toBe(0);
+    const explanation = JSON.parse(result.stdout) as ResourceExplanation;
+    expect(explanation.outcome).toBe('accepted');
+    const agent = explanation.prometheuses.find((judgement) => judgement.prometheus.kind === 'PrometheusAgent' && judgement.prometheus.namespace === MONITORING && judgement.prometheus.name === 'edge');
+    expect(agent).toMatchObject({ selected: true, accepted: true, scrapeJobs: [`serviceMonitor/${EDGE}/node/0`] });
+    expect(ofMain(explanation)).toMatchObject({ selected: false });
+    const text = await promop(['explain', 'smon', '-n', EDGE, 'node']);
+    expect(text.stdout).toContain(`PrometheusAgent ${MONITORING}/edge: selected, accepted\n  scrape jobs: serviceMonitor/${EDGE}/node/0`);
+    expect(text.stdout).toMatch(/Selected by \d+ of \d+ Prometheus and PrometheusAgent objects/);
+  });
+
+  it('explains the agent itself: what it selects, and no PrometheusRules (an agent evaluates none)', async () => {
+    const result = await promop(['explain', 'promagent/edge', '-n', MONITORING, '-o', 'json']);
+    expect(result.code).toBe(0);
+    const explanation = JSON.parse(result.stdout) as PrometheusExplanation;
+    expect(explanation).toMatchObject({ kind: 'PrometheusAgent', namespace: MONITORING, name: 'edge' });
+    expect(explanation.kinds.PrometheusRule).toBeUndefined();
+    expect(explanation.kinds.ServiceMonitor!.resources.filter((resource) => resource.state === 'accepted').map((resource) => `${resource.namespace}/${resource.name}`)).toEqual([`${EDGE}/node`]);
+    const text = await promop(['explain', 'prometheusagent', '-n', MONITORING, 'edge']);
+    expect(text.stdout).toMatch(new RegExp(`^PrometheusAgent ${MONITORING}/edge \\(`));
   });
 });
 

@@ -1,10 +1,10 @@
 /**
- * `promop explain servicemonitor|podmonitor|probe|scrapeconfig|prometheusrule|prometheus [-n NS] NAME [-o json|yaml]`: reads the cluster
+ * `promop explain servicemonitor|podmonitor|probe|scrapeconfig|prometheusrule|prometheus|prometheusagent [-n NS] NAME [-o json|yaml]`: reads the cluster
  * (list and get only), explains with the operator's code (explanation.ts) and prints the answer for a person or a
  * script. The exit status tells CI the outcome (commands.ts describes it).
  */
 import { dump } from 'js-yaml';
-import type { Prometheus } from '@promop/crds';
+import type { PrometheusWorkload, WorkloadKind } from '../workload/workload-kind.ts';
 import { commandHelp, flagValue, parseCommandLine, type ParsedCommandLine } from './command-line.ts';
 import { EXPLAIN_KINDS, specOf, type CommandIo } from './commands.ts';
 import { describeReadError, openCluster } from './cluster-access.ts';
@@ -15,18 +15,19 @@ import type { LoadState, PrometheusExplanation, ResourceExplanation, SelectableK
 /** Exit statuses. */
 export const EXPLAIN_EXIT = { ok: 0, failed: 1, usage: 2, rejected: 3, notSelected: 4 } as const;
 
-const KIND_NAMES: Record<keyof typeof EXPLAIN_KINDS, SelectableKind | 'Prometheus'> = {
+const KIND_NAMES: Record<keyof typeof EXPLAIN_KINDS, SelectableKind | WorkloadKind> = {
   servicemonitor: 'ServiceMonitor',
   podmonitor: 'PodMonitor',
   probe: 'Probe',
   scrapeconfig: 'ScrapeConfig',
   prometheusrule: 'PrometheusRule',
   prometheus: 'Prometheus',
+  prometheusagent: 'PrometheusAgent',
 };
 
 /** What to explain, from the command line. */
 export interface ExplainTarget {
-  kind: SelectableKind | 'Prometheus';
+  kind: SelectableKind | WorkloadKind;
   /** From -n; undefined: the context's namespace. */
   namespace: string | undefined;
   name: string;
@@ -72,7 +73,7 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
     // The lists go out first; the generator loads while the API server answers.
     const listing = readClusterObjects(reader);
     listing.catch(() => {});
-    const [{ readClusterSnapshot, readConfigSecretUids }, { explainPrometheus, explainResource, findResource, keyOf, renderFromSnapshot }] = await Promise.all([
+    const [{ readClusterSnapshot, readConfigSecretUids }, { explainPrometheus, explainResource, findResource, renderFromSnapshot, workloadKeyOf, workloadsOf }] = await Promise.all([
       import('./cluster-snapshot.ts'),
       import('./explanation.ts'),
     ]);
@@ -83,9 +84,10 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
       return fail(describeReadError(error, connection));
     }
     const format = flagValue(parsed.line, 'output');
-    if (kind === 'Prometheus') {
-      const prometheus = snapshot.prometheuses.find((candidate) => candidate.metadata.namespace === namespace && candidate.metadata.name === name);
-      if (!prometheus) return fail(`prometheus "${name}" not found in namespace "${namespace}"`);
+    if (kind === 'Prometheus' || kind === 'PrometheusAgent') {
+      const list: PrometheusWorkload[] = kind === 'Prometheus' ? snapshot.prometheuses : snapshot.prometheusAgents;
+      const prometheus = list.find((candidate) => candidate.metadata.namespace === namespace && candidate.metadata.name === name);
+      if (!prometheus) return fail(`${kind.toLowerCase()} "${name}" not found in namespace "${namespace}"`);
       const output = renderFromSnapshot(snapshot, prometheus);
       const uids = await readConfigSecretUids(reader, prometheus, output.configs.length);
       const explanation = explainPrometheus(snapshot, prometheus, uids, output);
@@ -94,8 +96,9 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
     }
     const resource = { kind, namespace, name };
     if (!findResource(snapshot, resource)) return fail(`${kind.toLowerCase()} "${name}" not found in namespace "${namespace}"`);
-    const outputs = new Map(snapshot.prometheuses.map((prometheus) => [keyOf(prometheus), renderFromSnapshot(snapshot, prometheus)]));
-    const uids = new Map(await Promise.all(snapshot.prometheuses.map(async (prometheus: Prometheus) => [keyOf(prometheus), await readConfigSecretUids(reader, prometheus, outputs.get(keyOf(prometheus))!.configs.length)] as const)));
+    const workloads = workloadsOf(snapshot);
+    const outputs = new Map(workloads.map((workload) => [workloadKeyOf(workload), renderFromSnapshot(snapshot, workload)]));
+    const uids = new Map(await Promise.all(workloads.map(async (workload) => [workloadKeyOf(workload), await readConfigSecretUids(reader, workload, outputs.get(workloadKeyOf(workload))!.configs.length)] as const)));
     const explanation = explainResource(snapshot, resource, uids, outputs);
     io.stdout(format === 'json' ? `${JSON.stringify(explanation, null, 2)}\n` : format === 'yaml' ? dump(explanation, { lineWidth: -1, noRefs: true }) : formatResourceExplanation(explanation));
     return explanation.outcome === 'accepted' ? EXPLAIN_EXIT.ok : explanation.outcome === 'rejected' ? EXPLAIN_EXIT.rejected : EXPLAIN_EXIT.notSelected;
@@ -113,7 +116,7 @@ export function formatResourceExplanation(explanation: ResourceExplanation): str
   lines.push(`  namespace ${explanation.namespace}: ${explanation.namespaceLabels ? labelsText(explanation.namespaceLabels) : 'does not exist'}`);
   for (const note of explanation.notes) lines.push(`  note: ${note}`);
   for (const judgement of explanation.prometheuses) {
-    const who = `Prometheus ${judgement.prometheus.namespace}/${judgement.prometheus.name}`;
+    const who = `${judgement.prometheus.kind} ${judgement.prometheus.namespace}/${judgement.prometheus.name}`;
     lines.push('');
     if (!judgement.selected) {
       lines.push(`${who}: not selected`, `  ${judgement.reason ?? ''}`);
@@ -128,28 +131,29 @@ export function formatResourceExplanation(explanation: ResourceExplanation): str
     if (judgement.scrapeJobs) lines.push(`  scrape jobs: ${judgement.scrapeJobs.length > 0 ? judgement.scrapeJobs.join(', ') : 'none (no endpoint)'}`);
     if (judgement.ruleFile) lines.push(`  rule file: /etc/prometheus/rules/${judgement.ruleFile}`);
     for (const warning of judgement.warnings ?? []) lines.push(`  warning: ${warning}`);
-    for (const problem of judgement.prometheusProblems ?? []) lines.push(`  problem of the Prometheus: ${problem.path}: ${problem.message}`);
+    for (const problem of judgement.prometheusProblems ?? []) lines.push(`  problem of the ${judgement.prometheus.kind}: ${problem.path}: ${problem.message}`);
     if (judgement.loaded) lines.push(`  ${loadedLine(judgement.loaded)}`);
   }
   const count = (test: (j: ResourceExplanation['prometheuses'][number]) => boolean) => explanation.prometheuses.filter(test).length;
+  const judges = explanation.prometheuses.some((judgement) => judgement.prometheus.kind === 'PrometheusAgent') ? 'Prometheus and PrometheusAgent objects' : 'Prometheus objects';
   lines.push(
     '',
     explanation.prometheuses.length === 0
       ? 'Selected by no Prometheus: the cluster has none.'
-      : `Selected by ${count((j) => j.selected)} of ${explanation.prometheuses.length} Prometheus objects: accepted by ${count((j) => j.selected && j.accepted === true)}, rejected by ${count((j) => j.selected && j.accepted === false)}.`,
+      : `Selected by ${count((j) => j.selected)} of ${explanation.prometheuses.length} ${judges}: accepted by ${count((j) => j.selected && j.accepted === true)}, rejected by ${count((j) => j.selected && j.accepted === false)}.`,
   );
   return `${lines.join('\n')}\n`;
 }
 
-/** The text a person reads for a Prometheus. */
+/** The text a person reads for a Prometheus or PrometheusAgent. */
 export function formatPrometheusExplanation(explanation: PrometheusExplanation): string {
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  const lines = [`Prometheus ${explanation.namespace}/${explanation.name} (version ${explanation.version}, ${plural(explanation.shards, 'shard')}, ${plural(explanation.replicas, 'replica')}${explanation.paused ? ', PAUSED' : ''})`];
+  const lines = [`${explanation.kind} ${explanation.namespace}/${explanation.name} (version ${explanation.version}, ${plural(explanation.shards, 'shard')}, ${plural(explanation.replicas, 'replica')}${explanation.paused ? ', PAUSED' : ''})`];
   for (const problem of explanation.problems) lines.push(`  problem: ${problem.path}: ${problem.message}`);
   for (const warning of explanation.warnings) lines.push(`  warning: ${warning}`);
   lines.push(`  configuration: ${loadedLine(explanation.configuration).replace(/^loaded: /, '')}`);
   for (const note of explanation.notes) lines.push(`  note: ${note}`);
-  for (const [kind, counts] of Object.entries(explanation.kinds)) {
+  for (const [kind, counts] of Object.entries(explanation.kinds).filter((entry): entry is [string, NonNullable<typeof entry[1]>] => entry[1] !== undefined)) {
     lines.push('', `${kind}s: ${plural(counts.candidates, 'candidate')}, ${counts.selected} selected (${counts.accepted} accepted, ${counts.rejected} rejected), ${counts.candidates - counts.selected} not selected`);
     const width = Math.max(0, ...counts.resources.map((resource) => `${resource.namespace}/${resource.name}`.length));
     const order = { rejected: 0, accepted: 1, 'not-selected': 2 } as const;

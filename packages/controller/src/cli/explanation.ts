@@ -1,6 +1,6 @@
 /**
  * `promop explain`'s answers, computed from a cluster snapshot with the operator's own code (pure: no I/O). Each
- * Prometheus is rendered with `generate()` from exactly the input the operator gives it (reconcile/generator-input.ts),
+ * Prometheus and PrometheusAgent is rendered with `generate()` from exactly the input the operator gives it (reconcile/generator-input.ts),
  * so "selected", "accepted" and their reasons are the generator's verdicts, not a second implementation. Whether the
  * running Prometheus has a resource loaded comes from the status promop writes: the resource's binding (accepted
  * at its current generation) and the Prometheus' `status.configStatus` (which pods run which configuration, by
@@ -8,12 +8,13 @@
  */
 import { load } from 'js-yaml';
 import { generate, ruleFileName, type FieldProblem, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
-import type { ConfigResourceStatus, Prometheus, PrometheusStatus } from '@promop/crds';
+import type { ConfigResourceStatus, PrometheusStatus } from '@promop/crds';
 import { expectedShardFiles } from '../reconcile/expected-shard-files.ts';
 import { generatorInput } from '../reconcile/generator-input.ts';
+import { namingOf, workloadKind, type PrometheusWorkload, type WorkloadKind } from '../workload/workload-kind.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
 
-/** The kinds a Prometheus selects. */
+/** The kinds a Prometheus selects (a PrometheusAgent: all but PrometheusRule). */
 export type SelectableKind = Exclude<ResourceKind, 'Prometheus' | 'PrometheusAgent'>;
 
 /** A monitor or rule as explain names it. */
@@ -36,9 +37,16 @@ export interface LoadState {
   pendingReplicas?: { pod: string; reason: string; message?: string }[];
 }
 
-/** What one Prometheus makes of the resource. */
+/** A Prometheus or PrometheusAgent, by name. */
+export interface WorkloadName {
+  kind: WorkloadKind;
+  namespace: string;
+  name: string;
+}
+
+/** What one Prometheus or PrometheusAgent makes of the resource. */
 export interface PrometheusJudgement {
-  prometheus: { namespace: string; name: string };
+  prometheus: WorkloadName;
   selected: boolean;
   /** Not selected: the selector and the unmet requirement, with the labels seen. Rejected: the first problem. */
   reason?: string;
@@ -54,7 +62,7 @@ export interface PrometheusJudgement {
   loaded?: LoadState;
 }
 
-/** The explanation of one monitor or rule across every Prometheus. */
+/** The explanation of one monitor or rule across every Prometheus and PrometheusAgent (rules: every Prometheus). */
 export interface ResourceExplanation {
   kind: SelectableKind;
   namespace: string;
@@ -81,8 +89,9 @@ export interface SelectedResource {
   ruleFile?: string;
 }
 
-/** What a Prometheus selects and rejects, per kind. */
+/** What a Prometheus or PrometheusAgent selects and rejects, per kind (an agent has no PrometheusRules). */
 export interface PrometheusExplanation {
+  kind: WorkloadKind;
   namespace: string;
   name: string;
   version: string;
@@ -94,11 +103,11 @@ export interface PrometheusExplanation {
   warnings: string[];
   /** The running configuration per shard, from status. */
   configuration: LoadState;
-  kinds: Record<SelectableKind, { candidates: number; selected: number; accepted: number; rejected: number; resources: SelectedResource[] }>;
+  kinds: Partial<Record<SelectableKind, { candidates: number; selected: number; accepted: number; rejected: number; resources: SelectedResource[] }>>;
   notes: string[];
 }
 
-/** The uid of each shard's config Secret per Prometheus (`namespace/name`), when it could be read. */
+/** The uid of each shard's config Secret per Prometheus or PrometheusAgent (workloadKeyOf), when it could be read. */
 export type ConfigSecretUids = ReadonlyMap<string, readonly (string | undefined)[]>;
 
 const KINDS: readonly SelectableKind[] = ['ServiceMonitor', 'PodMonitor', 'Probe', 'ScrapeConfig', 'PrometheusRule'];
@@ -107,8 +116,18 @@ type ResourceList = 'serviceMonitors' | 'podMonitors' | 'probes' | 'scrapeConfig
 /** The snapshot's list of each kind. */
 const RESOURCE_LISTS: Record<SelectableKind, ResourceList> = { ServiceMonitor: 'serviceMonitors', PodMonitor: 'podMonitors', Probe: 'probes', ScrapeConfig: 'scrapeConfigs', PrometheusRule: 'prometheusRules' };
 
-/** Renders `prometheus` from the snapshot exactly as the operator's reconcile does. */
-export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: Prometheus): GeneratorOutput {
+/** The kinds `workload` selects: a PrometheusAgent evaluates no rules, so it has no PrometheusRule verdicts. */
+function kindsOf(workload: PrometheusWorkload): readonly SelectableKind[] {
+  return workloadKind(workload) === 'PrometheusAgent' ? KINDS.filter((kind) => kind !== 'PrometheusRule') : KINDS;
+}
+
+/** Every Prometheus, then every PrometheusAgent, of the snapshot, each group by namespace and name. */
+export function workloadsOf(snapshot: Pick<ClusterSnapshot, 'prometheuses' | 'prometheusAgents'>): PrometheusWorkload[] {
+  return [...[...snapshot.prometheuses].sort(byNamespacedName), ...[...snapshot.prometheusAgents].sort(byNamespacedName)];
+}
+
+/** Renders `prometheus` (a Prometheus or PrometheusAgent) from the snapshot exactly as the operator's reconcile does. */
+export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: PrometheusWorkload): GeneratorOutput {
   const sources = {
     serviceMonitors: { list: () => snapshot.serviceMonitors },
     podMonitors: { list: () => snapshot.podMonitors },
@@ -126,18 +145,22 @@ export function findResource(snapshot: ClusterSnapshot, target: ResourceName): C
   return objects.find((object) => object.metadata.namespace === target.namespace && object.metadata.name === target.name);
 }
 
-/** Explains `target` (which must exist in the snapshot) for every Prometheus of the cluster. */
+/**
+ * Explains `target` (which must exist in the snapshot) for every Prometheus and PrometheusAgent of the cluster; a
+ * PrometheusRule for every Prometheus only (agents evaluate no rules). `outputs` by workloadKeyOf.
+ */
 export function explainResource(snapshot: ClusterSnapshot, target: ResourceName, uids: ConfigSecretUids, outputs?: ReadonlyMap<string, GeneratorOutput>): ResourceExplanation {
   const object = findResource(snapshot, target);
   if (!object) throw new Error(`bug: ${target.kind} ${target.namespace}/${target.name} is not in the snapshot`);
   const namespace = snapshot.namespaces.find((candidate) => candidate.metadata?.name === target.namespace);
-  const judgements = [...snapshot.prometheuses].sort(byNamespacedName).map((prometheus): PrometheusJudgement => {
-    const output = outputs?.get(keyOf(prometheus)) ?? renderFromSnapshot(snapshot, prometheus);
+  const judges = workloadsOf(snapshot).filter((workload) => kindsOf(workload).includes(target.kind));
+  const judgements = judges.map((prometheus): PrometheusJudgement => {
+    const output = outputs?.get(workloadKeyOf(prometheus)) ?? renderFromSnapshot(snapshot, prometheus);
     const verdict = output.verdicts.find((v) => v.resource.kind === target.kind && v.resource.namespace === target.namespace && v.resource.name === target.name);
     const judgement = judge(verdict, output, target, object.metadata.uid);
     if (judgement.selected && judgement.accepted) {
       judgement.loaded = output.ok
-        ? loadStateOf(prometheus, output, uids.get(keyOf(prometheus)) ?? [], { binding: bindingOf(object.status, prometheus), generation: object.metadata.generation })
+        ? loadStateOf(prometheus, output, uids.get(workloadKeyOf(prometheus)) ?? [], { binding: bindingOf(object.status, prometheus), generation: object.metadata.generation })
         : { state: 'not-written', message: 'the Prometheus itself has problems: promop writes nothing and its pods keep the previous configuration' };
     }
     return judgement;
@@ -153,13 +176,16 @@ export function explainResource(snapshot: ClusterSnapshot, target: ResourceName,
     namespaceLabels: namespace ? { ...namespace.metadata?.labels } : null,
     outcome,
     prometheuses: judgements,
-    notes: snapshotNotes(snapshot),
+    notes: [
+      ...snapshotNotes(snapshot),
+      ...(target.kind === 'PrometheusRule' && snapshot.prometheusAgents.length > 0 ? ['PrometheusAgents evaluate no rules: only Prometheus objects are judged'] : []),
+    ],
   };
 }
 
-/** Explains what `prometheus` selects and rejects. */
-export function explainPrometheus(snapshot: ClusterSnapshot, prometheus: Prometheus, uids: readonly (string | undefined)[], output = renderFromSnapshot(snapshot, prometheus)): PrometheusExplanation {
-  const kinds = Object.fromEntries(KINDS.map((kind) => {
+/** Explains what `prometheus` (a Prometheus or PrometheusAgent) selects and rejects. */
+export function explainPrometheus(snapshot: ClusterSnapshot, prometheus: PrometheusWorkload, uids: readonly (string | undefined)[], output = renderFromSnapshot(snapshot, prometheus)): PrometheusExplanation {
+  const kinds = Object.fromEntries(kindsOf(prometheus).map((kind) => {
     const resources = output.verdicts
       .filter((verdict) => verdict.resource.kind === kind)
       .map((verdict): SelectedResource => {
@@ -182,6 +208,7 @@ export function explainPrometheus(snapshot: ClusterSnapshot, prometheus: Prometh
   })) as PrometheusExplanation['kinds'];
   const spec = prometheus.spec ?? {};
   return {
+    kind: workloadKind(prometheus),
     namespace: prometheus.metadata.namespace,
     name: prometheus.metadata.name,
     version: spec.version ?? '(default)',
@@ -201,7 +228,7 @@ export function explainPrometheus(snapshot: ClusterSnapshot, prometheus: Prometh
 /** The judgement of one verdict, with the jobs or rule file it became. */
 function judge(verdict: Verdict | undefined, output: GeneratorOutput, target: ResourceName, uid: string | undefined): PrometheusJudgement {
   const prometheus = output.verdicts[0]!.resource;
-  const base = { prometheus: { namespace: prometheus.namespace, name: prometheus.name } };
+  const base = { prometheus: { kind: prometheus.kind as WorkloadKind, namespace: prometheus.namespace, name: prometheus.name } };
   // The generator gives every candidate a verdict; none means the Prometheus rendered nothing for it.
   if (!verdict) return { ...base, selected: false, reason: 'not judged: the Prometheus could not be rendered' };
   if (!verdict.selected) return { ...base, selected: false, reason: verdict.reason };
@@ -238,15 +265,16 @@ function jobNames(output: GeneratorOutput): string[] {
 
 type Binding = NonNullable<ConfigResourceStatus['bindings']>[number];
 
-function bindingOf(status: ConfigResourceStatus | undefined, prometheus: Prometheus): Binding | undefined {
-  return status?.bindings?.find((binding) => binding.resource === 'prometheuses' && binding.namespace === prometheus.metadata.namespace && binding.name === prometheus.metadata.name);
+function bindingOf(status: ConfigResourceStatus | undefined, prometheus: PrometheusWorkload): Binding | undefined {
+  const resource = namingOf(prometheus).resource;
+  return status?.bindings?.find((binding) => binding.resource === resource && binding.namespace === prometheus.metadata.namespace && binding.name === prometheus.metadata.name);
 }
 
 /**
  * Whether the pods of `prometheus` run the configuration rendered now. With `resource` (a monitor or rule), first
  * whether promop has recorded this generation of the resource as accepted, i.e. written a configuration with it.
  */
-function loadStateOf(prometheus: Prometheus, output: GeneratorOutput, uids: readonly (string | undefined)[], resource?: { binding: Binding | undefined; generation: number | undefined }): LoadState {
+function loadStateOf(prometheus: PrometheusWorkload, output: GeneratorOutput, uids: readonly (string | undefined)[], resource?: { binding: Binding | undefined; generation: number | undefined }): LoadState {
   if (prometheus.spec?.paused === true) return { state: 'unknown', message: 'the Prometheus is paused: promop writes no configuration for it' };
   if (resource) {
     const { binding, generation } = resource;
@@ -286,7 +314,7 @@ function loadStateOf(prometheus: Prometheus, output: GeneratorOutput, uids: read
 
 function snapshotNotes(snapshot: ClusterSnapshot): string[] {
   const notes: string[] = [];
-  if (snapshot.prometheuses.length === 0) notes.push('the cluster has no Prometheus object');
+  if (snapshot.prometheuses.length === 0 && snapshot.prometheusAgents.length === 0) notes.push('the cluster has no Prometheus or PrometheusAgent object');
   if (snapshot.unreadable.length > 0) {
     notes.push(`you may not read ${snapshot.unreadable.join(', ')}: verdicts assume every key referenced in them exists`);
   }
@@ -298,6 +326,11 @@ export function keyOf(object: { metadata: { namespace: string; name: string } })
   return `${object.metadata.namespace}/${object.metadata.name}`;
 }
 
-function byNamespacedName(a: Prometheus, b: Prometheus): number {
+/** `Kind namespace/name` of a Prometheus or PrometheusAgent: a Prometheus and an agent may share a name. */
+export function workloadKeyOf(workload: PrometheusWorkload): string {
+  return `${workloadKind(workload)} ${keyOf(workload)}`;
+}
+
+function byNamespacedName(a: PrometheusWorkload, b: PrometheusWorkload): number {
   return keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 /**
  * The cluster as it would be after `kubectl apply -f <manifests>` (pure), for `promop diff`: each Prometheus,
- * ServiceMonitor, PodMonitor and PrometheusRule of the manifests replaces the object of the same kind, namespace and
+ * PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig and PrometheusRule of the manifests replaces the object of the same kind, namespace and
  * name (keeping the uid, generation and status the API server keeps) or is added; declared Namespaces replace the
  * labels of the live ones; Secrets and ConfigMaps of the manifests replace the live data. An object the API server
  * would refuse (it fails the CRD schema) is not applied: the live object stays, and the refusal is reported.
@@ -46,11 +46,10 @@ export interface OverlaidObjects {
 
 type CustomObject = { metadata: { namespace: string; name: string; uid?: string; generation?: number; labels?: Record<string, string> }; spec?: unknown; status?: unknown };
 
-/** The kinds `promop diff` compares; PrometheusAgents are rendered by `promop render` only (see notes). */
-type DiffedKind = Exclude<RenderedKind, 'PrometheusAgent'>;
-
-const LISTS: Record<DiffedKind, keyof Omit<ClusterObjects, 'namespaces'>> = {
+/** The list of ClusterObjects each kind of the manifests goes to. */
+const LISTS: Record<RenderedKind, keyof Omit<ClusterObjects, 'namespaces'>> = {
   Prometheus: 'prometheuses',
+  PrometheusAgent: 'prometheusAgents',
   ServiceMonitor: 'serviceMonitors',
   PodMonitor: 'podMonitors',
   Probe: 'probes',
@@ -62,6 +61,7 @@ const LISTS: Record<DiffedKind, keyof Omit<ClusterObjects, 'namespaces'>> = {
 export function overlayManifests(live: ClusterObjects, manifests: Manifests): OverlaidObjects {
   const objects: ClusterObjects = {
     prometheuses: [...live.prometheuses],
+    prometheusAgents: [...live.prometheusAgents],
     serviceMonitors: [...live.serviceMonitors],
     podMonitors: [...live.podMonitors],
     probes: [...live.probes],
@@ -72,12 +72,7 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
   const applied: AppliedManifest[] = [];
   const refused: RefusedManifest[] = [...manifests.refused];
   const newRules: string[] = [];
-  const agents: string[] = [];
   for (const resource of manifests.resources) {
-    if (resource.kind === 'PrometheusAgent') {
-      agents.push(`${resource.namespace}/${resource.name}`);
-      continue;
-    }
     const where = { kind: resource.kind, namespace: resource.namespace, name: resource.name, source: resource.source };
     const validated = VALIDATORS[resource.kind](resource.object);
     if (!validated.ok) {
@@ -85,7 +80,7 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
       refused.push({ ...where, problems: verdict.selected && !verdict.accepted ? verdict.problems : [] });
       continue;
     }
-    const list = objects[LISTS[resource.kind as DiffedKind]] as CustomObject[];
+    const list = objects[LISTS[resource.kind]] as CustomObject[];
     const index = list.findIndex((object) => object.metadata.namespace === resource.namespace && object.metadata.name === resource.name);
     const next = validated.value as CustomObject;
     if (index === -1) {
@@ -110,7 +105,6 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
     ...(newRules.length === 0 ? [] : [
       `new PrometheusRule${newRules.length > 1 ? 's' : ''} ${newRules.join(', ')}: the rule file name ends with the uid the API server will assign; a placeholder stands in for it`,
     ]),
-    ...(agents.length === 0 ? [] : [`PrometheusAgent ${agents.join(', ')}: not diffed (promop run does not reconcile PrometheusAgents yet); promop render renders them`]),
   ];
   return { objects, applied, refused, notes };
 }
