@@ -4,7 +4,7 @@
  * expressions Prometheus accepts (a metric named `offset`, `1.`, `STEP()` in a range), and a
  * selector it cannot see would escape the enforced label. So, where the label is enforced, such an
  * expression is refused with the reason, and every rewritten expression is checked again as
- * Prometheus will read it.
+ * Prometheus will read it. The same holds for the queries alert templates run.
  */
 import type { FieldProblem } from '../model.ts';
 import { isRecord } from './is-record.ts';
@@ -12,6 +12,7 @@ import { injectLabelMatcher } from './inject-label-matcher.ts';
 import { describePosition, findPromqlProblem } from './promql-check.ts';
 import type { PromqlDialect } from './promql-dialect.ts';
 import { findPromqlSyntaxError } from './promql-syntax.ts';
+import { findTemplateEnforcementProblems } from './template-query-enforcement.ts';
 
 /** Problems of enforcing `label="namespace"` on the expressions of a valid PrometheusRule spec. */
 export function findEnforcementProblems(spec: unknown, label: string, namespace: string, dialect: PromqlDialect): FieldProblem[] {
@@ -37,5 +38,7 @@ export function findEnforcementProblems(spec: unknown, label: string, namespace:
       }
     });
   });
+  // Alert templates may run PromQL too (`query`): the label is enforced there as well (template-query-enforcement.ts).
+  problems.push(...findTemplateEnforcementProblems(spec, label, namespace, dialect));
   return problems;
 }

@@ -3,12 +3,14 @@
  * prometheus-operator writes it: keys sorted alphabetically at every level (it marshals through
  * JSON), fields the Prometheus version does not know dropped with a warning,
  * `partial_response_strategy` (Thanos Ruler only) always dropped, and, when a namespace label is
- * enforced, that label added to every rule and matched in every vector selector.
+ * enforced, that label added to every rule and matched in every vector selector (of `expr`, and of the
+ * `query` calls of alert templates).
  */
 import { sortedByKey } from '../go-map-order.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import { isRecord } from './is-record.ts';
 import { injectLabelMatcher } from './inject-label-matcher.ts';
+import { enforceOnTemplateQueries } from './template-query-enforcement.ts';
 import { RULE_FIELD_MINIMUM_VERSIONS, type RuleFieldSupport } from './rule-field-support.ts';
 
 /** The label promop enforces on a PrometheusRule from `enforcedNamespaceLabel`. */
@@ -75,15 +77,29 @@ function buildRule(
   const out: Record<string, unknown> = {};
   // Empty names are omitted like Go's `omitempty`; validation guarantees exactly one is set.
   if (rule.alert !== '') setIfPresent(out, 'alert', rule.alert);
-  setIfPresent(out, 'annotations', sortedMap(rule.annotations));
+  // An alerting rule's labels and annotations are templates whose `query` calls run PromQL: enforced there too.
+  const templates = (map: unknown): unknown => (options.enforcement && isAlertingRule(rule) ? enforceOnTemplates(map, options.enforcement) : map);
+  setIfPresent(out, 'annotations', sortedMap(templates(rule.annotations)));
   out.expr = options.enforcement ? injectLabelMatcher(String(rule.expr), options.enforcement.label, options.enforcement.namespace) : rule.expr;
   setIfPresent(out, 'for', rule.for);
   if (!drop(`${path}.keep_firing_for`, 'keepFiringFor', rule.keep_firing_for)) setIfPresent(out, 'keep_firing_for', rule.keep_firing_for);
-  const labels = isRecord(rule.labels) ? { ...rule.labels } : {};
+  const labels = isRecord(rule.labels) ? { ...(templates(rule.labels) as Record<string, unknown>) } : {};
   if (options.enforcement) labels[options.enforcement.label] = options.enforcement.namespace;
   setIfPresent(out, 'labels', sortedMap(labels));
   if (rule.record !== '') setIfPresent(out, 'record', rule.record);
   return out;
+}
+
+function isAlertingRule(rule: Record<string, unknown>): boolean {
+  return typeof rule.alert === 'string' && rule.alert !== '';
+}
+
+/** The map with every string value's `query` literals given the enforced matcher. */
+function enforceOnTemplates(map: unknown, enforcement: NamespaceEnforcement): unknown {
+  if (!isRecord(map)) return map;
+  return Object.fromEntries(
+    Object.entries(map).map(([key, value]) => [key, typeof value === 'string' ? enforceOnTemplateQueries(value, enforcement.label, enforcement.namespace) : value]),
+  );
 }
 
 function setIfPresent(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -133,9 +133,18 @@ describe('enforcedNamespaceLabel on the kube-prometheus rules', () => {
   const files = Object.assign({}, ...output.ruleConfigMaps.map((configMap) => configMap.files)) as Record<string, string>;
   const fileOf = (rule: PrometheusRule): string => files[`monitoring-${rule.metadata!.name}-.yaml`]!;
 
-  it('accepts all 8 rule objects', () => {
+  // prometheus-prometheusRule.yaml builds one alert's query with printf (PrometheusRemoteWriteDesiredShards): a query
+  // made while the alert fires cannot carry the enforced matcher, so that object is refused, with the reason.
+  const accepted = new Set(output.verdicts.filter((verdict) => verdict.selected && verdict.accepted).map((verdict) => verdict.resource.name));
+  const acceptedRules = corpusRules.filter(({ rule }) => accepted.has(rule.metadata!.name!));
+
+  it('accepts 7 of the 8 rule objects and refuses the one whose alert template builds a query at alert time', () => {
     expect(corpusRules).toHaveLength(8);
-    expect(output.verdicts.filter((verdict) => verdict.selected && verdict.accepted)).toHaveLength(8);
+    expect(acceptedRules.map(({ file }) => file)).toEqual(corpusRules.map(({ file }) => file).filter((file) => file !== 'prometheus-prometheusRule.yaml'));
+    const refused = output.verdicts.find((verdict) => verdict.resource.name === 'prometheus-k8s-prometheus-rules');
+    expect(refused?.selected && !refused.accepted && refused.reason).toMatch(
+      /^spec\.groups\[0\]\.rules\[\d+\]\.annotations\.description: the query template function at column \d+ runs PromQL when the alert fires and namespace="monitoring" \(enforcedNamespaceLabel\) must be added to it, but its argument is built while the alert fires/,
+    );
   });
 
   it.each(corpusRules.filter(({ file }) => REVIEWED_CORPUS_FILES.has(file)))('$file matches its golden', ({ file, rule }) => {
@@ -144,7 +153,7 @@ describe('enforcedNamespaceLabel on the kube-prometheus rules', () => {
 
   it('leaves exactly one namespace="monitoring" matcher in every vector selector of every expression', () => {
     let selectors = 0;
-    for (const { rule } of corpusRules) {
+    for (const { rule } of acceptedRules) {
       const document = load(fileOf(rule)) as { groups: { rules: { expr: string; labels: Record<string, string> }[] }[] };
       for (const renderedRule of document.groups.flatMap((group) => group.rules)) {
         expect(renderedRule.labels.namespace).toBe('monitoring');
@@ -160,7 +169,7 @@ describe('enforcedNamespaceLabel on the kube-prometheus rules', () => {
   it('keeps each expression otherwise unchanged', () => {
     const plain = renderRules({ prometheus, rules: corpusRules.map(({ rule }) => rule), version: V3 });
     const plainFiles = Object.assign({}, ...plain.ruleConfigMaps.map((configMap) => configMap.files)) as Record<string, string>;
-    for (const name of Object.keys(plainFiles)) {
+    for (const name of Object.keys(plainFiles).filter((file) => file in files)) {
       const before = (load(plainFiles[name]!) as { groups: { rules: { expr: string }[] }[] }).groups.flatMap((group) => group.rules.map((rule) => rule.expr));
       const after = (load(files[name]!) as { groups: { rules: { expr: string }[] }[] }).groups.flatMap((group) => group.rules.map((rule) => rule.expr));
       // Removing every namespace matcher from both sides must give the same text.
