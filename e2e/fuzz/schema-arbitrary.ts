@@ -11,26 +11,11 @@
  * (`regex`, `expr`, `sourceLabels`...). A field without a hint still gets schema-valid values.
  */
 import fc from 'fast-check';
+import type { SchemaNode } from '@promop/crds';
 import { ruleCheckCaseArbitrary } from '../../packages/config-generator/src/rules/rule-check-arbitraries.ts';
 
-/** The parts of a JSON schema node the walk reads. */
-export interface SchemaNode {
-  type?: string | readonly string[];
-  properties?: Readonly<Record<string, SchemaNode>>;
-  required?: readonly string[];
-  additionalProperties?: boolean | SchemaNode;
-  items?: SchemaNode;
-  enum?: readonly unknown[];
-  pattern?: string;
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  minItems?: number;
-  anyOf?: readonly SchemaNode[];
-  'x-kubernetes-int-or-string'?: boolean;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-}
+/** The parts of a JSON schema node the walk reads (one shape for every schema walk, in @promop/crds). */
+export type { SchemaNode };
 
 /** Namespaces every generated object lives in; the fuzz scenario plants its Secrets in each. */
 export const FUZZ_NAMESPACES = ['team-a', 'team-b', 'monitoring'] as const;

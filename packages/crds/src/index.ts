@@ -14,6 +14,7 @@ export {
 export {
   podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema,
 } from './resource-schemas.ts';
+export type { SchemaNode } from './schema-node.ts';
 export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';
 export { renderCrdFiles } from './crd-files.ts';
 export {

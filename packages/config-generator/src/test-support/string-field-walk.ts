@@ -3,23 +3,9 @@
  * field-checks.test.ts). A path is written relative to the spec: dots between fields, `[]` for a list item, `{}`
  * for a map value and `{key}` for a map key (`endpoints[].params{}[]`, `externalLabels{key}`).
  */
+import type { SchemaNode } from '@promop/crds';
 
-/** The parts of a JSON schema node the walk reads (the keywords packages/crds/src/schemas uses). */
-export interface SchemaNode {
-  type?: string | readonly string[];
-  properties?: Readonly<Record<string, SchemaNode>>;
-  required?: readonly string[];
-  additionalProperties?: boolean | SchemaNode;
-  items?: SchemaNode;
-  enum?: readonly unknown[];
-  pattern?: string;
-  minItems?: number;
-  minimum?: number;
-  anyOf?: readonly SchemaNode[];
-  default?: unknown;
-  'x-kubernetes-int-or-string'?: boolean;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-}
+export type { SchemaNode };
 
 /** One field that may hold a string. */
 export interface StringField {
