@@ -146,12 +146,13 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: ['ScrapeConfig.kubernetesSDConfigs[].apiServer'], check: 'unchecked', where: 'Prometheus parses it with Go\'s url.Parse (values/go-url.ts goUrlHostError would catch a bad host)', refusedByPrometheus: 'https://kube .example' },
   { paths: ['ScrapeConfig.kubernetesSDConfigs[].selectors[].label', 'ScrapeConfig.kubernetesSDConfigs[].selectors[].field'], check: 'k8s-selector', where: 'scrape/kubernetes-sd-selectors.ts (apimachinery\'s label and field selector parsers)', rejects: 'a in (' },
   {
-    paths: ['ScrapeConfig.consulSDConfigs[].server', 'ScrapeConfig.consulSDConfigs[].pathPrefix', 'ScrapeConfig.consulSDConfigs[].datacenter', 'ScrapeConfig.consulSDConfigs[].namespace',
+    paths: ['ScrapeConfig.consulSDConfigs[].pathPrefix', 'ScrapeConfig.consulSDConfigs[].datacenter', 'ScrapeConfig.consulSDConfigs[].namespace',
       'ScrapeConfig.consulSDConfigs[].partition', 'ScrapeConfig.consulSDConfigs[].services[]', 'ScrapeConfig.consulSDConfigs[].tags[]', 'ScrapeConfig.consulSDConfigs[].tagSeparator',
       'ScrapeConfig.consulSDConfigs[].nodeMeta{key}', 'ScrapeConfig.consulSDConfigs[].nodeMeta{}', 'ScrapeConfig.consulSDConfigs[].filter', 'ScrapeConfig.consulSDConfigs[].healthFilter'],
     check: 'free text',
     where: `${FREE_TEXT}: passed to the Consul API (filters are evaluated by Consul)`,
   },
+  { paths: ['ScrapeConfig.consulSDConfigs[].server'], check: 'unchecked', where: 'the schema\'s minLength 1 only: Prometheus refuses an address that is blank once trimmed', refusedByPrometheus: ' ' },
   { paths: ['ScrapeConfig.dnsSDConfigs[].names[]'], check: 'free text', where: `${FREE_TEXT}: DNS names resolved at discovery time` },
 
   // Remote storage and alerting.
