@@ -21,7 +21,10 @@ export function findEnforcementProblems(spec: unknown, label: string, namespace:
   groups.forEach((group: unknown, groupIndex) => {
     const rules = isRecord(group) && Array.isArray(group.rules) ? group.rules : [];
     rules.forEach((rule: unknown, ruleIndex) => {
-      if (!isRecord(rule) || typeof rule.expr !== 'string') return;
+      if (!isRecord(rule)) return;
+      // Alert templates may run PromQL too (`query`): the label is enforced there as well (template-query-enforcement.ts).
+      problems.push(...findTemplateEnforcementProblems(rule, `spec.groups[${groupIndex}].rules[${ruleIndex}]`, label, namespace, dialect));
+      if (typeof rule.expr !== 'string') return;
       const path = `spec.groups[${groupIndex}].rules[${ruleIndex}].expr`;
       const unreadable = findPromqlSyntaxError(rule.expr);
       if (unreadable) {
@@ -38,7 +41,5 @@ export function findEnforcementProblems(spec: unknown, label: string, namespace:
       }
     });
   });
-  // Alert templates may run PromQL too (`query`): the label is enforced there as well (template-query-enforcement.ts).
-  problems.push(...findTemplateEnforcementProblems(spec, label, namespace, dialect));
   return problems;
 }

@@ -137,25 +137,19 @@ export function enforceOnTemplateQueries(text: string, label: string, namespace:
   return result;
 }
 
-/** Problems of enforcing the label on the templates (labels and annotations) of the alerting rules of `spec`. */
-export function findTemplateEnforcementProblems(spec: unknown, label: string, namespace: string, dialect: PromqlDialect): FieldProblem[] {
+/** Problems of enforcing the label on the templates (labels and annotations) of `rule` at `path`, if it is an alerting rule. */
+export function findTemplateEnforcementProblems(rule: Record<string, unknown>, path: string, label: string, namespace: string, dialect: PromqlDialect): FieldProblem[] {
+  // Recording rules' labels are not templates.
+  if (typeof rule.alert !== 'string' || rule.alert === '') return [];
   const problems: FieldProblem[] = [];
-  const groups = isRecord(spec) && Array.isArray(spec.groups) ? spec.groups : [];
-  groups.forEach((group: unknown, groupIndex) => {
-    const rules = isRecord(group) && Array.isArray(group.rules) ? group.rules : [];
-    rules.forEach((rule: unknown, ruleIndex) => {
-      // Recording rules' labels are not templates.
-      if (!isRecord(rule) || typeof rule.alert !== 'string' || rule.alert === '') return;
-      for (const field of ['labels', 'annotations'] as const) {
-        const map = rule[field];
-        if (!isRecord(map)) continue;
-        for (const [key, value] of Object.entries(map)) {
-          if (typeof value !== 'string') continue;
-          const problem = findTemplateQueryProblem(value, label, namespace, dialect);
-          if (problem) problems.push({ path: keyPath(`spec.groups[${groupIndex}].rules[${ruleIndex}].${field}`, key), message: problem });
-        }
-      }
-    });
-  });
+  for (const field of ['labels', 'annotations'] as const) {
+    const map = rule[field];
+    if (!isRecord(map)) continue;
+    for (const [key, value] of Object.entries(map)) {
+      if (typeof value !== 'string') continue;
+      const problem = findTemplateQueryProblem(value, label, namespace, dialect);
+      if (problem) problems.push({ path: keyPath(`${path}.${field}`, key), message: problem });
+    }
+  }
   return problems;
 }
