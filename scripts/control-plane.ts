@@ -1,8 +1,9 @@
 /**
  * Starts the local control plane (etcd, kube-apiserver with RBAC, kube-controller-manager) from
  * the binaries in .tools/bin, installs promop's CRDs, and keeps it running until Ctrl-C; every
- * process it started stops with it. Run it with `pnpm demo` (or `bash scripts/demo.sh`).
+ * process it started stops with it. Run it with `pnpm control-plane` (`--keep` keeps its working directory).
  */
+import { crdManifests } from '@promop/crds';
 import { applyCrds } from '@promop/crds/test-support';
 import { startTestEnv, toolPath } from '../e2e/src/index.ts';
 
@@ -21,7 +22,7 @@ try {
 }
 process.stdout.write(`
 promop local control plane is running (RBAC enforced): ${env.apiServerUrl}
-promop's CRDs (Prometheus, ServiceMonitor, PodMonitor, PrometheusRule) are installed.
+promop's CRDs (${crdManifests().map((crd) => crd.spec.names.kind).join(', ')}) are installed.
 
   export KUBECONFIG=${env.kubeconfigPath}
   ${kubectl} api-resources --api-group=monitoring.coreos.com
