@@ -5,7 +5,7 @@
  * chart values it names against charts/promop/values.yaml.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { load } from 'js-yaml';
 import { crdManifests } from '@promop/crds';
 import { REPO_ROOT } from '@promop/e2e';
@@ -152,5 +152,22 @@ describe('docs/operations.md against promop run and the chart', () => {
   it('documents every top-level value of charts/promop/values.yaml', () => {
     const tops = new Set(documented.map((path) => path.split('.')[0]));
     expect(Object.keys(values).filter((key) => !tops.has(key))).toEqual([]);
+  });
+});
+
+describe('links between the docs', () => {
+  /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+  const anchor = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replaceAll(' ', '-');
+  const headings = new Map(DOCS.map((file) => [normalize(file), new Set([...read(file).matchAll(/^#+ (.*)$/gm)].map((match) => anchor(match[1]!)))]));
+
+  it('point at headings that exist (figures are linked to, not repeated, so a renamed section must not strand them)', () => {
+    const broken: string[] = [];
+    for (const file of DOCS) {
+      for (const match of read(file).matchAll(/\]\(([^)#\s]*)#([^)\s]+)\)/g)) {
+        const target = match[1] ? normalize(join(dirname(file), match[1])) : normalize(file);
+        if (headings.has(target) && !headings.get(target)!.has(match[2]!)) broken.push(`${file}: ${match[1]}#${match[2]}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
