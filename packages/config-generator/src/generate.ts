@@ -11,6 +11,7 @@
  */
 import type { ObjectMeta, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
+import { formatCount } from './format-count.ts';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
 import { nameValidationSchemeFor } from './values/prometheus-names.ts';
@@ -331,11 +332,6 @@ function oversizedJobsProblem(kind: ResourceKind, monitor: OversizedMonitor): Fi
     path: 'spec',
     message: `its scrape jobs take more than ${formatCount(monitor.maxBytes)} bytes of YAML (${formatCount(monitor.bytes)} by job ${monitor.measured} of ${formatCount(monitor.jobs)}, ${monitor.job}); ${limit}; use fewer endpoints or a shorter selector, or split it into several monitors`,
   };
-}
-
-/** `1,529,446`: a count written for people, the same on every machine. */
-function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
 }
 
 function summarise(kind: ResourceKind, monitor: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }, rendering: MonitorRendering): SummarisedRendering {

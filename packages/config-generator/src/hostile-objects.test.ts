@@ -134,3 +134,94 @@ describe('a team ServiceMonitor with thousands of endpoints, each repeating its 
     expect(loadedJobs(output)).toEqual(everyTeamsJob);
   });
 });
+
+/** The rule files written, by name. */
+function ruleFiles(output: GeneratorOutput): string[] {
+  return output.ruleConfigMaps.flatMap((configMap) => Object.keys(configMap.files)).sort();
+}
+
+const everyTeamsRuleFile = (output: GeneratorOutput) => expect(ruleFiles(output).filter((file) => !file.startsWith('hostile-'))).toEqual(TEAMS.map((team) => `${team}-rules-uid-${team}-rules.yaml`).sort());
+
+describe('a team PrometheusRule with a 1.4 MB expression', () => {
+  const expr = Array.from({ length: 350_000 }, () => 'up').join(' + ');
+  const hostile = prometheusRule('hostile', 'huge-expr', [{ alert: 'Ok', expr: 'up == 0' }, { alert: 'Huge', expr }]);
+
+  it('is rejected alone at its expression with its size, and every other team\'s rules are written', () => {
+    const output = generate(input({ prometheusRules: [hostile] }));
+    expectRejectedAlone(output, 'PrometheusRule', 'huge-expr', /^spec\.groups\[0\]\.rules\[1\]\.expr: the expression is 1,749,997 bytes; a rule file holds at most 524,288 bytes \(half of a ConfigMap\), so promop would refuse its file anyway$/);
+    everyTeamsRuleFile(output);
+    expect(ruleFiles(output)).toHaveLength(TEAMS.length);
+  });
+});
+
+describe('a team PrometheusRule whose rules together hold more text than a rule file', () => {
+  const rules = Array.from({ length: 5_000 }, (_, index) => ({ record: `job:metric_${index}:rate5m`, expr: `sum by (job) (rate(metric_${index}_total{job="${'x'.repeat(80)}"}[5m]))` }));
+  const hostile = prometheusRule('hostile', 'many-rules', rules);
+
+  it('is rejected alone at spec with the least size of its file, and every other team\'s rules are written', () => {
+    const output = generate(input({ prometheusRules: [hostile] }));
+    expectRejectedAlone(output, 'PrometheusRule', 'many-rules', /^spec: its rules hold at least [\d,]+ bytes of text; a rule file holds at most 524,288 bytes \(half of a ConfigMap\), so promop would refuse its file anyway; split it into several PrometheusRules$/);
+    everyTeamsRuleFile(output);
+  });
+});
+
+describe('a team PrometheusRule nesting brackets 100,000 deep', () => {
+  const hostile = prometheusRule('hostile', 'deep', [{ alert: 'Deep', expr: `${'('.repeat(100_000)}up${')'.repeat(100_000)}` }]);
+
+  it('is rejected alone where the nesting passes 256, and every other team\'s rules are written', () => {
+    const output = generate(input({ prometheusRules: [hostile] }));
+    expectRejectedAlone(output, 'PrometheusRule', 'deep', /^spec\.groups\[0\]\.rules\[0\]\.expr: column 257: brackets nested more than 256 deep; promop checks expressions up to that depth/);
+    everyTeamsRuleFile(output);
+  });
+
+  it('is accepted 256 deep, as Prometheus accepts it', () => {
+    const output = generate(input({ prometheusRules: [prometheusRule('hostile', 'deep', [{ alert: 'Deep', expr: `${'('.repeat(256)}up${')'.repeat(256)}` }])] }));
+    expect(verdictOf(output, 'PrometheusRule', 'hostile', 'deep')).toMatchObject({ accepted: true });
+  });
+});
+
+describe('a team PrometheusRule with an operator chain of 400,000 unary minuses', () => {
+  // Under the text limit and without brackets: the checker itself finds it too deep, and says so at once.
+  const hostile = prometheusRule('hostile', 'unary', [{ alert: 'Unary', expr: `${'-'.repeat(400_000)}up` }]);
+
+  it('is rejected alone as too deeply nested, and every other team\'s rules are written', () => {
+    const output = generate(input({ prometheusRules: [hostile] }));
+    expectRejectedAlone(output, 'PrometheusRule', 'unary', /^spec\.groups\[0\]\.rules\[0\]\.expr: column 1: nested too deeply for promop to check/);
+    everyTeamsRuleFile(output);
+  });
+});
+
+describe('a team PrometheusRule with a 1 MB alert annotation', () => {
+  const hostile = prometheusRule('hostile', 'huge-template', [{ alert: 'Big', expr: 'up == 0', annotations: { description: '{{ $labels.instance }} '.repeat(50_000) } }]);
+
+  it('is rejected alone at the annotation, before it is parsed as a template, and every other team\'s rules are written', () => {
+    const output = generate(input({ prometheusRules: [hostile] }));
+    expectRejectedAlone(output, 'PrometheusRule', 'huge-template', /^spec\.groups\[0\]\.rules\[0\]\.annotations\.description: the annotation is 1,150,000 bytes; a rule file holds at most 524,288 bytes/);
+    everyTeamsRuleFile(output);
+  });
+});
+
+describe('a team PrometheusRule of 30,000 invalid rules', () => {
+  const hostile = prometheusRule('hostile', 'invalid', Array.from({ length: 30_000 }, () => ({ expr: 'up' })));
+
+  it('is rejected alone with the first 20 problems and a note that checking stopped, so its status stays small', () => {
+    const output = generate(input({ prometheusRules: [hostile] }));
+    expectRejectedAlone(output, 'PrometheusRule', 'invalid', /^spec\.groups\[0\]\.rules\[0\]: one of "record" or "alert" must be set$/);
+    const verdict = verdictOf(output, 'PrometheusRule', 'hostile', 'invalid');
+    if (!verdict.selected || verdict.accepted) throw new Error('accepted');
+    expect(verdict.problems).toHaveLength(21);
+    expect(verdict.problems[20]).toEqual({ path: 'spec', message: 'promop stopped checking after 20 problems; fix these first' });
+  });
+});
+
+describe('a team PrometheusRule with a 400,000-character record name', () => {
+  const hostile = prometheusRule('hostile', 'long-name', [{ record: `bad{${'x'.repeat(400_000)}}`, expr: 'up' }]);
+
+  it('is rejected alone, and its reason repeats only the start of the name', () => {
+    const output = generate(input({ prometheusRules: [hostile] }));
+    expectRejectedAlone(output, 'PrometheusRule', 'long-name', /^spec\.groups\[0\]\.rules\[0\]\.record: "bad\{x{116}… \(400005 characters\)" contains braces/);
+    const verdict = verdictOf(output, 'PrometheusRule', 'hostile', 'long-name');
+    if (!verdict.selected || verdict.accepted) throw new Error('accepted');
+    expect(verdict.problems[0]!.message.length).toBeLessThan(400);
+  });
+});

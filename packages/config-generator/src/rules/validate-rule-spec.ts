@@ -4,7 +4,9 @@
  * exact field at fault instead of making Prometheus refuse its whole configuration. Input is
  * `unknown`: objects may come from a file that skipped the API server's schema validation.
  * Expressions are parsed and type-checked as the target Prometheus does (promql-check.ts), and the
- * labels and annotations of alerting rules parsed as Go templates (alert-template.ts).
+ * labels and annotations of alerting rules parsed as Go templates (alert-template.ts). Before any of that, the
+ * object's size and each expression's nesting are bounded (rule-input-limits.ts), so one object's check costs
+ * every other team little time.
  */
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from './field-path.ts';
@@ -15,8 +17,9 @@ import { findPromqlSyntaxError } from './promql-syntax.ts';
 import type { RuleFieldSupport } from './rule-field-support.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import type { PromqlDialect } from './promql-dialect.ts';
-import { describePosition, findPromqlProblem } from './promql-check.ts';
+import { describePosition, findPromqlProblem, TOO_DEEP } from './promql-check.ts';
 import { findAlertTemplateError } from './alert-template.ts';
+import { MAX_PROMQL_BRACKET_DEPTH, MAX_RULE_PROBLEMS, ruleTextProblem, tooDeepBracketOffset } from './rule-input-limits.ts';
 
 /** What the checks depend on: the target Prometheus' release, name rules, fields and PromQL. */
 export interface RuleValidationOptions {
@@ -28,46 +31,60 @@ export interface RuleValidationOptions {
   promql: PromqlDialect;
 }
 
-/** Every problem in `spec` (a PrometheusRule's `.spec`), in document order; empty when valid. */
+/**
+ * The problems in `spec` (a PrometheusRule's `.spec`), in document order; empty when valid. An object holding
+ * more text than its rule file could gets that one problem, unchecked; checking stops after MAX_RULE_PROBLEMS.
+ */
 export function validateRuleSpec(spec: unknown, options: RuleValidationOptions): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (!isRecord(spec)) return [{ path: 'spec', message: 'must be an object with a "groups" list' }];
   if (spec.groups === undefined || spec.groups === null) return problems;
   if (!Array.isArray(spec.groups)) return [{ path: 'spec.groups', message: 'must be a list of rule groups' }];
+  const tooMuchText = ruleTextProblem(spec);
+  if (tooMuchText) return [tooMuchText];
   const firstIndexOfName = new Map<string, number>();
-  spec.groups.forEach((group: unknown, index) => {
-    const path = `spec.groups[${index}]`;
-    if (!isRecord(group)) {
-      problems.push({ path, message: 'must be an object with "name" and "rules"' });
-      return;
-    }
-    if (typeof group.name !== 'string' || group.name === '') {
-      problems.push({ path: `${path}.name`, message: 'group name must be a non-empty string' });
+  for (const [index, group] of (spec.groups as unknown[]).entries()) {
+    if (problems.length >= MAX_RULE_PROBLEMS) break;
+    checkGroup(group, index, firstIndexOfName, options, problems);
+  }
+  if (problems.length < MAX_RULE_PROBLEMS) return problems;
+  return [...problems.slice(0, MAX_RULE_PROBLEMS), { path: 'spec', message: `promop stopped checking after ${MAX_RULE_PROBLEMS} problems; fix these first` }];
+}
+
+function checkGroup(group: unknown, index: number, firstIndexOfName: Map<string, number>, options: RuleValidationOptions, problems: FieldProblem[]): void {
+  const path = `spec.groups[${index}]`;
+  if (!isRecord(group)) {
+    problems.push({ path, message: 'must be an object with "name" and "rules"' });
+    return;
+  }
+  if (typeof group.name !== 'string' || group.name === '') {
+    problems.push({ path: `${path}.name`, message: 'group name must be a non-empty string' });
+  } else {
+    const first = firstIndexOfName.get(group.name);
+    if (first !== undefined) {
+      problems.push({
+        path: `${path}.name`,
+        message: `group name ${quoted(group.name)} is already used by spec.groups[${first}]; Prometheus refuses a file with repeated group names`,
+      });
     } else {
-      const first = firstIndexOfName.get(group.name);
-      if (first !== undefined) {
-        problems.push({
-          path: `${path}.name`,
-          message: `group name "${group.name}" is already used by spec.groups[${first}]; Prometheus refuses a file with repeated group names`,
-        });
-      } else {
-        firstIndexOfName.set(group.name, index);
-      }
+      firstIndexOfName.set(group.name, index);
     }
-    checkDuration(group.interval, `${path}.interval`, problems);
-    if (options.support.queryOffset) checkDuration(group.query_offset, `${path}.query_offset`, problems);
-    if (options.support.limit && group.limit !== undefined && !(Number.isInteger(group.limit) && (group.limit as number) >= 0)) {
-      problems.push({ path: `${path}.limit`, message: `must be a non-negative integer, got ${JSON.stringify(group.limit)}` });
-    }
-    if (options.support.groupLabels) checkLabels(group.labels, `${path}.labels`, options.scheme, problems);
-    if (group.rules === undefined || group.rules === null) return;
-    if (!Array.isArray(group.rules)) {
-      problems.push({ path: `${path}.rules`, message: 'must be a list of rules' });
-      return;
-    }
-    group.rules.forEach((rule: unknown, ruleIndex) => checkRule(rule, `${path}.rules[${ruleIndex}]`, options, problems));
-  });
-  return problems;
+  }
+  checkDuration(group.interval, `${path}.interval`, problems);
+  if (options.support.queryOffset) checkDuration(group.query_offset, `${path}.query_offset`, problems);
+  if (options.support.limit && group.limit !== undefined && !(Number.isInteger(group.limit) && (group.limit as number) >= 0)) {
+    problems.push({ path: `${path}.limit`, message: `must be a non-negative integer, got ${shown(group.limit)}` });
+  }
+  if (options.support.groupLabels) checkLabels(group.labels, `${path}.labels`, options.scheme, problems);
+  if (group.rules === undefined || group.rules === null) return;
+  if (!Array.isArray(group.rules)) {
+    problems.push({ path: `${path}.rules`, message: 'must be a list of rules' });
+    return;
+  }
+  for (const [ruleIndex, rule] of (group.rules as unknown[]).entries()) {
+    if (problems.length >= MAX_RULE_PROBLEMS) return;
+    checkRule(rule, `${path}.rules[${ruleIndex}]`, options, problems);
+  }
 }
 
 function checkRule(rule: unknown, path: string, options: RuleValidationOptions, problems: FieldProblem[]): void {
@@ -77,14 +94,14 @@ function checkRule(rule: unknown, path: string, options: RuleValidationOptions, 
   }
   for (const field of ['record', 'alert'] as const) {
     if (rule[field] !== undefined && typeof rule[field] !== 'string') {
-      problems.push({ path: `${path}.${field}`, message: `must be a string, got ${JSON.stringify(rule[field])}` });
+      problems.push({ path: `${path}.${field}`, message: `must be a string, got ${shown(rule[field])}` });
     }
   }
   // Like Prometheus, an empty name counts as absent.
   const record = typeof rule.record === 'string' && rule.record !== '' ? rule.record : undefined;
   const alert = typeof rule.alert === 'string' && rule.alert !== '' ? rule.alert : undefined;
   if (record !== undefined && alert !== undefined) {
-    problems.push({ path, message: `only one of "record" and "alert" may be set, found record "${record}" and alert "${alert}"` });
+    problems.push({ path, message: `only one of "record" and "alert" may be set, found record ${quoted(record)} and alert ${quoted(alert)}` });
   } else if (record === undefined && alert === undefined && rule.record === undefined && rule.alert === undefined) {
     problems.push({ path, message: 'one of "record" or "alert" must be set' });
   } else if (record === undefined && alert === undefined) {
@@ -95,9 +112,9 @@ function checkRule(rule: unknown, path: string, options: RuleValidationOptions, 
   if (options.support.keepFiringFor) checkDuration(rule.keep_firing_for, `${path}.keep_firing_for`, problems);
   if (record !== undefined) {
     if (!isValidMetricName(record, options.scheme)) {
-      problems.push({ path: `${path}.record`, message: `"${record}" is not a valid metric name (${metricNameRule(options.scheme)})` });
+      problems.push({ path: `${path}.record`, message: `${quoted(record)} is not a valid metric name (${metricNameRule(options.scheme)})` });
     } else if (record.includes('{') || record.includes('}')) {
-      problems.push({ path: `${path}.record`, message: `"${record}" contains braces; should that part be in expr?` });
+      problems.push({ path: `${path}.record`, message: `${quoted(record)} contains braces; should that part be in expr?` });
     }
     if (isRecord(rule.annotations) && Object.keys(rule.annotations).length > 0) {
       problems.push({ path: `${path}.annotations`, message: 'a recording rule cannot have annotations' });
@@ -125,11 +142,25 @@ function checkExpr(expr: unknown, path: string, dialect: PromqlDialect, problems
   }
   if (typeof expr === 'number') return;
   if (typeof expr !== 'string') {
-    problems.push({ path, message: `must be a PromQL expression string, got ${JSON.stringify(expr)}` });
+    problems.push({ path, message: `must be a PromQL expression string, got ${shown(expr)}` });
+    return;
+  }
+  const tooDeep = tooDeepBracketOffset(expr);
+  if (tooDeep !== undefined) {
+    problems.push({
+      path,
+      message: `${describePosition(expr, tooDeep)}: brackets nested more than ${MAX_PROMQL_BRACKET_DEPTH} deep; promop checks expressions up to that depth (a bound on its work, far beyond any maintained rule); split it into recording rules`,
+    });
     return;
   }
   const problem = findPromqlProblem(expr, dialect);
   if (!problem) return;
+  // Too deep for the exact check: the editor grammar, deep-limited too, never errs at the same place, and reading
+  // thousands of levels with it cost seconds.
+  if (problem.message === TOO_DEEP) {
+    problems.push({ path, message: `${describePosition(expr, problem.from)}: ${problem.message}` });
+    return;
+  }
   // When the editor grammar finds an error at the same place, its sentence (with the text before
   // the error) reads better; whether the rule is rejected is decided by the exact check above.
   const syntaxError = findPromqlSyntaxError(expr);
@@ -149,7 +180,7 @@ function checkTemplates(map: unknown, path: string, alert: string, version: Prom
 function checkDuration(value: unknown, path: string, problems: FieldProblem[]): void {
   if (value === undefined || value === null) return;
   if (typeof value !== 'string' || parseDuration(value) === undefined) {
-    problems.push({ path, message: `${JSON.stringify(value)} is not a valid duration (examples: 30s, 5m, 1h30m)` });
+    problems.push({ path, message: `${shown(value)} is not a valid duration (examples: 30s, 5m, 1h30m)` });
   }
 }
 
@@ -172,7 +203,7 @@ function checkNameValueMap(map: unknown, path: string, what: 'label' | 'annotati
     if (what === 'label' && name === '__name__') {
       problems.push({ path: keyPath(path, name), message: 'label name "__name__" is reserved for the metric name' });
     } else if (!isValidLabelName(name, scheme)) {
-      problems.push({ path: keyPath(path, name), message: `"${name}" is not a valid ${what} name (${labelNameRule(scheme)})` });
+      problems.push({ path: keyPath(path, name), message: `${quoted(name)} is not a valid ${what} name (${labelNameRule(scheme)})` });
     }
     checkText(value, keyPath(path, name), problems);
   }
@@ -180,8 +211,28 @@ function checkNameValueMap(map: unknown, path: string, what: 'label' | 'annotati
 
 function checkText(value: unknown, path: string, problems: FieldProblem[]): void {
   if (typeof value !== 'string') {
-    problems.push({ path, message: `value must be a string, got ${JSON.stringify(value)}` });
+    problems.push({ path, message: `value must be a string, got ${shown(value)}` });
   } else if (!value.isWellFormed()) {
     problems.push({ path, message: 'value is not valid UTF-8' });
   }
+}
+
+/**
+ * The most characters of a user's value a problem repeats: the message goes into the object's status, and a
+ * 500 KiB name repeated there (once per problem) would make the status larger than the API server accepts.
+ */
+const MAX_SHOWN_CHARS = 120;
+
+/** `value` as JSON, cut to MAX_SHOWN_CHARS. */
+function shown(value: unknown): string {
+  return shortened(JSON.stringify(value) ?? String(value));
+}
+
+/** `text` in double quotes, cut to MAX_SHOWN_CHARS. */
+function quoted(text: string): string {
+  return `"${shortened(text)}"`;
+}
+
+function shortened(text: string): string {
+  return text.length <= MAX_SHOWN_CHARS ? text : `${text.slice(0, MAX_SHOWN_CHARS)}… (${text.length} characters)`;
 }
