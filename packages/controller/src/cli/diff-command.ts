@@ -11,7 +11,6 @@ import { readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
 import type { PrometheusDiff, Standing } from './config-diff.ts';
 import { ManifestReadError, readManifests, type Manifests } from './manifest-reader.ts';
 import type { OverlaidObjects } from './manifest-overlay.ts';
-import { workloadKind } from '../workload/workload-kind.ts';
 
 /** Exit statuses, as kubectl diff's (0 same, 1 different) plus promop's own. */
 export const DIFF_EXIT = { same: 0, different: 1, error: 2, rejected: 3 } as const;
@@ -58,7 +57,7 @@ export async function runDiffCommand(argv: readonly string[], io: CommandIo, pro
       if (error instanceof ManifestReadError) return fail(error.message);
       throw error;
     }
-    const [{ overlayManifests, overlayData }, { readReferencedData }, { renderFromSnapshot, workloadKeyOf, workloadsOf }, { diffPrometheus, standingOf }, { secretValues }] = await Promise.all([
+    const [{ overlayManifests, overlayData }, { readReferencedData }, { renderFromSnapshot, workloadKeyOf, workloadNameOf, workloadsOf }, { diffPrometheus, standingOf }, { secretValues }] = await Promise.all([
       import('./manifest-overlay.ts'),
       import('./cluster-snapshot.ts'),
       import('./explanation.ts'),
@@ -86,8 +85,7 @@ export async function runDiffCommand(argv: readonly string[], io: CommandIo, pro
     const rendered = workloadsOf(after).map((workload) => ({ workload, output: renderFromSnapshot(after, workload) }));
     const prometheuses = rendered.map(({ workload, output }) => {
       const old = previous.get(workloadKeyOf(workload));
-      const { namespace, name } = workload.metadata;
-      return diffPrometheus({ kind: workloadKind(workload), namespace, name }, old ? renderFromSnapshot(before, old) : undefined, output, redacted);
+      return diffPrometheus(workloadNameOf(workload), old ? renderFromSnapshot(before, old) : undefined, output, redacted);
     });
     const fromManifests = new Set(overlay.applied.map((resource) => `${resource.kind} ${resource.namespace}/${resource.name}`));
     const rejected = new Set<string>();

@@ -326,6 +326,11 @@ export function keyOf(object: { metadata: { namespace: string; name: string } })
   return `${object.metadata.namespace}/${object.metadata.name}`;
 }
 
+/** The kind, namespace and name of a Prometheus or PrometheusAgent. */
+export function workloadNameOf(workload: PrometheusWorkload): WorkloadName {
+  return { kind: workloadKind(workload), namespace: workload.metadata.namespace, name: workload.metadata.name };
+}
+
 /** `Kind namespace/name` of a Prometheus or PrometheusAgent: a Prometheus and an agent may share a name. */
 export function workloadKeyOf(workload: PrometheusWorkload): string {
   return `${workloadKind(workload)} ${keyOf(workload)}`;
