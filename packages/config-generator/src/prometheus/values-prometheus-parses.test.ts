@@ -3,7 +3,11 @@
  * the CRD schema lets through: each bad one is a problem of the Prometheus (path and sentence), so the running
  * configuration stays, instead of a reload Prometheus refuses. Found by field-checks.test.ts.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Prometheus } from '@promop/crds';
+import { runPromtool } from '@promop/e2e';
 import { generate } from '../generate.ts';
 import type { FieldProblem, GeneratorOutput } from '../model.ts';
 
@@ -91,3 +95,47 @@ describe('a Prometheus whose strings Prometheus would refuse to load', () => {
     expect(output.ok).toBe(true);
   });
 });
+
+describe('the values above, written into a configuration Prometheus otherwise accepts', () => {
+  // The good configuration of the last case, with one good value swapped for the bad one a case above refuses:
+  // promtool (Prometheus' own loader) refuses each, which is why promop reports them instead of writing them.
+  const SWAPS: [string, string, string][] = [
+    ['byte size', 'body_size_limit: 10MiB', 'body_size_limit: x1KB'],
+    ['retention size', 'size: 1.5GB', 'size: lots10GB'],
+    ['name escaping scheme', 'metric_name_escaping_scheme: underscores', 'metric_name_escaping_scheme: underscore'],
+    ['out-of-order window', 'out_of_order_time_window: 30m', 'out_of_order_time_window: 1 hour'],
+    ['external label name', 'cluster: eu-1', '"": eu-1'],
+    ['required matcher name', 'job: x', '"": x'],
+    ['remote URL host', 'url: http://read.example/api/v1/read', 'url: http://a b/read'],
+    ['reserved remote header', 'X-Scope-OrgID: team-a', 'Content-Type: team-a'],
+    ['duplicate remote write name', 'name: b', 'name: a'],
+    ['Alertmanager Service name regex', 'regex: alertmanager-main', 'regex: am('],
+  ];
+  const good = render({
+    bodySizeLimit: '10MiB', retentionSize: '1.5GB', nameEscapingScheme: 'Underscores', tsdb: { outOfOrderTimeWindow: '30m' },
+    externalLabels: { cluster: 'eu-1' }, remoteWrite: [write({ name: 'a', headers: { 'X-Scope-OrgID': 'team-a' } }), write({ name: 'b' })],
+    remoteRead: [read({ requiredMatchers: { job: 'x' } })], alerting: { alertmanagers: [{ name: 'alertmanager-main', port: 'web' }] },
+  }).configs[0]?.replace('scrape_configs: []', 'scrape_configs:\n- job_name: static\n  static_configs:\n  - targets: [a:80]') ?? '';
+  // (One scrape job: Prometheus checks the global name escaping scheme as each job inherits it, so none means no check.)
+
+  it('is accepted by the real promtool as promop writes it', async () => {
+    expect((await promtoolCheck(good)).code).toBe(0);
+  });
+
+  it.each(SWAPS)('is refused by the real promtool with a bad %s', async (_what, from, to) => {
+    expect(good.split(from)).toHaveLength(2);
+    expect((await promtoolCheck(good.replace(from, to))).code).not.toBe(0);
+  });
+});
+
+/** `promtool check config --syntax-only` of one prometheus.yaml. */
+async function promtoolCheck(text: string): Promise<{ code: number; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'promop-values-'));
+  try {
+    writeFileSync(join(dir, 'prometheus.yaml'), text);
+    const result = await runPromtool(['check', 'config', '--syntax-only', join(dir, 'prometheus.yaml')]);
+    return { code: result.code, stderr: result.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
