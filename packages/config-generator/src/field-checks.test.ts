@@ -4,12 +4,9 @@
  * accepted as it is (test-support/sentinel-render.ts); a field whose sentinel is found in prometheus.yaml, a scrape
  * file or a rule file "reaches" the configuration.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BYTE_SIZE_PATTERN, DURATION_PATTERN } from '@promop/crds';
-import { runPromtool } from '@promop/e2e';
 import { FIELD_CHECKS, pathPattern, type FieldCheck } from './field-checks.ts';
+import { promtoolCheckConfigs } from './test-support/scrape-harness.ts';
 import { allStringFields, reachOf, renderWith, sentinelsFor, type Reach, type RenderedKind } from './test-support/sentinel-render.ts';
 import { pathSteps, withValueAt, type SchemaNode } from './test-support/string-field-walk.ts';
 
@@ -91,20 +88,13 @@ describe('the string fields of every kind the generator renders', () => {
   it('are still accepted by promop where an entry is unchecked, and refused by the real promtool (the gap is real and still open)', async () => {
     const unchecked = FIELD_CHECKS.filter((entry) => entry.check === 'unchecked');
     expect(unchecked.filter((entry) => entry.refusedByPrometheus === undefined).map((entry) => entry.paths)).toEqual([]);
-    const dir = mkdtempSync(join(tmpdir(), 'promop-field-checks-'));
-    try {
-      for (const field of reaching) {
-        const [entry] = entriesFor(field.key);
-        if (entry?.check !== 'unchecked' || entry.refusedByPrometheus === undefined || field.reach.reaches !== true) continue;
-        const { output, accepted } = renderWith(field.kind, field.path, entry.refusedByPrometheus, field.reach.base);
-        expect({ field: field.key, accepted }).toEqual({ field: field.key, accepted: true });
-        const file = join(dir, 'prometheus.yaml');
-        writeFileSync(file, output.configs[0] ?? '');
-        const result = await runPromtool(['check', 'config', '--syntax-only', file]);
-        expect({ field: field.key, refused: result.code !== 0 }).toEqual({ field: field.key, refused: true });
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    for (const field of reaching) {
+      const [entry] = entriesFor(field.key);
+      if (entry?.check !== 'unchecked' || entry.refusedByPrometheus === undefined || field.reach.reaches !== true) continue;
+      const { output, accepted } = renderWith(field.kind, field.path, entry.refusedByPrometheus, field.reach.base);
+      expect({ field: field.key, accepted }).toEqual({ field: field.key, accepted: true });
+      const result = await promtoolCheckConfigs([output.configs[0] ?? '']);
+      expect({ field: field.key, refused: result.code !== 0 }).toEqual({ field: field.key, refused: true });
     }
   });
 

@@ -3,13 +3,10 @@
  * the CRD schema lets through: each bad one is a problem of the Prometheus (path and sentence), so the running
  * configuration stays, instead of a reload Prometheus refuses. Found by field-checks.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Prometheus } from '@promop/crds';
-import { runPromtool } from '@promop/e2e';
 import { generate } from '../generate.ts';
 import type { FieldProblem, GeneratorOutput } from '../model.ts';
+import { promtoolCheckConfigs } from '../test-support/scrape-harness.ts';
 
 function render(spec: Record<string, unknown>): GeneratorOutput {
   const prometheus = { apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { namespace: 'monitoring', name: 'main' }, spec } as Prometheus;
@@ -119,23 +116,11 @@ describe('the values above, written into a configuration Prometheus otherwise ac
   // (One scrape job: Prometheus checks the global name escaping scheme as each job inherits it, so none means no check.)
 
   it('is accepted by the real promtool as promop writes it', async () => {
-    expect((await promtoolCheck(good)).code).toBe(0);
+    expect((await promtoolCheckConfigs([good])).code).toBe(0);
   });
 
   it.each(SWAPS)('is refused by the real promtool with a bad %s', async (_what, from, to) => {
     expect(good.split(from)).toHaveLength(2);
-    expect((await promtoolCheck(good.replace(from, to))).code).not.toBe(0);
+    expect((await promtoolCheckConfigs([good.replace(from, to)])).code).not.toBe(0);
   });
 });
-
-/** `promtool check config --syntax-only` of one prometheus.yaml. */
-async function promtoolCheck(text: string): Promise<{ code: number; stderr: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'promop-values-'));
-  try {
-    writeFileSync(join(dir, 'prometheus.yaml'), text);
-    const result = await runPromtool(['check', 'config', '--syntax-only', join(dir, 'prometheus.yaml')]);
-    return { code: result.code, stderr: result.stderr };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
