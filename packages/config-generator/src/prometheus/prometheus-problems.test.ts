@@ -117,7 +117,7 @@ describe('a Prometheus with a problem of its own', () => {
 
   it('rejects an invalid write relabeling regex', () => {
     expect(problemsFor({ remoteWrite: [{ url: 'https://rw.example.com', writeRelabelConfigs: [{ sourceLabels: ['__name__'], regex: 'go_(', action: 'drop' }] }] })).toEqual([
-      { path: 'spec.remoteWrite[0].writeRelabelConfigs[0].regex', message: 'invalid regex "go_(": Unterminated group' },
+      { path: 'spec.remoteWrite[0].writeRelabelConfigs[0].regex', message: 'invalid regex "go_(": missing closing ): go_(' },
     ]);
   });
 
@@ -214,7 +214,7 @@ describe('a Prometheus with a problem of its own', () => {
         { name: 'b', default: true, metricRelabelings: [{ sourceLabels: ['__name__'], regex: 'go_(', action: 'drop' }] },
       ],
     })).toEqual([
-      { path: 'spec.scrapeClasses[1].metricRelabelings[0].regex', message: 'invalid regex "go_(": Unterminated group' },
+      { path: 'spec.scrapeClasses[1].metricRelabelings[0].regex', message: 'invalid regex "go_(": missing closing ): go_(' },
       { path: 'spec.scrapeClasses[1].default', message: 'only one scrape class can be the default, and "a" already is' },
     ]);
   });

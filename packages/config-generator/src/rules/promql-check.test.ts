@@ -102,7 +102,7 @@ describe('regex matchers, read as RE2 where JavaScript reads them differently', 
     ['x{a=~"\\\\p{greek}"}', 'column 3: invalid regular expression "\\\\p{greek}": invalid character class range: \\p{greek}'],
     ['x{a=~"[]a"}', 'column 3: invalid regular expression "[]a": missing closing ]: []a'],
     ['x{a=~"\\\\C"}', 'column 3: invalid regular expression "\\\\C": invalid escape sequence: \\C'],
-    ['x{a=~"(?i)+"}', 'column 3: invalid regular expression "(?i)+": Nothing to repeat'],
+    ['x{a=~"(?i)+"}', 'column 3: invalid regular expression "(?i)+": missing argument to repetition operator: +'],
     ['x{a=~"\\\\p{Grek}"}', 'column 3: invalid regular expression "\\\\p{Grek}": invalid character class range: \\p{Grek}'],
     ['x{a=~"(a))"}', 'column 3: invalid regular expression "(a))": unexpected ): (a))'],
   ])('%s: %s', (expr, expected) => {

@@ -24,7 +24,7 @@ import { lexPromql, type PromqlToken, type PromqlTokenKind } from './promql-lexe
 import { parseGoNumberLiteral } from './go-number.ts';
 import { decodePromqlString } from './promql-string.ts';
 import { parseDuration } from '../values/duration.ts';
-import { re2Problem } from './re2-gaps.ts';
+import { re2RegexError } from '../values/re2-regex.ts';
 import { promqlFunctionHistory } from './promql-functions.ts';
 
 /** The tree, when the expression is well-formed, and every problem found while building it. */
@@ -284,7 +284,7 @@ class PromqlParser {
     const valueToken = this.expect('STRING', 'label matching');
     const value = decodePromqlString(valueToken.text).value;
     if (operator === '=~' || operator === '!~') {
-      const reason = re2Problem(value);
+      const reason = re2RegexError(value);
       if (reason) {
         this.problem({ from: nameToken.from, to: this.endOf(valueToken) }, `invalid regular expression ${valueToken.text}: ${reason}`);
         return [];

@@ -23,7 +23,7 @@ describe('PromQL syntax checking', () => {
     ['a +\n  b c', 'syntax error at line 2, column 5: unexpected "c" after "a + b"'],
     ['{}', 'selector {} at column 1 needs a metric name or a matcher that does not match the empty string'],
     ['up + {job!="a"}', 'selector {job!="a"} at column 6 needs a metric name or a matcher that does not match the empty string'],
-    ['rate(x{job=~"(a"}[5m])', 'invalid regular expression in job=~"(a" at column 8: Unterminated group'],
+    ['rate(x{job=~"(a"}[5m])', 'invalid regular expression in job=~"(a" at column 8: missing closing ): (a'],
     ['{job!~"a"}', 'selector {job!~"a"} at column 1 needs a metric name or a matcher that does not match the empty string'],
   ])('rejects %j', (expr, message) => {
     expect(findPromqlSyntaxError(expr)?.message).toBe(message);

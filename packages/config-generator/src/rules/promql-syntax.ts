@@ -7,6 +7,7 @@
  * in our tests).
  */
 import { parser } from '@prometheus-io/lezer-promql';
+import { readPrometheusRegex } from '../values/go-regexp/index.ts';
 import { re2RegexError } from '../values/re2-regex.ts';
 import { unquotePromqlString } from './promql-string.ts';
 
@@ -77,8 +78,8 @@ function findInvalidRegexMatcher(expr: string, selector: SyntaxNode): { from: nu
 
 /**
  * True for a selector without a metric name whose matchers all accept the empty string; Prometheus
- * refuses it at parse time. Regexes are RE2 there and JavaScript here: one that JavaScript cannot
- * compile is assumed to be selective, so a doubt never rejects a rule.
+ * refuses it at parse time. Whether a regex matches the empty string is read off Go's parse tree of it
+ * (values/go-regexp), never by running it.
  */
 function matchesEverySeries(expr: string, selector: SyntaxNode): boolean {
   if (selector.getChild('Identifier')) return false;
@@ -99,13 +100,10 @@ function matchesEverySeries(expr: string, selector: SyntaxNode): boolean {
 function matchesEmpty(operator: string, value: string): boolean {
   if (operator === '=') return value === '';
   if (operator === '!=') return value !== '';
-  let regex: RegExp;
-  try {
-    regex = new RegExp(`^(?:${value})$`);
-  } catch {
-    return false;
-  }
-  return operator === '=~' ? regex.test('') : !regex.test('');
+  // A regex Go refuses is reported by findInvalidRegexMatcher; here it counts as selective.
+  const read = readPrometheusRegex(value);
+  if (!read.ok) return false;
+  return operator === '=~' ? read.matchesEmpty : !read.matchesEmpty;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { AggregateExpr, BinaryExpr, Call, PromqlExpr, PromqlProblem, Span, VectorSelector } from './promql-ast.ts';
 import type { PromqlValueType } from './promql-functions.ts';
-import { regexMatchesEmpty } from './regex-matches-empty.ts';
+import { readPrometheusRegex } from '../values/go-regexp/index.ts';
 
 /** Every type error in `expr` (a tree parsed without problems), in Prometheus' order. */
 export function findPromqlTypeErrors(expr: PromqlExpr, input: string): PromqlProblem[] {
@@ -228,6 +228,15 @@ function matchesEmptyValue(operator: string, value: string): boolean {
     default:
       return !regexMatchesEmpty(value);
   }
+}
+
+/**
+ * Whether a regex matcher's pattern matches the empty string, read off Go's parse tree of the anchored regex. A
+ * pattern Go refuses is reported on its own; here it counts as not matching, so that doubt never adds a problem.
+ */
+function regexMatchesEmpty(value: string): boolean {
+  const read = readPrometheusRegex(value);
+  return read.ok && read.matchesEmpty;
 }
 
 function plural(count: number, noun: string): string {
