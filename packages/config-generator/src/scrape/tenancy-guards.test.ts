@@ -9,7 +9,7 @@ import type { MonitorRendering, ScrapeContext } from './scrape-context.ts';
 import { renderPodMonitor, renderProbe, renderScrapeConfig, renderServiceMonitor } from './index.ts';
 import { FILE_ACCESS_DENIED } from './file-access.ts';
 import { SecretStore } from '../secret-store.ts';
-import { TEST_CONFIG_MAPS, TEST_SECRETS, testContext as harnessContext, testPrometheus, wrapScrapeConfigs } from '../test-support/scrape-harness.ts';
+import { promtoolCheckConfigs, TEST_CONFIG_MAPS, TEST_SECRETS, testContext as harnessContext, testPrometheus, wrapScrapeConfigs } from '../test-support/scrape-harness.ts';
 
 const TEAM = 'team-a';
 const meta = (name: string) => ({ name, namespace: TEAM });
@@ -52,6 +52,16 @@ describe('a Prometheus with ignoreNamespaceSelectors: true, shared by several te
     const found = discoveries(render());
     expect(found.length).toBeGreaterThan(0);
     for (const sd of found) expect(sd.namespaces).toEqual({ names: [TEAM] });
+  });
+
+  it('writes jobs the real promtool loads', async () => {
+    const configs = escapes.map(([, render]) => {
+      const result = render();
+      if (!result.ok) throw new Error(`rejected: ${JSON.stringify(result.problems)}`);
+      return wrapScrapeConfigs(result.scrapeConfigs);
+    });
+    const result = await promtoolCheckConfigs(configs);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   it("says in the ScrapeConfig's status what was narrowed, so the team knows why targets elsewhere are gone", () => {
