@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the real programs promop's tests talk to (etcd, kube-apiserver, kube-controller-manager,
-# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, prometheus, promtool, helm) from Go
-# modules into .tools/bin, or into $PROMOP_TOOLS_DIR. runc, the CNI plugins and iptables come from
-# Debian packages (scripts/system-deps.sh): runc needs cgo and libseccomp.
+# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, prometheus, promtool, helm, and
+# prometheus-operator with its config-reloader) from Go modules into .tools/bin, or into
+# $PROMOP_TOOLS_DIR. runc, the CNI plugins and iptables come from Debian packages
+# (scripts/system-deps.sh): runc needs cgo and libseccomp.
 #
 # Release downloads are not reachable from our machines; the Go module proxy is. Each tool has a
 # small wrapper module beside this script (tools/<tool>/go.mod) that pins its version, because
@@ -131,5 +132,8 @@ GOFLAGS="$GOFLAGS -tags=no_btrfs,urfave_cli_no_docs" build containerd "container
 
 # The reader check the tests compare promop's output with: Prometheus' YAML libraries and Go's regexp.
 build go-check "go-check $(sha256sum "$here/go-check/main.go" "$here/go-check/go.mod" | sha256sum | cut -c1-16)" "" "go-check=."
+
+# prometheus-operator and its config-reloader, from its Go module: the takeover end-to-end test runs both.
+bash "$here/build-prometheus-operator.sh"
 
 log "all tools ready in $out"

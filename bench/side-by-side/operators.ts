@@ -16,6 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT, toolPath } from '../../e2e/src/tools.ts';
 import { startProcess, type ManagedProcess } from '../../e2e/src/child-processes.ts';
+import { prometheusOperatorCrdDirectory } from '../../e2e/src/prometheus-operator.ts';
 import { PROMOP_NODE_FLAGS, PROMOP_PROCESS_ENV } from '../../e2e/src/images/promop-process-settings.ts';
 import type { ConfigLayout } from './config-watch.ts';
 
@@ -92,10 +93,8 @@ export function promop(options: PromopOptions = {}): OperatorUnderTest {
   };
 }
 
-const PROMETHEUS_OPERATOR_MODULE = 'github.com/prometheus-operator/prometheus-operator';
-
 export function prometheusOperator(): OperatorUnderTest {
-  const binary = (): string => toolPathOrBuilt();
+  const binary = (): string => toolPath('prometheus-operator');
   return {
     id: 'prometheus-operator',
     user: 'bench:prometheus-operator',
@@ -103,23 +102,14 @@ export function prometheusOperator(): OperatorUnderTest {
       execFileSync('bash', [join(REPO_ROOT, 'tools', 'build-prometheus-operator.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
       return execFileSync(binary(), ['--version'], { encoding: 'utf8' }).split('\n')[0]?.trim() ?? '';
     },
-    crdDirectory: () => {
-      // The module is in Go's module cache once the wrapper module has been built.
-      const dir = execFileSync('go', ['list', '-m', '-f', '{{.Dir}}', PROMETHEUS_OPERATOR_MODULE], {
-        cwd: join(REPO_ROOT, 'tools', 'prometheus-operator'), encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod' },
-      }).trim();
-      return join(dir, 'example', 'prometheus-operator-crd');
-    },
+    // The module is in Go's module cache once the wrapper module has been built.
+    crdDirectory: prometheusOperatorCrdDirectory,
     start: (kubeconfig, port, logFile) => startProcess('prometheus-operator', binary(), [
       `--web.listen-address=127.0.0.1:${port}`,
       '--log-level=info',
     ], logFile, { ...process.env, KUBECONFIG: kubeconfig }),
     layout: prometheusOperatorLayout,
   };
-}
-
-function toolPathOrBuilt(): string {
-  return join(process.env.PROMOP_TOOLS_DIR ?? join(REPO_ROOT, '.tools', 'bin'), 'prometheus-operator');
 }
 
 /** kubectl of the repository's tools. */

@@ -15,7 +15,9 @@ export type ToolName =
   // The Prometheus release before the default, which the end-to-end test upgrades from.
   | 'prometheus-previous'
   // Reads YAML with Prometheus' own YAML libraries and compiles regexes with Go's regexp (tools/go-check).
-  | 'go-check';
+  | 'go-check'
+  // prometheus-operator v0.93.1 and its config-reloader sidecar (tools/build-prometheus-operator.sh): the takeover test.
+  | 'prometheus-operator' | 'prometheus-config-reloader';
 
 /** The repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
