@@ -111,7 +111,7 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: ['Prometheus.retentionSize'], check: 'byte-size', where: 'schema byte size pattern; prometheus/storage-config.ts buildStorageConfig → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
   { paths: ['*.remoteWrite[].url', '*.remoteRead[].url'], check: 'url', where: 'schema URL pattern; prometheus/client-auth.ts checkHttpUrl → values/go-url.ts goUrlHostError', rejects: 'http://a b/' },
   { paths: ['*.apiserverConfig.host'], check: 'url', where: 'prometheus/api-server-config.ts buildApiServerSdKeys → prometheus/client-auth.ts checkHttpUrl (an http or https URL whose host Go accepts)', rejects: 'http://a b' },
-  { paths: ['*.httpSDConfigs[].url'], check: 'unchecked', where: 'only the schema URL pattern: Prometheus parses it with Go\'s url.Parse and refuses a host such as "a b" (values/go-url.ts goUrlHostError would catch it)', refusedByPrometheus: 'http://a b/sd' },
+  { paths: ['*.httpSDConfigs[].url'], check: 'url', where: 'schema URL pattern; scrape/service-discovery.ts checkDiscoveryUrl → values/go-url.ts goUrlHostError', rejects: 'http://a b/sd' },
 
   // Label names and values the Prometheus writes on everything.
   { paths: ['*.externalLabels{key}'], check: 'label-name', where: 'prometheus/external-labels.ts buildExternalLabels', rejects: '' },
@@ -142,8 +142,8 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: ['Probe.targets.staticConfig.static[]', 'ScrapeConfig.staticConfigs[].targets[]'], check: 'free text', where: `${FREE_TEXT}: relabelings always follow, so Prometheus' URL-in-target check does not apply` },
   { paths: ['*.targets.staticConfig.labels{key}', '*.staticConfigs[].labels{key}'], check: 'label-name', where: 'scrape/probe.ts and scrape/scrape-config.ts', rejects: '' },
   { paths: ['*.targets.staticConfig.labels{}', '*.staticConfigs[].labels{}'], check: 'free text', where: `${FREE_TEXT}: label values` },
-  { paths: ['ScrapeConfig.fileSDConfigs[].files[]'], check: 'unchecked', where: 'Prometheus refuses a file name not matching ^[^*]*(\\*[^/]*)?\\.(json|yml|yaml|JSON|YML|YAML)$', refusedByPrometheus: '/etc/prometheus/targets.txt' },
-  { paths: ['ScrapeConfig.kubernetesSDConfigs[].apiServer'], check: 'unchecked', where: 'Prometheus parses it with Go\'s url.Parse (values/go-url.ts goUrlHostError would catch a bad host)', refusedByPrometheus: 'https://kube .example' },
+  { paths: ['ScrapeConfig.fileSDConfigs[].files[]'], check: 'closed form', where: 'scrape/service-discovery.ts FILE_SD_NAME: the names Prometheus\' file discovery accepts (.json/.yml/.yaml, a glob only in the last element)', rejects: '/etc/prometheus/targets.txt' },
+  { paths: ['ScrapeConfig.kubernetesSDConfigs[].apiServer'], check: 'url', where: 'scrape/service-discovery.ts kubernetesSd → values/go-url.ts goUrlHostError (Go\'s url.Parse, as Prometheus reads it)', rejects: 'https://kube .example' },
   { paths: ['ScrapeConfig.kubernetesSDConfigs[].selectors[].label', 'ScrapeConfig.kubernetesSDConfigs[].selectors[].field'], check: 'k8s-selector', where: 'scrape/kubernetes-sd-selectors.ts (apimachinery\'s label and field selector parsers)', rejects: 'a in (' },
   {
     paths: ['ScrapeConfig.consulSDConfigs[].pathPrefix', 'ScrapeConfig.consulSDConfigs[].datacenter', 'ScrapeConfig.consulSDConfigs[].namespace',
@@ -152,7 +152,7 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
     check: 'free text',
     where: `${FREE_TEXT}: passed to the Consul API (filters are evaluated by Consul)`,
   },
-  { paths: ['ScrapeConfig.consulSDConfigs[].server'], check: 'unchecked', where: 'the schema\'s minLength 1 only: Prometheus refuses an address that is blank once trimmed', refusedByPrometheus: ' ' },
+  { paths: ['ScrapeConfig.consulSDConfigs[].server'], check: 'closed form', where: 'scrape/service-discovery.ts consulSd: not blank once trimmed, as Prometheus checks it (free text otherwise)', rejects: ' ' },
   { paths: ['ScrapeConfig.dnsSDConfigs[].names[]'], check: 'free text', where: `${FREE_TEXT}: DNS names resolved at discovery time` },
 
   // Remote storage and alerting.

@@ -4,6 +4,7 @@
  * TLS, proxy) read from the ScrapeConfig's namespace. The discovery kinds promop does not render are problems at
  * their field, never dropped.
  */
+import { goUrlHostError } from '../values/go-url.ts';
 import type { ProxyConfig, ScrapeConfig } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import {
@@ -40,6 +41,26 @@ export interface DiscoveryOptions {
   confineToNamespace?: string;
 }
 
+/**
+ * The names Prometheus' file discovery accepts (discovery/file's pattern): a .json, .yml or .yaml file, a glob `*`
+ * only in the last path element. Any other name makes Prometheus refuse the whole file.
+ */
+const FILE_SD_NAME = /^[^*]*(\*[^/]*)?\.(json|yml|yaml|JSON|YML|YAML)$/;
+
+/**
+ * An HTTP discovery URL Prometheus can read: it parses it with Go's url.Parse when it loads the file (which refuses a
+ * host such as "a b") and needs http or https and a host.
+ */
+function checkDiscoveryUrl(url: string, path: string, hc: HttpClientContext): void {
+  const field = path.split('.').pop();
+  if (!/^https?:\/\/[^/?#]/.test(url)) {
+    hc.findings.problem(path, `${field} must be an http:// or https:// URL with a host, got "${url}"`);
+    return;
+  }
+  const hostError = goUrlHostError(url);
+  if (hostError) hc.findings.problem(path, `${field} "${url}" is not a URL Prometheus can read: ${hostError}`);
+}
+
 /** Appends the `*_sd_configs` keys of `spec` to `cfg`; problems (and unrendered kinds) go to `hc.findings`. */
 export function appendServiceDiscovery(cfg: Entry, spec: Spec, hc: HttpClientContext, options: DiscoveryOptions): void {
   const scheme = options.nameValidationScheme;
@@ -58,10 +79,18 @@ export function appendServiceDiscovery(cfg: Entry, spec: Spec, hc: HttpClientCon
     }
     return { targets: [...sd.targets], labels: sortedByKey(sd.labels ?? {}) };
   });
-  list('fileSDConfigs', spec.fileSDConfigs, 'file_sd_configs', (sd, path) => withRefresh({ files: [...sd.files] }, sd.refreshInterval, path, hc));
+  list('fileSDConfigs', spec.fileSDConfigs, 'file_sd_configs', (sd, path) => {
+    sd.files.forEach((file, i) => {
+      if (!FILE_SD_NAME.test(file)) {
+        hc.findings.problem(`${path}.files[${i}]`, `"${file}" is not a file Prometheus' file discovery reads: it must end in .json, .yml or .yaml, with a * only in its last path element`);
+      }
+    });
+    return withRefresh({ files: [...sd.files] }, sd.refreshInterval, path, hc);
+  });
   list('httpSDConfigs', spec.httpSDConfigs, 'http_sd_configs', (sd, path) => {
     const entry: Entry = {};
     appendClientAuth(entry, sd, path, hc, 'tls-before-proxy');
+    checkDiscoveryUrl(sd.url, `${path}.url`, hc);
     entry.url = sd.url;
     withRefresh(entry, sd.refreshInterval, path, hc);
     appendClientFlags(entry, sd);
@@ -136,7 +165,11 @@ function appendClientFlags(entry: Entry, sd: SdHttpClient): void {
 
 function kubernetesSd(sd: KubernetesSd, path: string, hc: HttpClientContext, confineToNamespace: string | undefined): Entry {
   const entry: Entry = {};
-  if (sd.apiServer) entry.api_server = sd.apiServer;
+  if (sd.apiServer) {
+    const hostError = goUrlHostError(sd.apiServer);
+    if (hostError) hc.findings.problem(`${path}.apiServer`, `apiServer "${sd.apiServer}" is not a URL Prometheus can read: ${hostError}`);
+    entry.api_server = sd.apiServer;
+  }
   const role = String(sd.role ?? '').toLowerCase();
   if (!(KUBERNETES_SD_ROLES as readonly string[]).includes(role)) {
     hc.findings.problem(`${path}.role`, `"${sd.role ?? ''}" is not a Kubernetes discovery role (Pod, Service, Endpoints, EndpointSlice, Node or Ingress)`);
@@ -195,6 +228,8 @@ function confinedNamespaces(namespaces: KubernetesSd['namespaces'], own: string,
 function consulSd(sd: ConsulSd, path: string, hc: HttpClientContext): Entry {
   const entry: Entry = {};
   appendClientAuth(entry, sd, path, hc, 'oauth2-proxy-tls');
+  // Prometheus trims the address before it checks that there is one.
+  if (sd.server.trim() === '') hc.findings.problem(`${path}.server`, 'the Consul server address is blank; Prometheus needs one');
   entry.server = sd.server;
   if (sd.pathPrefix !== undefined) entry.path_prefix = sd.pathPrefix;
   if (sd.tokenRef?.name) entry.token = readSecretKey(sd.tokenRef, `${path}.tokenRef`, hc) ?? '';

@@ -17,7 +17,7 @@ export const SENTINEL = 'zqsentinel';
  * Plain-string sentinels, tried in order until one is accepted and found: a bare word (a name, a label, a regex, a
  * PromQL selector), then the shapes fields with a grammar of their own need.
  */
-const PLAIN_SENTINELS = [SENTINEL, `${SENTINEL}:9115`, `/${SENTINEL}`, `http://${SENTINEL}.example/`, `app=${SENTINEL}`, '4.711'];
+const PLAIN_SENTINELS = [SENTINEL, `${SENTINEL}:9115`, `/${SENTINEL}`, `http://${SENTINEL}.example/`, `app=${SENTINEL}`, '4.711', `/${SENTINEL}.json`];
 
 /**
  * Values for the schema patterns: each matches its pattern, is written as it is, and is unlikely anywhere else in
@@ -97,6 +97,7 @@ function hintFor(target: string): ValueHint {
     if (/^scrapeClasses\[\]$/.test(path)) return { name: 'zz_class', default: true };
     if (/^endpoints\[\]$|^podMetricsEndpoints\[\]$/.test(path)) return { port: 'web' };
     if (/^prober$/.test(path)) return { url: 'blackbox:9115' };
+    if (/^fileSDConfigs\[\]$/.test(path)) return { files: ['/etc/prometheus/sd/targets.json'] };
     if (/\.rules\[\]$/.test(path)) return { record: 'zz_rec', expr: 'up' };
     return undefined;
   };
