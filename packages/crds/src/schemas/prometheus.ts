@@ -151,9 +151,9 @@ export const commonPrometheusProperties = {
   // Advanced: accepted so real manifests apply.
   arbitraryFSAccessThroughSMs: {
     type: 'object',
-    description: 'Whether ServiceMonitors may make Prometheus read files of its container.',
+    description: 'Whether team objects may make Prometheus read files of its container.',
     additionalProperties: false,
-    properties: { deny: bool('Reject ServiceMonitors that use bearerTokenFile or TLS *File fields.') },
+    properties: { deny: bool('Reject ServiceMonitors, PodMonitors, Probes and ScrapeConfigs that name a file of the Prometheus container (bearer token, TLS, credentials files, file discovery).') },
   },
   overrideHonorLabels: bool('Force honorLabels off for all monitors.'),
   overrideHonorTimestamps: bool('Force honorTimestamps off for all monitors.'),
