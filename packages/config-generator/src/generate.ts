@@ -38,6 +38,7 @@ import { renderPodMonitor, renderProbe, renderScrapeConfig, renderServiceMonitor
 import { settingsKeyOf, type RenderMemo } from './render-memo.ts';
 import { SecretStore } from './secret-store.ts';
 import { resourceRef, selectedVerdict } from './verdict.ts';
+import { boundedVerdict } from './verdict-bounds.ts';
 import { indexNamespaces, selectResources, type NamespaceLabels, type ResourceSelection, type SelectorPair } from './selection/select-resources.ts';
 
 type Spec = NonNullable<Prometheus['spec']>;
@@ -151,11 +152,12 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   for (const [file, content] of Object.entries(context.tlsAssets)) tlsAssets[file] = content;
   const ok = problems.length === 0;
   const prometheusWarnings = [...context.findings.warnings, ...agentModeWarnings(prometheus)];
+  // Bounded, since each becomes a status the API server must accept: a hostile object's problems can quote it back.
   const verdicts: Verdict[] = [
     selectedVerdict(identity, problems, prometheusWarnings),
     ...sortVerdicts('monitors', [...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected, ...probes.notSelected, ...scrapeConfigs.notSelected], memo),
     ...sortVerdicts('rules', [...renderedRules.verdicts, ...rules.notSelected], memo),
-  ];
+  ].map(boundedVerdict);
   return {
     ok,
     prometheusProblems: problems,

@@ -225,3 +225,30 @@ describe('a team PrometheusRule with a 400,000-character record name', () => {
     expect(verdict.problems[0]!.message.length).toBeLessThan(400);
   });
 });
+
+describe('a team ServiceMonitor whose problems would quote back a megabyte', () => {
+  const hostile = [
+    serviceMonitor('hostile', 'huge-regex', { endpoints: [{ port: 'web', relabelings: [{ sourceLabels: ['a'], targetLabel: 'x', regex: `(${'a'.repeat(1024 * 1024)}` }] }] }),
+    serviceMonitor('hostile', 'many-problems', { endpoints: [{ port: 'web', relabelings: Array.from({ length: 10_000 }, () => ({ action: 'nope' as 'keep' })) }] }),
+  ];
+
+  it('is rejected alone with a status the API server accepts: at most 20 problems and a note, each cut to 1,000 characters', () => {
+    const output = generate(input({ serviceMonitors: hostile }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'huge-regex', /^spec\.endpoints\[0\]\.relabelings\[0\]\.regex: .*… \(1,048,\d{3} characters\)$/);
+    expectRejectedAlone(output, 'ServiceMonitor', 'many-problems', /^spec\.endpoints\[0\]\.relabelings\[0\]\.action: /);
+    const many = verdictOf(output, 'ServiceMonitor', 'hostile', 'many-problems');
+    if (!many.selected || many.accepted) throw new Error('accepted');
+    expect(many.problems).toHaveLength(21);
+    expect(many.problems[20]).toEqual({ path: 'spec', message: 'and 9,980 more problems not listed; fix these first' });
+    for (const verdict of output.verdicts) expect(JSON.stringify(verdict).length).toBeLessThan(30_000);
+  });
+
+  it('keeps every verdict within the bounds the very object it was, so an unchanged verdict is still recognised', () => {
+    const memo = new RenderMemo();
+    // The same objects each time, as the watch cache hands out an unchanged object.
+    const same = input({});
+    const first = generate({ ...same, memo });
+    const second = generate({ ...same, memo });
+    for (const [index, verdict] of second.verdicts.entries()) if (verdict.resource.kind !== 'Prometheus') expect(verdict).toBe(first.verdicts[index]);
+  });
+});

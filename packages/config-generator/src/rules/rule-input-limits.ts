@@ -5,6 +5,7 @@
  * rule file could never be written is refused before it is checked, and its nesting before it is parsed.
  */
 import { formatCount } from '../format-count.ts';
+import { MAX_VERDICT_PROBLEMS } from '../verdict-bounds.ts';
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from './field-path.ts';
 import { isRecord } from './is-record.ts';
@@ -28,11 +29,10 @@ export const MAX_RULE_TEXT_BYTES = MAX_RULE_CONFIGMAP_BYTES;
 export const MAX_PROMQL_BRACKET_DEPTH = 256;
 
 /**
- * The most problems one PrometheusRule's verdict lists. The verdict goes into the object's status, all of it in
- * one condition message; an object of 100,000 empty rules would otherwise get a status larger than the API server
- * accepts. The first ones are enough to fix the object, and checking stops there.
+ * After how many problems checking a PrometheusRule stops: its verdict lists no more (verdict-bounds.ts), and an
+ * object of 30,000 invalid rules is not worth checking to the end.
  */
-export const MAX_RULE_PROBLEMS = 20;
+export const MAX_RULE_PROBLEMS = MAX_VERDICT_PROBLEMS;
 
 /**
  * Least bytes the rule file spends on an entry besides its strings: `- name: ` for a group, `- expr: ` for a
