@@ -30,6 +30,7 @@ import { buildRuleFiles } from './prometheus/rule-files.ts';
 import { checkScrapeClasses } from './prometheus/scrape-classes.ts';
 import { SCRAPE_CONFIG_FILES_SINCE } from './prometheus/scrape-config-files.ts';
 import { renderShardConfigs, type OversizedMonitor, type ShardConfigs } from './prometheus/shard-configs.ts';
+import { repeatedSelectorProblem } from './prometheus/repeated-selector.ts';
 import { shardCount, tooManyShardsProblem } from './prometheus/sharding.ts';
 import { buildStorageConfig } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
@@ -102,8 +103,8 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const scrapeConfigs = select('ScrapeConfig', input.scrapeConfigs ?? [], identity, pairFor(spec, 'scrapeConfig'), namespaces, invalidSelectors, memo);
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [], tlsAssets: [] };
   let monitorVerdicts = [
-    ...renderMonitors('ServiceMonitor', serviceMonitors, renderedAll('ServiceMonitor', renderServiceMonitor), generatedJobs, memo),
-    ...renderMonitors('PodMonitor', podMonitors, renderedAll('PodMonitor', renderPodMonitor), generatedJobs, memo),
+    ...renderMonitors('ServiceMonitor', serviceMonitors, renderedAll('ServiceMonitor', unlessSelectorRepeatsTooOften(renderServiceMonitor)), generatedJobs, memo),
+    ...renderMonitors('PodMonitor', podMonitors, renderedAll('PodMonitor', unlessSelectorRepeatsTooOften(renderPodMonitor)), generatedJobs, memo),
     // prometheus-operator writes Probe jobs after the monitors', then ScrapeConfig jobs.
     ...renderMonitors('Probe', probes, renderedAll('Probe', renderProbe), generatedJobs, memo),
     ...renderMonitors('ScrapeConfig', scrapeConfigs, renderedAll('ScrapeConfig', renderScrapeConfig), generatedJobs, memo),
@@ -309,6 +310,17 @@ function renderMonitors<T extends MonitorObject>(
     if (hasTlsAssets) jobs.tlsAssets.push({ owner, files: rendering.tlsAssets });
     return verdict;
   });
+}
+
+/**
+ * `render`, unless the monitor's endpoints repeat its selector more often than one scrape file could hold
+ * (repeated-selector.ts): then it is rejected without being rendered.
+ */
+function unlessSelectorRepeatsTooOften<T extends ServiceMonitor | PodMonitor>(render: (monitor: T, context: ScrapeContext) => MonitorRendering) {
+  return (monitor: T, context: ScrapeContext): MonitorRendering => {
+    const problem = repeatedSelectorProblem(monitor);
+    return problem ? { ok: false, problems: [problem], warnings: [] } : render(monitor, context);
+  };
 }
 
 /** `verdict`, rejected when its monitor is one of `oversized` (shard-configs.ts). */

@@ -226,6 +226,18 @@ describe('a team PrometheusRule with a 400,000-character record name', () => {
   });
 });
 
+describe('a team ServiceMonitor of 5,000 endpoints and a selector of 200 requirements', () => {
+  // 85 KB of object that would be a million selector rules, built before their size could refuse them.
+  const matchExpressions = Array.from({ length: 200 }, (_, index) => ({ key: `label-${index}`, operator: 'In' as const, values: ['a', 'b'] }));
+  const hostile = serviceMonitor('hostile', 'amplifier', { selector: { matchExpressions }, endpoints: Array.from({ length: 5_000 }, (_, index) => ({ port: `p${index}` })) });
+
+  it('is rejected alone before it is rendered, from its endpoints and selector, and every other team\'s jobs are written', () => {
+    const output = generate(input({ serviceMonitors: [hostile] }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'amplifier', /^spec: its 5,000 endpoints each repeat the 200 requirements of its selector in their scrape jobs, at least 2,000,000 bytes of YAML; a monitor's jobs may take at most 921,584 bytes/);
+    expect(loadedJobs(output)).toEqual(everyTeamsJob);
+  });
+});
+
 describe('a team ServiceMonitor whose problems would quote back a megabyte', () => {
   const hostile = [
     serviceMonitor('hostile', 'huge-regex', { endpoints: [{ port: 'web', relabelings: [{ sourceLabels: ['a'], targetLabel: 'x', regex: `(${'a'.repeat(1024 * 1024)}` }] }] }),

@@ -70,6 +70,12 @@ export const SCRAPE_FILE_HEADER = 'scrape_configs:\n';
 
 const HEADER_BYTES = Buffer.byteLength(SCRAPE_FILE_HEADER);
 
+/**
+ * The most plain YAML one monitor's jobs may take: what one scrape file holds besides its header. All of a
+ * monitor's jobs go into its home file, so a monitor over it could only be written by pushing others' jobs out.
+ */
+export const MONITOR_JOBS_MAX_BYTES = SCRAPE_FILE_MAX_BYTES - HEADER_BYTES;
+
 /** Hex characters of the content hash in a file name: 64 bits, plenty to tell one version of a file from the next. */
 const NAME_HASH_CHARS = 16;
 
