@@ -75,7 +75,7 @@ const CASES: Record<string, () => Partial<Pick<GeneratorInput, 'serviceMonitors'
   'ServiceMonitor, 1 MB relabeling replacement': () => monitor('replacement', { endpoints: [{ port: 'web', relabelings: [{ targetLabel: 'x', replacement: 'y'.repeat(1024 * 1024) }] }] }),
   'ServiceMonitor, 1,000 endpoints x 100 matchExpressions': () => monitor('endpoints', { selector: selectorOf(100), endpoints: Array.from({ length: 1_000 }, (_, i) => ({ port: `p${i}` })) }),
   // Just under what repeated-selector.ts refuses before rendering (its least bytes per requirement are RoleSelector's).
-  'ServiceMonitor, RoleSelector, 2,300 endpoints x 200 matchExpressions': () => monitor('role-selector', { selectorMechanism: 'RoleSelector', selector: selectorOf(200), endpoints: Array.from({ length: 2_300 }, (_, i) => ({ port: `p${i}` })) }),
+  'ServiceMonitor, RoleSelector, 2,300 endpoints x 200 exprs': () => monitor('role-selector', { selectorMechanism: 'RoleSelector', selector: selectorOf(200), endpoints: Array.from({ length: 2_300 }, (_, i) => ({ port: `p${i}` })) }),
   'ServiceMonitor, 5,000 endpoints x 200 matchExpressions': () => monitor('endpoints-5k', { selector: selectorOf(200), endpoints: Array.from({ length: 5_000 }, (_, i) => ({ port: `p${i}` })) }),
 };
 
