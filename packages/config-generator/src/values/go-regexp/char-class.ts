@@ -3,7 +3,7 @@
  * (merging with the last two pairs, as Go does), then cleaned (sorted and merged). The parser's limits count these
  * runes and its factoring compares classes, so the lists must come out as Go's do once cleaned.
  */
-import { foldingRunesIn, MAX_RUNE, simpleFold } from './unicode-classes.ts';
+import { foldingRunesIn, MAX_RUNE, simpleFold, unicodeClassRanges } from './unicode-classes.ts';
 import { Flag } from './ast.ts';
 
 /** The lowest and highest runes that take part in case folding (Go's minFold and maxFold). */
@@ -67,19 +67,32 @@ export function appendNegatedClass(runes: number[], pairs: readonly number[]): n
   return runes;
 }
 
+/** Above every rune: a pair's sort key is lo * KEY_BASE + (KEY_BASE - 1 - hi), exact in a double. */
+const KEY_BASE = 0x200000;
+
 /** Sorts the pairs (lo ascending, hi descending) and merges those that overlap or touch. */
 export function cleanClass(runes: number[]): number[] {
   if (runes.length < 4) return runes;
   let sorted = true;
+  let clean = true;
   for (let i = 2; i < runes.length && sorted; i += 2) {
     if (runes[i]! < runes[i - 2]! || (runes[i] === runes[i - 2] && runes[i + 1]! > runes[i - 1]!)) sorted = false;
+    else if (runes[i]! <= runes[i - 1]! + 1) clean = false;
   }
+  // Already clean (a Unicode table shared between nodes among them): nothing to write.
+  if (sorted && clean) return runes;
   let pairs = runes;
   if (!sorted) {
-    const order = Array.from({ length: runes.length / 2 }, (_, i) => i);
-    order.sort((a, b) => runes[2 * a]! - runes[2 * b]! || runes[2 * b + 1]! - runes[2 * a + 1]!);
-    pairs = [];
-    for (const i of order) pairs.push(runes[2 * i]!, runes[2 * i + 1]!);
+    // One number per pair, ordered as Go orders them (lo ascending, hi descending): a native numeric sort.
+    const keys = new Float64Array(runes.length / 2);
+    for (let i = 0; i < keys.length; i++) keys[i] = runes[2 * i]! * KEY_BASE + (KEY_BASE - 1 - runes[2 * i + 1]!);
+    keys.sort();
+    pairs = new Array<number>(runes.length);
+    for (let i = 0; i < keys.length; i++) {
+      const lo = Math.floor(keys[i]! / KEY_BASE);
+      pairs[2 * i] = lo;
+      pairs[2 * i + 1] = KEY_BASE - 1 - (keys[i]! - lo * KEY_BASE);
+    }
   }
   let w = 2;
   const out = pairs === runes ? runes : pairs;
@@ -101,6 +114,21 @@ export function cleanClass(runes: number[]): number[] {
 /** The complement of a clean class. */
 export function negateClass(runes: readonly number[]): number[] {
   return appendNegatedClass([], runes);
+}
+
+const negatedTables = new Map<string, readonly number[]>();
+
+/** The complement of `\p{name}` (what `\P{name}` holds), frozen and computed once per name; undefined if unknown. */
+export function negatedUnicodeClassRanges(name: string, folded: boolean): readonly number[] | undefined {
+  const key = `${folded ? 'i' : ''}${name}`;
+  let negated = negatedTables.get(key);
+  if (!negated) {
+    const table = unicodeClassRanges(name, folded);
+    if (!table) return undefined;
+    negated = Object.freeze(negateClass(table));
+    negatedTables.set(key, negated);
+  }
+  return negated;
 }
 
 /** Whether a clean class holds `rune`. */

@@ -9,10 +9,12 @@
  * pattern is parsed in about linear time (a class under (?i) costs the runes that fold within its ranges).
  */
 import { Flag, Op, type GoRegexp, type GoRegexpErrorCode, type GoRegexpParse } from './ast.ts';
+import { cleanAlt, equal, isCharClass, leadingRegexp, leadingString, mergeCharClass } from './alternation.ts';
 import {
-  appendClass, appendFoldedRange, appendLiteral, appendNamedClass, appendNegatedClass, appendRange, classHas, cleanClass,
-  minFoldRune, negateClass, PERL_CLASSES, posixClass,
+  appendClass, appendFoldedRange, appendNamedClass, appendNegatedClass, appendRange, cleanClass, minFoldRune, negateClass, negatedUnicodeClassRanges,
+  PERL_CLASSES, posixClass,
 } from './char-class.ts';
+import { isAlnum, isOctal, parseInt10, SIMPLE_ESCAPES, unhex } from './lexical.ts';
 import { calcHeight, calcSize, MAX_HEIGHT, MAX_REPEAT, MAX_RUNES, MAX_SIZE, NodeCache, repeatIsValid } from './limits.ts';
 import { MAX_RUNE, simpleFold, unicodeClassRanges } from './unicode-classes.ts';
 
@@ -768,7 +770,7 @@ class Parser {
           const literalEnd = end < 0 ? s.length : end;
           for (let i = t + 2; i < literalEnd; ) {
             const { rune, next } = this.nextRune(i);
-            this.literal(rune);
+            if (!this.appendToText(rune)) this.literal(rune);
             i = next;
           }
           return end < 0 ? s.length : end + 2;
@@ -781,7 +783,7 @@ class Parser {
     const re = this.newRegexp(Op.CharClass);
     re.flags = this.flags;
     if (s[t + 1] === 'p' || s[t + 1] === 'P') {
-      const unicode = this.parseUnicodeClass(t, []);
+      const unicode = this.parseUnicodeClass(t, undefined);
       if (unicode) {
         re.runes = unicode.runes;
         this.push(re);
@@ -854,8 +856,8 @@ class Parser {
     throw invalid(t);
   }
 
-  /** `\p{Greek}`, `\pL`, `\P{^Greek}` at `at`, appended to `runes`; undefined when `at` holds no `\p` or `\P`. */
-  private parseUnicodeClass(at: number, runes: number[]): { runes: number[]; next: number } | undefined {
+  /** `\p{Greek}`, `\pL`, `\P{^Greek}` at `at`, appended to `runes` (none: outside brackets); undefined when `at` holds no `\p` or `\P`. */
+  private parseUnicodeClass(at: number, runes: number[] | undefined): { runes: number[]; next: number } | undefined {
     const s = this.s;
     if (!(this.flags & Flag.UnicodeGroups) || s.length - at < 2 || s.charCodeAt(at) !== BACKSLASH || (s[at + 1] !== 'p' && s[at + 1] !== 'P')) {
       return undefined;
@@ -879,8 +881,12 @@ class Parser {
       sign = -sign;
       name = name.slice(1);
     }
-    const table = unicodeClassRanges(name, (this.flags & Flag.FoldCase) !== 0);
+    const folded = (this.flags & Flag.FoldCase) !== 0;
+    const table = unicodeClassRanges(name, folded);
     if (!table) throw new GoRegexpError('invalid character class range', seq);
+    // Outside brackets the class is the table itself, shared and frozen (mergeCharClass copies it before it adds):
+    // Go copies it, and thirty thousand copies of \pL are what its rune limit stops.
+    if (!runes) return { runes: (sign > 0 ? table : negatedUnicodeClassRanges(name, folded)!) as number[], next: t };
     return { runes: sign > 0 ? appendClass(runes, table) : appendNegatedClass(runes, table), next: t };
   }
 
@@ -908,6 +914,7 @@ class Parser {
       if (!(this.flags & Flag.ClassNL)) runes.push(0xa, 0xa);
     }
     let first = true;
+    let cleanAt = CLEAN_AT;
     while (t >= s.length || s[t] !== ']' || first) {
       if (t < s.length && s[t] === '-' && !(this.flags & Flag.PerlX) && !first && (t + 1 >= s.length || s[t + 1] !== ']')) {
         throw new GoRegexpError('invalid character class range', s.slice(t, t + 1 + (this.nextRune(t + 1).next - t - 1)));
@@ -949,6 +956,12 @@ class Parser {
       }
       if (this.flags & Flag.FoldCase) appendFoldedRange(runes, low.rune, hi);
       else appendRange(runes, low.rune, hi);
+      // Go cleans the class once, at the end; cleaning it along the way gives the same class and keeps a long
+      // bracket expression of few distinct characters (appendRange merges with the last two pairs only) small.
+      if (runes.length > cleanAt) {
+        runes = cleanClass(runes);
+        cleanAt = Math.max(CLEAN_AT, 2 * runes.length);
+      }
     }
     t++;
     runes = cleanClass(runes);
@@ -985,146 +998,5 @@ class Parser {
 const SPECIAL = new Uint8Array(128);
 for (const c of '\\()|^$.[*+?{') SPECIAL[c.charCodeAt(0)] = 1;
 
-const SIMPLE_ESCAPES: Readonly<Record<string, number>> = { a: 7, f: 12, n: 10, r: 13, t: 9, v: 11 };
-
-function isOctal(s: string, at: number): boolean {
-  return at < s.length && s[at]! >= '0' && s[at]! <= '7';
-}
-
-function isAlnum(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-}
-
-function unhex(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
-  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
-  return -1;
-}
-
-/** A decimal number at `at` without a leading zero (value -1 when it is 1e8 or more), or undefined. */
-function parseInt10(s: string, at: number): { value: number; next: number } | undefined {
-  if (at >= s.length || s[at]! < '0' || s[at]! > '9') return undefined;
-  if (s[at] === '0' && at + 1 < s.length && s[at + 1]! >= '0' && s[at + 1]! <= '9') return undefined;
-  let t = at;
-  let value = 0;
-  while (t < s.length && s[t]! >= '0' && s[t]! <= '9') {
-    if (value >= 0) value = value >= 1e8 ? -1 : value * 10 + s.charCodeAt(t) - 0x30;
-    t++;
-  }
-  return { value, next: t };
-}
-
-/** A single character, class or dot: what can merge into a class. */
-function isCharClass(re: GoRegexp): boolean {
-  return (re.op === Op.Literal && re.runes.length === 1) || re.op === Op.CharClass || re.op === Op.AnyCharNotNL || re.op === Op.AnyChar;
-}
-
-/** Makes `dst` match what `src` matches too; `dst` is the more complex (Go's mergeCharClass). */
-function mergeCharClass(dst: GoRegexp, src: GoRegexp): void {
-  switch (dst.op) {
-    case Op.AnyChar:
-      break;
-    case Op.AnyCharNotNL:
-      if (matchesNewline(src)) dst.op = Op.AnyChar;
-      break;
-    case Op.CharClass:
-      if (src.op === Op.Literal) appendLiteral(dst.runes, src.runes[0]!, src.flags);
-      else appendClass(dst.runes, src.runes);
-      break;
-    case Op.Literal:
-      if (src.runes[0] === dst.runes[0] && src.flags === dst.flags) break;
-      dst.op = Op.CharClass;
-      dst.runes = appendLiteral(appendLiteral([], dst.runes[0]!, dst.flags), src.runes[0]!, src.flags);
-      break;
-  }
-}
-
-function matchesNewline(re: GoRegexp): boolean {
-  switch (re.op) {
-    case Op.Literal:
-      return re.runes.length === 1 && re.runes[0] === 0xa;
-    case Op.CharClass:
-      return classHas(re.runes, 0xa);
-    case Op.AnyCharNotNL:
-      return false;
-    case Op.AnyChar:
-      return true;
-  }
-  return false;
-}
-
-/** Cleans a class before it joins an alternation: a class of every rune becomes `.` (Go's cleanAlt). */
-function cleanAlt(re: GoRegexp): void {
-  if (re.op !== Op.CharClass) return;
-  re.runes = cleanClass(re.runes);
-  const r = re.runes;
-  if (r.length === 2 && r[0] === 0 && r[1] === MAX_RUNE) {
-    re.runes = [];
-    re.op = Op.AnyChar;
-  } else if (r.length === 4 && r[0] === 0 && r[1] === 0x9 && r[2] === 0xb && r[3] === MAX_RUNE) {
-    re.runes = [];
-    re.op = Op.AnyCharNotNL;
-  }
-}
-
-/** The literal string an alternative starts with, and whether it is case-insensitive. */
-function leadingString(re: GoRegexp): [number[], number] {
-  if (re.op === Op.Concat && re.sub.length > 0) re = re.sub[0]!;
-  if (re.op !== Op.Literal) return [[], 0];
-  return [re.runes, re.flags & Flag.FoldCase];
-}
-
-/** The first piece of an alternative, or undefined when it starts with an empty match. */
-function leadingRegexp(re: GoRegexp): GoRegexp | undefined {
-  if (re.op === Op.EmptyMatch) return undefined;
-  if (re.op === Op.Concat && re.sub.length > 0) {
-    const sub = re.sub[0]!;
-    return sub.op === Op.EmptyMatch ? undefined : sub;
-  }
-  return re;
-}
-
-/** Go's Regexp.Equal: the same structure (walked with a stack, not recursion). */
-function equal(x: GoRegexp, y: GoRegexp): boolean {
-  const pairs: Array<[GoRegexp, GoRegexp]> = [[x, y]];
-  while (pairs.length > 0) {
-    const [a, b] = pairs.pop()!;
-    if (a.op !== b.op) return false;
-    switch (a.op) {
-      case Op.EndText:
-        if ((a.flags & Flag.WasDollar) !== (b.flags & Flag.WasDollar)) return false;
-        break;
-      case Op.Literal:
-      case Op.CharClass:
-        if ((a.flags & Flag.FoldCase) !== (b.flags & Flag.FoldCase) || !sameNumbers(a.runes, b.runes)) return false;
-        break;
-      case Op.Alternate:
-      case Op.Concat:
-        if (a.sub.length !== b.sub.length) return false;
-        a.sub.forEach((sub, i) => pairs.push([sub, b.sub[i]!]));
-        break;
-      case Op.Star:
-      case Op.Plus:
-      case Op.Quest:
-        if ((a.flags & Flag.NonGreedy) !== (b.flags & Flag.NonGreedy)) return false;
-        pairs.push([a.sub[0]!, b.sub[0]!]);
-        break;
-      case Op.Repeat:
-        if ((a.flags & Flag.NonGreedy) !== (b.flags & Flag.NonGreedy) || a.min !== b.min || a.max !== b.max) return false;
-        pairs.push([a.sub[0]!, b.sub[0]!]);
-        break;
-      case Op.Capture:
-        if (a.cap !== b.cap || a.name !== b.name) return false;
-        pairs.push([a.sub[0]!, b.sub[0]!]);
-        break;
-    }
-  }
-  return true;
-}
-
-function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+/** How many rune pairs a bracket expression collects before it is cleaned along the way. */
+const CLEAN_AT = 4096;

@@ -30,13 +30,13 @@ export function isUnicodeClassName(name: string): boolean {
   return Object.hasOwn(UNICODE_CLASS_RANGES, name);
 }
 
-/** The sorted [lo, hi] pairs of `\p{name}`, with its case-folded runes when `folded`; undefined for an unknown name. */
+/** The sorted [lo, hi] pairs of `\p{name}` (frozen), with its case-folded runes when `folded`; undefined for an unknown name. */
 export function unicodeClassRanges(name: string, folded: boolean): readonly number[] | undefined {
   if (!isUnicodeClassName(name)) return undefined;
   let entry = decoded.get(name);
   if (!entry) {
     const encoded = UNICODE_CLASS_RANGES[name]!;
-    entry = { plain: decode(encoded.plain), folded: decode(encoded.folded) };
+    entry = { plain: Object.freeze(decode(encoded.plain)) as number[], folded: Object.freeze(decode(encoded.folded)) as number[] };
     decoded.set(name, entry);
   }
   return folded ? entry.folded : entry.plain;
@@ -77,3 +77,4 @@ export function foldingRunesIn(lo: number, hi: number): number[] {
   for (let i = left; i < foldingRunes.length && foldingRunes[i]! <= hi; i++) runes.push(foldingRunes[i]!);
   return runes;
 }
+
