@@ -337,7 +337,9 @@ function withOversizedJobs(verdict: Verdict, oversized: ReadonlyMap<string, Over
 function oversizedJobsProblem(kind: ResourceKind, monitor: OversizedMonitor): FieldProblem {
   const endpoints = kind === 'ServiceMonitor' ? 'endpoints' : kind === 'PodMonitor' ? 'podMetricsEndpoints' : undefined;
   const endpoint = monitor.job.split('/')[3];
-  const limit = `a monitor's jobs may take at most ${formatCount(monitor.maxBytes)} bytes, what one scrape file holds (all of a monitor's jobs go into one file, a Secret of at most 1 MiB)`;
+  const limit = monitor.into === 'scrape file'
+    ? `a monitor's jobs may take at most ${formatCount(monitor.maxBytes)} bytes, what one scrape file holds (all of a monitor's jobs go into one file, a Secret of at most 1 MiB)`
+    : `a monitor's jobs may take at most ${formatCount(monitor.maxBytes)} bytes (this Prometheus, older than 2.43, reads every job from prometheus.yaml, a Secret of at most 1 MiB shared by every monitor)`;
   if (monitor.jobBytes > monitor.maxBytes) {
     const path = endpoints && endpoint !== undefined && monitor.jobs > 1 ? `spec.${endpoints}[${endpoint}]` : 'spec';
     return { path, message: `its scrape job ${monitor.job} is ${formatCount(monitor.jobBytes)} bytes of YAML; ${limit}; shorten its selector, relabelings or other settings` };

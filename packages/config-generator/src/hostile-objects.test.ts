@@ -112,6 +112,18 @@ describe('a team ServiceMonitor whose job is larger than a scrape file', () => {
   });
 });
 
+describe('a team ServiceMonitor whose job is larger than a scrape file, for a Prometheus older than 2.43 (every job in prometheus.yaml)', () => {
+  const hostile = serviceMonitor('hostile', 'huge-replacement', { endpoints: [{ port: 'web', relabelings: [{ targetLabel: 'x', replacement: 'y'.repeat(1024 * 1024) }] }] });
+
+  it('is rejected alone, saying prometheus.yaml is shared, and every other team\'s jobs are written', () => {
+    const output = generate(input({ serviceMonitors: [hostile] }, { version: 'v2.42.0' }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'huge-replacement', /^spec: its scrape job serviceMonitor\/hostile\/huge-replacement\/0 is 1,\d{3},\d{3} bytes of YAML; .*older than 2\.43, reads every job from prometheus\.yaml/);
+    expect(output.scrapeFiles[0]).toEqual([]);
+    expect(loadedJobs(output)).toEqual(everyTeamsJob);
+    expect(output.configs[0]!.length).toBeLessThan(100_000);
+  });
+});
+
 describe('a team ServiceMonitor whose selector has 10,000 matchExpressions', () => {
   const matchExpressions = Array.from({ length: 10_000 }, (_, index) => ({ key: `label-${index}`, operator: 'In' as const, values: ['a', 'b'] }));
   const hostile = serviceMonitor('hostile', 'huge-selector', { selector: { matchExpressions } });

@@ -43,6 +43,8 @@ export interface OversizedMonitor {
   measured: number;
   jobs: number;
   maxBytes: number;
+  /** Where the monitor's jobs go: one scrape file, or prometheus.yaml itself (Prometheus before 2.43). */
+  into: 'scrape file' | 'prometheus.yaml';
 }
 
 /** How the shards' files are laid out. */
@@ -107,12 +109,25 @@ function renderShards(config: Record<string, unknown>, shards: number, owners: r
     const shardConfig = shards > 1 ? substituteShard(config, shard) : singleShardConfig(config, owners.length);
     const rendered = options.scrapeConfigFiles
       ? renderShard(shardConfig, owners, homes, limits, options.hashKey, options.memo && { memo: options.memo, key: `${options.hashKey}|${shard}` })
-      : { ok: true as const, config: toPrometheusYaml(shardConfig), scrapeFiles: [] };
+      : renderInline(shardConfig, owners, limits);
     if (rendered.ok !== true) return rendered;
     result.configs.push(rendered.config);
     result.scrapeFiles.push(rendered.scrapeFiles);
   }
   return { ok: true, value: result };
+}
+
+/**
+ * One shard of a Prometheus that keeps every job in prometheus.yaml (before 2.43): a monitor whose jobs alone take
+ * more than a scrape file holds cannot fit into the config Secret beside anything else either, so it is left out
+ * the same way, rather than making the Secret too large for every team.
+ */
+function renderInline(config: Record<string, unknown>, owners: readonly string[], limits: Limits):
+  { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: 'oversized'; monitors: OversizedMonitor[] } {
+  const jobs = config.scrape_configs as Job[];
+  const monitors = oversizedMonitors(jobs, owners, limits.maxFileBytes - Buffer.byteLength(SCRAPE_FILE_HEADER), serialisedJob, 'prometheus.yaml');
+  if (monitors.length > 0) return { ok: 'oversized', monitors };
+  return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
 }
 
 /** `config` and `owners` without the generated jobs of `left` (the hand-written jobs after them stay). */
@@ -211,7 +226,7 @@ function renderShard(
   // Without a memo the texts measured for the monitors' sizes are kept for the files, for this call only.
   const texts = memo ? undefined : new WeakMap<Job, JobText>();
   const jobText = (job: Job): JobText => (memo ? memo.serialised(job, serialisedJob) : oncePerObject(texts!, job, () => serialisedJob(job)));
-  const monitors = oversizedMonitors(jobs, owners, limits.maxFileBytes - Buffer.byteLength(SCRAPE_FILE_HEADER), jobText);
+  const monitors = oversizedMonitors(jobs, owners, limits.maxFileBytes - Buffer.byteLength(SCRAPE_FILE_HEADER), jobText, 'scrape file');
   if (monitors.length > 0) return { ok: 'oversized', monitors };
   const subSlotTexts = bySubSlot.map((subSlotJobs, subSlot) => {
     if (subSlotJobs.length === 0) return EMPTY_SLOT;
@@ -289,7 +304,9 @@ function renderShard(
  * in its home file, and no file holds more. Measured monitor by monitor and stopping at the job that passes the
  * limit, so a hostile monitor's thousands of jobs are never all serialised.
  */
-function oversizedMonitors(jobs: readonly Job[], owners: readonly string[], maxBytes: number, jobText: (job: Job) => JobText): OversizedMonitor[] {
+function oversizedMonitors(
+  jobs: readonly Job[], owners: readonly string[], maxBytes: number, jobText: (job: Job) => JobText, into: OversizedMonitor['into'],
+): OversizedMonitor[] {
   const found: OversizedMonitor[] = [];
   let first = 0;
   while (first < owners.length) {
@@ -301,7 +318,7 @@ function oversizedMonitors(jobs: readonly Job[], owners: readonly string[], maxB
       const jobBytes = jobText(jobs[index]!).bytes;
       bytes += jobBytes;
       if (bytes > maxBytes) {
-        found.push({ owner, job: jobName(jobs[index]!), jobBytes, bytes, measured: index - first + 1, jobs: end - first, maxBytes });
+        found.push({ owner, job: jobName(jobs[index]!), jobBytes, bytes, measured: index - first + 1, jobs: end - first, maxBytes, into });
         break;
       }
     }
