@@ -86,3 +86,21 @@ export type GoRegexpErrorCode =
 
 /** What parsing a pattern gave: the tree, or Go's error code and the part of the pattern it quotes. */
 export type GoRegexpParse = { ok: true; regex: GoRegexp } | { ok: false; code: GoRegexpErrorCode; expr: string };
+
+/**
+ * Visits the nodes below `root` (and `root`) that `known` does not know yet, each after its sub-expressions,
+ * without recursion: a tree can be thousands of levels deep before Go's height limit is checked on it.
+ */
+export function walkPostOrder(root: GoRegexp, known: (node: GoRegexp) => boolean, visit: (node: GoRegexp) => void): void {
+  const stack: Array<{ node: GoRegexp; visited: boolean }> = [{ node: root, visited: false }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (!top.visited) {
+      top.visited = true;
+      for (const sub of top.node.sub) if (!known(sub)) stack.push({ node: sub, visited: false });
+      continue;
+    }
+    stack.pop();
+    visit(top.node);
+  }
+}

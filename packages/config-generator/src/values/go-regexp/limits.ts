@@ -9,7 +9,7 @@
  * staleness when it later edits a node), because the verdict must be Go's, not the exact one.
  * The walks here are iterative: a tree built by factoring can be a few thousand levels deep before Go measures it.
  */
-import { Op, type GoRegexp } from './ast.ts';
+import { Op, walkPostOrder, type GoRegexp } from './ast.ts';
 
 export const MAX_HEIGHT = 1000;
 /** 128 MB of 40-byte instructions. */
@@ -53,18 +53,8 @@ export function calcSize(root: GoRegexp, sizes: NodeCache): number {
     sizes.set(root, size);
     return size;
   }
-  // Post-order over the nodes not yet measured; the root is always measured again (force).
-  const stack: Array<{ node: GoRegexp; visited: boolean }> = [{ node: root, visited: false }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (!top.visited) {
-      top.visited = true;
-      for (const sub of top.node.sub) if (!sizes.has(sub)) stack.push({ node: sub, visited: false });
-      continue;
-    }
-    stack.pop();
-    sizes.set(top.node, sizeOf(top.node, sizes));
-  }
+  // The nodes not yet measured, and the root again (Go's force).
+  walkPostOrder(root, (node) => sizes.has(node), (node) => sizes.set(node, sizeOf(node, sizes)));
   return sizes.get(root)!;
 }
 
@@ -114,19 +104,11 @@ export function calcHeight(root: GoRegexp, heights: NodeCache): number {
     heights.set(root, known);
     return known;
   }
-  const stack: Array<{ node: GoRegexp; visited: boolean }> = [{ node: root, visited: false }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (!top.visited) {
-      top.visited = true;
-      for (const sub of top.node.sub) if (!heights.has(sub)) stack.push({ node: sub, visited: false });
-      continue;
-    }
-    stack.pop();
+  walkPostOrder(root, (node) => heights.has(node), (node) => {
     let height = 1;
-    for (const sub of top.node.sub) height = Math.max(height, 1 + heights.get(sub)!);
-    heights.set(top.node, height);
-  }
+    for (const sub of node.sub) height = Math.max(height, 1 + heights.get(sub)!);
+    heights.set(node, height);
+  });
   return heights.get(root)!;
 }
 

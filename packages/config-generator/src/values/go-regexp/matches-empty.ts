@@ -1,4 +1,4 @@
-import { Op, type GoRegexp } from './ast.ts';
+import { Op, walkPostOrder, type GoRegexp } from './ast.ts';
 
 /**
  * Whether the regex matches the empty string, read off the parse tree in one pass (no regex engine runs). On the
@@ -41,17 +41,7 @@ const MAX_DEPTH = 2000;
 
 function matchesEmptyDeep(root: GoRegexp): boolean {
   const result = new Map<GoRegexp, boolean>();
-  const stack: Array<{ node: GoRegexp; visited: boolean }> = [{ node: root, visited: false }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (!top.visited) {
-      top.visited = true;
-      for (const sub of top.node.sub) if (!result.has(sub)) stack.push({ node: sub, visited: false });
-      continue;
-    }
-    stack.pop();
-    result.set(top.node, emptyMatchOf(top.node, (sub) => result.get(sub)!));
-  }
+  walkPostOrder(root, (node) => result.has(node), (node) => result.set(node, emptyMatchOf(node, (sub) => result.get(sub)!)));
   return result.get(root)!;
 }
 

@@ -462,14 +462,7 @@ class Parser {
         const prefix = this.newRegexp(Op.Literal);
         prefix.flags = strFlags;
         prefix.runes = str.slice(0, strLength);
-        for (let j = start; j < i; j++) {
-          sub[j] = this.removeLeadingString(sub[j]!, strLength);
-          this.checkLimits(sub[j]!);
-        }
-        const suffix = this.collapse(sub.slice(start, i), Op.Alternate);
-        const re = this.newRegexp(Op.Concat);
-        re.sub = [prefix, suffix];
-        out.push(re);
+        out.push(this.factorOut(prefix, sub, start, i, (re) => this.removeLeadingString(re, strLength)));
       }
       start = i;
       str = istr;
@@ -498,15 +491,8 @@ class Parser {
       if (i === start + 1) {
         out.push(sub[start]!);
       } else if (i > start + 1) {
-        const prefix = first!;
-        for (let j = start; j < i; j++) {
-          sub[j] = this.removeLeadingRegexp(sub[j]!, j !== start);
-          this.checkLimits(sub[j]!);
-        }
-        const suffix = this.collapse(sub.slice(start, i), Op.Alternate);
-        const re = this.newRegexp(Op.Concat);
-        re.sub = [prefix, suffix];
-        out.push(re);
+        // The prefix is sub[start]'s own leading piece: the others' are reused.
+        out.push(this.factorOut(first!, sub, start, i, (re, j) => this.removeLeadingRegexp(re, j !== start)));
       }
       start = i;
       first = ifirst;
@@ -548,6 +534,18 @@ class Parser {
       out.push(sub[i]!);
     }
     return out;
+  }
+
+  /** `prefix(?:rest of sub[start]|…|rest of sub[end - 1])`, each alternative stripped of its prefix by `strip`. */
+  private factorOut(prefix: GoRegexp, sub: GoRegexp[], start: number, end: number, strip: (re: GoRegexp, j: number) => GoRegexp): GoRegexp {
+    for (let j = start; j < end; j++) {
+      sub[j] = strip(sub[j]!, j);
+      this.checkLimits(sub[j]!);
+    }
+    const suffix = this.collapse(sub.slice(start, end), Op.Alternate);
+    const re = this.newRegexp(Op.Concat);
+    re.sub = [prefix, suffix];
+    return re;
   }
 
   private removeLeadingString(re: GoRegexp, n: number): GoRegexp {
