@@ -20,28 +20,48 @@ export const MAX_RUNES = (128 << 20) / 4;
 export const MAX_REPEAT = 1000;
 
 /** Go's map from node to height or size, kept in the nodes' own fields (a Map costs more than the parse). */
-export class NodeCache {
-  private readonly field: 'cachedHeight' | 'cachedSize';
+export interface NodeCache {
+  has(node: GoRegexp): boolean;
+  get(node: GoRegexp): number | undefined;
+  set(node: GoRegexp, value: number): void;
+  delete(node: GoRegexp): void;
+}
 
-  constructor(field: 'cachedHeight' | 'cachedSize') {
-    this.field = field;
-  }
-
+/** Go's p.height. */
+export class HeightCache implements NodeCache {
   has(node: GoRegexp): boolean {
-    return node[this.field] >= 0;
+    return node.cachedHeight >= 0;
   }
 
   get(node: GoRegexp): number | undefined {
-    const value = node[this.field];
-    return value >= 0 ? value : undefined;
+    return node.cachedHeight >= 0 ? node.cachedHeight : undefined;
   }
 
   set(node: GoRegexp, value: number): void {
-    node[this.field] = value;
+    node.cachedHeight = value;
   }
 
   delete(node: GoRegexp): void {
-    node[this.field] = -1;
+    node.cachedHeight = -1;
+  }
+}
+
+/** Go's p.size. */
+export class SizeCache implements NodeCache {
+  has(node: GoRegexp): boolean {
+    return node.cachedSize >= 0;
+  }
+
+  get(node: GoRegexp): number | undefined {
+    return node.cachedSize >= 0 ? node.cachedSize : undefined;
+  }
+
+  set(node: GoRegexp, value: number): void {
+    node.cachedSize = value;
+  }
+
+  delete(node: GoRegexp): void {
+    node.cachedSize = -1;
   }
 }
 

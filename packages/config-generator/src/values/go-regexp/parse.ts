@@ -15,7 +15,7 @@ import {
   PERL_CLASSES, posixClass,
 } from './char-class.ts';
 import { isAlnum, isOctal, parseInt10, SIMPLE_ESCAPES, unhex } from './lexical.ts';
-import { calcHeight, calcSize, MAX_HEIGHT, MAX_REPEAT, MAX_RUNES, MAX_SIZE, NodeCache, repeatIsValid } from './limits.ts';
+import { calcHeight, calcSize, HeightCache, MAX_HEIGHT, MAX_REPEAT, MAX_RUNES, MAX_SIZE, repeatIsValid, SizeCache } from './limits.ts';
 import { MAX_RUNE, simpleFold, unicodeClassRanges } from './unicode-classes.ts';
 
 /** Parses `pattern` with Go's syntax flags (`PERL_FLAGS | Flag.DotNL` for what Prometheus parses first). */
@@ -56,8 +56,8 @@ class Parser {
   private numRegexp = 0;
   private numRunes = 0;
   private repeats = 0;
-  private height: NodeCache | undefined;
-  private size: NodeCache | undefined;
+  private height: HeightCache | undefined;
+  private size: SizeCache | undefined;
   /** The last search for ":]": from where, and where it was found (-1: nowhere after). */
   private posixEnd = { from: Infinity, at: -1 };
 
@@ -164,14 +164,14 @@ class Parser {
     let re = this.free.pop();
     if (re) {
       re.flags = 0;
-      re.runes = [];
-      re.sub = [];
+      re.runes = NO_RUNES;
+      re.sub = NO_SUBS;
       re.min = 0;
       re.max = 0;
       re.cap = 0;
       re.name = '';
     } else {
-      re = { op, flags: 0, runes: [], sub: [], min: 0, max: 0, cap: 0, name: '', cachedHeight: -1, cachedSize: -1 };
+      re = { op, flags: 0, runes: NO_RUNES, sub: NO_SUBS, min: 0, max: 0, cap: 0, name: '', cachedHeight: -1, cachedSize: -1 };
       this.numRegexp++;
     }
     re.op = op;
@@ -200,7 +200,7 @@ class Parser {
         else this.repeats *= n;
       }
       if (this.numRegexp < Math.trunc(MAX_SIZE / this.repeats)) return;
-      this.size = new NodeCache('cachedSize');
+      this.size = new SizeCache();
       for (const node of [...this.stack]) this.checkSize(node);
     }
     if (calcSize(re, this.size) > MAX_SIZE) throw new GoRegexpError('expression too large', this.s);
@@ -210,7 +210,7 @@ class Parser {
     // No tree can be higher than the nodes allocated: Go starts measuring at 1000.
     if (this.numRegexp < MAX_HEIGHT) return;
     if (!this.height) {
-      this.height = new NodeCache('cachedHeight');
+      this.height = new HeightCache();
       for (const node of [...this.stack]) this.checkHeight(node);
     }
     if (calcHeight(re, this.height) > MAX_HEIGHT) throw new GoRegexpError('expression nests too deeply', this.s);
@@ -281,7 +281,7 @@ class Parser {
     re.op = Op.Literal;
     re.flags = this.flags;
     re.runes = [rune];
-    if (re.sub.length > 0) re.sub = [];
+    re.sub = NO_SUBS;
     re.min = 0;
     re.max = 0;
     re.cap = 0;
@@ -328,7 +328,7 @@ class Parser {
     for (const node of steps === 1 ? [last] : [last, other]) {
       node.op = Op.Literal;
       node.flags = this.flags;
-      node.sub = [];
+      node.sub = NO_SUBS;
       node.min = 0;
       node.max = 0;
       node.cap = 0;
@@ -410,6 +410,7 @@ class Parser {
   private collapse(subs: GoRegexp[], op: number): GoRegexp {
     if (subs.length === 1) return subs[0]!;
     let re = this.newRegexp(op);
+    re.sub = [];
     for (const sub of subs) {
       if (sub.op === op) {
         for (const inner of sub.sub) re.sub.push(inner);
@@ -995,6 +996,13 @@ class Parser {
 /** The characters with a meaning of their own outside brackets (by char code). */
 const SPECIAL = new Uint8Array(128);
 for (const c of '\\()|^$.[*+?{') SPECIAL[c.charCodeAt(0)] = 1;
+
+/**
+ * What a new node holds until the parser gives it runes or sub-expressions: shared, so frozen (a push into them would
+ * throw, not corrupt every node).
+ */
+const NO_RUNES = Object.freeze([]) as unknown as number[];
+const NO_SUBS = Object.freeze([]) as unknown as GoRegexp[];
 
 /** How many rune pairs a bracket expression collects before it is cleaned along the way. */
 const CLEAN_AT = 4096;
