@@ -23,6 +23,7 @@ import { FIELD_MANAGER } from './field-manager.ts';
 import { protobufBodyOf, PROTOBUF_CONTENT_TYPE } from './protobuf-body.ts';
 import { EncodedBody, METADATA_ACCEPT, PATCH_TYPE, namespacedPath, rawApiOf, type KubeAccess, type RawApi } from './raw-api.ts';
 import type { PartialObjectMetadata } from './watched-cache.ts';
+import { MANAGED_BY_LABEL } from '../workload/index.ts';
 
 /** Where each child kind lives. */
 const CHILD_PATHS = {
@@ -49,6 +50,14 @@ export function isImmutableStatefulSetChange(error: unknown): boolean {
   const causes = (response.status as { details?: { causes?: { field?: unknown; message?: unknown }[] } } | undefined)?.details?.causes ?? [];
   return causes.length > 0 && causes.every((cause) => typeof cause.field === 'string' && IMMUTABLE_STATEFULSET_FIELDS.has(cause.field)
     && typeof cause.message === 'string' && /field is immutable|updates to statefulset spec for fields other than/.test(cause.message));
+}
+
+/** Who a StatefulSet is: see {@link ChildWriter.statefulSetIdentity}. */
+export interface StatefulSetIdentity {
+  uid: string;
+  /** Its `app.kubernetes.io/managed-by` label: `promop`, `prometheus-operator`, or absent. */
+  managedBy: string | undefined;
+  ownerUids: string[];
 }
 
 /** The child kinds promop writes. */
@@ -167,8 +176,21 @@ export class ChildWriter {
 
   /** The uid of StatefulSet `namespace/name` as the API server has it now (not a cache); undefined when absent. */
   async statefulSetUid(namespace: string, name: string): Promise<string | undefined> {
+    return (await this.statefulSetIdentity(namespace, name))?.uid;
+  }
+
+  /**
+   * Who StatefulSet `namespace/name` is, as the API server has it now (not a cache): its uid, the value of its
+   * `app.kubernetes.io/managed-by` label and the uids of its owners; undefined when absent.
+   */
+  async statefulSetIdentity(namespace: string, name: string): Promise<StatefulSetIdentity | undefined> {
     try {
-      return (await this.#api.getJson<V1StatefulSet>(this.#path('StatefulSet', namespace, name))).metadata?.uid;
+      const { metadata } = await this.#api.getJson<V1StatefulSet>(this.#path('StatefulSet', namespace, name));
+      return {
+        uid: metadata?.uid ?? '',
+        managedBy: metadata?.labels?.[MANAGED_BY_LABEL],
+        ownerUids: (metadata?.ownerReferences ?? []).map((owner) => owner.uid),
+      };
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;

@@ -304,6 +304,22 @@ describe('reconcile of one Prometheus', () => {
     expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True' });
   });
 
+  it('prometheus-operator\'s StatefulSet of the same Prometheus is deleted without its pods, then promop\'s created; another\'s is left to the apply', async () => {
+    const { cluster, logLines, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
+    cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['uid-main'] });
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    const statefulSetWrites = cluster.writes.filter((write) => write.to === 'child' && write.kind === 'StatefulSet').map((write) => write.op);
+    expect(statefulSetWrites).toEqual(['orphan-delete', 'apply']);
+    expect(logLines.find((line) => line.previousUid === 'uid-po-sts')).toMatchObject({ previousManager: 'prometheus-operator', childName: 'prometheus-main' });
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+
+    // A StatefulSet of that name the Prometheus does not own is not promop's to delete.
+    const other = setUp(prometheus(), serviceMonitor('good'));
+    other.cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-someone', managedBy: 'someone', ownerUids: ['uid-other'] });
+    await other.reconcileAndBind();
+    expect(other.cluster.writes.filter((write) => write.to === 'child' && write.kind === 'StatefulSet').map((write) => write.op)).toEqual(['apply']);
+  });
+
   it('an API error that is not the user\'s (503) is thrown for the work queue to retry with backoff', async () => {
     const { cluster, reconciler } = setUp(prometheus(), serviceMonitor('good'));
     cluster.fail = (write) => (write.to === 'child' && write.kind === 'Secret' ? apiError(503, 'ServiceUnavailable', 'etcd is down') : undefined);

@@ -29,7 +29,7 @@ import {
 } from '../kube/index.ts';
 import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret,
-  PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, WORKLOADS, statefulSetName, workloadKind,
+  MANAGED_BY, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, WORKLOADS, statefulSetName, workloadKind,
   type PrometheusWorkload, type ScrapeSecretMemo, type WorkloadKind, type WorkloadNaming,
 } from '../workload/index.ts';
 import { appliedHashOf, isUpToDate, withAppliedHash } from './applied-hash.ts';
@@ -503,6 +503,7 @@ export class PrometheusReconciler {
     const apply = (body: V1StatefulSet) => children.applyStatefulSet(body);
     const namespace = statefulSet.metadata?.namespace ?? '';
     const name = nameOf(statefulSet);
+    if (!cached) await this.#replaceForeignStatefulSet(statefulSet, log);
     let stored: V1StatefulSet;
     try {
       stored = (await this.#applyOne('StatefulSet', statefulSet, cached, apply, log)).stored;
@@ -521,6 +522,31 @@ export class PrometheusReconciler {
       log.info({ child: 'StatefulSet', childName: name }, 'retained shard wanted again: deletion deadline removed');
     }
     return stored;
+  }
+
+  /**
+   * Deletes, without its pods, a StatefulSet of this name that another operator created for the same Prometheus:
+   * prometheus-operator's, when promop takes a cluster over from it (its managed-by label is not promop's, and the
+   * Prometheus owns it). Applied over instead, it would keep the other manager's fields merged into promop's
+   * template (server-side apply leaves fields it does not own: the config-reloader containers, their volumes), which
+   * the API server refuses, and its pod selector cannot change anyway. Its pods keep running; they carry the other
+   * operator's labels, so the StatefulSet promop creates next does not adopt them, and the platform replaces them
+   * one at a time (docs/migrating.md). Looked up only while promop's cache holds no StatefulSet of that name, that
+   * is before promop created one; a StatefulSet the Prometheus does not own is left to the apply, whose refusal is
+   * reported in status.
+   */
+  async #replaceForeignStatefulSet(statefulSet: V1StatefulSet, log: Logger): Promise<void> {
+    const { children } = this.#deps;
+    const namespace = statefulSet.metadata?.namespace ?? '';
+    const name = nameOf(statefulSet);
+    const existing = await children.statefulSetIdentity(namespace, name);
+    if (!existing || existing.managedBy === MANAGED_BY) return;
+    const owner = statefulSet.metadata?.ownerReferences?.[0]?.uid;
+    if (!owner || !existing.ownerUids.includes(owner)) return;
+    await children.deleteStatefulSetKeepingPods(namespace, name, existing.uid);
+    await children.untilStatefulSetGone(namespace, name, existing.uid);
+    log.info({ child: 'StatefulSet', childName: name, previousUid: existing.uid, previousManager: existing.managedBy ?? '(none)' },
+      'StatefulSet another operator created for this Prometheus deleted (pods orphaned, not deleted); creating promop\'s');
   }
 
   /**

@@ -23,7 +23,7 @@ export type ReconcilerCaches = { readonly [K in keyof ClusterCaches]: CacheReade
 /** The writes of promop's children (StatefulSets, Services, Secrets, ConfigMaps) the reconciler makes. */
 export type ReconcilerChildren = Pick<ChildWriter,
   | 'writeSecret' | 'writeConfigMap' | 'read' | 'applyService' | 'applyStatefulSet' | 'mergePatch'
-  | 'statefulSetUid' | 'deleteStatefulSetKeepingPods' | 'untilStatefulSetGone' | 'annotateStatefulSet' | 'delete'>;
+  | 'statefulSetUid' | 'statefulSetIdentity' | 'deleteStatefulSetKeepingPods' | 'untilStatefulSetGone' | 'annotateStatefulSet' | 'delete'>;
 
 /** Status writes of Prometheus objects, monitors and rules (a 409 when the resourceVersion is stale). */
 export type ReconcilerStatus = Pick<StatusWriter, 'apply'>;

@@ -9,7 +9,8 @@ import { ApiException } from '@kubernetes/client-node';
 import type { Kind } from '@promop/crds';
 import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import type { ChildKind, ChildOf, EventSpec, PartialObjectMetadata, ReferencedData, StatusTarget } from '../kube/index.ts';
-import { replacementOf } from '../kube/child-writer.ts';
+import { replacementOf, type StatefulSetIdentity } from '../kube/child-writer.ts';
+import { MANAGED_BY } from '../workload/index.ts';
 import { protobufBodyOf } from '../kube/protobuf-body.ts';
 import type { ExpectedShardFiles, ReloadResult, ShardConfigStatus } from './config-reloader.ts';
 import type {
@@ -101,6 +102,8 @@ export class FakeCluster {
   readonly events: EventSpec[] = [];
   /** `namespace/name` of the Prometheus objects the API server has (prometheusExists). */
   readonly existing = new Set<string>();
+  /** StatefulSets by `namespace/name` that another operator wrote: not in promop's owned cache (statefulSetIdentity). */
+  readonly foreignStatefulSets = new Map<string, StatefulSetIdentity>();
   /** Throws the returned error for a write it returns one for. */
   fail: (write: Write) => Error | undefined = () => undefined;
   /** Called when a status write starts; the write waits for the promise it returns, if any. */
@@ -158,10 +161,16 @@ export class FakeCluster {
     },
     applyService: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Service', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedServices, body)),
     applyStatefulSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'StatefulSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedStatefulSets, body)),
-    statefulSetUid: async (namespace, name) => this.caches.ownedStatefulSets.get(name, namespace)?.metadata?.uid,
+    statefulSetUid: async (namespace, name) => (this.caches.ownedStatefulSets.get(name, namespace)?.metadata?.uid ?? this.foreignStatefulSets.get(`${namespace}/${name}`)?.uid),
+    statefulSetIdentity: async (namespace, name) => {
+      const owned = this.caches.ownedStatefulSets.get(name, namespace);
+      if (owned) return { uid: owned.metadata?.uid ?? '', managedBy: MANAGED_BY, ownerUids: (owned.metadata?.ownerReferences ?? []).map((owner) => owner.uid) };
+      return this.foreignStatefulSets.get(`${namespace}/${name}`);
+    },
     deleteStatefulSetKeepingPods: async (namespace, name) => {
       this.#write({ to: 'child', op: 'orphan-delete', kind: 'StatefulSet', name });
       this.caches.ownedStatefulSets.remove(name, namespace);
+      this.foreignStatefulSets.delete(`${namespace}/${name}`);
     },
     untilStatefulSetGone: async () => undefined,
     annotateStatefulSet: async (namespace, name, annotations) => {
