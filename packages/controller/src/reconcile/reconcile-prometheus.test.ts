@@ -308,8 +308,8 @@ describe('reconcile of one Prometheus', () => {
     const { cluster, logLines, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
     cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['uid-main'] });
     await expect(reconcileAndBind()).resolves.toBe('done');
-    const statefulSetWrites = cluster.writes.filter((write) => write.to === 'child' && write.kind === 'StatefulSet').map((write) => write.op);
-    expect(statefulSetWrites).toEqual(['orphan-delete', 'apply']);
+    const statefulSetWrites = (writes: typeof cluster.writes) => writes.flatMap((write) => (write.to === 'child' && write.kind === 'StatefulSet' ? [write.op] : []));
+    expect(statefulSetWrites(cluster.writes)).toEqual(['orphan-delete', 'apply']);
     expect(logLines.find((line) => line.previousUid === 'uid-po-sts')).toMatchObject({ previousManager: 'prometheus-operator', childName: 'prometheus-main' });
     expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
 
@@ -317,7 +317,7 @@ describe('reconcile of one Prometheus', () => {
     const other = setUp(prometheus(), serviceMonitor('good'));
     other.cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-someone', managedBy: 'someone', ownerUids: ['uid-other'] });
     await other.reconcileAndBind();
-    expect(other.cluster.writes.filter((write) => write.to === 'child' && write.kind === 'StatefulSet').map((write) => write.op)).toEqual(['apply']);
+    expect(statefulSetWrites(other.cluster.writes)).toEqual(['apply']);
   });
 
   it('an API error that is not the user\'s (503) is thrown for the work queue to retry with backoff', async () => {
