@@ -1,0 +1,309 @@
+/**
+ * The switch from prometheus-operator to promop, end to end, on the real node, following docs/migrating.md:
+ * prometheus-operator v0.93.1 (its operator and config-reloader built here from its Go module) runs a
+ * kube-prometheus-style Prometheus whose TSDB lives on a PersistentVolumeClaim, with a team's ServiceMonitor and
+ * PrometheusRule; then the platform removes prometheus-operator, hands the CRDs to promop and installs promop with
+ * Helm. The steps share one cluster and run in order; each says what it proves. Figures are printed to stderr
+ * (`[takeover]` lines) and docs/migrating.md quotes them.
+ *
+ * The volume: the node has no storage provisioner, so the test creates a hostPath PersistentVolume (a directory
+ * of the node's own) pre-bound to the claim the StatefulSet's volumeClaimTemplate makes for pod 0; the
+ * PersistentVolume binder runs in the node's kube-controller-manager.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { KubeConfig } from '@kubernetes/client-node';
+import { diffConfigs, normalisePrometheusOperatorConfig, parsePromopConfig } from '../../bench/compat-diff/config-diff.ts';
+import { ClusterCli, waitFor } from './cluster-cli.ts';
+import { podProxyPath, rawGet } from './kube-raw.ts';
+import { buildImages, type BuiltImages } from './images/index.ts';
+import { buildPrometheusOperatorImages, type PrometheusOperatorImages } from './images/prometheus-operator-images.ts';
+import { startNodeCluster, type NodeCluster } from './node/node-cluster.ts';
+import { prometheusOperatorCrdDirectory } from './prometheus-operator.ts';
+import { EXAMPLES, PROMOP_NS, installPromop } from './story.ts';
+import { REPO_ROOT } from './tools.ts';
+
+const NS = 'monitoring';
+const PROMETHEUS = 'k8s';
+const POD = `prometheus-${PROMETHEUS}-0`;
+const CLAIM = `prometheus-${PROMETHEUS}-db-${POD}`;
+const FIXTURES = join(REPO_ROOT, 'e2e', 'src', 'takeover');
+/** team-a's ServiceMonitor scrapes every 10 s (examples/team-monitoring/team-a.yaml). */
+const SCRAPE_INTERVAL_S = 10;
+const TEAM_A_UP = 'up{namespace="team-a"}';
+
+let node: NodeCluster | undefined;
+let images: BuiltImages;
+let operatorImages: PrometheusOperatorImages;
+let cli: ClusterCli;
+let kc: KubeConfig;
+const figures: string[] = [];
+
+function report(line: string): void {
+  figures.push(line);
+  process.stderr.write(`[takeover] ${line}\n`);
+}
+
+/** What prometheus-operator left running, recorded before the switch. */
+const before = {
+  identities: {} as Record<string, string>,
+  configText: '',
+  /** The raw samples of team-a's `up` over the minute before `at`, as prometheus-operator's Prometheus stored them. */
+  samples: [] as [number, string][],
+  at: 0,
+};
+let switchStartedAt = 0;
+
+beforeAll(async () => {
+  const started = Date.now();
+  [images, operatorImages] = await Promise.all([buildImages(), buildPrometheusOperatorImages()]);
+  report(`images ready in ${Date.now() - started} ms`);
+  node = await startNodeCluster({
+    sandboxImage: images.pause.name,
+    images: [...Object.values(images), ...Object.values(operatorImages)].map((image) => image.archive),
+    keepDir: process.env.PROMOP_E2E_KEEP_LOGS === '1',
+    log: (line) => process.stderr.write(`[node] ${line}\n`),
+    // The used-by story may hold the machine's node for its whole run.
+    lockWaitMs: 25 * 60_000,
+  });
+  report(`node Ready in ${Date.now() - started} ms (KUBECONFIG=${node.kubeconfigPath})`);
+  cli = new ClusterCli(node.kubeconfigPath);
+  kc = new KubeConfig();
+  kc.loadFromFile(cli.kubeconfigPath);
+}, 30 * 60_000);
+
+afterAll(async () => {
+  process.stderr.write(`\n[takeover] figures:\n${figures.map((line) => `  ${line}`).join('\n')}\n`);
+  await node?.stop();
+}, 120_000);
+
+/** A Prometheus query in `pod`, at `time` (seconds) or now: the result, or undefined when it failed. */
+async function query<T = { metric: Record<string, string>; value?: [number, string]; values?: [number, string][] }>(pod: string, promql: string, time?: number): Promise<T[] | undefined> {
+  const params = new URLSearchParams({ query: promql, ...(time === undefined ? {} : { time: String(time) }) });
+  const response = await rawGet(kc, podProxyPath(NS, pod, 9090, `api/v1/query?${params.toString()}`));
+  if (response.status !== 200) return undefined;
+  const parsed = JSON.parse(response.body) as { status: string; data?: { result?: T[] } };
+  return parsed.status === 'success' ? parsed.data?.result ?? [] : undefined;
+}
+
+/** The names of the rules `pod` has loaded. */
+async function loadedRules(pod: string): Promise<string[]> {
+  const response = await rawGet(kc, podProxyPath(NS, pod, 9090, 'api/v1/rules'));
+  if (response.status !== 200) return [];
+  const parsed = JSON.parse(response.body) as { data: { groups: { rules: { name: string }[] }[] } };
+  return parsed.data.groups.flatMap((group) => group.rules.map((rule) => rule.name));
+}
+
+interface PodJson {
+  metadata: { uid: string; labels?: Record<string, string> };
+  spec: { containers: { name: string }[]; initContainers?: { name: string }[] };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+async function prometheusPod(): Promise<PodJson | undefined> {
+  const result = await cli.kubectl(['get', 'pod', POD, '-n', NS, '-o', 'json']);
+  return result.code === 0 ? JSON.parse(result.stdout) as PodJson : undefined;
+}
+
+const isReady = (pod: PodJson | undefined): boolean => pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+/** The uid of each object the Prometheus' data and identity hang on (absent objects are left out). */
+async function identities(): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  for (const [kind, name] of [['statefulset', `prometheus-${PROMETHEUS}`], ['service', 'prometheus-operated'], ['pvc', CLAIM], ['pod', POD], ['secret', `prometheus-${PROMETHEUS}`]] as const) {
+    const result = await cli.kubectl(['get', kind, name, '-n', NS, '-o', 'jsonpath={.metadata.uid}']);
+    if (result.code === 0) found[`${kind}/${name}`] = result.stdout;
+  }
+  const volume = await cli.kubectl(['get', 'pvc', CLAIM, '-n', NS, '-o', 'jsonpath={.spec.volumeName}']);
+  if (volume.code === 0) found['pvc volume'] = volume.stdout;
+  return found;
+}
+
+/** The hostPath volume pod 0's claim binds to: a directory of the node's, writable by the Prometheus user. */
+function persistentVolume(path: string): string {
+  for (const dir of [path, join(path, 'prometheus-db')]) {
+    mkdirSync(dir, { recursive: true });
+    // hostPath volumes get no fsGroup ownership; Prometheus runs as 1000 under both operators.
+    chmodSync(dir, 0o777);
+  }
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: 'takeover-prometheus-k8s-0' },
+    spec: {
+      capacity: { storage: '1Gi' },
+      accessModes: ['ReadWriteOnce'],
+      persistentVolumeReclaimPolicy: 'Retain',
+      storageClassName: '',
+      hostPath: { path, type: 'Directory' },
+      claimRef: { namespace: NS, name: CLAIM },
+    },
+  });
+}
+
+test('prometheus-operator v0.93.1 runs a kube-prometheus-style Prometheus on a PersistentVolumeClaim; team-a\'s target is up and its rule loaded', async () => {
+  const started = Date.now();
+  // kube-prometheus' order: the CRDs (server-side: they are too big for the last-applied annotation), then the rest.
+  await cli.kubectlOk(['apply', '--server-side', '-f', prometheusOperatorCrdDirectory()]);
+  await cli.kubectlOk(['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s'], undefined, 70_000);
+  await cli.kubectlOk(['apply', '-f', join(EXAMPLES, 'namespaces.yaml')]);
+  await cli.kubectlOk(['apply', '-f', join(FIXTURES, 'prometheus-operator.yaml')]);
+  await cli.kubectlOk(['rollout', 'status', 'deployment/prometheus-operator', '-n', NS, '--timeout=120s'], undefined, 130_000);
+  await cli.kubectlOk(['apply', '-f', '-'], persistentVolume(join(node!.dir, 'volumes', 'prometheus-k8s-0')));
+  await cli.kubectlOk(['apply', '-f', join(FIXTURES, 'prometheus-k8s.yaml')]);
+  await cli.kubectlOk(['apply', '-f', join(EXAMPLES, 'team-a.yaml')]);
+
+  const pod = await waitFor(`${POD} Ready under prometheus-operator`, async () => {
+    const found = await prometheusPod();
+    return isReady(found) ? found : undefined;
+  }, 180_000);
+  expect(pod.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
+  expect(pod.spec.containers.map((c) => c.name).sort()).toEqual(['config-reloader', 'prometheus']);
+  await waitFor('team-a target up', async () => (((await query(POD, `${TEAM_A_UP} == 1`))?.length ?? 0) > 0 ? true : undefined), 120_000);
+  await waitFor('team-a rule loaded', async () => ((await loadedRules(POD)).includes('CheckoutErrorsHigh') ? true : undefined), 120_000);
+  const claim = await cli.getJson<{ status: { phase: string } }>(['pvc', CLAIM, '-n', NS]);
+  expect(claim.status.phase).toBe('Bound');
+  report(`prometheus-operator: Prometheus applied → team-a up and rule loaded in ${Date.now() - started} ms`);
+
+  // A few scrapes on record before the switch.
+  await new Promise((resolve) => setTimeout(resolve, 3 * SCRAPE_INTERVAL_S * 1000));
+  before.at = Math.floor(Date.now() / 1000);
+  const samples = await query<{ values: [number, string][] }>(POD, `${TEAM_A_UP}[1m]`, before.at);
+  before.samples = samples?.[0]?.values ?? [];
+  expect(before.samples.length).toBeGreaterThanOrEqual(3);
+  const secret = await cli.getJson<{ data: Record<string, string> }>(['secret', `prometheus-${PROMETHEUS}`, '-n', NS]);
+  before.configText = gunzipSync(Buffer.from(secret.data['prometheus.yaml.gz'] ?? '', 'base64')).toString('utf8');
+  expect(before.configText).toContain('serviceMonitor/team-a/checkout/0');
+  before.identities = await identities();
+}, 600_000);
+
+test('the switch as docs/migrating.md says: prometheus-operator removed, the CRDs handed to promop, promop installed with Helm; promop runs the same Prometheus on the same claim', async () => {
+  switchStartedAt = Date.now();
+  await cli.kubectlOk(['delete', '-f', join(FIXTURES, 'prometheus-operator.yaml'), '--wait=true'], undefined, 120_000);
+  await cli.kubectlOk(['apply', '--server-side', '--force-conflicts', '-f', join(REPO_ROOT, 'crds')]);
+  await installPromop(cli, images.promop.name, ['--set', 'crds.install=false']);
+  report(`switch: prometheus-operator removed, CRDs handed over, promop Ready in ${Date.now() - switchStartedAt} ms`);
+
+  // The StatefulSet's pod selector carries the managed-by label and cannot change: promop deletes it without its
+  // pods and creates its own. The running pod keeps serving, but it no longer matches, so nothing adopts it.
+  await waitFor('promop\'s StatefulSet', async () => {
+    const statefulSet = await cli.getJson<{ metadata: { uid: string; labels?: Record<string, string> } }>(['statefulset', `prometheus-${PROMETHEUS}`, '-n', NS]);
+    return statefulSet.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' ? statefulSet : undefined;
+  }, 120_000, 1000);
+  const orphan = await prometheusPod();
+  expect(orphan?.metadata.uid).toBe(before.identities[`pod/${POD}`]);
+  expect(orphan?.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
+  expect(isReady(orphan)).toBe(true);
+  // docs/migrating.md step 4: delete the old pod; promop's StatefulSet starts its own on the same claim.
+  const deletedAt = Date.now();
+  await cli.kubectlOk(['delete', 'pod', POD, '-n', NS, '--wait=true'], undefined, 180_000);
+  report(`old pod ${POD} deleted in ${Date.now() - deletedAt} ms (${Date.now() - switchStartedAt} ms after the switch began)`);
+
+  const pod = await waitFor(`${POD} Ready under promop`, async () => {
+    const found = await prometheusPod();
+    return isReady(found) && found?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' ? found : undefined;
+  }, 240_000, 1000);
+  // promop reloads Prometheus itself: no config-reloader sidecar, no init container.
+  expect(pod.spec.containers.map((c) => c.name)).toEqual(['prometheus']);
+  expect(pod.spec.initContainers ?? []).toEqual([]);
+  await waitFor('team-a target up under promop', async () => (((await query(POD, `${TEAM_A_UP} == 1`))?.length ?? 0) > 0 ? true : undefined), 120_000);
+  await waitFor('team-a rule loaded under promop', async () => ((await loadedRules(POD)).includes('CheckoutErrorsHigh') ? true : undefined), 120_000);
+  report(`switch: started → ${POD} Ready under promop with team-a up and its rule loaded in ${Date.now() - switchStartedAt} ms`);
+
+  const after = await identities();
+  const kept = Object.keys(before.identities).filter((key) => after[key] === before.identities[key]);
+  const recreated = Object.keys(before.identities).filter((key) => after[key] !== undefined && after[key] !== before.identities[key]);
+  report(`objects kept (same uid): ${kept.join(', ')}`);
+  report(`objects recreated (new uid): ${recreated.join(', ') || 'none'}`);
+  // The data's identity: the same claim on the same volume.
+  expect(after[`pvc/${CLAIM}`]).toBe(before.identities[`pvc/${CLAIM}`]);
+  expect(after['pvc volume']).toBe(before.identities['pvc volume']);
+}, 600_000);
+
+test('a series prometheus-operator\'s Prometheus stored before the switch is still there, sample for sample', async () => {
+  const samples = await query<{ values: [number, string][] }>(POD, `${TEAM_A_UP}[1m]`, before.at);
+  expect(samples?.[0]?.values).toEqual(before.samples);
+  report(`surviving series: ${TEAM_A_UP} over the minute before the switch, ${before.samples.length} samples, identical after it`);
+});
+
+test('the longest scrape gap of team-a during the switch, from Prometheus\' own samples', async () => {
+  // One more scrape after the last wait, so the gap is closed on both sides.
+  await new Promise((resolve) => setTimeout(resolve, SCRAPE_INTERVAL_S * 1000));
+  const window = Math.ceil((Date.now() - switchStartedAt) / 1000) + 60;
+  // Every series of team-a's target (a label the new config set differently would start a new one), merged.
+  const series = (await query<{ values: [number, string][] }>(POD, `${TEAM_A_UP}[${window}s]`)) ?? [];
+  const times = [...new Set(series.flatMap((one) => one.values.map(([time]) => Number(time))))].sort((a, b) => a - b);
+  let longest = 0;
+  for (let index = 1; index < times.length; index += 1) longest = Math.max(longest, times[index]! - times[index - 1]!);
+  report(`longest gap between team-a's samples during the switch: ${longest.toFixed(1)} s (scrape interval ${SCRAPE_INTERVAL_S} s; ${times.length} samples of ${series.length} series over ${window} s)`);
+  expect(times.length).toBeGreaterThan(3);
+  // The pod restarts once (promop's pod template has no sidecar): the gap is that restart, not minutes.
+  expect(longest).toBeLessThan(120);
+}, 60_000);
+
+test('the configuration promop writes is prometheus-operator\'s, but for the documented differences', async () => {
+  const secret = await cli.getJson<{ data: Record<string, string> }>(['secret', `prometheus-${PROMETHEUS}`, '-n', NS]);
+  const promopText = Buffer.from(secret.data['prometheus.yaml'] ?? '', 'base64').toString('utf8');
+  expect(promopText).toContain('serviceMonitor/team-a/checkout/0');
+  // The texts as written, line by line: what a platform engineer comparing the two Secrets sees.
+  const scratch = mkdtempSync(join(tmpdir(), 'promop-takeover-'));
+  writeFileSync(join(scratch, 'prometheus-operator.yaml'), before.configText);
+  writeFileSync(join(scratch, 'promop.yaml'), promopText);
+  const textDiff = spawnSync('diff', ['-u', '--label', 'prometheus-operator', '--label', 'promop', 'prometheus-operator.yaml', 'promop.yaml'], { cwd: scratch, encoding: 'utf8' }).stdout;
+  rmSync(scratch, { recursive: true, force: true });
+  report(`config text diff (prometheus-operator's prometheus.yaml.gz → promop's prometheus.yaml):\n${textDiff.trimEnd() || '(identical)'}`);
+  // Parsed, with the differences docs/compatibility.md documents taken out (bench/compat-diff/config-diff.ts).
+  const differences = diffConfigs(normalisePrometheusOperatorConfig(before.configText), parsePromopConfig(promopText));
+  report(`config differences beyond the documented ones: ${differences.length}`);
+  for (const difference of differences) {
+    report(`  ${difference.path}: ${JSON.stringify(difference.prometheusOperator)} → ${JSON.stringify(difference.promop)}`);
+  }
+  expect(differences).toEqual([]);
+});
+
+test('every team object keeps working: team-a\'s ServiceMonitor and PrometheusRule are accepted by promop, its target up, its rule loaded', async () => {
+  for (const [kind, name] of [['servicemonitor', 'checkout'], ['prometheusrule', 'checkout-alerts']] as const) {
+    const accepted = await waitFor(`${kind} ${name} accepted by promop`, async () => {
+      const object = await cli.getJson<{ status?: { bindings?: { name: string; conditions?: { type: string; status: string }[] }[] } }>([kind, name, '-n', 'team-a']);
+      const condition = object.status?.bindings?.find((b) => b.name === PROMETHEUS)?.conditions?.find((c) => c.type === 'Accepted');
+      return condition?.status === 'True' ? condition : undefined;
+    }, 60_000);
+    expect(accepted.status).toBe('True');
+  }
+  expect(((await query(POD, `${TEAM_A_UP} == 1`))?.length ?? 0)).toBeGreaterThan(0);
+  expect(await loadedRules(POD)).toContain('CheckoutErrorsHigh');
+  const prometheus = await cli.getJson<{ status?: { conditions?: { type: string; status: string }[] } }>(['prometheus', PROMETHEUS, '-n', NS]);
+  expect(prometheus.status?.conditions?.find((c) => c.type === 'Reconciled')?.status).toBe('True');
+  const operatorPods = await cli.getJson<{ items: unknown[] }>(['pods', '-n', PROMOP_NS, '-l', 'app.kubernetes.io/name=promop']);
+  expect(operatorPods.items).toHaveLength(1);
+}, 120_000);
+
+test('the way back, as docs/migrating.md says: promop uninstalled, prometheus-operator\'s CRDs and operator applied again; it runs the same Prometheus on the same claim, with the data', async () => {
+  const started = Date.now();
+  const uninstall = await cli.helm(['uninstall', 'promop', '--namespace', PROMOP_NS, '--wait', '--timeout', '2m']);
+  expect({ code: uninstall.code, stderr: uninstall.stderr.trim() }).toEqual({ code: 0, stderr: '' });
+  await cli.kubectlOk(['apply', '--server-side', '--force-conflicts', '-f', prometheusOperatorCrdDirectory()]);
+  await cli.kubectlOk(['apply', '-f', join(FIXTURES, 'prometheus-operator.yaml')]);
+  await waitFor('prometheus-operator\'s StatefulSet', async () => {
+    const statefulSet = await cli.getJson<{ metadata: { labels?: Record<string, string> } }>(['statefulset', `prometheus-${PROMETHEUS}`, '-n', NS]);
+    return statefulSet.metadata.labels?.['app.kubernetes.io/managed-by'] === 'prometheus-operator' ? true : undefined;
+  }, 180_000, 1000);
+  // The same in reverse: promop's pod does not match prometheus-operator's selector, so it is deleted by hand.
+  const promopPod = await prometheusPod();
+  expect(promopPod?.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('promop');
+  await cli.kubectlOk(['delete', 'pod', POD, '-n', NS, '--wait=true'], undefined, 180_000);
+  const pod = await waitFor(`${POD} Ready under prometheus-operator again`, async () => {
+    const found = await prometheusPod();
+    return isReady(found) && found?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'prometheus-operator' ? found : undefined;
+  }, 240_000, 1000);
+  expect(pod.spec.containers.map((c) => c.name).sort()).toEqual(['config-reloader', 'prometheus']);
+  await waitFor('team-a target up under prometheus-operator again', async () => (((await query(POD, `${TEAM_A_UP} == 1`))?.length ?? 0) > 0 ? true : undefined), 120_000);
+  await waitFor('team-a rule loaded under prometheus-operator again', async () => ((await loadedRules(POD)).includes('CheckoutErrorsHigh') ? true : undefined), 120_000);
+  const samples = await query<{ values: [number, string][] }>(POD, `${TEAM_A_UP}[1m]`, before.at);
+  expect(samples?.[0]?.values).toEqual(before.samples);
+  expect((await identities())[`pvc/${CLAIM}`]).toBe(before.identities[`pvc/${CLAIM}`]);
+  report(`way back: promop uninstalled → ${POD} Ready under prometheus-operator with team-a up, its rule loaded and the data of before the first switch in ${Date.now() - started} ms`);
+}, 600_000);
