@@ -35,6 +35,8 @@ export function hostileRegexes(): HostileRegex[] {
     // Go looks for the ":]" of a POSIX class at each "[:", through the rest of the pattern.
     { name: '1.4 MB of [[: never closed', pattern: `[${fill('[:a', MB)}]`, verdict: ACCEPTED },
     { name: '1.4 MB alternation a|aa|aaa|…', pattern: Array.from({ length: 1673 }, (_, i) => 'a'.repeat(i + 1)).join('|'), verdict: 'refused: expression nests too deeply' },
+    // Go factors the common leading [ab] out again and again: 2,000 levels of recursion.
+    { name: '[ab] × 2,000 then x, or then y', pattern: `${'[ab]'.repeat(2_000)}x|${'[ab]'.repeat(2_000)}y`, verdict: 'refused: expression nests too deeply' },
     { name: '\\pL × 30,000', pattern: '\\pL'.repeat(30_000), verdict: 'refused: expression too large' },
     { name: '(?i) class over all folding runes × 1,000', pattern: `(?i)${'[A-\\x{1e943}]'.repeat(1_000)}`, verdict: ACCEPTED },
     { name: 'a{1000} × 3,400', pattern: 'a{1000}'.repeat(3_400), verdict: 'refused: expression too large' },

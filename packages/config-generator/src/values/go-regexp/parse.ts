@@ -20,13 +20,29 @@ import { MAX_RUNE, simpleFold, unicodeClassRanges } from './unicode-classes.ts';
 
 /** Parses `pattern` with Go's syntax flags (`PERL_FLAGS | Flag.DotNL` for what Prometheus parses first). */
 export function parseGoRegexp(pattern: string, flags: number): GoRegexpParse {
+  const parser = new Parser(pattern, flags);
   try {
-    return { ok: true, regex: new Parser(pattern, flags).parse() };
+    return { ok: true, regex: parser.parse() };
   } catch (error) {
     if (error instanceof GoRegexpError) return { ok: false, code: error.code, expr: error.expr };
+    // The factoring went deeper than Go's limit lets a tree be (see collapse); a stack overflow can only come from
+    // there too. Go would finish the tree, then refuse it when it pushes it, for its runes first, else its height.
+    if (error instanceof DeepFactoring || error instanceof RangeError) {
+      return { ok: false, code: parser.runesOverLimit() ? 'expression too large' : 'expression nests too deeply', expr: pattern };
+    }
     throw error;
   }
 }
+
+/** Thrown when the factoring of an alternation nests deeper than any tree Go accepts. */
+class DeepFactoring extends Error {}
+
+/**
+ * How deep the factoring of alternations may recurse before promop stops it: each level wraps the next in a
+ * concatenation, so past 1000 levels the tree is higher than Go's limit, and the JavaScript stack is the limit here
+ * (`[ab]` × 2000, then x, or the same with y, recurses 2000 levels).
+ */
+const FACTOR_DEPTH_LIMIT = MAX_HEIGHT + 50;
 
 class GoRegexpError extends Error {
   readonly code: GoRegexpErrorCode;
@@ -58,6 +74,8 @@ class Parser {
   private repeats = 0;
   private height: HeightCache | undefined;
   private size: SizeCache | undefined;
+  /** How deep collapse and factor call each other now. */
+  private factorDepth = 0;
   /** The last search for ":]": from where, and where it was found (-1: nowhere after). */
   private posixEnd = { from: Infinity, at: -1 };
 
@@ -181,6 +199,11 @@ class Parser {
   private reuse(re: GoRegexp): void {
     this.height?.delete(re);
     this.free.push(re);
+  }
+
+  /** Whether the runes counted so far are over Go's limit (what Go checks first when it pushes a node). */
+  runesOverLimit(): boolean {
+    return this.numRunes > MAX_RUNES;
   }
 
   private checkLimits(re: GoRegexp): void {
@@ -420,7 +443,9 @@ class Parser {
       }
     }
     if (op === Op.Alternate) {
+      if (++this.factorDepth > FACTOR_DEPTH_LIMIT) throw new DeepFactoring();
       re.sub = this.factor(re.sub);
+      this.factorDepth--;
       if (re.sub.length === 1) {
         const old = re;
         re = re.sub[0]!;

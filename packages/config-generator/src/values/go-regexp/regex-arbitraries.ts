@@ -61,5 +61,7 @@ export function hostileRegexArbitrary(): fc.Arbitrary<string> {
     fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 1200 })).map(([k, n]) => `(?:${'x'.repeat(n)}){1000}`.repeat(k)),
     // Alternations Go factors (common prefixes, common leading classes, merged characters) at the height limit.
     fc.tuple(fc.integer({ min: 480, max: 520 }), fc.constantFrom('(?:ab|a', '(?:[ab]c|[ab]', '(?:a|b|', '(?:x{2}y|x{2}', '(?i:a|A')).map(([d, open]) => nest(open, d, 'z')),
+    // Alternatives sharing a long run of leading classes: Go factors them out one level at a time.
+    fc.tuple(fc.integer({ min: 990, max: 1060 }), fc.constantFrom('[ab]', '\\d', '[ab]{2}', '.'), fc.constantFrom('x|', 'x|y|')).map(([k, piece, tail]) => `${piece.repeat(k)}${tail}${piece.repeat(k)}z`),
   );
 }
