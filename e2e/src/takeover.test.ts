@@ -3,7 +3,8 @@
  * prometheus-operator v0.93.1 (its operator and config-reloader built here from its Go module) runs a
  * kube-prometheus-style Prometheus whose TSDB lives on a PersistentVolumeClaim, with a team's ServiceMonitor and
  * PrometheusRule; then the platform removes prometheus-operator, hands the CRDs to promop and installs promop with
- * Helm. The steps share one cluster and run in order; each says what it proves. Figures are printed to stderr
+ * Helm; then goes back to prometheus-operator; then runs both side by side, each with its own instance selector.
+ * The steps share one cluster and run in order; each says what it proves. Figures are printed to stderr
  * (`[takeover]` lines) and docs/migrating.md quotes them.
  *
  * The volume: the node has no storage provisioner, so the test creates a hostPath PersistentVolume (a directory
@@ -169,7 +170,7 @@ test('prometheus-operator v0.93.1 runs a kube-prometheus-style Prometheus on a P
   report(`prometheus-operator: Prometheus applied → team-a up and rule loaded in ${Date.now() - started} ms`);
 
   // A few scrapes on record before the switch.
-  await new Promise((resolve) => setTimeout(resolve, 3 * SCRAPE_INTERVAL_S * 1000));
+  await new Promise((resolve) => setTimeout(resolve, 4 * SCRAPE_INTERVAL_S * 1000));
   before.at = Math.floor(Date.now() / 1000);
   const samples = await query<{ values: [number, string][] }>(POD, `${TEAM_A_UP}[1m]`, before.at);
   before.samples = samples?.[0]?.values ?? [];
@@ -306,4 +307,55 @@ test('the way back, as docs/migrating.md says: promop uninstalled, prometheus-op
   expect(samples?.[0]?.values).toEqual(before.samples);
   expect((await identities())[`pvc/${CLAIM}`]).toBe(before.identities[`pvc/${CLAIM}`]);
   report(`way back: promop uninstalled → ${POD} Ready under prometheus-operator with team-a up, its rule loaded and the data of before the first switch in ${Date.now() - started} ms`);
+}, 600_000);
+
+test('side by side: prometheus-operator and promop each own the Prometheus objects their instance selectors give them', async () => {
+  const started = Date.now();
+  const k8sBefore = await cli.getJson<{ metadata: { uid: string; labels?: Record<string, string> } }>(['statefulset', `prometheus-${PROMETHEUS}`, '-n', NS]);
+  expect(k8sBefore.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
+  const args = [{ op: 'add', path: '/spec/template/spec/containers/0/args/-', value: '--prometheus-instance-selector=operated-by!=promop' }];
+  await cli.kubectlOk(['patch', 'deployment', 'prometheus-operator', '-n', NS, '--type=json', '-p', JSON.stringify(args)]);
+  await cli.kubectlOk(['rollout', 'status', 'deployment/prometheus-operator', '-n', NS, '--timeout=120s'], undefined, 130_000);
+  await installPromop(cli, images.promop.name, ['--set', 'crds.install=false', '--set', 'prometheusInstanceSelector=operated-by=promop']);
+  await cli.kubectlOk(['apply', '-f', join(FIXTURES, 'prometheus-side.yaml')]);
+
+  const sideNs = 'monitoring-promop';
+  const sidePod = 'prometheus-side-0';
+  const pod = await waitFor(`${sidePod} Ready under promop`, async () => {
+    const result = await cli.kubectl(['get', 'pod', sidePod, '-n', sideNs, '-o', 'json']);
+    const found = result.code === 0 ? JSON.parse(result.stdout) as PodJson : undefined;
+    return isReady(found) ? found : undefined;
+  }, 180_000, 1000);
+  expect(pod.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('promop');
+  expect(pod.spec.containers.map((c) => c.name)).toEqual(['prometheus']);
+  await waitFor(`${sidePod} scrapes team-a`, async () => {
+    const response = await rawGet(kc, podProxyPath(sideNs, sidePod, 9090, `api/v1/query?query=${encodeURIComponent(`${TEAM_A_UP} == 1`)}`));
+    return response.status === 200 && (JSON.parse(response.body) as { data: { result: unknown[] } }).data.result.length > 0 ? true : undefined;
+  }, 120_000);
+  // promop's status writes land on prometheus-operator's CRDs too (without the fields those do not declare).
+  await waitFor('side Reconciled', async () => {
+    const side = await cli.getJson<{ status?: { conditions?: { type: string; status: string }[] } }>(['prometheus', 'side', '-n', sideNs]);
+    return side.status?.conditions?.find((c) => c.type === 'Reconciled')?.status === 'True' ? true : undefined;
+  }, 60_000);
+  await waitFor('team-a\'s ServiceMonitor accepted by side', async () => {
+    const monitor = await cli.getJson<{ status?: { bindings?: { name: string; namespace?: string; conditions?: { type: string; status: string }[] }[] } }>(['servicemonitor', 'checkout', '-n', 'team-a']);
+    const binding = monitor.status?.bindings?.find((b) => b.name === 'side' && b.namespace === sideNs);
+    return binding?.conditions?.find((c) => c.type === 'Accepted')?.status === 'True' ? true : undefined;
+  }, 60_000);
+
+  // prometheus-operator's Prometheus is untouched: same StatefulSet, its pod with the sidecar, still scraping.
+  const k8sAfter = await cli.getJson<{ metadata: { uid: string; labels?: Record<string, string> } }>(['statefulset', `prometheus-${PROMETHEUS}`, '-n', NS]);
+  expect(k8sAfter.metadata.uid).toBe(k8sBefore.metadata.uid);
+  expect(k8sAfter.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
+  const k8sPod = await prometheusPod();
+  expect(k8sPod?.spec.containers.map((c) => c.name).sort()).toEqual(['config-reloader', 'prometheus']);
+  expect(((await query(POD, `${TEAM_A_UP} == 1`))?.length ?? 0)).toBeGreaterThan(0);
+  // promop never reconciled it: not a line of its log names monitoring/k8s.
+  const promopLog = await cli.kubectlOk(['logs', '-n', PROMOP_NS, 'deployment/promop']);
+  expect(promopLog).toContain('monitoring-promop/side');
+  expect(promopLog).not.toContain(`"${NS}/${PROMETHEUS}"`);
+  // Nor does prometheus-operator's log name promop's.
+  const operatorLog = await cli.kubectlOk(['logs', '-n', NS, 'deployment/prometheus-operator']);
+  expect(operatorLog).not.toContain('monitoring-promop');
+  report(`side by side: ${sidePod} Ready under promop and scraping team-a, prometheus-k8s untouched under prometheus-operator, in ${Date.now() - started} ms`);
 }, 600_000);
