@@ -18,7 +18,7 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }
 const RUNS = Number(values.runs);
 
 function decide(pattern: string): string {
-  const read = readPrometheusRegex(pattern);
+  const read = readPrometheusRegex(pattern, 'matcher');
   return read.ok ? `accepted, matches empty: ${read.matchesEmpty}` : `refused: ${read.code}`;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Asks tools/go-check what Prometheus would read: YAML decoded with the same Go libraries Prometheus 3.16 uses
- * (go.yaml.in/yaml/v2 for prometheus.yaml, go.yaml.in/yaml/v3 for rule files), and regexes compiled with Go's
- * regexp as Prometheus anchors them. One process answers a whole batch, so a property test of thousands of cases
+ * (go.yaml.in/yaml/v2 for prometheus.yaml, go.yaml.in/yaml/v3 for rule files), and regexes read by Prometheus' own
+ * readers (its relabel and labels packages, built into the tool). One process answers a whole batch, so a property test of thousands of cases
  * costs one spawn.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -63,12 +63,22 @@ export async function readYamlWithGo(library: GoYamlLibrary, documents: readonly
   return parseAnswers<GoYamlReading>(await runAsync(library, documents), documents.length);
 }
 
-/** Compiles each pattern with Go's regexp as Prometheus does, synchronously. */
-export function compileRegexesWithGoSync(patterns: readonly string[]): GoRegexReading[] {
-  return parseAnswers<GoRegexReading>(runSync('regex', patterns), patterns.length);
+/**
+ * Who reads the regex: `go`, Go's regexp/syntax on the pattern alone then anchored (the first error's code is the
+ * pattern's own, as promop reports it); `relabeling`, exactly Prometheus' relabel.NewRegexp (the anchored form only);
+ * `matcher`, exactly Prometheus' labels.NewFastRegexMatcher (its own copy of regexp/syntax, literal alternations
+ * never parsed).
+ */
+export type GoRegexReader = 'go' | 'relabeling' | 'matcher';
+
+const REGEX_MODES: Record<GoRegexReader, string> = { go: 'regex', relabeling: 'regex-relabel', matcher: 'regex-matcher' };
+
+/** Reads each pattern with Prometheus' own regex reader, synchronously. */
+export function compileRegexesWithGoSync(patterns: readonly string[], reader: GoRegexReader = 'go'): GoRegexReading[] {
+  return parseAnswers<GoRegexReading>(runSync(REGEX_MODES[reader], patterns), patterns.length);
 }
 
-/** Compiles each pattern with Go's regexp as Prometheus does. */
-export async function compileRegexesWithGo(patterns: readonly string[]): Promise<GoRegexReading[]> {
-  return parseAnswers<GoRegexReading>(await runAsync('regex', patterns), patterns.length);
+/** Reads each pattern with Prometheus' own regex reader. */
+export async function compileRegexesWithGo(patterns: readonly string[], reader: GoRegexReader = 'go'): Promise<GoRegexReading[]> {
+  return parseAnswers<GoRegexReading>(await runAsync(REGEX_MODES[reader], patterns), patterns.length);
 }

@@ -7,5 +7,5 @@ export { tcpSockets, isLoopback, type ProcessSocket } from './process-sockets.ts
 export { startTestEnv, sharedTestEnv, SHARED_KUBECONFIG_ENV, CONTROLLERS, type TestEnv, type ClusterAccess, type StartOptions } from './test-env.ts';
 export {
   readYamlWithGo, readYamlWithGoSync, compileRegexesWithGo, compileRegexesWithGoSync,
-  type GoYamlReading, type GoRegexReading, type GoYamlLibrary,
+  type GoYamlReading, type GoRegexReading, type GoYamlLibrary, type GoRegexReader,
 } from './go-check.ts';

@@ -2,7 +2,11 @@
 //
 //	go-check yaml-v2   each record is a YAML document; the answer is {"value": <canonical JSON>} or {"error": "..."}
 //	go-check yaml-v3   the same with yaml.v3 (what Prometheus reads rule files with)
-//	go-check regex     each record is a regex; the answer is {"ok": true, "matchesEmpty": bool} or {"error": "..."}
+//	go-check regex          each record is a regex, parsed alone by Go's regexp/syntax (Perl|DotNL), then compiled
+//	                        anchored as Prometheus anchors it; the answer is {"ok": true, "matchesEmpty": bool} or
+//	                        {"error": "...", "code": "..."} with the first error's code
+//	go-check regex-relabel  the same, read exactly as Prometheus reads a relabeling (relabel.NewRegexp)
+//	go-check regex-matcher  the same, read exactly as Prometheus reads a PromQL =~ matcher (labels.NewFastRegexMatcher)
 //
 // A record is "<byte length>\n<bytes>": any byte may appear in a record, so a writer bug cannot shift the framing.
 // Canonical JSON: mappings become objects whose keys are the decoded key when it is a string and
@@ -22,6 +26,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prometheus/prometheus/model/labels"
+	"github.com/prometheus/prometheus/model/relabel"
 	yamlv2 "go.yaml.in/yaml/v2"
 	yamlv3 "go.yaml.in/yaml/v3"
 )
@@ -51,7 +57,11 @@ func main() {
 		case "yaml-v3":
 			answer = readYAMLv3(record)
 		case "regex":
-			answer = compileRegex(string(record))
+			answer = goRegex(string(record))
+		case "regex-relabel":
+			answer = relabelRegex(string(record))
+		case "regex-matcher":
+			answer = matcherRegex(string(record))
 		default:
 			fmt.Fprintln(os.Stderr, "go-check: unknown mode", mode)
 			os.Exit(2)
@@ -142,11 +152,9 @@ func keyText(key any) string {
 	return fmt.Sprintf("!%T:%v", key, key)
 }
 
-// compileRegex compiles as Prometheus does for relabelings (relabel.NewRegexp) and matchers
-// (labels.NewFastRegexMatcher): fully anchored, with "." matching newlines, Perl syntax.
-func compileRegex(pattern string) map[string]any {
-	// The user's own pattern first, so the message quotes what the user wrote; then the anchored form, whose
-	// wrapper adds levels of nesting (a pattern near Go's depth limit fails only there).
+// goRegex parses the pattern alone, then compiles it anchored: Go's verdict with the code of the user's own
+// pattern first (what promop's parser reports).
+func goRegex(pattern string) map[string]any {
 	if _, err := syntax.Parse(pattern, syntax.Perl|syntax.DotNL); err != nil {
 		return regexError(err)
 	}
@@ -157,10 +165,54 @@ func compileRegex(pattern string) map[string]any {
 	return map[string]any{"ok": true, "matchesEmpty": compiled.MatchString("")}
 }
 
+// relabelRegex reads a pattern as Prometheus reads a relabeling's regex (fully anchored, "." matching newlines).
+func relabelRegex(pattern string) map[string]any {
+	regex, err := relabel.NewRegexp(pattern)
+	if err != nil {
+		return regexError(err)
+	}
+	return map[string]any{"ok": true, "matchesEmpty": regex.MatchString("")}
+}
+
+// matcherRegex reads a pattern as Prometheus reads a PromQL =~ matcher: its own copy of regexp/syntax first, then
+// Go's regexp.
+func matcherRegex(pattern string) map[string]any {
+	matcher, err := labels.NewFastRegexMatcher(pattern)
+	if err != nil {
+		return regexError(err)
+	}
+	return map[string]any{"ok": true, "matchesEmpty": matcher.MatchString("")}
+}
+
 func regexError(err error) map[string]any {
 	answer := map[string]any{"error": err.Error()}
-	if syntaxError, ok := err.(*syntax.Error); ok {
-		answer["code"] = string(syntaxError.Code)
+	// Both copies of regexp/syntax (Go's, and grafana/regexp's in labels) return an *Error with a Code.
+	var code string
+	switch e := err.(type) {
+	case *syntax.Error:
+		code = string(e.Code)
+	case interface{ Unwrap() error }:
+		if inner, ok := e.Unwrap().(*syntax.Error); ok {
+			code = string(inner.Code)
+		}
+	}
+	if code == "" {
+		code = codeOf(err.Error())
+	}
+	if code != "" {
+		answer["code"] = code
 	}
 	return answer
+}
+
+// codeOf reads the error code out of "error parsing regexp: <code>: `<expr>`", the text both copies write.
+func codeOf(message string) string {
+	rest, found := strings.CutPrefix(message, "error parsing regexp: ")
+	if !found {
+		return ""
+	}
+	if i := strings.Index(rest, ": `"); i >= 0 {
+		return rest[:i]
+	}
+	return strings.TrimSuffix(rest, ": ")
 }

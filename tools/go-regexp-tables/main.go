@@ -8,6 +8,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"regexp/syntax"
 	"runtime"
 	"sort"
 	"strconv"
@@ -95,6 +96,17 @@ func main() {
 		fmt.Fprintf(&b, "  %s: { plain: '%s', folded: '%s' },\n", name, encode(classRanges(name, false)), encode(classRanges(name, true)))
 	}
 	b.WriteString("};\n\n")
+	// Prometheus reads a matcher with both its own copy of regexp/syntax (exact names, above) and the Go toolchain's
+	// (through regexp.Compile), and a relabeling with the toolchain's only; these are the exact names the toolchain's
+	// reading refuses.
+	var refused []string
+	for _, name := range names {
+		if _, err := syntax.Parse(`\p{`+name+`}`, syntax.Perl); err != nil {
+			refused = append(refused, "'"+name+"'")
+		}
+	}
+	b.WriteString("/** The names above that the Go toolchain's regexp/syntax refuses (it matches names loosely, and not these). */\n")
+	fmt.Fprintf(&b, "export const NAMES_THE_TOOLCHAIN_REFUSES: readonly string[] = [%s];\n\n", strings.Join(refused, ", "))
 	// Orbits: every rune whose SimpleFold is not itself, listed orbit by orbit in SimpleFold order.
 	var orbits []string
 	seen := map[rune]bool{}

@@ -25,10 +25,12 @@ const chunk = Number(values.chunk);
 const patterns = fc.sample(values.hostile ? hostileRegexArbitrary() : goRegexArbitrary(), { seed, numRuns: total });
 let failed = false;
 for (let from = 0; from < total; from += chunk) {
-  const result = compareWithGo(patterns.slice(from, from + chunk));
-  const { disagreements, ...counts } = result;
-  console.log(JSON.stringify({ seed, from, ...counts, slowestMs: Math.round(counts.slowestMs), disagreements: disagreements.length }));
-  for (const disagreement of disagreements) console.log(JSON.stringify(disagreement));
-  if (disagreements.length > 0) failed = true;
+  for (const reading of ['relabeling', 'matcher'] as const) {
+    const result = compareWithGo(patterns.slice(from, from + chunk), reading);
+    const { disagreements, ...counts } = result;
+    console.log(JSON.stringify({ seed, from, reading, ...counts, slowestMs: Math.round(counts.slowestMs), disagreements: disagreements.length }));
+    for (const disagreement of disagreements) console.log(JSON.stringify(disagreement));
+    if (disagreements.length > 0) failed = true;
+  }
 }
 process.exit(failed ? 1 : 0);

@@ -124,6 +124,23 @@ describe('a team ServiceMonitor whose job is larger than a scrape file, for a Pr
   });
 });
 
+describe('a team\'s regex nested past Go\'s 1000 levels (600 alternations, 2,400 characters)', () => {
+  const deep = `${'(a|'.repeat(600)}b${')'.repeat(600)}`;
+
+  it('rejects its ServiceMonitor alone with Go\'s reason, the regex itself cut short so the reason is seen', () => {
+    const hostile = serviceMonitor('hostile', 'deep-regex', { endpoints: [{ port: 'web', relabelings: [{ sourceLabels: ['__address__'], regex: deep, action: 'keep' }] }] });
+    const output = generate(input({ serviceMonitors: [hostile] }));
+    expectRejectedAlone(output, 'ServiceMonitor', 'deep-regex', /^spec\.endpoints\[0\]\.relabelings\[0\]\.regex: invalid regex "\(a\|.{100,130}… \(2401 characters\)": expression nests too deeply/);
+    expect(loadedJobs(output)).toEqual(everyTeamsJob);
+  });
+
+  it('rejects its PrometheusRule alone with Go\'s reason, the matcher cut short', () => {
+    const hostile = prometheusRule('hostile', 'deep-regex', [{ alert: 'Deep', expr: `up{job=~"${deep}"} == 0` }]);
+    const output = generate(input({ prometheusRules: [hostile] }));
+    expectRejectedAlone(output, 'PrometheusRule', 'deep-regex', /^spec\.groups\[0\]\.rules\[0\]\.expr: invalid regular expression in job=~"\(a\|.{100,130}… \(2408 characters\) at column 4: expression nests too deeply/);
+  });
+});
+
 describe('a team ServiceMonitor whose selector has 10,000 matchExpressions', () => {
   const matchExpressions = Array.from({ length: 10_000 }, (_, index) => ({ key: `label-${index}`, operator: 'In' as const, values: ['a', 'b'] }));
   const hostile = serviceMonitor('hostile', 'huge-selector', { selector: { matchExpressions } });
@@ -259,7 +276,11 @@ describe('a team ServiceMonitor whose problems would quote back a megabyte', () 
 
   it('is rejected alone with a status the API server accepts: at most 20 problems and a note, each cut to 1,000 characters', () => {
     const output = generate(input({ serviceMonitors: hostile }));
-    expectRejectedAlone(output, 'ServiceMonitor', 'huge-regex', /^spec\.endpoints\[0\]\.relabelings\[0\]\.regex: .*… \(1,048,\d{3} characters\)$/);
+    // The regex is quoted only in part, so the reason after it is seen.
+    expectRejectedAlone(output, 'ServiceMonitor', 'huge-regex', /^spec\.endpoints\[0\]\.relabelings\[0\]\.regex: invalid regex "\(a{119}… \(1048577 characters\)": missing closing \)/);
+    const huge = verdictOf(output, 'ServiceMonitor', 'hostile', 'huge-regex');
+    if (!huge.selected || huge.accepted) throw new Error('accepted');
+    expect(huge.reason.length).toBeLessThan(1_000);
     expectRejectedAlone(output, 'ServiceMonitor', 'many-problems', /^spec\.endpoints\[0\]\.relabelings\[0\]\.action: /);
     const many = verdictOf(output, 'ServiceMonitor', 'hostile', 'many-problems');
     if (!many.selected || many.accepted) throw new Error('accepted');

@@ -56,8 +56,8 @@ function renderAlertmanager(
   if (am.port === null || am.port === undefined || am.port === '') context.findings.problem(`${path}.port`, 'port (name or number of the Service port) is required');
   // Both become a keep relabeling's regex, as prometheus-operator writes them: one that does not compile makes
   // Prometheus refuse the file. (The port of a ServiceMonitor endpoint is checked the same way.)
-  if (am.name && re2RegexError(am.name) !== undefined) context.findings.problem(`${path}.name`, `"${am.name}" is not a valid Service name`);
-  if (typeof am.port === 'string' && am.port !== '' && re2RegexError(am.port) !== undefined) context.findings.problem(`${path}.port`, `"${am.port}" is not a valid port name`);
+  if (am.name && re2RegexError(am.name, 'relabeling') !== undefined) context.findings.problem(`${path}.name`, `"${am.name}" is not a valid Service name`);
+  if (typeof am.port === 'string' && am.port !== '' && re2RegexError(am.port, 'relabeling') !== undefined) context.findings.problem(`${path}.port`, `"${am.port}" is not a valid port name`);
 
   const out: Record<string, unknown> = {};
   if (am.scheme) out.scheme = am.scheme.toLowerCase();

@@ -26,6 +26,7 @@ import { decodePromqlString } from './promql-string.ts';
 import { parseDuration } from '../values/duration.ts';
 import { re2RegexError } from '../values/re2-regex.ts';
 import { promqlFunctionHistory } from './promql-functions.ts';
+import { shortened } from '../values/shown-text.ts';
 
 /** The tree, when the expression is well-formed, and every problem found while building it. */
 export interface PromqlParseResult {
@@ -284,9 +285,9 @@ class PromqlParser {
     const valueToken = this.expect('STRING', 'label matching');
     const value = decodePromqlString(valueToken.text).value;
     if (operator === '=~' || operator === '!~') {
-      const reason = re2RegexError(value);
+      const reason = re2RegexError(value, 'matcher');
       if (reason) {
-        this.problem({ from: nameToken.from, to: this.endOf(valueToken) }, `invalid regular expression ${valueToken.text}: ${reason}`);
+        this.problem({ from: nameToken.from, to: this.endOf(valueToken) }, `invalid regular expression ${shortened(valueToken.text)}: ${reason}`);
         return [];
       }
     }

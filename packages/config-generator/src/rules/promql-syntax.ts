@@ -10,6 +10,7 @@ import { parser } from '@prometheus-io/lezer-promql';
 import { readPrometheusRegex } from '../values/go-regexp/index.ts';
 import { re2RegexError } from '../values/re2-regex.ts';
 import { unquotePromqlString } from './promql-string.ts';
+import { shortened } from '../values/shown-text.ts';
 
 /** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */
 type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];
@@ -57,8 +58,8 @@ export function findPromqlSyntaxError(expr: string): PromqlSyntaxError | undefin
     error.problem === 'syntax'
       ? `syntax error at ${where}: unexpected ${describeToken(expr, error.from, error.to)}`
       : error.problem === 'empty-matchers'
-        ? `selector ${expr.slice(error.from, error.to)} at ${where} needs a metric name or a matcher that does not match the empty string`
-        : `invalid regular expression in ${expr.slice(error.from, error.to)} at ${where}: ${error.problem.regex}`;
+        ? `selector ${shortened(expr.slice(error.from, error.to))} at ${where} needs a metric name or a matcher that does not match the empty string`
+        : `invalid regular expression in ${shortened(expr.slice(error.from, error.to))} at ${where}: ${error.problem.regex}`;
   return { offset: error.from, line, column, message };
 }
 
@@ -70,7 +71,7 @@ function findInvalidRegexMatcher(expr: string, selector: SyntaxNode): { from: nu
     const literal = matcher.getChild('StringLiteral');
     if (!operator || !literal || !expr.slice(operator.from, operator.to).includes('~')) continue;
     const value = unquotePromqlString(expr.slice(literal.from, literal.to));
-    const reason = value === undefined ? undefined : re2RegexError(value);
+    const reason = value === undefined ? undefined : re2RegexError(value, 'matcher');
     if (reason) return { from: matcher.from, to: matcher.to, reason };
   }
   return undefined;
@@ -101,7 +102,7 @@ function matchesEmpty(operator: string, value: string): boolean {
   if (operator === '=') return value === '';
   if (operator === '!=') return value !== '';
   // A regex Go refuses is reported by findInvalidRegexMatcher; here it counts as selective.
-  const read = readPrometheusRegex(value);
+  const read = readPrometheusRegex(value, 'matcher');
   if (!read.ok) return false;
   return operator === '=~' ? read.matchesEmpty : !read.matchesEmpty;
 }

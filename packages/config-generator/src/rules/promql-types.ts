@@ -235,7 +235,7 @@ function matchesEmptyValue(operator: string, value: string): boolean {
  * pattern Go refuses is reported on its own; here it counts as not matching, so that doubt never adds a problem.
  */
 function regexMatchesEmpty(value: string): boolean {
-  const read = readPrometheusRegex(value);
+  const read = readPrometheusRegex(value, 'matcher');
   return read.ok && read.matchesEmpty;
 }
 

@@ -20,6 +20,7 @@ import type { PromqlDialect } from './promql-dialect.ts';
 import { describePosition, findPromqlProblem, TOO_DEEP } from './promql-check.ts';
 import { findAlertTemplateError } from './alert-template.ts';
 import { MAX_PROMQL_BRACKET_DEPTH, MAX_RULE_PROBLEMS, ruleTextProblem, tooDeepBracketOffset } from './rule-input-limits.ts';
+import { shortened } from '../values/shown-text.ts';
 
 /** What the checks depend on: the target Prometheus' release, name rules, fields and PromQL. */
 export interface RuleValidationOptions {
@@ -217,12 +218,6 @@ function checkText(value: unknown, path: string, problems: FieldProblem[]): void
   }
 }
 
-/**
- * The most characters of a user's value a problem repeats: the message goes into the object's status, and a
- * 500 KiB name repeated there (once per problem) would make the status larger than the API server accepts.
- */
-const MAX_SHOWN_CHARS = 120;
-
 /** `value` as JSON, cut to MAX_SHOWN_CHARS. */
 function shown(value: unknown): string {
   return shortened(JSON.stringify(value) ?? String(value));
@@ -233,6 +228,3 @@ function quoted(text: string): string {
   return `"${shortened(text)}"`;
 }
 
-function shortened(text: string): string {
-  return text.length <= MAX_SHOWN_CHARS ? text : `${text.slice(0, MAX_SHOWN_CHARS)}… (${text.length} characters)`;
-}

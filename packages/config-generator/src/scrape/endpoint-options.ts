@@ -80,5 +80,5 @@ export function appendHttpFlags(cfg: Record<string, unknown>, ep: AnyEndpoint, p
  */
 export function validatePortName(value: string | undefined, path: string, hc: HttpClientContext): void {
   if (value === undefined || value === '') return;
-  if (re2RegexError(value) !== undefined) hc.findings.problem(path, `"${value}" is not a valid port name`);
+  if (re2RegexError(value, 'relabeling') !== undefined) hc.findings.problem(path, `"${value}" is not a valid port name`);
 }

@@ -3,7 +3,7 @@
  * matcher, a port name matched as a regex. The reading itself is Go's, by promop's port of regexp/syntax
  * (./go-regexp): the pattern alone, then anchored as Prometheus compiles it, `^(?s:<regex>)$`.
  */
-import { readPrometheusRegex } from './go-regexp/index.ts';
+import { readPrometheusRegex, type RegexReading } from './go-regexp/index.ts';
 
 /** The longest part of the pattern quoted in a message. */
 const QUOTE_LIMIT = 60;
@@ -12,8 +12,8 @@ const QUOTE_LIMIT = 60;
  * Returns why `regex` would not compile in Prometheus, or undefined if it would: Go's error code and the part of
  * the pattern it points at (`invalid escape sequence: \q`), with a word on what RE2 lacks for the usual mistakes.
  */
-export function re2RegexError(regex: string): string | undefined {
-  const read = readPrometheusRegex(regex);
+export function re2RegexError(regex: string, reading: RegexReading): string | undefined {
+  const read = readPrometheusRegex(regex, reading);
   if (read.ok) return undefined;
   const { code, expr } = read;
   if ((code === 'invalid or unsupported Perl syntax' || code === 'invalid named capture') && /^\(\?(=|!|<=|<!)/.test(expr)) {

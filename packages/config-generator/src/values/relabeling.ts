@@ -9,6 +9,7 @@ import type { FieldProblem } from '../model.ts';
 import { isValidLabelName, type NameCheckContext } from './prometheus-names.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 import { re2RegexError } from './re2-regex.ts';
+import { shortened } from './shown-text.ts';
 
 /** The relabel actions Prometheus knows, lowercase, with the version that introduced them. */
 const ACTIONS: Record<string, string | undefined> = {
@@ -64,8 +65,8 @@ export function validateRelabelConfig(config: RelabelConfig, path: string, targe
     if (!isValidLabelName(label, scheme)) problem(`sourceLabels[${i}]`, `"${label}" is not a valid label name`);
   });
   if (config.regex !== undefined && config.regex !== '') {
-    const error = re2RegexError(config.regex);
-    if (error) problem('regex', `invalid regex "${config.regex}": ${error}`);
+    const error = re2RegexError(config.regex, 'relabeling');
+    if (error) problem('regex', `invalid regex "${shortened(config.regex)}": ${error}`);
   }
   if (action === 'hashmod' && !config.modulus) problem('modulus', 'the hashmod action needs a non-zero modulus');
   if (config.modulus !== undefined && (!Number.isInteger(config.modulus) || config.modulus < 0)) {

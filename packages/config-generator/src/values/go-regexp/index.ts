@@ -6,3 +6,4 @@ export { Flag, Op, PERL_FLAGS, type GoRegexp, type GoRegexpErrorCode, type GoReg
 export { parseGoRegexp } from './parse.ts';
 export { matchesEmpty } from './matches-empty.ts';
 export { readPrometheusRegex, type PrometheusRegex } from './prometheus-regex.ts';
+export { type RegexReading } from './unicode-classes.ts';

@@ -16,11 +16,11 @@ import {
 } from './char-class.ts';
 import { isAlnum, isOctal, parseInt10, SIMPLE_ESCAPES, unhex } from './lexical.ts';
 import { calcHeight, calcSize, HeightCache, MAX_HEIGHT, MAX_REPEAT, MAX_RUNES, MAX_SIZE, repeatIsValid, SizeCache } from './limits.ts';
-import { MAX_RUNE, simpleFold, unicodeClassRanges } from './unicode-classes.ts';
+import { isUnicodeClassName, MAX_RUNE, simpleFold, unicodeClassRanges, type RegexReading } from './unicode-classes.ts';
 
 /** Parses `pattern` with Go's syntax flags (`PERL_FLAGS | Flag.DotNL` for what Prometheus parses first). */
-export function parseGoRegexp(pattern: string, flags: number): GoRegexpParse {
-  const parser = new Parser(pattern, flags);
+export function parseGoRegexp(pattern: string, flags: number, reading: RegexReading = 'matcher'): GoRegexpParse {
+  const parser = new Parser(pattern, flags, reading);
   try {
     return { ok: true, regex: parser.parse() };
   } catch (error) {
@@ -79,9 +79,13 @@ class Parser {
   /** The last search for ":]": from where, and where it was found (-1: nowhere after). */
   private posixEnd = { from: Infinity, at: -1 };
 
-  constructor(pattern: string, flags: number) {
+  /** Which of Prometheus' readings looks Unicode class names up (unicode-classes.ts). */
+  private readonly reading: RegexReading;
+
+  constructor(pattern: string, flags: number, reading: RegexReading) {
     this.s = pattern;
     this.flags = flags;
+    this.reading = reading;
   }
 
   parse(): GoRegexp {
@@ -906,7 +910,7 @@ class Parser {
       name = name.slice(1);
     }
     const folded = (this.flags & Flag.FoldCase) !== 0;
-    const table = unicodeClassRanges(name, folded);
+    const table = isUnicodeClassName(name, this.reading) ? unicodeClassRanges(name, folded) : undefined;
     if (!table) throw new GoRegexpError('invalid character class range', seq);
     // Outside brackets the class is the table itself, shared and frozen (mergeCharClass copies it before it adds):
     // Go copies it, and thirty thousand copies of \pL are what its rune limit stops.

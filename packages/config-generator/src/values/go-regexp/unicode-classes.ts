@@ -2,12 +2,15 @@
  * Unicode classes (`\pL`, `\p{Greek}`) and case folding as Go's regexp/syntax sees them, from tables generated
  * out of Go's unicode package (unicode-tables.ts, by tools/go-regexp-tables).
  *
- * The names are looked up exactly, as Prometheus' regexp (github.com/grafana/regexp, which carries its own copy of
- * regexp/syntax) looks them up: `Any`, a key of unicode.Categories or a key of unicode.Scripts. Go 1.26's own
- * regexp/syntax also accepts loose spellings (`\p{greek}`, `\p{Letter}`) and refuses the underscored script names
- * (`\p{Old_Italic}`); Prometheus 3.16 does the opposite, and promop checks for Prometheus.
+ * Prometheus looks class names up in two ways. A PromQL matcher is parsed by Prometheus' own copy of regexp/syntax
+ * (github.com/grafana/regexp/syntax: exact names, `Any`, a key of unicode.Categories or of unicode.Scripts; the
+ * tree it makes is then compiled from its ranges, so the name is read once). A relabeling regex is compiled by the
+ * Go toolchain's regexp/syntax, which in Go 1.26 matches names loosely (`\p{greek}`, `\p{Letter}`) and refuses the
+ * underscored script names (`\p{Old_Italic}`). promop reads a matcher's names exactly as Prometheus does, and a
+ * relabeling's as the exact names the toolchain also accepts: stricter than Prometheus on the loose spellings
+ * (read as unknown classes), never looser, since a name Prometheus refused would stop every team's reload.
  */
-import { SIMPLE_FOLD_ORBITS, UNICODE_CLASS_RANGES } from './unicode-tables.ts';
+import { NAMES_THE_TOOLCHAIN_REFUSES, SIMPLE_FOLD_ORBITS, UNICODE_CLASS_RANGES } from './unicode-tables.ts';
 
 /** The largest rune (unicode.MaxRune). */
 export const MAX_RUNE = 0x10ffff;
@@ -25,14 +28,19 @@ function decode(encoded: string): number[] {
 
 const decoded = new Map<string, { plain: number[]; folded: number[] }>();
 
-/** Whether Prometheus knows `\p{name}`. */
-export function isUnicodeClassName(name: string): boolean {
-  return Object.hasOwn(UNICODE_CLASS_RANGES, name);
+const REFUSED_BY_THE_TOOLCHAIN: ReadonlySet<string> = new Set(NAMES_THE_TOOLCHAIN_REFUSES);
+
+/** Which of Prometheus' readings a regex gets: a PromQL matcher's, or a relabeling's (see above). */
+export type RegexReading = 'matcher' | 'relabeling';
+
+/** Whether `\p{name}` is a class in `reading`. */
+export function isUnicodeClassName(name: string, reading: RegexReading): boolean {
+  return Object.hasOwn(UNICODE_CLASS_RANGES, name) && (reading === 'matcher' || !REFUSED_BY_THE_TOOLCHAIN.has(name));
 }
 
 /** The sorted [lo, hi] pairs of `\p{name}` (frozen), with its case-folded runes when `folded`; undefined for an unknown name. */
 export function unicodeClassRanges(name: string, folded: boolean): readonly number[] | undefined {
-  if (!isUnicodeClassName(name)) return undefined;
+  if (!Object.hasOwn(UNICODE_CLASS_RANGES, name)) return undefined;
   let entry = decoded.get(name);
   if (!entry) {
     const encoded = UNICODE_CLASS_RANGES[name]!;
