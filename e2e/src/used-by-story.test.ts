@@ -11,6 +11,7 @@
  * The steps share one cluster and run in order; each says what it proves. Figures are printed to stderr.
  */
 import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterCli, waitFor } from './cluster-cli.ts';
@@ -243,7 +244,12 @@ test('a hostile team-b: its injected line breaks stay inside its own values, its
   const rules = await loadedRules(pod);
   expect(rules.map((rule) => rule.name).sort()).toEqual(['CheckoutErrorsHigh', 'HostileLabel']);
   expect(rules.find((rule) => rule.name === 'HostileLabel')?.labels.severity).toBe(INJECTED_RULE);
-  expect(await loadedConfig(kc, pod)).not.toContain('bearer_token_file');
+  // The loaded config, as Prometheus writes it back: the injected text is team-b's replacement, no job's field.
+  const loaded = load(await loadedConfig(kc, pod)) as { scrape_configs: Array<Record<string, unknown>> };
+  expect(loaded.scrape_configs.map((job) => job.job_name).sort()).toEqual(['serviceMonitor/team-a/checkout/0', 'serviceMonitor/team-b/hostile-inject/0']);
+  for (const job of loaded.scrape_configs) expect({ job: job.job_name, token: job.bearer_token_file }).toEqual({ job: job.job_name, token: undefined });
+  const hostileJob = loaded.scrape_configs.find((job) => job.job_name === 'serviceMonitor/team-b/hostile-inject/0')!;
+  expect((hostileJob.relabel_configs as Array<Record<string, unknown>>).some((rule) => rule.replacement === INJECTED_JOB)).toBe(true);
   expect(await teamATargetUp(kc, pod)).toBe(true);
 }, 300_000);
 
