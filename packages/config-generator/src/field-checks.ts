@@ -109,9 +109,9 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: ['ServiceMonitor.bodySizeLimit', 'PodMonitor.bodySizeLimit', 'ScrapeConfig.bodySizeLimit'], check: 'byte-size', where: 'schema byte size pattern (its ^ anchors only the first alternative); scrape/limits.ts → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
   { paths: ['Prometheus*.bodySizeLimit', 'Prometheus*.enforcedBodySizeLimit'], check: 'byte-size', where: 'schema byte size pattern; prometheus/global-config.ts buildGlobalConfig → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
   { paths: ['Prometheus.retentionSize'], check: 'byte-size', where: 'schema byte size pattern; prometheus/storage-config.ts buildStorageConfig → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
-  { paths: ['*.remoteWrite[].url', '*.remoteRead[].url'], check: 'url', where: 'schema URL pattern; prometheus/client-auth.ts checkHttpUrl → values/go-url.ts goUrlHostError', rejects: 'http://a b/' },
-  { paths: ['*.apiserverConfig.host'], check: 'url', where: 'prometheus/api-server-config.ts buildApiServerSdKeys → prometheus/client-auth.ts checkHttpUrl (an http or https URL whose host Go accepts)', rejects: 'http://a b' },
-  { paths: ['*.httpSDConfigs[].url'], check: 'url', where: 'schema URL pattern; scrape/service-discovery.ts checkDiscoveryUrl → values/go-url.ts goUrlHostError', rejects: 'http://a b/sd' },
+  { paths: ['*.remoteWrite[].url', '*.remoteRead[].url'], check: 'url', where: 'schema URL pattern; values/go-url.ts checkHttpUrl → goUrlHostError', rejects: 'http://a b/' },
+  { paths: ['*.apiserverConfig.host'], check: 'url', where: 'prometheus/api-server-config.ts buildApiServerSdKeys → values/go-url.ts checkHttpUrl (an http or https URL whose host Go accepts)', rejects: 'http://a b' },
+  { paths: ['*.httpSDConfigs[].url'], check: 'url', where: 'schema URL pattern; scrape/service-discovery.ts checkDiscoveryUrl → values/go-url.ts checkHttpUrl', rejects: 'http://a b/sd' },
 
   // Label names and values the Prometheus writes on everything.
   { paths: ['*.externalLabels{key}'], check: 'label-name', where: 'prometheus/external-labels.ts buildExternalLabels', rejects: '' },

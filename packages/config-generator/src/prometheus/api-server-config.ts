@@ -5,7 +5,8 @@
  * bearer_token_file, authorization, tls_config, proxy settings.
  */
 import type { ApiServerConfig } from '@promop/crds';
-import { checkHttpUrl, renderClientPieces } from './client-auth.ts';
+import { renderClientPieces } from './client-auth.ts';
+import { checkHttpUrl } from '../values/go-url.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 const PATH = 'spec.apiserverConfig';

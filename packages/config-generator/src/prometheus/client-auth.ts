@@ -3,7 +3,7 @@
  * clients of the Prometheus object, built from the HTTP client renderers. Each caller places
  * the pieces in its own upstream key order, so this returns them separately.
  */
-import type { ProxyConfig, RemoteWriteSpec, URL_PATTERN } from '@promop/crds';
+import type { ProxyConfig, RemoteWriteSpec } from '@promop/crds';
 import {
   appendProxy,
   checkAuthExclusivity,
@@ -12,7 +12,6 @@ import {
   renderOAuth2,
   renderTlsConfig,
 } from '../http-client/index.ts';
-import { goUrlHostError } from '../values/go-url.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /**
@@ -64,25 +63,6 @@ export function renderClientPieces(spec: ClientSpec, path: string, context: Prom
   }
   appendProxy(pieces.proxy, spec, path, context);
   return pieces;
-}
-
-// The CRD's URL pattern, typed against it so the two cannot drift (a run-time import of
-// @promop/crds would load ajv and the schemas into the generator).
-const HTTP_URL_PATTERN: typeof URL_PATTERN = '^(http|https)://.+$';
-const HTTP_URL = new RegExp(HTTP_URL_PATTERN);
-
-/**
- * Records a problem unless `url` is an http(s) URL whose host Go's url.Parse accepts (Prometheus parses it when it
- * loads the file: "http://a b/" passes the CRD pattern and fails the reload); `path` is the field holding it.
- */
-export function checkHttpUrl(url: string | null | undefined, path: string, context: PrometheusRenderContext): void {
-  const field = path.split('.').pop();
-  if (!url || !HTTP_URL.test(url)) {
-    context.findings.problem(path, `${field} must be an http:// or https:// URL, got "${url ?? ''}"`);
-    return;
-  }
-  const hostError = goUrlHostError(url);
-  if (hostError) context.findings.problem(path, `${field} "${url}" is not a URL Prometheus can read: ${hostError}`);
 }
 
 /**

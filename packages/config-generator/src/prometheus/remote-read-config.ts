@@ -2,7 +2,8 @@
 import type { RemoteReadSpec } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
-import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces } from './client-auth.ts';
+import { appendRemoteStorageClient, renderClientPieces } from './client-auth.ts';
+import { checkHttpUrl } from '../values/go-url.ts';
 import { isPresent } from '../is-present.ts';
 import { isValidLabelName, labelNameRule } from '../values/prometheus-names.ts';
 import { checkRemoteHeaders, checkUniqueNames } from './remote-endpoint-checks.ts';

@@ -5,7 +5,8 @@
 import type { RemoteWriteSpec } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { supports } from '../http-client/index.ts';
-import { appendRemoteStorageClient, checkHttpUrl, renderClientPieces } from './client-auth.ts';
+import { appendRemoteStorageClient, renderClientPieces } from './client-auth.ts';
+import { checkHttpUrl } from '../values/go-url.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import { isPresent } from '../is-present.ts';
 import { checkRemoteHeaders, checkUniqueNames } from './remote-endpoint-checks.ts';

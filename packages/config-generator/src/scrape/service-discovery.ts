@@ -4,7 +4,7 @@
  * TLS, proxy) read from the ScrapeConfig's namespace. The discovery kinds promop does not render are problems at
  * their field, never dropped.
  */
-import { goUrlHostError } from '../values/go-url.ts';
+import { checkHttpUrl, goUrlHostError } from '../values/go-url.ts';
 import type { ProxyConfig, ScrapeConfig } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import {
@@ -48,17 +48,12 @@ export interface DiscoveryOptions {
 const FILE_SD_NAME = /^[^*]*(\*[^/]*)?\.(json|yml|yaml|JSON|YML|YAML)$/;
 
 /**
- * An HTTP discovery URL Prometheus can read: it parses it with Go's url.Parse when it loads the file (which refuses a
- * host such as "a b") and needs http or https and a host.
+ * An HTTP discovery URL Prometheus can read: the check of every http(s) URL Prometheus parses on load, and a host,
+ * which HTTP discovery needs ("http:///sd" passes the first).
  */
 function checkDiscoveryUrl(url: string, path: string, hc: HttpClientContext): void {
-  const field = path.split('.').pop();
-  if (!/^https?:\/\/[^/?#]/.test(url)) {
-    hc.findings.problem(path, `${field} must be an http:// or https:// URL with a host, got "${url}"`);
-    return;
-  }
-  const hostError = goUrlHostError(url);
-  if (hostError) hc.findings.problem(path, `${field} "${url}" is not a URL Prometheus can read: ${hostError}`);
+  if (/^https?:\/\/[/?#]/.test(url)) hc.findings.problem(path, `url "${url}" has no host; Prometheus' HTTP discovery needs one`);
+  else checkHttpUrl(url, path, hc);
 }
 
 /** Appends the `*_sd_configs` keys of `spec` to `cfg`; problems (and unrendered kinds) go to `hc.findings`. */

@@ -3,6 +3,7 @@
  * loads the file, so a host Go refuses would make Prometheus refuse the whole configuration ("invalid character
  * " " in host name"). Found by bench/compat-diff: a CRD-valid `proxyUrl: "http:// _"` was written by promop.
  */
+import type { URL_PATTERN } from '@promop/crds';
 
 // Characters Go's shouldEscape(c, encodeHost) lets through in a host, besides letters and digits (ASCII only:
 // bytes from 0x80 up are always accepted).
@@ -34,4 +35,23 @@ export function goUrlHostError(url: string): string | undefined {
     return `invalid character ${JSON.stringify(char)} in host name`;
   }
   return undefined;
+}
+
+// The CRD's URL pattern, typed against it so the two cannot drift (a run-time import of
+// @promop/crds would load ajv and the schemas into the generator).
+const HTTP_URL_PATTERN: typeof URL_PATTERN = '^(http|https)://.+$';
+const HTTP_URL = new RegExp(HTTP_URL_PATTERN);
+
+/**
+ * Records a problem unless `url` is an http(s) URL whose host Go's url.Parse accepts (Prometheus parses it when it
+ * loads the file: "http://a b/" passes the CRD pattern and fails the reload); `path` is the field holding it.
+ */
+export function checkHttpUrl(url: string | null | undefined, path: string, context: { findings: { problem(path: string, message: string): void } }): void {
+  const field = path.split('.').pop();
+  if (!url || !HTTP_URL.test(url)) {
+    context.findings.problem(path, `${field} must be an http:// or https:// URL, got "${url ?? ''}"`);
+    return;
+  }
+  const hostError = goUrlHostError(url);
+  if (hostError) context.findings.problem(path, `${field} "${url}" is not a URL Prometheus can read: ${hostError}`);
 }
