@@ -10,8 +10,8 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.base.json' }] },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  // Suites that need the control plane share one, started once per run (e2e/src/jest-global-setup.mjs).
-  globalSetup: '<rootDir>/e2e/src/jest-global-setup.mjs',
-  globalTeardown: '<rootDir>/e2e/src/jest-global-teardown.mjs',
+  // Suites that need the control plane share one, started once per run (packages/testkit/src/jest-global-setup.mjs).
+  globalSetup: '<rootDir>/packages/testkit/src/jest-global-setup.mjs',
+  globalTeardown: '<rootDir>/packages/testkit/src/jest-global-teardown.mjs',
   testTimeout: 60_000,
 };

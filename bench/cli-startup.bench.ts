@@ -65,7 +65,7 @@ function timeCommand(argv: readonly string[], runs: number): { wall: number; fas
 
 /** Median seconds of `runs` renders of `file` inside this process, after one warm-up render. */
 async function timeInProcessRender(file: string, runs: number): Promise<number> {
-  const { runRenderCommand } = await import('../packages/controller/src/cli/render-command.ts');
+  const { runRenderCommand } = await import('@promop/controller/cli/render-command');
   const io = { stdout: () => {}, stderr: (text: string) => void process.stderr.write(text) };
   await runRenderCommand(['-f', file], io);
   const samples: number[] = [];

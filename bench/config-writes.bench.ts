@@ -14,10 +14,10 @@ import { CoreV1Api, KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { startTestEnv } from '../e2e/src/test-env.ts';
-import { ChildWriter, FIELD_MANAGER, PATCH_TYPE, RawApi, namespacedPath, replacementOf, type PartialObjectMetadata } from '../packages/controller/src/kube/index.ts';
-import { withAppliedHash } from '../packages/controller/src/reconcile/applied-hash.ts';
-import { forEachBounded } from '../packages/controller/src/reconcile/bounded-parallel.ts';
+import { startTestEnv } from '@promop/testkit';
+import { ChildWriter, FIELD_MANAGER, PATCH_TYPE, RawApi, namespacedPath, replacementOf, type PartialObjectMetadata } from '@promop/controller/kube';
+import { withAppliedHash } from '@promop/controller/reconcile/applied-hash';
+import { forEachBounded } from '@promop/controller/reconcile/bounded-parallel';
 
 const SECRETS = 64;
 const NAMESPACE = 'config-writes';

@@ -9,8 +9,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Prometheus, PrometheusRule, ServiceMonitor } from '../packages/crds/src/index.ts';
-import { generate, type GeneratorInput, type Verdict } from '../packages/config-generator/src/index.ts';
+import type { Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import { generate, type GeneratorInput, type Verdict } from '@promop/config-generator';
 
 const MONITORS = 1_000;
 const NAMESPACES = 100;

@@ -10,8 +10,8 @@
  * then RUNS times; the table shows the median and the slowest run. `--runs N` changes RUNS.
  */
 import { parseArgs } from 'node:util';
-import { readPrometheusRegex } from '../packages/config-generator/src/values/go-regexp/index.ts';
-import { hostileRegexes } from '../packages/config-generator/src/values/go-regexp/hostile-regexes.ts';
+import { readPrometheusRegex } from '@promop/config-generator/values/go-regexp';
+import { hostileRegexes } from '@promop/config-generator/test-support';
 
 const GOAL_MS = 50;
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });

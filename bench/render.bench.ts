@@ -12,8 +12,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '../packages/crds/src/index.ts';
-import { RenderMemo, generate, type GeneratorInput } from '../packages/config-generator/src/index.ts';
+import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
+import { RenderMemo, generate, type GeneratorInput } from '@promop/config-generator';
 
 const SIZES = [100, 1_000, 10_000];
 const NAMESPACES = 1_000;

@@ -16,9 +16,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyCrds, untilServed } from '../packages/crds/src/test-support/index.ts';
-import { GROUP, PLURALS, VERSION } from '../packages/crds/src/index.ts';
-import { freePort, startTestEnv, type TestEnv } from '../e2e/src/index.ts';
+import { applyCrds, untilServed, freePort, startTestEnv, type TestEnv } from '@promop/testkit';
+import { GROUP, PLURALS, VERSION } from '@promop/crds';
 
 const argument = (name: string, fallback: number) => {
   const index = process.argv.indexOf(name);

@@ -29,10 +29,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../e2e/src/tools.ts';
-import { freePort, stopProcess, type ManagedProcess } from '../e2e/src/child-processes.ts';
-import { createClientCert } from '../e2e/src/pki.ts';
-import { kubeconfigYaml, startTestEnv } from '../e2e/src/test-env.ts';
+import { REPO_ROOT, freePort, stopProcess, type ManagedProcess, createClientCert, kubeconfigYaml, startTestEnv } from '@promop/testkit';
 import { BenchApi, sleep } from './side-by-side/api-client.ts';
 import { changeSplits, countWrites, writeWritesOnlyAuditPolicy } from './side-by-side/audit-log.ts';
 import { ConfigWatch, contains, holdsMonitors } from './side-by-side/config-watch.ts';
@@ -41,7 +38,7 @@ import { BETWEEN_CHANGES, SETTLED, allowingProfiler, cpuSeconds, medianRssMiB, w
 import { comparisonRows, markdownTable, percentile, type OperatorFigures, type SizeFigures } from './side-by-side/report.ts';
 import { ENDPOINTS_PER_MONITOR, PROMETHEUS_NAMESPACE, Workload } from './side-by-side/workload.ts';
 
-/** The user of the benchmark's own requests (its client certificate's CN, e2e/src/pki.ts): the changes of P2. */
+/** The user of the benchmark's own requests (its client certificate's CN, packages/testkit/src/pki.ts): the changes of P2. */
 const ADMIN_USER = 'admin';
 
 /** What one run measures. */
@@ -377,7 +374,7 @@ function writeReport(state: 'complete' | 'in progress' | 'interrupted'): { rows:
 }
 
 // A run can be stopped from outside (Ctrl-C, or someone else's clean-up): say so and keep what was measured. The
-// exit hook of e2e/src/child-processes.ts then stops the control plane and the operator.
+// exit hook of packages/testkit/src/child-processes.ts then stops the control plane and the operator.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     log(`received ${signal}; figures so far are in ${resultFile}`);

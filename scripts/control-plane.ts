@@ -4,8 +4,7 @@
  * process it started stops with it. Run it with `pnpm control-plane` (`--keep` keeps its working directory).
  */
 import { crdManifests } from '@promop/crds';
-import { applyCrds } from '@promop/crds/test-support';
-import { startTestEnv, toolPath } from '../e2e/src/index.ts';
+import { applyCrds, startTestEnv, toolPath } from '@promop/testkit';
 
 const env = await startTestEnv({ keepDir: process.argv.includes('--keep') });
 try {

@@ -15,7 +15,7 @@ import { startNodeCluster } from '../e2e/src/node/node-cluster.ts';
 import {
   EXAMPLES, FIRST_POD, MONITORING, installPromop, teamAAlertFiring, teamATargetUp,
 } from '../e2e/src/story.ts';
-import { toolPath } from '../e2e/src/tools.ts';
+import { toolPath } from '@promop/testkit';
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 const began = Date.now();

@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
-import { runPromtool } from '../../e2e/src/promtool.ts';
-import type { ConfigDifference } from './config-diff.ts';
+import { runPromtool } from '@promop/testkit';
+import type { ConfigDifference } from '@promop/testkit';
 
 type Mapping = Record<string, unknown>;
 

@@ -6,11 +6,11 @@
  * (docs/compatibility.md), so they would only hide the rest of the object.
  */
 import fc from 'fast-check';
-import { UNRENDERED_SD_FIELDS } from '../../packages/crds/src/schemas/scrape-config.ts';
-import { probeSchema, scrapeConfigSchema } from '../../packages/crds/src/resource-schemas.ts';
-import { podMonitor as podMonitorArbitrary, serviceMonitor as serviceMonitorArbitrary } from '../../packages/config-generator/src/scrape/monitor-arbitraries.ts';
-import { FUZZ_REFERENCES } from '../../e2e/fuzz/planted-secrets.ts';
-import { schemaArbitrary, type SchemaNode } from '../../e2e/fuzz/schema-arbitrary.ts';
+import { UNRENDERED_SD_FIELDS } from '@promop/crds/schemas/scrape-config';
+import { probeSchema, scrapeConfigSchema } from '@promop/crds/resource-schemas';
+import { podMonitorArbitrary, serviceMonitorArbitrary } from '@promop/config-generator/test-support';
+import { FUZZ_REFERENCES } from '@promop/e2e/fuzz/planted-secrets';
+import { schemaArbitrary, type SchemaNode } from '@promop/e2e/fuzz/schema-arbitrary';
 import type { CaseObject, CompatCase } from './case.ts';
 
 const specOf = (schema: SchemaNode): fc.Arbitrary<Record<string, unknown>> =>

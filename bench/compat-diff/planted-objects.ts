@@ -3,8 +3,8 @@
  * Secrets `creds`, `tls` and `fuzz` with the same keys, ConfigMap `ca`), so hand-written and generated objects
  * reference the same names.
  */
-import { FUZZ_REFERENCES, PLANTED_SECRET_DATA } from '../../e2e/fuzz/planted-secrets.ts';
-import { TEST_CERT } from '../../packages/config-generator/src/test-support/scrape-harness.ts';
+import { FUZZ_REFERENCES, PLANTED_SECRET_DATA } from '@promop/e2e/fuzz/planted-secrets';
+import { TEST_CERT } from '@promop/config-generator/test-support';
 
 /** Secret names planted in each case namespace (`absent` is left out on purpose). */
 export const PLANTED_SECRET_NAMES = FUZZ_REFERENCES.secretNames.filter((name) => name !== 'absent');

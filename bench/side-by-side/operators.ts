@@ -14,10 +14,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT, toolPath } from '../../e2e/src/tools.ts';
-import { startProcess, type ManagedProcess } from '../../e2e/src/child-processes.ts';
-import { prometheusOperatorCrdDirectory } from '../../e2e/src/prometheus-operator.ts';
-import { PROMOP_NODE_FLAGS, PROMOP_PROCESS_ENV } from '../../e2e/src/images/promop-process-settings.ts';
+import { REPO_ROOT, toolPath, startProcess, type ManagedProcess } from '@promop/testkit';
+import { prometheusOperatorCrdDirectory } from '@promop/e2e/prometheus-operator';
+import { PROMOP_NODE_FLAGS, PROMOP_PROCESS_ENV } from '@promop/e2e/promop-process-settings';
 import type { ConfigLayout } from './config-watch.ts';
 
 /** One operator as the benchmark drives it. */

@@ -3,7 +3,7 @@
  * byte what was written (a 200 KB binary value, a gzipped one), updates and deletes come as MODIFIED and DELETED,
  * and the ConfigWatch built on it answers from Secrets listed before it started and from the watch after.
  */
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

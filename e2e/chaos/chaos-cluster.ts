@@ -11,11 +11,10 @@
 import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { CRD_MANAGER_RULES, OPERATOR_CLUSTER_ROLE_RULES } from '@promop/controller';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
+import { applyCrds, untilServed, startTestEnv, type TestEnv } from '@promop/testkit';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestEnv, type TestEnv } from '../src/test-env.ts';
 import type { PromopNetwork } from './promop-process.ts';
 
 /** Namespace of promop's identities (and of its Lease with --leader-elect and --kubeconfig: `default`). */

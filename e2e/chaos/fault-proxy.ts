@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, request, Agent, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { TestEnv } from '../src/test-env.ts';
+import type { TestEnv } from '@promop/testkit';
 
 /** What the proxy does to new requests. */
 export type ProxyFault =

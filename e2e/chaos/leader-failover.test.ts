@@ -4,7 +4,7 @@
  * judges expiry by the last renewal it saw), and there are never two writers: in the audit log, every write of the
  * new leader comes after the last write of the old one. Prints the take-over time.
  */
-import { DEFAULT_LEASE_DURATION_MS, DEFAULT_RETRY_PERIOD_MS } from '../../packages/controller/src/kube/index.ts';
+import { DEFAULT_LEASE_DURATION_MS, DEFAULT_RETRY_PERIOD_MS } from '@promop/controller/kube';
 import { actingUser, readAuditLog, WRITE_VERBS, type AuditEvent } from './audit-log.ts';
 import { startChaosCluster, type ChaosCluster } from './chaos-cluster.ts';
 import { freshPromopWrites } from './convergence.ts';

@@ -6,9 +6,8 @@
  * inside the process.
  */
 import { join } from 'node:path';
-import { freePort, isAlive, logTail, startProcess, stopProcess, type ManagedProcess } from '../src/child-processes.ts';
+import { freePort, isAlive, logTail, startProcess, stopProcess, type ManagedProcess, REPO_ROOT } from '@promop/testkit';
 import { PROMOP_NODE_FLAGS, PROMOP_PROCESS_ENV } from '../src/images/promop-process-settings.ts';
-import { REPO_ROOT } from '../src/tools.ts';
 
 /** How to start one promop. */
 export interface PromopOptions {

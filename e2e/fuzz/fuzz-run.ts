@@ -4,7 +4,7 @@
  * shrunk to a small counterexample and can be replayed from the seed and path it prints.
  */
 import fc from 'fast-check';
-import { checkYamlRoundTrip } from './yaml-round-trip.ts';
+import { checkYamlRoundTrip } from '@promop/config-generator/test-support';
 import { checkGenerator, checkSchemaBreakRejected, checkValidAccepted, generatorCase, KINDS, schemaBreakingCase, validObject, SECRET_MARKER } from './fuzz-properties.ts';
 
 /** What one property saw. */

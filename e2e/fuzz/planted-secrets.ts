@@ -4,7 +4,7 @@
  * verdict, problem, warning or rule file is found by a plain text search.
  */
 import type { KeyValueSource } from '@promop/config-generator';
-import { TEST_CERT, TEST_KEY } from '../../packages/config-generator/src/test-support/scrape-harness.ts';
+import { TEST_CERT, TEST_KEY } from '@promop/config-generator/test-support';
 import { FUZZ_NAMESPACES, type ReferencePool } from './schema-arbitrary.ts';
 
 /** Present in every planted Secret value except the certificates and the private key. */

@@ -10,14 +10,11 @@
  */
 import { CoreV1Api, CustomObjectsApi, EventsV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { Operator } from '@promop/controller';
+import { applyCrds, untilServed, sharedTestEnv, eventually, serviceAccountIdentity } from '@promop/testkit';
+import { OPERATOR_CLUSTER_ROLE_RULES, Operator } from '@promop/controller';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { sharedTestEnv } from '../src/index.ts';
-import { createLogger } from '../../packages/controller/src/observability/log-format.ts';
-import { eventually } from '../../packages/controller/src/test-support/eventually.ts';
-import { operatorIdentity } from '../../packages/controller/src/test-support/operator-identity.ts';
+import { createLogger } from '@promop/controller/observability/log-format';
 import { userObject } from './fuzz-properties.ts';
 import { leakedSecretIn, PLANTED_SECRET_DATA } from './planted-secrets.ts';
 import { FUZZ_NAMESPACES } from './schema-arbitrary.ts';
@@ -94,7 +91,8 @@ beforeAll(async () => {
     }
   }
 
-  const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-fuzz-${id}`);
+  // The operator's own rules, as the Helm chart installs them (see the controller's test-support/operator-identity.ts).
+  const kc = await serviceAccountIdentity(admin, { namespace: OPERATOR_NS, serviceAccount: 'promop', clusterRole: `promop-fuzz-${id}`, rules: OPERATOR_CLUSTER_ROLE_RULES });
   const log = createLogger({ level: 'debug', format: 'json', write: (line) => void logLines.push(line) });
   operator = new Operator({ kubeConfig: kc, log, prometheusSelector: `promop.test/fuzz=${id}`, workers: 2, reloadTimeoutMs: 1_000 });
   await operator.start();

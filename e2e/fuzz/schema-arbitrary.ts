@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import type { SchemaNode } from '@promop/crds';
-import { ruleCheckCaseArbitrary } from '../../packages/config-generator/src/rules/rule-check-arbitraries.ts';
+import { ruleCheckCaseArbitrary } from '@promop/config-generator/test-support';
 
 /** The parts of a JSON schema node the walk reads (one shape for every schema walk, in @promop/crds). */
 export type { SchemaNode };

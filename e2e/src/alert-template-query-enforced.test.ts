@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { generate, RULES_DIR } from '@promop/config-generator';
 import type { Prometheus, PrometheusRule } from '@promop/crds';
-import { startPrometheus, type PrometheusProcess } from './index.ts';
+import { startPrometheus, type PrometheusProcess } from '@promop/testkit';
 
 const rule = (namespace: string, name: string, spec: PrometheusRule['spec']): PrometheusRule =>
   ({ apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { namespace, name, uid: `uid-${namespace}-${name}` }, spec }) as PrometheusRule;

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolPath } from './tools.ts';
+import { toolPath } from '@promop/testkit';
 
 /** What a command printed and how it exited; a non-zero exit is a result for the caller to judge. */
 export interface CommandResult {

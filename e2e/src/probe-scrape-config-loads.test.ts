@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '@promop/config-generator';
 import type { Probe, Prometheus, ScrapeConfig } from '@promop/crds';
-import { isLoopback, startPrometheus, tcpSockets, type PrometheusProcess } from './index.ts';
+import { isLoopback, startPrometheus, tcpSockets, type PrometheusProcess } from '@promop/testkit';
 
 const NAMESPACE = 'team-a';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from '@promop/config-generator';
 import type { PrometheusAgent, ScrapeConfig } from '@promop/crds';
-import { freePort, isLoopback, startPrometheus, tcpSockets, type PrometheusProcess } from './index.ts';
+import { freePort, isLoopback, startPrometheus, tcpSockets, type PrometheusProcess } from '@promop/testkit';
 
 const NAMESPACE = 'team-a';
 const JOB = `scrapeConfig/${NAMESPACE}/app`;

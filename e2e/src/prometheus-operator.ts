@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from './tools.ts';
+import { REPO_ROOT } from '@promop/testkit';
 
 const MODULE = 'github.com/prometheus-operator/prometheus-operator';
 

@@ -10,8 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { load } from 'js-yaml';
 import { RULES_DIR } from '@promop/config-generator';
 import { readManifests, renderManifests } from '@promop/controller';
-import { isLoopback, REPO_ROOT, startPrometheus, tcpSockets, type PrometheusProcess } from './index.ts';
-import { createPki } from './pki.ts';
+import { isLoopback, REPO_ROOT, startPrometheus, tcpSockets, type PrometheusProcess, createPki } from '@promop/testkit';
 
 const IN_POD_SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 const CORPUS = resolve(REPO_ROOT, '..', 'shared', 'corpus', 'kube-prometheus');

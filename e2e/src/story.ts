@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ClusterCli } from './cluster-cli.ts';
 import { queryPrometheus, rawGet, podProxyPath } from './kube-raw.ts';
-import { REPO_ROOT } from './tools.ts';
+import { REPO_ROOT } from '@promop/testkit';
 
 /** The examples the story applies, as a user would: namespaces, the platform's Prometheus, team-a, team-b. */
 export const EXAMPLES = join(REPO_ROOT, 'examples', 'team-monitoring');

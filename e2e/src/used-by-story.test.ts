@@ -20,7 +20,7 @@ import { buildImages, type BuiltImages } from './images/index.ts';
 import { describeNetworkNamespace } from './node/netns.ts';
 import { startNodeCluster, type NodeCluster } from './node/node-cluster.ts';
 import { NODE_NETWORKS } from './node/node-config.ts';
-import { REPO_ROOT } from './tools.ts';
+import { REPO_ROOT } from '@promop/testkit';
 import {
   EXAMPLES, FIRST_POD, MONITORING, PROMETHEUS, PROMOP_NS, installPromop, loadedConfig, prometheusPods, teamAAlertFiring, teamATargetUp,
 } from './story.ts';

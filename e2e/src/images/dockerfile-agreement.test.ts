@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../tools.ts';
+import { REPO_ROOT } from '@promop/testkit';
 import { extractOciArchive } from './extract-oci-archive.ts';
 import { buildCachedImage } from './image-cache.ts';
 import { imageRecipes } from './images.ts';

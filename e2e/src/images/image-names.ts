@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAILSAFE_SCHEMA, load } from 'js-yaml';
 import { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, type PrometheusVersion } from '@promop/config-generator';
-import { prometheusImage } from '../../../packages/controller/src/workload/prometheus-container.ts';
-import { REPO_ROOT } from '../tools.ts';
+import { prometheusImage } from '@promop/controller/workload/prometheus-container';
+import { REPO_ROOT } from '@promop/testkit';
 
 /** The pod sandbox image (containerd's `sandbox_image`): tools/pause. */
 export const PAUSE_IMAGE = 'localhost/promop/pause:1.0';

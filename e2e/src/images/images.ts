@@ -3,7 +3,7 @@
  * `ctr -n k8s.io images import <archive>`.
  */
 import { join } from 'node:path';
-import { REPO_ROOT } from '../tools.ts';
+import { REPO_ROOT } from '@promop/testkit';
 import { buildCachedImage, type BuiltImage, type ImageRecipe } from './image-cache.ts';
 import { EXAMPLE_APP_IMAGE, PAUSE_IMAGE } from './image-names.ts';
 import { goProgramImage } from './go-program.ts';

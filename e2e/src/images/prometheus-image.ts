@@ -9,8 +9,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parsePrometheusVersion, type PrometheusVersion } from '@promop/config-generator';
-import { prometheusImage } from '../../../packages/controller/src/workload/prometheus-container.ts';
-import { toolPath } from '../tools.ts';
+import { prometheusImage } from '@promop/controller/workload/prometheus-container';
+import { toolPath } from '@promop/testkit';
 import type { ImageRecipe } from './image-cache.ts';
 import { accountFiles, directory, hostFile, ROOT, textFile, type Account } from './image-files.ts';
 import { PROMETHEUS_IMAGE, PROMETHEUS_VERSION } from './image-names.ts';

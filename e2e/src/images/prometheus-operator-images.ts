@@ -8,7 +8,7 @@
  * What the upstream images have and these lack: busybox (a shell). Nothing the operator or its pods run needs it.
  */
 import { execFileSync } from 'node:child_process';
-import { toolPath, type ToolName } from '../tools.ts';
+import { toolPath, type ToolName } from '@promop/testkit';
 import { buildCachedImage, type BuiltImage, type ImageRecipe } from './image-cache.ts';
 import { hostFile } from './image-files.ts';
 import { DEFAULT_PATH_ENV } from './oci-archive.ts';

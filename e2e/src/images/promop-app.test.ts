@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, posix } from 'node:path';
 import ts from 'typescript';
-import { REPO_ROOT } from '../tools.ts';
+import { REPO_ROOT } from '@promop/testkit';
 import { PROMOP_APP_PACKAGES, PROMOP_CLI, isShippedSource, promopAppSources } from './promop-app.ts';
 
 interface PackageManifest {
@@ -76,10 +76,10 @@ describe('the sources the promop image ships', () => {
   });
 
   it('leave out what only tests use', () => {
-    expect(isShippedSource('packages/crds/src/test-support/index.ts')).toBe(false);
+    expect(isShippedSource('packages/crds/src/test-support/corpus.ts')).toBe(false);
     expect(isShippedSource('packages/config-generator/src/test-support/scrape-harness.ts')).toBe(false);
     expect(isShippedSource('packages/config-generator/src/scrape/monitor-arbitraries.ts')).toBe(false);
-    expect(isShippedSource('packages/controller/src/test-support/helm.ts')).toBe(false);
+    expect(isShippedSource('packages/controller/src/test-support/operator-world.ts')).toBe(false);
     expect(isShippedSource('packages/controller/src/reconcile/test-reconciler-fakes.ts')).toBe(false);
     expect(isShippedSource('packages/controller/src/workload/statefulset.ts')).toBe(true);
   });

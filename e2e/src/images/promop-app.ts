@@ -30,10 +30,10 @@ export const PROMOP_CLI = 'packages/controller/src/cli.ts';
 const NOT_SHIPPED: readonly { pattern: RegExp; why: string }[] = [
   { pattern: /\.test\.ts$/, why: 'tests' },
   { pattern: /\.type-test\.ts$/, why: 'compile-time type tests' },
-  { pattern: /\/test-support\//, why: "test helpers (the packages' test-support/ folders; @promop/crds' is its ./test-support export)" },
+  { pattern: /\/test-support\//, why: "test helpers (the packages' test-support/ folders; @promop/config-generator's is its ./test-support export)" },
   { pattern: /\/test-[^/]*\.ts$/, why: 'test fixtures beside their tests (reconcile/test-reconciler-fakes.ts)' },
   { pattern: /-arbitraries\.ts$/, why: 'fast-check generators; fast-check is a dev dependency' },
-  { pattern: /-differential\.ts$/, why: 'differential checks against the real promtool; they need the test environment (@promop/e2e)' },
+  { pattern: /-differential\.ts$/, why: 'differential checks against the real promtool; they need the test kit (@promop/testkit)' },
   { pattern: /^packages\/controller\/src\/chart\//, why: 'chart-file generation for the chart tests and scripts' },
 ];
 
@@ -97,7 +97,7 @@ export async function stagePromopApp(repoRoot: string, appDirectory: string): Pr
 /**
  * `pnpm install`, production dependencies of the operator only:
  * - `--filter-prod @promop/controller...`: the controller and the workspace packages it depends on, following
- *   `dependencies` only (not the devDependency on @promop/e2e);
+ *   `dependencies` only (not the devDependency on @promop/testkit);
  * - `--prod`: no devDependencies; `--frozen-lockfile`: exactly the lockfile's versions;
  * - `--offline`: from the store only; `--store-dir`: the repository's store, named because pnpm picks a store per
  *   filesystem and the staging directory may be on another one;

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../tools.ts';
+import { REPO_ROOT } from '@promop/testkit';
 import type { CacheInput, ImageRecipe } from './image-cache.ts';
 import { accountFiles, directory, hostFile, hostTree, ROOT, type Account } from './image-files.ts';
 import { PROMOP_IMAGE, PROMOP_VERSION } from './image-names.ts';

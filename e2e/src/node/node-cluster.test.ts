@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ClusterCli, waitFor } from '../cluster-cli.ts';
 import { buildImages, type BuiltImages } from '../images/index.ts';
-import { REPO_ROOT } from '../tools.ts';
+import { REPO_ROOT } from '@promop/testkit';
 import { nodeTraces, startNodeCluster } from './node-cluster.ts';
 
 const POD = `apiVersion: v1

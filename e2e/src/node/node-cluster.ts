@@ -13,10 +13,7 @@ import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClientCert } from '../pki.ts';
-import { isAlive, startProcess, stopProcess, waitUntil, type ManagedProcess } from '../child-processes.ts';
-import { kubeconfigYaml, startTestEnv, type ClusterAccess, type TestEnv } from '../test-env.ts';
-import { toolPath } from '../tools.ts';
+import { createClientCert, isAlive, startProcess, stopProcess, waitUntil, type ManagedProcess, kubeconfigYaml, startTestEnv, type ClusterAccess, type TestEnv, toolPath } from '@promop/testkit';
 import { NamespaceBridge } from './bridge-client.ts';
 import { createNetworkNamespace, NODE_ADDRESS, type NetworkNamespace } from './netns.ts';
 import {

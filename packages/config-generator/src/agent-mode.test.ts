@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
-import { runPromtool } from '@promop/e2e';
+import { runPromtool } from '@promop/testkit';
 import { generate } from './generate.ts';
 import type { GeneratorInput, GeneratorOutput } from './model.ts';
 import { expectGoldenFile } from './test-support/golden-file.ts';

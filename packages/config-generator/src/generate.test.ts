@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
-import { runPromtool } from '@promop/e2e';
+import { runPromtool } from '@promop/testkit';
 import { generate } from './generate.ts';
 import type { GeneratorInput, GeneratorOutput, KeyValueSource, NamespaceInfo, Verdict } from './model.ts';
 import { expectGoldenFile } from './test-support/golden-file.ts';

@@ -9,8 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import type { Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
-import { readYamlWithGo } from '@promop/e2e';
-import { checkYamlRoundTrip, roundTripMismatches } from '../../../e2e/fuzz/yaml-round-trip.ts';
+import { readYamlWithGo } from '@promop/testkit';
+import { checkYamlRoundTrip, roundTripMismatches } from './test-support/yaml-round-trip.ts';
 import { generate } from './generate.ts';
 import type { GeneratorInput, GeneratorOutput } from './model.ts';
 

@@ -12,8 +12,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv, toolPath } from '@promop/e2e';
+import { applyCrds, untilServed, sharedTestEnv, toolPath } from '@promop/testkit';
 import { packNpm } from './pack-npm.ts';
 
 const id = randomBytes(3).toString('hex');

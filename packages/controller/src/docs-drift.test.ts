@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { load } from 'js-yaml';
 import { crdManifests } from '@promop/crds';
-import { REPO_ROOT } from '@promop/e2e';
+import { REPO_ROOT } from '@promop/testkit';
 import { programHelp } from './cli/command-line.ts';
 import { COMMANDS, specOf } from './cli/commands.ts';
 import { parseRunArguments, runOperatorCommand } from './run-command.ts';

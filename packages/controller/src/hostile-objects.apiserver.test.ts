@@ -6,12 +6,10 @@
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, untilServed, sharedTestEnv, eventually } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { Operator } from './operator.ts';
-import { eventually } from './test-support/eventually.ts';
 import { operatorIdentity } from './test-support/operator-identity.ts';
 
 const id = randomBytes(3).toString('hex');

@@ -16,13 +16,11 @@ import {
   AppsV1Api, AuthorizationV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1ResourceAttributes, type V1Secret,
 } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, untilServed, sharedTestEnv, eventually } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { isNotFound } from './kube/index.ts';
 import { Operator } from './operator.ts';
-import { eventually } from './test-support/eventually.ts';
 import { chartIdentity } from './test-support/chart-identity.ts';
 import { operatorIdentity } from './test-support/operator-identity.ts';
 

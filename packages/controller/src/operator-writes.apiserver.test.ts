@@ -6,15 +6,13 @@
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { startTestEnv, type TestEnv } from '@promop/e2e';
+import { applyCrds, untilServed, startTestEnv, type TestEnv, eventually, sleep } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Operator, type OperatorOptions } from './operator.ts';
-import { eventually, sleep } from './test-support/eventually.ts';
 import { operatorIdentity } from './test-support/operator-identity.ts';
 
 const id = randomBytes(3).toString('hex');

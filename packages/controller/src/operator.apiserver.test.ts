@@ -6,14 +6,12 @@
  */
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, EventsV1Api, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv, toolPath } from '@promop/e2e';
+import { applyCrds, untilServed, sharedTestEnv, toolPath, eventually, sleep } from '@promop/testkit';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { Operator } from './operator.ts';
-import { eventually, sleep } from './test-support/eventually.ts';
 import { operatorIdentity } from './test-support/operator-identity.ts';
 
 const id = randomBytes(3).toString('hex');

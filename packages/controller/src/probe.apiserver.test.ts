@@ -6,12 +6,11 @@
  * reach the config; a deleted Probe leaves it.
  */
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { REPO_ROOT, sharedTestEnv } from '@promop/e2e';
+import { REPO_ROOT, sharedTestEnv, eventually } from '@promop/testkit';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { eventually } from './test-support/eventually.ts';
 import { bindingCondition, configTextOf, OperatorWorld, type BoundResource } from './test-support/operator-world.ts';
 
 const id = randomBytes(3).toString('hex');

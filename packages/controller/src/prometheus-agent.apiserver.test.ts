@@ -11,7 +11,7 @@ import type { V1OwnerReference, V1StatefulSet } from '@kubernetes/client-node';
 import { GROUP } from '@promop/crds';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import { eventually } from './test-support/eventually.ts';
+import { eventually } from '@promop/testkit';
 import { bindingCondition, configTextOf, OperatorWorld, type BoundResource, type Condition } from './test-support/operator-world.ts';
 
 const id = randomBytes(3).toString('hex');

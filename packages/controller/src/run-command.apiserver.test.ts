@@ -5,8 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { applyCrds } from '@promop/crds/test-support';
-import { freePort, REPO_ROOT, startTestEnv, type TestEnv } from '@promop/e2e';
+import { applyCrds, freePort, REPO_ROOT, startTestEnv, type TestEnv } from '@promop/testkit';
 
 async function get(url: string): Promise<{ status: number; body: string } | undefined> {
   try {

@@ -13,10 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type V1Secret } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { freePort, REPO_ROOT, sharedTestEnv } from '@promop/e2e';
+import { applyCrds, untilServed, freePort, REPO_ROOT, sharedTestEnv, eventually } from '@promop/testkit';
 import { chartIdentity } from './test-support/chart-identity.ts';
-import { eventually } from './test-support/eventually.ts';
 
 const id = randomBytes(3).toString('hex');
 const RELEASE = `promop-run-${id}`;

@@ -6,7 +6,7 @@
  */
 import { GROUP } from '@promop/crds';
 import { randomBytes } from 'node:crypto';
-import { eventually } from './test-support/eventually.ts';
+import { eventually } from '@promop/testkit';
 import { bindingCondition, configTextOf, OperatorWorld, type BoundResource } from './test-support/operator-world.ts';
 
 const id = randomBytes(3).toString('hex');

@@ -4,12 +4,10 @@
  * field path. All creates are server-side dry runs with strict field validation (what `kubectl apply` asks for).
  */
 import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv, applyCrds, untilServed, ensureNamespace } from '@promop/testkit';
 import { GROUP } from './group.ts';
 import { API_VERSIONS, PLURALS, type Kind } from './names.ts';
-import { applyCrds, untilServed } from './test-support/apply-crds.ts';
 import { corpusObjects } from './test-support/corpus.ts';
-import { ensureNamespace } from './test-support/ensure-namespace.ts';
 import { LEGACY_CASES } from './test-support/legacy-cases.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';
 import { validatePrometheus } from './validation.ts';

@@ -6,11 +6,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CustomObjectsApi } from '@kubernetes/client-node';
-import { sharedTestEnv, toolPath } from '@promop/e2e';
+import { sharedTestEnv, toolPath, applyCrds, untilServed, ensureNamespace } from '@promop/testkit';
 import { GROUP, VERSION } from './group.ts';
 import { PLURALS, type Kind } from './names.ts';
-import { applyCrds, untilServed } from './test-support/apply-crds.ts';
-import { ensureNamespace } from './test-support/ensure-namespace.ts';
 
 const NAMESPACE = 'crd-columns';
 const API_VERSION = `${GROUP}/${VERSION}`;

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import type { PodMonitor, Prometheus, ServiceMonitor } from '@promop/crds';
-import { runPromtool } from '@promop/e2e';
+import { runPromtool } from '@promop/testkit';
 import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput, ScrapeFile } from '../model.ts';
 import { CONFIG_DIR } from '../pod-layout.ts';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolPath } from '@promop/e2e';
+import { toolPath } from '@promop/testkit';
 import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Prometheus, PrometheusRule } from '@promop/crds';
-import { runPromtool } from '@promop/e2e';
+import { runPromtool } from '@promop/testkit';
 import { parser } from '@prometheus-io/lezer-promql';
 import { load } from 'js-yaml';
 import { parsePrometheusVersion } from '../prometheus-version.ts';

@@ -8,7 +8,7 @@ import { load } from 'js-yaml';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runPromtool } from '@promop/e2e';
+import { runPromtool } from '@promop/testkit';
 import { parsePrometheusVersion } from '../prometheus-version.ts';
 import { renderRules } from './index.ts';
 import { enforceOnTemplateQueries } from './template-query-enforcement.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PodMonitor, Prometheus, ServiceMonitor } from '@promop/crds';
-import { runPromtool, type PromtoolResult } from '@promop/e2e';
+import { runPromtool, type PromtoolResult } from '@promop/testkit';
 import type { KeyValueSource } from '../model.ts';
 import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
 import { parsePrometheusVersion } from '../prometheus-version.ts';

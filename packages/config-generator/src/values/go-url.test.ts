@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runPromtool } from '@promop/e2e';
+import { runPromtool } from '@promop/testkit';
 import { goUrlHostError } from './go-url.ts';
 
 // Each URL with promop's verdict; the last test asks the real promtool about every one as a proxy_url.

@@ -6,16 +6,13 @@
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, untilServed, sharedTestEnv, eventually, helm } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { loadAll } from 'js-yaml';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
-import { eventually } from '../test-support/eventually.ts';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import { CHART_DIR } from './chart-files.ts';
-import { helm } from '../test-support/helm.ts';
 
 const id = randomBytes(3).toString('hex');
 const NS = `promop-self-${id}`;

@@ -6,14 +6,13 @@
  */
 import { generate } from '@promop/config-generator';
 import type { Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
-import { runPromtool } from '@promop/e2e';
+import { runPromtool, helm } from '@promop/testkit';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dump, loadAll } from 'js-yaml';
 import { CHART_DIR } from './chart-files.ts';
-import { helm } from '../test-support/helm.ts';
 
 const NAMESPACE = 'promop-system';
 const RULE_TESTS = join(dirname(fileURLToPath(import.meta.url)), 'promop-alerts.promtool-test.yaml');

@@ -16,12 +16,10 @@ import {
   VersionApi, type KubeConfig, type V1ResourceAttributes,
 } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, sharedTestEnv, helm } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { CRD_MANAGER_RULES, OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { CHART_DIR } from './chart-files.ts';
-import { helm } from '../test-support/helm.ts';
 
 const id = randomBytes(3).toString('hex');
 const NS = `promop-chart-${id}`;

@@ -9,7 +9,7 @@ import {
   CRD_MANAGER_RULES, LEADER_ELECTION_ROLE_RULES, OPERATOR_CLUSTER_ROLE_RULES, OPERATOR_CLUSTER_SCOPED_RULES, OPERATOR_NAMESPACE_ROLE_RULES,
 } from '../rbac/index.ts';
 import { CHART_DIR, KEEP_POLICY, REPO_CRDS_DIR } from './chart-files.ts';
-import { helm } from '../test-support/helm.ts';
+import { helm } from '@promop/testkit';
 
 interface Manifest {
   apiVersion: string;

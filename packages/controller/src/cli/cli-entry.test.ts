@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '@promop/e2e';
+import { REPO_ROOT } from '@promop/testkit';
 
 const run = promisify(execFile);
 const BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');

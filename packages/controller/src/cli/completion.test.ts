@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { REPO_ROOT } from '@promop/e2e';
+import { REPO_ROOT } from '@promop/testkit';
 import { DIRECTIVE, bashScript, complete, zshScript } from './completion.ts';
 
 const NO_CLUSTER = { HOME: '/nonexistent', KUBECONFIG: '/nonexistent/config' };

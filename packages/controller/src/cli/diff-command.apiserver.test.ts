@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { REPO_ROOT, sharedTestEnv, toolPath } from '@promop/e2e';
+import { applyCrds, untilServed } from '@promop/testkit';
+import { REPO_ROOT, sharedTestEnv, toolPath } from '@promop/testkit';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
-import { eventually } from '../test-support/eventually.ts';
+import { eventually } from '@promop/testkit';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 
 const id = randomBytes(3).toString('hex');

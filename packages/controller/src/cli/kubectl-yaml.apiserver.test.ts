@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { applyCrds } from '@promop/crds/test-support';
-import { sharedTestEnv, toolPath } from '@promop/e2e';
+import { applyCrds } from '@promop/testkit';
+import { sharedTestEnv, toolPath } from '@promop/testkit';
 import { loadManifestDocuments } from './kubectl-yaml.ts';
 import { collectManifests, parseManifestText } from './manifest-reader.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Verdict } from '@promop/config-generator';
-import { REPO_ROOT, runPromtool } from '@promop/e2e';
+import { REPO_ROOT, runPromtool } from '@promop/testkit';
 import { parseRenderArguments, runRenderCommand } from './render-command.ts';
 
 const CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus', 'kube-prometheus');

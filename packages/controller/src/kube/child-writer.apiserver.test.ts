@@ -5,7 +5,7 @@
  * compare it with what the same writes sent as JSON store.
  */
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1ConfigMap, type V1ObjectMeta, type V1Secret } from '@kubernetes/client-node';
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import { ChildWriter, replacementOf } from './child-writer.ts';

@@ -8,10 +8,9 @@ import {
   ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, loadYaml, type KubeConfig, type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
 import { CRD_REVISION, CRD_REVISION_ANNOTATION, GROUP, PLURALS, VERSION, revisionedCrdManifests } from '@promop/crds';
-import { freePort, REPO_ROOT, startTestEnv, type TestEnv } from '@promop/e2e';
+import { freePort, REPO_ROOT, startTestEnv, type TestEnv, eventually } from '@promop/testkit';
 import { pino } from 'pino';
 import { CRD_MANAGER_RULES } from '../rbac/index.ts';
-import { eventually } from '../test-support/eventually.ts';
 import { ensureCrds } from './crd-installer.ts';
 
 const PROMETHEUS_CRD = `${PLURALS.Prometheus}.${GROUP}`;

@@ -5,8 +5,7 @@
  * Lease client and caches work through it; the writers' requests share one TLS connection.
  */
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { applyCrds } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, sharedTestEnv } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,10 +5,9 @@
  * its lease can expire. Each candidate runs as a ServiceAccount bound to a Role for Leases only.
  */
 import { CoordinationV1Api, CoreV1Api, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv, eventually } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
-import { eventually } from '../test-support/eventually.ts';
 import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { LeaderElector, apiLeaseClient, leaderIdentity, DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS } from './leader-election.ts';
 

@@ -3,11 +3,10 @@
  * metadata only, and the data of just the referenced ones is read by name, once per resourceVersion.
  */
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv, eventually } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
-import { eventually } from '../test-support/eventually.ts';
 import { createClusterCaches, type ClusterCaches } from './cluster-caches.ts';
 import { RawApi, type RawRequest } from './raw-api.ts';
 import { ReferencedObjects } from './referenced-objects.ts';

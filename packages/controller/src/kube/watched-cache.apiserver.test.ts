@@ -6,7 +6,7 @@
  * `--namespaces` reads each Namespace) follows one object from absent to deleted.
  */
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@kubernetes/client-node';
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { pino } from 'pino';

@@ -1,6 +1,6 @@
 /** The write gate against the real API server: a replica that does not lead sends nothing. */
 import { CoreV1Api } from '@kubernetes/client-node';
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { ChildWriter } from './child-writer.ts';
 import { RawApi } from './raw-api.ts';

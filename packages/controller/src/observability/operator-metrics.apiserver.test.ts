@@ -7,12 +7,12 @@
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, untilServed } from '@promop/testkit';
+import { sharedTestEnv } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
-import { eventually } from '../test-support/eventually.ts';
+import { eventually } from '@promop/testkit';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import { MeteredRawApi } from './metered-raw-api.ts';
 import { startMetricsServer, type MetricsServer } from './metrics-server.ts';

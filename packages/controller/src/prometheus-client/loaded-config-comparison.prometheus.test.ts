@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { RULES_DIR } from '@promop/config-generator';
-import { REPO_ROOT, startPrometheus, type PrometheusProcess } from '@promop/e2e';
+import { REPO_ROOT, startPrometheus, type PrometheusProcess } from '@promop/testkit';
 import { readManifests } from '../cli/manifest-reader.ts';
 import { renderManifests } from '../cli/render-command.ts';
 import { compareLoadedConfig } from './loaded-config-comparison.ts';

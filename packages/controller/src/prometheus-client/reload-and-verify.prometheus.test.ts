@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPrometheus, type PrometheusProcess } from '@promop/e2e';
+import { startPrometheus, type PrometheusProcess } from '@promop/testkit';
 import { PrometheusReloader } from './prometheus-reloader.ts';
 
 /** A config scraping a closed loopback port once per job, with rule files from `rulesDir`. */

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_DIR, generate, type GeneratorInput, type GeneratorOutput } from '@promop/config-generator';
 import type { Prometheus, ServiceMonitor } from '@promop/crds';
-import { startPrometheus, type PrometheusProcess } from '@promop/e2e';
+import { startPrometheus, type PrometheusProcess } from '@promop/testkit';
 import { PrometheusReloader } from './prometheus-reloader.ts';
 
 const UID = '0b5cf4a3-2d4e-4f7b-9a51-3c1f0b8e9d21';

@@ -5,12 +5,12 @@
  */
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod, type V1StatefulSet } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, untilServed } from '@promop/testkit';
+import { sharedTestEnv } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
-import { eventually } from '../test-support/eventually.ts';
+import { eventually } from '@promop/testkit';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import { DELETION_DEADLINE_ANNOTATION } from './shard-retention.ts';
 

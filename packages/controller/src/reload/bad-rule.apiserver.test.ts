@@ -21,13 +21,10 @@ import { randomBytes } from 'node:crypto';
 import { CoreV1Api, CustomObjectsApi, EventsV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { RULES_DIR } from '@promop/config-generator';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv, startPrometheus, type PrometheusProcess } from '@promop/e2e';
+import { applyCrds, untilServed, sharedTestEnv, startPrometheus, type PrometheusProcess, eventually, FakeKubelet, PLACEHOLDER_CONFIG } from '@promop/testkit';
 import { pino } from 'pino';
 import { OperatorMetrics } from '../observability/index.ts';
 import { Operator } from '../operator.ts';
-import { eventually } from '../test-support/eventually.ts';
-import { FakeKubelet, PLACEHOLDER_CONFIG } from '../test-support/fake-kubelet.ts';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 

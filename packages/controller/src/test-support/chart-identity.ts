@@ -4,10 +4,9 @@
  * rendered. A test that runs the operator as this identity fails when the chart grants too little.
  */
 import { KubernetesObjectApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
-import { sharedTestEnv, type ClusterAccess } from '@promop/e2e';
+import { sharedTestEnv, type ClusterAccess, helm } from '@promop/testkit';
 import { loadAll } from 'js-yaml';
 import { CHART_DIR } from '../chart/chart-files.ts';
-import { helm } from './helm.ts';
 
 const IDENTITY_KINDS = ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
 

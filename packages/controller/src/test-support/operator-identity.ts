@@ -3,8 +3,8 @@
  * OPERATOR_CLUSTER_ROLE_RULES, the rules the Helm chart installs. A test that runs the operator as this identity
  * fails when a rule is missing, instead of assuming the rules suffice.
  */
-import { CoreV1Api, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { sharedTestEnv, type ClusterAccess } from '@promop/e2e';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { serviceAccountIdentity, sharedTestEnv, type ClusterAccess } from '@promop/testkit';
 import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 
 /**
@@ -12,17 +12,6 @@ import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
  * `name`, and returns a client that impersonates the ServiceAccount (on `access`, by default the shared control
  * plane).
  */
-export async function operatorIdentity(admin: KubeConfig, namespace: string, name: string, access: ClusterAccess = sharedTestEnv()): Promise<KubeConfig> {
-  const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
-  await admin.makeApiClient(CoreV1Api).createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'promop' } } });
-  await rbac.createClusterRole({ body: { metadata: { name }, rules: [...OPERATOR_CLUSTER_ROLE_RULES] } });
-  await rbac.createClusterRoleBinding({
-    body: {
-      metadata: { name },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
-      subjects: [{ kind: 'ServiceAccount', name: 'promop', namespace }],
-    },
-  });
-  return access.kubeConfigFor({ namespace, name: 'promop' });
+export function operatorIdentity(admin: KubeConfig, namespace: string, name: string, access: ClusterAccess = sharedTestEnv()): Promise<KubeConfig> {
+  return serviceAccountIdentity(admin, { namespace, serviceAccount: 'promop', clusterRole: name, rules: OPERATOR_CLUSTER_ROLE_RULES }, access);
 }
-

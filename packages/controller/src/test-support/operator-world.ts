@@ -6,8 +6,7 @@
  */
 import { CoreV1Api, CustomObjectsApi, EventsV1Api, type EventsV1Event, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS, type Kind } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, untilServed, sharedTestEnv } from '@promop/testkit';
 import { pino } from 'pino';
 import { Operator, type OperatorOptions } from '../operator.ts';
 import { operatorIdentity } from './operator-identity.ts';

@@ -4,7 +4,7 @@
  * stored must be what canonicalQuantity predicted.
  */
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { sharedTestEnv } from '@promop/e2e';
+import { sharedTestEnv } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
 import { canonicalQuantity } from './quantity.ts';
 

@@ -12,13 +12,11 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { SCRAPE_FILE_SLOTS } from '@promop/config-generator';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed } from '@promop/crds/test-support';
-import { startTestEnv, type TestEnv } from '@promop/e2e';
+import { applyCrds, untilServed, startTestEnv, type TestEnv, eventually, sleep } from '@promop/testkit';
 import { load } from 'js-yaml';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
-import { eventually, sleep } from '../test-support/eventually.ts';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 
 const id = randomBytes(3).toString('hex');

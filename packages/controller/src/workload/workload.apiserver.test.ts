@@ -6,8 +6,7 @@
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, type V1StatefulSet } from '@kubernetes/client-node';
 import { SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_SLOTS, generate, type GeneratorOutput } from '@promop/config-generator';
 import { GROUP, PROMETHEUS_PLURAL, VERSION, type Prometheus } from '@promop/crds';
-import { applyCrds, ensureNamespace, untilServed } from '@promop/crds/test-support';
-import { sharedTestEnv } from '@promop/e2e';
+import { applyCrds, ensureNamespace, untilServed, sharedTestEnv } from '@promop/testkit';
 import { buildConfigSecrets } from './config-secret.ts';
 import { buildGoverningService } from './governing-service.ts';
 import { buildRuleConfigMaps } from './rule-configmaps.ts';

@@ -4,7 +4,7 @@
  * differential test and the long campaign (scripts/go-regexp-differential.ts). All patterns of one reading go to
  * one go-check process.
  */
-import { compileRegexesWithGoSync, type GoRegexReading } from '@promop/e2e';
+import { compileRegexesWithGoSync, type GoRegexReading } from '@promop/testkit';
 import { readPrometheusRegex } from './prometheus-regex.ts';
 import { isUnicodeClassName, type RegexReading } from './unicode-classes.ts';
 

@@ -1,4 +1,4 @@
-import { compileRegexesWithGoSync } from '@promop/e2e';
+import { compileRegexesWithGoSync } from '@promop/testkit';
 import { readPrometheusRegex } from './prometheus-regex.ts';
 import type { RegexReading } from './unicode-classes.ts';
 

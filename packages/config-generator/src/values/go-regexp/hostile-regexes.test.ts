@@ -1,4 +1,4 @@
-import { compileRegexesWithGoSync } from '@promop/e2e';
+import { compileRegexesWithGoSync } from '@promop/testkit';
 import { goVerdict, promopVerdict } from './go-regexp-differential.ts';
 import { hostileRegexes } from './hostile-regexes.ts';
 

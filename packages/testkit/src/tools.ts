@@ -19,8 +19,8 @@ export type ToolName =
   // prometheus-operator v0.93.1 and its config-reloader sidecar (tools/build-prometheus-operator.sh): the takeover test.
   | 'prometheus-operator' | 'prometheus-config-reloader';
 
-/** The repository root. */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The repository root (this file is packages/testkit/src/tools.ts). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 const ENVTEST_TOOLS: ReadonlySet<ToolName> = new Set(['etcd', 'kube-apiserver', 'kube-controller-manager']);
 

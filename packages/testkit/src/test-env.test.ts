@@ -35,7 +35,7 @@ describe('a test control plane', () => {
 
   it('is killed with its owner even when the owner dies by SIGKILL (no exit handler runs)', async () => {
     const script = `
-      import { startTestEnv } from './e2e/src/index.ts';
+      import { startTestEnv } from './packages/testkit/src/index.ts';
       const env = await startTestEnv({ controllerManager: false });
       process.stdout.write(JSON.stringify(env.pids()) + '\\n');
       setInterval(() => {}, 1 << 30);

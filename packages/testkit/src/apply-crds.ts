@@ -1,11 +1,11 @@
 /** Installs the committed crds/*.yaml into a cluster, as a user would, and waits until they are served. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ApiException, ApiextensionsV1Api, CustomObjectsApi, loadYaml, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { REPO_ROOT } from './tools.ts';
 
 /** The repository's crds/ directory. */
-export const CRDS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'crds');
+export const CRDS_DIR = join(REPO_ROOT, 'crds');
 
 /**
  * The CRDs exactly as committed (not as generated in memory: the files are what users apply), deserialized into

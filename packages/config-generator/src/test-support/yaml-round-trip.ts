@@ -9,8 +9,8 @@
  * strings costs a few hundred spawns; a failing batch shrinks to the one string that breaks.
  */
 import fc from 'fast-check';
-import { jobSegments, toPrometheusYaml } from '@promop/config-generator';
-import { readYamlWithGoSync, type GoYamlLibrary } from '../src/go-check.ts';
+import { jobSegments, toPrometheusYaml } from '../index.ts';
+import { readYamlWithGoSync, type GoYamlLibrary } from '@promop/testkit';
 
 /** Characters that have broken YAML writers: breaks and separators, controls, quotes, indicators, BOM, surrogates. */
 const AWKWARD = [

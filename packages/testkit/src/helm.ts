@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolPath } from '@promop/e2e';
+import { toolPath } from './tools.ts';
 
 /** What helm printed and how it exited. A non-zero exit is a result, not an exception: tests assert on it. */
 export interface HelmResult {
