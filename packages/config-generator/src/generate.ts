@@ -9,7 +9,8 @@
  * problem with the Prometheus object itself makes the output `ok: false` with no configs, so the
  * controller keeps the configuration that is running.
  */
-import type { ObjectMeta, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
+import type { ObjectMeta, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ResourceOfKind, ScrapeConfig, ServiceMonitor } from '@promop/crds';
+import { ALL_KINDS, KINDS, SCRAPE_KINDS, SELECTED_KINDS, type ScrapeKind, type SelectedKind, type SelectorStem } from '@promop/crds/kinds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { formatCount } from './format-count.ts';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
@@ -97,22 +98,19 @@ export function generate(input: GeneratorInput): GeneratorOutput {
       ? memo.renderings(kind, sorted, monitorSettings, secrets, (monitor, store) => summarised(monitor, { ...scrapeContext, secrets: store ?? secrets }))
       : sorted.map((monitor) => summarised(monitor, scrapeContext));
   };
-  const serviceMonitors = select('ServiceMonitor', input.serviceMonitors, identity, pairFor(spec, 'serviceMonitor'), namespaces, invalidSelectors, memo);
-  const podMonitors = select('PodMonitor', input.podMonitors, identity, pairFor(spec, 'podMonitor'), namespaces, invalidSelectors, memo);
-  const probes = select('Probe', input.probes ?? [], identity, pairFor(spec, 'probe'), namespaces, invalidSelectors, memo);
-  const scrapeConfigs = select('ScrapeConfig', input.scrapeConfigs ?? [], identity, pairFor(spec, 'scrapeConfig'), namespaces, invalidSelectors, memo);
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [], tlsAssets: [] };
-  let monitorVerdicts = [
-    ...renderMonitors('ServiceMonitor', serviceMonitors, renderedAll('ServiceMonitor', unlessSelectorRepeatsTooOften(renderServiceMonitor)), generatedJobs, memo),
-    ...renderMonitors('PodMonitor', podMonitors, renderedAll('PodMonitor', unlessSelectorRepeatsTooOften(renderPodMonitor)), generatedJobs, memo),
-    // prometheus-operator writes Probe jobs after the monitors', then ScrapeConfig jobs.
-    ...renderMonitors('Probe', probes, renderedAll('Probe', renderProbe), generatedJobs, memo),
-    ...renderMonitors('ScrapeConfig', scrapeConfigs, renderedAll('ScrapeConfig', renderScrapeConfig), generatedJobs, memo),
-  ];
+  // Each scrape kind in the registry's order, which is prometheus-operator's order of jobs: the monitors', then
+  // Probes', then ScrapeConfigs'.
+  const scrapeSelections = SCRAPE_KINDS.map((kind) => {
+    const candidates = (input[KINDS[kind].list] ?? []) as readonly MonitorObject[];
+    return { kind, selection: select(kind, candidates, identity, pairFor(spec, kind), namespaces, invalidSelectors, memo) };
+  });
+  let monitorVerdicts = scrapeSelections.flatMap(({ kind, selection }) =>
+    renderMonitors(kind, selection, renderedAll(kind, SCRAPE_RENDERERS[kind] as (monitor: MonitorObject, context: ScrapeContext) => MonitorRendering), generatedJobs, memo));
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap, but an agent
   // evaluates no rules, selects none and has no ConfigMap.
-  const rules = agent ? { selected: [], notSelected: [] } : select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'rule'), namespaces, invalidSelectors, memo);
+  const rules = agent ? { selected: [], notSelected: [] } : select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'PrometheusRule'), namespaces, invalidSelectors, memo);
   const enforcedNamespaceLabel = spec.enforcedNamespaceLabel || undefined;
   const renderedRules = agent ? { ruleConfigMaps: [], verdicts: [] } : renderRules({
     prometheus,
@@ -156,7 +154,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   // Bounded, since each becomes a status the API server must accept: a hostile object's problems can quote it back.
   const verdicts: Verdict[] = [
     selectedVerdict(identity, problems, prometheusWarnings),
-    ...sortVerdicts('monitors', [...monitorVerdicts, ...serviceMonitors.notSelected, ...podMonitors.notSelected, ...probes.notSelected, ...scrapeConfigs.notSelected], memo),
+    ...sortVerdicts('monitors', [...monitorVerdicts, ...scrapeSelections.flatMap(({ selection }) => selection.notSelected)], memo),
     ...sortVerdicts('rules', [...renderedRules.verdicts, ...rules.notSelected], memo),
   ].map(boundedVerdict);
   return {
@@ -239,11 +237,11 @@ function buildScrapeContext(
   return scrapeContext;
 }
 
-type SelectorPrefix = 'serviceMonitor' | 'podMonitor' | 'probe' | 'scrapeConfig' | 'rule';
-
-function pairFor(spec: Spec, prefix: SelectorPrefix): SelectorPair {
-  const selectorField = `${prefix}Selector` as const;
-  const namespaceSelectorField = `${prefix}NamespaceSelector` as const;
+/** The workload's selector pair for `kind`, named by the registry (`serviceMonitorSelector`, `ruleNamespaceSelector`). */
+function pairFor(spec: Spec, kind: SelectedKind): SelectorPair {
+  const prefix: SelectorStem = KINDS[kind].selectedBy.fieldStem;
+  const selectorField = `${prefix}Selector` as Extract<keyof Spec, `${SelectorStem}Selector`>;
+  const namespaceSelectorField = `${prefix}NamespaceSelector` as Extract<keyof Spec, `${SelectorStem}NamespaceSelector`>;
   return {
     selectorField,
     selector: spec[selectorField],
@@ -282,6 +280,17 @@ interface GeneratedJobs {
 }
 
 type MonitorObject = ServiceMonitor | PodMonitor | Probe | ScrapeConfig;
+
+/**
+ * The renderer of each scrape kind. A ServiceMonitor's or PodMonitor's jobs each repeat its selector, so those are
+ * refused when the selector is repeated too often.
+ */
+const SCRAPE_RENDERERS: { readonly [K in ScrapeKind]: (monitor: ResourceOfKind[K], context: ScrapeContext) => MonitorRendering } = {
+  ServiceMonitor: unlessSelectorRepeatsTooOften(renderServiceMonitor),
+  PodMonitor: unlessSelectorRepeatsTooOften(renderPodMonitor),
+  Probe: renderProbe,
+  ScrapeConfig: renderScrapeConfig,
+};
 
 /** A monitor's rendering with what follows from it alone: its verdict, and the owner name its jobs are placed by. */
 interface SummarisedRendering {
@@ -372,7 +381,10 @@ function sortByIdentity<T extends { metadata: Pick<ObjectMeta, 'namespace' | 'na
     .map((entry) => entry.object);
 }
 
-const VERDICT_KIND_ORDER: Record<ResourceKind, number> = { Prometheus: 0, PrometheusAgent: 0, ServiceMonitor: 1, PodMonitor: 2, Probe: 3, ScrapeConfig: 4, PrometheusRule: 5 };
+/** Verdicts list the workload first, then the selected kinds in the registry's order. */
+const VERDICT_KIND_ORDER = Object.fromEntries(
+  ALL_KINDS.map((kind) => [kind, KINDS[kind].role === 'workload' ? 0 : 1 + SELECTED_KINDS.indexOf(kind as SelectedKind)]),
+) as Record<ResourceKind, number>;
 
 /**
  * Verdicts by kind, then namespace, then name. With a memo (`list` names the sequence) by a key that sorts the same
@@ -381,7 +393,7 @@ const VERDICT_KIND_ORDER: Record<ResourceKind, number> = { Prometheus: 0, Promet
  */
 function sortVerdicts(list: string, verdicts: Verdict[], memo: RenderMemo | undefined): Verdict[] {
   if (memo) {
-    return memo.sortedBy(`verdicts|${list}`, verdicts, ({ resource }) => `${VERDICT_KIND_ORDER[resource.kind]}\u0000${resource.namespace}\u0000${resource.name}`);
+    return memo.sortedBy(`verdicts|${list}`, verdicts, ({ resource }) => `${String(VERDICT_KIND_ORDER[resource.kind]).padStart(3, '0')}\u0000${resource.namespace}\u0000${resource.name}`);
   }
   return verdicts.sort(
     (a, b) =>

@@ -4,10 +4,10 @@
  * so the same input always gives byte-identical output.
  */
 import type { RenderMemo } from './render-memo.ts';
-import type { Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, PrometheusRule, ScrapeConfig } from '@promop/crds';
+import type { Kind, Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, PrometheusRule, ScrapeConfig } from '@promop/crds';
 
-/** The kinds the generator reports verdicts for. */
-export type ResourceKind = 'Prometheus' | 'PrometheusAgent' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig' | 'PrometheusRule';
+/** The kinds the generator reports verdicts for: every kind of the registry. */
+export type ResourceKind = Kind;
 
 /** Identifies one resource in verdicts, logs, status and Events. */
 export interface ResourceRef {

@@ -36,8 +36,9 @@ export const CONFIGMAPS_DIR = '/etc/prometheus/configmaps';
 /** TSDB data directory. */
 export const STORAGE_DIR = '/prometheus';
 
-/** The kinds promop runs Prometheus pods for: a server, or an agent (agent mode). */
-export type WorkloadKind = 'Prometheus' | 'PrometheusAgent';
+/** The kinds promop runs Prometheus pods for: a server, or an agent (agent mode); the registry's workload kinds. */
+import type { WorkloadKind } from '@promop/crds';
+export type { WorkloadKind };
 
 /**
  * The prefix of every object promop creates for each kind, prometheus-operator's: `prometheus-<name>` for a

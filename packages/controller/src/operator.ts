@@ -8,7 +8,7 @@
  * over HTTP.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { API_VERSIONS, GROUP, PLURALS } from '@promop/crds';
+import { API_VERSIONS, GROUP, KINDS, PLURALS, WORKLOAD_KINDS } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
   ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, namespacedPath, startClusterCaches,
@@ -76,8 +76,10 @@ async function prometheusExists(api: RawApi, kind: WorkloadKind, namespace: stri
   }
 }
 
-/** The kinds the operator reconciles, each with a work queue and a reconciler of its own. */
-const WORKLOAD_KINDS: readonly WorkloadKind[] = ['Prometheus', 'PrometheusAgent'];
+/** One value per workload kind (each has a work queue and a reconciler of its own). */
+function perWorkloadKind<T>(make: (kind: WorkloadKind) => T): Record<WorkloadKind, T> {
+  return Object.fromEntries(WORKLOAD_KINDS.map((kind) => [kind, make(kind)])) as Record<WorkloadKind, T>;
+}
 
 /** A running (or stopped) promop operator. */
 export class Operator {
@@ -122,7 +124,7 @@ export class Operator {
       onError: (key, error, failures) => this.#log.error({ prometheus: key, kind, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
       metrics,
     });
-    this.#queues = { Prometheus: queue('Prometheus'), PrometheusAgent: queue('PrometheusAgent') };
+    this.#queues = perWorkloadKind(queue);
     // The reloader of `promop run`: pods from the cache, pod networks from the flag or the Nodes, HTTP to Prometheus.
     const api = this.#api;
     const networks: PodNetworks = options.podNetworks
@@ -157,7 +159,7 @@ export class Operator {
       log: this.#log,
       metrics,
     });
-    this.#reconcilers = { Prometheus: reconciler('Prometheus'), PrometheusAgent: reconciler('PrometheusAgent') };
+    this.#reconcilers = perWorkloadKind(reconciler);
   }
 
   /** Lists and watches everything, then starts reconciling. Rejects (and cleans up) when a cache cannot list. */
@@ -175,12 +177,11 @@ export class Operator {
     this.#started = true;
     enqueueOnChanges(this.#caches, this.#queues, this.#referenced);
     // A deleted (or no longer selected) Prometheus or agent takes its per-Prometheus series with it.
-    this.#caches.prometheuses.onChange((prometheus, change) => {
-      if (change === 'delete') this.#metrics.forgetPrometheus(workloadKey('Prometheus', prometheus.metadata.namespace, prometheus.metadata.name));
-    });
-    this.#caches.prometheusAgents.onChange((agent, change) => {
-      if (change === 'delete') this.#metrics.forgetPrometheus(workloadKey('PrometheusAgent', agent.metadata.namespace, agent.metadata.name));
-    });
+    for (const kind of WORKLOAD_KINDS) {
+      this.#caches[KINDS[kind].list].onChange((workload: { metadata: { namespace: string; name: string } }, change) => {
+        if (change === 'delete') this.#metrics.forgetPrometheus(workloadKey(kind, workload.metadata.namespace, workload.metadata.name));
+      });
+    }
     await startClusterCaches(this.#caches);
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length, prometheusAgents: this.#caches.prometheusAgents.list().length }, 'caches synced');
   }

@@ -3,15 +3,8 @@
  * crds/*.yaml is this output written by scripts/generate-crds.ts; a test fails when the two differ.
  */
 import { GROUP } from './group.ts';
-import { API_VERSIONS, PLURALS, type Kind } from './names.ts';
-import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
-import { probeSpecSchema, probeStatusSchema } from './schemas/probe.ts';
-import { scrapeConfigSpecSchema, scrapeConfigStatusSchema } from './schemas/scrape-config.ts';
-import { prometheusSpecSchema } from './schemas/prometheus.ts';
-import { prometheusAgentSpecSchema } from './schemas/prometheus-agent.ts';
-import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
-import { prometheusRuleSpecSchema, prometheusRuleStatusSchema } from './schemas/prometheus-rule.ts';
-import { serviceMonitorSpecSchema, serviceMonitorStatusSchema } from './schemas/service-monitor.ts';
+import { ALL_KINDS, API_VERSIONS, KINDS, PLURALS, type Kind, type WorkloadKind } from './kinds.ts';
+import { KIND_SCHEMAS } from './resource-schemas.ts';
 
 /** The shape of an apiextensions.k8s.io/v1 CustomResourceDefinition, as far as promop writes one. */
 export interface CustomResourceDefinition {
@@ -81,36 +74,27 @@ interface KindDefinition {
   subresources: Record<string, unknown>;
 }
 
-const KINDS: KindDefinition[] = [
-  {
-    kind: 'Prometheus',
-    shortName: 'prom',
-    spec: prometheusSpecSchema,
-    status: prometheusStatusSchema,
+/** What a workload kind shows in `kubectl get` and how `kubectl scale` reaches it: each workload kind says its own. */
+const WORKLOAD_PRESENTATION: Record<WorkloadKind, Pick<KindDefinition, 'columns' | 'subresources'>> = {
+  // `kubectl scale` changes the number of shards, as in prometheus-operator (not replicas per shard).
+  Prometheus: {
     columns: PROMETHEUS_COLUMNS,
-    // `kubectl scale` changes the number of shards, as in prometheus-operator (not replicas per shard).
-    subresources: {
-      status: {},
-      scale: { specReplicasPath: '.spec.shards', statusReplicasPath: '.status.shards', labelSelectorPath: '.status.selector' },
-    },
+    subresources: { status: {}, scale: { specReplicasPath: '.spec.shards', statusReplicasPath: '.status.shards', labelSelectorPath: '.status.selector' } },
   },
-  {
-    kind: 'PrometheusAgent',
-    shortName: 'promagent',
-    spec: prometheusAgentSpecSchema,
-    status: prometheusStatusSchema,
+  PrometheusAgent: {
     columns: PROMETHEUS_COLUMNS,
-    subresources: {
-      status: {},
-      scale: { specReplicasPath: '.spec.shards', statusReplicasPath: '.status.shards', labelSelectorPath: '.status.selector' },
-    },
+    subresources: { status: {}, scale: { specReplicasPath: '.spec.shards', statusReplicasPath: '.status.shards', labelSelectorPath: '.status.selector' } },
   },
-  { kind: 'ServiceMonitor', shortName: 'smon', spec: serviceMonitorSpecSchema, status: serviceMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
-  { kind: 'PodMonitor', shortName: 'pmon', spec: podMonitorSpecSchema, status: podMonitorStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
-  { kind: 'Probe', shortName: 'prb', spec: probeSpecSchema, status: probeStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
-  { kind: 'ScrapeConfig', shortName: 'scfg', spec: scrapeConfigSpecSchema, status: scrapeConfigStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
-  { kind: 'PrometheusRule', shortName: 'promrule', spec: prometheusRuleSpecSchema, status: prometheusRuleStatusSchema, columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
-];
+};
+
+/** Selected kinds (the teams' objects) all show how many workloads accepted and rejected them. */
+const SELECTED_PRESENTATION: Pick<KindDefinition, 'columns' | 'subresources'> = { columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } };
+
+function definitionOf(kind: Kind): KindDefinition {
+  const facts = KINDS[kind];
+  const presentation = facts.role === 'workload' ? WORKLOAD_PRESENTATION[kind as WorkloadKind] : SELECTED_PRESENTATION;
+  return { kind, shortName: facts.shortName, ...KIND_SCHEMAS[kind], ...presentation };
+}
 
 function crdFor(definition: KindDefinition): CustomResourceDefinition {
   const plural = PLURALS[definition.kind];
@@ -155,7 +139,7 @@ function crdFor(definition: KindDefinition): CustomResourceDefinition {
   };
 }
 
-/** The CustomResourceDefinitions promop serves: Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule. */
+/** The CustomResourceDefinitions promop serves: one per kind of the registry, in its order. */
 export function crdManifests(): CustomResourceDefinition[] {
-  return KINDS.map(crdFor);
+  return ALL_KINDS.map((kind) => crdFor(definitionOf(kind)));
 }

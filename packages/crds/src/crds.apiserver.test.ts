@@ -6,7 +6,7 @@
 import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { sharedTestEnv, applyCrds, untilServed, ensureNamespace } from '@promop/testkit';
 import { GROUP } from './group.ts';
-import { API_VERSIONS, PLURALS, type Kind } from './names.ts';
+import { API_VERSIONS, PLURALS, type Kind } from './kinds.ts';
 import { corpusObjects } from './test-support/corpus.ts';
 import { LEGACY_CASES } from './test-support/legacy-cases.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';

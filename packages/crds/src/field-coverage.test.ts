@@ -9,7 +9,7 @@
  */
 import { crdManifests } from './crd-manifest.ts';
 import { podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
-import type { Kind } from './names.ts';
+import type { Kind } from './kinds.ts';
 
 type Node = Record<string, unknown>;
 

@@ -1,6 +1,9 @@
 /** `@promop/crds`: types, validators and CRD manifests of monitoring.coreos.com/v1, all from one schema per kind. */
 export { GROUP, VERSION } from './group.ts';
-export { API_VERSIONS, PLURALS, POD_MONITOR_PLURAL, PROBE_PLURAL, SCRAPE_CONFIG_PLURAL, PROMETHEUS_AGENT_PLURAL, PROMETHEUS_PLURAL, PROMETHEUS_RULE_PLURAL, SERVICE_MONITOR_PLURAL, type Kind } from './names.ts';
+export {
+  ALL_KINDS, API_VERSIONS, KINDS, PLURALS, SCRAPE_KINDS, SELECTED_KINDS, WORKLOAD_KINDS, isKind, kindNamed, kindsSelectedBy,
+  type Kind, type KindRole, type ListOf, type ScrapeKind, type SelectedKind, type SelectorStem, type WorkloadKind,
+} from './kinds.ts';
 export type {
   AlertmanagerEndpoints, ApiServerConfig, Authorization, BasicAuth, ConfigMapKeySelector, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
   PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Probe, ProbeSpec, ProberSpec, ProbeTargetIngress, ProbeTargetStaticConfig, Prometheus, PrometheusAgent, PrometheusAgentSpec, ScrapeConfig, ScrapeConfigSpec, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
@@ -12,7 +15,7 @@ export {
   type ValidationError, type ValidationResult,
 } from './validation.ts';
 export {
-  podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema,
+  podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema, RESOURCE_SCHEMAS,
 } from './resource-schemas.ts';
 export type { SchemaNode } from './schema-node.ts';
 export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';

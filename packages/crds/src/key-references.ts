@@ -6,7 +6,8 @@
  * for one. promop reads the data of just these objects instead of holding every Secret of the cluster.
  */
 import { configMapKeySelectorSchema, secretKeySelectorSchema } from './schemas/common.ts';
-import { podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { Kind } from './kinds.ts';
+import { RESOURCE_SCHEMAS } from './resource-schemas.ts';
 
 /** A Secret or ConfigMap named by a key reference, in the referencing object's namespace. */
 export interface KeyReference {
@@ -14,8 +15,8 @@ export interface KeyReference {
   name: string;
 }
 
-/** The kinds whose objects can reference Secrets or ConfigMaps. */
-export type ReferencingKind = 'Prometheus' | 'PrometheusAgent' | 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig';
+/** The kinds whose objects can reference Secrets or ConfigMaps: any kind (a rule file references none, so its walk finds none). */
+export type ReferencingKind = Kind;
 
 interface SchemaNode {
   readonly type?: unknown;
@@ -27,14 +28,7 @@ interface SchemaNode {
   readonly allOf?: readonly SchemaNode[];
 }
 
-const SCHEMAS: Record<ReferencingKind, SchemaNode> = {
-  Prometheus: prometheusSchema,
-  PrometheusAgent: prometheusAgentSchema,
-  ServiceMonitor: serviceMonitorSchema,
-  PodMonitor: podMonitorSchema,
-  Probe: probeSchema,
-  ScrapeConfig: scrapeConfigSchema,
-};
+const SCHEMAS: Readonly<Record<ReferencingKind, SchemaNode>> = RESOURCE_SCHEMAS;
 
 /**
  * The Secrets and ConfigMaps `object` (of `kind`) references, each once, in the order found. A selector without a

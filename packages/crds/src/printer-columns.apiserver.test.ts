@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { sharedTestEnv, toolPath, applyCrds, untilServed, ensureNamespace } from '@promop/testkit';
 import { GROUP, VERSION } from './group.ts';
-import { PLURALS, type Kind } from './names.ts';
+import { PLURALS, type Kind } from './kinds.ts';
 
 const NAMESPACE = 'crd-columns';
 const API_VERSION = `${GROUP}/${VERSION}`;

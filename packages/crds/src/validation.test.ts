@@ -1,6 +1,6 @@
 import { corpusObjects } from './test-support/corpus.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';
-import type { Kind } from './names.ts';
+import type { Kind } from './kinds.ts';
 import { validatePrometheus, validateServiceMonitor, VALIDATORS } from './validation.ts';
 
 describe('the kube-prometheus manifests', () => {

@@ -7,7 +7,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import * as compiled from './generated/validators.js';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
 import { INT_OR_STRING } from './validator-keywords.ts';
-import type { Kind } from './names.ts';
+import type { Kind } from './kinds.ts';
 import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor, ResourceOfKind } from './types.ts';
 
 /** One problem found in an object. */

@@ -3,14 +3,14 @@
  * the Prometheus-level code computes these knobs once per Prometheus and calls
  * renderServiceMonitor / renderPodMonitor for every selected monitor.
  */
-import type { Prometheus, PrometheusAgent, PrometheusSpec } from '@promop/crds';
+import type { Prometheus, PrometheusAgent, PrometheusSpec, ScrapeKind } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import type { NameValidationScheme } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import type { SecretStore } from '../secret-store.ts';
 
 /** The monitor kinds this module renders (for enforcement exclusions). */
-export type MonitorKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig';
+export type MonitorKind = ScrapeKind;
 
 /**
  * Inputs shared by all monitors rendered for one Prometheus. The enforced limits and label are the Prometheus'

@@ -36,11 +36,13 @@ async function modulesLoadedBy(args: string[]): Promise<string[]> {
 }
 
 describe('what a command loads', () => {
-  it('promop --help loads only the entry and the command descriptions', async () => {
+  it('promop --help loads only the entry, the command descriptions and the registry of kinds (names, no schemas)', async () => {
     expect(await modulesLoadedBy(['--help'])).toEqual([
       'packages/controller/bin/promop.js',
       'packages/controller/src/cli.ts',
       'packages/controller/src/cli/commands.ts',
+      'packages/crds/src/kinds.ts',
+      'packages/crds/src/group.ts',
       'packages/controller/src/cli/command-line.ts',
     ]);
   });

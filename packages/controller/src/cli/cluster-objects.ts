@@ -4,43 +4,47 @@
  * overlap).
  */
 import type { V1Namespace } from '@kubernetes/client-node';
-import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor } from '@promop/crds';
+import type { ResourceOfKind } from '@promop/crds';
+import { ALL_KINDS, GROUP, KINDS, type Kind, type ListOf } from '@promop/crds/kinds';
 import { KubeReadError, type KubeReader } from './kube-reader.ts';
 
-const API = '/apis/monitoring.coreos.com/v1';
+/** The custom resources of a cluster, one list per kind of the registry (`serviceMonitors`, ...), and its namespaces. */
+export type ClusterObjects = { [K in Kind as ListOf<K>]: ResourceOfKind[K][] } & { namespaces: V1Namespace[] };
 
-/** The custom resources and namespaces of a cluster. */
-export interface ClusterObjects {
-  prometheuses: Prometheus[];
-  prometheusAgents: PrometheusAgent[];
-  serviceMonitors: ServiceMonitor[];
-  podMonitors: PodMonitor[];
-  probes: Probe[];
-  scrapeConfigs: ScrapeConfig[];
-  prometheusRules: PrometheusRule[];
-  namespaces: V1Namespace[];
+/** A ClusterObjects of empty lists. */
+export function noClusterObjects(): ClusterObjects {
+  return Object.fromEntries([...ALL_KINDS.map((kind) => [KINDS[kind].list, []]), ['namespaces', []]]) as unknown as ClusterObjects;
 }
 
-/** Lists the custom resources and namespaces. A refused list is a KubeReadError naming the resource. */
+/** The lists of `a` followed by those of `b`, kind by kind. */
+export function concatClusterObjects(a: ClusterObjects, b: ClusterObjects): ClusterObjects {
+  const lists = [...ALL_KINDS.map((kind) => KINDS[kind].list), 'namespaces'] as const;
+  return Object.fromEntries(lists.map((list) => [list, [...(a as Record<string, unknown[]>)[list]!, ...(b as Record<string, unknown[]>)[list]!]])) as unknown as ClusterObjects;
+}
+
+/**
+ * Lists the custom resources and namespaces. A refused list is a KubeReadError naming the resource. A kind the
+ * cluster does not serve (404: CRDs older than promop's support of that kind) has no objects, unless the cluster
+ * serves none of the kinds: then the CRDs are not installed, and the first 404 is the error.
+ */
 export async function readClusterObjects(reader: KubeReader): Promise<ClusterObjects> {
-  // A cluster whose CRDs predate promop's PrometheusAgent, Probe or ScrapeConfig support has no such resource
-  // (404): none of them.
-  const unlessUnserved = <T>(listing: Promise<T[]>) => listing.catch((error: unknown) => {
-    if (error instanceof KubeReadError && error.status === 404) return [];
-    throw error;
-  });
-  const [prometheuses, prometheusAgents, serviceMonitors, podMonitors, probes, scrapeConfigs, prometheusRules, namespaces] = await Promise.all([
-    reader.list<Prometheus>(`${API}/prometheuses`),
-    // The generator tells an agent by its kind, which a custom resource's list items carry; set it all the same.
-    unlessUnserved(reader.list<PrometheusAgent>('/apis/monitoring.coreos.com/v1alpha1/prometheusagents'))
-      .then((agents) => agents.map((agent) => ({ ...agent, kind: 'PrometheusAgent' as const }))),
-    reader.list<ServiceMonitor>(`${API}/servicemonitors`),
-    reader.list<PodMonitor>(`${API}/podmonitors`),
-    unlessUnserved(reader.list<Probe>(`${API}/probes`)),
-    unlessUnserved(reader.list<ScrapeConfig>('/apis/monitoring.coreos.com/v1alpha1/scrapeconfigs')),
-    reader.list<PrometheusRule>(`${API}/prometheusrules`),
+  const [namespaceListing, ...listings] = await Promise.allSettled([
     reader.list<V1Namespace>('/api/v1/namespaces'),
+    ...ALL_KINDS.map((kind) => {
+      const { version, plural } = KINDS[kind];
+      // The generator tells an agent by its kind, which a custom resource's list items carry; set it all the same.
+      return reader.list<Record<string, unknown>>(`/apis/${GROUP}/${version}/${plural}`).then((items) => items.map((item) => ({ ...item, kind })));
+    }),
   ]);
-  return { prometheuses, prometheusAgents, serviceMonitors, podMonitors, probes, scrapeConfigs, prometheusRules, namespaces };
+  const unserved = (listing: PromiseSettledResult<unknown>) => listing.status === 'rejected' && listing.reason instanceof KubeReadError && listing.reason.status === 404;
+  const refused = listings.find((listing): listing is PromiseRejectedResult => listing.status === 'rejected' && !unserved(listing));
+  if (refused) throw refused.reason;
+  if (listings.every(unserved)) throw (listings[0] as PromiseRejectedResult).reason;
+  if (namespaceListing!.status === 'rejected') throw namespaceListing!.reason;
+  const objects = noClusterObjects();
+  ALL_KINDS.forEach((kind, index) => {
+    const listing = listings[index]!;
+    if (listing.status === 'fulfilled') (objects as unknown as Record<string, unknown[]>)[KINDS[kind].list] = listing.value;
+  });
+  return { ...objects, namespaces: namespaceListing!.value as V1Namespace[] };
 }
-

@@ -1,8 +1,10 @@
 /**
  * Every `promop` subcommand: its description (help, parsing, completion) and how to load its code. The code of a
  * command is imported only when that command runs, so `promop render` never loads the Kubernetes client and
- * `promop --help` loads nothing but this file. Nothing here may import more than command-line.ts.
+ * `promop --help` loads nothing but this file. Nothing here may import more than command-line.ts and the registry of
+ * kinds (a table of names, without the schemas).
  */
+import { SELECTED_KINDS, WORKLOAD_KINDS, type Kind } from '@promop/crds/kinds';
 import type { CommandSpec, FlagSpec } from './command-line.ts';
 
 /** The standard streams, as functions so tests can capture them. */
@@ -25,16 +27,11 @@ export interface CommandEntry {
   ownHelp?: boolean;
 }
 
-/** The kinds `explain` takes, with the names and short names kubectl accepts for them. */
-export const EXPLAIN_KINDS = {
-  servicemonitor: ['servicemonitor', 'servicemonitors', 'smon'],
-  podmonitor: ['podmonitor', 'podmonitors', 'pmon'],
-  probe: ['probe', 'probes', 'prb'],
-  scrapeconfig: ['scrapeconfig', 'scrapeconfigs', 'scfg'],
-  prometheusrule: ['prometheusrule', 'prometheusrules', 'promrule'],
-  prometheus: ['prometheus', 'prometheuses', 'prom'],
-  prometheusagent: ['prometheusagent', 'prometheusagents', 'promagent'],
-} as const;
+/**
+ * The kinds `explain` takes, the teams' kinds first: on the command line each is accepted by its name, plural or
+ * short name, as kubectl accepts them (kindNamed in the registry of kinds).
+ */
+export const EXPLAIN_KINDS: readonly Kind[] = [...SELECTED_KINDS, ...WORKLOAD_KINDS];
 
 /** The flags that choose the cluster, named and meant as kubectl's. */
 export const CLUSTER_FLAGS: readonly FlagSpec[] = [
@@ -99,7 +96,7 @@ const renderSpec: CommandSpec = {
 const explainSpec: CommandSpec = {
   name: 'explain',
   summary: 'why a monitor or rule is (not) scraped, or what a Prometheus or agent selects, on a live cluster',
-  synopsis: 'explain servicemonitor|podmonitor|probe|scrapeconfig|prometheusrule|prometheus|prometheusagent [-n <namespace>] <name> [-o json|yaml]',
+  synopsis: `explain ${EXPLAIN_KINDS.map((kind) => kind.toLowerCase()).join('|')} [-n <namespace>] <name> [-o json|yaml]`,
   description: [
     'Reads the cluster (list and get requests only) and runs the selection and generation code of the',
     'operator. For a ServiceMonitor, PodMonitor, Probe, ScrapeConfig or PrometheusRule it tells, for every',

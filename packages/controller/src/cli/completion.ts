@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { CommandSpec, CompletionKind, FlagSpec } from './command-line.ts';
+import { KINDS, kindNamed } from '@promop/crds/kinds';
 import { COMMANDS, EXPLAIN_KINDS, commandNamed, specOf, type CommandIo } from './commands.ts';
 
 /** Cobra's ShellCompDirective bits. */
@@ -35,7 +36,7 @@ export async function complete(words: readonly string[], env: NodeJS.ProcessEnv 
   const positional = spec.positionals[positionals.length];
   if (!positional) return none;
   if (spec.name === 'explain' && positional.name === 'name') return completeValue(undefined, 'none', current, args, env, positionals[0]);
-  const choices = positional.complete === 'resource-kind' ? Object.keys(EXPLAIN_KINDS) : positional.choices;
+  const choices = positional.complete === 'resource-kind' ? EXPLAIN_KINDS.map((kind) => kind.toLowerCase()) : positional.choices;
   return completeValue(choices, positional.complete, current, args, env);
 }
 
@@ -99,12 +100,7 @@ async function completeValue(
     if (explainKind !== undefined) {
       const [kindText, inline] = explainKind.split('/', 2);
       if (inline !== undefined) return { candidates: [], directive: DIRECTIVE.noFileComp };
-      // ScrapeConfig and PrometheusAgent are served as v1alpha1 only (names.ts in @promop/crds, not loaded here for start-up).
-      const resource = {
-        servicemonitor: 'v1/servicemonitors', podmonitor: 'v1/podmonitors', probe: 'v1/probes', scrapeconfig: 'v1alpha1/scrapeconfigs',
-        prometheusrule: 'v1/prometheusrules', prometheus: 'v1/prometheuses', prometheusagent: 'v1alpha1/prometheusagents',
-      }[(Object.keys(EXPLAIN_KINDS) as (keyof typeof EXPLAIN_KINDS)[]).find((key) => (EXPLAIN_KINDS[key] as readonly string[]).includes((kindText ?? '').toLowerCase())) ?? 'prometheus'];
-      const [version, plural] = resource.split('/') as [string, string];
+      const { version, plural } = KINDS[kindNamed(kindText ?? '') ?? 'Prometheus'];
       const path = (contextNamespace: string) => `/apis/monitoring.coreos.com/${version}/namespaces/${encodeURIComponent(namespaceFlag(args) ?? contextNamespace)}/${plural}`;
       return { candidates: (await clusterNames(args, path)).filter((name) => name.startsWith(current)), directive: DIRECTIVE.noFileComp };
     }

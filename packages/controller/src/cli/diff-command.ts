@@ -7,7 +7,7 @@
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { describeReadError, openCluster } from './cluster-access.ts';
-import { readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
+import { concatClusterObjects, readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
 import type { PrometheusDiff, Standing } from './config-diff.ts';
 import { ManifestReadError, readManifests, type Manifests } from './manifest-reader.ts';
 import type { OverlaidObjects } from './manifest-overlay.ts';
@@ -74,7 +74,7 @@ export async function runDiffCommand(argv: readonly string[], io: CommandIo, pro
     const overlay = overlayManifests(live, manifests);
     try {
       // Both sides' references, read once: a monitor of the manifests may reference a Secret no live object does.
-      referenced = await readReferencedData(reader, concatObjects(live, overlay.objects));
+      referenced = await readReferencedData(reader, concatClusterObjects(live, overlay.objects));
     } catch (error) {
       return fail(describeReadError(error, connection));
     }
@@ -164,15 +164,3 @@ function standingText(standing: Standing | null): string {
   return `not selected: ${standing.reason ?? ''}`;
 }
 
-function concatObjects(a: ClusterObjects, b: ClusterObjects): ClusterObjects {
-  return {
-    prometheuses: [...a.prometheuses, ...b.prometheuses],
-    prometheusAgents: [...a.prometheusAgents, ...b.prometheusAgents],
-    serviceMonitors: [...a.serviceMonitors, ...b.serviceMonitors],
-    podMonitors: [...a.podMonitors, ...b.podMonitors],
-    probes: [...a.probes, ...b.probes],
-    scrapeConfigs: [...a.scrapeConfigs, ...b.scrapeConfigs],
-    prometheusRules: [...a.prometheusRules, ...b.prometheusRules],
-    namespaces: [...a.namespaces, ...b.namespaces],
-  };
-}

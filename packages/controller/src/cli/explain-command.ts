@@ -1,8 +1,9 @@
 /**
- * `promop explain servicemonitor|podmonitor|probe|scrapeconfig|prometheusrule|prometheus|prometheusagent [-n NS] NAME [-o json|yaml]`: reads the cluster
+ * `promop explain <kind> [-n NS] NAME [-o json|yaml]` (any kind of the registry): reads the cluster
  * (list and get only), explains with the operator's code (explanation.ts) and prints the answer for a person or a
  * script. The exit status tells CI the outcome (commands.ts describes it).
  */
+import { kindNamed } from '@promop/crds/kinds';
 import { dump } from 'js-yaml';
 import type { PrometheusWorkload, WorkloadKind } from '../workload/workload-kind.ts';
 import { commandHelp, flagValue, parseCommandLine, type ParsedCommandLine } from './command-line.ts';
@@ -15,15 +16,6 @@ import type { LoadState, PrometheusExplanation, ResourceExplanation, SelectableK
 /** Exit statuses. */
 export const EXPLAIN_EXIT = { ok: 0, failed: 1, usage: 2, rejected: 3, notSelected: 4 } as const;
 
-const KIND_NAMES: Record<keyof typeof EXPLAIN_KINDS, SelectableKind | WorkloadKind> = {
-  servicemonitor: 'ServiceMonitor',
-  podmonitor: 'PodMonitor',
-  probe: 'Probe',
-  scrapeconfig: 'ScrapeConfig',
-  prometheusrule: 'PrometheusRule',
-  prometheus: 'Prometheus',
-  prometheusagent: 'PrometheusAgent',
-};
 
 /** What to explain, from the command line. */
 export interface ExplainTarget {
@@ -39,10 +31,10 @@ export function explainTarget(line: ParsedCommandLine): { ok: true; target: Expl
   const [kindText, inlineName] = first.includes('/') ? (first.split('/', 2) as [string, string]) : [first, undefined];
   if (inlineName !== undefined && second !== undefined) return { ok: false, message: `unexpected argument "${second}" after ${first}` };
   const name = inlineName ?? second;
-  const kind = (Object.keys(EXPLAIN_KINDS) as (keyof typeof EXPLAIN_KINDS)[]).find((key) => (EXPLAIN_KINDS[key] as readonly string[]).includes(kindText.toLowerCase()));
-  if (!kind) return { ok: false, message: `cannot explain "${kindText}": the kind must be one of ${Object.keys(EXPLAIN_KINDS).join(', ')}` };
-  if (!name) return { ok: false, message: `missing the name of the ${kind}` };
-  return { ok: true, target: { kind: KIND_NAMES[kind], namespace: flagValue(line, 'namespace'), name } };
+  const kind = kindNamed(kindText);
+  if (!kind) return { ok: false, message: `cannot explain "${kindText}": the kind must be one of ${EXPLAIN_KINDS.map((each) => each.toLowerCase()).join(', ')}` };
+  if (!name) return { ok: false, message: `missing the name of the ${kind.toLowerCase()}` };
+  return { ok: true, target: { kind, namespace: flagValue(line, 'namespace'), name } };
 }
 
 /** Runs `promop explain` with the arguments after `explain`; resolves to the exit status. */

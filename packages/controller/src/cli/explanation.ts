@@ -10,12 +10,13 @@ import { load } from 'js-yaml';
 import { generate, ruleFileName, type FieldProblem, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
 import type { ConfigResourceStatus, PrometheusStatus } from '@promop/crds';
 import { expectedShardFiles } from '../reconcile/expected-shard-files.ts';
-import { generatorInput } from '../reconcile/generator-input.ts';
+import { KINDS, SELECTED_KINDS, kindsSelectedBy, type ListOf, type SelectedKind } from '@promop/crds/kinds';
+import { generatorInput, type GeneratorSources } from '../reconcile/generator-input.ts';
 import { namingOf, workloadKind, type PrometheusWorkload, type WorkloadKind } from '../workload/workload-kind.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
 
 /** The kinds a Prometheus selects (a PrometheusAgent: all but PrometheusRule). */
-export type SelectableKind = Exclude<ResourceKind, 'Prometheus' | 'PrometheusAgent'>;
+export type SelectableKind = SelectedKind;
 
 /** A monitor or rule as explain names it. */
 export interface ResourceName {
@@ -110,15 +111,12 @@ export interface PrometheusExplanation {
 /** The uid of each shard's config Secret per Prometheus or PrometheusAgent (workloadKeyOf), when it could be read. */
 export type ConfigSecretUids = ReadonlyMap<string, readonly (string | undefined)[]>;
 
-const KINDS: readonly SelectableKind[] = ['ServiceMonitor', 'PodMonitor', 'Probe', 'ScrapeConfig', 'PrometheusRule'];
-
-type ResourceList = 'serviceMonitors' | 'podMonitors' | 'probes' | 'scrapeConfigs' | 'prometheusRules';
-/** The snapshot's list of each kind. */
-const RESOURCE_LISTS: Record<SelectableKind, ResourceList> = { ServiceMonitor: 'serviceMonitors', PodMonitor: 'podMonitors', Probe: 'probes', ScrapeConfig: 'scrapeConfigs', PrometheusRule: 'prometheusRules' };
+/** The snapshot's lists of the selected kinds. */
+type ResourceList = ListOf<SelectedKind>;
 
 /** The kinds `workload` selects: a PrometheusAgent evaluates no rules, so it has no PrometheusRule verdicts. */
 function kindsOf(workload: PrometheusWorkload): readonly SelectableKind[] {
-  return workloadKind(workload) === 'PrometheusAgent' ? KINDS.filter((kind) => kind !== 'PrometheusRule') : KINDS;
+  return kindsSelectedBy(workloadKind(workload));
 }
 
 /** Every Prometheus, then every PrometheusAgent, of the snapshot, each group by namespace and name. */
@@ -128,20 +126,14 @@ export function workloadsOf(snapshot: Pick<ClusterSnapshot, 'prometheuses' | 'pr
 
 /** Renders `prometheus` (a Prometheus or PrometheusAgent) from the snapshot exactly as the operator's reconcile does. */
 export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: PrometheusWorkload): GeneratorOutput {
-  const sources = {
-    serviceMonitors: { list: () => snapshot.serviceMonitors },
-    podMonitors: { list: () => snapshot.podMonitors },
-    probes: { list: () => snapshot.probes },
-    scrapeConfigs: { list: () => snapshot.scrapeConfigs },
-    prometheusRules: { list: () => snapshot.prometheusRules },
-    namespaces: { list: () => snapshot.namespaces },
-  };
+  const lists = [...SELECTED_KINDS.map((kind) => KINDS[kind].list), 'namespaces'] as const;
+  const sources = Object.fromEntries(lists.map((list) => [list, { list: () => snapshot[list] }])) as unknown as GeneratorSources;
   return generate(generatorInput(prometheus, sources, { secrets: snapshot.secrets, configMaps: snapshot.configMaps }));
 }
 
 /** The object named, or undefined. */
 export function findResource(snapshot: ClusterSnapshot, target: ResourceName): ClusterSnapshot[ResourceList][number] | undefined {
-  const objects: ClusterSnapshot[ResourceList] = snapshot[RESOURCE_LISTS[target.kind]];
+  const objects: ClusterSnapshot[ResourceList] = snapshot[KINDS[target.kind].list];
   return objects.find((object) => object.metadata.namespace === target.namespace && object.metadata.name === target.name);
 }
 
@@ -240,11 +232,10 @@ function judge(verdict: Verdict | undefined, output: GeneratorOutput, target: Re
     const configMap = file === undefined ? undefined : output.ruleConfigMaps.find((candidate) => file in candidate.files);
     if (configMap && file) judgement.ruleFile = `${configMap.name}/${file}`;
   } else {
-    // A Probe or ScrapeConfig is one job, `probe|scrapeConfig/<namespace>/<name>`; a monitor one per endpoint, `<kind>/<namespace>/<name>/<i>`.
-    const single = target.kind === 'Probe' ? 'probe' : target.kind === 'ScrapeConfig' ? 'scrapeConfig' : undefined;
-    const own = single
-      ? (job: string) => job === `${single}/${target.namespace}/${target.name}`
-      : (job: string) => job.startsWith(`${target.kind === 'ServiceMonitor' ? 'serviceMonitor' : 'podMonitor'}/${target.namespace}/${target.name}/`);
+    // A job is named after its object, `<kind in lowerCamelCase>/<namespace>/<name>`, and `/<i>` after that for a
+    // monitor's endpoints (a Probe or ScrapeConfig is one job). Names hold no `/`, so no other object's job matches.
+    const ownName = `${target.kind.charAt(0).toLowerCase()}${target.kind.slice(1)}/${target.namespace}/${target.name}`;
+    const own = (job: string) => job === ownName || job.startsWith(`${ownName}/`);
     judgement.scrapeJobs = jobNames(output).filter(own);
   }
   return judgement;

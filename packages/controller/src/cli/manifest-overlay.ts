@@ -11,7 +11,8 @@
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { FieldProblem, KeyValueSource } from '@promop/config-generator';
 import { VALIDATORS } from '@promop/crds';
-import type { ClusterObjects } from './cluster-objects.ts';
+import { KINDS } from '@promop/crds/kinds';
+import { concatClusterObjects, noClusterObjects, type ClusterObjects } from './cluster-objects.ts';
 import type { Manifests, RenderedKind } from './manifest-reader.ts';
 import { schemaRejection } from './render-command.ts';
 
@@ -46,29 +47,10 @@ export interface OverlaidObjects {
 
 type CustomObject = { metadata: { namespace: string; name: string; uid?: string; generation?: number; labels?: Record<string, string> }; spec?: unknown; status?: unknown };
 
-/** The list of ClusterObjects each kind of the manifests goes to. */
-const LISTS: Record<RenderedKind, keyof Omit<ClusterObjects, 'namespaces'>> = {
-  Prometheus: 'prometheuses',
-  PrometheusAgent: 'prometheusAgents',
-  ServiceMonitor: 'serviceMonitors',
-  PodMonitor: 'podMonitors',
-  Probe: 'probes',
-  ScrapeConfig: 'scrapeConfigs',
-  PrometheusRule: 'prometheusRules',
-};
 
 /** Applies `manifests` to the live objects (which stay untouched: the result holds copies of the lists). */
 export function overlayManifests(live: ClusterObjects, manifests: Manifests): OverlaidObjects {
-  const objects: ClusterObjects = {
-    prometheuses: [...live.prometheuses],
-    prometheusAgents: [...live.prometheusAgents],
-    serviceMonitors: [...live.serviceMonitors],
-    podMonitors: [...live.podMonitors],
-    probes: [...live.probes],
-    scrapeConfigs: [...live.scrapeConfigs],
-    prometheusRules: [...live.prometheusRules],
-    namespaces: [...live.namespaces],
-  };
+  const objects = concatClusterObjects(noClusterObjects(), live);
   const applied: AppliedManifest[] = [];
   const refused: RefusedManifest[] = [...manifests.refused];
   const newRules: string[] = [];
@@ -80,7 +62,7 @@ export function overlayManifests(live: ClusterObjects, manifests: Manifests): Ov
       refused.push({ ...where, problems: verdict.selected && !verdict.accepted ? verdict.problems : [] });
       continue;
     }
-    const list = objects[LISTS[resource.kind]] as CustomObject[];
+    const list = (objects as unknown as Record<string, CustomObject[]>)[KINDS[resource.kind].list]!;
     const index = list.findIndex((object) => object.metadata.namespace === resource.namespace && object.metadata.name === resource.name);
     const next = validated.value as CustomObject;
     if (index === -1) {

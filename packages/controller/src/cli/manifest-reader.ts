@@ -8,12 +8,11 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FieldProblem, KeyValueSource, NamespaceInfo } from '@promop/config-generator';
+import { isKind, type Kind } from '@promop/crds/kinds';
 import { loadManifestDocuments } from './kubectl-yaml.ts';
 
-/** The kinds `promop render` reads; everything else is counted as ignored. */
-export const RENDERED_KINDS = ['Prometheus', 'PrometheusAgent', 'ServiceMonitor', 'PodMonitor', 'Probe', 'ScrapeConfig', 'PrometheusRule'] as const;
-/** One of RENDERED_KINDS. */
-export type RenderedKind = (typeof RENDERED_KINDS)[number];
+/** `promop render` reads every kind of the registry; everything else is counted as ignored. */
+export type RenderedKind = Kind;
 
 /** One custom resource as read, not yet validated, with where it came from. */
 export interface ManifestResource {
@@ -141,10 +140,10 @@ export function collectManifests(documents: readonly { source: string; object: R
       continue;
     }
     const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : defaultNamespace;
-    if ((RENDERED_KINDS as readonly string[]).includes(kind)) {
+    if (isKind(kind)) {
       const withDefaults = { ...object, metadata: { ...metadata, namespace, ...(typeof metadata.uid === 'string' && metadata.uid !== '' ? {} : { uid: placeholderUid(kind, namespace, name) }) } };
       if (withDefaults.metadata.uid !== metadata.uid) manifests.placeholderUids++;
-      manifests.resources.push({ kind: kind as RenderedKind, namespace, name, source, object: withDefaults });
+      manifests.resources.push({ kind, namespace, name, source, object: withDefaults });
       usedNamespaces.add(namespace);
     } else {
       manifests.ignoredKinds[kind] = (manifests.ignoredKinds[kind] ?? 0) + 1;

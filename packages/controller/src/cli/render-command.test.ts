@@ -53,7 +53,7 @@ describe('promop render on the kube-prometheus manifests', () => {
     expect(acceptedOf('ServiceMonitor')).toHaveLength(13);
     expect(verdicts.filter((verdict) => verdict.resource.kind === 'PrometheusRule')).toHaveLength(8);
     expect(acceptedOf('PrometheusRule')).toHaveLength(8);
-    expect(result.stdout).toContain('ServiceMonitors: 13/13 selected, 13 accepted; PodMonitors: 0/0 selected, 0 accepted; PrometheusRules: 8/8 selected, 8 accepted');
+    expect(result.stdout).toContain('ServiceMonitors: 13/13 selected, 13 accepted; PodMonitors: 0/0 selected, 0 accepted; Probes: 0/0 selected, 0 accepted; ScrapeConfigs: 0/0 selected, 0 accepted; PrometheusRules: 8/8 selected, 8 accepted');
 
     const config = await runPromtool(['check', 'config', '--syntax-only', join(dir, 'prometheus.yaml')]);
     expect(config).toMatchObject({ code: 0 });

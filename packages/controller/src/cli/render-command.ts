@@ -13,7 +13,7 @@ import {
   type ResourceRef,
   type Verdict,
 } from '@promop/config-generator';
-import { VALIDATORS, type ResourceOfKind, type ValidationError } from '@promop/crds';
+import { ALL_KINDS, KINDS, SELECTED_KINDS, VALIDATORS, WORKLOAD_KINDS, kindsSelectedBy, type ResourceOfKind, type ValidationError } from '@promop/crds';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
@@ -75,14 +75,14 @@ function keepIfValid<K extends RenderedKind>(valid: ValidByKind, kind: K, object
  * and renders each valid Prometheus with all valid monitors and rules as candidates.
  */
 export function renderManifests(manifests: Manifests): RenderResult {
-  const valid: ValidByKind = { Prometheus: [], PrometheusAgent: [], ServiceMonitor: [], PodMonitor: [], Probe: [], ScrapeConfig: [], PrometheusRule: [] };
+  const valid = Object.fromEntries(ALL_KINDS.map((kind) => [kind, []])) as unknown as ValidByKind;
   const invalidPrometheuses: Verdict[] = [];
   const invalidResources: RenderResult['invalidResources'] = [];
   for (const resource of sortResources(manifests.resources)) {
     const errors = keepIfValid(valid, resource.kind, resource.object);
     if (errors === undefined) continue;
     const verdict = schemaRejection(resource, errors);
-    if (resource.kind === 'Prometheus' || resource.kind === 'PrometheusAgent') invalidPrometheuses.push(verdict);
+    if (KINDS[resource.kind].role === 'workload') invalidPrometheuses.push(verdict);
     else invalidResources.push({ verdict, source: resource.source });
   }
   // PrometheusAgents are rendered by the same generator, in agent mode (no rules, no alerting).
@@ -262,11 +262,10 @@ function detailLines(verdicts: readonly Verdict[]): string[] {
 }
 
 function summary(verdicts: readonly Verdict[]): string {
-  // Probes and ScrapeConfigs are counted when the manifests have any, so the line stays as it was for monitor-only input.
-  const present = (kind: string) => verdicts.some((verdict) => verdict.resource.kind === kind);
-  // An agent evaluates no rules: PrometheusRules are no candidates of it.
-  const agent = verdicts.some((verdict) => verdict.resource.kind === 'PrometheusAgent');
-  const kinds = ['ServiceMonitor', 'PodMonitor', ...(['Probe', 'ScrapeConfig'] as const).filter(present), ...(agent ? [] : ['PrometheusRule'] as const)] as const;
+  // Every kind the rendered workloads select, 0/0 included; an agent evaluates no rules, so PrometheusRules are
+  // counted only when a Prometheus was rendered too.
+  const workloads = WORKLOAD_KINDS.filter((kind) => verdicts.some((verdict) => verdict.resource.kind === kind));
+  const kinds = SELECTED_KINDS.filter((kind) => (workloads.length > 0 ? workloads : ['Prometheus' as const]).some((workload) => kindsSelectedBy(workload).includes(kind)));
   return kinds
     .map((kind) => {
       const ofKind = verdicts.filter((verdict) => verdict.resource.kind === kind);

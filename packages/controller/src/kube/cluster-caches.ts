@@ -1,6 +1,6 @@
 /**
  * The caches the controller reads instead of the API server: what a Prometheus' configuration depends on
- * (Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace, the metadata of Secrets and ConfigMaps) and
+ * (every kind of the registry, Namespaces, the metadata of Secrets and ConfigMaps) and
  * the children promop owns (StatefulSets, Services, Secrets, ConfigMaps labelled managed-by promop) and the pods of
  * its StatefulSets.
  *
@@ -15,7 +15,7 @@
  * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
 import type { V1Namespace, V1Pod, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { API_VERSIONS, GROUP, PLURALS, VERSION, type PodMonitor, type Probe, type Prometheus, type PrometheusAgent, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { ALL_KINDS, GROUP, KINDS, type Kind, type ListOf, type ResourceOfKind } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
 import type { RawApi } from './raw-api.ts';
@@ -29,16 +29,22 @@ export const NOT_OWNED_SELECTOR = `${MANAGED_BY_LABEL}!=${MANAGED_BY}`;
 /** Secret types no monitor or Prometheus can reference in a way promop reads. */
 export const IGNORED_SECRET_TYPES_SELECTOR = 'type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1';
 
+/**
+ * A cache per kind of the registry, under the kind's list name (`prometheuses`, `serviceMonitors`, ...). Workload
+ * kinds are filtered by `prometheusSelector`, as upstream filters Prometheus and PrometheusAgent objects.
+ */
+export type KindCaches = { [K in Kind as ListOf<K>]: ObjectCache<ResourceOfKind[K]> };
+
+/** What the kind caches hold now, one list per kind under the same names. */
+export type KindLists = { [K in Kind as ListOf<K>]: readonly ResourceOfKind[K][] };
+
+/** The current list of every kind cache. */
+export function kindListsOf(caches: { readonly [K in Kind as ListOf<K>]: { list(): readonly ResourceOfKind[K][] } }): KindLists {
+  return Object.fromEntries(ALL_KINDS.map((kind) => [KINDS[kind].list, caches[KINDS[kind].list].list()])) as unknown as KindLists;
+}
+
 /** Every cache the controller reads. */
-export interface ClusterCaches {
-  prometheuses: ObjectCache<Prometheus>;
-  /** PrometheusAgents (v1alpha1), filtered by the same `prometheusSelector` as upstream's agent controller. */
-  prometheusAgents: ObjectCache<PrometheusAgent>;
-  serviceMonitors: ObjectCache<ServiceMonitor>;
-  podMonitors: ObjectCache<PodMonitor>;
-  probes: ObjectCache<Probe>;
-  scrapeConfigs: ObjectCache<ScrapeConfig>;
-  prometheusRules: ObjectCache<PrometheusRule>;
+export interface ClusterCaches extends KindCaches {
   namespaces: ObjectCache<V1Namespace>;
   /** The metadata of the Secrets a resource may reference (not promop's own); data: referenced-objects.ts. */
   secrets: ObjectCache<PartialObjectMetadata>;
@@ -88,8 +94,6 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     const fieldSelector = scope.kind === 'deny' ? withDeniedNamespaces(more.fieldSelector, scope.namespaces) : more.fieldSelector;
     return watched<T>(resource, `${group}/${plural}`, { ...more, ...(fieldSelector ? { fieldSelector } : {}) });
   };
-  const custom = <T extends CachedObject>(plural: string, labelSelector?: string) =>
-    cache<T>(plural, `/apis/${GROUP}/${VERSION}`, plural, labelSelector ? { labelSelector } : {});
   const owned = { labelSelector: OWNED_SELECTOR };
   const referenced = { labelSelector: NOT_OWNED_SELECTOR };
   const referencedSecrets = {
@@ -101,17 +105,13 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
   const namespaces: ObjectCache<V1Namespace> = scope.kind === 'only'
     ? new MultiNamespaceCache(new Map(scope.namespaces.map((name) => [name, watched<V1Namespace>(`namespace ${name}`, '/api/v1/namespaces', { objectName: name })])))
     : watched<V1Namespace>('namespaces', '/api/v1/namespaces', {});
+  const kindCaches = Object.fromEntries(ALL_KINDS.map((kind) => {
+    const { plural, version, role, list } = KINDS[kind];
+    const labelSelector = role === 'workload' ? options.prometheusSelector : undefined;
+    return [list, cache<CachedObject>(plural, `/apis/${GROUP}/${version}`, plural, labelSelector ? { labelSelector } : {})];
+  })) as unknown as KindCaches;
   return {
-    prometheuses: custom<Prometheus>(PLURALS.Prometheus, options.prometheusSelector),
-    // PrometheusAgent is served as v1alpha1 only; `--prometheus-instance-selector` filters agents too, as upstream.
-    prometheusAgents: cache<PrometheusAgent>(PLURALS.PrometheusAgent, `/apis/${GROUP}/${API_VERSIONS.PrometheusAgent}`, PLURALS.PrometheusAgent,
-      options.prometheusSelector ? { labelSelector: options.prometheusSelector } : {}),
-    serviceMonitors: custom<ServiceMonitor>(PLURALS.ServiceMonitor),
-    podMonitors: custom<PodMonitor>(PLURALS.PodMonitor),
-    probes: custom<Probe>(PLURALS.Probe),
-    // ScrapeConfig is served as v1alpha1 only.
-    scrapeConfigs: cache<ScrapeConfig>(PLURALS.ScrapeConfig, `/apis/${GROUP}/${API_VERSIONS.ScrapeConfig}`, PLURALS.ScrapeConfig),
-    prometheusRules: custom<PrometheusRule>(PLURALS.PrometheusRule),
+    ...kindCaches,
     namespaces,
     secrets: cache<PartialObjectMetadata>('secrets', '/api/v1', 'secrets', { ...referencedSecrets, metadataOnly: true }),
     configMaps: cache<PartialObjectMetadata>('configmaps', '/api/v1', 'configmaps', { ...referenced, metadataOnly: true }),

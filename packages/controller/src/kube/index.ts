@@ -2,8 +2,8 @@
 export { apiErrorOf, apiResponseOf, describeError, isNotFound, isUserCaused, type ApiError } from './api-error.ts';
 export { ChildWriter, isImmutableStatefulSetChange, replacementOf, type ChildKind, type ChildOf, type WrittenOf } from './child-writer.ts';
 export {
-  createClusterCaches, startClusterCaches, stopClusterCaches, IGNORED_SECRET_TYPES_SELECTOR, NOT_OWNED_SELECTOR, OWNED_SELECTOR,
-  type ClusterCaches, type ClusterCachesOptions,
+  createClusterCaches, kindListsOf, startClusterCaches, stopClusterCaches, IGNORED_SECRET_TYPES_SELECTOR, NOT_OWNED_SELECTOR, OWNED_SELECTOR,
+  type ClusterCaches, type ClusterCachesOptions, type KindCaches, type KindLists,
 } from './cluster-caches.ts';
 export { EventRecorder, INVALID_CONFIGURATION_REASON, REPORTING_CONTROLLER, SELECTING_ACTION, type EventSpec } from './event-recorder.ts';
 export { FIELD_MANAGER } from './field-manager.ts';

@@ -4,9 +4,10 @@
  * server.
  */
 import { oncePerObject, type GeneratorOutput, type Verdict } from '@promop/config-generator';
+import { SELECTED_KINDS, type SelectedKind } from '@promop/crds/kinds';
 
-/** The custom resources promop selects for a Prometheus. */
-export type ManagedKind = 'ServiceMonitor' | 'PodMonitor' | 'Probe' | 'ScrapeConfig' | 'PrometheusRule';
+/** The custom resources promop selects for a Prometheus: the registry's selected kinds. */
+export type ManagedKind = SelectedKind;
 
 /** Counts for one kind under one Prometheus: selected and valid, selected but rejected as invalid. */
 export interface ManagedCounts {
@@ -15,7 +16,7 @@ export interface ManagedCounts {
 }
 
 /** The kinds counted in promop_managed_resources. */
-export const MANAGED_KINDS: readonly ManagedKind[] = ['ServiceMonitor', 'PodMonitor', 'Probe', 'ScrapeConfig', 'PrometheusRule'];
+export const MANAGED_KINDS: readonly ManagedKind[] = SELECTED_KINDS;
 
 /**
  * Per kind, the monitors and rules the Prometheus selects: `selected` those accepted into its config, `rejected`

@@ -5,7 +5,7 @@
  * enqueues every agent too; children, pods and bindings name their owner's kind (owner reference kind,
  * `app.kubernetes.io/name`, binding resource).
  *
- * Simplest correct choice: a change to a ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace, or referenced
+ * Simplest correct choice: a change to an object of a selected kind (ServiceMonitor, PrometheusRule, ...), a Namespace, or a referenced
  * Secret/ConfigMap enqueues every Prometheus, since whether it is selected depends on selectors the reconcile
  * evaluates anyway. The cost is one render per Prometheus per such change; the queue's dedup folds a burst of
  * changes into one render each, and with a handful of Prometheus objects per cluster (the common case) that is
@@ -29,7 +29,7 @@
  * annotation does not cause a reconcile of its own.
  */
 import type { V1ObjectMeta, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
-import { GROUP } from '@promop/crds';
+import { GROUP, KINDS, SELECTED_KINDS, WORKLOAD_KINDS } from '@promop/crds';
 import type { ClusterCaches, ReferencedKind } from '../kube/index.ts';
 import { PROMETHEUS_NAME_LABEL, WORKLOADS, type WorkloadKind } from '../workload/index.ts';
 import { appliedHashOf } from './applied-hash.ts';
@@ -44,28 +44,27 @@ export interface KeySink {
 /** One work queue per kind. */
 export type WorkloadQueues = Readonly<Record<WorkloadKind, KeySink>>;
 
-/** The cache of each kind. */
-const CACHE_OF: Readonly<Record<WorkloadKind, 'prometheuses' | 'prometheusAgents'>> = { Prometheus: 'prometheuses', PrometheusAgent: 'prometheusAgents' };
-const KINDS = Object.keys(CACHE_OF) as WorkloadKind[];
+/** The cache of each workload kind. */
+const cacheOf = (kind: WorkloadKind) => KINDS[kind].list;
 
 /**
  * Enqueues every cached Prometheus and PrometheusAgent, each into its kind's queue: for changes whose effect the
  * reconcile decides, and the periodic resync.
  */
 export function enqueueEveryPrometheus(caches: Pick<ClusterCaches, 'prometheuses' | 'prometheusAgents'>, queues: WorkloadQueues): void {
-  for (const kind of KINDS) {
-    for (const workload of caches[CACHE_OF[kind]].list()) queues[kind].add(objectKey(workload.metadata.namespace, workload.metadata.name));
+  for (const kind of WORKLOAD_KINDS) {
+    for (const workload of caches[cacheOf(kind)].list()) queues[kind].add(objectKey(workload.metadata.namespace, workload.metadata.name));
   }
 }
 
 /** The kind whose pods carry `app.kubernetes.io/name: <appName>`, if any. */
 function kindOfAppName(appName: string | undefined): WorkloadKind | undefined {
-  return KINDS.find((kind) => WORKLOADS[kind].appName === appName);
+  return WORKLOAD_KINDS.find((kind) => WORKLOADS[kind].appName === appName);
 }
 
 /** The kind an owner reference names, if it is one of promop's owners (group monitoring.coreos.com). */
 function kindOfOwner(ref: { apiVersion: string; kind: string }): WorkloadKind | undefined {
-  return ref.apiVersion.startsWith(`${GROUP}/`) ? KINDS.find((kind) => kind === ref.kind) : undefined;
+  return ref.apiVersion.startsWith(`${GROUP}/`) ? WORKLOAD_KINDS.find((kind) => kind === ref.kind) : undefined;
 }
 
 /** What about a pod decides whether and where promop reloads it (pure). */
@@ -134,27 +133,27 @@ export function enqueueOnChanges(caches: ClusterCaches, queues: WorkloadQueues, 
   };
   const boundPrometheuses = (status: { bindings?: { group: string; resource: string; namespace: string; name: string }[] } | undefined) => {
     for (const binding of status?.bindings ?? []) {
-      const kind = binding.group === GROUP ? KINDS.find((k) => WORKLOADS[k].resource === binding.resource) : undefined;
+      const kind = binding.group === GROUP ? WORKLOAD_KINDS.find((k) => WORKLOADS[k].resource === binding.resource) : undefined;
       if (kind) queues[kind].add(objectKey(binding.namespace, binding.name));
     }
   };
   // Children of a Prometheus this operator does not manage (another operator's, outside its selector) are left
   // alone: only owners in the cache are enqueued.
   const addIfManaged = (kind: WorkloadKind, namespace: string, name: string) => {
-    if (caches[CACHE_OF[kind]].get(name, namespace)) queues[kind].add(objectKey(namespace, name));
+    if (caches[cacheOf(kind)].get(name, namespace)) queues[kind].add(objectKey(namespace, name));
   };
   const controller = (metadata: V1ObjectMeta | undefined) => {
     const owner = metadata?.ownerReferences?.find((ref) => ref.controller && kindOfOwner(ref));
     if (owner && metadata?.namespace) addIfManaged(kindOfOwner(owner)!, metadata.namespace, owner.name);
   };
 
-  for (const kind of KINDS) {
-    caches[CACHE_OF[kind]].onChange((workload: { metadata: { namespace: string; name: string } }, change, previous) => {
+  for (const kind of WORKLOAD_KINDS) {
+    caches[cacheOf(kind)].onChange((workload: { metadata: { namespace: string; name: string } }, change, previous) => {
       if (change !== 'update' || changedBesidesStatus(previous, workload)) queues[kind].add(objectKey(workload.metadata.namespace, workload.metadata.name));
     });
   }
-  for (const cache of [caches.serviceMonitors, caches.podMonitors, caches.probes, caches.scrapeConfigs, caches.prometheusRules] as const) {
-    cache.onChange((resource, change, previous) => {
+  for (const kind of SELECTED_KINDS) {
+    caches[KINDS[kind].list].onChange((resource: { status?: Parameters<typeof boundPrometheuses>[0] }, change, previous) => {
       if (change === 'update' && !changedBesidesStatus(previous, resource)) return;
       everyPrometheus();
       boundPrometheuses(resource.status);

@@ -20,7 +20,7 @@
  * of its own.
  */
 import { RenderMemo, generate, oncePerObject, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
-import { API_VERSIONS, GROUP, type Kind, type PodMonitor, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { API_VERSIONS, GROUP, KINDS, SELECTED_KINDS, type Kind, type PodMonitor, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { V1ConfigMap, V1ObjectMeta, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
@@ -47,6 +47,7 @@ import { objectKey, splitKey, workloadKey } from './key.ts';
 import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
 import type { ProcessOutcome } from './work-queue.ts';
 import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
+import { kindListsOf } from '../kube/cluster-caches.ts';
 import { DELETION_DEADLINE_ANNOTATION, removedShardAction, shardRetentionProblems } from './shard-retention.ts';
 import type { CacheReader, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus } from './reconciler-ports.ts';
 
@@ -230,9 +231,7 @@ export class PrometheusReconciler {
       return 'done';
     }
 
-    const referenced = await this.#deps.referenced.resolve(referencedObjects({
-      prometheuses: caches.prometheuses.list(), prometheusAgents: caches.prometheusAgents.list(), serviceMonitors: caches.serviceMonitors.list(), podMonitors: caches.podMonitors.list(), probes: caches.probes.list(), scrapeConfigs: caches.scrapeConfigs.list(),
-    }, this.#references));
+    const referenced = await this.#deps.referenced.resolve(referencedObjects(kindListsOf(caches), this.#references));
     let memo = this.#memos.get(key);
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap(), contents: new KnownContents() }));
     const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
@@ -301,13 +300,7 @@ export class PrometheusReconciler {
   /** Every cached monitor and rule with its kind: the objects that may carry a Prometheus' binding. */
   #configResources(): [Kind, ConfigResource][] {
     const { caches } = this.#deps;
-    return [
-      ...caches.serviceMonitors.list().map((r): [Kind, ConfigResource] => ['ServiceMonitor', r]),
-      ...caches.podMonitors.list().map((r): [Kind, ConfigResource] => ['PodMonitor', r]),
-      ...caches.probes.list().map((r): [Kind, ConfigResource] => ['Probe', r]),
-      ...caches.scrapeConfigs.list().map((r): [Kind, ConfigResource] => ['ScrapeConfig', r]),
-      ...caches.prometheusRules.list().map((r): [Kind, ConfigResource] => ['PrometheusRule', r]),
-    ];
+    return SELECTED_KINDS.flatMap((kind) => caches[KINDS[kind].list].list().map((r): [Kind, ConfigResource] => [kind, r]));
   }
 
   /** Reconciled=False with `message`; nothing else is written, so the running configuration stays. */
@@ -733,7 +726,7 @@ function buildChildren(prometheus: PrometheusWorkload, output: GeneratorOutput, 
 
 /** Reconciled=True's reason: NoSelectedResources when the Prometheus selects nothing, as upstream. */
 function successReason(output: GeneratorOutput): { reason: string } {
-  const selected = output.verdicts.some((v) => v.resource.kind !== 'Prometheus' && v.resource.kind !== 'PrometheusAgent' && v.selected);
+  const selected = output.verdicts.some((v) => KINDS[v.resource.kind].role !== 'workload' && v.selected);
   return { reason: selected ? '' : 'NoSelectedResources' };
 }
 

@@ -6,11 +6,11 @@
  * Prometheus' scrape classes included: the generator reads them there too). Each object's references are computed
  * once per version (the WeakMap forgets a version the cache replaced).
  */
-import { keyReferences, type PodMonitor, type Probe, type Prometheus, type PrometheusAgent, type ReferencingKind, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { ALL_KINDS, KINDS, keyReferences, type Kind, type ResourceOfKind } from '@promop/crds';
 import { ResultsByPosition } from '@promop/config-generator';
-import type { References } from '../kube/index.ts';
+import type { KindLists, References } from '../kube/index.ts';
 
-type ReferencingObject = Prometheus | PrometheusAgent | ServiceMonitor | PodMonitor | Probe | ScrapeConfig;
+type ReferencingObject = ResourceOfKind[Kind];
 
 interface Found {
   secrets: string[];
@@ -21,7 +21,7 @@ const referencesOfObject = new WeakMap<ReferencingObject, Found>();
 /** What most objects reference: nothing (one shared value, so nothing is added for them). */
 const NOTHING: Found = { secrets: [], configMaps: [] };
 
-function referencesOf(kind: ReferencingKind, object: ReferencingObject): Found {
+function referencesOf(kind: Kind, object: ReferencingObject): Found {
   let found = referencesOfObject.get(object);
   if (!found) {
     const namespace = object.metadata.namespace;
@@ -44,23 +44,19 @@ export class ReferencesMemo {
   readonly #byPosition = new ResultsByPosition();
 
   /** The references of each of `objects` (list `list`, of `kind`), in order. */
-  foundIn(list: ReferencingKind, objects: readonly ReferencingObject[]): readonly Found[] {
+  foundIn(list: Kind, objects: readonly ReferencingObject[]): readonly Found[] {
     return this.#byPosition.results(list, objects, '', (object) => referencesOf(list, object));
   }
 }
 
-/** The Secrets and ConfigMaps (`namespace/name`) that `prometheuses`, the monitors and the Probes reference. */
-export function referencedObjects(objects: {
-  prometheuses: readonly Prometheus[];
-  prometheusAgents?: readonly PrometheusAgent[];
-  serviceMonitors: readonly ServiceMonitor[];
-  podMonitors: readonly PodMonitor[];
-  probes?: readonly Probe[];
-  scrapeConfigs?: readonly ScrapeConfig[];
-}, memo?: ReferencesMemo): References {
+/**
+ * The Secrets and ConfigMaps (`namespace/name`) the objects of every kind given reference (a kind whose schema
+ * holds no reference, PrometheusRule, costs nothing: key-references.ts skips what cannot reference).
+ */
+export function referencedObjects(objects: Partial<KindLists>, memo?: ReferencesMemo): References {
   const secrets = new Set<string>();
   const configMaps = new Set<string>();
-  const addAll = (kind: ReferencingKind, list: readonly ReferencingObject[]) => {
+  const addAll = (kind: Kind, list: readonly ReferencingObject[]) => {
     const found = memo ? memo.foundIn(kind, list) : list.map((object) => referencesOf(kind, object));
     for (let index = 0; index < found.length; index += 1) {
       const { secrets: secretKeys, configMaps: configMapKeys } = found[index]!;
@@ -69,11 +65,6 @@ export function referencedObjects(objects: {
       for (const key of configMapKeys) configMaps.add(key);
     }
   };
-  addAll('Prometheus', objects.prometheuses);
-  addAll('PrometheusAgent', objects.prometheusAgents ?? []);
-  addAll('ServiceMonitor', objects.serviceMonitors);
-  addAll('PodMonitor', objects.podMonitors);
-  addAll('Probe', objects.probes ?? []);
-  addAll('ScrapeConfig', objects.scrapeConfigs ?? []);
+  for (const kind of ALL_KINDS) addAll(kind, objects[KINDS[kind].list] ?? []);
   return { secrets, configMaps };
 }

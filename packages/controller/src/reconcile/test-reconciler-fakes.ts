@@ -6,7 +6,7 @@
  * cover the reconciler against the real thing. Not shipped (test-*.ts, see NOT_SHIPPED in e2e's promop-app.ts).
  */
 import { ApiException } from '@kubernetes/client-node';
-import type { Kind } from '@promop/crds';
+import { ALL_KINDS, KINDS, type Kind } from '@promop/crds';
 import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import type { ChildKind, ChildOf, EventSpec, PartialObjectMetadata, ReferencedData, StatusTarget } from '../kube/index.ts';
 import { replacementOf, type StatefulSetIdentity } from '../kube/child-writer.ts';
@@ -63,15 +63,7 @@ export function fakeCaches(): FakeCaches & ReconcilerCaches {
 }
 
 /** The status-bearing cache of each kind. */
-const CACHE_OF_KIND: Record<Kind, keyof ClusterCaches> = {
-  Prometheus: 'prometheuses',
-  PrometheusAgent: 'prometheusAgents',
-  ServiceMonitor: 'serviceMonitors',
-  PodMonitor: 'podMonitors',
-  Probe: 'probes',
-  ScrapeConfig: 'scrapeConfigs' as keyof ClusterCaches,
-  PrometheusRule: 'prometheusRules',
-} as Record<Kind, keyof ClusterCaches>;
+const CACHE_OF_KIND = Object.fromEntries(ALL_KINDS.map((kind) => [kind, KINDS[kind].list])) as Record<Kind, keyof ClusterCaches>;
 
 /** An error as client-node throws it for an HTTP `code` with a Status body. */
 export function apiError(code: number, reason: string, message: string): ApiException<object> {

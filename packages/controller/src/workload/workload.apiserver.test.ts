@@ -5,7 +5,7 @@
  */
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, type V1StatefulSet } from '@kubernetes/client-node';
 import { SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_SLOTS, generate, type GeneratorOutput } from '@promop/config-generator';
-import { GROUP, PROMETHEUS_PLURAL, VERSION, type Prometheus } from '@promop/crds';
+import { GROUP, PLURALS, VERSION, type Prometheus } from '@promop/crds';
 import { applyCrds, ensureNamespace, untilServed, sharedTestEnv } from '@promop/testkit';
 import { buildConfigSecrets } from './config-secret.ts';
 import { buildGoverningService } from './governing-service.ts';
@@ -15,7 +15,7 @@ import { buildStatefulSets } from './statefulset.ts';
 import { buildTlsAssetsSecret } from './tls-assets-secret.ts';
 
 const NAMESPACE = 'workload-builders';
-const target = { group: GROUP, version: VERSION, namespace: NAMESPACE, plural: PROMETHEUS_PLURAL };
+const target = { group: GROUP, version: VERSION, namespace: NAMESPACE, plural: PLURALS.Prometheus };
 
 let kc: KubeConfig;
 let core: CoreV1Api;

@@ -5,7 +5,7 @@
  * (backward-compat.test.ts) and the real API server (crds.apiserver.test.ts).
  */
 import { GROUP } from '../group.ts';
-import { API_VERSIONS, type Kind } from '../names.ts';
+import { API_VERSIONS, type Kind } from '../kinds.ts';
 
 /** One object that must be accepted. */
 export interface LegacyCase {

@@ -4,7 +4,7 @@
  * generated CRDs and the validators agree.
  */
 import { GROUP } from '../group.ts';
-import { API_VERSIONS, type Kind } from '../names.ts';
+import { API_VERSIONS, type Kind } from '../kinds.ts';
 
 /** One object that must be rejected. */
 export interface NegativeCase {
