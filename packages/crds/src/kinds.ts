@@ -5,7 +5,7 @@
  * appears anywhere else. Adding a kind starts here (docs/architecture.md, "Adding a kind").
  *
  * The table holds names and relations only, no schemas: it is imported by code that must start fast (the CLI),
- * and the schemas (600 KB for Prometheus) stay behind `resource-schemas.ts`, whose per-kind table is typed by
+ * and the schemas (large: Prometheus' above all) stay behind `resource-schemas.ts`, whose per-kind table is typed by
  * `Kind` so that a kind added here without a schema does not compile.
  */
 export { GROUP } from './group.ts';

@@ -1,11 +1,12 @@
 /**
  * The ajv set-up of the validators and the standalone JavaScript it compiles the four schemas into. Compiling the
- * schemas at run time took 1–1.5 s of CPU in every process that validated one object (`promop render` of a single
- * ServiceMonitor spent most of its time here); the generated module loads in about 50 ms. The code is written to
+ * schemas at run time would cost every process that validates one object more than the rest of its work
+ * (`promop render` of a single ServiceMonitor would spend most of its time here); loading generated code is cheap
+ * by comparison (docs/performance.md, start-up). The code is written to
  * `src/generated/validators.js` by `scripts/generate-validators.ts`, and `validator-code.test.ts` fails when the
  * committed file is not what the schemas compile to, exactly like crds/*.yaml.
  *
- * Only the script and the tests import this file: it loads the ajv compiler, which the validators no longer need.
+ * Only the script and the tests import this file: it loads the ajv compiler, which the validators do not need.
  */
 import { Ajv, _, type KeywordCxt } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -67,8 +68,8 @@ const OWN_FUNCTION_MIN_CHARS = 600;
 /**
  * The same schema, with every large property and item subschema moved to `$defs` and referenced by `$ref`, so the
  * generated code has one function per large subschema instead of one function for the whole object. V8 compiles a
- * function on its first call: with one function per kind, validating the smallest Prometheus compiled all 600 KB
- * of the Prometheus validator (140 ms); now only the functions of the fields an object has are compiled. Defaults
+ * function on its first call: with one function per kind, validating the smallest Prometheus would compile the
+ * whole (large) Prometheus validator; this way only the functions of the fields an object has are compiled. Defaults
  * stay beside the `$ref`: ajv fills a property's default from the parent's `properties` entry.
  */
 export function withLargeSubschemasAsDefinitions(schema: object): object {
