@@ -16,8 +16,8 @@ export const CONFIG_FILE_NAME = 'prometheus.yaml';
  * How many scrape-file Secrets the pods of a shard mount, each an `optional` source of the config volume, whether
  * or not they exist: a fixed list, so the pod spec never changes as the configuration grows or shrinks. A
  * configuration uses as many of them as its size calls for (SCRAPE_FILE_TIERS), up to all 256: files of at most
- * 900 KiB then hold 225 MiB of scrape jobs (about 60,000 ServiceMonitors of two endpoints). The cost of the count is
- * one kubelet watch per name and pod; Secrets exist only for the slots in use.
+ * 900 KiB then hold 225 MiB of scrape jobs (how many ServiceMonitors that is: docs/performance.md, "Capacity"). The
+ * cost of the count is one kubelet watch per name and pod; Secrets exist only for the slots in use.
  */
 export const SCRAPE_FILE_SLOTS = 256;
 

@@ -7,8 +7,8 @@
  * miss. A new version whose `metadata.uid` and `metadata.generation` are those of a kept rendering is a hit too:
  * the API server moves a custom resource's generation with every change outside metadata and status, and a
  * rendering reads nothing of metadata but namespace, name and uid (fixed for a uid) — so promop's own status write
- * on a monitor (its binding) does not cost a render. Without that, the first change after a new Prometheus' 10,000
- * binding writes rendered every monitor again (2.1 s, where the other changes took 0.2–0.3 s). Objects without both
+ * on a monitor (its binding) does not cost a render. Without that, the first change after a new Prometheus' binding
+ * writes would render every monitor again, a full render where a change costs one monitor's. Objects without both
  * fields (read from files by `promop render`) are kept by identity only. What a rendering also depends on is
  * checked on every hit:
  * - the Prometheus-wide settings it was rendered with (its `settingsKey`: the Prometheus' spec and identity, the
@@ -17,7 +17,7 @@
  *   password is a miss for exactly the monitors that read it.
  * Nothing else goes in: renderings are pure functions of these. Downstream of the renderings, the YAML text of each
  * job (by job object) and each scrape file slot's text and file (while its jobs are the same objects in the same
- * order) are kept too, so a change re-serialises and re-hashes one slot, not 37 MiB. The property test in render-memo.property.test.ts
+ * order) are kept too, so a change re-serialises and re-hashes one slot, not the whole configuration. The property test in render-memo.property.test.ts
  * checks that output with a memo is byte-identical to output without one over random sequences of changes.
  *
  * A memo belongs to one Prometheus (the controller keeps one per Prometheus key); sharing it between Prometheus

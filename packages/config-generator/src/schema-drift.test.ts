@@ -106,8 +106,8 @@ function changedSchemas(): Map<string, string> {
   return texts;
 }
 
-// Each program type-checks the generator against the types derived from the schemas: about 10 s of CPU, several
-// times that on a loaded machine.
+// Each program type-checks the generator against the types derived from the schemas, which takes many seconds of
+// CPU, and several times as long on a loaded machine.
 const PROGRAM_TIMEOUT_MS = 300_000;
 
 describe('a CRD schema change', () => {

@@ -1,7 +1,8 @@
 /**
  * A bound checked before a ServiceMonitor or PodMonitor is rendered: every endpoint's job repeats the monitor's
  * selector, so a small object (5,000 endpoints and 200 matchExpressions are 85 KB) asks for a million selector
- * rules, and building them took seconds and a GiB before the jobs' size (shard-configs.ts) could refuse them.
+ * rules, and building them would cost far more time and memory than the object's size suggests before the jobs'
+ * size (shard-configs.ts) could refuse them (docs/performance.md, "Hostile objects").
  */
 import type { PodMonitor, ServiceMonitor } from '@promop/crds';
 import { formatCount } from '../format-count.ts';

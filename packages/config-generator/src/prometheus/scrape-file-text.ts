@@ -3,8 +3,8 @@
  *
  * Generated jobs repeat themselves: every ServiceMonitor endpoint's job carries the same dozen relabelings (the
  * job label, the namespace, service, pod and container labels, the pod phase filter, the sharding rules), and
- * monitors of one team share their selector and port rules too. Written out, those repeats are four fifths of a
- * large configuration (about 1.6 of each job's 2 KiB for a plain two-endpoint ServiceMonitor), and every byte is
+ * monitors of one team share their selector and port rules too. Written out, those repeats are most of a large
+ * configuration (docs/performance.md, "Large configurations: scrape files"), and every byte is
  * paid again by the API server, etcd, every watcher of the Secrets, the kubelet and Prometheus. So within a file,
  * an item (a mapping in one of a job's lists, e.g. a relabeling) that occurs more than once is written in full the
  * first time, with a YAML anchor (`- &r3`), and as an alias (`- *r3`) after that. YAML readers, Prometheus' among

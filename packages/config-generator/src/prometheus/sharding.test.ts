@@ -1,7 +1,7 @@
 /**
- * A Prometheus asking for more shards than promop renders: found by the fuzz suite (e2e/fuzz), where
- * `spec.shards: 1096109863`, valid for the CRD (an int32), kept generate() rendering for minutes until the heap ran
- * out, which in the operator would stall every other Prometheus.
+ * A Prometheus asking for more shards than promop renders: `spec.shards` is any int32 for the CRD, and rendering
+ * every shard of `spec.shards: 1096109863` (a case of the fuzz suite, e2e/fuzz) would run until the heap ran out,
+ * which in the operator would stall every other Prometheus.
  */
 import type { Prometheus } from '@promop/crds';
 import { generate } from '../generate.ts';

@@ -1,6 +1,6 @@
 /**
- * Regexes written to hurt the one thread that reconciles everything: on a backtracking engine (JavaScript's, which
- * promop used before) some take seconds to minutes; others reach Go's limits or are megabytes long. Each must be
+ * Regexes written to hurt the one thread that reconciles everything: on a backtracking engine (JavaScript's, for
+ * one) some take seconds to minutes; others reach Go's limits or are megabytes long. Each must be
  * decided — refused or accepted, and whether it matches the empty string — quickly, with Go's verdict.
  * Used by hostile-regexes.test.ts (the verdicts, compared with Go's) and bench/regex-hostile.bench.ts (the time).
  */
