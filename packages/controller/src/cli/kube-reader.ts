@@ -8,7 +8,7 @@ import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import type { ClusterConnection } from '../kube/kubeconfig.ts';
 
 // Not `import ... from 'node:http'`: an ES import of node:http reads every export, among them the lazy WebSocket
-// getter, which loads Node's bundled undici and zlib (90 ms of the command's start-up) for nothing.
+// getter, which loads Node's bundled undici and zlib, a noticeable part of the command's start-up, for nothing.
 const http = process.getBuiltinModule('node:http');
 const https = process.getBuiltinModule('node:https');
 

@@ -9,13 +9,12 @@
  *
  * The Secrets and ConfigMaps whose content promop alone makes (prometheus.yaml, the scrape files, rule files, TLS
  * assets): created, then replaced (PUT) with the cached object's resourceVersion as precondition — see
- * `writeSecret`. Server-side apply cost the API server 2.5× a create for these large objects (a first config of
- * 1,000 monitors writes 64 Secrets of 80 KB: 4.6 s applied against 1.7 s created, bench/config-writes.bench.ts),
- * and promop owns their data maps entirely anyway, which a replace expresses directly. Their bodies go as
- * Kubernetes' protobuf (protobuf-body.ts) and the answer is the stored object's metadata only: at 10,000 monitors
- * a scrape Secret is 800 KB, which the API server spent a third of its CPU decoding as JSON and then encoded back
- * whole for promop to parse again. 64 such creates cost kube-apiserver 2.4-2.9x less CPU this way, replaces 1.9-2.6x
- * less (bench/config-writes.bench.ts; docs/performance.md, "Writing Secrets as protobuf").
+ * `writeSecret`. Server-side apply costs the API server a multiple of a create for these large objects
+ * (bench/config-writes.bench.ts; docs/performance.md, "Writing"), and promop owns their data maps entirely anyway,
+ * which a replace expresses directly. Their bodies go as Kubernetes' protobuf (protobuf-body.ts) and the answer is
+ * the stored object's metadata only: a large scrape Secret sent as JSON costs the API server much of its CPU to
+ * decode, and answered whole it is encoded back for promop to parse again (bench/config-writes.bench.ts;
+ * docs/performance.md, "Writing").
  */
 import type { V1ConfigMap, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { apiErrorOf, apiResponseOf, isNotFound } from './api-error.ts';
@@ -108,7 +107,7 @@ export class ChildWriter {
    * The create or replace of a Secret or ConfigMap, sent as protobuf (protobuf-body.ts; as JSON when the body holds
    * a field that encoder does not know) and answered with the stored object's metadata only (`as=PartialObjectMetadata`,
    * which the API server's create and update handlers honour as its GET does): promop needs its uid and
-   * resourceVersion, not the 800 KB it has just sent, encoded by the API server and parsed here again.
+   * resourceVersion, not the large body it has just sent, encoded by the API server and parsed here again.
    */
   #writeWhole<T extends WholeObject>(kind: 'Secret' | 'ConfigMap', body: T, current: PartialObjectMetadata | undefined): Promise<PartialObjectMetadata> {
     const { name, namespace } = identify(body);

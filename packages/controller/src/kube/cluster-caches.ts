@@ -117,8 +117,8 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     configMaps: cache<PartialObjectMetadata>('configmaps', '/api/v1', 'configmaps', { ...referenced, metadataOnly: true }),
     ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1', 'statefulsets', owned),
     ownedServices: cache<V1Service>('owned services', '/api/v1', 'services', owned),
-    // Metadata only: at 10,000 ServiceMonitors promop's scrape files are 38 MiB, which a whole watch had the API
-    // server encode as JSON on every write, promop parse back and keep (reconcile/known-contents.ts).
+    // Metadata only: promop's scrape files are most of the configuration's bytes, which a whole watch would have the
+    // API server encode as JSON on every write, promop parse back and keep (reconcile/known-contents.ts).
     ownedSecrets: cache<PartialObjectMetadata>('owned secrets', '/api/v1', 'secrets', { ...owned, metadataOnly: true }),
     ownedConfigMaps: cache<PartialObjectMetadata>('owned configmaps', '/api/v1', 'configmaps', { ...owned, metadataOnly: true }),
     // Pods inherit the StatefulSet template's labels, so the managed-by label limits the watch to promop's pods.

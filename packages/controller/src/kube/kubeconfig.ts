@@ -4,8 +4,8 @@
  * `Kubeconfig` (`loadKubeconfig`) that its RawApi asks for credentials on every request, so rotating ones stay
  * fresh: a `tokenFile` and the in-cluster ServiceAccount token (which the kubelet rotates) are read again after a
  * minute, as client-go does; an exec plugin's credential is kept until its `expirationTimestamp` (or, without
- * one, until the API server answers 401). Not client-node's KubeConfig: importing client-node costs 0.9 s of CPU
- * and ~77 MiB of memory (docs/performance.md, P3), more than these commands or the operator should spend on it.
+ * one, until the API server answers 401). Not client-node's KubeConfig: importing client-node costs more CPU and
+ * memory (docs/performance.md, P3) than these commands or the operator should spend on it.
  *
  * Where: `--kubeconfig`, else the files of `$KUBECONFIG` merged (the first file that sets a value wins), else
  * `~/.kube/config`, else the in-cluster ServiceAccount; `promop run` puts the in-cluster ServiceAccount before

@@ -2,10 +2,10 @@
  * Kubernetes' protobuf wire form of the two kinds promop writes whole (Secret, ConfigMap), encoded here without a
  * dependency (pure).
  *
- * Why: a JSON create or replace of a scrape file Secret of 800 KB (10,000 ServiceMonitors) costs kube-apiserver a
- * third of its CPU in decoding the request alone (its JSON serializer unmarshals the whole body once to find
- * apiVersion/kind and again strictly, and the garbage of both); protobuf it reads in one pass over bytes it copies.
- * The 800 KB are then bytes, not base64 text (a quarter smaller on the wire).
+ * Why: a JSON create or replace of a large scrape file Secret costs kube-apiserver much of its CPU in decoding the
+ * request alone (its JSON serializer unmarshals the whole body once to find apiVersion/kind and again strictly, and
+ * the garbage of both); protobuf it reads in one pass over bytes it copies (docs/performance.md, "Writing").
+ * The data are then bytes, not base64 text (a quarter smaller on the wire).
  *
  * The body is `k8s\x00` followed by a runtime.Unknown {typeMeta=1 {apiVersion=1, kind=2}, raw=2 (the object's
  * message)}; the field numbers are those of k8s.io/api core/v1 and k8s.io/apimachinery meta/v1 generated.proto
@@ -68,8 +68,8 @@ function secretMessage(secret: Record<string, unknown>): Message {
   onlyKnown(secret, SECRET_FIELDS);
   const message = new Message();
   if (present(secret.metadata)) message.message(1, objectMetaMessage(secret.metadata));
-  // A map promop's base64Data made goes as the bytes of the texts it was made from: no 51 MB of base64 decoded
-  // (and encoded again to check it) on a first config at 10,000 monitors.
+  // A map promop's base64Data made goes as the bytes of the texts it was made from: a first config's base64 is not
+  // decoded (and encoded again to check it).
   if (present(secret.data)) {
     const data = secret.data;
     const fromSource = (_value: unknown, key: string): Buffer => {

@@ -4,14 +4,13 @@
  * metadata-only forms `PartialObjectMetadata[List]` need it, and client-node's Watch cannot send it); and the
  * writes (POST, PUT, PATCH as merge, JSON, strategic-merge or apply patch, DELETE) of the writers, the leader
  * election and the CRD installer, with JSON bodies or one already encoded (EncodedBody: the protobuf Secrets and
- * ConfigMaps of child-writer.ts). `promop run` does not load client-node at all: importing it costs ~77 MiB of
- * memory (every generated API class and model; docs/performance.md, P3), a third of what promop needs at 1,000
- * ServiceMonitors.
+ * ConfigMaps of child-writer.ts). `promop run` does not load client-node at all: importing it costs a large share
+ * of the memory promop needs (every generated API class and model; docs/performance.md, P3).
  *
  * Why not client-node: its generated client reads a whole list into one string before parsing, with a new undici
  * dispatcher (a new TLS connection) per request; a list that takes longer than the API server's request timeout
- * (60 s by default) to be read is cut off mid-body, which undici reports as `TypeError: terminated` (measured: a
- * 140 MB list of Secrets read by a process whose event loop was busy for 65 s). Here every list is paginated, so
+ * (60 s by default) to be read is cut off mid-body, which undici reports as `TypeError: terminated` (seen with a
+ * large list of Secrets read by a process whose event loop was busy). Here every list is paginated, so
  * no single response is big, and one keep-alive agent serves every request.
  *
  * Authentication comes from a KubeAccess for each request (`applyToHTTPSOptions`: client certificates, bearer
@@ -19,10 +18,9 @@
  * or client-node's KubeConfig, which has the same two methods, in tests. One keep-alive agent serves every request
  * made with the same TLS material; when it changes (a client certificate an exec plugin rotated), a new agent is
  * made and the old one's idle connections are closed. Every request asks for an uncompressed response
- * (`Accept-Encoding: identity`): the API server gzips every response over 128 KiB — list pages of Secrets, and
- * before their writes asked for metadata only, each write of a scrape file Secret, at 10,000 monitors 64
- * responses of 800 KB compressed and inflated again on a loopback or in-cluster connection (profiled: 0.35 s of
- * promop's 7 s for a first config).
+ * (`Accept-Encoding: identity`): the API server gzips every response over 128 KiB — list pages of Secrets, and any
+ * write answered with a whole scrape file Secret — and compressing and inflating them again on a loopback or
+ * in-cluster connection costs CPU on both sides for no gain.
  *
  * Errors are KubeApiErrors carrying the HTTP status and the Status body, which api-error.ts reads; their message
  * never contains a request header or a request body.
@@ -328,8 +326,7 @@ function parseBody(body: string): unknown {
  * The whole body as text. Its listeners are removed once it settles: the https Agent keeps, through a closure on
  * each keep-alive socket, the request that opened the socket and with it that request's response, so listeners
  * left on the response kept its chunks and the body text alive for as long as the connection lived — the first
- * page of every cache's list, e.g. 5.4 MB of owned scrape-file Secrets at 1,000 ServiceMonitors, retained twice
- * (docs/performance.md, "Side by side", P3).
+ * page of every cache's list (owned scrape-file Secrets among them), retained twice (docs/performance.md, P3).
  */
 function readBody(response: IncomingMessage, what: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -359,8 +356,7 @@ function ignore(): void {}
 /**
  * A `data` handler that calls `onLine` with each complete line (without its newline) of a text stream. Only each
  * new chunk is searched for newlines: a watch event of a 1 MiB Secret arrives in dozens of chunks, and searching the
- * whole pending text again after every chunk cost time quadratic in the event's size (23 ms per 600 KB scrape
- * Secret update, profiled at 10,000 monitors).
+ * whole pending text again after every chunk would cost time quadratic in the event's size.
  */
 export function splitLines(onLine: (line: string) => void): (chunk: string) => void {
   let pieces: string[] = [];

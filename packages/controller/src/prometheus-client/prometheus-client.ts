@@ -52,8 +52,9 @@ export interface PrometheusClientOptions {
 
 /**
  * How long POST /-/reload may take by default. Prometheus answers when the reload is done, and a large
- * configuration takes long: 17–80 s for 20,000 jobs in scrape files on two cores, depending on what else runs
- * (scrape-files.prometheus.test.ts). The Agent's default headers timeout is the same: it bounds the wait too.
+ * configuration takes long, tens of seconds for tens of thousands of jobs on a busy machine (docs/performance.md,
+ * "Capacity"; scrape-files.prometheus.test.ts prints it). The Agent's default headers timeout is the same: it bounds
+ * the wait too.
  */
 export const RELOAD_TIMEOUT_MS = 180_000;
 

@@ -4,7 +4,7 @@
  * played by the test: it writes the new files now, late, or leaves a scrape file out. promop must verify a
  * complete load, and see a listed scrape file that is not on disk although prometheus.yaml itself is current.
  *
- * The second part is the issue's scale: 10,000 ServiceMonitors of two endpoints (20,000 jobs, about 46 MiB),
+ * The second part is the issue's scale: 10,000 ServiceMonitors of two endpoints (20,000 jobs),
  * generated, loaded and verified, with the time each step takes printed. Outside a cluster the jobs'
  * kubernetes_sd_configs discover (and dial) nothing.
  */

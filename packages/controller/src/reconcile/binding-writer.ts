@@ -2,7 +2,7 @@
  * Writes the bindings of each Prometheus beside the work queue, so a reconcile never waits for them. Adding 9,000
  * monitors to a Prometheus ends each reconcile with thousands of status writes; while the reconcile awaited them,
  * the next one (which puts the monitors created meanwhile into the config) could not start, and the config lagged
- * 35 s behind the last create (docs/performance.md).
+ * far behind the last create (docs/performance.md, "settle after adding 9,000 to 1,000").
  *
  * Per owner (the reconcile key), one pass at a time: a pass computes what to write from the newest desired
  * verdicts and the caches and writes it (reconcile-prometheus.ts, #recordVerdicts). A reconcile hands the writer a

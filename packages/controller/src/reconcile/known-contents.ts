@@ -1,12 +1,12 @@
 /**
  * What promop knows its own Secrets and ConfigMaps hold, without watching their data (pure).
  *
- * Their cache holds metadata only (kube/cluster-caches.ts): at 10,000 ServiceMonitors the scrape files are 38 MiB,
- * and watching them whole made the API server encode every write as JSON (base64, then escaped) for promop to parse
- * again, and kept all of it in promop's memory. What is in them is known instead: promop's own write sends the whole
- * data, so the version it stored (uid and resourceVersion from the write's answer) holds exactly that body, whose
- * applied-hash (applied-hash.ts) is noted with it. Another version (someone else's write, or one promop has not seen
- * since it started) is read once, compared, and noted when it matches.
+ * Their cache holds metadata only (kube/cluster-caches.ts): the scrape files are most of a large configuration's
+ * bytes, and watching them whole would make the API server encode every write as JSON (base64, then escaped) for
+ * promop to parse again, and keep all of it in promop's memory. What is in them is known instead: promop's own
+ * write sends the whole data, so the version it stored (uid and resourceVersion from the write's answer) holds
+ * exactly that body, whose applied-hash (applied-hash.ts) is noted with it. Another version (someone else's write,
+ * or one promop has not seen since it started) is read once, compared, and noted when it matches.
  *
  * Per Prometheus (the reconciler keeps one beside its render memo), so a deleted Prometheus' notes go with it.
  */

@@ -1,12 +1,12 @@
 /**
  * The issue's scale against the real API server, with the operator running as its least-privilege ServiceAccount:
  * a Prometheus whose selection shrinks under the inline limit gets its jobs back in prometheus.yaml while its
- * scrape Secrets are deleted; a Prometheus selecting 10,000 ServiceMonitors of two endpoints (20,000 jobs, about
- * 37 MiB of configuration, 7 MiB written) gets a small prometheus.yaml naming its scrape files and one Secret per file, each within
+ * scrape Secrets are deleted; a Prometheus selecting 10,000 ServiceMonitors of two endpoints (20,000 jobs) gets a
+ * small prometheus.yaml naming its scrape files and one Secret per file, each within
  * what a Secret holds; and a change to one monitor then rewrites exactly one scrape Secret (and prometheus.yaml).
- * There is no kubelet: nothing is reloaded, this is about what is written. Timings are printed. Slow (about ten
- * minutes on two cores), mostly the 10,000 status writes of the first reconciles. On a control plane of its own:
- * 10,000 monitors and 37 MiB of Secrets in the shared one would slow every other suite, and surprise those that
+ * There is no kubelet: nothing is reloaded, this is about what is written. Timings are printed. Slow, mostly the
+ * 10,000 status writes of the first reconciles. On a control plane of its own:
+ * 10,000 monitors and their Secrets in the shared one would slow every other suite, and surprise those that
  * list monitors cluster-wide.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
@@ -132,8 +132,8 @@ describe('a Prometheus selecting 10,000 ServiceMonitors of two endpoints', () =>
 
     const secrets = await eventually(() => scrapeSecrets('main'), (items) => items.length === files.length);
     expect(secrets).toHaveLength(files.length);
-    // 37 MiB of jobs, about 7 MiB written with their repeated relabelings shared: 64 files (a quarter of
-    // SCRAPE_FILE_SLOTS), about 110 KiB each.
+    // The jobs, written with their repeated relabelings shared, fill 64 files (a quarter of SCRAPE_FILE_SLOTS): the
+    // smallest count whose files average at most SCRAPE_FILE_TARGET_BYTES.
     expect(files.length).toBe(SCRAPE_FILE_SLOTS / 4);
     let jobs = 0;
     let bytes = 0;

@@ -19,7 +19,8 @@ import { scrapeSecretName } from './shard-names.ts';
 
 /**
  * The Secrets built for scrape files by earlier reconciles, by file object: the generator's RenderMemo hands out
- * the same ScrapeFile object while a slot's jobs are unchanged, and base64 of 37 MiB per reconcile is then saved.
+ * the same ScrapeFile object while a slot's jobs are unchanged, so a reconcile does not encode the whole
+ * configuration as base64 again.
  */
 export type ScrapeSecretMemo = WeakMap<ScrapeFile, { owner: string; shard: number; secret: V1Secret }>;
 

@@ -16,7 +16,7 @@ export function secretDataBytes(data: Record<string, string>): number {
 
 /**
  * The texts each map base64Data made was encoded from, by map object. Its consumers would otherwise undo the
- * base64 of a first config at 10,000 monitors (51 MB): the protobuf encoder (kube/protobuf-body.ts) sends the
+ * base64 of a whole first config: the protobuf encoder (kube/protobuf-body.ts) sends the
  * texts' bytes instead of decoding the base64 and checking it encodes back the same, and the applied-hash
  * (input-hash.ts) writes the values without scanning them for characters JSON escapes (base64 has none).
  */
