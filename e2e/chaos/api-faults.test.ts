@@ -9,8 +9,8 @@ import { startScenario, type Scenario } from './scenario.ts';
 
 /**
  * At most this many requests per minute while every request fails or crawls. promop keeps about a dozen watches
- * (each retried with a backoff from 1 s doubling to 30 s) and one work queue (per-key backoff); measured: about 200 a
- * minute over the 429 phase, which starts with every watch cut. A hot loop would send thousands.
+ * (each retried with a backoff from 1 s doubling to 30 s) and one work queue (per-key backoff), which stay well
+ * under this over the 429 phase, which starts with every watch cut. A hot loop would send thousands.
  */
 const CEILING_PER_MINUTE = 400;
 

@@ -34,8 +34,8 @@ const LOAD_MS = 120_000;
 /**
  * Bounds of "keeps up". A change waits for the reconcile in progress, then is written by the next one; a reconcile
  * of this Prometheus reloads it and waits until it runs the new files (the kubelet's volume update and a reload of
- * 1,000 jobs), and writes the binding of every monitor changed meanwhile: 57 s on average on the shared 2-core
- * machine at load 20 (docs/reliability.md). A promop that fell behind would show a backlog: latencies growing
+ * 1,000 jobs), and writes the binding of every monitor changed meanwhile (figures of a run: docs/reliability.md,
+ * scenario 9). A promop that fell behind would show a backlog: latencies growing
  * through the load, and changes left after it.
  */
 const MAX_LATENCY_MS = 150_000;

@@ -3,10 +3,10 @@
  * `node e2e/fuzz/campaign.ts ...`).
  *
  * M strings (default N) go to the YAML reader property: each is written by promop's YAML writer in every position and
- * read back with Go's yaml.v2 and yaml.v3 (tools/go-check; about 1.3 ms a string).
- * N is the total number of cases: the share F (default 0.25) goes to the generator property (about 60 ms a case on
- * an idle core: it draws a Prometheus and up to 16 candidates, renders twice and parses configs), the rest is shared
- * by the validator properties (accept and reject, for every kind; about 2 ms a case). Prints each property's figures
+ * read back with Go's yaml.v2 and yaml.v3 (tools/go-check).
+ * N is the total number of cases: the share F (default 0.25) goes to the generator property (by far the costliest
+ * case: it draws a Prometheus and up to 16 candidates, renders twice and parses configs), the rest is shared
+ * by the validator properties (accept and reject, for every kind; cheap cases). Prints each property's figures
  * as it finishes, then the totals, the seed and the time; exits 1 when any property failed (its report has the seed
  * and path to replay it).
  */

@@ -1,6 +1,6 @@
 /**
- * The fuzz suite in CI: every property of fuzz-properties.ts with a fixed seed and a modest number of cases (about
- * 10 s on an idle machine). `pnpm fuzz --runs N --seed S` runs the same properties for as long as you like.
+ * The fuzz suite in CI: every property of fuzz-properties.ts with a fixed seed and a modest number of cases, so it
+ * stays short. `pnpm fuzz --runs N --seed S` runs the same properties for as long as you like.
  */
 import { KINDS } from './fuzz-properties.ts';
 import { fuzzGenerator, fuzzValidators, type PropertyFigures } from './fuzz-run.ts';
