@@ -4,7 +4,7 @@
  */
 import type { PROXY_URL_PATTERN, ProxyConfig } from '@promop/crds';
 import { compareCodePoints } from '../go-map-order.ts';
-import { keyPath } from '../rules/field-path.ts';
+import { keyPath } from '../values/field-path.ts';
 import { goUrlHostError } from '../values/go-url.ts';
 import type { HttpClientContext } from './render-context.ts';
 import { supports } from './render-context.ts';

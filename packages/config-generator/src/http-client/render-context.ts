@@ -4,33 +4,11 @@
  * scrape configs (monitor namespace) and Prometheus-level clients such as remote_write and
  * alertmanagers (Prometheus namespace).
  */
-import type { FieldProblem } from '../model.ts';
 import type { SecretStore } from '../secret-store.ts';
 import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
+import { Findings } from '../findings.ts';
 
-/**
- * Collects what rendering one resource found: problems reject the resource, warnings do not.
- * Messages never contain secret values.
- */
-export class Findings {
-  readonly problems: FieldProblem[] = [];
-  readonly warnings: string[] = [];
-
-  /** Records a problem at `path` (e.g. `spec.endpoints[0].basicAuth.username`). */
-  problem(path: string, message: string): void {
-    this.problems.push({ path, message });
-  }
-
-  /** Records a problem that already carries its path (e.g. from SecretStore). */
-  add(problem: FieldProblem): void {
-    this.problems.push(problem);
-  }
-
-  /** Records a non-fatal note. */
-  warn(message: string): void {
-    this.warnings.push(message);
-  }
-}
+export { Findings };
 
 /** Inputs shared by all HTTP client renderers. */
 export interface HttpClientContext {

@@ -5,7 +5,7 @@
  */
 import { KINDS, PLURALS } from '@promop/crds/kinds';
 import type { ResourceKind } from '../model.ts';
-import { isRecord } from '../rules/is-record.ts';
+import { isRecord } from '../values/is-record.ts';
 
 /** Tells whether an object is exempt from the enforced namespace label. */
 export type EnforcementExclusion = (kind: ResourceKind, namespace: string, name: string) => boolean;

@@ -5,14 +5,14 @@
  */
 import type { PrometheusSpec } from '@promop/crds';
 import { parseByteSize } from '../values/byte-size.ts';
+import { DEFAULT_INTERVAL, effectiveScrapeInterval } from '../values/scrape-interval.ts';
+import { ESCAPING_SCHEMES, escapingSchemeName } from '../values/name-escaping.ts';
 import { checkScrapeProtocols, protocolsForVersion } from '../values/scrape-protocols.ts';
 import { buildExternalLabels, type ExternalLabelFields } from './external-labels.ts';
 import { supports } from '../http-client/index.ts';
 import { isPresent } from '../is-present.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 
-/** The scrape interval and evaluation interval when the spec leaves them empty (the CRD default). */
-export const DEFAULT_INTERVAL = '30s';
 
 /** Directory for bare log file names, as prometheus-operator mounts it. */
 const LOG_DIR = '/var/log/prometheus';
@@ -28,14 +28,6 @@ export type GlobalFields = ExternalLabelFields &
     | 'convertClassicHistogramsToNHCB' | 'scrapeClassicHistograms' | 'scrapeNativeHistograms' | 'ruleQueryOffset' | 'queryLogFile'
   >;
 
-/**
- * The scrape interval Prometheus will use by default: `spec.scrapeInterval`, or 30s when it is
- * unset or empty (the CRD's duration pattern accepts "", and a CRD default only fills a missing
- * field). Everything that compares against the global interval must use this one answer.
- */
-export function effectiveScrapeInterval(spec: Pick<PrometheusSpec, 'scrapeInterval'>): string {
-  return spec.scrapeInterval || DEFAULT_INTERVAL;
-}
 
 /**
  * Builds the `global` block. `ruleEvaluation: false` (an agent, which evaluates no rules) leaves out the rule
@@ -129,11 +121,4 @@ function logFilePath(file: string): string {
   return file.includes('/') ? file : `${LOG_DIR}/${file}`;
 }
 
-/** The escaping schemes the CRD names (prometheus-operator's NameEscapingSchemeOptions). */
-const ESCAPING_SCHEMES: readonly string[] = ['AllowUTF8', 'Underscores', 'Dots', 'Values'];
-
-/** The value Prometheus' `metric_name_escaping_scheme` takes for the CRD's `nameEscapingScheme` (`AllowUTF8` → `allow-utf-8`). */
-export function escapingSchemeName(scheme: string): string {
-  return scheme === 'AllowUTF8' ? 'allow-utf-8' : scheme.toLowerCase();
-}
 

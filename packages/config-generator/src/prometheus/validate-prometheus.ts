@@ -7,7 +7,7 @@
 import type { PrometheusSpec } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import { parseDuration } from '../values/duration.ts';
-import { effectiveScrapeInterval } from './global-config.ts';
+import { effectiveScrapeInterval } from '../values/scrape-interval.ts';
 import { validateLabelSelector } from '../selection/label-selector.ts';
 
 /** The spec fields checked here. */

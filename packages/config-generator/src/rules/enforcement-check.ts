@@ -7,7 +7,7 @@
  * Prometheus will read it. The same holds for the queries alert templates run.
  */
 import type { FieldProblem } from '../model.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../values/is-record.ts';
 import { injectLabelMatcher } from './inject-label-matcher.ts';
 import { describePosition, findPromqlProblem } from './promql-check.ts';
 import type { PromqlDialect } from './promql-dialect.ts';

@@ -9,7 +9,7 @@ import type { PrometheusVersion } from '../prometheus-version.ts';
 import { settingsKeyOf, type RenderMemo } from '../render-memo.ts';
 import { selectedVerdict } from '../verdict.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../values/is-record.ts';
 import { MAX_RULE_CONFIGMAP_BYTES, packRuleFiles } from './pack-rule-files.ts';
 import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
 import { buildRuleFileDocument } from './rule-file-document.ts';

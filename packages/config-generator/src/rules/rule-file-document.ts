@@ -8,7 +8,7 @@
  */
 import { sortedByKey } from '../go-map-order.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../values/is-record.ts';
 import { injectLabelMatcher } from './inject-label-matcher.ts';
 import { enforceOnTemplateQueries } from './template-query-enforcement.ts';
 import { RULE_FIELD_MINIMUM_VERSIONS, type RuleFieldSupport } from './rule-field-support.ts';

@@ -7,8 +7,8 @@
 import { formatCount } from '../format-count.ts';
 import { MAX_VERDICT_PROBLEMS } from '../verdict-bounds.ts';
 import type { FieldProblem } from '../model.ts';
-import { keyPath } from './field-path.ts';
-import { isRecord } from './is-record.ts';
+import { keyPath } from '../values/field-path.ts';
+import { isRecord } from '../values/is-record.ts';
 import { MAX_RULE_CONFIGMAP_BYTES } from './pack-rule-files.ts';
 
 /**

@@ -12,11 +12,11 @@
  * the rule is refused with the reason; the Prometheus owner can exempt it with `excludedFromEnforcement`.
  */
 import type { FieldProblem } from '../model.ts';
-import { keyPath } from './field-path.ts';
+import { keyPath } from '../values/field-path.ts';
 import { lexTemplate, type Item, type ItemType } from './go-template-lexer.ts';
 import { unquoteGoString } from './go-template-literals.ts';
 import { injectLabelMatcher } from './inject-label-matcher.ts';
-import { isRecord } from './is-record.ts';
+import { isRecord } from '../values/is-record.ts';
 import { describePosition, findPromqlProblem } from './promql-check.ts';
 import type { PromqlDialect } from './promql-dialect.ts';
 import { findPromqlSyntaxError } from './promql-syntax.ts';

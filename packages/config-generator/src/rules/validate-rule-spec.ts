@@ -9,8 +9,8 @@
  * every other team little time.
  */
 import type { FieldProblem } from '../model.ts';
-import { keyPath } from './field-path.ts';
-import { isRecord } from './is-record.ts';
+import { keyPath } from '../values/field-path.ts';
+import { isRecord } from '../values/is-record.ts';
 import { parseDuration } from '../values/duration.ts';
 import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from '../values/prometheus-names.ts';
 import { findPromqlSyntaxError } from './promql-syntax.ts';

@@ -5,7 +5,7 @@
 import type { Endpoint, PodMetricsEndpoint } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { supports, type HttpClientContext } from '../http-client/index.ts';
-import { effectiveScrapeInterval } from '../prometheus/global-config.ts';
+import { effectiveScrapeInterval } from '../values/scrape-interval.ts';
 import { parseDuration } from '../values/duration.ts';
 import { re2RegexError } from '../values/re2-regex.ts';
 import type { ScrapeContext } from './scrape-context.ts';

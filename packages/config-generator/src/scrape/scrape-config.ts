@@ -11,7 +11,8 @@
 import type { ScrapeConfig } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { appendProxy, checkAuthExclusivity, Findings, renderBasicAuth, supports, type HttpClientContext } from '../http-client/index.ts';
-import { effectiveScrapeInterval, escapingSchemeName } from '../prometheus/global-config.ts';
+import { escapingSchemeName } from '../values/name-escaping.ts';
+import { effectiveScrapeInterval } from '../values/scrape-interval.ts';
 import { parseDuration } from '../values/duration.ts';
 import { scrapeConfigFileProblems } from './file-access.ts';
 import { appendMonitorLimits, validateMonitorLimits } from './limits.ts';

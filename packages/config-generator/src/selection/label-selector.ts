@@ -6,7 +6,7 @@
  */
 import type { LabelSelector } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
-import { keyPath } from '../rules/field-path.ts';
+import { keyPath } from '../values/field-path.ts';
 
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

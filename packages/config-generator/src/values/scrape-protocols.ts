@@ -3,7 +3,8 @@
  * Prometheus version each needs. Shared by monitor-level settings and the Prometheus' global block.
  */
 import type { ServiceMonitorSpec } from '@promop/crds';
-import type { HttpClientContext } from '../http-client/render-context.ts';
+import type { Findings } from '../findings.ts';
+import type { PrometheusVersion } from '../prometheus-version.ts';
 import { isAtLeast } from '../prometheus-version.ts';
 
 /** One protocol name, as the CRD schemas spell it. */
@@ -27,7 +28,7 @@ export const SCRAPE_PROTOCOLS: readonly string[] = Object.keys(KNOWN);
  * CRD's enum normally stops it, but not under prometheus-operator's own CRDs of another release) or a name listed
  * twice — Prometheus refuses the whole config file for either.
  */
-export function checkScrapeProtocols(protocols: readonly string[] | null | undefined, path: string, hc: Pick<HttpClientContext, 'findings'>): void {
+export function checkScrapeProtocols(protocols: readonly string[] | null | undefined, path: string, hc: { findings: Findings }): void {
   const seen = new Set<string>();
   (protocols ?? []).forEach((protocol, i) => {
     if (!SCRAPE_PROTOCOLS.includes(protocol)) hc.findings.problem(`${path}[${i}]`, `unknown scrape protocol "${protocol}"; expected one of ${SCRAPE_PROTOCOLS.join(', ')}`);
@@ -42,7 +43,7 @@ export function checkScrapeProtocols(protocols: readonly string[] | null | undef
  * filter for monitor-level and global `scrape_protocols`; when nothing is left the caller omits the key
  * (Prometheus refuses an empty list too).
  */
-export function protocolsForVersion(protocols: readonly string[] | null | undefined, path: string, hc: Pick<HttpClientContext, 'version' | 'findings'>): string[] {
+export function protocolsForVersion(protocols: readonly string[] | null | undefined, path: string, hc: { version: PrometheusVersion; findings: Findings }): string[] {
   return (protocols ?? []).filter((protocol) => {
     if (protocol !== 'PrometheusText1.0.0' || isAtLeast(hc.version, '3.0.0')) return true;
     hc.findings.warn(`${path}: ignored PrometheusText1.0.0 because Prometheus ${hc.version.text} does not support it (needs v3.0.0 or later)`);
