@@ -2,10 +2,10 @@
  * What writing a large configuration costs the API server (issue 8, first config): 64 Secrets the size of
  * promop's scrape file Secrets at 1,000 two-endpoint ServiceMonitors (60 KB of text, 80 KB base64 each), over
  * one shared keep-alive RawApi as `promop run` makes them: created and then replaced with new content through
- * promop's ChildWriter (what promop does), and for comparison with server-side apply (what promop did before) with
+ * promop's ChildWriter (what promop does), and for comparison with server-side apply (the alternative) with
  * 1, 8, 32 and 64 requests in flight, and as small Secrets (600 bytes). `create` and `replace` are ChildWriter's
- * (protobuf bodies, metadata-only answers); `json create` and `json replace` the same writes as promop sent them
- * before (JSON bodies, the whole object answered). Wall time, this process' CPU time and kube-apiserver's CPU time
+ * (protobuf bodies, metadata-only answers); `json create` and `json replace` the same writes as a JSON client sends
+ * them (JSON bodies, the whole object answered). Wall time, this process' CPU time and kube-apiserver's CPU time
  * (/proc/<pid>/stat) are printed, so the share of the client and of the API server can be told apart.
  *
  * Run: `node bench/config-writes.bench.ts` (a control plane of its own on loopback, about a minute).
@@ -81,7 +81,8 @@ try {
     // With the applied-hash annotation promop's writes carry. It matters to a replace's cost: the API server compares
     // the new object with the old one (fieldmanager's IgnoreManagedFieldsTimestampsTransformer, a reflective
     // DeepEqual, byte by byte over `data`) and stops at the first difference, which the annotation, in metadata
-    // before data, is; without it the 800 KB replaces below (new content only at the end) cost it ~100 ms each.
+    // before data, is; without it the large replaces below (new content only at the end) cost it a full comparison
+    // each (docs/performance.md, "Writing").
     const secrets = Array.from({ length: SECRETS }, (_, i): V1Secret => withAppliedHash<V1Secret>({
       apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
       metadata: { name: `round-${createRound}-slot-${i}`, namespace: NAMESPACE },

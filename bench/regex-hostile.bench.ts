@@ -2,7 +2,7 @@
  * How long promop takes to decide a hostile regex (issue 23): whether Prometheus accepts it and, if it does, whether
  * it matches the empty string — what the operator does for every relabeling regex and PromQL regex matcher, on the
  * thread that reconciles everything. The forms (packages/config-generator/src/values/go-regexp/hostile-regexes.ts)
- * include the ones that took seconds to minutes on V8's backtracking engine, which promop no longer uses, and
+ * include the ones that take seconds to minutes on V8's backtracking engine, which promop does not use, and
  * megabyte-long patterns. The goal: each decided in at most 50 ms. Their verdicts are checked against Go's by
  * hostile-regexes.test.ts; here only the time.
  *

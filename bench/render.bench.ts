@@ -112,7 +112,7 @@ function runOne(count: number): void {
     const cpuStart = process.cpuUsage();
     generate({ ...input, memo });
     // Not counting the output's bytes here: the operator keeps each unchanged file's size (and text) from the
-    // previous call, so reading 49 MB again per change would measure this benchmark, not promop.
+    // previous call, so reading every file's bytes again per change would measure this benchmark, not promop.
     const cpu = process.cpuUsage(cpuStart);
     changeCpuTimes.push((cpu.user + cpu.system) / 1000);
     changeTimes.push(Number(process.hrtime.bigint() - start) / 1e6);

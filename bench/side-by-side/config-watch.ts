@@ -4,11 +4,11 @@
  * the watch answers "when did the configuration first hold X", X being every monitor's jobs or a changed value.
  *
  * The time of an answer is the arrival of the watch event that made it true (stamped before parsing), so decoding
- * a 46 MiB configuration in this process does not count against the operator that wrote it.
+ * a large configuration in this process does not count against the operator that wrote it.
  *
  * The watch reads the Secrets as protobuf (protobuf-watch.ts), as the kubelet does: their bytes come as they are,
- * where JSON would make the API server base64- and JSON-encode every configuration for this watcher (about a
- * quarter of its CPU during a first config at 10,000 ServiceMonitors) and this process parse it back. The probe
+ * where JSON would make the API server base64- and JSON-encode every configuration for this watcher (a large share
+ * of its CPU during a first config; docs/performance.md, "Method") and this process parse it back. The probe
  * should cost the machine it measures as little as it can. The initial list, a one-off before anything is
  * measured, stays JSON.
  */

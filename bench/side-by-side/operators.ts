@@ -81,8 +81,8 @@ export function promop(options: PromopOptions = {}): OperatorUnderTest {
     crdDirectory: () => join(REPO_ROOT, 'crds'),
     start: (kubeconfig, port, logFile) => startProcess('promop', process.execPath, [
       ...PROMOP_NODE_FLAGS,
-      // Sampling every 10 ms rather than node's 1 ms: the sampler alone used 0.25 s of CPU per 5 idle seconds, more
-      // than the settle rule allows, so a profiled promop never "settled" and the run waited 20 minutes per step.
+      // Sampling every 10 ms rather than node's 1 ms: at 1 ms the sampler alone uses more CPU while idle than the
+      // settle rule allows, so a profiled promop would never "settle" and the run would wait out every step.
       ...(options.cpuProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDirectory}`, `--cpu-prof-interval=${CPU_PROFILE_INTERVAL_US}`] : []),
       PROMOP_CLI, 'run', '--kubeconfig', kubeconfig, '--metrics-address', `127.0.0.1:${port}`,
       // No Nodes exist; the pod networks would otherwise come from their podCIDRs. No pod ever runs anyway.

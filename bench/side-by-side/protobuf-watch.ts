@@ -1,9 +1,9 @@
 /**
  * A watch of Secrets in Kubernetes' protobuf encoding, read by a reader that knows exactly the few messages the
  * benchmark needs. The API server then sends the Secrets' bytes as they are stored instead of base64 inside JSON:
- * at 10,000 ServiceMonitors JSON-encoding 38 MiB of configuration for this one watcher took about a quarter of the
- * API server's CPU during a first config, and parsing it about 0.8 CPU-s here. The kubelet, the real consumer of
- * these Secrets, reads them as protobuf too.
+ * JSON-encoding the whole configuration for this one watcher would take a large share of the API server's CPU
+ * during a first config, and parsing it more CPU here (docs/performance.md, "Method"). The kubelet, the real
+ * consumer of these Secrets, reads them as protobuf too.
  *
  * What kube-apiserver (v1.37) sends for `Accept: application/vnd.kubernetes.protobuf;stream=watch`, as seen on the
  * wire (protobuf-watch.apiserver.test.ts reads it live; protobuf-watch.test.ts decodes captured frames, an ERROR
