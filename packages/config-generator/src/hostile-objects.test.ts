@@ -130,14 +130,14 @@ describe('a team\'s regex nested past Go\'s 1000 levels (600 alternations, 2,400
   it('rejects its ServiceMonitor alone with Go\'s reason, the regex itself cut short so the reason is seen', () => {
     const hostile = serviceMonitor('hostile', 'deep-regex', { endpoints: [{ port: 'web', relabelings: [{ sourceLabels: ['__address__'], regex: deep, action: 'keep' }] }] });
     const output = generate(input({ serviceMonitors: [hostile] }));
-    expectRejectedAlone(output, 'ServiceMonitor', 'deep-regex', /^spec\.endpoints\[0\]\.relabelings\[0\]\.regex: invalid regex "\(a\|.{100,130}… \(2401 characters\)": expression nests too deeply/);
+    expectRejectedAlone(output, 'ServiceMonitor', 'deep-regex', /^spec\.endpoints\[0\]\.relabelings\[0\]\.regex: invalid regex "\(a\|.{100,130}… \(2,401 characters\)": expression nests too deeply/);
     expect(loadedJobs(output)).toEqual(everyTeamsJob);
   });
 
   it('rejects its PrometheusRule alone with Go\'s reason, the matcher cut short', () => {
     const hostile = prometheusRule('hostile', 'deep-regex', [{ alert: 'Deep', expr: `up{job=~"${deep}"} == 0` }]);
     const output = generate(input({ prometheusRules: [hostile] }));
-    expectRejectedAlone(output, 'PrometheusRule', 'deep-regex', /^spec\.groups\[0\]\.rules\[0\]\.expr: invalid regular expression in job=~"\(a\|.{100,130}… \(2408 characters\) at column 4: expression nests too deeply/);
+    expectRejectedAlone(output, 'PrometheusRule', 'deep-regex', /^spec\.groups\[0\]\.rules\[0\]\.expr: invalid regular expression in job=~"\(a\|.{100,130}… \(2,408 characters\) at column 4: expression nests too deeply/);
   });
 });
 
@@ -249,7 +249,7 @@ describe('a team PrometheusRule with a 400,000-character record name', () => {
 
   it('is rejected alone, and its reason repeats only the start of the name', () => {
     const output = generate(input({ prometheusRules: [hostile] }));
-    expectRejectedAlone(output, 'PrometheusRule', 'long-name', /^spec\.groups\[0\]\.rules\[0\]\.record: "bad\{x{116}… \(400005 characters\)" contains braces/);
+    expectRejectedAlone(output, 'PrometheusRule', 'long-name', /^spec\.groups\[0\]\.rules\[0\]\.record: "bad\{x{116}… \(400,005 characters\)" contains braces/);
     const verdict = verdictOf(output, 'PrometheusRule', 'hostile', 'long-name');
     if (!verdict.selected || verdict.accepted) throw new Error('accepted');
     expect(verdict.problems[0]!.message.length).toBeLessThan(400);
@@ -277,7 +277,7 @@ describe('a team ServiceMonitor whose problems would quote back a megabyte', () 
   it('is rejected alone with a status the API server accepts: at most 20 problems and a note, each cut to 1,000 characters', () => {
     const output = generate(input({ serviceMonitors: hostile }));
     // The regex is quoted only in part, so the reason after it is seen.
-    expectRejectedAlone(output, 'ServiceMonitor', 'huge-regex', /^spec\.endpoints\[0\]\.relabelings\[0\]\.regex: invalid regex "\(a{119}… \(1048577 characters\)": missing closing \)/);
+    expectRejectedAlone(output, 'ServiceMonitor', 'huge-regex', /^spec\.endpoints\[0\]\.relabelings\[0\]\.regex: invalid regex "\(a{119}… \(1,048,577 characters\)": missing closing \)/);
     const huge = verdictOf(output, 'ServiceMonitor', 'hostile', 'huge-regex');
     if (!huge.selected || huge.accepted) throw new Error('accepted');
     expect(huge.reason.length).toBeLessThan(1_000);

@@ -7,6 +7,7 @@
  */
 import type { FieldProblem, Verdict } from './model.ts';
 import { formatCount } from './format-count.ts';
+import { shortenedTo } from './values/shown-text.ts';
 
 /** The most problems a verdict lists (and then one note saying how many more there were): enough to fix an object. */
 export const MAX_VERDICT_PROBLEMS = 20;
@@ -48,5 +49,5 @@ function boundedTexts(texts: string[]): string[] {
 }
 
 function shortened(text: string): string {
-  return text.length <= MAX_VERDICT_TEXT_CHARS ? text : `${text.slice(0, MAX_VERDICT_TEXT_CHARS)}… (${formatCount(text.length)} characters)`;
+  return shortenedTo(text, MAX_VERDICT_TEXT_CHARS);
 }

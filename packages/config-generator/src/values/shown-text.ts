@@ -3,9 +3,16 @@
  * quoted back in full (once per problem) would make the status larger than the API server accepts, and would push
  * the reason itself past the cut verdicts are given (verdict-bounds.ts), so the user would not see why.
  */
+import { formatCount } from '../format-count.ts';
+
 export const MAX_SHOWN_CHARS = 120;
 
 /** `text` cut to MAX_SHOWN_CHARS, saying how long it was. */
 export function shortened(text: string): string {
-  return text.length <= MAX_SHOWN_CHARS ? text : `${text.slice(0, MAX_SHOWN_CHARS)}… (${text.length} characters)`;
+  return shortenedTo(text, MAX_SHOWN_CHARS);
+}
+
+/** `text` cut to `maxChars`, saying how long it was: the one way promop shortens what it shows of a text. */
+export function shortenedTo(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}… (${formatCount(text.length)} characters)`;
 }
