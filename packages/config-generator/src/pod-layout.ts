@@ -3,6 +3,7 @@
  * The generator writes these paths into prometheus.yaml and the controller mounts volumes at the
  * same paths: this module is the one place both read them from.
  */
+import type { PrometheusWorkloadKind } from '@promop/crds';
 
 /** Directory of TLS material taken from Secrets/ConfigMaps (the tls-assets Secret is mounted here). */
 export const CERTS_DIR = '/etc/prometheus/certs';
@@ -36,9 +37,11 @@ export const CONFIGMAPS_DIR = '/etc/prometheus/configmaps';
 /** TSDB data directory. */
 export const STORAGE_DIR = '/prometheus';
 
-/** The kinds promop runs Prometheus pods for: a server, or an agent (agent mode); the registry's workload kinds. */
-import type { WorkloadKind } from '@promop/crds';
-export type { WorkloadKind };
+/**
+ * The kinds promop runs Prometheus pods for: a server, or an agent (agent mode); the registry's Prometheus-family
+ * workload kinds (an Alertmanager is a workload of another program).
+ */
+export type WorkloadKind = PrometheusWorkloadKind;
 
 /**
  * The prefix of every object promop creates for each kind, prometheus-operator's: `prometheus-<name>` for a

@@ -7,13 +7,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { load } from 'js-yaml';
-import { crdManifests } from '@promop/crds';
+import { crdManifests, PROMETHEUS_WORKLOAD_KINDS, SELECTED_KINDS } from '@promop/crds';
 import { REPO_ROOT } from '@promop/testkit';
 import { programHelp } from './cli/command-line.ts';
 import { COMMANDS, specOf } from './cli/commands.ts';
 import { parseRunArguments, runOperatorCommand } from './run-command.ts';
 
 const SERVED = crdManifests().map((crd) => crd.spec.names.kind);
+/** The kinds a Prometheus configuration is made from: what the CLI renders, explains and diffs (not Alertmanager). */
+const PROMETHEUS_CONFIG_KINDS: readonly string[] = [...PROMETHEUS_WORKLOAD_KINDS, ...SELECTED_KINDS];
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 const DOCS = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
 
@@ -79,17 +81,17 @@ describe('the kinds the docs list', () => {
 });
 
 describe('promop --help and the commands that read the cluster', () => {
-  it('the top-level help names every kind promop serves', () => {
+  it('the top-level help names every kind a Prometheus configuration is made from', () => {
     const help = programHelp(COMMANDS.map((command) => command.spec), 'promop').replace(/\s+/g, ' ');
     const lists = [...help.matchAll(KIND_LIST)].map((match) => [...kindsIn(match[0])].sort());
-    expect(lists).toEqual([[...SERVED].sort()]);
+    expect(lists).toEqual([[...PROMETHEUS_CONFIG_KINDS].sort()]);
   });
 
-  it('explain takes every kind promop serves, and diff reads every one', () => {
+  it('explain takes every kind a Prometheus configuration is made from, and diff reads every one', () => {
     const synopsis = specOf('explain').synopsis.split(' ')[1]!.split('|').sort();
-    expect(synopsis).toEqual(SERVED.map((kind) => kind.toLowerCase()).sort());
+    expect(synopsis).toEqual(PROMETHEUS_CONFIG_KINDS.map((kind) => kind.toLowerCase()).sort());
     const diff = specOf('diff').description.replace(/\s+/g, ' ');
-    expect([...diff.matchAll(KIND_LIST)].map((match) => SERVED.filter((kind) => !kindsIn(match[0]).has(kind)))).toEqual([[]]);
+    expect([...diff.matchAll(KIND_LIST)].map((match) => PROMETHEUS_CONFIG_KINDS.filter((kind) => !kindsIn(match[0]).has(kind)))).toEqual([[]]);
   });
 });
 

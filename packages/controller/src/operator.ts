@@ -8,7 +8,7 @@
  * over HTTP.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { API_VERSIONS, GROUP, KINDS, PLURALS, WORKLOAD_KINDS } from '@promop/crds';
+import { API_VERSIONS, GROUP, KINDS, PLURALS, PROMETHEUS_WORKLOAD_KINDS } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
   ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, namespacedPath, startClusterCaches,
@@ -17,7 +17,8 @@ import {
 } from './kube/index.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
-import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, splitKey, workloadKey } from './reconcile/index.ts';
+import { AlertmanagerReconciler } from './alertmanager/reconcile-alertmanager.ts';
+import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, splitKey, workloadKey } from './reconcile/index.ts';
 import type { WorkloadKind } from './workload/index.ts';
 import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
 
@@ -76,9 +77,9 @@ async function prometheusExists(api: RawApi, kind: WorkloadKind, namespace: stri
   }
 }
 
-/** One value per workload kind (each has a work queue and a reconciler of its own). */
+/** One value per workload kind of the Prometheus family (each has a work queue and a reconciler of its own). */
 function perWorkloadKind<T>(make: (kind: WorkloadKind) => T): Record<WorkloadKind, T> {
-  return Object.fromEntries(WORKLOAD_KINDS.map((kind) => [kind, make(kind)])) as Record<WorkloadKind, T>;
+  return Object.fromEntries(PROMETHEUS_WORKLOAD_KINDS.map((kind) => [kind, make(kind)])) as Record<WorkloadKind, T>;
 }
 
 /** A running (or stopped) promop operator. */
@@ -93,6 +94,9 @@ export class Operator {
   /** One work queue and one reconciler per kind. */
   readonly #queues: Readonly<Record<WorkloadKind, WorkQueue>>;
   readonly #reconcilers: Readonly<Record<WorkloadKind, PrometheusReconciler>>;
+  /** Alertmanagers: stored, reported as not run yet (alertmanager/reconcile-alertmanager.ts). */
+  readonly #alertmanagerQueue: WorkQueue;
+  readonly #alertmanagers: AlertmanagerReconciler;
   readonly #podClient: PrometheusReloader;
   readonly #metrics: OperatorMetrics;
   #resyncTimer: NodeJS.Timeout | undefined;
@@ -160,6 +164,12 @@ export class Operator {
       metrics,
     });
     this.#reconcilers = perWorkloadKind(reconciler);
+    this.#alertmanagerQueue = new WorkQueue({
+      workers: 1,
+      onError: (key, error, failures) => this.#log.error({ alertmanager: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
+      metrics,
+    });
+    this.#alertmanagers = new AlertmanagerReconciler({ alertmanagers: this.#caches.alertmanagers, status, events, log: this.#log });
   }
 
   /** Lists and watches everything, then starts reconciling. Rejects (and cleans up) when a cache cannot list. */
@@ -176,8 +186,11 @@ export class Operator {
     if (this.#started) throw new Error('bug: Operator started twice');
     this.#started = true;
     enqueueOnChanges(this.#caches, this.#queues, this.#referenced);
+    this.#caches.alertmanagers.onChange((alertmanager, change) => {
+      if (change !== 'delete') this.#alertmanagerQueue.add(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
+    });
     // A deleted (or no longer selected) Prometheus or agent takes its per-Prometheus series with it.
-    for (const kind of WORKLOAD_KINDS) {
+    for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#caches[KINDS[kind].list].onChange((workload: { metadata: { namespace: string; name: string } }, change) => {
         if (change === 'delete') this.#metrics.forgetPrometheus(workloadKey(kind, workload.metadata.namespace, workload.metadata.name));
       });
@@ -191,7 +204,9 @@ export class Operator {
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length, prometheusAgents: this.#caches.prometheusAgents.list().length }, 'reconciling');
     // Everything, once: a new leader must not rely on the keys its stand-by time happened to queue.
     enqueueEveryPrometheus(this.#caches, this.#queues);
-    for (const kind of WORKLOAD_KINDS) {
+    for (const alertmanager of this.#caches.alertmanagers.list()) this.#alertmanagerQueue.add(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
+    this.#alertmanagerQueue.start((key) => this.#alertmanagers.reconcile(key));
+    for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#queues[kind].start(recordedReconcile(this.#metrics, (key) => this.#reconcilers[kind].reconcile(key), {
         // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.
         onReconciled: (key, outcome, ms) => this.#log.debug({ prometheus: key, kind, outcome, ms: Math.round(ms) }, 'reconciled'),
@@ -222,7 +237,10 @@ export class Operator {
    * and the next leader or start writes it. Resolves once the reconciles and the binding writes in progress ended.
    */
   async #shutdownQueues(): Promise<void> {
-    await Promise.all(WORKLOAD_KINDS.flatMap((kind) => [this.#queues[kind].shutdown(), this.#reconcilers[kind].stopBindingWrites()]));
+    await Promise.all([
+      ...PROMETHEUS_WORKLOAD_KINDS.flatMap((kind) => [this.#queues[kind].shutdown(), this.#reconcilers[kind].stopBindingWrites()]),
+      this.#alertmanagerQueue.shutdown(),
+    ]);
   }
 
   /** Stops watching and reconciling; waits for the reconcile and the binding writes in progress. Children stay. */

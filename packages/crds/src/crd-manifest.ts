@@ -74,6 +74,16 @@ interface KindDefinition {
   subresources: Record<string, unknown>;
 }
 
+const ALERTMANAGER_COLUMNS: PrinterColumn[] = [
+  { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'Alertmanager version' },
+  { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired pods' },
+  { name: 'Ready', type: 'integer', jsonPath: '.status.availableReplicas', description: 'Available pods' },
+  { name: 'Reconciled', type: 'string', jsonPath: ".status.conditions[?(@.type == 'Reconciled')].status" },
+  { name: 'Available', type: 'string', jsonPath: ".status.conditions[?(@.type == 'Available')].status" },
+  AGE_COLUMN,
+  { name: 'Paused', type: 'boolean', jsonPath: '.status.paused', priority: 1, description: 'Whether reconciliation is paused' },
+];
+
 /** What a workload kind shows in `kubectl get` and how `kubectl scale` reaches it: each workload kind says its own. */
 const WORKLOAD_PRESENTATION: Record<WorkloadKind, Pick<KindDefinition, 'columns' | 'subresources'>> = {
   // `kubectl scale` changes the number of shards, as in prometheus-operator (not replicas per shard).
@@ -85,7 +95,13 @@ const WORKLOAD_PRESENTATION: Record<WorkloadKind, Pick<KindDefinition, 'columns'
     columns: PROMETHEUS_COLUMNS,
     subresources: { status: {}, scale: { specReplicasPath: '.spec.shards', statusReplicasPath: '.status.shards', labelSelectorPath: '.status.selector' } },
   },
+  // An Alertmanager is scaled by its replicas: they form one mesh.
+  Alertmanager: {
+    columns: ALERTMANAGER_COLUMNS,
+    subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+  },
 };
+
 
 /** Selected kinds (the teams' objects) all show how many workloads accepted and rejected them. */
 const SELECTED_PRESENTATION: Pick<KindDefinition, 'columns' | 'subresources'> = { columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } };

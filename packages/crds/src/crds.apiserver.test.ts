@@ -6,7 +6,7 @@
 import { ApiException, CustomObjectsApi } from '@kubernetes/client-node';
 import { sharedTestEnv, applyCrds, untilServed, ensureNamespace } from '@promop/testkit';
 import { GROUP } from './group.ts';
-import { API_VERSIONS, PLURALS, type Kind } from './kinds.ts';
+import { ALL_KINDS, API_VERSIONS, PLURALS, type Kind } from './kinds.ts';
 import { corpusObjects } from './test-support/corpus.ts';
 import { LEGACY_CASES } from './test-support/legacy-cases.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';
@@ -45,7 +45,8 @@ async function dryRunCreate(api: CustomObjectsApi, object: Record<string, unknow
 
 describe('the generated CRDs on a real API server', () => {
   let api: CustomObjectsApi;
-  const corpus = corpusObjects(['Prometheus', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule']);
+  // Every object of a kind promop serves, Alertmanager included: the whole corpus applies.
+  const corpus = corpusObjects(ALL_KINDS);
 
   beforeAll(async () => {
     const kc = sharedTestEnv().kubeConfig();

@@ -8,7 +8,7 @@
  * a shared constant is caught too.
  */
 import { crdManifests } from './crd-manifest.ts';
-import { podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { Kind } from './kinds.ts';
 
 type Node = Record<string, unknown>;
@@ -478,9 +478,34 @@ const PROMETHEUS_AGENT_ROWS: Row[] = [
   ...PROMETHEUS_ROWS.filter(([path]) => !SERVER_ONLY_FIELDS.includes(path.split(/[.[]/)[0] ?? '')),
 ];
 
+/** Go durations (alertmanager_types.go's GoDuration): no days or weeks. */
+const GO_DURATION = { type: 'string', pattern: '^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$' };
+
+/** prometheus-operator's AlertmanagerSpec (alertmanager_types.go). */
+const ALERTMANAGER_ROWS: Row[] = [
+  ['version', string], ['image', string], ['replicas', { type: 'integer', minimum: 0 }], ['configSecret', string],
+  ['alertmanagerConfigSelector', { type: 'object' }], ['alertmanagerConfigNamespaceSelector', { type: 'object' }],
+  ['alertmanagerConfigMatcherStrategy.type', { ...enumOf(['OnNamespace', 'OnNamespaceExceptForAlertmanagerNamespace', 'None']), default: 'OnNamespace' }],
+  ['alertmanagerConfiguration.name', { type: 'string', minLength: 1 }], ['alertmanagerConfiguration.global', opaque],
+  ['retention', { ...GO_DURATION, default: '120h' }], ['storage.volumeClaimTemplate', opaque], ['storage.emptyDir', opaque],
+  ['serviceAccountName', string], ['resources', opaque], ['paused', boolean], ['podMetadata.labels', stringMap],
+  ['nodeSelector', stringMap], ['tolerations', opaqueList], ['affinity', opaque], ['securityContext', opaque],
+  ['externalUrl', string], ['routePrefix', string], ['listenLocal', boolean],
+  ['logLevel', enumOf(['', 'debug', 'info', 'warn', 'error'])], ['logFormat', enumOf(['', 'logfmt', 'json'])],
+  ['secrets', stringList], ['configMaps', stringList], ['volumes', opaqueList], ['volumeMounts', opaqueList],
+  ['containers', opaqueList], ['initContainers', opaqueList], ['imagePullPolicy', enumOf(['', 'Always', 'Never', 'IfNotPresent'])],
+  ['portName', { type: 'string', default: 'web' }], ['minReadySeconds', { type: 'integer', minimum: 0 }],
+  ['additionalPeers', stringList], ['clusterAdvertiseAddress', string], ['clusterGossipInterval', GO_DURATION],
+  ['clusterPushpullInterval', GO_DURATION], ['clusterPeerTimeout', GO_DURATION], ['clusterLabel', string],
+  ['forceEnableClusterMode', boolean], ['web', opaque], ['limits.maxSilences', { type: 'integer', minimum: 0 }],
+  ['limits.maxPerSilenceBytes', byteSize], ['enableFeatures', stringList], ['additionalArgs', opaqueList],
+  ['terminationGracePeriodSeconds', { type: 'integer', minimum: 0 }],
+];
+
 const ROWS: Record<Kind, Row[]> = {
   Prometheus: PROMETHEUS_ROWS,
   PrometheusAgent: PROMETHEUS_AGENT_ROWS,
+  Alertmanager: ALERTMANAGER_ROWS,
   ServiceMonitor: SERVICE_MONITOR_ROWS,
   PodMonitor: POD_MONITOR_ROWS,
   Probe: PROBE_ROWS,
@@ -490,7 +515,7 @@ const ROWS: Record<Kind, Row[]> = {
 
 /** The spec schema of each kind, from the source literal and from the generated CRD. */
 const SPEC_SOURCES: [string, (kind: Kind) => Node][] = [
-  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, PrometheusAgent: prometheusAgentSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
+  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, PrometheusAgent: prometheusAgentSchema, Alertmanager: alertmanagerSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
   ['the generated CRD', (kind) => {
     const crd = crdManifests().find((c) => c.spec.names.kind === kind);
     const root = crd?.spec.versions[0]?.schema.openAPIV3Schema as { properties: { spec: Node } } | undefined;
@@ -535,6 +560,7 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
     expect(specOf('PrometheusRule').required).toBeUndefined();
     expect(specOf('Probe').required).toBeUndefined();
     expect(specOf('ScrapeConfig').required).toBeUndefined();
+    expect(specOf('Alertmanager').required).toBeUndefined();
   });
 
   it('has exactly the 25 fields of prometheus-operator\'s ServiceMonitor Endpoint', () => {
@@ -592,6 +618,7 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
       ...relabelDefault('metricRelabelings[]'),
     });
     expect(defaultsIn(specOf('ScrapeConfig'))).toEqual({ ...relabelDefault('relabelings[]'), ...relabelDefault('metricRelabelings[]') });
+    expect(defaultsIn(specOf('Alertmanager'))).toEqual({ retention: '120h', portName: 'web', 'alertmanagerConfigMatcherStrategy.type': 'OnNamespace' });
   });
 });
 

@@ -29,6 +29,11 @@ interface KindFacts {
   /** The property of a snapshot of the cluster (the caches, the generator's input) that lists objects of this kind. */
   readonly list: string;
   /**
+   * For workload kinds: the program its pods run. Prometheus and PrometheusAgent share one pod template, config
+   * generator and reconciler (the Prometheus family); an Alertmanager is a family of its own.
+   */
+  readonly program?: 'prometheus' | 'alertmanager';
+  /**
    * For selected kinds: the stem of the selector fields on the workload's spec (`serviceMonitor` →
    * `serviceMonitorSelector`, `serviceMonitorNamespaceSelector`) and the workload kinds that have them.
    */
@@ -37,8 +42,9 @@ interface KindFacts {
 
 /** Every kind promop serves, in the order prometheus-operator renders them (workloads, then jobs, then rules). */
 export const KINDS = {
-  Prometheus: { plural: 'prometheuses', version: 'v1', shortName: 'prom', role: 'workload', list: 'prometheuses' },
-  PrometheusAgent: { plural: 'prometheusagents', version: 'v1alpha1', shortName: 'promagent', role: 'workload', list: 'prometheusAgents' },
+  Prometheus: { plural: 'prometheuses', version: 'v1', shortName: 'prom', role: 'workload', program: 'prometheus', list: 'prometheuses' },
+  PrometheusAgent: { plural: 'prometheusagents', version: 'v1alpha1', shortName: 'promagent', role: 'workload', program: 'prometheus', list: 'prometheusAgents' },
+  Alertmanager: { plural: 'alertmanagers', version: 'v1', shortName: 'am', role: 'workload', program: 'alertmanager', list: 'alertmanagers' },
   ServiceMonitor: {
     plural: 'servicemonitors', version: 'v1', shortName: 'smon', role: 'scrape', list: 'serviceMonitors',
     selectedBy: { fieldStem: 'serviceMonitor', workloads: ['Prometheus', 'PrometheusAgent'] },
@@ -67,6 +73,8 @@ type Registry = typeof KINDS;
 export type Kind = keyof Registry;
 /** A kind promop runs pods for. */
 export type WorkloadKind = { [K in Kind]: Registry[K]['role'] extends 'workload' ? K : never }[Kind];
+/** A workload kind of the Prometheus family (one pod template, config generator and reconciler). */
+export type PrometheusWorkloadKind = { [K in Kind]: Registry[K] extends { program: 'prometheus' } ? K : never }[Kind];
 /** A kind workloads select: the teams' objects. */
 export type SelectedKind = Exclude<Kind, WorkloadKind>;
 /** A selected kind rendered into scrape jobs. */
@@ -83,6 +91,8 @@ const kindsWhere = <K extends Kind>(test: (facts: KindFacts) => boolean): readon
 export const ALL_KINDS: readonly Kind[] = kindsWhere<Kind>(() => true);
 /** The workload kinds. */
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = kindsWhere<WorkloadKind>((facts) => facts.role === 'workload');
+/** The workload kinds of the Prometheus family. */
+export const PROMETHEUS_WORKLOAD_KINDS: readonly PrometheusWorkloadKind[] = kindsWhere<PrometheusWorkloadKind>((facts) => facts.program === 'prometheus');
 /** The selected kinds, in the order their verdicts and jobs are listed. */
 export const SELECTED_KINDS: readonly SelectedKind[] = kindsWhere<SelectedKind>((facts) => facts.role !== 'workload');
 /** The selected kinds rendered into scrape jobs. */

@@ -1,6 +1,7 @@
 /** The complete-object schema of each kind: the one source the types, validators and CRDs come from. */
 import { KINDS, type Kind } from './kinds.ts';
 import { resourceSchema } from './schemas/resource.ts';
+import { alertmanagerSpecSchema, alertmanagerStatusSchema } from './schemas/alertmanager.ts';
 import { probeSpecSchema, probeStatusSchema } from './schemas/probe.ts';
 import { scrapeConfigSpecSchema, scrapeConfigStatusSchema } from './schemas/scrape-config.ts';
 import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
@@ -14,6 +15,8 @@ import { serviceMonitorSpecSchema, serviceMonitorStatusSchema } from './schemas/
 export const prometheusSchema = resourceSchema('Prometheus', prometheusSpecSchema, prometheusStatusSchema, KINDS.Prometheus.version);
 /** Schema of a whole PrometheusAgent object (monitoring.coreos.com/v1alpha1); its status is a Prometheus'. */
 export const prometheusAgentSchema = resourceSchema('PrometheusAgent', prometheusAgentSpecSchema, prometheusStatusSchema, KINDS.PrometheusAgent.version);
+/** Schema of a whole Alertmanager object. */
+export const alertmanagerSchema = resourceSchema('Alertmanager', alertmanagerSpecSchema, alertmanagerStatusSchema, KINDS.Alertmanager.version);
 /** Schema of a whole ServiceMonitor object. */
 export const serviceMonitorSchema = resourceSchema('ServiceMonitor', serviceMonitorSpecSchema, serviceMonitorStatusSchema, KINDS.ServiceMonitor.version);
 /** Schema of a whole PodMonitor object. */
@@ -29,6 +32,7 @@ export const prometheusRuleSchema = resourceSchema('PrometheusRule', prometheusR
 export const KIND_SCHEMAS = {
   Prometheus: { spec: prometheusSpecSchema, status: prometheusStatusSchema },
   PrometheusAgent: { spec: prometheusAgentSpecSchema, status: prometheusStatusSchema },
+  Alertmanager: { spec: alertmanagerSpecSchema, status: alertmanagerStatusSchema },
   ServiceMonitor: { spec: serviceMonitorSpecSchema, status: serviceMonitorStatusSchema },
   PodMonitor: { spec: podMonitorSpecSchema, status: podMonitorStatusSchema },
   Probe: { spec: probeSpecSchema, status: probeStatusSchema },
@@ -40,6 +44,7 @@ export const KIND_SCHEMAS = {
 export const RESOURCE_SCHEMAS = {
   Prometheus: prometheusSchema,
   PrometheusAgent: prometheusAgentSchema,
+  Alertmanager: alertmanagerSchema,
   ServiceMonitor: serviceMonitorSchema,
   PodMonitor: podMonitorSchema,
   Probe: probeSchema,

@@ -5,7 +5,7 @@
  * API server (or the validators, which return the defaulted copy) fill them in.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { alertmanagerSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { scrapeConfigSpecSchema } from './schemas/scrape-config.ts';
 import type { probeSpecSchema, probeTargetIngressSchema, probeTargetStaticConfigSchema, proberSpecSchema } from './schemas/probe.ts';
 import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
@@ -27,6 +27,10 @@ type Derive<S> = S extends object ? FromSchema<S & {}, { keepDefaultedProperties
 
 /** A whole Prometheus object. */
 export type Prometheus = Derive<typeof prometheusSchema>;
+/** A whole Alertmanager object. */
+export type Alertmanager = Derive<typeof alertmanagerSchema>;
+/** Alertmanager `.spec`. */
+export type AlertmanagerSpec = NonNullable<Alertmanager['spec']>;
 /** A whole PrometheusAgent object (v1alpha1). */
 export type PrometheusAgent = Derive<typeof prometheusAgentSchema>;
 /** PrometheusAgent `.spec`. */
@@ -115,6 +119,7 @@ export type AlertmanagerEndpoints = Derive<typeof alertmanagerEndpointsSchema>;
 export interface ResourceOfKind {
   Prometheus: Prometheus;
   PrometheusAgent: PrometheusAgent;
+  Alertmanager: Alertmanager;
   ServiceMonitor: ServiceMonitor;
   PodMonitor: PodMonitor;
   Probe: Probe;

@@ -1,15 +1,17 @@
 import { corpusObjects } from './test-support/corpus.ts';
 import { NEGATIVE_CASES } from './test-support/negative-cases.ts';
-import type { Kind } from './kinds.ts';
+import { ALL_KINDS, type Kind } from './kinds.ts';
 import { validatePrometheus, validateServiceMonitor, VALIDATORS } from './validation.ts';
 
 describe('the kube-prometheus manifests', () => {
-  const objects = corpusObjects(['Prometheus', 'ServiceMonitor', 'PodMonitor', 'PrometheusRule']);
+  // Every object of a kind promop serves, Alertmanager included.
+  const objects = corpusObjects(ALL_KINDS);
 
   it('contain the objects this suite is about', () => {
     expect(objects.filter((o) => o.kind === 'Prometheus')).toHaveLength(1);
     expect(objects.filter((o) => o.kind === 'ServiceMonitor')).toHaveLength(13);
     expect(objects.filter((o) => o.kind === 'PrometheusRule')).toHaveLength(8);
+    expect(objects.filter((o) => o.kind === 'Alertmanager')).toHaveLength(1);
   });
 
   it.each(objects.map((o) => [`${o.file} ${o.kind} ${o.name}`, o] as const))('%s is valid', (_title, { kind, object }) => {

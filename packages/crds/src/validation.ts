@@ -8,7 +8,7 @@ import * as compiled from './generated/validators.js';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
 import { INT_OR_STRING } from './validator-keywords.ts';
 import type { Kind } from './kinds.ts';
-import type { PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor, ResourceOfKind } from './types.ts';
+import type { Alertmanager, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor, ResourceOfKind } from './types.ts';
 
 /** One problem found in an object. */
 export interface ValidationError {
@@ -146,6 +146,8 @@ function validatorFor<T>(validate: ValidateFunction): (input: unknown) => Valida
 export const validatePrometheus: (input: unknown) => ValidationResult<Prometheus> = validatorFor(compiled.Prometheus);
 /** Checks a PrometheusAgent object (v1alpha1) against the CRD schema; never throws. */
 export const validatePrometheusAgent: (input: unknown) => ValidationResult<PrometheusAgent> = validatorFor(compiled.PrometheusAgent);
+/** Checks an Alertmanager object against the CRD schema; never throws. */
+export const validateAlertmanager: (input: unknown) => ValidationResult<Alertmanager> = validatorFor(compiled.Alertmanager);
 /** Checks a ServiceMonitor object against the CRD schema; never throws. */
 export const validateServiceMonitor: (input: unknown) => ValidationResult<ServiceMonitor> = validatorFor(compiled.ServiceMonitor);
 /** Checks a PodMonitor object against the CRD schema; never throws. */
@@ -161,6 +163,7 @@ export const validatePrometheusRule: (input: unknown) => ValidationResult<Promet
 export const VALIDATORS: { readonly [K in Kind]: (input: unknown) => ValidationResult<ResourceOfKind[K]> } = {
   Prometheus: validatePrometheus,
   PrometheusAgent: validatePrometheusAgent,
+  Alertmanager: validateAlertmanager,
   ServiceMonitor: validateServiceMonitor,
   PodMonitor: validatePodMonitor,
   Probe: validateProbe,

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { CHART_DIR, GENERATED_DIRS, KEEP_POLICY, REPO_CRDS_DIR, renderChartFiles } from './chart-files.ts';
+import { ALL_KINDS } from '@promop/crds';
 
 const REGENERATE = 'stale: run `node packages/controller/scripts/generate-chart-rbac.ts`';
 
@@ -31,7 +32,7 @@ describe('charts/promop generated files', () => {
 
   it('every CRD of crds/ is in the chart, equal but for the keep policy', () => {
     const names = readdirSync(REPO_CRDS_DIR).filter((n) => n.endsWith('.yaml'));
-    expect(names).toHaveLength(7);
+    expect(names).toHaveLength(ALL_KINDS.length);
     for (const name of names) {
       const source = load(readFileSync(join(REPO_CRDS_DIR, name), 'utf8')) as { metadata: { annotations?: Record<string, string> } };
       const chart = load(files.get(`files/crds/${name}`) ?? '') as { metadata: { annotations?: Record<string, string> } };

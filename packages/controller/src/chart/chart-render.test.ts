@@ -10,6 +10,7 @@ import {
 } from '../rbac/index.ts';
 import { CHART_DIR, KEEP_POLICY, REPO_CRDS_DIR } from './chart-files.ts';
 import { helm } from '@promop/testkit';
+import { ALL_KINDS } from '@promop/crds';
 
 interface Manifest {
   apiVersion: string;
@@ -50,7 +51,7 @@ describe('charts/promop with helm', () => {
 
     it('renders one Deployment running `promop run` as the chart ServiceAccount, and nothing unexpected', () => {
       expect(manifests.map((m) => m.kind).sort()).toEqual([
-        'ClusterRole', 'ClusterRoleBinding', ...Array(7).fill('CustomResourceDefinition'), 'Deployment', 'Service', 'ServiceAccount',
+        'ClusterRole', 'ClusterRoleBinding', ...Array(ALL_KINDS.length).fill('CustomResourceDefinition'), 'Deployment', 'Service', 'ServiceAccount',
       ]);
       const [deployment] = ofKind<Deployment>(manifests, 'Deployment');
       expect(deployment?.spec.replicas).toBe(1);

@@ -5,7 +5,7 @@
  */
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { ResourceOfKind } from '@promop/crds';
-import { ALL_KINDS, GROUP, KINDS, type Kind, type ListOf } from '@promop/crds/kinds';
+import { ALL_KINDS, GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, SELECTED_KINDS, type Kind, type ListOf } from '@promop/crds/kinds';
 import { KubeReadError, type KubeReader } from './kube-reader.ts';
 
 /** The custom resources of a cluster, one list per kind of the registry (`serviceMonitors`, ...), and its namespaces. */
@@ -23,6 +23,12 @@ export function concatClusterObjects(a: ClusterObjects, b: ClusterObjects): Clus
 }
 
 /**
+ * The kinds the commands read: those a Prometheus configuration is made from. Alertmanagers are not rendered by
+ * the CLI, so they are not listed (a user may read the cluster without the right to list them).
+ */
+const LISTED_KINDS: readonly Kind[] = [...PROMETHEUS_WORKLOAD_KINDS, ...SELECTED_KINDS];
+
+/**
  * Lists the custom resources and namespaces. A refused list is a KubeReadError naming the resource. A kind the
  * cluster does not serve (404: CRDs older than promop's support of that kind) has no objects, unless the cluster
  * serves none of the kinds: then the CRDs are not installed, and the first 404 is the error.
@@ -30,7 +36,7 @@ export function concatClusterObjects(a: ClusterObjects, b: ClusterObjects): Clus
 export async function readClusterObjects(reader: KubeReader): Promise<ClusterObjects> {
   const [namespaceListing, ...listings] = await Promise.allSettled([
     reader.list<V1Namespace>('/api/v1/namespaces'),
-    ...ALL_KINDS.map((kind) => {
+    ...LISTED_KINDS.map((kind) => {
       const { version, plural } = KINDS[kind];
       // The generator tells an agent by its kind, which a custom resource's list items carry; set it all the same.
       return reader.list<Record<string, unknown>>(`/apis/${GROUP}/${version}/${plural}`).then((items) => items.map((item) => ({ ...item, kind })));
@@ -42,7 +48,7 @@ export async function readClusterObjects(reader: KubeReader): Promise<ClusterObj
   if (listings.every(unserved)) throw (listings[0] as PromiseRejectedResult).reason;
   if (namespaceListing!.status === 'rejected') throw namespaceListing!.reason;
   const objects = noClusterObjects();
-  ALL_KINDS.forEach((kind, index) => {
+  LISTED_KINDS.forEach((kind, index) => {
     const listing = listings[index]!;
     if (listing.status === 'fulfilled') (objects as unknown as Record<string, unknown[]>)[KINDS[kind].list] = listing.value;
   });

@@ -31,7 +31,8 @@ export function explainTarget(line: ParsedCommandLine): { ok: true; target: Expl
   const [kindText, inlineName] = first.includes('/') ? (first.split('/', 2) as [string, string]) : [first, undefined];
   if (inlineName !== undefined && second !== undefined) return { ok: false, message: `unexpected argument "${second}" after ${first}` };
   const name = inlineName ?? second;
-  const kind = kindNamed(kindText);
+  const named = kindNamed(kindText);
+  const kind = EXPLAIN_KINDS.find((each) => each === named);
   if (!kind) return { ok: false, message: `cannot explain "${kindText}": the kind must be one of ${EXPLAIN_KINDS.map((each) => each.toLowerCase()).join(', ')}` };
   if (!name) return { ok: false, message: `missing the name of the ${kind.toLowerCase()}` };
   return { ok: true, target: { kind, namespace: flagValue(line, 'namespace'), name } };

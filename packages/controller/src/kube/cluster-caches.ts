@@ -15,7 +15,7 @@
  * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
 import type { V1Namespace, V1Pod, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { ALL_KINDS, GROUP, KINDS, type Kind, type ListOf, type ResourceOfKind } from '@promop/crds';
+import { ALL_KINDS, GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, type Kind, type ListOf, type ResourceOfKind } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
 import type { RawApi } from './raw-api.ts';
@@ -106,8 +106,9 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     ? new MultiNamespaceCache(new Map(scope.namespaces.map((name) => [name, watched<V1Namespace>(`namespace ${name}`, '/api/v1/namespaces', { objectName: name })])))
     : watched<V1Namespace>('namespaces', '/api/v1/namespaces', {});
   const kindCaches = Object.fromEntries(ALL_KINDS.map((kind) => {
-    const { plural, version, role, list } = KINDS[kind];
-    const labelSelector = role === 'workload' ? options.prometheusSelector : undefined;
+    const { plural, version, list } = KINDS[kind];
+    // `--prometheus-instance-selector` filters the Prometheus family only, as upstream's (Alertmanagers have their own).
+    const labelSelector = (PROMETHEUS_WORKLOAD_KINDS as readonly Kind[]).includes(kind) ? options.prometheusSelector : undefined;
     return [list, cache<CachedObject>(plural, `/apis/${GROUP}/${version}`, plural, labelSelector ? { labelSelector } : {})];
   })) as unknown as KindCaches;
   return {

@@ -29,7 +29,7 @@
  * annotation does not cause a reconcile of its own.
  */
 import type { V1ObjectMeta, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
-import { GROUP, KINDS, SELECTED_KINDS, WORKLOAD_KINDS } from '@promop/crds';
+import { GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, SELECTED_KINDS } from '@promop/crds';
 import type { ClusterCaches, ReferencedKind } from '../kube/index.ts';
 import { PROMETHEUS_NAME_LABEL, WORKLOADS, type WorkloadKind } from '../workload/index.ts';
 import { appliedHashOf } from './applied-hash.ts';
@@ -52,19 +52,19 @@ const cacheOf = (kind: WorkloadKind) => KINDS[kind].list;
  * reconcile decides, and the periodic resync.
  */
 export function enqueueEveryPrometheus(caches: Pick<ClusterCaches, 'prometheuses' | 'prometheusAgents'>, queues: WorkloadQueues): void {
-  for (const kind of WORKLOAD_KINDS) {
+  for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
     for (const workload of caches[cacheOf(kind)].list()) queues[kind].add(objectKey(workload.metadata.namespace, workload.metadata.name));
   }
 }
 
 /** The kind whose pods carry `app.kubernetes.io/name: <appName>`, if any. */
 function kindOfAppName(appName: string | undefined): WorkloadKind | undefined {
-  return WORKLOAD_KINDS.find((kind) => WORKLOADS[kind].appName === appName);
+  return PROMETHEUS_WORKLOAD_KINDS.find((kind) => WORKLOADS[kind].appName === appName);
 }
 
 /** The kind an owner reference names, if it is one of promop's owners (group monitoring.coreos.com). */
 function kindOfOwner(ref: { apiVersion: string; kind: string }): WorkloadKind | undefined {
-  return ref.apiVersion.startsWith(`${GROUP}/`) ? WORKLOAD_KINDS.find((kind) => kind === ref.kind) : undefined;
+  return ref.apiVersion.startsWith(`${GROUP}/`) ? PROMETHEUS_WORKLOAD_KINDS.find((kind) => kind === ref.kind) : undefined;
 }
 
 /** What about a pod decides whether and where promop reloads it (pure). */
@@ -133,7 +133,7 @@ export function enqueueOnChanges(caches: ClusterCaches, queues: WorkloadQueues, 
   };
   const boundPrometheuses = (status: { bindings?: { group: string; resource: string; namespace: string; name: string }[] } | undefined) => {
     for (const binding of status?.bindings ?? []) {
-      const kind = binding.group === GROUP ? WORKLOAD_KINDS.find((k) => WORKLOADS[k].resource === binding.resource) : undefined;
+      const kind = binding.group === GROUP ? PROMETHEUS_WORKLOAD_KINDS.find((k) => WORKLOADS[k].resource === binding.resource) : undefined;
       if (kind) queues[kind].add(objectKey(binding.namespace, binding.name));
     }
   };
@@ -147,7 +147,7 @@ export function enqueueOnChanges(caches: ClusterCaches, queues: WorkloadQueues, 
     if (owner && metadata?.namespace) addIfManaged(kindOfOwner(owner)!, metadata.namespace, owner.name);
   };
 
-  for (const kind of WORKLOAD_KINDS) {
+  for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
     caches[cacheOf(kind)].onChange((workload: { metadata: { namespace: string; name: string } }, change, previous) => {
       if (change !== 'update' || changedBesidesStatus(previous, workload)) queues[kind].add(objectKey(workload.metadata.namespace, workload.metadata.name));
     });

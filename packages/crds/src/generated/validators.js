@@ -26837,8 +26837,8 @@ validate154.errors = vErrors;
 return errors === 0;
 }
 
-export const ServiceMonitor = validate243;
-const schema118 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["ServiceMonitor"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.selector":{"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.endpoints[].metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.endpoints[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.endpoints[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.endpoints[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.endpoints[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.endpoints[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.endpoints[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.endpoints[]":{"type":"object","description":"A Service port to scrape and how to scrape it.","additionalProperties":false,"properties":{"port":{"type":"string","description":"Name of the Service port; takes precedence over targetPort."},"targetPort":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Container port, by number or by name."},"path":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"params":{"type":"object","description":"URL query parameters added to each scrape.","additionalProperties":{"type":"array","items":{"type":"string"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"filterRunning":{"type":"boolean","description":"Drop targets whose pod is not Running (default true)."},"authorization":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File in the Prometheus container holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig"}}},"object.spec":{"type":"object","description":"Which Services to scrape and how.","required":["selector","endpoints"],"additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"endpoints":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D"},"description":"Service ports to scrape."},"targetLabels":{"type":"array","items":{"type":"string"},"description":"Service labels copied onto the targets."},"serviceDiscoveryRole":{"type":"string","enum":["Endpoints","EndpointSlice"],"description":"Overrides the Prometheus serviceDiscoveryRole."},"jobLabel":{"type":"string","description":"Label of the Service/Pod whose value becomes the job label."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets."},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"selectorMechanism":{"type":"string","enum":["RelabelConfig","RoleSelector"],"description":"How the selector is applied (default RelabelConfig)."},"attachMetadata":{"type":"object","description":"Metadata attached to the discovered targets.","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels (needs get/list/watch on nodes)."}}},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+export const Alertmanager = validate243;
+const schema118 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["Alertmanager"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.alertmanagerConfigSelector":{"type":"object","description":"AlertmanagerConfigs to merge into the configuration. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.alertmanagerConfigNamespaceSelector":{"type":"object","description":"Namespaces to take AlertmanagerConfigs from. Absent means the Alertmanager's own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.alertmanagerConfiguration.templates[]":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.alertmanagerConfiguration":{"type":"object","description":"Take the global configuration from an AlertmanagerConfig instead of configSecret.","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"The AlertmanagerConfig, in the Alertmanager's namespace, whose route and receivers are the top level (not confined to a namespace)."},"global":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Global settings (SMTP, HTTP client, resolve timeout, receiver API URLs)."},"templates":{"type":"array","items":{"$ref":"#/$defs/object.spec.alertmanagerConfiguration.templates%5B%5D"},"description":"Notification templates, from Secrets or ConfigMaps."}}},"object.spec.storage":{"type":"object","description":"Storage of silences and the notification log. Absent means an emptyDir.","additionalProperties":false,"properties":{"disableMountSubPath":{"type":"boolean","description":"Deprecated: mount the volume without a sub path."},"emptyDir":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"An emptyDir volume (Kubernetes EmptyDirVolumeSource)."},"ephemeral":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A generic ephemeral volume (Kubernetes EphemeralVolumeSource)."},"volumeClaimTemplate":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A PersistentVolumeClaim template for the StatefulSet."}}},"object.spec":{"type":"object","description":"Desired state of an Alertmanager cluster.","additionalProperties":false,"properties":{"version":{"type":"string","description":"Alertmanager version, e.g. 0.35.0 (default: the version promop ships with)."},"image":{"type":"string","description":"Container image; overrides version for the image."},"replicas":{"type":"integer","minimum":0,"description":"Pods of the cluster (default 1); more than one form a mesh that deduplicates notifications."},"configSecret":{"type":"string","description":"Secret (key alertmanager.yaml) holding the platform's base configuration (default alertmanager-<name>)."},"alertmanagerConfigSelector":{"$ref":"#/$defs/object.spec.alertmanagerConfigSelector"},"alertmanagerConfigNamespaceSelector":{"$ref":"#/$defs/object.spec.alertmanagerConfigNamespaceSelector"},"alertmanagerConfigMatcherStrategy":{"type":"object","description":"How each AlertmanagerConfig's routes and inhibit rules are confined to its namespace's alerts.","additionalProperties":false,"properties":{"type":{"type":"string","enum":["OnNamespace","OnNamespaceExceptForAlertmanagerNamespace","None"],"default":"OnNamespace","description":"OnNamespace: only alerts whose namespace label is the object's namespace; OnNamespaceExceptForAlertmanagerNamespace: the same, but objects in the Alertmanager's own namespace see every alert; None: every alert."}}},"alertmanagerConfiguration":{"$ref":"#/$defs/object.spec.alertmanagerConfiguration"},"retention":{"type":"string","pattern":"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long to keep the notification log and expired silences.","default":"120h"},"storage":{"$ref":"#/$defs/object.spec.storage"},"serviceAccountName":{"type":"string","description":"ServiceAccount the pods run as."},"resources":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Compute resources of the Alertmanager container (Kubernetes ResourceRequirements)."},"paused":{"type":"boolean","description":"Stop reconciling this object (the running pods are left alone)."},"podMetadata":{"type":"object","description":"Labels and annotations added to the pods; name is accepted for compatibility.","additionalProperties":false,"properties":{"name":{"type":"string","description":"Accepted for compatibility; pod names are chosen by the StatefulSet."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the pods."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations added to the pods."}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"},"description":"Node labels the pods must run on."},"tolerations":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Tolerations of the pods (Kubernetes Toleration)."},"affinity":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Affinity of the pods (Kubernetes Affinity)."},"topologySpreadConstraints":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Topology spread constraints of the pods."},"securityContext":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Pod security context (Kubernetes PodSecurityContext)."},"externalUrl":{"type":"string","description":"URL under which Alertmanager is reachable from outside, used in links of notifications."},"routePrefix":{"type":"string","description":"Path prefix of the HTTP endpoints (default /)."},"listenLocal":{"type":"boolean","description":"Listen on 127.0.0.1 only."},"logLevel":{"type":"string","enum":["","debug","info","warn","error"],"description":"Log level of Alertmanager."},"logFormat":{"type":"string","enum":["","logfmt","json"],"description":"Log format of Alertmanager."},"secrets":{"type":"array","items":{"type":"string"},"description":"Secrets mounted at /etc/alertmanager/secrets/<name>."},"configMaps":{"type":"array","items":{"type":"string"},"description":"ConfigMaps mounted at /etc/alertmanager/configmaps/<name>."},"volumes":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volumes of the pods (Kubernetes Volume)."},"volumeMounts":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volume mounts of the Alertmanager container (Kubernetes VolumeMount)."},"containers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra containers, or patches of promop's containers merged by name (Kubernetes Container)."},"initContainers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra init containers (Kubernetes Container)."},"imagePullPolicy":{"type":"string","enum":["","Always","Never","IfNotPresent"],"description":"Image pull policy of the containers."},"imagePullSecrets":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Secrets for pulling images (Kubernetes LocalObjectReference)."},"priorityClassName":{"type":"string","description":"Priority class of the pods."},"portName":{"type":"string","default":"web","description":"Name of the Alertmanager web port."},"minReadySeconds":{"type":"integer","minimum":0,"description":"Seconds a new pod must be ready before it counts as available."},"web":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Web server settings (TLS, HTTP headers, getConcurrency, timeout)."},"limits":{"type":"object","description":"Limits on silences.","additionalProperties":false,"properties":{"maxSilences":{"type":"integer","minimum":0,"description":"Most active and pending silences (0: no limit)."},"maxPerSilenceBytes":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Largest size of one silence (0: no limit)."}}},"enableFeatures":{"type":"array","items":{"type":"string","minLength":1},"description":"Alertmanager feature flags (--enable-feature)."},"additionalArgs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra Alertmanager command-line arguments ({name, value})."},"additionalPeers":{"type":"array","items":{"type":"string"},"description":"Peers outside this Alertmanager to mesh with (host:port)."},"clusterAdvertiseAddress":{"type":"string","description":"Address advertised to the other peers."},"clusterGossipInterval":{"type":"string","pattern":"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Interval between gossip messages."},"clusterPushpullInterval":{"type":"string","pattern":"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Interval between full state syncs."},"clusterPeerTimeout":{"type":"string","pattern":"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long to wait for a peer to send a notification before sending it."},"clusterLabel":{"type":"string","description":"Label that keeps this cluster apart from others on the same network (default <namespace>/<name>)."},"clusterTLS":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"TLS between the peers (server and client settings)."},"forceEnableClusterMode":{"type":"boolean","description":"Run the mesh even with one replica."},"tag":{"type":"string","description":"Deprecated: image tag."},"sha":{"type":"string","description":"Deprecated: image digest."},"baseImage":{"type":"string","description":"Deprecated: image without tag."},"schedulerName":{"type":"string","description":"Scheduler of the pods."},"serviceName":{"type":"string","description":"Name of an existing governing Service for the StatefulSet."},"hostAliases":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra /etc/hosts entries (Kubernetes HostAlias)."},"hostNetwork":{"type":"boolean","description":"Use the host network."},"hostUsers":{"type":"boolean","description":"Use the host user namespace."},"dnsPolicy":{"type":"string","enum":["ClusterFirstWithHostNet","ClusterFirst","Default","None"],"description":"DNS policy of the pods."},"dnsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"DNS settings of the pods."},"enableServiceLinks":{"type":"boolean","description":"Inject Service environment variables."},"automountServiceAccountToken":{"type":"boolean","description":"Mount the ServiceAccount token (default true)."},"podManagementPolicy":{"type":"string","enum":["OrderedReady","Parallel"],"description":"StatefulSet pod management policy (default Parallel)."},"updateStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet update strategy."},"persistentVolumeClaimRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet PVC retention policy."},"terminationGracePeriodSeconds":{"type":"integer","minimum":0,"description":"Seconds a pod gets to stop (default 120)."}}},"object.status.conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","description":"Available or Reconciled."},"status":{"type":"string","enum":["True","False","Unknown","Degraded"],"description":"Condition status."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"reason":{"type":"string","description":"One CamelCase word saying why."},"message":{"type":"string","description":"Details for humans."},"observedGeneration":{"type":"integer","description":"metadata.generation this condition was computed from."}}},"object.status":{"type":"object","description":"Observed state of the Alertmanager, written by promop.","additionalProperties":false,"properties":{"paused":{"type":"boolean","description":"Whether reconciliation is paused."},"replicas":{"type":"integer","minimum":0,"description":"Pods of the cluster."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods."},"selector":{"type":"string","description":"Label selector of the pods (for kubectl scale)."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"],"description":"Available and Reconciled."}}}}};
 const schema119 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -27131,8 +27131,8 @@ validate244.errors = vErrors;
 return errors === 0;
 }
 
-const schema120 = {"type":"object","description":"Which Services to scrape and how.","required":["selector","endpoints"],"additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"endpoints":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D"},"description":"Service ports to scrape."},"targetLabels":{"type":"array","items":{"type":"string"},"description":"Service labels copied onto the targets."},"serviceDiscoveryRole":{"type":"string","enum":["Endpoints","EndpointSlice"],"description":"Overrides the Prometheus serviceDiscoveryRole."},"jobLabel":{"type":"string","description":"Label of the Service/Pod whose value becomes the job label."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets."},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"selectorMechanism":{"type":"string","enum":["RelabelConfig","RoleSelector"],"description":"How the selector is applied (default RelabelConfig)."},"attachMetadata":{"type":"object","description":"Metadata attached to the discovered targets.","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels (needs get/list/watch on nodes)."}}},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}};
-const schema121 = {"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+const schema120 = {"type":"object","description":"Desired state of an Alertmanager cluster.","additionalProperties":false,"properties":{"version":{"type":"string","description":"Alertmanager version, e.g. 0.35.0 (default: the version promop ships with)."},"image":{"type":"string","description":"Container image; overrides version for the image."},"replicas":{"type":"integer","minimum":0,"description":"Pods of the cluster (default 1); more than one form a mesh that deduplicates notifications."},"configSecret":{"type":"string","description":"Secret (key alertmanager.yaml) holding the platform's base configuration (default alertmanager-<name>)."},"alertmanagerConfigSelector":{"$ref":"#/$defs/object.spec.alertmanagerConfigSelector"},"alertmanagerConfigNamespaceSelector":{"$ref":"#/$defs/object.spec.alertmanagerConfigNamespaceSelector"},"alertmanagerConfigMatcherStrategy":{"type":"object","description":"How each AlertmanagerConfig's routes and inhibit rules are confined to its namespace's alerts.","additionalProperties":false,"properties":{"type":{"type":"string","enum":["OnNamespace","OnNamespaceExceptForAlertmanagerNamespace","None"],"default":"OnNamespace","description":"OnNamespace: only alerts whose namespace label is the object's namespace; OnNamespaceExceptForAlertmanagerNamespace: the same, but objects in the Alertmanager's own namespace see every alert; None: every alert."}}},"alertmanagerConfiguration":{"$ref":"#/$defs/object.spec.alertmanagerConfiguration"},"retention":{"type":"string","pattern":"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long to keep the notification log and expired silences.","default":"120h"},"storage":{"$ref":"#/$defs/object.spec.storage"},"serviceAccountName":{"type":"string","description":"ServiceAccount the pods run as."},"resources":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Compute resources of the Alertmanager container (Kubernetes ResourceRequirements)."},"paused":{"type":"boolean","description":"Stop reconciling this object (the running pods are left alone)."},"podMetadata":{"type":"object","description":"Labels and annotations added to the pods; name is accepted for compatibility.","additionalProperties":false,"properties":{"name":{"type":"string","description":"Accepted for compatibility; pod names are chosen by the StatefulSet."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the pods."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations added to the pods."}}},"nodeSelector":{"type":"object","additionalProperties":{"type":"string"},"description":"Node labels the pods must run on."},"tolerations":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Tolerations of the pods (Kubernetes Toleration)."},"affinity":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Affinity of the pods (Kubernetes Affinity)."},"topologySpreadConstraints":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Topology spread constraints of the pods."},"securityContext":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Pod security context (Kubernetes PodSecurityContext)."},"externalUrl":{"type":"string","description":"URL under which Alertmanager is reachable from outside, used in links of notifications."},"routePrefix":{"type":"string","description":"Path prefix of the HTTP endpoints (default /)."},"listenLocal":{"type":"boolean","description":"Listen on 127.0.0.1 only."},"logLevel":{"type":"string","enum":["","debug","info","warn","error"],"description":"Log level of Alertmanager."},"logFormat":{"type":"string","enum":["","logfmt","json"],"description":"Log format of Alertmanager."},"secrets":{"type":"array","items":{"type":"string"},"description":"Secrets mounted at /etc/alertmanager/secrets/<name>."},"configMaps":{"type":"array","items":{"type":"string"},"description":"ConfigMaps mounted at /etc/alertmanager/configmaps/<name>."},"volumes":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volumes of the pods (Kubernetes Volume)."},"volumeMounts":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra volume mounts of the Alertmanager container (Kubernetes VolumeMount)."},"containers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra containers, or patches of promop's containers merged by name (Kubernetes Container)."},"initContainers":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra init containers (Kubernetes Container)."},"imagePullPolicy":{"type":"string","enum":["","Always","Never","IfNotPresent"],"description":"Image pull policy of the containers."},"imagePullSecrets":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Secrets for pulling images (Kubernetes LocalObjectReference)."},"priorityClassName":{"type":"string","description":"Priority class of the pods."},"portName":{"type":"string","default":"web","description":"Name of the Alertmanager web port."},"minReadySeconds":{"type":"integer","minimum":0,"description":"Seconds a new pod must be ready before it counts as available."},"web":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Web server settings (TLS, HTTP headers, getConcurrency, timeout)."},"limits":{"type":"object","description":"Limits on silences.","additionalProperties":false,"properties":{"maxSilences":{"type":"integer","minimum":0,"description":"Most active and pending silences (0: no limit)."},"maxPerSilenceBytes":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Largest size of one silence (0: no limit)."}}},"enableFeatures":{"type":"array","items":{"type":"string","minLength":1},"description":"Alertmanager feature flags (--enable-feature)."},"additionalArgs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra Alertmanager command-line arguments ({name, value})."},"additionalPeers":{"type":"array","items":{"type":"string"},"description":"Peers outside this Alertmanager to mesh with (host:port)."},"clusterAdvertiseAddress":{"type":"string","description":"Address advertised to the other peers."},"clusterGossipInterval":{"type":"string","pattern":"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Interval between gossip messages."},"clusterPushpullInterval":{"type":"string","pattern":"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Interval between full state syncs."},"clusterPeerTimeout":{"type":"string","pattern":"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long to wait for a peer to send a notification before sending it."},"clusterLabel":{"type":"string","description":"Label that keeps this cluster apart from others on the same network (default <namespace>/<name>)."},"clusterTLS":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"TLS between the peers (server and client settings)."},"forceEnableClusterMode":{"type":"boolean","description":"Run the mesh even with one replica."},"tag":{"type":"string","description":"Deprecated: image tag."},"sha":{"type":"string","description":"Deprecated: image digest."},"baseImage":{"type":"string","description":"Deprecated: image without tag."},"schedulerName":{"type":"string","description":"Scheduler of the pods."},"serviceName":{"type":"string","description":"Name of an existing governing Service for the StatefulSet."},"hostAliases":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Extra /etc/hosts entries (Kubernetes HostAlias)."},"hostNetwork":{"type":"boolean","description":"Use the host network."},"hostUsers":{"type":"boolean","description":"Use the host user namespace."},"dnsPolicy":{"type":"string","enum":["ClusterFirstWithHostNet","ClusterFirst","Default","None"],"description":"DNS policy of the pods."},"dnsConfig":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"DNS settings of the pods."},"enableServiceLinks":{"type":"boolean","description":"Inject Service environment variables."},"automountServiceAccountToken":{"type":"boolean","description":"Mount the ServiceAccount token (default true)."},"podManagementPolicy":{"type":"string","enum":["OrderedReady","Parallel"],"description":"StatefulSet pod management policy (default Parallel)."},"updateStrategy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet update strategy."},"persistentVolumeClaimRetentionPolicy":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"StatefulSet PVC retention policy."},"terminationGracePeriodSeconds":{"type":"integer","minimum":0,"description":"Seconds a pod gets to stop (default 120)."}}};
+const schema121 = {"type":"object","description":"AlertmanagerConfigs to merge into the configuration. Absent selects none; {} selects all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -27307,18 +27307,14 @@ validate247.errors = vErrors;
 return errors === 0;
 }
 
-const schema122 = {"type":"object","description":"A Service port to scrape and how to scrape it.","additionalProperties":false,"properties":{"port":{"type":"string","description":"Name of the Service port; takes precedence over targetPort."},"targetPort":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Container port, by number or by name."},"path":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"params":{"type":"object","description":"URL query parameters added to each scrape.","additionalProperties":{"type":"array","items":{"type":"string"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"filterRunning":{"type":"boolean","description":"Drop targets whose pod is not Running (default true)."},"authorization":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File in the Prometheus container holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig"}}};
-const schema123 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema122 = {"type":"object","description":"Namespaces to take AlertmanagerConfigs from. Absent means the Alertmanager's own namespace; {} means all.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.action === undefined){
-data.action = "replace";
-}
 for(const key0 in data){
-if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+if(!((key0 === "matchLabels") || (key0 === "matchExpressions"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -27329,13 +27325,12 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.sourceLabels !== undefined){
-let data0 = data.sourceLabels;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.matchLabels !== undefined){
+let data0 = data.matchLabels;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key1 in data0){
+if(typeof data0[key1] !== "string"){
+const err1 = {instancePath:instancePath+"/matchLabels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/matchLabels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27347,7 +27342,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err2 = {instancePath:instancePath+"/matchLabels",schemaPath:"#/properties/matchLabels/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -27357,9 +27352,15 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.separator !== undefined){
-if(typeof data.separator !== "string"){
-const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.matchExpressions !== undefined){
+let data2 = data.matchExpressions;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.key === undefined){
+const err3 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -27368,10 +27369,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.targetLabel !== undefined){
-if(typeof data.targetLabel !== "string"){
-const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data3.operator === undefined){
+const err4 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -27380,10 +27379,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.regex !== undefined){
-if(typeof data.regex !== "string"){
-const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data3){
+if(!(((key2 === "key") || (key2 === "operator")) || (key2 === "values"))){
+const err5 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -27393,10 +27391,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.modulus !== undefined){
-let data5 = data.modulus;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data3.key !== undefined){
+if(typeof data3.key !== "string"){
+const err6 = {instancePath:instancePath+"/matchExpressions/" + i0+"/key",schemaPath:"#/properties/matchExpressions/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -27405,9 +27402,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data3.operator !== undefined){
+if(typeof data3.operator !== "string"){
+const err7 = {instancePath:instancePath+"/matchExpressions/" + i0+"/operator",schemaPath:"#/properties/matchExpressions/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -27417,10 +27415,13 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-if(data.replacement !== undefined){
-if(typeof data.replacement !== "string"){
-const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data3.values !== undefined){
+let data6 = data3.values;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data6[i1] !== "string"){
+const err8 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values/" + i1,schemaPath:"#/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -27430,9 +27431,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-let data7 = data.action;
-if(typeof data7 !== "string"){
-const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err9 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values",schemaPath:"#/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -27441,8 +27442,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema123.properties.action.enum},message:"must be equal to one of the allowed values"};
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -27452,8 +27455,9 @@ vErrors.push(err10);
 errors++;
 }
 }
+}
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err11 = {instancePath:instancePath+"/matchExpressions",schemaPath:"#/properties/matchExpressions/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -27462,21 +27466,31 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate250.errors = vErrors;
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate249.errors = vErrors;
 return errors === 0;
 }
 
-const schema124 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema123 = {"type":"object","description":"Take the global configuration from an AlertmanagerConfig instead of configSecret.","additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"The AlertmanagerConfig, in the Alertmanager's namespace, whose route and receivers are the top level (not confined to a namespace)."},"global":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"Global settings (SMTP, HTTP client, resolve timeout, receiver API URLs)."},"templates":{"type":"array","items":{"$ref":"#/$defs/object.spec.alertmanagerConfiguration.templates%5B%5D"},"description":"Notification templates, from Secrets or ConfigMaps."}}};
+const schema124 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.action === undefined){
-data.action = "replace";
-}
 for(const key0 in data){
-if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+if(!((key0 === "secret") || (key0 === "configMap"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -27487,13 +27501,11 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.sourceLabels !== undefined){
-let data0 = data.sourceLabels;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.secret !== undefined){
+let data0 = data.secret;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.key === undefined){
+const err1 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -27502,10 +27514,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key1 in data0){
+if(!(((key1 === "name") || (key1 === "key")) || (key1 === "optional"))){
+const err2 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -27515,9 +27526,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.separator !== undefined){
-if(typeof data.separator !== "string"){
-const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data0.name !== undefined){
+if(typeof data0.name !== "string"){
+const err3 = {instancePath:instancePath+"/secret/name",schemaPath:"#/properties/secret/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -27527,9 +27538,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.targetLabel !== undefined){
-if(typeof data.targetLabel !== "string"){
-const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data0.key !== undefined){
+if(typeof data0.key !== "string"){
+const err4 = {instancePath:instancePath+"/secret/key",schemaPath:"#/properties/secret/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -27539,9 +27550,9 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.regex !== undefined){
-if(typeof data.regex !== "string"){
-const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data0.optional !== undefined){
+if(typeof data0.optional !== "boolean"){
+const err5 = {instancePath:instancePath+"/secret/optional",schemaPath:"#/properties/secret/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -27551,10 +27562,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.modulus !== undefined){
-let data5 = data.modulus;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err6 = {instancePath:instancePath+"/secret",schemaPath:"#/properties/secret/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -27563,9 +27573,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 0 || isNaN(data5)){
-const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.configMap !== undefined){
+let data4 = data.configMap;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.key === undefined){
+const err7 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -27574,11 +27587,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
-if(data.replacement !== undefined){
-if(typeof data.replacement !== "string"){
-const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data4){
+if(!(((key2 === "name") || (key2 === "key")) || (key2 === "optional"))){
+const err8 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -27588,9 +27599,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-let data7 = data.action;
-if(typeof data7 !== "string"){
-const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err9 = {instancePath:instancePath+"/configMap/name",schemaPath:"#/properties/configMap/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -27599,8 +27610,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema124.properties.action.enum},message:"must be equal to one of the allowed values"};
+}
+if(data4.key !== undefined){
+if(typeof data4.key !== "string"){
+const err10 = {instancePath:instancePath+"/configMap/key",schemaPath:"#/properties/configMap/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -27610,13 +27623,38 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.optional !== undefined){
+if(typeof data4.optional !== "boolean"){
+const err11 = {instancePath:instancePath+"/configMap/optional",schemaPath:"#/properties/configMap/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/configMap",schemaPath:"#/properties/configMap/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }
@@ -27624,9 +27662,2798 @@ validate252.errors = vErrors;
 return errors === 0;
 }
 
-const schema125 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "name") || (key0 === "global")) || (key0 === "templates"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func4(data0) < 1){
+const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.global !== undefined){
+let data1 = data.global;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err3 = {instancePath:instancePath+"/global",schemaPath:"#/properties/global/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.templates !== undefined){
+let data2 = data.templates;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate252(data2[i0], {instancePath:instancePath+"/templates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate251.errors = vErrors;
+return errors === 0;
+}
+
+const schema125 = {"type":"object","description":"Storage of silences and the notification log. Absent means an emptyDir.","additionalProperties":false,"properties":{"disableMountSubPath":{"type":"boolean","description":"Deprecated: mount the volume without a sub path."},"emptyDir":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"An emptyDir volume (Kubernetes EmptyDirVolumeSource)."},"ephemeral":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A generic ephemeral volume (Kubernetes EphemeralVolumeSource)."},"volumeClaimTemplate":{"type":"object","x-kubernetes-preserve-unknown-fields":true,"description":"A PersistentVolumeClaim template for the StatefulSet."}}};
+
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "disableMountSubPath") || (key0 === "emptyDir")) || (key0 === "ephemeral")) || (key0 === "volumeClaimTemplate"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.disableMountSubPath !== undefined){
+if(typeof data.disableMountSubPath !== "boolean"){
+const err1 = {instancePath:instancePath+"/disableMountSubPath",schemaPath:"#/properties/disableMountSubPath/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.emptyDir !== undefined){
+let data1 = data.emptyDir;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err2 = {instancePath:instancePath+"/emptyDir",schemaPath:"#/properties/emptyDir/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.ephemeral !== undefined){
+let data2 = data.ephemeral;
+if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+const err3 = {instancePath:instancePath+"/ephemeral",schemaPath:"#/properties/ephemeral/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.volumeClaimTemplate !== undefined){
+let data3 = data.volumeClaimTemplate;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err4 = {instancePath:instancePath+"/volumeClaimTemplate",schemaPath:"#/properties/volumeClaimTemplate/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate255.errors = vErrors;
+return errors === 0;
+}
+
+const pattern42 = new RegExp("^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$", "u");
+
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.retention === undefined){
+data.retention = "120h";
+}
+if(data.portName === undefined){
+data.portName = "web";
+}
+for(const key0 in data){
+if(!(func2.call(schema120.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(typeof data.version !== "string"){
+const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.image !== undefined){
+if(typeof data.image !== "string"){
+const err2 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.replicas !== undefined){
+let data2 = data.replicas;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err3 = {instancePath:instancePath+"/replicas",schemaPath:"#/properties/replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/replicas",schemaPath:"#/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.configSecret !== undefined){
+if(typeof data.configSecret !== "string"){
+const err5 = {instancePath:instancePath+"/configSecret",schemaPath:"#/properties/configSecret/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.alertmanagerConfigSelector !== undefined){
+if(!(validate247(data.alertmanagerConfigSelector, {instancePath:instancePath+"/alertmanagerConfigSelector",parentData:data,parentDataProperty:"alertmanagerConfigSelector",rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+errors = vErrors.length;
+}
+}
+if(data.alertmanagerConfigNamespaceSelector !== undefined){
+if(!(validate249(data.alertmanagerConfigNamespaceSelector, {instancePath:instancePath+"/alertmanagerConfigNamespaceSelector",parentData:data,parentDataProperty:"alertmanagerConfigNamespaceSelector",rootData}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+errors = vErrors.length;
+}
+}
+if(data.alertmanagerConfigMatcherStrategy !== undefined){
+let data6 = data.alertmanagerConfigMatcherStrategy;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.type === undefined){
+data6.type = "OnNamespace";
+}
+for(const key1 in data6){
+if(!(key1 === "type")){
+const err6 = {instancePath:instancePath+"/alertmanagerConfigMatcherStrategy",schemaPath:"#/properties/alertmanagerConfigMatcherStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+let data7 = data6.type;
+if(typeof data7 !== "string"){
+const err7 = {instancePath:instancePath+"/alertmanagerConfigMatcherStrategy/type",schemaPath:"#/properties/alertmanagerConfigMatcherStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(((data7 === "OnNamespace") || (data7 === "OnNamespaceExceptForAlertmanagerNamespace")) || (data7 === "None"))){
+const err8 = {instancePath:instancePath+"/alertmanagerConfigMatcherStrategy/type",schemaPath:"#/properties/alertmanagerConfigMatcherStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema120.properties.alertmanagerConfigMatcherStrategy.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/alertmanagerConfigMatcherStrategy",schemaPath:"#/properties/alertmanagerConfigMatcherStrategy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.alertmanagerConfiguration !== undefined){
+if(!(validate251(data.alertmanagerConfiguration, {instancePath:instancePath+"/alertmanagerConfiguration",parentData:data,parentDataProperty:"alertmanagerConfiguration",rootData}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+errors = vErrors.length;
+}
+}
+let data9 = data.retention;
+if(typeof data9 === "string"){
+if(!pattern42.test(data9)){
+const err10 = {instancePath:instancePath+"/retention",schemaPath:"#/properties/retention/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/retention",schemaPath:"#/properties/retention/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.storage !== undefined){
+if(!(validate255(data.storage, {instancePath:instancePath+"/storage",parentData:data,parentDataProperty:"storage",rootData}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+errors = vErrors.length;
+}
+}
+if(data.serviceAccountName !== undefined){
+if(typeof data.serviceAccountName !== "string"){
+const err12 = {instancePath:instancePath+"/serviceAccountName",schemaPath:"#/properties/serviceAccountName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.resources !== undefined){
+let data12 = data.resources;
+if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
+const err13 = {instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.paused !== undefined){
+if(typeof data.paused !== "boolean"){
+const err14 = {instancePath:instancePath+"/paused",schemaPath:"#/properties/paused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.podMetadata !== undefined){
+let data14 = data.podMetadata;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key2 in data14){
+if(!(((key2 === "name") || (key2 === "labels")) || (key2 === "annotations"))){
+const err15 = {instancePath:instancePath+"/podMetadata",schemaPath:"#/properties/podMetadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data14.name !== undefined){
+if(typeof data14.name !== "string"){
+const err16 = {instancePath:instancePath+"/podMetadata/name",schemaPath:"#/properties/podMetadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data14.labels !== undefined){
+let data16 = data14.labels;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key3 in data16){
+if(typeof data16[key3] !== "string"){
+const err17 = {instancePath:instancePath+"/podMetadata/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMetadata/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/podMetadata/labels",schemaPath:"#/properties/podMetadata/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data14.annotations !== undefined){
+let data18 = data14.annotations;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key4 in data18){
+if(typeof data18[key4] !== "string"){
+const err19 = {instancePath:instancePath+"/podMetadata/annotations/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMetadata/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/podMetadata/annotations",schemaPath:"#/properties/podMetadata/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/podMetadata",schemaPath:"#/properties/podMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.nodeSelector !== undefined){
+let data20 = data.nodeSelector;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key5 in data20){
+if(typeof data20[key5] !== "string"){
+const err22 = {instancePath:instancePath+"/nodeSelector/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodeSelector/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/nodeSelector",schemaPath:"#/properties/nodeSelector/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.tolerations !== undefined){
+let data22 = data.tolerations;
+if(Array.isArray(data22)){
+const len0 = data22.length;
+for(let i0=0; i0<len0; i0++){
+let data23 = data22[i0];
+if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
+const err24 = {instancePath:instancePath+"/tolerations/" + i0,schemaPath:"#/properties/tolerations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/tolerations",schemaPath:"#/properties/tolerations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.affinity !== undefined){
+let data24 = data.affinity;
+if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
+const err26 = {instancePath:instancePath+"/affinity",schemaPath:"#/properties/affinity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.topologySpreadConstraints !== undefined){
+let data25 = data.topologySpreadConstraints;
+if(Array.isArray(data25)){
+const len1 = data25.length;
+for(let i1=0; i1<len1; i1++){
+let data26 = data25[i1];
+if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
+const err27 = {instancePath:instancePath+"/topologySpreadConstraints/" + i1,schemaPath:"#/properties/topologySpreadConstraints/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/topologySpreadConstraints",schemaPath:"#/properties/topologySpreadConstraints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.securityContext !== undefined){
+let data27 = data.securityContext;
+if(!(data27 && typeof data27 == "object" && !Array.isArray(data27))){
+const err29 = {instancePath:instancePath+"/securityContext",schemaPath:"#/properties/securityContext/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.externalUrl !== undefined){
+if(typeof data.externalUrl !== "string"){
+const err30 = {instancePath:instancePath+"/externalUrl",schemaPath:"#/properties/externalUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.routePrefix !== undefined){
+if(typeof data.routePrefix !== "string"){
+const err31 = {instancePath:instancePath+"/routePrefix",schemaPath:"#/properties/routePrefix/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.listenLocal !== undefined){
+if(typeof data.listenLocal !== "boolean"){
+const err32 = {instancePath:instancePath+"/listenLocal",schemaPath:"#/properties/listenLocal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.logLevel !== undefined){
+let data31 = data.logLevel;
+if(typeof data31 !== "string"){
+const err33 = {instancePath:instancePath+"/logLevel",schemaPath:"#/properties/logLevel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!(((((data31 === "") || (data31 === "debug")) || (data31 === "info")) || (data31 === "warn")) || (data31 === "error"))){
+const err34 = {instancePath:instancePath+"/logLevel",schemaPath:"#/properties/logLevel/enum",keyword:"enum",params:{allowedValues: schema120.properties.logLevel.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.logFormat !== undefined){
+let data32 = data.logFormat;
+if(typeof data32 !== "string"){
+const err35 = {instancePath:instancePath+"/logFormat",schemaPath:"#/properties/logFormat/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!(((data32 === "") || (data32 === "logfmt")) || (data32 === "json"))){
+const err36 = {instancePath:instancePath+"/logFormat",schemaPath:"#/properties/logFormat/enum",keyword:"enum",params:{allowedValues: schema120.properties.logFormat.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.secrets !== undefined){
+let data33 = data.secrets;
+if(Array.isArray(data33)){
+const len2 = data33.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data33[i2] !== "string"){
+const err37 = {instancePath:instancePath+"/secrets/" + i2,schemaPath:"#/properties/secrets/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.configMaps !== undefined){
+let data35 = data.configMaps;
+if(Array.isArray(data35)){
+const len3 = data35.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data35[i3] !== "string"){
+const err39 = {instancePath:instancePath+"/configMaps/" + i3,schemaPath:"#/properties/configMaps/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/configMaps",schemaPath:"#/properties/configMaps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.volumes !== undefined){
+let data37 = data.volumes;
+if(Array.isArray(data37)){
+const len4 = data37.length;
+for(let i4=0; i4<len4; i4++){
+let data38 = data37[i4];
+if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
+const err41 = {instancePath:instancePath+"/volumes/" + i4,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data.volumeMounts !== undefined){
+let data39 = data.volumeMounts;
+if(Array.isArray(data39)){
+const len5 = data39.length;
+for(let i5=0; i5<len5; i5++){
+let data40 = data39[i5];
+if(!(data40 && typeof data40 == "object" && !Array.isArray(data40))){
+const err43 = {instancePath:instancePath+"/volumeMounts/" + i5,schemaPath:"#/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/volumeMounts",schemaPath:"#/properties/volumeMounts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.containers !== undefined){
+let data41 = data.containers;
+if(Array.isArray(data41)){
+const len6 = data41.length;
+for(let i6=0; i6<len6; i6++){
+let data42 = data41[i6];
+if(!(data42 && typeof data42 == "object" && !Array.isArray(data42))){
+const err45 = {instancePath:instancePath+"/containers/" + i6,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.initContainers !== undefined){
+let data43 = data.initContainers;
+if(Array.isArray(data43)){
+const len7 = data43.length;
+for(let i7=0; i7<len7; i7++){
+let data44 = data43[i7];
+if(!(data44 && typeof data44 == "object" && !Array.isArray(data44))){
+const err47 = {instancePath:instancePath+"/initContainers/" + i7,schemaPath:"#/properties/initContainers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/initContainers",schemaPath:"#/properties/initContainers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.imagePullPolicy !== undefined){
+let data45 = data.imagePullPolicy;
+if(typeof data45 !== "string"){
+const err49 = {instancePath:instancePath+"/imagePullPolicy",schemaPath:"#/properties/imagePullPolicy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(!((((data45 === "") || (data45 === "Always")) || (data45 === "Never")) || (data45 === "IfNotPresent"))){
+const err50 = {instancePath:instancePath+"/imagePullPolicy",schemaPath:"#/properties/imagePullPolicy/enum",keyword:"enum",params:{allowedValues: schema120.properties.imagePullPolicy.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.imagePullSecrets !== undefined){
+let data46 = data.imagePullSecrets;
+if(Array.isArray(data46)){
+const len8 = data46.length;
+for(let i8=0; i8<len8; i8++){
+let data47 = data46[i8];
+if(!(data47 && typeof data47 == "object" && !Array.isArray(data47))){
+const err51 = {instancePath:instancePath+"/imagePullSecrets/" + i8,schemaPath:"#/properties/imagePullSecrets/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/imagePullSecrets",schemaPath:"#/properties/imagePullSecrets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.priorityClassName !== undefined){
+if(typeof data.priorityClassName !== "string"){
+const err53 = {instancePath:instancePath+"/priorityClassName",schemaPath:"#/properties/priorityClassName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(typeof data.portName !== "string"){
+const err54 = {instancePath:instancePath+"/portName",schemaPath:"#/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data.minReadySeconds !== undefined){
+let data50 = data.minReadySeconds;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err55 = {instancePath:instancePath+"/minReadySeconds",schemaPath:"#/properties/minReadySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err56 = {instancePath:instancePath+"/minReadySeconds",schemaPath:"#/properties/minReadySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+if(data.web !== undefined){
+let data51 = data.web;
+if(!(data51 && typeof data51 == "object" && !Array.isArray(data51))){
+const err57 = {instancePath:instancePath+"/web",schemaPath:"#/properties/web/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.limits !== undefined){
+let data52 = data.limits;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+for(const key6 in data52){
+if(!((key6 === "maxSilences") || (key6 === "maxPerSilenceBytes"))){
+const err58 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data52.maxSilences !== undefined){
+let data53 = data52.maxSilences;
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
+const err59 = {instancePath:instancePath+"/limits/maxSilences",schemaPath:"#/properties/limits/properties/maxSilences/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 < 0 || isNaN(data53)){
+const err60 = {instancePath:instancePath+"/limits/maxSilences",schemaPath:"#/properties/limits/properties/maxSilences/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+if(data52.maxPerSilenceBytes !== undefined){
+let data54 = data52.maxPerSilenceBytes;
+if(typeof data54 === "string"){
+if(!pattern12.test(data54)){
+const err61 = {instancePath:instancePath+"/limits/maxPerSilenceBytes",schemaPath:"#/properties/limits/properties/maxPerSilenceBytes/pattern",keyword:"pattern",params:{pattern: "(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$"},message:"must match pattern \""+"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$"+"\""};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/limits/maxPerSilenceBytes",schemaPath:"#/properties/limits/properties/maxPerSilenceBytes/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.enableFeatures !== undefined){
+let data55 = data.enableFeatures;
+if(Array.isArray(data55)){
+const len9 = data55.length;
+for(let i9=0; i9<len9; i9++){
+let data56 = data55[i9];
+if(typeof data56 === "string"){
+if(func4(data56) < 1){
+const err64 = {instancePath:instancePath+"/enableFeatures/" + i9,schemaPath:"#/properties/enableFeatures/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/enableFeatures/" + i9,schemaPath:"#/properties/enableFeatures/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/enableFeatures",schemaPath:"#/properties/enableFeatures/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data.additionalArgs !== undefined){
+let data57 = data.additionalArgs;
+if(Array.isArray(data57)){
+const len10 = data57.length;
+for(let i10=0; i10<len10; i10++){
+let data58 = data57[i10];
+if(!(data58 && typeof data58 == "object" && !Array.isArray(data58))){
+const err67 = {instancePath:instancePath+"/additionalArgs/" + i10,schemaPath:"#/properties/additionalArgs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/additionalArgs",schemaPath:"#/properties/additionalArgs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data.additionalPeers !== undefined){
+let data59 = data.additionalPeers;
+if(Array.isArray(data59)){
+const len11 = data59.length;
+for(let i11=0; i11<len11; i11++){
+if(typeof data59[i11] !== "string"){
+const err69 = {instancePath:instancePath+"/additionalPeers/" + i11,schemaPath:"#/properties/additionalPeers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/additionalPeers",schemaPath:"#/properties/additionalPeers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data.clusterAdvertiseAddress !== undefined){
+if(typeof data.clusterAdvertiseAddress !== "string"){
+const err71 = {instancePath:instancePath+"/clusterAdvertiseAddress",schemaPath:"#/properties/clusterAdvertiseAddress/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.clusterGossipInterval !== undefined){
+let data62 = data.clusterGossipInterval;
+if(typeof data62 === "string"){
+if(!pattern42.test(data62)){
+const err72 = {instancePath:instancePath+"/clusterGossipInterval",schemaPath:"#/properties/clusterGossipInterval/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/clusterGossipInterval",schemaPath:"#/properties/clusterGossipInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data.clusterPushpullInterval !== undefined){
+let data63 = data.clusterPushpullInterval;
+if(typeof data63 === "string"){
+if(!pattern42.test(data63)){
+const err74 = {instancePath:instancePath+"/clusterPushpullInterval",schemaPath:"#/properties/clusterPushpullInterval/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/clusterPushpullInterval",schemaPath:"#/properties/clusterPushpullInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.clusterPeerTimeout !== undefined){
+let data64 = data.clusterPeerTimeout;
+if(typeof data64 === "string"){
+if(!pattern42.test(data64)){
+const err76 = {instancePath:instancePath+"/clusterPeerTimeout",schemaPath:"#/properties/clusterPeerTimeout/pattern",keyword:"pattern",params:{pattern: "^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"},message:"must match pattern \""+"^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/clusterPeerTimeout",schemaPath:"#/properties/clusterPeerTimeout/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data.clusterLabel !== undefined){
+if(typeof data.clusterLabel !== "string"){
+const err78 = {instancePath:instancePath+"/clusterLabel",schemaPath:"#/properties/clusterLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data.clusterTLS !== undefined){
+let data66 = data.clusterTLS;
+if(!(data66 && typeof data66 == "object" && !Array.isArray(data66))){
+const err79 = {instancePath:instancePath+"/clusterTLS",schemaPath:"#/properties/clusterTLS/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data.forceEnableClusterMode !== undefined){
+if(typeof data.forceEnableClusterMode !== "boolean"){
+const err80 = {instancePath:instancePath+"/forceEnableClusterMode",schemaPath:"#/properties/forceEnableClusterMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.tag !== undefined){
+if(typeof data.tag !== "string"){
+const err81 = {instancePath:instancePath+"/tag",schemaPath:"#/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data.sha !== undefined){
+if(typeof data.sha !== "string"){
+const err82 = {instancePath:instancePath+"/sha",schemaPath:"#/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data.baseImage !== undefined){
+if(typeof data.baseImage !== "string"){
+const err83 = {instancePath:instancePath+"/baseImage",schemaPath:"#/properties/baseImage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.schedulerName !== undefined){
+if(typeof data.schedulerName !== "string"){
+const err84 = {instancePath:instancePath+"/schedulerName",schemaPath:"#/properties/schedulerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data.serviceName !== undefined){
+if(typeof data.serviceName !== "string"){
+const err85 = {instancePath:instancePath+"/serviceName",schemaPath:"#/properties/serviceName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data.hostAliases !== undefined){
+let data73 = data.hostAliases;
+if(Array.isArray(data73)){
+const len12 = data73.length;
+for(let i12=0; i12<len12; i12++){
+let data74 = data73[i12];
+if(!(data74 && typeof data74 == "object" && !Array.isArray(data74))){
+const err86 = {instancePath:instancePath+"/hostAliases/" + i12,schemaPath:"#/properties/hostAliases/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/hostAliases",schemaPath:"#/properties/hostAliases/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data.hostNetwork !== undefined){
+if(typeof data.hostNetwork !== "boolean"){
+const err88 = {instancePath:instancePath+"/hostNetwork",schemaPath:"#/properties/hostNetwork/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data.hostUsers !== undefined){
+if(typeof data.hostUsers !== "boolean"){
+const err89 = {instancePath:instancePath+"/hostUsers",schemaPath:"#/properties/hostUsers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data.dnsPolicy !== undefined){
+let data77 = data.dnsPolicy;
+if(typeof data77 !== "string"){
+const err90 = {instancePath:instancePath+"/dnsPolicy",schemaPath:"#/properties/dnsPolicy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if(!((((data77 === "ClusterFirstWithHostNet") || (data77 === "ClusterFirst")) || (data77 === "Default")) || (data77 === "None"))){
+const err91 = {instancePath:instancePath+"/dnsPolicy",schemaPath:"#/properties/dnsPolicy/enum",keyword:"enum",params:{allowedValues: schema120.properties.dnsPolicy.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+if(data.dnsConfig !== undefined){
+let data78 = data.dnsConfig;
+if(!(data78 && typeof data78 == "object" && !Array.isArray(data78))){
+const err92 = {instancePath:instancePath+"/dnsConfig",schemaPath:"#/properties/dnsConfig/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data.enableServiceLinks !== undefined){
+if(typeof data.enableServiceLinks !== "boolean"){
+const err93 = {instancePath:instancePath+"/enableServiceLinks",schemaPath:"#/properties/enableServiceLinks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data.automountServiceAccountToken !== undefined){
+if(typeof data.automountServiceAccountToken !== "boolean"){
+const err94 = {instancePath:instancePath+"/automountServiceAccountToken",schemaPath:"#/properties/automountServiceAccountToken/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data.podManagementPolicy !== undefined){
+let data81 = data.podManagementPolicy;
+if(typeof data81 !== "string"){
+const err95 = {instancePath:instancePath+"/podManagementPolicy",schemaPath:"#/properties/podManagementPolicy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!((data81 === "OrderedReady") || (data81 === "Parallel"))){
+const err96 = {instancePath:instancePath+"/podManagementPolicy",schemaPath:"#/properties/podManagementPolicy/enum",keyword:"enum",params:{allowedValues: schema120.properties.podManagementPolicy.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data.updateStrategy !== undefined){
+let data82 = data.updateStrategy;
+if(!(data82 && typeof data82 == "object" && !Array.isArray(data82))){
+const err97 = {instancePath:instancePath+"/updateStrategy",schemaPath:"#/properties/updateStrategy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data.persistentVolumeClaimRetentionPolicy !== undefined){
+let data83 = data.persistentVolumeClaimRetentionPolicy;
+if(!(data83 && typeof data83 == "object" && !Array.isArray(data83))){
+const err98 = {instancePath:instancePath+"/persistentVolumeClaimRetentionPolicy",schemaPath:"#/properties/persistentVolumeClaimRetentionPolicy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data.terminationGracePeriodSeconds !== undefined){
+let data84 = data.terminationGracePeriodSeconds;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+const err99 = {instancePath:instancePath+"/terminationGracePeriodSeconds",schemaPath:"#/properties/terminationGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
+const err100 = {instancePath:instancePath+"/terminationGracePeriodSeconds",schemaPath:"#/properties/terminationGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err101 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+validate246.errors = vErrors;
+return errors === 0;
+}
+
+const schema126 = {"type":"object","description":"Observed state of the Alertmanager, written by promop.","additionalProperties":false,"properties":{"paused":{"type":"boolean","description":"Whether reconciliation is paused."},"replicas":{"type":"integer","minimum":0,"description":"Pods of the cluster."},"updatedReplicas":{"type":"integer","minimum":0,"description":"Pods running the latest spec."},"availableReplicas":{"type":"integer","minimum":0,"description":"Available pods."},"unavailableReplicas":{"type":"integer","minimum":0,"description":"Unavailable pods."},"selector":{"type":"string","description":"Label selector of the pods (for kubectl scale)."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"],"description":"Available and Reconciled."}}};
+const schema127 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","description":"Available or Reconciled."},"status":{"type":"string","enum":["True","False","Unknown","Degraded"],"description":"Condition status."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"reason":{"type":"string","description":"One CamelCase word saying why."},"message":{"type":"string","description":"Details for humans."},"observedGeneration":{"type":"integer","description":"metadata.generation this condition was computed from."}}};
+
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.lastTransitionTime === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lastTransitionTime"},message:"must have required property '"+"lastTransitionTime"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "type") || (key0 === "status")) || (key0 === "lastTransitionTime")) || (key0 === "reason")) || (key0 === "message")) || (key0 === "observedGeneration"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!((((data1 === "True") || (data1 === "False")) || (data1 === "Unknown")) || (data1 === "Degraded"))){
+const err6 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema127.properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.lastTransitionTime !== undefined){
+let data2 = data.lastTransitionTime;
+if(typeof data2 === "string"){
+if(!(formats0.validate(data2))){
+const err7 = {instancePath:instancePath+"/lastTransitionTime",schemaPath:"#/properties/lastTransitionTime/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/lastTransitionTime",schemaPath:"#/properties/lastTransitionTime/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+if(typeof data.reason !== "string"){
+const err9 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+if(typeof data.message !== "string"){
+const err10 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.observedGeneration !== undefined){
+let data5 = data.observedGeneration;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err11 = {instancePath:instancePath+"/observedGeneration",schemaPath:"#/properties/observedGeneration/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate259.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "paused") || (key0 === "replicas")) || (key0 === "updatedReplicas")) || (key0 === "availableReplicas")) || (key0 === "unavailableReplicas")) || (key0 === "selector")) || (key0 === "conditions"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.paused !== undefined){
+if(typeof data.paused !== "boolean"){
+const err1 = {instancePath:instancePath+"/paused",schemaPath:"#/properties/paused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.replicas !== undefined){
+let data1 = data.replicas;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err2 = {instancePath:instancePath+"/replicas",schemaPath:"#/properties/replicas/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/replicas",schemaPath:"#/properties/replicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.updatedReplicas !== undefined){
+let data2 = data.updatedReplicas;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err4 = {instancePath:instancePath+"/updatedReplicas",schemaPath:"#/properties/updatedReplicas/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/updatedReplicas",schemaPath:"#/properties/updatedReplicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.availableReplicas !== undefined){
+let data3 = data.availableReplicas;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err6 = {instancePath:instancePath+"/availableReplicas",schemaPath:"#/properties/availableReplicas/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err7 = {instancePath:instancePath+"/availableReplicas",schemaPath:"#/properties/availableReplicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.unavailableReplicas !== undefined){
+let data4 = data.unavailableReplicas;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err8 = {instancePath:instancePath+"/unavailableReplicas",schemaPath:"#/properties/unavailableReplicas/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err9 = {instancePath:instancePath+"/unavailableReplicas",schemaPath:"#/properties/unavailableReplicas/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.selector !== undefined){
+if(typeof data.selector !== "string"){
+const err10 = {instancePath:instancePath+"/selector",schemaPath:"#/properties/selector/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.conditions !== undefined){
+let data6 = data.conditions;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate259(data6[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/conditions",schemaPath:"#/properties/conditions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate258.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.apiVersion === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiVersion"},message:"must have required property '"+"apiVersion"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.spec === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "apiVersion") || (key0 === "kind")) || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "status"))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.apiVersion !== undefined){
+let data0 = data.apiVersion;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!(data0 === "monitoring.coreos.com/v1")){
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema118.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(data1 === "Alertmanager")){
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema118.properties.kind.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+if(!(validate244(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+errors = vErrors.length;
+}
+}
+if(data.spec !== undefined){
+if(!(validate246(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+if(!(validate258(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate243.errors = vErrors;
+return errors === 0;
+}
+
+export const ServiceMonitor = validate262;
+const schema128 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["ServiceMonitor"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.selector":{"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.endpoints[].metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.endpoints[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.endpoints[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.endpoints[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.endpoints[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.endpoints[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.endpoints[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.endpoints[].tlsConfig":{"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}},"object.spec.endpoints[]":{"type":"object","description":"A Service port to scrape and how to scrape it.","additionalProperties":false,"properties":{"port":{"type":"string","description":"Name of the Service port; takes precedence over targetPort."},"targetPort":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Container port, by number or by name."},"path":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"params":{"type":"object","description":"URL query parameters added to each scrape.","additionalProperties":{"type":"array","items":{"type":"string"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"filterRunning":{"type":"boolean","description":"Drop targets whose pod is not Running (default true)."},"authorization":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File in the Prometheus container holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig"}}},"object.spec":{"type":"object","description":"Which Services to scrape and how.","required":["selector","endpoints"],"additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"endpoints":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D"},"description":"Service ports to scrape."},"targetLabels":{"type":"array","items":{"type":"string"},"description":"Service labels copied onto the targets."},"serviceDiscoveryRole":{"type":"string","enum":["Endpoints","EndpointSlice"],"description":"Overrides the Prometheus serviceDiscoveryRole."},"jobLabel":{"type":"string","description":"Label of the Service/Pod whose value becomes the job label."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets."},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"selectorMechanism":{"type":"string","enum":["RelabelConfig","RoleSelector"],"description":"How the selector is applied (default RelabelConfig)."},"attachMetadata":{"type":"object","description":"Metadata attached to the discovered targets.","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels (needs get/list/watch on nodes)."}}},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+const schema129 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
+
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.namespace === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.namespace !== undefined){
+if(typeof data.namespace !== "string"){
+const err3 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.generateName !== undefined){
+if(typeof data.generateName !== "string"){
+const err4 = {instancePath:instancePath+"/generateName",schemaPath:"#/properties/generateName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.uid !== undefined){
+if(typeof data.uid !== "string"){
+const err5 = {instancePath:instancePath+"/uid",schemaPath:"#/properties/uid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.resourceVersion !== undefined){
+if(typeof data.resourceVersion !== "string"){
+const err6 = {instancePath:instancePath+"/resourceVersion",schemaPath:"#/properties/resourceVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.generation !== undefined){
+let data5 = data.generation;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err7 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.creationTimestamp !== undefined){
+let data6 = data.creationTimestamp;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema129.properties.creationTimestamp.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.deletionTimestamp !== undefined){
+if(typeof data.deletionTimestamp !== "string"){
+const err9 = {instancePath:instancePath+"/deletionTimestamp",schemaPath:"#/properties/deletionTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.deletionGracePeriodSeconds !== undefined){
+let data8 = data.deletionGracePeriodSeconds;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err10 = {instancePath:instancePath+"/deletionGracePeriodSeconds",schemaPath:"#/properties/deletionGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.labels !== undefined){
+let data9 = data.labels;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key0 in data9){
+if(typeof data9[key0] !== "string"){
+const err11 = {instancePath:instancePath+"/labels/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.annotations !== undefined){
+let data11 = data.annotations;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key1 in data11){
+if(typeof data11[key1] !== "string"){
+const err13 = {instancePath:instancePath+"/annotations/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/annotations/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.finalizers !== undefined){
+let data13 = data.finalizers;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data13[i0] !== "string"){
+const err15 = {instancePath:instancePath+"/finalizers/" + i0,schemaPath:"#/properties/finalizers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/finalizers",schemaPath:"#/properties/finalizers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.ownerReferences !== undefined){
+let data15 = data.ownerReferences;
+if(Array.isArray(data15)){
+const len1 = data15.length;
+for(let i1=0; i1<len1; i1++){
+let data16 = data15[i1];
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err17 = {instancePath:instancePath+"/ownerReferences/" + i1,schemaPath:"#/properties/ownerReferences/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/ownerReferences",schemaPath:"#/properties/ownerReferences/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.managedFields !== undefined){
+let data17 = data.managedFields;
+if(Array.isArray(data17)){
+const len2 = data17.length;
+for(let i2=0; i2<len2; i2++){
+let data18 = data17[i2];
+if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))){
+const err19 = {instancePath:instancePath+"/managedFields/" + i2,schemaPath:"#/properties/managedFields/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/managedFields",schemaPath:"#/properties/managedFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate263.errors = vErrors;
+return errors === 0;
+}
+
+const schema130 = {"type":"object","description":"Which Services to scrape and how.","required":["selector","endpoints"],"additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"endpoints":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D"},"description":"Service ports to scrape."},"targetLabels":{"type":"array","items":{"type":"string"},"description":"Service labels copied onto the targets."},"serviceDiscoveryRole":{"type":"string","enum":["Endpoints","EndpointSlice"],"description":"Overrides the Prometheus serviceDiscoveryRole."},"jobLabel":{"type":"string","description":"Label of the Service/Pod whose value becomes the job label."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets."},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"selectorMechanism":{"type":"string","enum":["RelabelConfig","RoleSelector"],"description":"How the selector is applied (default RelabelConfig)."},"attachMetadata":{"type":"object","description":"Metadata attached to the discovered targets.","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels (needs get/list/watch on nodes)."}}},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}};
+const schema131 = {"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "matchLabels") || (key0 === "matchExpressions"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.matchLabels !== undefined){
+let data0 = data.matchLabels;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key1 in data0){
+if(typeof data0[key1] !== "string"){
+const err1 = {instancePath:instancePath+"/matchLabels/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/matchLabels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/matchLabels",schemaPath:"#/properties/matchLabels/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.matchExpressions !== undefined){
+let data2 = data.matchExpressions;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.key === undefined){
+const err3 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data3.operator === undefined){
+const err4 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key2 in data3){
+if(!(((key2 === "key") || (key2 === "operator")) || (key2 === "values"))){
+const err5 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data3.key !== undefined){
+if(typeof data3.key !== "string"){
+const err6 = {instancePath:instancePath+"/matchExpressions/" + i0+"/key",schemaPath:"#/properties/matchExpressions/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data3.operator !== undefined){
+if(typeof data3.operator !== "string"){
+const err7 = {instancePath:instancePath+"/matchExpressions/" + i0+"/operator",schemaPath:"#/properties/matchExpressions/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data3.values !== undefined){
+let data6 = data3.values;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data6[i1] !== "string"){
+const err8 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values/" + i1,schemaPath:"#/properties/matchExpressions/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/matchExpressions/" + i0+"/values",schemaPath:"#/properties/matchExpressions/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/matchExpressions/" + i0,schemaPath:"#/properties/matchExpressions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/matchExpressions",schemaPath:"#/properties/matchExpressions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+
+const schema132 = {"type":"object","description":"A Service port to scrape and how to scrape it.","additionalProperties":false,"properties":{"port":{"type":"string","description":"Name of the Service port; takes precedence over targetPort."},"targetPort":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Container port, by number or by name."},"path":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"params":{"type":"object","description":"URL query parameters added to each scrape.","additionalProperties":{"type":"array","items":{"type":"string"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"filterRunning":{"type":"boolean","description":"Drop targets whose pod is not Running (default true)."},"authorization":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"bearerTokenFile":{"type":"string","description":"Deprecated: use authorization. File in the Prometheus container holding a bearer token."},"tlsConfig":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig"}}};
+const schema133 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+data.action = "replace";
+}
+for(const key0 in data){
+if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.sourceLabels !== undefined){
+let data0 = data.sourceLabels;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.separator !== undefined){
+if(typeof data.separator !== "string"){
+const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.targetLabel !== undefined){
+if(typeof data.targetLabel !== "string"){
+const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.regex !== undefined){
+if(typeof data.regex !== "string"){
+const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.modulus !== undefined){
+let data5 = data.modulus;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.replacement !== undefined){
+if(typeof data.replacement !== "string"){
+const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+let data7 = data.action;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema133.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate269.errors = vErrors;
+return errors === 0;
+}
+
+const schema134 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action === undefined){
+data.action = "replace";
+}
+for(const key0 in data){
+if(!(((((((key0 === "sourceLabels") || (key0 === "separator")) || (key0 === "targetLabel")) || (key0 === "regex")) || (key0 === "modulus")) || (key0 === "replacement")) || (key0 === "action"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.sourceLabels !== undefined){
+let data0 = data.sourceLabels;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/sourceLabels/" + i0,schemaPath:"#/properties/sourceLabels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/sourceLabels",schemaPath:"#/properties/sourceLabels/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.separator !== undefined){
+if(typeof data.separator !== "string"){
+const err3 = {instancePath:instancePath+"/separator",schemaPath:"#/properties/separator/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.targetLabel !== undefined){
+if(typeof data.targetLabel !== "string"){
+const err4 = {instancePath:instancePath+"/targetLabel",schemaPath:"#/properties/targetLabel/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.regex !== undefined){
+if(typeof data.regex !== "string"){
+const err5 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.modulus !== undefined){
+let data5 = data.modulus;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err6 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err7 = {instancePath:instancePath+"/modulus",schemaPath:"#/properties/modulus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.replacement !== undefined){
+if(typeof data.replacement !== "string"){
+const err8 = {instancePath:instancePath+"/replacement",schemaPath:"#/properties/replacement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+let data7 = data.action;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema134.properties.action.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate271.errors = vErrors;
+return errors === 0;
+}
+
+const schema135 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27738,13 +30565,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate254.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
 
-const schema126 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema136 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27917,14 +30744,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate256.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
 
-const schema127 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema128 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema137 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema138 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28097,14 +30924,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate259.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
 
-const schema129 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema130 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema139 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema140 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28277,13 +31104,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate262.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
 
-const schema131 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema141 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28456,12 +31283,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate264.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28478,14 +31305,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate262(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+if(!(validate281(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate264(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+if(!(validate283(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
 }
@@ -28599,7 +31426,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema129.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema139.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -28622,7 +31449,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema129.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema139.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -28643,12 +31470,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate261.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28683,7 +31510,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema127.properties, key0))){
+if(!(func2.call(schema137.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -28695,8 +31522,8 @@ errors++;
 }
 }
 if(data.clientId !== undefined){
-if(!(validate259(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
-vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+if(!(validate278(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
 }
@@ -28864,8 +31691,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate261(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+if(!(validate280(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 }
@@ -29033,14 +31860,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate258.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
 
-const schema132 = {"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}};
-const schema133 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema142 = {"type":"object","description":"TLS settings from Secrets, ConfigMaps or files in the Prometheus container.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.endpoints%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."},"caFile":{"type":"string","description":"Path of the CA certificate in the Prometheus container."},"certFile":{"type":"string","description":"Path of the client certificate in the Prometheus container."},"keyFile":{"type":"string","description":"Path of the client key in the Prometheus container."}}};
+const schema143 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29213,13 +32040,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate269.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
 
-const schema134 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema144 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29392,17 +32219,17 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate271.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func2.call(schema132.properties, key0))){
+if(!(func2.call(schema142.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -29414,14 +32241,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate269(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate288(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate271(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate290(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
 }
@@ -29535,7 +32362,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema132.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema142.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -29558,7 +32385,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema132.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema142.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -29615,17 +32442,17 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate268.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func2.call(schema122.properties, key0))){
+if(!(func2.call(schema132.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -29737,7 +32564,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((data3 === "http") || (data3 === "https")) || (data3 === "HTTP")) || (data3 === "HTTPS"))){
-const err8 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema122.properties.scheme.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema132.properties.scheme.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -29881,8 +32708,8 @@ let data12 = data.metricRelabelings;
 if(Array.isArray(data12)){
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate250(data12[i1], {instancePath:instancePath+"/metricRelabelings/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
+if(!(validate269(data12[i1], {instancePath:instancePath+"/metricRelabelings/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
 }
@@ -29903,8 +32730,8 @@ let data14 = data.relabelings;
 if(Array.isArray(data14)){
 const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate252(data14[i2], {instancePath:instancePath+"/relabelings/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+if(!(validate271(data14[i2], {instancePath:instancePath+"/relabelings/" + i2,parentData:data14,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
 errors = vErrors.length;
 }
 }
@@ -29933,20 +32760,20 @@ errors++;
 }
 }
 if(data.authorization !== undefined){
-if(!(validate254(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
-vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+if(!(validate273(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
 }
 if(data.basicAuth !== undefined){
-if(!(validate256(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
-vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+if(!(validate275(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
 }
 if(data.oauth2 !== undefined){
-if(!(validate258(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
-vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+if(!(validate277(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
 errors = vErrors.length;
 }
 }
@@ -30213,8 +33040,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate268(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+if(!(validate287(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
 errors = vErrors.length;
 }
 }
@@ -30229,12 +33056,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30259,7 +33086,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema120.properties, key0))){
+if(!(func2.call(schema130.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -30271,8 +33098,8 @@ errors++;
 }
 }
 if(data.selector !== undefined){
-if(!(validate247(data.selector, {instancePath:instancePath+"/selector",parentData:data,parentDataProperty:"selector",rootData}))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+if(!(validate266(data.selector, {instancePath:instancePath+"/selector",parentData:data,parentDataProperty:"selector",rootData}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 }
@@ -30348,8 +33175,8 @@ let data5 = data.endpoints;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate249(data5[i1], {instancePath:instancePath+"/endpoints/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+if(!(validate268(data5[i1], {instancePath:instancePath+"/endpoints/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
 }
@@ -30406,7 +33233,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((data9 === "Endpoints") || (data9 === "EndpointSlice"))){
-const err12 = {instancePath:instancePath+"/serviceDiscoveryRole",schemaPath:"#/properties/serviceDiscoveryRole/enum",keyword:"enum",params:{allowedValues: schema120.properties.serviceDiscoveryRole.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/serviceDiscoveryRole",schemaPath:"#/properties/serviceDiscoveryRole/enum",keyword:"enum",params:{allowedValues: schema130.properties.serviceDiscoveryRole.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -30648,7 +33475,7 @@ vErrors.push(err30);
 errors++;
 }
 if(!(((((data21 === "PrometheusProto") || (data21 === "OpenMetricsText0.0.1")) || (data21 === "OpenMetricsText1.0.0")) || (data21 === "PrometheusText0.0.4")) || (data21 === "PrometheusText1.0.0"))){
-const err31 = {instancePath:instancePath+"/scrapeProtocols/" + i4,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema120.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
+const err31 = {instancePath:instancePath+"/scrapeProtocols/" + i4,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema130.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -30683,7 +33510,7 @@ vErrors.push(err33);
 errors++;
 }
 if(!(((((data22 === "PrometheusProto") || (data22 === "OpenMetricsText0.0.1")) || (data22 === "OpenMetricsText1.0.0")) || (data22 === "PrometheusText0.0.4")) || (data22 === "PrometheusText1.0.0"))){
-const err34 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema120.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
+const err34 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema130.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -30731,7 +33558,7 @@ vErrors.push(err37);
 errors++;
 }
 if(!((data24 === "RelabelConfig") || (data24 === "RoleSelector"))){
-const err38 = {instancePath:instancePath+"/selectorMechanism",schemaPath:"#/properties/selectorMechanism/enum",keyword:"enum",params:{allowedValues: schema120.properties.selectorMechanism.enum},message:"must be equal to one of the allowed values"};
+const err38 = {instancePath:instancePath+"/selectorMechanism",schemaPath:"#/properties/selectorMechanism/enum",keyword:"enum",params:{allowedValues: schema130.properties.selectorMechanism.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -30916,15 +33743,15 @@ vErrors.push(err51);
 }
 errors++;
 }
-validate246.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
 
-const schema135 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
-const schema136 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
-const schema137 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+const schema145 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema146 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema147 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -30983,7 +33810,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(data0 === "Accepted")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema137.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema147.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -31006,7 +33833,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema137.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema147.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -31089,12 +33916,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -31163,7 +33990,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com")){
-const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema136.properties.group.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema146.properties.group.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -31186,7 +34013,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
-const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema136.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema146.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -31225,8 +34052,8 @@ let data4 = data.conditions;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate278(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+if(!(validate297(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
 errors = vErrors.length;
 }
 }
@@ -31253,12 +34080,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -31279,8 +34106,8 @@ let data0 = data.bindings;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate277(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate296(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
 errors = vErrors.length;
 }
 }
@@ -31357,12 +34184,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -31431,7 +34258,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com/v1")){
-const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema118.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema128.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -31454,7 +34281,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(data1 === "ServiceMonitor")){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema118.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema128.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -31465,20 +34292,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate244(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate263(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate246(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+if(!(validate265(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate276(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+if(!(validate295(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
 errors = vErrors.length;
 }
 }
@@ -31493,15 +34320,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate243.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
 
-export const PodMonitor = validate282;
-const schema138 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["PodMonitor"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.selector":{"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMetricsEndpoints[].metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.podMetricsEndpoints[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.podMetricsEndpoints[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.podMetricsEndpoints[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.podMetricsEndpoints[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.podMetricsEndpoints[]":{"type":"object","description":"A pod port to scrape and how to scrape it.","additionalProperties":false,"properties":{"port":{"type":"string","description":"Name of the container port; takes precedence over portNumber and targetPort."},"portNumber":{"type":"integer","minimum":1,"maximum":65535,"description":"Number of the container port."},"targetPort":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Deprecated: use port or portNumber."},"path":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"params":{"type":"object","description":"URL query parameters added to each scrape.","additionalProperties":{"type":"array","items":{"type":"string"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"filterRunning":{"type":"boolean","description":"Drop targets whose pod is not Running (default true)."},"authorization":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"tlsConfig":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig"}}},"object.spec":{"type":"object","description":"Which pods to scrape and how.","required":["selector"],"additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"podMetricsEndpoints":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D"},"description":"Pod ports to scrape."},"jobLabel":{"type":"string","description":"Label of the Service/Pod whose value becomes the job label."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets."},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"selectorMechanism":{"type":"string","enum":["RelabelConfig","RoleSelector"],"description":"How the selector is applied (default RelabelConfig)."},"attachMetadata":{"type":"object","description":"Metadata attached to the discovered targets.","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels (needs get/list/watch on nodes)."}}},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
-const schema139 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
+export const PodMonitor = validate301;
+const schema148 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["PodMonitor"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.selector":{"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.podMetricsEndpoints[].metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.podMetricsEndpoints[].relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.podMetricsEndpoints[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.podMetricsEndpoints[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.podMetricsEndpoints[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.podMetricsEndpoints[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.podMetricsEndpoints[]":{"type":"object","description":"A pod port to scrape and how to scrape it.","additionalProperties":false,"properties":{"port":{"type":"string","description":"Name of the container port; takes precedence over portNumber and targetPort."},"portNumber":{"type":"integer","minimum":1,"maximum":65535,"description":"Number of the container port."},"targetPort":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Deprecated: use port or portNumber."},"path":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"params":{"type":"object","description":"URL query parameters added to each scrape.","additionalProperties":{"type":"array","items":{"type":"string"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"filterRunning":{"type":"boolean","description":"Drop targets whose pod is not Running (default true)."},"authorization":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"tlsConfig":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig"}}},"object.spec":{"type":"object","description":"Which pods to scrape and how.","required":["selector"],"additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"podMetricsEndpoints":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D"},"description":"Pod ports to scrape."},"jobLabel":{"type":"string","description":"Label of the Service/Pod whose value becomes the job label."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets."},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"selectorMechanism":{"type":"string","enum":["RelabelConfig","RoleSelector"],"description":"How the selector is applied (default RelabelConfig)."},"attachMetadata":{"type":"object","description":"Metadata attached to the discovered targets.","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels (needs get/list/watch on nodes)."}}},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+const schema149 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -31601,7 +34428,7 @@ errors++;
 if(data.creationTimestamp !== undefined){
 let data6 = data.creationTimestamp;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema139.properties.creationTimestamp.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema149.properties.creationTimestamp.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -31787,14 +34614,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate283.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
 
-const schema140 = {"type":"object","description":"Which pods to scrape and how.","required":["selector"],"additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"podMetricsEndpoints":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D"},"description":"Pod ports to scrape."},"jobLabel":{"type":"string","description":"Label of the Service/Pod whose value becomes the job label."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets."},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"selectorMechanism":{"type":"string","enum":["RelabelConfig","RoleSelector"],"description":"How the selector is applied (default RelabelConfig)."},"attachMetadata":{"type":"object","description":"Metadata attached to the discovered targets.","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels (needs get/list/watch on nodes)."}}},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}};
-const schema141 = {"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+const schema150 = {"type":"object","description":"Which pods to scrape and how.","required":["selector"],"additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"podMetricsEndpoints":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D"},"description":"Pod ports to scrape."},"jobLabel":{"type":"string","description":"Label of the Service/Pod whose value becomes the job label."},"podTargetLabels":{"type":"array","items":{"type":"string"},"description":"Pod labels copied onto the targets."},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"selectorMechanism":{"type":"string","enum":["RelabelConfig","RoleSelector"],"description":"How the selector is applied (default RelabelConfig)."},"attachMetadata":{"type":"object","description":"Metadata attached to the discovered targets.","additionalProperties":false,"properties":{"node":{"type":"boolean","description":"Attach node labels (needs get/list/watch on nodes)."}}},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}};
+const schema151 = {"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -31963,14 +34790,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate286.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
 
-const schema142 = {"type":"object","description":"A pod port to scrape and how to scrape it.","additionalProperties":false,"properties":{"port":{"type":"string","description":"Name of the container port; takes precedence over portNumber and targetPort."},"portNumber":{"type":"integer","minimum":1,"maximum":65535,"description":"Number of the container port."},"targetPort":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Deprecated: use port or portNumber."},"path":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"params":{"type":"object","description":"URL query parameters added to each scrape.","additionalProperties":{"type":"array","items":{"type":"string"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"filterRunning":{"type":"boolean","description":"Drop targets whose pod is not Running (default true)."},"authorization":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"tlsConfig":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig"}}};
-const schema143 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema152 = {"type":"object","description":"A pod port to scrape and how to scrape it.","additionalProperties":false,"properties":{"port":{"type":"string","description":"Name of the container port; takes precedence over portNumber and targetPort."},"portNumber":{"type":"integer","minimum":1,"maximum":65535,"description":"Number of the container port."},"targetPort":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Deprecated: use port or portNumber."},"path":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"params":{"type":"object","description":"URL query parameters added to each scrape.","additionalProperties":{"type":"array","items":{"type":"string"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"filterRunning":{"type":"boolean","description":"Drop targets whose pod is not Running (default true)."},"authorization":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"tlsConfig":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig"}}};
+const schema153 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32102,7 +34929,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema143.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema153.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -32122,13 +34949,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate289.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
 
-const schema144 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema154 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32260,7 +35087,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema144.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema154.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -32280,13 +35107,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate291.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
 
-const schema145 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema155 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32398,13 +35225,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate293.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
 
-const schema146 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema156 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32577,14 +35404,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate295.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
 
-const schema147 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema148 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema157 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema158 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32757,14 +35584,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate298.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
 
-const schema149 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema150 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema159 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema160 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32937,13 +35764,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate301.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
-const schema151 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema161 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33116,12 +35943,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate303.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33138,14 +35965,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate301(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+if(!(validate320(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate303(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
+if(!(validate322(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
 errors = vErrors.length;
 }
 }
@@ -33259,7 +36086,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema149.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema159.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -33282,7 +36109,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema149.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema159.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -33303,12 +36130,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate300.errors = vErrors;
+validate319.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33343,7 +36170,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema147.properties, key0))){
+if(!(func2.call(schema157.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -33355,8 +36182,8 @@ errors++;
 }
 }
 if(data.clientId !== undefined){
-if(!(validate298(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
-vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+if(!(validate317(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
 }
@@ -33524,8 +36351,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate300(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+if(!(validate319(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
 errors = vErrors.length;
 }
 }
@@ -33693,14 +36520,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate297.errors = vErrors;
+validate316.errors = vErrors;
 return errors === 0;
 }
 
-const schema152 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema153 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema162 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.podMetricsEndpoints%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema163 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33873,13 +36700,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate308.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
 
-const schema154 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema164 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34052,12 +36879,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate310.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34074,14 +36901,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate308(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
+if(!(validate327(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate310(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate329(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 }
@@ -34195,7 +37022,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema152.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema162.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -34218,7 +37045,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema152.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema162.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -34239,17 +37066,17 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate307.errors = vErrors;
+validate326.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func2.call(schema142.properties, key0))){
+if(!(func2.call(schema152.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -34396,7 +37223,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((data4 === "http") || (data4 === "https")) || (data4 === "HTTP")) || (data4 === "HTTPS"))){
-const err11 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema142.properties.scheme.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema152.properties.scheme.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -34540,8 +37367,8 @@ let data13 = data.metricRelabelings;
 if(Array.isArray(data13)){
 const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate289(data13[i1], {instancePath:instancePath+"/metricRelabelings/" + i1,parentData:data13,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+if(!(validate308(data13[i1], {instancePath:instancePath+"/metricRelabelings/" + i1,parentData:data13,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
 errors = vErrors.length;
 }
 }
@@ -34562,8 +37389,8 @@ let data15 = data.relabelings;
 if(Array.isArray(data15)){
 const len2 = data15.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate291(data15[i2], {instancePath:instancePath+"/relabelings/" + i2,parentData:data15,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
+if(!(validate310(data15[i2], {instancePath:instancePath+"/relabelings/" + i2,parentData:data15,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 }
@@ -34592,20 +37419,20 @@ errors++;
 }
 }
 if(data.authorization !== undefined){
-if(!(validate293(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+if(!(validate312(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
 }
 if(data.basicAuth !== undefined){
-if(!(validate295(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
-vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
+if(!(validate314(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
 errors = vErrors.length;
 }
 }
 if(data.oauth2 !== undefined){
-if(!(validate297(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+if(!(validate316(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
 errors = vErrors.length;
 }
 }
@@ -34860,8 +37687,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate307(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
+if(!(validate326(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
 errors = vErrors.length;
 }
 }
@@ -34876,12 +37703,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-validate288.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -34896,7 +37723,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema140.properties, key0))){
+if(!(func2.call(schema150.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -34908,8 +37735,8 @@ errors++;
 }
 }
 if(data.selector !== undefined){
-if(!(validate286(data.selector, {instancePath:instancePath+"/selector",parentData:data,parentDataProperty:"selector",rootData}))){
-vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
+if(!(validate305(data.selector, {instancePath:instancePath+"/selector",parentData:data,parentDataProperty:"selector",rootData}))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
 }
@@ -34985,8 +37812,8 @@ let data5 = data.podMetricsEndpoints;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate288(data5[i1], {instancePath:instancePath+"/podMetricsEndpoints/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
+if(!(validate307(data5[i1], {instancePath:instancePath+"/podMetricsEndpoints/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
 errors = vErrors.length;
 }
 }
@@ -35234,7 +38061,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!(((((data18 === "PrometheusProto") || (data18 === "OpenMetricsText0.0.1")) || (data18 === "OpenMetricsText1.0.0")) || (data18 === "PrometheusText0.0.4")) || (data18 === "PrometheusText1.0.0"))){
-const err26 = {instancePath:instancePath+"/scrapeProtocols/" + i3,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema140.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
+const err26 = {instancePath:instancePath+"/scrapeProtocols/" + i3,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema150.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -35269,7 +38096,7 @@ vErrors.push(err28);
 errors++;
 }
 if(!(((((data19 === "PrometheusProto") || (data19 === "OpenMetricsText0.0.1")) || (data19 === "OpenMetricsText1.0.0")) || (data19 === "PrometheusText0.0.4")) || (data19 === "PrometheusText1.0.0"))){
-const err29 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema140.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
+const err29 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema150.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -35317,7 +38144,7 @@ vErrors.push(err32);
 errors++;
 }
 if(!((data21 === "RelabelConfig") || (data21 === "RoleSelector"))){
-const err33 = {instancePath:instancePath+"/selectorMechanism",schemaPath:"#/properties/selectorMechanism/enum",keyword:"enum",params:{allowedValues: schema140.properties.selectorMechanism.enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/selectorMechanism",schemaPath:"#/properties/selectorMechanism/enum",keyword:"enum",params:{allowedValues: schema150.properties.selectorMechanism.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -35502,15 +38329,15 @@ vErrors.push(err46);
 }
 errors++;
 }
-validate285.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
 
-const schema155 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
-const schema156 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
-const schema157 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+const schema165 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema166 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema167 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35569,7 +38396,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(data0 === "Accepted")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema157.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema167.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -35592,7 +38419,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema157.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema167.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -35675,12 +38502,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate317.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35749,7 +38576,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com")){
-const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema156.properties.group.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema166.properties.group.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -35772,7 +38599,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
-const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema156.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema166.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -35811,8 +38638,8 @@ let data4 = data.conditions;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate317(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate336(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
 errors = vErrors.length;
 }
 }
@@ -35839,12 +38666,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate316.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35865,8 +38692,8 @@ let data0 = data.bindings;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate316(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate335(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 }
@@ -35943,12 +38770,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate315.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36017,7 +38844,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com/v1")){
-const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema138.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema148.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -36040,7 +38867,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(data1 === "PodMonitor")){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema138.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema148.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -36051,20 +38878,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate283(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
-vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
+if(!(validate302(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate285(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
-vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+if(!(validate304(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
+vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate315(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate334(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
 errors = vErrors.length;
 }
 }
@@ -36079,15 +38906,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate282.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
 
-export const Probe = validate321;
-const schema158 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["Probe"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.prober":{"type":"object","description":"The prober (for example a blackbox exporter) that probes the targets.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"description":"Address of the prober as host or host:port, without a scheme (set scheme for that)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape the prober with (default http)."},"path":{"type":"string","default":"/probe","description":"HTTP path of the prober (default /probe)."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.targets.staticConfig.relabelingConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.targets.staticConfig":{"type":"object","description":"A static list of targets to probe.","additionalProperties":false,"properties":{"static":{"type":"array","items":{"type":"string"},"description":"Targets to probe (URLs or host:port, as the prober module expects)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets (namespace is added when absent)."},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.staticConfig.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed."}}},"object.spec.targets.ingress.selector":{"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.targets.ingress.relabelingConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.targets.ingress":{"type":"object","description":"Ingress objects whose hosts and paths are probed.","additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.targets.ingress.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.ingress.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed; __tmp_ingress_address holds the Ingress address."}}},"object.spec.metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec":{"type":"object","description":"What to probe, with which prober, and how to scrape the prober.","additionalProperties":false,"properties":{"jobName":{"type":"string","description":"Value of the job label (default: the job name probe/<namespace>/<name>)."},"prober":{"$ref":"#/$defs/object.spec.prober"},"module":{"type":"string","description":"Prober module to use (the blackbox exporter module name), sent as the module URL parameter."},"targets":{"type":"object","description":"The targets: staticConfig or ingress (staticConfig wins when both are set).","additionalProperties":false,"properties":{"staticConfig":{"$ref":"#/$defs/object.spec.targets.staticConfig"},"ingress":{"$ref":"#/$defs/object.spec.targets.ingress"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to probe (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"params":{"type":"array","minItems":1,"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Extra URL parameters sent to the prober; spec.module wins over a module parameter.","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Parameter name."},"values":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Parameter values."}}}},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
-const schema159 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
+export const Probe = validate340;
+const schema168 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["Probe"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.prober":{"type":"object","description":"The prober (for example a blackbox exporter) that probes the targets.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"description":"Address of the prober as host or host:port, without a scheme (set scheme for that)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape the prober with (default http)."},"path":{"type":"string","default":"/probe","description":"HTTP path of the prober (default /probe)."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.targets.staticConfig.relabelingConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.targets.staticConfig":{"type":"object","description":"A static list of targets to probe.","additionalProperties":false,"properties":{"static":{"type":"array","items":{"type":"string"},"description":"Targets to probe (URLs or host:port, as the prober module expects)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets (namespace is added when absent)."},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.staticConfig.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed."}}},"object.spec.targets.ingress.selector":{"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}},"object.spec.targets.ingress.relabelingConfigs[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.targets.ingress":{"type":"object","description":"Ingress objects whose hosts and paths are probed.","additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.targets.ingress.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.ingress.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed; __tmp_ingress_address holds the Ingress address."}}},"object.spec.metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec":{"type":"object","description":"What to probe, with which prober, and how to scrape the prober.","additionalProperties":false,"properties":{"jobName":{"type":"string","description":"Value of the job label (default: the job name probe/<namespace>/<name>)."},"prober":{"$ref":"#/$defs/object.spec.prober"},"module":{"type":"string","description":"Prober module to use (the blackbox exporter module name), sent as the module URL parameter."},"targets":{"type":"object","description":"The targets: staticConfig or ingress (staticConfig wins when both are set).","additionalProperties":false,"properties":{"staticConfig":{"$ref":"#/$defs/object.spec.targets.staticConfig"},"ingress":{"$ref":"#/$defs/object.spec.targets.ingress"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to probe (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"params":{"type":"array","minItems":1,"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Extra URL parameters sent to the prober; spec.module wins over a module parameter.","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Parameter name."},"values":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Parameter values."}}}},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+const schema169 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36187,7 +39014,7 @@ errors++;
 if(data.creationTimestamp !== undefined){
 let data6 = data.creationTimestamp;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema159.properties.creationTimestamp.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema169.properties.creationTimestamp.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -36373,14 +39200,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate322.errors = vErrors;
+validate341.errors = vErrors;
 return errors === 0;
 }
 
-const schema160 = {"type":"object","description":"What to probe, with which prober, and how to scrape the prober.","additionalProperties":false,"properties":{"jobName":{"type":"string","description":"Value of the job label (default: the job name probe/<namespace>/<name>)."},"prober":{"$ref":"#/$defs/object.spec.prober"},"module":{"type":"string","description":"Prober module to use (the blackbox exporter module name), sent as the module URL parameter."},"targets":{"type":"object","description":"The targets: staticConfig or ingress (staticConfig wins when both are set).","additionalProperties":false,"properties":{"staticConfig":{"$ref":"#/$defs/object.spec.targets.staticConfig"},"ingress":{"$ref":"#/$defs/object.spec.targets.ingress"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to probe (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"params":{"type":"array","minItems":1,"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Extra URL parameters sent to the prober; spec.module wins over a module parameter.","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Parameter name."},"values":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Parameter values."}}}},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}};
-const schema161 = {"type":"object","description":"The prober (for example a blackbox exporter) that probes the targets.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"description":"Address of the prober as host or host:port, without a scheme (set scheme for that)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape the prober with (default http)."},"path":{"type":"string","default":"/probe","description":"HTTP path of the prober (default /probe)."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema170 = {"type":"object","description":"What to probe, with which prober, and how to scrape the prober.","additionalProperties":false,"properties":{"jobName":{"type":"string","description":"Value of the job label (default: the job name probe/<namespace>/<name>)."},"prober":{"$ref":"#/$defs/object.spec.prober"},"module":{"type":"string","description":"Prober module to use (the blackbox exporter module name), sent as the module URL parameter."},"targets":{"type":"object","description":"The targets: staticConfig or ingress (staticConfig wins when both are set).","additionalProperties":false,"properties":{"staticConfig":{"$ref":"#/$defs/object.spec.targets.staticConfig"},"ingress":{"$ref":"#/$defs/object.spec.targets.ingress"}}},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to probe (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"params":{"type":"array","minItems":1,"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Extra URL parameters sent to the prober; spec.module wins over a module parameter.","items":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Parameter name."},"values":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Parameter values."}}}},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"bearerTokenSecret":{"type":"object","description":"Deprecated: use authorization. Secret holding a bearer token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHttp2":{"type":"boolean","description":"Allow HTTP/2."},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."}}};
+const schema171 = {"type":"object","description":"The prober (for example a blackbox exporter) that probes the targets.","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"description":"Address of the prober as host or host:port, without a scheme (set scheme for that)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape the prober with (default http)."},"path":{"type":"string","default":"/probe","description":"HTTP path of the prober (default /probe)."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36447,7 +39274,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data1 === "http") || (data1 === "https")) || (data1 === "HTTP")) || (data1 === "HTTPS"))){
-const err5 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema161.properties.scheme.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema171.properties.scheme.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -36631,14 +39458,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate325.errors = vErrors;
+validate344.errors = vErrors;
 return errors === 0;
 }
 
-const schema162 = {"type":"object","description":"A static list of targets to probe.","additionalProperties":false,"properties":{"static":{"type":"array","items":{"type":"string"},"description":"Targets to probe (URLs or host:port, as the prober module expects)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets (namespace is added when absent)."},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.staticConfig.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed."}}};
-const schema163 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema172 = {"type":"object","description":"A static list of targets to probe.","additionalProperties":false,"properties":{"static":{"type":"array","items":{"type":"string"},"description":"Targets to probe (URLs or host:port, as the prober module expects)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets (namespace is added when absent)."},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.staticConfig.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed."}}};
+const schema173 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36770,7 +39597,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema163.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema173.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -36790,12 +39617,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate328.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -36871,8 +39698,8 @@ let data4 = data.relabelingConfigs;
 if(Array.isArray(data4)){
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate328(data4[i1], {instancePath:instancePath+"/relabelingConfigs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+if(!(validate347(data4[i1], {instancePath:instancePath+"/relabelingConfigs/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
 errors = vErrors.length;
 }
 }
@@ -36899,14 +39726,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate327.errors = vErrors;
+validate346.errors = vErrors;
 return errors === 0;
 }
 
-const schema164 = {"type":"object","description":"Ingress objects whose hosts and paths are probed.","additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.targets.ingress.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.ingress.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed; __tmp_ingress_address holds the Ingress address."}}};
-const schema165 = {"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
+const schema174 = {"type":"object","description":"Ingress objects whose hosts and paths are probed.","additionalProperties":false,"properties":{"selector":{"$ref":"#/$defs/object.spec.targets.ingress.selector"},"namespaceSelector":{"type":"object","description":"Namespaces to discover targets in. Absent means the object's own namespace.","additionalProperties":false,"properties":{"any":{"type":"boolean","description":"Select all namespaces (matchNames is then ignored)."},"matchNames":{"type":"array","items":{"type":"string"},"description":"Names of the namespaces to select."}}},"relabelingConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.targets.ingress.relabelingConfigs%5B%5D"},"description":"Relabeling applied to the targets before they are probed; __tmp_ingress_address holds the Ingress address."}}};
+const schema175 = {"type":"object","description":"A label selector. Absent selects nothing; an empty selector ({}) selects everything.","x-kubernetes-map-type":"atomic","additionalProperties":false,"properties":{"matchLabels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels that must all be present with these values."},"matchExpressions":{"type":"array","description":"Label requirements, all of which must match.","items":{"type":"object","required":["key","operator"],"additionalProperties":false,"properties":{"key":{"type":"string","description":"The label key."},"operator":{"type":"string","description":"How the key relates to the values: In, NotIn, Exists or DoesNotExist."},"values":{"type":"array","items":{"type":"string"},"description":"Values for In and NotIn; must be empty for Exists and DoesNotExist."}}}}}};
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37075,13 +39902,13 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate332.errors = vErrors;
+validate351.errors = vErrors;
 return errors === 0;
 }
 
-const schema166 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema176 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37213,7 +40040,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema166.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema176.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -37233,12 +40060,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate334.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37255,8 +40082,8 @@ errors++;
 }
 }
 if(data.selector !== undefined){
-if(!(validate332(data.selector, {instancePath:instancePath+"/selector",parentData:data,parentDataProperty:"selector",rootData}))){
-vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
+if(!(validate351(data.selector, {instancePath:instancePath+"/selector",parentData:data,parentDataProperty:"selector",rootData}))){
+vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
 errors = vErrors.length;
 }
 }
@@ -37332,8 +40159,8 @@ let data5 = data.relabelingConfigs;
 if(Array.isArray(data5)){
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate334(data5[i1], {instancePath:instancePath+"/relabelingConfigs/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
+if(!(validate353(data5[i1], {instancePath:instancePath+"/relabelingConfigs/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
 errors = vErrors.length;
 }
 }
@@ -37360,13 +40187,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate331.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
 
-const schema167 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema177 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37498,7 +40325,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema167.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema177.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -37518,13 +40345,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate337.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
 
-const schema168 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema178 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37636,13 +40463,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate339.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
 
-const schema169 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema179 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37815,14 +40642,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
 
-const schema170 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema171 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema180 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema181 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37995,14 +40822,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate344.errors = vErrors;
+validate363.errors = vErrors;
 return errors === 0;
 }
 
-const schema172 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema173 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema182 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema183 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38175,13 +41002,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate347.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
 
-const schema174 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema184 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38354,12 +41181,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate349.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38376,14 +41203,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate347(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
+if(!(validate366(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate349(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
+if(!(validate368(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
 errors = vErrors.length;
 }
 }
@@ -38497,7 +41324,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema172.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema182.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38520,7 +41347,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema172.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema182.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38541,12 +41368,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate346.errors = vErrors;
+validate365.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -38581,7 +41408,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema170.properties, key0))){
+if(!(func2.call(schema180.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -38593,8 +41420,8 @@ errors++;
 }
 }
 if(data.clientId !== undefined){
-if(!(validate344(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
-vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
+if(!(validate363(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate363.errors : vErrors.concat(validate363.errors);
 errors = vErrors.length;
 }
 }
@@ -38762,8 +41589,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate346(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
+if(!(validate365(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
 errors = vErrors.length;
 }
 }
@@ -38931,14 +41758,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate343.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
-const schema175 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema176 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema185 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema186 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -39111,13 +41938,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate354.errors = vErrors;
+validate373.errors = vErrors;
 return errors === 0;
 }
 
-const schema177 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema187 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -39290,12 +42117,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate356.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -39312,14 +42139,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate354(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+if(!(validate373(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate356(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+if(!(validate375(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
 errors = vErrors.length;
 }
 }
@@ -39433,7 +42260,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema175.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema185.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -39456,7 +42283,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema175.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema185.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -39477,17 +42304,17 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate353.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func2.call(schema160.properties, key0))){
+if(!(func2.call(schema170.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -39511,8 +42338,8 @@ errors++;
 }
 }
 if(data.prober !== undefined){
-if(!(validate325(data.prober, {instancePath:instancePath+"/prober",parentData:data,parentDataProperty:"prober",rootData}))){
-vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
+if(!(validate344(data.prober, {instancePath:instancePath+"/prober",parentData:data,parentDataProperty:"prober",rootData}))){
+vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
 errors = vErrors.length;
 }
 }
@@ -39544,14 +42371,14 @@ errors++;
 }
 }
 if(data3.staticConfig !== undefined){
-if(!(validate327(data3.staticConfig, {instancePath:instancePath+"/targets/staticConfig",parentData:data3,parentDataProperty:"staticConfig",rootData}))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+if(!(validate346(data3.staticConfig, {instancePath:instancePath+"/targets/staticConfig",parentData:data3,parentDataProperty:"staticConfig",rootData}))){
+vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
 errors = vErrors.length;
 }
 }
 if(data3.ingress !== undefined){
-if(!(validate331(data3.ingress, {instancePath:instancePath+"/targets/ingress",parentData:data3,parentDataProperty:"ingress",rootData}))){
-vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
+if(!(validate350(data3.ingress, {instancePath:instancePath+"/targets/ingress",parentData:data3,parentDataProperty:"ingress",rootData}))){
+vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
 }
@@ -39761,8 +42588,8 @@ let data13 = data.metricRelabelings;
 if(Array.isArray(data13)){
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate337(data13[i2], {instancePath:instancePath+"/metricRelabelings/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
+if(!(validate356(data13[i2], {instancePath:instancePath+"/metricRelabelings/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
 errors = vErrors.length;
 }
 }
@@ -39779,20 +42606,20 @@ errors++;
 }
 }
 if(data.authorization !== undefined){
-if(!(validate339(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
-vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
+if(!(validate358(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
 errors = vErrors.length;
 }
 }
 if(data.basicAuth !== undefined){
-if(!(validate341(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+if(!(validate360(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
 errors = vErrors.length;
 }
 }
 if(data.oauth2 !== undefined){
-if(!(validate343(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
-vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+if(!(validate362(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
 errors = vErrors.length;
 }
 }
@@ -39894,8 +42721,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate353(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
+if(!(validate372(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 }
@@ -40066,7 +42893,7 @@ vErrors.push(err41);
 errors++;
 }
 if(!(((((data32 === "PrometheusProto") || (data32 === "OpenMetricsText0.0.1")) || (data32 === "OpenMetricsText1.0.0")) || (data32 === "PrometheusText0.0.4")) || (data32 === "PrometheusText1.0.0"))){
-const err42 = {instancePath:instancePath+"/scrapeProtocols/" + i3,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema160.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
+const err42 = {instancePath:instancePath+"/scrapeProtocols/" + i3,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema170.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -40101,7 +42928,7 @@ vErrors.push(err44);
 errors++;
 }
 if(!(((((data33 === "PrometheusProto") || (data33 === "OpenMetricsText0.0.1")) || (data33 === "OpenMetricsText1.0.0")) || (data33 === "PrometheusText0.0.4")) || (data33 === "PrometheusText1.0.0"))){
-const err45 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema160.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
+const err45 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema170.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -40272,15 +43099,15 @@ vErrors.push(err57);
 }
 errors++;
 }
-validate324.errors = vErrors;
+validate343.errors = vErrors;
 return errors === 0;
 }
 
-const schema178 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
-const schema179 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
-const schema180 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+const schema188 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema189 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema190 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40339,7 +43166,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(data0 === "Accepted")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema180.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema190.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40362,7 +43189,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema180.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema190.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -40445,12 +43272,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate362.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40519,7 +43346,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com")){
-const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema179.properties.group.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema189.properties.group.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40542,7 +43369,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
-const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema179.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema189.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40581,8 +43408,8 @@ let data4 = data.conditions;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate362(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
+if(!(validate381(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
 }
@@ -40609,12 +43436,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate361.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40635,8 +43462,8 @@ let data0 = data.bindings;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate361(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
+if(!(validate380(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
 errors = vErrors.length;
 }
 }
@@ -40713,12 +43540,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate360.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40787,7 +43614,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com/v1")){
-const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema158.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema168.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40810,7 +43637,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(data1 === "Probe")){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema158.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema168.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40821,20 +43648,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate322(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
-vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+if(!(validate341(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate324(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
-vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
+if(!(validate343(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate360(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+if(!(validate379(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
 errors = vErrors.length;
 }
 }
@@ -40849,15 +43676,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate321.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
 
-export const ScrapeConfig = validate366;
-const schema181 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1alpha1"]},"kind":{"type":"string","enum":["ScrapeConfig"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.httpSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.httpSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.httpSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.httpSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.httpSDConfigs[]":{"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL returning the targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the URL is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.kubernetesSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.kubernetesSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.kubernetesSDConfigs[]":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"apiServer":{"type":"string","description":"API server URL (default: in-cluster)."},"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object to discover."},"namespaces":{"type":"object","additionalProperties":false,"description":"Namespaces to discover in (default: all).","properties":{"ownNamespace":{"type":"boolean","description":"Include the Prometheus' own namespace."},"names":{"type":"array","items":{"type":"string"},"description":"Namespace names."}}},"attachMetadata":{"type":"object","additionalProperties":false,"description":"Metadata attached to the targets.","properties":{"node":{"type":"boolean","description":"Attach node labels (roles Pod, Endpoints, EndpointSlice)."}}},"selectors":{"type":"array","description":"Label and field selectors passed to the API server.","items":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object the selector applies to."},"label":{"type":"string","description":"Label selector."},"field":{"type":"string","description":"Field selector."}}}},"basicAuth":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.consulSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.consulSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.consulSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.consulSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.consulSDConfigs[]":{"type":"object","required":["server"],"additionalProperties":false,"properties":{"server":{"type":"string","minLength":1,"description":"Consul server address (host:port)."},"pathPrefix":{"type":"string","description":"Prefix of the Consul API path."},"tokenRef":{"type":"object","description":"Secret key holding the Consul ACL token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"datacenter":{"type":"string","description":"Datacenter to query."},"namespace":{"type":"string","description":"Consul namespace (Consul Enterprise)."},"partition":{"type":"string","description":"Admin partition (Consul Enterprise)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"Scheme of the Consul API."},"services":{"type":"array","items":{"type":"string"},"description":"Services to discover (default: all)."},"tags":{"type":"array","items":{"type":"string"},"description":"Only services with all these tags."},"tagSeparator":{"type":"string","description":"Separator of the tags in the __meta_consul_tags label."},"nodeMeta":{"type":"object","additionalProperties":{"type":"string"},"description":"Only nodes with this metadata."},"filter":{"type":"string","description":"Consul filter expression."},"healthFilter":{"type":"string","description":"Consul filter expression for health checks."},"allowStale":{"type":"boolean","description":"Allow stale Consul results."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the catalog is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.dnsSDConfigs":{"type":"array","items":{"type":"object","required":["names"],"additionalProperties":false,"properties":{"names":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"DNS names to query."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the names are resolved."},"type":{"type":"string","enum":["A","AAAA","MX","NS","SRV"],"description":"Record type (default SRV)."},"port":{"type":"integer","minimum":0,"maximum":65535,"description":"Port of the targets (not for SRV)."}}},"description":"DNS discovery."},"object.spec.relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec":{"type":"object","description":"One scrape job and where its targets come from.","additionalProperties":false,"properties":{"jobName":{"type":"string","minLength":1,"description":"Value of the job label (the job name stays scrapeConfig/<namespace>/<name>)."},"staticConfigs":{"type":"array","items":{"type":"object","required":["targets"],"additionalProperties":false,"properties":{"targets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Targets (host:port)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets."}}},"description":"Fixed lists of targets."},"fileSDConfigs":{"type":"array","items":{"type":"object","required":["files"],"additionalProperties":false,"properties":{"files":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Files (paths in the Prometheus container, globs allowed) listing targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the files are re-read."}}},"description":"File-based discovery."},"httpSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D"},"description":"HTTP-based discovery."},"kubernetesSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D"},"description":"Kubernetes discovery."},"consulSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D"},"description":"Consul discovery."},"dnsSDConfigs":{"$ref":"#/$defs/object.spec.dnsSDConfigs"},"ec2SDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS EC2 discovery (accepted; not rendered by promop, which rejects the object)."},"azureSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Azure discovery (accepted; not rendered by promop, which rejects the object)."},"gceSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"GCE discovery (accepted; not rendered by promop, which rejects the object)."},"openstackSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OpenStack discovery (accepted; not rendered by promop, which rejects the object)."},"digitalOceanSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"DigitalOcean discovery (accepted; not rendered by promop, which rejects the object)."},"kumaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Kuma discovery (accepted; not rendered by promop, which rejects the object)."},"eurekaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Eureka discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker discovery (accepted; not rendered by promop, which rejects the object)."},"linodeSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Linode discovery (accepted; not rendered by promop, which rejects the object)."},"hetznerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Hetzner discovery (accepted; not rendered by promop, which rejects the object)."},"nomadSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Nomad discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSwarmSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker Swarm discovery (accepted; not rendered by promop, which rejects the object)."},"puppetDBSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"PuppetDB discovery (accepted; not rendered by promop, which rejects the object)."},"lightSailSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS Lightsail discovery (accepted; not rendered by promop, which rejects the object)."},"ovhcloudSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OVHcloud discovery (accepted; not rendered by promop, which rejects the object)."},"scalewaySDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Scaleway discovery (accepted; not rendered by promop, which rejects the object)."},"ionosSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"IONOS discovery (accepted; not rendered by promop, which rejects the object)."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"metricsPath":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"params":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"URL query parameters added to each scrape."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"enableCompression":{"type":"boolean","description":"Ask targets for compressed responses (default true)."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Metric and label names this job accepts (metric_name_validation_scheme, Prometheus 3.0 and later)."},"nameEscapingScheme":{"type":"string","enum":["AllowUTF8","Underscores","Dots","Values"],"description":"How names are escaped (metric_name_escaping_scheme, Prometheus 3.4 and later)."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
-const schema182 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
+export const ScrapeConfig = validate385;
+const schema191 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1alpha1"]},"kind":{"type":"string","enum":["ScrapeConfig"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"$ref":"#/$defs/object.spec"},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.httpSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.httpSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.httpSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.httpSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.httpSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.httpSDConfigs[]":{"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL returning the targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the URL is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.kubernetesSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.kubernetesSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.kubernetesSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.kubernetesSDConfigs[]":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"apiServer":{"type":"string","description":"API server URL (default: in-cluster)."},"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object to discover."},"namespaces":{"type":"object","additionalProperties":false,"description":"Namespaces to discover in (default: all).","properties":{"ownNamespace":{"type":"boolean","description":"Include the Prometheus' own namespace."},"names":{"type":"array","items":{"type":"string"},"description":"Namespace names."}}},"attachMetadata":{"type":"object","additionalProperties":false,"description":"Metadata attached to the targets.","properties":{"node":{"type":"boolean","description":"Attach node labels (roles Pod, Endpoints, EndpointSlice)."}}},"selectors":{"type":"array","description":"Label and field selectors passed to the API server.","items":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object the selector applies to."},"label":{"type":"string","description":"Label selector."},"field":{"type":"string","description":"Field selector."}}}},"basicAuth":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.consulSDConfigs[].basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.consulSDConfigs[].authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.consulSDConfigs[].oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.consulSDConfigs[].tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.consulSDConfigs[].tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.consulSDConfigs[]":{"type":"object","required":["server"],"additionalProperties":false,"properties":{"server":{"type":"string","minLength":1,"description":"Consul server address (host:port)."},"pathPrefix":{"type":"string","description":"Prefix of the Consul API path."},"tokenRef":{"type":"object","description":"Secret key holding the Consul ACL token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"datacenter":{"type":"string","description":"Datacenter to query."},"namespace":{"type":"string","description":"Consul namespace (Consul Enterprise)."},"partition":{"type":"string","description":"Admin partition (Consul Enterprise)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"Scheme of the Consul API."},"services":{"type":"array","items":{"type":"string"},"description":"Services to discover (default: all)."},"tags":{"type":"array","items":{"type":"string"},"description":"Only services with all these tags."},"tagSeparator":{"type":"string","description":"Separator of the tags in the __meta_consul_tags label."},"nodeMeta":{"type":"object","additionalProperties":{"type":"string"},"description":"Only nodes with this metadata."},"filter":{"type":"string","description":"Consul filter expression."},"healthFilter":{"type":"string","description":"Consul filter expression for health checks."},"allowStale":{"type":"boolean","description":"Allow stale Consul results."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the catalog is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.dnsSDConfigs":{"type":"array","items":{"type":"object","required":["names"],"additionalProperties":false,"properties":{"names":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"DNS names to query."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the names are resolved."},"type":{"type":"string","enum":["A","AAAA","MX","NS","SRV"],"description":"Record type (default SRV)."},"port":{"type":"integer","minimum":0,"maximum":65535,"description":"Port of the targets (not for SRV)."}}},"description":"DNS discovery."},"object.spec.relabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.metricRelabelings[]":{"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}},"object.spec.basicAuth":{"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.authorization":{"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}},"object.spec.oauth2.clientId":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.oauth2.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec.oauth2":{"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.spec.tlsConfig.ca":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig.cert":{"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}},"object.spec.tlsConfig":{"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}},"object.spec":{"type":"object","description":"One scrape job and where its targets come from.","additionalProperties":false,"properties":{"jobName":{"type":"string","minLength":1,"description":"Value of the job label (the job name stays scrapeConfig/<namespace>/<name>)."},"staticConfigs":{"type":"array","items":{"type":"object","required":["targets"],"additionalProperties":false,"properties":{"targets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Targets (host:port)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets."}}},"description":"Fixed lists of targets."},"fileSDConfigs":{"type":"array","items":{"type":"object","required":["files"],"additionalProperties":false,"properties":{"files":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Files (paths in the Prometheus container, globs allowed) listing targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the files are re-read."}}},"description":"File-based discovery."},"httpSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D"},"description":"HTTP-based discovery."},"kubernetesSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D"},"description":"Kubernetes discovery."},"consulSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D"},"description":"Consul discovery."},"dnsSDConfigs":{"$ref":"#/$defs/object.spec.dnsSDConfigs"},"ec2SDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS EC2 discovery (accepted; not rendered by promop, which rejects the object)."},"azureSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Azure discovery (accepted; not rendered by promop, which rejects the object)."},"gceSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"GCE discovery (accepted; not rendered by promop, which rejects the object)."},"openstackSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OpenStack discovery (accepted; not rendered by promop, which rejects the object)."},"digitalOceanSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"DigitalOcean discovery (accepted; not rendered by promop, which rejects the object)."},"kumaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Kuma discovery (accepted; not rendered by promop, which rejects the object)."},"eurekaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Eureka discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker discovery (accepted; not rendered by promop, which rejects the object)."},"linodeSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Linode discovery (accepted; not rendered by promop, which rejects the object)."},"hetznerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Hetzner discovery (accepted; not rendered by promop, which rejects the object)."},"nomadSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Nomad discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSwarmSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker Swarm discovery (accepted; not rendered by promop, which rejects the object)."},"puppetDBSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"PuppetDB discovery (accepted; not rendered by promop, which rejects the object)."},"lightSailSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS Lightsail discovery (accepted; not rendered by promop, which rejects the object)."},"ovhcloudSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OVHcloud discovery (accepted; not rendered by promop, which rejects the object)."},"scalewaySDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Scaleway discovery (accepted; not rendered by promop, which rejects the object)."},"ionosSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"IONOS discovery (accepted; not rendered by promop, which rejects the object)."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"metricsPath":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"params":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"URL query parameters added to each scrape."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"enableCompression":{"type":"boolean","description":"Ask targets for compressed responses (default true)."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Metric and label names this job accepts (metric_name_validation_scheme, Prometheus 3.0 and later)."},"nameEscapingScheme":{"type":"string","enum":["AllowUTF8","Underscores","Dots","Values"],"description":"How names are escaped (metric_name_escaping_scheme, Prometheus 3.4 and later)."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+const schema192 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -40957,7 +43784,7 @@ errors++;
 if(data.creationTimestamp !== undefined){
 let data6 = data.creationTimestamp;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema182.properties.creationTimestamp.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema192.properties.creationTimestamp.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -41143,15 +43970,15 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate367.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
 
-const schema183 = {"type":"object","description":"One scrape job and where its targets come from.","additionalProperties":false,"properties":{"jobName":{"type":"string","minLength":1,"description":"Value of the job label (the job name stays scrapeConfig/<namespace>/<name>)."},"staticConfigs":{"type":"array","items":{"type":"object","required":["targets"],"additionalProperties":false,"properties":{"targets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Targets (host:port)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets."}}},"description":"Fixed lists of targets."},"fileSDConfigs":{"type":"array","items":{"type":"object","required":["files"],"additionalProperties":false,"properties":{"files":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Files (paths in the Prometheus container, globs allowed) listing targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the files are re-read."}}},"description":"File-based discovery."},"httpSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D"},"description":"HTTP-based discovery."},"kubernetesSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D"},"description":"Kubernetes discovery."},"consulSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D"},"description":"Consul discovery."},"dnsSDConfigs":{"$ref":"#/$defs/object.spec.dnsSDConfigs"},"ec2SDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS EC2 discovery (accepted; not rendered by promop, which rejects the object)."},"azureSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Azure discovery (accepted; not rendered by promop, which rejects the object)."},"gceSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"GCE discovery (accepted; not rendered by promop, which rejects the object)."},"openstackSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OpenStack discovery (accepted; not rendered by promop, which rejects the object)."},"digitalOceanSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"DigitalOcean discovery (accepted; not rendered by promop, which rejects the object)."},"kumaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Kuma discovery (accepted; not rendered by promop, which rejects the object)."},"eurekaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Eureka discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker discovery (accepted; not rendered by promop, which rejects the object)."},"linodeSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Linode discovery (accepted; not rendered by promop, which rejects the object)."},"hetznerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Hetzner discovery (accepted; not rendered by promop, which rejects the object)."},"nomadSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Nomad discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSwarmSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker Swarm discovery (accepted; not rendered by promop, which rejects the object)."},"puppetDBSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"PuppetDB discovery (accepted; not rendered by promop, which rejects the object)."},"lightSailSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS Lightsail discovery (accepted; not rendered by promop, which rejects the object)."},"ovhcloudSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OVHcloud discovery (accepted; not rendered by promop, which rejects the object)."},"scalewaySDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Scaleway discovery (accepted; not rendered by promop, which rejects the object)."},"ionosSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"IONOS discovery (accepted; not rendered by promop, which rejects the object)."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"metricsPath":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"params":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"URL query parameters added to each scrape."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"enableCompression":{"type":"boolean","description":"Ask targets for compressed responses (default true)."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Metric and label names this job accepts (metric_name_validation_scheme, Prometheus 3.0 and later)."},"nameEscapingScheme":{"type":"string","enum":["AllowUTF8","Underscores","Dots","Values"],"description":"How names are escaped (metric_name_escaping_scheme, Prometheus 3.4 and later)."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema184 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL returning the targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the URL is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema185 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema193 = {"type":"object","description":"One scrape job and where its targets come from.","additionalProperties":false,"properties":{"jobName":{"type":"string","minLength":1,"description":"Value of the job label (the job name stays scrapeConfig/<namespace>/<name>)."},"staticConfigs":{"type":"array","items":{"type":"object","required":["targets"],"additionalProperties":false,"properties":{"targets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Targets (host:port)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every series of these targets."}}},"description":"Fixed lists of targets."},"fileSDConfigs":{"type":"array","items":{"type":"object","required":["files"],"additionalProperties":false,"properties":{"files":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Files (paths in the Prometheus container, globs allowed) listing targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the files are re-read."}}},"description":"File-based discovery."},"httpSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D"},"description":"HTTP-based discovery."},"kubernetesSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D"},"description":"Kubernetes discovery."},"consulSDConfigs":{"type":"array","items":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D"},"description":"Consul discovery."},"dnsSDConfigs":{"$ref":"#/$defs/object.spec.dnsSDConfigs"},"ec2SDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS EC2 discovery (accepted; not rendered by promop, which rejects the object)."},"azureSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Azure discovery (accepted; not rendered by promop, which rejects the object)."},"gceSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"GCE discovery (accepted; not rendered by promop, which rejects the object)."},"openstackSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OpenStack discovery (accepted; not rendered by promop, which rejects the object)."},"digitalOceanSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"DigitalOcean discovery (accepted; not rendered by promop, which rejects the object)."},"kumaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Kuma discovery (accepted; not rendered by promop, which rejects the object)."},"eurekaSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Eureka discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker discovery (accepted; not rendered by promop, which rejects the object)."},"linodeSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Linode discovery (accepted; not rendered by promop, which rejects the object)."},"hetznerSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Hetzner discovery (accepted; not rendered by promop, which rejects the object)."},"nomadSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Nomad discovery (accepted; not rendered by promop, which rejects the object)."},"dockerSwarmSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Docker Swarm discovery (accepted; not rendered by promop, which rejects the object)."},"puppetDBSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"PuppetDB discovery (accepted; not rendered by promop, which rejects the object)."},"lightSailSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"AWS Lightsail discovery (accepted; not rendered by promop, which rejects the object)."},"ovhcloudSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"OVHcloud discovery (accepted; not rendered by promop, which rejects the object)."},"scalewaySDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"Scaleway discovery (accepted; not rendered by promop, which rejects the object)."},"ionosSDConfigs":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true},"description":"IONOS discovery (accepted; not rendered by promop, which rejects the object)."},"relabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.relabelings%5B%5D"},"description":"Relabeling applied to targets before they are scraped."},"metricRelabelings":{"type":"array","items":{"$ref":"#/$defs/object.spec.metricRelabelings%5B%5D"},"description":"Relabeling applied to samples before they are stored."},"metricsPath":{"type":"string","description":"HTTP path to scrape (default /metrics)."},"scrapeInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often to scrape (default: the Prometheus scrapeInterval)."},"scrapeTimeout":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Scrape timeout; must not exceed the interval."},"scrapeProtocols":{"type":"array","items":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"]},"description":"Protocols to negotiate, in order of preference."},"fallbackScrapeProtocol":{"type":"string","enum":["PrometheusProto","OpenMetricsText0.0.1","OpenMetricsText1.0.0","PrometheusText0.0.4","PrometheusText1.0.0"],"description":"Protocol used when the target returns a missing or unknown Content-Type."},"honorTimestamps":{"type":"boolean","description":"Keep the timestamps the target exposes."},"trackTimestampsStaleness":{"type":"boolean","description":"Track staleness of series with explicit timestamps."},"honorLabels":{"type":"boolean","description":"Keep the labels of scraped series when they clash with target labels."},"params":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}},"description":"URL query parameters added to each scrape."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"HTTP scheme to scrape with (default http)."},"enableCompression":{"type":"boolean","description":"Ask targets for compressed responses (default true)."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"basicAuth":{"$ref":"#/$defs/object.spec.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.tlsConfig"},"sampleLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of accepted samples."},"targetLimit":{"type":"integer","minimum":0,"description":"Limit of scraped targets."},"labelLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of labels per sample."},"labelNameLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label name length."},"labelValueLengthLimit":{"type":"integer","minimum":0,"description":"Per-scrape limit of label value length."},"keepDroppedTargets":{"type":"integer","minimum":0,"description":"How many dropped targets Prometheus keeps in memory."},"bodySizeLimit":{"type":"string","pattern":"(^0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$","description":"Limit of the uncompressed response body size."},"scrapeNativeHistograms":{"type":"boolean","description":"Scrape native histograms."},"scrapeClassicHistograms":{"type":"boolean","description":"Also scrape the classic series of histograms exposed as native histograms."},"nativeHistogramBucketLimit":{"type":"integer","minimum":0,"description":"Limit of buckets per native histogram."},"nativeHistogramMinBucketFactor":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"Lower bound of the native histogram bucket growth factor (a quantity)."},"convertClassicHistogramsToNHCB":{"type":"boolean","description":"Convert classic histograms to native histograms with custom buckets."},"nameValidationScheme":{"type":"string","enum":["UTF8","Legacy"],"description":"Metric and label names this job accepts (metric_name_validation_scheme, Prometheus 3.0 and later)."},"nameEscapingScheme":{"type":"string","enum":["AllowUTF8","Underscores","Dots","Values"],"description":"How names are escaped (metric_name_escaping_scheme, Prometheus 3.4 and later)."},"scrapeClass":{"type":"string","minLength":1,"description":"Name of the Prometheus scrape class to apply."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema194 = {"type":"object","required":["url"],"additionalProperties":false,"properties":{"url":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL returning the targets."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the URL is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema195 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41324,13 +44151,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate371.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
 
-const schema186 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema196 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41442,14 +44269,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate373.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
 
-const schema187 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema188 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema197 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema198 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41622,14 +44449,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate376.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
-const schema189 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema190 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema199 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema200 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41802,13 +44629,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate379.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
-const schema191 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema201 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -41981,12 +44808,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate381.errors = vErrors;
+validate400.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42003,14 +44830,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate379(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
+if(!(validate398(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate381(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
+if(!(validate400(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
 errors = vErrors.length;
 }
 }
@@ -42124,7 +44951,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema189.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema199.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -42147,7 +44974,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema189.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema199.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -42168,12 +44995,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate378.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42208,7 +45035,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema187.properties, key0))){
+if(!(func2.call(schema197.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -42220,8 +45047,8 @@ errors++;
 }
 }
 if(data.clientId !== undefined){
-if(!(validate376(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
-vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
+if(!(validate395(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
 errors = vErrors.length;
 }
 }
@@ -42389,8 +45216,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate378(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
+if(!(validate397(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
 errors = vErrors.length;
 }
 }
@@ -42558,14 +45385,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate375.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
 
-const schema192 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema193 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema202 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.httpSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema203 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42738,13 +45565,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate386.errors = vErrors;
+validate405.errors = vErrors;
 return errors === 0;
 }
 
-const schema194 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema204 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42917,12 +45744,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate388.errors = vErrors;
+validate407.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42939,14 +45766,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate386(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
+if(!(validate405(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate405.errors : vErrors.concat(validate405.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate388(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+if(!(validate407(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
 errors = vErrors.length;
 }
 }
@@ -43060,7 +45887,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema192.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema202.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -43083,7 +45910,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema192.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema202.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -43104,12 +45931,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate385.errors = vErrors;
+validate404.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43124,7 +45951,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema184.properties, key0))){
+if(!(func2.call(schema194.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -43196,26 +46023,26 @@ errors++;
 }
 }
 if(data.basicAuth !== undefined){
-if(!(validate371(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
-vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
+if(!(validate390(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
 errors = vErrors.length;
 }
 }
 if(data.authorization !== undefined){
-if(!(validate373(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
-vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
+if(!(validate392(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
 errors = vErrors.length;
 }
 }
 if(data.oauth2 !== undefined){
-if(!(validate375(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
-vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
+if(!(validate394(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate394.errors : vErrors.concat(validate394.errors);
 errors = vErrors.length;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate385(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+if(!(validate404(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
 errors = vErrors.length;
 }
 }
@@ -43407,14 +46234,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate370.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
 
-const schema195 = {"type":"object","required":["role"],"additionalProperties":false,"properties":{"apiServer":{"type":"string","description":"API server URL (default: in-cluster)."},"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object to discover."},"namespaces":{"type":"object","additionalProperties":false,"description":"Namespaces to discover in (default: all).","properties":{"ownNamespace":{"type":"boolean","description":"Include the Prometheus' own namespace."},"names":{"type":"array","items":{"type":"string"},"description":"Namespace names."}}},"attachMetadata":{"type":"object","additionalProperties":false,"description":"Metadata attached to the targets.","properties":{"node":{"type":"boolean","description":"Attach node labels (roles Pod, Endpoints, EndpointSlice)."}}},"selectors":{"type":"array","description":"Label and field selectors passed to the API server.","items":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object the selector applies to."},"label":{"type":"string","description":"Label selector."},"field":{"type":"string","description":"Field selector."}}}},"basicAuth":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema196 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema205 = {"type":"object","required":["role"],"additionalProperties":false,"properties":{"apiServer":{"type":"string","description":"API server URL (default: in-cluster)."},"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object to discover."},"namespaces":{"type":"object","additionalProperties":false,"description":"Namespaces to discover in (default: all).","properties":{"ownNamespace":{"type":"boolean","description":"Include the Prometheus' own namespace."},"names":{"type":"array","items":{"type":"string"},"description":"Namespace names."}}},"attachMetadata":{"type":"object","additionalProperties":false,"description":"Metadata attached to the targets.","properties":{"node":{"type":"boolean","description":"Attach node labels (roles Pod, Endpoints, EndpointSlice)."}}},"selectors":{"type":"array","description":"Label and field selectors passed to the API server.","items":{"type":"object","required":["role"],"additionalProperties":false,"properties":{"role":{"type":"string","enum":["Pod","Endpoints","Ingress","Service","Node","EndpointSlice"],"description":"Kind of object the selector applies to."},"label":{"type":"string","description":"Label selector."},"field":{"type":"string","description":"Field selector."}}}},"basicAuth":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema206 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43587,13 +46414,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate393.errors = vErrors;
+validate412.errors = vErrors;
 return errors === 0;
 }
 
-const schema197 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema207 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43705,14 +46532,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate395.errors = vErrors;
+validate414.errors = vErrors;
 return errors === 0;
 }
 
-const schema198 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema199 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema208 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema209 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43885,14 +46712,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate398.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
 
-const schema200 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema201 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema210 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema211 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44065,13 +46892,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate401.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
 
-const schema202 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema212 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44244,12 +47071,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate403.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44266,14 +47093,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate401(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
+if(!(validate420(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate420.errors : vErrors.concat(validate420.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate403(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
+if(!(validate422(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate422.errors : vErrors.concat(validate422.errors);
 errors = vErrors.length;
 }
 }
@@ -44387,7 +47214,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema200.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema210.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -44410,7 +47237,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema200.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema210.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -44431,12 +47258,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate400.errors = vErrors;
+validate419.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -44471,7 +47298,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema198.properties, key0))){
+if(!(func2.call(schema208.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -44483,8 +47310,8 @@ errors++;
 }
 }
 if(data.clientId !== undefined){
-if(!(validate398(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
-vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
+if(!(validate417(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
 errors = vErrors.length;
 }
 }
@@ -44652,8 +47479,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate400(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
+if(!(validate419(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate419.errors : vErrors.concat(validate419.errors);
 errors = vErrors.length;
 }
 }
@@ -44821,14 +47648,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate397.errors = vErrors;
+validate416.errors = vErrors;
 return errors === 0;
 }
 
-const schema203 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema204 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema213 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.kubernetesSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema214 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45001,13 +47828,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate408.errors = vErrors;
+validate427.errors = vErrors;
 return errors === 0;
 }
 
-const schema205 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema215 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45180,12 +48007,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate410.errors = vErrors;
+validate429.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45202,14 +48029,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate408(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate408.errors : vErrors.concat(validate408.errors);
+if(!(validate427(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate410(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate410.errors : vErrors.concat(validate410.errors);
+if(!(validate429(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
 errors = vErrors.length;
 }
 }
@@ -45323,7 +48150,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema203.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema213.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -45346,7 +48173,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema203.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema213.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -45367,12 +48194,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate407.errors = vErrors;
+validate426.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -45387,7 +48214,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema195.properties, key0))){
+if(!(func2.call(schema205.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -45423,7 +48250,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((data1 === "Pod") || (data1 === "Endpoints")) || (data1 === "Ingress")) || (data1 === "Service")) || (data1 === "Node")) || (data1 === "EndpointSlice"))){
-const err4 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema195.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema205.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -45581,7 +48408,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((((((data10 === "Pod") || (data10 === "Endpoints")) || (data10 === "Ingress")) || (data10 === "Service")) || (data10 === "Node")) || (data10 === "EndpointSlice"))){
-const err16 = {instancePath:instancePath+"/selectors/" + i1+"/role",schemaPath:"#/properties/selectors/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema195.properties.selectors.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/selectors/" + i1+"/role",schemaPath:"#/properties/selectors/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema205.properties.selectors.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -45640,26 +48467,26 @@ errors++;
 }
 }
 if(data.basicAuth !== undefined){
-if(!(validate393(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
-vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+if(!(validate412(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate412.errors : vErrors.concat(validate412.errors);
 errors = vErrors.length;
 }
 }
 if(data.authorization !== undefined){
-if(!(validate395(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
-vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
+if(!(validate414(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
 errors = vErrors.length;
 }
 }
 if(data.oauth2 !== undefined){
-if(!(validate397(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
-vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
+if(!(validate416(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate416.errors : vErrors.concat(validate416.errors);
 errors = vErrors.length;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate407(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
+if(!(validate426(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
 errors = vErrors.length;
 }
 }
@@ -45851,14 +48678,14 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate392.errors = vErrors;
+validate411.errors = vErrors;
 return errors === 0;
 }
 
-const schema206 = {"type":"object","required":["server"],"additionalProperties":false,"properties":{"server":{"type":"string","minLength":1,"description":"Consul server address (host:port)."},"pathPrefix":{"type":"string","description":"Prefix of the Consul API path."},"tokenRef":{"type":"object","description":"Secret key holding the Consul ACL token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"datacenter":{"type":"string","description":"Datacenter to query."},"namespace":{"type":"string","description":"Consul namespace (Consul Enterprise)."},"partition":{"type":"string","description":"Admin partition (Consul Enterprise)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"Scheme of the Consul API."},"services":{"type":"array","items":{"type":"string"},"description":"Services to discover (default: all)."},"tags":{"type":"array","items":{"type":"string"},"description":"Only services with all these tags."},"tagSeparator":{"type":"string","description":"Separator of the tags in the __meta_consul_tags label."},"nodeMeta":{"type":"object","additionalProperties":{"type":"string"},"description":"Only nodes with this metadata."},"filter":{"type":"string","description":"Consul filter expression."},"healthFilter":{"type":"string","description":"Consul filter expression for health checks."},"allowStale":{"type":"boolean","description":"Allow stale Consul results."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the catalog is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema207 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema216 = {"type":"object","required":["server"],"additionalProperties":false,"properties":{"server":{"type":"string","minLength":1,"description":"Consul server address (host:port)."},"pathPrefix":{"type":"string","description":"Prefix of the Consul API path."},"tokenRef":{"type":"object","description":"Secret key holding the Consul ACL token.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"datacenter":{"type":"string","description":"Datacenter to query."},"namespace":{"type":"string","description":"Consul namespace (Consul Enterprise)."},"partition":{"type":"string","description":"Admin partition (Consul Enterprise)."},"scheme":{"type":"string","enum":["http","https","HTTP","HTTPS"],"description":"Scheme of the Consul API."},"services":{"type":"array","items":{"type":"string"},"description":"Services to discover (default: all)."},"tags":{"type":"array","items":{"type":"string"},"description":"Only services with all these tags."},"tagSeparator":{"type":"string","description":"Separator of the tags in the __meta_consul_tags label."},"nodeMeta":{"type":"object","additionalProperties":{"type":"string"},"description":"Only nodes with this metadata."},"filter":{"type":"string","description":"Consul filter expression."},"healthFilter":{"type":"string","description":"Consul filter expression for health checks."},"allowStale":{"type":"boolean","description":"Allow stale Consul results."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the catalog is queried."},"basicAuth":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.basicAuth"},"authorization":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.authorization"},"oauth2":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2"},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig"},"followRedirects":{"type":"boolean","description":"Follow HTTP 3xx redirects."},"enableHTTP2":{"type":"boolean","description":"Allow HTTP/2."},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema217 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46031,13 +48858,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate415.errors = vErrors;
+validate434.errors = vErrors;
 return errors === 0;
 }
 
-const schema208 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema218 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46149,14 +48976,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate417.errors = vErrors;
+validate436.errors = vErrors;
 return errors === 0;
 }
 
-const schema209 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema210 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema219 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema220 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46329,14 +49156,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate420.errors = vErrors;
+validate439.errors = vErrors;
 return errors === 0;
 }
 
-const schema211 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema212 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema221 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema222 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46509,13 +49336,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate423.errors = vErrors;
+validate442.errors = vErrors;
 return errors === 0;
 }
 
-const schema213 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema223 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46688,12 +49515,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate425.errors = vErrors;
+validate444.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46710,14 +49537,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate423(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
+if(!(validate442(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate442.errors : vErrors.concat(validate442.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate425(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate425.errors : vErrors.concat(validate425.errors);
+if(!(validate444(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
 errors = vErrors.length;
 }
 }
@@ -46831,7 +49658,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema211.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema221.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -46854,7 +49681,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema211.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema221.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -46875,12 +49702,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate422.errors = vErrors;
+validate441.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46915,7 +49742,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema209.properties, key0))){
+if(!(func2.call(schema219.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -46927,8 +49754,8 @@ errors++;
 }
 }
 if(data.clientId !== undefined){
-if(!(validate420(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
-vErrors = vErrors === null ? validate420.errors : vErrors.concat(validate420.errors);
+if(!(validate439(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
 errors = vErrors.length;
 }
 }
@@ -47096,8 +49923,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate422(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate422.errors : vErrors.concat(validate422.errors);
+if(!(validate441(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate441.errors : vErrors.concat(validate441.errors);
 errors = vErrors.length;
 }
 }
@@ -47265,14 +50092,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate419.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
 
-const schema214 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema215 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema224 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.consulSDConfigs%5B%5D.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema225 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47445,13 +50272,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate430.errors = vErrors;
+validate449.errors = vErrors;
 return errors === 0;
 }
 
-const schema216 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema226 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47624,12 +50451,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate432.errors = vErrors;
+validate451.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47646,14 +50473,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate430(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate430.errors : vErrors.concat(validate430.errors);
+if(!(validate449(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate432(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate451(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate451.errors : vErrors.concat(validate451.errors);
 errors = vErrors.length;
 }
 }
@@ -47767,7 +50594,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema214.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema224.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -47790,7 +50617,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema214.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema224.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -47811,12 +50638,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate429.errors = vErrors;
+validate448.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -47831,7 +50658,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema206.properties, key0))){
+if(!(func2.call(schema216.properties, key0))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -48001,7 +50828,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((((data9 === "http") || (data9 === "https")) || (data9 === "HTTP")) || (data9 === "HTTPS"))){
-const err15 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema206.properties.scheme.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema216.properties.scheme.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -48168,26 +50995,26 @@ errors++;
 }
 }
 if(data.basicAuth !== undefined){
-if(!(validate415(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
-vErrors = vErrors === null ? validate415.errors : vErrors.concat(validate415.errors);
+if(!(validate434(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
 errors = vErrors.length;
 }
 }
 if(data.authorization !== undefined){
-if(!(validate417(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
-vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
+if(!(validate436(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
 errors = vErrors.length;
 }
 }
 if(data.oauth2 !== undefined){
-if(!(validate419(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
-vErrors = vErrors === null ? validate419.errors : vErrors.concat(validate419.errors);
+if(!(validate438(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
 errors = vErrors.length;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate429(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
+if(!(validate448(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate448.errors : vErrors.concat(validate448.errors);
 errors = vErrors.length;
 }
 }
@@ -48379,13 +51206,13 @@ vErrors.push(err42);
 }
 errors++;
 }
-validate414.errors = vErrors;
+validate433.errors = vErrors;
 return errors === 0;
 }
 
-const schema217 = {"type":"array","items":{"type":"object","required":["names"],"additionalProperties":false,"properties":{"names":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"DNS names to query."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the names are resolved."},"type":{"type":"string","enum":["A","AAAA","MX","NS","SRV"],"description":"Record type (default SRV)."},"port":{"type":"integer","minimum":0,"maximum":65535,"description":"Port of the targets (not for SRV)."}}},"description":"DNS discovery."};
+const schema227 = {"type":"array","items":{"type":"object","required":["names"],"additionalProperties":false,"properties":{"names":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"DNS names to query."},"refreshInterval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How often the names are resolved."},"type":{"type":"string","enum":["A","AAAA","MX","NS","SRV"],"description":"Record type (default SRV)."},"port":{"type":"integer","minimum":0,"maximum":65535,"description":"Port of the targets (not for SRV)."}}},"description":"DNS discovery."};
 
-function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -48504,7 +51331,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((data4 === "A") || (data4 === "AAAA")) || (data4 === "MX")) || (data4 === "NS")) || (data4 === "SRV"))){
-const err9 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"#/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema217.items.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"#/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema227.items.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -48572,13 +51399,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate436.errors = vErrors;
+validate455.errors = vErrors;
 return errors === 0;
 }
 
-const schema218 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema228 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
 
-function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48710,7 +51537,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema218.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema228.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -48730,13 +51557,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate438.errors = vErrors;
+validate457.errors = vErrors;
 return errors === 0;
 }
 
-const schema219 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
+const schema229 = {"type":"object","description":"One relabeling step (Prometheus relabel_config).","additionalProperties":false,"properties":{"sourceLabels":{"type":"array","items":{"type":"string"},"description":"Labels whose values are joined with separator and matched against regex."},"separator":{"type":"string","description":"Separator between the joined source label values (default ;)."},"targetLabel":{"type":"string","description":"Label written by replace, hashmod, lowercase, uppercase, keepequal and dropequal."},"regex":{"type":"string","description":"Regular expression matched against the joined source values (default (.*))."},"modulus":{"type":"integer","minimum":0,"description":"Modulus for the hashmod action."},"replacement":{"type":"string","description":"Replacement value for replace; may use regex capture groups such as $1."},"action":{"type":"string","enum":["replace","Replace","keep","Keep","drop","Drop","hashmod","HashMod","labelmap","LabelMap","labeldrop","LabelDrop","labelkeep","LabelKeep","lowercase","Lowercase","uppercase","Uppercase","keepequal","KeepEqual","dropequal","DropEqual"],"default":"replace","description":"What the step does (default replace)."}}};
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -48868,7 +51695,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((((((((((((((((((((data7 === "replace") || (data7 === "Replace")) || (data7 === "keep")) || (data7 === "Keep")) || (data7 === "drop")) || (data7 === "Drop")) || (data7 === "hashmod")) || (data7 === "HashMod")) || (data7 === "labelmap")) || (data7 === "LabelMap")) || (data7 === "labeldrop")) || (data7 === "LabelDrop")) || (data7 === "labelkeep")) || (data7 === "LabelKeep")) || (data7 === "lowercase")) || (data7 === "Lowercase")) || (data7 === "uppercase")) || (data7 === "Uppercase")) || (data7 === "keepequal")) || (data7 === "KeepEqual")) || (data7 === "dropequal")) || (data7 === "DropEqual"))){
-const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema219.properties.action.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema229.properties.action.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -48888,13 +51715,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate440.errors = vErrors;
+validate459.errors = vErrors;
 return errors === 0;
 }
 
-const schema220 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema230 = {"type":"object","description":"HTTP basic authentication.","additionalProperties":false,"properties":{"username":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"password":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49067,13 +51894,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate442.errors = vErrors;
+validate461.errors = vErrors;
 return errors === 0;
 }
 
-const schema221 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
+const schema231 = {"type":"object","description":"The HTTP Authorization header.","additionalProperties":false,"properties":{"type":{"type":"string","description":"Authentication type (default Bearer). \"Basic\" is not allowed: use basicAuth."},"credentials":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}};
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49185,14 +52012,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate444.errors = vErrors;
+validate463.errors = vErrors;
 return errors === 0;
 }
 
-const schema222 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
-const schema223 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema232 = {"type":"object","description":"OAuth2 client credentials authentication.","required":["clientId","clientSecret","tokenUrl"],"additionalProperties":false,"properties":{"clientId":{"$ref":"#/$defs/object.spec.oauth2.clientId"},"clientSecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"tokenUrl":{"type":"string","minLength":1,"pattern":"^(http|https)://.+$","description":"URL to fetch the token from."},"scopes":{"type":"array","items":{"type":"string"},"description":"OAuth2 scopes."},"endpointParams":{"type":"object","additionalProperties":{"type":"string"},"description":"Extra parameters for the token URL."},"tlsConfig":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig"},"proxyUrl":{"type":"string","pattern":"^(http|https|socks5)://.+$","description":"URL of the proxy."},"noProxy":{"type":"string","description":"Comma-separated hosts, IPs and CIDRs that bypass the proxy."},"proxyFromEnvironment":{"type":"boolean","description":"Use the proxy given by the HTTP_PROXY/HTTPS_PROXY/NO_PROXY environment variables."},"proxyConnectHeader":{"type":"object","description":"Headers sent to the proxy in CONNECT requests, with values from Secrets.","additionalProperties":{"type":"array","items":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}}}}}};
+const schema233 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49365,14 +52192,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate447.errors = vErrors;
+validate466.errors = vErrors;
 return errors === 0;
 }
 
-const schema224 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema225 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema234 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.oauth2.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema235 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49545,13 +52372,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate450.errors = vErrors;
+validate469.errors = vErrors;
 return errors === 0;
 }
 
-const schema226 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema236 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49724,12 +52551,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate452.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49746,14 +52573,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate450(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate450.errors : vErrors.concat(validate450.errors);
+if(!(validate469(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate469.errors : vErrors.concat(validate469.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate452(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate452.errors : vErrors.concat(validate452.errors);
+if(!(validate471(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate471.errors : vErrors.concat(validate471.errors);
 errors = vErrors.length;
 }
 }
@@ -49867,7 +52694,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema224.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema234.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -49890,7 +52717,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema224.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema234.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -49911,12 +52738,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate449.errors = vErrors;
+validate468.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -49951,7 +52778,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema222.properties, key0))){
+if(!(func2.call(schema232.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -49963,8 +52790,8 @@ errors++;
 }
 }
 if(data.clientId !== undefined){
-if(!(validate447(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
-vErrors = vErrors === null ? validate447.errors : vErrors.concat(validate447.errors);
+if(!(validate466(data.clientId, {instancePath:instancePath+"/clientId",parentData:data,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate466.errors : vErrors.concat(validate466.errors);
 errors = vErrors.length;
 }
 }
@@ -50132,8 +52959,8 @@ errors++;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate449(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
+if(!(validate468(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate468.errors : vErrors.concat(validate468.errors);
 errors = vErrors.length;
 }
 }
@@ -50301,14 +53128,14 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate446.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
 
-const schema227 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
-const schema228 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema237 = {"type":"object","description":"TLS settings from Secrets and ConfigMaps.","additionalProperties":false,"properties":{"ca":{"$ref":"#/$defs/object.spec.tlsConfig.ca"},"cert":{"$ref":"#/$defs/object.spec.tlsConfig.cert"},"keySecret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"serverName":{"type":"string","description":"Server name used to verify the certificate (SNI)."},"insecureSkipVerify":{"type":"boolean","description":"Skip verification of the server certificate."},"minVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Minimum TLS version."},"maxVersion":{"type":"string","enum":["TLS10","TLS11","TLS12","TLS13"],"description":"Maximum TLS version."}}};
+const schema238 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50481,13 +53308,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate457.errors = vErrors;
+validate476.errors = vErrors;
 return errors === 0;
 }
 
-const schema229 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
+const schema239 = {"type":"object","description":"Data from a Secret key or a ConfigMap key (set one of the two).","additionalProperties":false,"properties":{"secret":{"type":"object","description":"A key of a Secret in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the Secret."},"key":{"type":"string","description":"The key of the Secret to select."},"optional":{"type":"boolean","description":"Whether the Secret or its key may be missing."}}},"configMap":{"type":"object","description":"A key of a ConfigMap in the same namespace as this object.","x-kubernetes-map-type":"atomic","required":["key"],"additionalProperties":false,"properties":{"name":{"type":"string","description":"Name of the ConfigMap."},"key":{"type":"string","description":"The key of the ConfigMap to select."},"optional":{"type":"boolean","description":"Whether the ConfigMap or its key may be missing."}}}}};
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50660,12 +53487,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate459.errors = vErrors;
+validate478.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -50682,14 +53509,14 @@ errors++;
 }
 }
 if(data.ca !== undefined){
-if(!(validate457(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
-vErrors = vErrors === null ? validate457.errors : vErrors.concat(validate457.errors);
+if(!(validate476(data.ca, {instancePath:instancePath+"/ca",parentData:data,parentDataProperty:"ca",rootData}))){
+vErrors = vErrors === null ? validate476.errors : vErrors.concat(validate476.errors);
 errors = vErrors.length;
 }
 }
 if(data.cert !== undefined){
-if(!(validate459(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
-vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
+if(!(validate478(data.cert, {instancePath:instancePath+"/cert",parentData:data,parentDataProperty:"cert",rootData}))){
+vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
 errors = vErrors.length;
 }
 }
@@ -50803,7 +53630,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!((((data8 === "TLS10") || (data8 === "TLS11")) || (data8 === "TLS12")) || (data8 === "TLS13"))){
-const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema227.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/minVersion",schemaPath:"#/properties/minVersion/enum",keyword:"enum",params:{allowedValues: schema237.properties.minVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -50826,7 +53653,7 @@ vErrors.push(err11);
 errors++;
 }
 if(!((((data9 === "TLS10") || (data9 === "TLS11")) || (data9 === "TLS12")) || (data9 === "TLS13"))){
-const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema227.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
+const err12 = {instancePath:instancePath+"/maxVersion",schemaPath:"#/properties/maxVersion/enum",keyword:"enum",params:{allowedValues: schema237.properties.maxVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -50847,17 +53674,17 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate456.errors = vErrors;
+validate475.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func2.call(schema183.properties, key0))){
+if(!(func2.call(schema193.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -51132,8 +53959,8 @@ let data12 = data.httpSDConfigs;
 if(Array.isArray(data12)){
 const len4 = data12.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate370(data12[i4], {instancePath:instancePath+"/httpSDConfigs/" + i4,parentData:data12,parentDataProperty:i4,rootData}))){
-vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
+if(!(validate389(data12[i4], {instancePath:instancePath+"/httpSDConfigs/" + i4,parentData:data12,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
 errors = vErrors.length;
 }
 }
@@ -51154,8 +53981,8 @@ let data14 = data.kubernetesSDConfigs;
 if(Array.isArray(data14)){
 const len5 = data14.length;
 for(let i5=0; i5<len5; i5++){
-if(!(validate392(data14[i5], {instancePath:instancePath+"/kubernetesSDConfigs/" + i5,parentData:data14,parentDataProperty:i5,rootData}))){
-vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
+if(!(validate411(data14[i5], {instancePath:instancePath+"/kubernetesSDConfigs/" + i5,parentData:data14,parentDataProperty:i5,rootData}))){
+vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
 errors = vErrors.length;
 }
 }
@@ -51176,8 +54003,8 @@ let data16 = data.consulSDConfigs;
 if(Array.isArray(data16)){
 const len6 = data16.length;
 for(let i6=0; i6<len6; i6++){
-if(!(validate414(data16[i6], {instancePath:instancePath+"/consulSDConfigs/" + i6,parentData:data16,parentDataProperty:i6,rootData}))){
-vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
+if(!(validate433(data16[i6], {instancePath:instancePath+"/consulSDConfigs/" + i6,parentData:data16,parentDataProperty:i6,rootData}))){
+vErrors = vErrors === null ? validate433.errors : vErrors.concat(validate433.errors);
 errors = vErrors.length;
 }
 }
@@ -51194,8 +54021,8 @@ errors++;
 }
 }
 if(data.dnsSDConfigs !== undefined){
-if(!(validate436(data.dnsSDConfigs, {instancePath:instancePath+"/dnsSDConfigs",parentData:data,parentDataProperty:"dnsSDConfigs",rootData}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate455(data.dnsSDConfigs, {instancePath:instancePath+"/dnsSDConfigs",parentData:data,parentDataProperty:"dnsSDConfigs",rootData}))){
+vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
 errors = vErrors.length;
 }
 }
@@ -51697,8 +54524,8 @@ let data53 = data.relabelings;
 if(Array.isArray(data53)){
 const len24 = data53.length;
 for(let i24=0; i24<len24; i24++){
-if(!(validate438(data53[i24], {instancePath:instancePath+"/relabelings/" + i24,parentData:data53,parentDataProperty:i24,rootData}))){
-vErrors = vErrors === null ? validate438.errors : vErrors.concat(validate438.errors);
+if(!(validate457(data53[i24], {instancePath:instancePath+"/relabelings/" + i24,parentData:data53,parentDataProperty:i24,rootData}))){
+vErrors = vErrors === null ? validate457.errors : vErrors.concat(validate457.errors);
 errors = vErrors.length;
 }
 }
@@ -51719,8 +54546,8 @@ let data55 = data.metricRelabelings;
 if(Array.isArray(data55)){
 const len25 = data55.length;
 for(let i25=0; i25<len25; i25++){
-if(!(validate440(data55[i25], {instancePath:instancePath+"/metricRelabelings/" + i25,parentData:data55,parentDataProperty:i25,rootData}))){
-vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
+if(!(validate459(data55[i25], {instancePath:instancePath+"/metricRelabelings/" + i25,parentData:data55,parentDataProperty:i25,rootData}))){
+vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
 errors = vErrors.length;
 }
 }
@@ -51815,7 +54642,7 @@ vErrors.push(err65);
 errors++;
 }
 if(!(((((data61 === "PrometheusProto") || (data61 === "OpenMetricsText0.0.1")) || (data61 === "OpenMetricsText1.0.0")) || (data61 === "PrometheusText0.0.4")) || (data61 === "PrometheusText1.0.0"))){
-const err66 = {instancePath:instancePath+"/scrapeProtocols/" + i26,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema183.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
+const err66 = {instancePath:instancePath+"/scrapeProtocols/" + i26,schemaPath:"#/properties/scrapeProtocols/items/enum",keyword:"enum",params:{allowedValues: schema193.properties.scrapeProtocols.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -51850,7 +54677,7 @@ vErrors.push(err68);
 errors++;
 }
 if(!(((((data62 === "PrometheusProto") || (data62 === "OpenMetricsText0.0.1")) || (data62 === "OpenMetricsText1.0.0")) || (data62 === "PrometheusText0.0.4")) || (data62 === "PrometheusText1.0.0"))){
-const err69 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema183.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
+const err69 = {instancePath:instancePath+"/fallbackScrapeProtocol",schemaPath:"#/properties/fallbackScrapeProtocol/enum",keyword:"enum",params:{allowedValues: schema193.properties.fallbackScrapeProtocol.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -51952,7 +54779,7 @@ vErrors.push(err76);
 errors++;
 }
 if(!((((data69 === "http") || (data69 === "https")) || (data69 === "HTTP")) || (data69 === "HTTPS"))){
-const err77 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema183.properties.scheme.enum},message:"must be equal to one of the allowed values"};
+const err77 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema193.properties.scheme.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -51987,26 +54814,26 @@ errors++;
 }
 }
 if(data.basicAuth !== undefined){
-if(!(validate442(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
-vErrors = vErrors === null ? validate442.errors : vErrors.concat(validate442.errors);
+if(!(validate461(data.basicAuth, {instancePath:instancePath+"/basicAuth",parentData:data,parentDataProperty:"basicAuth",rootData}))){
+vErrors = vErrors === null ? validate461.errors : vErrors.concat(validate461.errors);
 errors = vErrors.length;
 }
 }
 if(data.authorization !== undefined){
-if(!(validate444(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
-vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
+if(!(validate463(data.authorization, {instancePath:instancePath+"/authorization",parentData:data,parentDataProperty:"authorization",rootData}))){
+vErrors = vErrors === null ? validate463.errors : vErrors.concat(validate463.errors);
 errors = vErrors.length;
 }
 }
 if(data.oauth2 !== undefined){
-if(!(validate446(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
-vErrors = vErrors === null ? validate446.errors : vErrors.concat(validate446.errors);
+if(!(validate465(data.oauth2, {instancePath:instancePath+"/oauth2",parentData:data,parentDataProperty:"oauth2",rootData}))){
+vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
 errors = vErrors.length;
 }
 }
 if(data.tlsConfig !== undefined){
-if(!(validate456(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
-vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
+if(!(validate475(data.tlsConfig, {instancePath:instancePath+"/tlsConfig",parentData:data,parentDataProperty:"tlsConfig",rootData}))){
+vErrors = vErrors === null ? validate475.errors : vErrors.concat(validate475.errors);
 errors = vErrors.length;
 }
 }
@@ -52323,7 +55150,7 @@ vErrors.push(err103);
 errors++;
 }
 if(!((data88 === "UTF8") || (data88 === "Legacy"))){
-const err104 = {instancePath:instancePath+"/nameValidationScheme",schemaPath:"#/properties/nameValidationScheme/enum",keyword:"enum",params:{allowedValues: schema183.properties.nameValidationScheme.enum},message:"must be equal to one of the allowed values"};
+const err104 = {instancePath:instancePath+"/nameValidationScheme",schemaPath:"#/properties/nameValidationScheme/enum",keyword:"enum",params:{allowedValues: schema193.properties.nameValidationScheme.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -52346,7 +55173,7 @@ vErrors.push(err105);
 errors++;
 }
 if(!((((data89 === "AllowUTF8") || (data89 === "Underscores")) || (data89 === "Dots")) || (data89 === "Values"))){
-const err106 = {instancePath:instancePath+"/nameEscapingScheme",schemaPath:"#/properties/nameEscapingScheme/enum",keyword:"enum",params:{allowedValues: schema183.properties.nameEscapingScheme.enum},message:"must be equal to one of the allowed values"};
+const err106 = {instancePath:instancePath+"/nameEscapingScheme",schemaPath:"#/properties/nameEscapingScheme/enum",keyword:"enum",params:{allowedValues: schema193.properties.nameEscapingScheme.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -52545,15 +55372,15 @@ vErrors.push(err121);
 }
 errors++;
 }
-validate369.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
 
-const schema230 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
-const schema231 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
-const schema232 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+const schema240 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema241 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema242 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52612,7 +55439,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(data0 === "Accepted")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema232.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema242.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -52635,7 +55462,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema232.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema242.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -52718,12 +55545,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate465.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52792,7 +55619,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com")){
-const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema231.properties.group.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema241.properties.group.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -52815,7 +55642,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
-const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema231.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema241.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -52854,8 +55681,8 @@ let data4 = data.conditions;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate465(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
+if(!(validate484(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
 errors = vErrors.length;
 }
 }
@@ -52882,12 +55709,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate464.errors = vErrors;
+validate483.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -52908,8 +55735,8 @@ let data0 = data.bindings;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate464(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate464.errors : vErrors.concat(validate464.errors);
+if(!(validate483(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
 errors = vErrors.length;
 }
 }
@@ -52986,12 +55813,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate463.errors = vErrors;
+validate482.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53060,7 +55887,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com/v1alpha1")){
-const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema181.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema191.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -53083,7 +55910,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(data1 === "ScrapeConfig")){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema181.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema191.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -53094,20 +55921,20 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate367(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
-vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
+if(!(validate386(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
 errors = vErrors.length;
 }
 }
 if(data.spec !== undefined){
-if(!(validate369(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
-vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
+if(!(validate388(data.spec, {instancePath:instancePath+"/spec",parentData:data,parentDataProperty:"spec",rootData}))){
+vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
-if(!(validate463(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate463.errors : vErrors.concat(validate463.errors);
+if(!(validate482(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
 errors = vErrors.length;
 }
 }
@@ -53122,15 +55949,15 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate366.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
 
-export const PrometheusRule = validate469;
-const schema233 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["PrometheusRule"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"type":"object","description":"Groups of alerting and recording rules.","additionalProperties":false,"properties":{"groups":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Rule groups; names are unique."}}},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.groups[].rules[]":{"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}},"object.spec.groups[]":{"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
-const schema234 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
+export const PrometheusRule = validate488;
+const schema243 = {"type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"type":"string","enum":["monitoring.coreos.com/v1"]},"kind":{"type":"string","enum":["PrometheusRule"]},"metadata":{"$ref":"#/$defs/object.metadata"},"spec":{"type":"object","description":"Groups of alerting and recording rules.","additionalProperties":false,"properties":{"groups":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["name"],"description":"Rule groups; names are unique."}}},"status":{"$ref":"#/$defs/object.status"}},"$defs":{"object.metadata":{"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}},"object.spec.groups[].rules[]":{"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}},"object.spec.groups[]":{"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}},"object.status.bindings[].conditions[]":{"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}},"object.status.bindings[]":{"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}},"object.status":{"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}}}};
+const schema244 = {"type":"object","required":["name","namespace"],"properties":{"name":{"type":"string"},"namespace":{"type":"string"},"generateName":{"type":"string"},"uid":{"type":"string"},"resourceVersion":{"type":"string"},"generation":{"type":"integer"},"creationTimestamp":{"type":["string","null"]},"deletionTimestamp":{"type":"string"},"deletionGracePeriodSeconds":{"type":"integer"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},"finalizers":{"type":"array","items":{"type":"string"}},"ownerReferences":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}},"managedFields":{"type":"array","items":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}};
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53230,7 +56057,7 @@ errors++;
 if(data.creationTimestamp !== undefined){
 let data6 = data.creationTimestamp;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema234.properties.creationTimestamp.type},message:"must be string,null"};
+const err8 = {instancePath:instancePath+"/creationTimestamp",schemaPath:"#/properties/creationTimestamp/type",keyword:"type",params:{type: schema244.properties.creationTimestamp.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -53416,14 +56243,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate470.errors = vErrors;
+validate489.errors = vErrors;
 return errors === 0;
 }
 
-const schema235 = {"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}};
-const schema236 = {"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}};
+const schema245 = {"type":"object","description":"Rules evaluated together at one interval.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"description":"Name of the group, unique within the object."},"interval":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"Evaluation interval (default: the Prometheus evaluationInterval)."},"rules":{"type":"array","items":{"$ref":"#/$defs/object.spec.groups%5B%5D.rules%5B%5D"},"description":"The rules."},"limit":{"type":"integer","minimum":0,"description":"Limit of alerts or series a rule may produce (Prometheus limit)."},"query_offset":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How far in the past to evaluate (Prometheus >= 2.53)."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to every rule of the group (Prometheus >= 3.0)."},"partial_response_strategy":{"type":"string","description":"Thanos Ruler only; ignored for Prometheus."}}};
+const schema246 = {"type":"object","description":"An alerting rule (alert) or a recording rule (record).","required":["expr"],"additionalProperties":false,"properties":{"record":{"type":"string","description":"Name of the series a recording rule writes."},"alert":{"type":"string","description":"Name of the alert."},"expr":{"x-kubernetes-int-or-string":true,"anyOf":[{"type":"integer"},{"type":"string"}],"description":"PromQL expression."},"for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the expression must hold before the alert fires."},"keep_firing_for":{"type":"string","pattern":"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$","description":"How long the alert keeps firing after the expression stops holding."},"labels":{"type":"object","additionalProperties":{"type":"string"},"description":"Labels added to the alert or the recorded series."},"annotations":{"type":"object","additionalProperties":{"type":"string"},"description":"Annotations of the alert."}}};
 
-function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53652,12 +56479,12 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate473.errors = vErrors;
+validate492.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53738,8 +56565,8 @@ let data2 = data.rules;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate473(data2[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate473.errors : vErrors.concat(validate473.errors);
+if(!(validate492(data2[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
 errors = vErrors.length;
 }
 }
@@ -53855,15 +56682,15 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate472.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
-const schema237 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
-const schema238 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
-const schema239 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
+const schema247 = {"type":"object","description":"Which Prometheus objects selected this object and whether they accepted it.","additionalProperties":false,"properties":{"bindings":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["group","resource","name","namespace"],"description":"One entry per workload that selects this object."},"acceptedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is True."},"rejectedBy":{"type":"integer","minimum":0,"description":"promop: number of bindings whose Accepted condition is False."}}};
+const schema248 = {"type":"object","required":["group","resource","name","namespace"],"additionalProperties":false,"properties":{"group":{"type":"string","enum":["monitoring.coreos.com"],"description":"API group of the workload."},"resource":{"type":"string","enum":["prometheuses","prometheusagents","thanosrulers","alertmanagers"],"description":"Resource (plural) of the workload."},"name":{"type":"string","description":"Name of the workload."},"namespace":{"type":"string","description":"Namespace of the workload."},"conditions":{"type":"array","items":{"$ref":"#/$defs/object.status.bindings%5B%5D.conditions%5B%5D"},"x-kubernetes-list-type":"map","x-kubernetes-list-map-keys":["type"]}}};
+const schema249 = {"type":"object","required":["type","status","lastTransitionTime"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["Accepted"],"description":"Condition type."},"status":{"type":"string","enum":["True","False","Unknown"],"description":"Condition status."},"reason":{"type":"string","description":"Why; InvalidConfiguration when rejected."},"message":{"type":"string","description":"The validation error when rejected."},"lastTransitionTime":{"type":"string","format":"date-time","description":"When status last changed."},"observedGeneration":{"type":"integer","description":"metadata.generation of the object this condition describes."}}};
 
-function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -53922,7 +56749,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!(data0 === "Accepted")){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema239.properties.type.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema249.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -53945,7 +56772,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!(((data1 === "True") || (data1 === "False")) || (data1 === "Unknown"))){
-const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema239.properties.status.enum},message:"must be equal to one of the allowed values"};
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema249.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -54028,12 +56855,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate478.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54102,7 +56929,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com")){
-const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema238.properties.group.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/group",schemaPath:"#/properties/group/enum",keyword:"enum",params:{allowedValues: schema248.properties.group.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -54125,7 +56952,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((((data1 === "prometheuses") || (data1 === "prometheusagents")) || (data1 === "thanosrulers")) || (data1 === "alertmanagers"))){
-const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema238.properties.resource.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema248.properties.resource.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -54164,8 +56991,8 @@ let data4 = data.conditions;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate478(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
+if(!(validate497(data4[i0], {instancePath:instancePath+"/conditions/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate497.errors : vErrors.concat(validate497.errors);
 errors = vErrors.length;
 }
 }
@@ -54192,12 +57019,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate477.errors = vErrors;
+validate496.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54218,8 +57045,8 @@ let data0 = data.bindings;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate477(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
+if(!(validate496(data0[i0], {instancePath:instancePath+"/bindings/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate496.errors : vErrors.concat(validate496.errors);
 errors = vErrors.length;
 }
 }
@@ -54296,12 +57123,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate476.errors = vErrors;
+validate495.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -54370,7 +57197,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data0 === "monitoring.coreos.com/v1")){
-const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema233.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/apiVersion",schemaPath:"#/properties/apiVersion/enum",keyword:"enum",params:{allowedValues: schema243.properties.apiVersion.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -54393,7 +57220,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(data1 === "PrometheusRule")){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema233.properties.kind.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema243.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -54404,8 +57231,8 @@ errors++;
 }
 }
 if(data.metadata !== undefined){
-if(!(validate470(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
-vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
+if(!(validate489(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData}))){
+vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
 errors = vErrors.length;
 }
 }
@@ -54429,8 +57256,8 @@ let data4 = data3.groups;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate472(data4[i0], {instancePath:instancePath+"/spec/groups/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
+if(!(validate491(data4[i0], {instancePath:instancePath+"/spec/groups/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
 errors = vErrors.length;
 }
 }
@@ -54459,8 +57286,8 @@ errors++;
 }
 }
 if(data.status !== undefined){
-if(!(validate476(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate476.errors : vErrors.concat(validate476.errors);
+if(!(validate495(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
 errors = vErrors.length;
 }
 }
@@ -54475,7 +57302,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate469.errors = vErrors;
+validate488.errors = vErrors;
 return errors === 0;
 }
 

@@ -169,6 +169,21 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
   },
   // Accepted as written so the manifest applies; promop then reports in the status that it does not implement it.
   { title: 'a PrometheusAgent in DaemonSet mode', kind: 'PrometheusAgent', object: object('PrometheusAgent', 'daemonset-mode', { mode: 'DaemonSet', podMonitorSelector: {} }) },
+  // Alertmanager
+  { title: 'an Alertmanager with an empty spec', kind: 'Alertmanager', object: object('Alertmanager', 'empty-spec', {}) },
+  {
+    title: 'an Alertmanager with the deprecated image fields, a v-prefixed version and a claim template',
+    kind: 'Alertmanager',
+    object: object('Alertmanager', 'old-image-fields', {
+      baseImage: 'quay.io/prometheus/alertmanager',
+      tag: 'v0.21.0',
+      version: 'v0.21.0',
+      replicas: 3,
+      retention: '120h',
+      storage: { volumeClaimTemplate: { spec: { resources: { requests: { storage: '1Gi' } } } } },
+      alertmanagerConfigSelector: { matchLabels: { alertmanagerConfig: 'example' } },
+    }),
+  },
   // PrometheusRule
   { title: 'a PrometheusRule with an empty spec', kind: 'PrometheusRule', object: object('PrometheusRule', 'empty-spec', {}) },
   {
