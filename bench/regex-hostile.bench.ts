@@ -1,7 +1,7 @@
 /**
  * How long promop takes to decide a hostile regex (issue 23): whether Prometheus accepts it and, if it does, whether
  * it matches the empty string — what the operator does for every relabeling regex and PromQL regex matcher, on the
- * thread that reconciles everything. The forms (packages/config-generator/src/values/go-regexp/hostile-regexes.ts)
+ * thread that reconciles everything. The forms (packages/prometheus-lang/src/go-regexp/hostile-regexes.ts)
  * include the ones that take seconds to minutes on V8's backtracking engine, which promop does not use, and
  * megabyte-long patterns. The goal: each decided in at most 50 ms. Their verdicts are checked against Go's by
  * hostile-regexes.test.ts; here only the time.
@@ -10,8 +10,8 @@
  * then RUNS times; the table shows the median and the slowest run. `--runs N` changes RUNS.
  */
 import { parseArgs } from 'node:util';
-import { readPrometheusRegex } from '@promop/config-generator/values/go-regexp';
-import { hostileRegexes } from '@promop/config-generator/test-support';
+import { readPrometheusRegex } from '@promop/prometheus-lang';
+import { hostileRegexes } from '@promop/prometheus-lang/test-support';
 
 const GOAL_MS = 50;
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });

@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import type { SchemaNode } from '@promop/crds';
-import { ruleCheckCaseArbitrary } from '@promop/config-generator/test-support';
+import { ruleCheckCaseArbitrary } from '@promop/prometheus-lang/test-support';
 
 /** The parts of a JSON schema node the walk reads (one shape for every schema walk, in @promop/crds). */
 export type { SchemaNode };

@@ -2,7 +2,7 @@
 // regexp accepts ("Any", unicode.Categories and unicode.Scripts keys), its ranges with and without case folding,
 // and the case-folding orbits (unicode.SimpleFold), all from the Go version that runs it.
 //
-//	go run ./tools/go-regexp-tables > packages/config-generator/src/values/go-regexp/unicode-tables.ts
+//	go run ./tools/go-regexp-tables > packages/prometheus-lang/src/go-regexp/unicode-tables.ts
 package main
 
 import (

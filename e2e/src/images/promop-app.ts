@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** The workspace packages of the operator, relative to the repository root. */
-export const PROMOP_APP_PACKAGES = ['packages/crds', 'packages/config-generator', 'packages/controller'] as const;
+export const PROMOP_APP_PACKAGES = ['packages/crds', 'packages/prometheus-lang', 'packages/config-generator', 'packages/controller'] as const;
 
 /** The operator's command, relative to /app. */
 export const PROMOP_CLI = 'packages/controller/src/cli.ts';
@@ -30,7 +30,7 @@ export const PROMOP_CLI = 'packages/controller/src/cli.ts';
 const NOT_SHIPPED: readonly { pattern: RegExp; why: string }[] = [
   { pattern: /\.test\.ts$/, why: 'tests' },
   { pattern: /\.type-test\.ts$/, why: 'compile-time type tests' },
-  { pattern: /\/test-support\//, why: "test helpers (the packages' test-support/ folders; @promop/config-generator's is its ./test-support export)" },
+  { pattern: /\/test-support\//, why: "test helpers (the packages' test-support/ folders; @promop/config-generator's and @promop/prometheus-lang's are their ./test-support exports)" },
   { pattern: /\/test-[^/]*\.ts$/, why: 'test fixtures beside their tests (reconcile/test-reconciler-fakes.ts)' },
   { pattern: /-arbitraries\.ts$/, why: 'fast-check generators; fast-check is a dev dependency' },
   { pattern: /-differential\.ts$/, why: 'differential checks against the real promtool; they need the test kit (@promop/testkit)' },

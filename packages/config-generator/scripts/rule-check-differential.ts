@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { parsePrometheusVersion } from '../src/prometheus-version.ts';
-import { ruleCheckCaseArbitrary } from '../src/rules/rule-check-arbitraries.ts';
+import { ruleCheckCaseArbitrary } from '@promop/prometheus-lang/test-support';
 import { compareWithPromtool } from '../src/rules/rule-check-differential.ts';
 
 const { values } = parseArgs({

@@ -63,7 +63,7 @@ const FREE_TEXT = 'Prometheus keeps it as an opaque string';
 /** The table. */
 export const FIELD_CHECKS: readonly FieldCheck[] = [
   // Relabelings, wherever they are.
-  { paths: relabel('regex'), check: 'regex', where: 'values/relabeling.ts validateRelabelConfig → values/re2-regex.ts re2RegexError', rejects: 'a(' },
+  { paths: relabel('regex'), check: 'regex', where: 'values/relabeling.ts validateRelabelConfig → @promop/prometheus-lang checkRegex', rejects: 'a(' },
   { paths: relabel('sourceLabels[]'), check: 'label-name', where: 'values/relabeling.ts validateRelabelConfig (isValidLabelName)', rejects: '' },
   { paths: relabel('targetLabel'), check: 'label-name', where: 'values/relabeling.ts validateRelabelConfig (a label name, or a $-template for replace under the legacy scheme)', rejects: '' },
   { paths: relabel('separator'), check: 'free text', where: `${FREE_TEXT} (joined between source label values)` },
@@ -104,7 +104,7 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
       '*.**.sendInterval', '*.**.for', '*.**.keep_firing_for', '*.**.query_offset',
     ],
     check: 'duration',
-    where: 'schema duration pattern (the API server); values/duration.ts parseDuration where two are compared (timeout ≤ interval)',
+    where: 'schema duration pattern (the API server); @promop/prometheus-lang parseDuration where two are compared (timeout ≤ interval)',
   },
   { paths: ['ServiceMonitor.bodySizeLimit', 'PodMonitor.bodySizeLimit', 'ScrapeConfig.bodySizeLimit'], check: 'byte-size', where: 'schema byte size pattern (its ^ anchors only the first alternative); scrape/limits.ts → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
   { paths: ['Prometheus*.bodySizeLimit', 'Prometheus*.enforcedBodySizeLimit'], check: 'byte-size', where: 'schema byte size pattern; prometheus/global-config.ts buildGlobalConfig → values/byte-size.ts parseByteSize', rejects: 'x1KB' },
@@ -168,11 +168,11 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
   { paths: ['PrometheusRule.groups[].name'], check: 'free text', where: `${FREE_TEXT}: unique within the object (rules/validate-rule-spec.ts)` },
   { paths: ['PrometheusRule.groups[].rules[].record'], check: 'metric-name', where: 'rules/validate-rule-spec.ts (any UTF-8 name from Prometheus 3 on)' },
   { paths: ['PrometheusRule.groups[].rules[].alert'], check: 'free text', where: `${FREE_TEXT}: the alertname label's value (rules/validate-rule-spec.ts requires it non-empty)` },
-  { paths: ['PrometheusRule.groups[].rules[].expr'], check: 'promql', where: 'rules/validate-rule-spec.ts → rules/promql-check.ts findPromqlProblem', rejects: 'sum(' },
+  { paths: ['PrometheusRule.groups[].rules[].expr'], check: 'promql', where: 'rules/validate-rule-spec.ts → @promop/prometheus-lang checkExpression', rejects: 'sum(' },
   { paths: ['PrometheusRule.groups[].labels{key}', 'PrometheusRule.groups[].rules[].labels{key}', 'PrometheusRule.groups[].rules[].annotations{key}'], check: 'label-name', where: 'rules/validate-rule-spec.ts', rejects: '' },
   { paths: ['PrometheusRule.groups[].labels{}'], check: 'free text', where: `${FREE_TEXT}: label values` },
-  { paths: ['PrometheusRule.groups[].rules[].annotations{}'], check: 'go-template', where: 'rules/validate-rule-spec.ts → rules/alert-template.ts findAlertTemplateError', rejects: '{{' },
-  { paths: ['PrometheusRule.groups[].rules[].labels{}'], check: 'go-template', where: 'rules/validate-rule-spec.ts → rules/alert-template.ts findAlertTemplateError for alerting rules; a recording rule\'s label values are plain text' },
+  { paths: ['PrometheusRule.groups[].rules[].annotations{}'], check: 'go-template', where: 'rules/validate-rule-spec.ts → @promop/prometheus-lang checkTemplate', rejects: '{{' },
+  { paths: ['PrometheusRule.groups[].rules[].labels{}'], check: 'go-template', where: 'rules/validate-rule-spec.ts → @promop/prometheus-lang checkTemplate for alerting rules; a recording rule\'s label values are plain text' },
 ];
 
 /** The glob of a `paths` item as a regular expression. */

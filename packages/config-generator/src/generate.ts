@@ -12,7 +12,7 @@
 import type { ObjectMeta, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ResourceOfKind, ScrapeConfig, ServiceMonitor } from '@promop/crds';
 import { ALL_KINDS, KINDS, SCRAPE_KINDS, SELECTED_KINDS, type ScrapeKind, type SelectedKind, type SelectorStem } from '@promop/crds/kinds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
-import { formatCount } from './format-count.ts';
+import { formatCount } from '@promop/prometheus-lang';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
 import { nameValidationSchemeFor } from './values/prometheus-names.ts';

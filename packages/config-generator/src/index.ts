@@ -21,7 +21,7 @@ export type {
 export { toPrometheusYaml, jobSegments } from './yaml-output.ts';
 export { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, isAtLeast, invalidVersionProblem, type PrometheusVersion } from './prometheus-version.ts';
 export { shardCount } from './prometheus/sharding.ts';
-export { parseDuration } from './values/index.ts';
+export { parseDuration } from '@promop/prometheus-lang';
 export {
   CERTS_DIR,
   CONFIGMAPS_DIR,

@@ -6,8 +6,7 @@
  * object's status could never be written, and promop would try again and again.
  */
 import type { FieldProblem, Verdict } from './model.ts';
-import { formatCount } from './format-count.ts';
-import { shortenedTo } from './values/shown-text.ts';
+import { formatCount, shortenedTo } from '@promop/prometheus-lang';
 
 /** The most problems a verdict lists (and then one note saying how many more there were): enough to fix an object. */
 export const MAX_VERDICT_PROBLEMS = 20;

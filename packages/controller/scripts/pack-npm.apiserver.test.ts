@@ -61,7 +61,7 @@ describe('the npm package, installed into an empty directory', () => {
     const installed = join(dir, 'installed', 'node_modules', 'promop');
     const files = readdirSync(installed, { recursive: true }).map(String);
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'node_modules/@promop/crds/dist/generated/validators.js', 'node_modules/@promop/config-generator/dist/index.js']));
+    expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'node_modules/@promop/crds/dist/generated/validators.js', 'node_modules/@promop/prometheus-lang/dist/index.js', 'node_modules/@promop/config-generator/dist/index.js']));
   });
 
   it('runs `promop --help` and `promop render -f`', async () => {

@@ -4,11 +4,12 @@
  *
  * Node refuses to strip types from a .ts file under node_modules, so the package ships JavaScript: tsc compiles the
  * sources reachable from the command (src/cli.ts) and the library entry (src/index.ts), following imports into
- * @promop/crds and @promop/config-generator, with `.ts` import paths rewritten to `.js` (tests, fixtures and
- * everything else nothing imports stay out). The two workspace packages travel inside the tarball as bundled
- * dependencies (node_modules/@promop/crds, .../config-generator, each with its compiled dist/), so one tarball is
- * the whole command; the npm packages they all import (client-node, ajv, js-yaml...) are ordinary dependencies,
- * with the versions of the workspace's package.json files, listed only when the compiled code imports them.
+ * @promop/crds, @promop/prometheus-lang and @promop/config-generator, with `.ts` import paths rewritten to `.js`
+ * (tests, fixtures and everything else nothing imports stay out). The three workspace packages travel inside the
+ * tarball as bundled dependencies (node_modules/@promop/crds, .../prometheus-lang, .../config-generator, each with
+ * its compiled dist/), so one tarball is the whole command; the npm packages they all import (client-node, ajv,
+ * js-yaml...) are ordinary dependencies, with the versions of the workspace's package.json files, listed only when
+ * the compiled code imports them.
  *
  * Run: `node packages/controller/scripts/pack-npm.ts [--out <dir>]` (default: the current directory); prints the
  * tarball's path. Needs `npm` on the PATH (for `npm pack`).
@@ -25,10 +26,11 @@ import ts from 'typescript';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PACKAGES = join(REPO_ROOT, 'packages');
 
-/** The workspace packages in the tarball: the command's own, and the two it bundles. */
+/** The workspace packages in the tarball: the command's own, and the three it bundles. */
 const WORKSPACE = {
   controller: { dir: 'controller', entries: ['src/cli.ts', 'src/index.ts'] },
   crds: { dir: 'crds', entries: ['src/index.ts'] },
+  prometheusLang: { dir: 'prometheus-lang', entries: ['src/index.ts'] },
   configGenerator: { dir: 'config-generator', entries: ['src/index.ts'] },
 } as const;
 
@@ -55,7 +57,7 @@ export function packNpm(outDir: string): string {
     // The command's own files at the package root; the bundled packages under node_modules/@promop/.
     copyTree(join(compiled, 'controller', 'src'), join(root, 'dist'));
     const bundled: string[] = [];
-    for (const pkg of [WORKSPACE.crds, WORKSPACE.configGenerator]) {
+    for (const pkg of [WORKSPACE.crds, WORKSPACE.prometheusLang, WORKSPACE.configGenerator]) {
       const manifest = readJson(join(PACKAGES, pkg.dir, 'package.json'));
       const target = join(root, 'node_modules', ...manifest.name.split('/'));
       copyTree(join(compiled, pkg.dir, 'src'), join(target, 'dist'));

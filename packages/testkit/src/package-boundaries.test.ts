@@ -36,7 +36,7 @@ interface SourceFile {
 }
 
 /** The packages whose code is the product: they must never need a test package at run time. */
-const PRODUCT_PACKAGES = ['@promop/crds', '@promop/config-generator', '@promop/controller'];
+const PRODUCT_PACKAGES = ['@promop/crds', '@promop/prometheus-lang', '@promop/config-generator', '@promop/controller'];
 const TEST_PACKAGES = ['@promop/testkit', '@promop/e2e'];
 
 /** Folders scanned for sources, relative to the repository root. */

@@ -7,7 +7,7 @@
 import type { AlertmanagerEndpoints, PrometheusSpec } from '@promop/crds';
 import { supports } from '../http-client/index.ts';
 import { renderClientPieces } from './client-auth.ts';
-import { re2RegexError } from '../values/re2-regex.ts';
+import { checkRegex } from '@promop/prometheus-lang';
 import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
 import { renderSigv4 } from './sigv4.ts';
@@ -56,8 +56,8 @@ function renderAlertmanager(
   if (am.port === null || am.port === undefined || am.port === '') context.findings.problem(`${path}.port`, 'port (name or number of the Service port) is required');
   // Both become a keep relabeling's regex, as prometheus-operator writes them: one that does not compile makes
   // Prometheus refuse the file. (The port of a ServiceMonitor endpoint is checked the same way.)
-  if (am.name && re2RegexError(am.name, 'relabeling') !== undefined) context.findings.problem(`${path}.name`, `"${am.name}" is not a valid Service name`);
-  if (typeof am.port === 'string' && am.port !== '' && re2RegexError(am.port, 'relabeling') !== undefined) context.findings.problem(`${path}.port`, `"${am.port}" is not a valid port name`);
+  if (am.name && checkRegex(am.name, 'relabeling') !== undefined) context.findings.problem(`${path}.name`, `"${am.name}" is not a valid Service name`);
+  if (typeof am.port === 'string' && am.port !== '' && checkRegex(am.port, 'relabeling') !== undefined) context.findings.problem(`${path}.port`, `"${am.port}" is not a valid port name`);
 
   const out: Record<string, unknown> = {};
   if (am.scheme) out.scheme = am.scheme.toLowerCase();

@@ -5,7 +5,7 @@
  * size (shard-configs.ts) could refuse them (docs/performance.md, "Hostile objects").
  */
 import type { PodMonitor, ServiceMonitor } from '@promop/crds';
-import { formatCount } from '../format-count.ts';
+import { formatCount } from '@promop/prometheus-lang';
 import type { FieldProblem } from '../model.ts';
 import { MONITOR_JOBS_MAX_BYTES } from './scrape-config-files.ts';
 

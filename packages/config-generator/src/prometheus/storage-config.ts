@@ -7,7 +7,7 @@ import type { PrometheusSpec } from '@promop/crds';
 import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
 import { supports } from '../http-client/index.ts';
 import { parseByteSize } from '../values/byte-size.ts';
-import { parseDuration } from '../values/duration.ts';
+import { parseDuration } from '@promop/prometheus-lang';
 import type { PrometheusRenderContext } from './render-context.ts';
 
 /** Retention when neither `retention` nor `retentionSize` is set, as prometheus-operator. */

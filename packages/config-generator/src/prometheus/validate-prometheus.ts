@@ -6,7 +6,7 @@
  */
 import type { PrometheusSpec } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
-import { parseDuration } from '../values/duration.ts';
+import { parseDuration } from '@promop/prometheus-lang';
 import { effectiveScrapeInterval } from '../values/scrape-interval.ts';
 import { validateLabelSelector } from '../selection/label-selector.ts';
 

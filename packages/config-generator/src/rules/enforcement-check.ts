@@ -9,13 +9,11 @@
 import type { FieldProblem } from '../model.ts';
 import { isRecord } from '../values/is-record.ts';
 import { injectLabelMatcher } from './inject-label-matcher.ts';
-import { describePosition, findPromqlProblem } from './promql-check.ts';
-import type { PromqlDialect } from './promql-dialect.ts';
-import { findPromqlSyntaxError } from './promql-syntax.ts';
+import { checkExpression, describePosition, findPromqlSyntaxError, type PromqlTarget } from '@promop/prometheus-lang';
 import { findTemplateEnforcementProblems } from './template-query-enforcement.ts';
 
 /** Problems of enforcing `label="namespace"` on the expressions of a valid PrometheusRule spec. */
-export function findEnforcementProblems(spec: unknown, label: string, namespace: string, dialect: PromqlDialect): FieldProblem[] {
+export function findEnforcementProblems(spec: unknown, label: string, namespace: string, target: PromqlTarget): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const groups = isRecord(spec) && Array.isArray(spec.groups) ? spec.groups : [];
   groups.forEach((group: unknown, groupIndex) => {
@@ -23,7 +21,7 @@ export function findEnforcementProblems(spec: unknown, label: string, namespace:
     rules.forEach((rule: unknown, ruleIndex) => {
       if (!isRecord(rule)) return;
       // Alert templates may run PromQL too (`query`): the label is enforced there as well (template-query-enforcement.ts).
-      problems.push(...findTemplateEnforcementProblems(rule, `spec.groups[${groupIndex}].rules[${ruleIndex}]`, label, namespace, dialect));
+      problems.push(...findTemplateEnforcementProblems(rule, `spec.groups[${groupIndex}].rules[${ruleIndex}]`, label, namespace, target));
       if (typeof rule.expr !== 'string') return;
       const path = `spec.groups[${groupIndex}].rules[${ruleIndex}].expr`;
       const unreadable = findPromqlSyntaxError(rule.expr);
@@ -35,9 +33,9 @@ export function findEnforcementProblems(spec: unknown, label: string, namespace:
         return;
       }
       const enforced = injectLabelMatcher(rule.expr, label, namespace);
-      const problem = findPromqlProblem(enforced, dialect);
+      const problem = checkExpression(enforced, target);
       if (problem) {
-        problems.push({ path, message: `with ${label}="${namespace}" added (enforcedNamespaceLabel) the expression is refused: ${describePosition(enforced, problem.from)}: ${problem.message}` });
+        problems.push({ path, message: `with ${label}="${namespace}" added (enforcedNamespaceLabel) the expression is refused: ${describePosition(enforced, problem.offset)}: ${problem.reason}` });
       }
     });
   });

@@ -5,7 +5,6 @@ export { ruleFileName } from './rule-file-name.ts';
 export { validateRuleSpec, type RuleValidationOptions } from './validate-rule-spec.ts';
 export { buildRuleFileDocument, type NamespaceEnforcement, type RuleFileOptions, type RuleFileDocument } from './rule-file-document.ts';
 export { injectLabelMatcher, quoteLabelName } from './inject-label-matcher.ts';
-export { findPromqlSyntaxError, type PromqlSyntaxError } from './promql-syntax.ts';
 export { ruleFieldSupport, RULE_FIELD_MINIMUM_VERSIONS, type RuleFieldSupport } from './rule-field-support.ts';
 export {
   nameValidationSchemeFor,

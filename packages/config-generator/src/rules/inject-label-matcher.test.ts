@@ -1,5 +1,5 @@
 import { injectLabelMatcher } from './inject-label-matcher.ts';
-import { findPromqlSyntaxError } from './promql-syntax.ts';
+import { findPromqlSyntaxError } from '@promop/prometheus-lang';
 
 describe('injecting the enforced namespace matcher', () => {
   it.each([

@@ -8,7 +8,7 @@
  */
 import { parser } from '@prometheus-io/lezer-promql';
 import { isLegacyLabelName } from '../values/prometheus-names.ts';
-import { unquotePromqlString } from './promql-string.ts';
+import { unquotePromqlString } from '@promop/prometheus-lang';
 
 /** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */
 type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];

@@ -16,7 +16,7 @@ import { buildRuleFileDocument } from './rule-file-document.ts';
 import { ruleFieldSupport } from './rule-field-support.ts';
 import { ruleFileName } from './rule-file-name.ts';
 import { validateRuleSpec } from './validate-rule-spec.ts';
-import { promqlDialectOf } from './promql-dialect.ts';
+import type { PromqlTarget } from '@promop/prometheus-lang';
 import { findEnforcementProblems } from './enforcement-check.ts';
 
 /** What renderRules needs: the Prometheus and the PrometheusRules its selectors already picked. */
@@ -46,7 +46,7 @@ export function renderRules(input: RenderRulesInput): RenderRulesOutput {
   const support = ruleFieldSupport(input.version);
   // Feature flags decide which PromQL the Prometheus parses (experimental functions, fill modifiers...).
   const enabledFeatures = Array.isArray(prometheusSpec.enableFeatures) ? prometheusSpec.enableFeatures.filter((feature): feature is string => typeof feature === 'string') : [];
-  const promql = promqlDialectOf(input.version, enabledFeatures);
+  const promql: PromqlTarget = { version: input.version, features: enabledFeatures };
   const files = new Map<string, string>();
   // Everything a rule file depends on besides its PrometheusRule (and whether enforcement exempts it).
   const settings = input.memo ? settingsKeyOf({ version: input.version, scheme, enabledFeatures, enforcedNamespaceLabel: input.enforcedNamespaceLabel }) : '';
@@ -65,7 +65,7 @@ export function renderRules(input: RenderRulesInput): RenderRulesOutput {
 function renderRuleFile(
   rule: PrometheusRule,
   input: RenderRulesInput,
-  dialect: { scheme: ReturnType<typeof nameValidationSchemeFor>; support: ReturnType<typeof ruleFieldSupport>; promql: ReturnType<typeof promqlDialectOf> },
+  dialect: { scheme: ReturnType<typeof nameValidationSchemeFor>; support: ReturnType<typeof ruleFieldSupport>; promql: PromqlTarget },
 ): { verdict: Verdict; file?: { name: string; text: string } } {
   const { namespace, name, uid } = identityOf(rule);
   const resource = { kind: 'PrometheusRule' as const, namespace, name };

@@ -12,9 +12,8 @@ import { toolPath } from '@promop/testkit';
 import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
-import { promqlDialectOf } from './promql-dialect.ts';
 import { ruleFieldSupport } from './rule-field-support.ts';
-import type { RuleCheckCase } from './rule-check-arbitraries.ts';
+import type { RuleCheckCase } from '@promop/prometheus-lang/test-support';
 import { validateRuleSpec, type RuleValidationOptions } from './validate-rule-spec.ts';
 
 /** Which Prometheus both sides judge for. */
@@ -51,7 +50,7 @@ export async function compareWithPromtool(cases: readonly RuleCheckCase[], targe
     scheme: nameValidationSchemeFor(target.version, undefined),
     support: ruleFieldSupport(target.version),
     version: target.version,
-    promql: promqlDialectOf(target.version, target.features),
+    promql: { version: target.version, features: target.features },
   };
   const directory = mkdtempSync(join(tmpdir(), 'promop-rule-check-'));
   const result: DifferentialResult = { cases: cases.length, accepted: 0, disagreements: [], promopMicros: 0 };

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { parsePrometheusVersion } from '../prometheus-version.ts';
-import { ruleCheckCaseArbitrary } from './rule-check-arbitraries.ts';
+import { ruleCheckCaseArbitrary } from '@promop/prometheus-lang/test-support';
 import { compareWithPromtool } from './rule-check-differential.ts';
 
 const V3_16 = parsePrometheusVersion('v3.16.0')!;

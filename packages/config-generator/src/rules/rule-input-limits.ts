@@ -4,7 +4,7 @@
  * and 1.5 GB before it was refused), and one object's check delays every team's configuration, so an object whose
  * rule file could never be written is refused before it is checked, and its nesting before it is parsed.
  */
-import { formatCount } from '../format-count.ts';
+import { formatCount } from '@promop/prometheus-lang';
 import { MAX_VERDICT_PROBLEMS } from '../verdict-bounds.ts';
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from '../values/field-path.ts';

@@ -13,39 +13,37 @@
  */
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from '../values/field-path.ts';
-import { lexTemplate, type Item, type ItemType } from './go-template-lexer.ts';
-import { unquoteGoString } from './go-template-literals.ts';
+import {
+  checkExpression, describePosition, findPromqlSyntaxError, lexTemplate, unquoteGoString, type PromqlTarget, type TemplateItem, type TemplateItemType,
+} from '@promop/prometheus-lang';
 import { injectLabelMatcher } from './inject-label-matcher.ts';
 import { isRecord } from '../values/is-record.ts';
-import { describePosition, findPromqlProblem } from './promql-check.ts';
-import type { PromqlDialect } from './promql-dialect.ts';
-import { findPromqlSyntaxError } from './promql-syntax.ts';
 
 /** The template functions that run PromQL. */
 const QUERY_FUNCTIONS: ReadonlySet<string> = new Set(['query']);
 
 /** What ends the command a `query` call is in. */
-const COMMAND_ENDS: ReadonlySet<ItemType> = new Set(['rightDelim', 'rightParen', 'pipe']);
+const COMMAND_ENDS: ReadonlySet<TemplateItemType> = new Set(['rightDelim', 'rightParen', 'pipe']);
 
 /** What may come before a literal that is a whole pipeline's first command (`{{ "..." | query }}`). */
-const PIPELINE_STARTS: ReadonlySet<ItemType> = new Set(['leftDelim', 'leftParen', 'declare', 'assign', 'if', 'with', 'range']);
+const PIPELINE_STARTS: ReadonlySet<TemplateItemType> = new Set(['leftDelim', 'leftParen', 'declare', 'assign', 'if', 'with', 'range']);
 
 /** A query literal of a template: the item, and the PromQL it holds. */
 interface QueryLiteral {
-  item: Item;
+  item: TemplateItem;
   expr: string;
 }
 
 type QueryPlan = { ok: true; literals: QueryLiteral[] } | { ok: false; offset: number; reason: string };
 
 /** The non-space item before/after index `i`, and its index. */
-function neighbour(items: readonly Item[], i: number, step: 1 | -1): { item: Item | undefined; index: number } {
+function neighbour(items: readonly TemplateItem[], i: number, step: 1 | -1): { item: TemplateItem | undefined; index: number } {
   let j = i + step;
   while (j >= 0 && j < items.length && items[j]!.type === 'space') j += step;
   return { item: items[j], index: j };
 }
 
-const isStringItem = (item: Item | undefined): item is Item => item !== undefined && (item.type === 'string' || item.type === 'rawString');
+const isStringItem = (item: TemplateItem | undefined): item is TemplateItem => item !== undefined && (item.type === 'string' || item.type === 'rawString');
 
 /** Every `query` call of `text` and its literal argument, or the first call whose argument is not a literal. */
 function planQueries(text: string): QueryPlan {
@@ -59,7 +57,7 @@ function planQueries(text: string): QueryPlan {
     if (call.type !== 'identifier' || !QUERY_FUNCTIONS.has(call.value)) continue;
     const before = neighbour(items, i, -1);
     const after = neighbour(items, i, 1);
-    let literal: Item | undefined;
+    let literal: TemplateItem | undefined;
     if (before.item?.type !== 'pipe' && isStringItem(after.item) && COMMAND_ENDS.has(neighbour(items, after.index, 1).item?.type ?? 'EOF')) {
       // {{ query "..." }}, possibly followed by `| first | value`.
       literal = after.item;
@@ -84,7 +82,7 @@ function planQueries(text: string): QueryPlan {
  * Whether an interpreted literal has a `\xHH` or `\OOO` escape of a byte above 0x7f: Go keeps the raw byte, which a
  * JavaScript string cannot hold, so the rewritten literal would differ.
  */
-function hasByteEscape(literal: Item): boolean {
+function hasByteEscape(literal: TemplateItem): boolean {
   if (literal.type !== 'string') return false;
   const body = literal.value;
   for (let i = 0; i < body.length; i++) {
@@ -98,7 +96,7 @@ function hasByteEscape(literal: Item): boolean {
 }
 
 /** Go's quoting of `text` in the literal's own style (raw strings stay raw: the rewrite adds no backquote). */
-function quoteLike(literal: Item, text: string): string {
+function quoteLike(literal: TemplateItem, text: string): string {
   if (literal.type === 'rawString' && !text.includes('`')) return `\`${text}\``;
   // JSON's escapes (\" \\ \n \t \b \f \r \uXXXX) are all Go escapes too.
   return JSON.stringify(text);
@@ -108,7 +106,7 @@ function quoteLike(literal: Item, text: string): string {
  * Why `label="namespace"` cannot be enforced on the queries of the alert template `text`, or undefined when every
  * query can be rewritten (or there is none).
  */
-export function findTemplateQueryProblem(text: string, label: string, namespace: string, dialect: PromqlDialect): string | undefined {
+export function findTemplateQueryProblem(text: string, label: string, namespace: string, target: PromqlTarget): string | undefined {
   const plan = planQueries(text);
   const enforced = `${label}="${namespace}" (enforcedNamespaceLabel)`;
   if (!plan.ok) return `the query template function at ${describePosition(text, plan.offset)} runs PromQL when the alert fires and ${enforced} must be added to it, but ${plan.reason}`;
@@ -116,8 +114,8 @@ export function findTemplateQueryProblem(text: string, label: string, namespace:
     const at = describePosition(text, item.offset);
     const unreadable = findPromqlSyntaxError(expr);
     if (unreadable) return `${enforced} cannot be added to the query at ${at}, which promop's selector editor cannot read (${unreadable.message})`;
-    const problem = findPromqlProblem(injectLabelMatcher(expr, label, namespace), dialect);
-    if (problem) return `with ${enforced} added, the query at ${at} is refused: ${problem.message}`;
+    const problem = checkExpression(injectLabelMatcher(expr, label, namespace), target);
+    if (problem) return `with ${enforced} added, the query at ${at} is refused: ${problem.reason}`;
   }
   return undefined;
 }
@@ -138,7 +136,7 @@ export function enforceOnTemplateQueries(text: string, label: string, namespace:
 }
 
 /** Problems of enforcing the label on the templates (labels and annotations) of `rule` at `path`, if it is an alerting rule. */
-export function findTemplateEnforcementProblems(rule: Record<string, unknown>, path: string, label: string, namespace: string, dialect: PromqlDialect): FieldProblem[] {
+export function findTemplateEnforcementProblems(rule: Record<string, unknown>, path: string, label: string, namespace: string, target: PromqlTarget): FieldProblem[] {
   // Recording rules' labels are not templates.
   if (typeof rule.alert !== 'string' || rule.alert === '') return [];
   const problems: FieldProblem[] = [];
@@ -147,7 +145,7 @@ export function findTemplateEnforcementProblems(rule: Record<string, unknown>, p
     if (!isRecord(map)) continue;
     for (const [key, value] of Object.entries(map)) {
       if (typeof value !== 'string') continue;
-      const problem = findTemplateQueryProblem(value, label, namespace, dialect);
+      const problem = findTemplateQueryProblem(value, label, namespace, target);
       if (problem) problems.push({ path: keyPath(`${path}.${field}`, key), message: problem });
     }
   }

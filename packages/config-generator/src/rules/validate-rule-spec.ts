@@ -3,24 +3,19 @@
  * PrometheusRule's spec before its file is written, so one bad object is rejected alone with the
  * exact field at fault instead of making Prometheus refuse its whole configuration. Input is
  * `unknown`: objects may come from a file that skipped the API server's schema validation.
- * Expressions are parsed and type-checked as the target Prometheus does (promql-check.ts), and the
- * labels and annotations of alerting rules parsed as Go templates (alert-template.ts). Before any of that, the
+ * Expressions are parsed and type-checked as the target Prometheus does, and the labels and annotations of
+ * alerting rules parsed as Go templates (@promop/prometheus-lang's checkExpression and checkTemplate). Before any of that, the
  * object's size and each expression's nesting are bounded (rule-input-limits.ts), so one object's check costs
  * every other team little time.
  */
 import type { FieldProblem } from '../model.ts';
 import { keyPath } from '../values/field-path.ts';
 import { isRecord } from '../values/is-record.ts';
-import { parseDuration } from '../values/duration.ts';
 import { isValidLabelName, isValidMetricName, labelNameRule, metricNameRule, type NameValidationScheme } from '../values/prometheus-names.ts';
-import { findPromqlSyntaxError } from './promql-syntax.ts';
+import { checkExpression, checkTemplate, describePosition, parseDuration, shortened, type PromqlTarget } from '@promop/prometheus-lang';
 import type { RuleFieldSupport } from './rule-field-support.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
-import type { PromqlDialect } from './promql-dialect.ts';
-import { describePosition, findPromqlProblem, TOO_DEEP } from './promql-check.ts';
-import { findAlertTemplateError } from './alert-template.ts';
 import { MAX_PROMQL_BRACKET_DEPTH, MAX_RULE_PROBLEMS, ruleTextProblem, tooDeepBracketOffset } from './rule-input-limits.ts';
-import { shortened } from '../values/shown-text.ts';
 
 /** What the checks depend on: the target Prometheus' release, name rules, fields and PromQL. */
 export interface RuleValidationOptions {
@@ -28,8 +23,8 @@ export interface RuleValidationOptions {
   /** Fields the version does not support are dropped later, so they are not checked. */
   support: RuleFieldSupport;
   version: PrometheusVersion;
-  /** The PromQL of that release with the Prometheus' feature flags. */
-  promql: PromqlDialect;
+  /** The PromQL of that release with the Prometheus' feature flags (one object for all the rules, so its dialect is worked out once). */
+  promql: PromqlTarget;
 }
 
 /**
@@ -136,7 +131,7 @@ function checkRule(rule: unknown, path: string, options: RuleValidationOptions, 
   }
 }
 
-function checkExpr(expr: unknown, path: string, dialect: PromqlDialect, problems: FieldProblem[]): void {
+function checkExpr(expr: unknown, path: string, target: PromqlTarget, problems: FieldProblem[]): void {
   if (expr === undefined || expr === null || expr === '') {
     problems.push({ path, message: 'must be set' });
     return;
@@ -154,27 +149,16 @@ function checkExpr(expr: unknown, path: string, dialect: PromqlDialect, problems
     });
     return;
   }
-  const problem = findPromqlProblem(expr, dialect);
-  if (!problem) return;
-  // Too deep for the exact check: the editor grammar, deep-limited too, never errs at the same place, and reading
-  // thousands of levels with it cost seconds.
-  if (problem.message === TOO_DEEP) {
-    problems.push({ path, message: `${describePosition(expr, problem.from)}: ${problem.message}` });
-    return;
-  }
-  // When the editor grammar finds an error at the same place, its sentence (with the text before
-  // the error) reads better; whether the rule is rejected is decided by the exact check above.
-  const syntaxError = findPromqlSyntaxError(expr);
-  const sameError = syntaxError !== undefined && syntaxError.offset === problem.from;
-  problems.push({ path, message: sameError ? syntaxError.message : `${describePosition(expr, problem.from)}: ${problem.message}` });
+  const problem = checkExpression(expr, target);
+  if (problem) problems.push({ path, message: problem.message });
 }
 
 function checkTemplates(map: unknown, path: string, alert: string, version: PrometheusVersion, problems: FieldProblem[]): void {
   if (!isRecord(map)) return;
   for (const [name, value] of Object.entries(map)) {
     if (typeof value !== 'string') continue;
-    const error = findAlertTemplateError(value, alert, version);
-    if (error) problems.push({ path: keyPath(path, name), message: `template error at ${describePosition(value, error.offset)}: ${error.message}` });
+    const problem = checkTemplate(value, { version, alertName: alert });
+    if (problem) problems.push({ path: keyPath(path, name), message: problem.message });
   }
 }
 

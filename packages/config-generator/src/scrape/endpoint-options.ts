@@ -6,8 +6,7 @@ import type { Endpoint, PodMetricsEndpoint } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
 import { supports, type HttpClientContext } from '../http-client/index.ts';
 import { effectiveScrapeInterval } from '../values/scrape-interval.ts';
-import { parseDuration } from '../values/duration.ts';
-import { re2RegexError } from '../values/re2-regex.ts';
+import { checkRegex, parseDuration } from '@promop/prometheus-lang';
 import type { ScrapeContext } from './scrape-context.ts';
 
 /** Either kind of endpoint. */
@@ -80,5 +79,5 @@ export function appendHttpFlags(cfg: Record<string, unknown>, ep: AnyEndpoint, p
  */
 export function validatePortName(value: string | undefined, path: string, hc: HttpClientContext): void {
   if (value === undefined || value === '') return;
-  if (re2RegexError(value, 'relabeling') !== undefined) hc.findings.problem(path, `"${value}" is not a valid port name`);
+  if (checkRegex(value, 'relabeling') !== undefined) hc.findings.problem(path, `"${value}" is not a valid port name`);
 }

@@ -13,7 +13,7 @@ import { sortedByKey } from '../go-map-order.ts';
 import { appendProxy, checkAuthExclusivity, Findings, renderBasicAuth, supports, type HttpClientContext } from '../http-client/index.ts';
 import { escapingSchemeName } from '../values/name-escaping.ts';
 import { effectiveScrapeInterval } from '../values/scrape-interval.ts';
-import { parseDuration } from '../values/duration.ts';
+import { parseDuration } from '@promop/prometheus-lang';
 import { scrapeConfigFileProblems } from './file-access.ts';
 import { appendMonitorLimits, validateMonitorLimits } from './limits.ts';
 import { appendAuthorization, appendEndpointTls, appendOAuth2, finishMonitor, type MonitorFrame } from './monitor-steps.ts';

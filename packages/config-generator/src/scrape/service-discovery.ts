@@ -12,7 +12,7 @@ import {
   type HttpClientContext,
 } from '../http-client/index.ts';
 import { isValidLabelName, labelNameRule, type NameValidationScheme } from '../values/prometheus-names.ts';
-import { parseDuration } from '../values/duration.ts';
+import { parseDuration } from '@promop/prometheus-lang';
 import { KUBERNETES_SD_ROLES, kubernetesSdSelectorProblems, type KubernetesSdSelector } from './kubernetes-sd-selectors.ts';
 
 type Spec = ScrapeConfig['spec'];

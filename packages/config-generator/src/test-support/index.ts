@@ -6,5 +6,3 @@
 export { TEST_CERT, TEST_KEY } from './scrape-harness.ts';
 export { checkYamlRoundTrip, documentsFor, roundTripMismatches, teamString, type RoundTripMismatch } from './yaml-round-trip.ts';
 export { podMonitor as podMonitorArbitrary, serviceMonitor as serviceMonitorArbitrary } from '../scrape/monitor-arbitraries.ts';
-export { ruleCheckCaseArbitrary, type RuleCheckCase } from '../rules/rule-check-arbitraries.ts';
-export { hostileRegexes, type HostileRegex } from '../values/go-regexp/hostile-regexes.ts';

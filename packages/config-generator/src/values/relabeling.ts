@@ -8,8 +8,7 @@ import type { RelabelConfig } from '@promop/crds';
 import type { FieldProblem } from '../model.ts';
 import { isValidLabelName, type NameCheckContext } from './prometheus-names.ts';
 import { isAtLeast } from '../prometheus-version.ts';
-import { re2RegexError } from './re2-regex.ts';
-import { shortened } from './shown-text.ts';
+import { checkRegex, shortened } from '@promop/prometheus-lang';
 
 /** The relabel actions Prometheus knows, lowercase, with the version that introduced them. */
 const ACTIONS: Record<string, string | undefined> = {
@@ -65,7 +64,7 @@ export function validateRelabelConfig(config: RelabelConfig, path: string, targe
     if (!isValidLabelName(label, scheme)) problem(`sourceLabels[${i}]`, `"${label}" is not a valid label name`);
   });
   if (config.regex !== undefined && config.regex !== '') {
-    const error = re2RegexError(config.regex, 'relabeling');
+    const error = checkRegex(config.regex, 'relabeling');
     if (error) problem('regex', `invalid regex "${shortened(config.regex)}": ${error}`);
   }
   if (action === 'hashmod' && !config.modulus) problem('modulus', 'the hashmod action needs a non-zero modulus');

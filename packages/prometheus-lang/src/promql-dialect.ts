@@ -3,7 +3,7 @@
  * `--enable-feature` flags (the Prometheus' `spec.enableFeatures`) turn on. Facts come from
  * Prometheus' source (3.15 and 3.16, which our tests run) and CHANGELOG (older releases).
  */
-import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
+import { isAtLeast, type PrometheusVersion } from './prometheus-version.ts';
 import { promqlFunctionsOf, type PromqlFunction } from './promql-functions.ts';
 
 /** The PromQL one Prometheus accepts in rule files. */

@@ -1,7 +1,7 @@
-import { parsePrometheusVersion } from '../prometheus-version.ts';
+import { readPrometheusVersion } from './prometheus-version.ts';
 import { findAlertTemplateError } from './alert-template.ts';
 
-const V3_16 = parsePrometheusVersion('v3.16.0')!;
+const V3_16 = readPrometheusVersion('v3.16.0')!;
 
 function verdict(text: string, version = V3_16): string {
   return findAlertTemplateError(text, 'HighErrorRate', version)?.message ?? 'ok';
@@ -46,8 +46,8 @@ describe('alert labels and annotations, parsed as Prometheus parses them', () =>
   });
 
   it('knows which template functions the Prometheus release has', () => {
-    expect(verdict('{{ urlQueryEscape "a" }}', parsePrometheusVersion('v3.7.0')!)).toBe('function "urlQueryEscape" not defined');
-    expect(verdict('{{ stripPort "a:1" }}', parsePrometheusVersion('v2.45.0')!)).toBe('ok');
+    expect(verdict('{{ urlQueryEscape "a" }}', readPrometheusVersion('v3.7.0')!)).toBe('function "urlQueryEscape" not defined');
+    expect(verdict('{{ stripPort "a:1" }}', readPrometheusVersion('v2.45.0')!)).toBe('ok');
   });
 
   it('refuses a template nested thousands of levels deep instead of crashing', () => {

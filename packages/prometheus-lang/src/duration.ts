@@ -1,9 +1,9 @@
 /**
  * Prometheus durations (`30s`, `1m30s`, `1h`, `0`), as Prometheus' model.ParseDuration reads
- * them: units in descending order, each at most once, integers only. The one parser of them in promop: the
- * generator's checks use it, and so does the controller (exported from the package), to compare what it wrote
- * with what Prometheus serves back in its own canonical form (`60s` comes back as `1m`) and to read retention
- * periods. The CRD schemas' DURATION_PATTERN (@promop/crds) is the same grammar as a pattern.
+ * them: units in descending order, each at most once, integers only. The one parser of them in promop: PromQL
+ * ranges and offsets use it, the generator's checks, and the controller (through the generator's exports), to
+ * compare what it wrote with what Prometheus serves back in its own canonical form (`60s` comes back as `1m`) and
+ * to read retention periods. The CRD schemas' DURATION_PATTERN (@promop/crds) is the same grammar as a pattern.
  */
 
 const DURATION = /^(?:(\d+)y)?(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?(?:(\d+)ms)?$/;

@@ -12,7 +12,7 @@ const QUOTE_LIMIT = 60;
  * Returns why `regex` would not compile in Prometheus, or undefined if it would: Go's error code and the part of
  * the pattern it points at (`invalid escape sequence: \q`), with a word on what RE2 lacks for the usual mistakes.
  */
-export function re2RegexError(regex: string, reading: RegexReading): string | undefined {
+export function checkRegex(regex: string, reading: RegexReading): string | undefined {
   const read = readPrometheusRegex(regex, reading);
   if (read.ok) return undefined;
   const { code, expr } = read;

@@ -23,10 +23,10 @@ import type { PromqlDialect } from './promql-dialect.ts';
 import { lexPromql, type PromqlToken, type PromqlTokenKind } from './promql-lexer.ts';
 import { parseGoNumberLiteral } from './go-number.ts';
 import { decodePromqlString } from './promql-string.ts';
-import { parseDuration } from '../values/duration.ts';
-import { re2RegexError } from '../values/re2-regex.ts';
+import { parseDuration } from './duration.ts';
+import { checkRegex } from './re2-regex.ts';
 import { promqlFunctionHistory } from './promql-functions.ts';
-import { shortened } from '../values/shown-text.ts';
+import { shortened } from './shown-text.ts';
 
 /** The tree, when the expression is well-formed, and every problem found while building it. */
 export interface PromqlParseResult {
@@ -285,7 +285,7 @@ class PromqlParser {
     const valueToken = this.expect('STRING', 'label matching');
     const value = decodePromqlString(valueToken.text).value;
     if (operator === '=~' || operator === '!~') {
-      const reason = re2RegexError(value, 'matcher');
+      const reason = checkRegex(value, 'matcher');
       if (reason) {
         this.problem({ from: nameToken.from, to: this.endOf(valueToken) }, `invalid regular expression ${shortened(valueToken.text)}: ${reason}`);
         return [];

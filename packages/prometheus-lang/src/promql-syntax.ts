@@ -7,10 +7,10 @@
  * in our tests).
  */
 import { parser } from '@prometheus-io/lezer-promql';
-import { readPrometheusRegex } from '../values/go-regexp/index.ts';
-import { re2RegexError } from '../values/re2-regex.ts';
+import { readPrometheusRegex } from './go-regexp/index.ts';
+import { checkRegex } from './re2-regex.ts';
 import { unquotePromqlString } from './promql-string.ts';
-import { shortened } from '../values/shown-text.ts';
+import { shortened } from './shown-text.ts';
 
 /** lezer's syntax node type, named through the parser so @lezer/common need not be a dependency. */
 type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];
@@ -71,7 +71,7 @@ function findInvalidRegexMatcher(expr: string, selector: SyntaxNode): { from: nu
     const literal = matcher.getChild('StringLiteral');
     if (!operator || !literal || !expr.slice(operator.from, operator.to).includes('~')) continue;
     const value = unquotePromqlString(expr.slice(literal.from, literal.to));
-    const reason = value === undefined ? undefined : re2RegexError(value, 'matcher');
+    const reason = value === undefined ? undefined : checkRegex(value, 'matcher');
     if (reason) return { from: matcher.from, to: matcher.to, reason };
   }
   return undefined;
@@ -80,7 +80,7 @@ function findInvalidRegexMatcher(expr: string, selector: SyntaxNode): { from: nu
 /**
  * True for a selector without a metric name whose matchers all accept the empty string; Prometheus
  * refuses it at parse time. Whether a regex matches the empty string is read off Go's parse tree of it
- * (values/go-regexp), never by running it.
+ * (go-regexp/), never by running it.
  */
 function matchesEverySeries(expr: string, selector: SyntaxNode): boolean {
   if (selector.getChild('Identifier')) return false;

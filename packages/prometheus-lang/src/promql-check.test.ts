@@ -1,9 +1,9 @@
-import { parsePrometheusVersion } from '../prometheus-version.ts';
+import { readPrometheusVersion } from './prometheus-version.ts';
 import { describePosition, findPromqlProblem } from './promql-check.ts';
 import { promqlDialectOf } from './promql-dialect.ts';
 
-const V3_16 = promqlDialectOf(parsePrometheusVersion('v3.16.0')!, []);
-const EXPERIMENTAL = promqlDialectOf(parsePrometheusVersion('v3.16.0')!, ['promql-experimental-functions', 'promql-binop-fill-modifiers']);
+const V3_16 = promqlDialectOf(readPrometheusVersion('v3.16.0')!, []);
+const EXPERIMENTAL = promqlDialectOf(readPrometheusVersion('v3.16.0')!, ['promql-experimental-functions', 'promql-binop-fill-modifiers']);
 
 /** What a user reads: the position and the sentence. */
 function verdict(expr: string, dialect = V3_16): string {
@@ -131,28 +131,28 @@ describe('the PromQL of the Prometheus version and feature flags', () => {
   });
 
   it('refuses functions a release does not have yet, and those it removed', () => {
-    const v2_45 = promqlDialectOf(parsePrometheusVersion('v2.45.0')!, []);
+    const v2_45 = promqlDialectOf(readPrometheusVersion('v2.45.0')!, []);
     expect(verdict('histogram_avg(x)', v2_45)).toBe('column 1: function histogram_avg() is not available in Prometheus v2.45.0 (it was added in v2.51.0)');
     expect(verdict('holt_winters(x[5m], 0.5, 0.5)', v2_45)).toBe('ok');
     expect(verdict('holt_winters(x[5m], 0.5, 0.5)')).toBe('column 1: function holt_winters() is not available in Prometheus v3.16.0 (it was removed in v3.0.0)');
   });
 
   it('knows first_over_time became stable in 3.14 and anchored needs a flag before 3.16', () => {
-    const v3_13 = promqlDialectOf(parsePrometheusVersion('v3.13.0')!, []);
+    const v3_13 = promqlDialectOf(readPrometheusVersion('v3.13.0')!, []);
     expect(verdict('first_over_time(x[5m])', v3_13)).toMatch(/is experimental/);
     expect(verdict('first_over_time(x[5m])')).toBe('ok');
-    const v3_15 = promqlDialectOf(parsePrometheusVersion('v3.15.1')!, []);
+    const v3_15 = promqlDialectOf(readPrometheusVersion('v3.15.1')!, []);
     expect(verdict('x[5m] anchored', v3_15)).toBe('column 1: the anchored modifier is experimental in v3.15.1: the Prometheus must run with --enable-feature=promql-extended-range-selectors');
-    expect(verdict('x[5m] anchored', promqlDialectOf(parsePrometheusVersion('v3.15.1')!, ['promql-extended-range-selectors']))).toBe('ok');
+    expect(verdict('x[5m] anchored', promqlDialectOf(readPrometheusVersion('v3.15.1')!, ['promql-extended-range-selectors']))).toBe('ok');
   });
 
   it('follows the 3.16 lexer fix that lets a subquery use step() before its colon', () => {
     expect(verdict('x[step():]')).toBe('ok');
-    expect(verdict('x[step():]', promqlDialectOf(parsePrometheusVersion('v3.15.1')!, []))).toBe('column 9: unexpected colon before duration in duration expression');
+    expect(verdict('x[step():]', promqlDialectOf(readPrometheusVersion('v3.15.1')!, []))).toBe('column 9: unexpected colon before duration in duration expression');
   });
 
   it('refuses 3.x syntax on Prometheus 2', () => {
-    const v2_53 = promqlDialectOf(parsePrometheusVersion('v2.53.0')!, []);
+    const v2_53 = promqlDialectOf(readPrometheusVersion('v2.53.0')!, []);
     expect(verdict('x[300]', v2_53)).toBe('column 3: a plain number as a duration needs Prometheus v2.54.0 or later: write a unit, such as 5m');
     expect(verdict('{"my.metric"}', v2_53)).toBe('column 2: quoted metric and label names need Prometheus v3.0.0 or later (this Prometheus is v2.53.0)');
     expect(verdict('x[5m + 1m]', v2_53)).toMatch(/^column 6: arithmetic in durations needs Prometheus v3.14.0 or later/);

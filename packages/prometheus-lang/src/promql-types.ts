@@ -6,7 +6,7 @@
  */
 import type { AggregateExpr, BinaryExpr, Call, PromqlExpr, PromqlProblem, Span, VectorSelector } from './promql-ast.ts';
 import type { PromqlValueType } from './promql-functions.ts';
-import { readPrometheusRegex } from '../values/go-regexp/index.ts';
+import { readPrometheusRegex } from './go-regexp/index.ts';
 
 /** Every type error in `expr` (a tree parsed without problems), in Prometheus' order. */
 export function findPromqlTypeErrors(expr: PromqlExpr, input: string): PromqlProblem[] {

@@ -5,7 +5,7 @@
  * not know and to an experimental one without the flag, so both depend on the target Prometheus.
  * Release facts come from Prometheus' CHANGELOG; functions older than 2.20 are marked 2.0.
  */
-import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
+import { isAtLeast, type PrometheusVersion } from './prometheus-version.ts';
 
 /** A PromQL value type, named as Prometheus' ValueType. */
 export type PromqlValueType = 'scalar' | 'string' | 'vector' | 'matrix';

@@ -2,7 +2,7 @@
  * promop's Go regexp parser against Prometheus' own regex readers (tools/go-check: relabel.NewRegexp, and
  * labels.NewFastRegexMatcher for PromQL matchers, built with Go 1.26). For every generated regex the verdict — refused with which error code, or accepted and whether it matches the empty
  * string — must be Go's. A long campaign with other seeds and counts:
- * `node packages/config-generator/scripts/go-regexp-differential.ts --cases 100000`.
+ * `node packages/prometheus-lang/scripts/go-regexp-differential.ts --cases 100000`.
  */
 import fc from 'fast-check';
 import { compareWithGo } from './go-regexp-differential.ts';

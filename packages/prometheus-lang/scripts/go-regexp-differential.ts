@@ -1,15 +1,15 @@
 /**
  * A long differential campaign of promop's Go regexp parser against Go's regexp (tools/go-check):
  *
- *   node packages/config-generator/scripts/go-regexp-differential.ts --cases 100000 [--seed 1] [--hostile]
+ *   node packages/prometheus-lang/scripts/go-regexp-differential.ts --cases 100000 [--seed 1] [--hostile]
  *
- * Generates regexes (src/values/go-regexp/regex-arbitraries.ts; --hostile: only the forms at Go's limits), prints
+ * Generates regexes (src/go-regexp/regex-arbitraries.ts; --hostile: only the forms at Go's limits), prints
  * the counts, promop's slowest pattern and every disagreement; exits 1 when there is one.
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { compareWithGo } from '../src/values/go-regexp/go-regexp-differential.ts';
-import { goRegexArbitrary, hostileRegexArbitrary } from '../src/values/go-regexp/regex-arbitraries.ts';
+import { compareWithGo } from '../src/go-regexp/go-regexp-differential.ts';
+import { goRegexArbitrary, hostileRegexArbitrary } from '../src/go-regexp/regex-arbitraries.ts';
 
 const { values } = parseArgs({
   options: {

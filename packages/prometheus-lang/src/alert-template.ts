@@ -4,8 +4,37 @@
  * template functions and four variables declared in front of the text, and refuses the whole file
  * if one does not parse (model/rulefmt/rulefmt.go, testTemplateParsing). The same parse here.
  */
-import { isAtLeast, type PrometheusVersion } from '../prometheus-version.ts';
+import { isAtLeast, toPrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { findGoTemplateError, type GoTemplateError } from './go-template.ts';
+import { describePosition } from './promql-check.ts';
+
+/** The alerting rule a label or annotation template belongs to, and the Prometheus that loads it. */
+export interface AlertTemplateTarget {
+  /** The release (`v3.16.0`), as text or read: it decides which template functions exist. */
+  version: PrometheusVersion | string;
+  /** The rule's `alert`: Go names the template after it. */
+  alertName: string;
+}
+
+/** Why Prometheus would refuse a template. */
+export interface TemplateProblem {
+  /** Where, in the template as written (UTF-16 code units). */
+  offset: number;
+  /** text/template's objection, without the position: `function "nosuch" not defined`. */
+  reason: string;
+  /** The sentence a user reads: `template error at column 4: function "nosuch" not defined`. */
+  message: string;
+}
+
+/**
+ * Why Prometheus would refuse `text` as a label or annotation of an alerting rule (rule files parse them when they
+ * load), or undefined when it parses.
+ */
+export function checkTemplate(text: string, target: AlertTemplateTarget): TemplateProblem | undefined {
+  const error = findAlertTemplateError(text, target.alertName, toPrometheusVersion(target.version));
+  if (!error) return undefined;
+  return { offset: error.offset, reason: error.message, message: `template error at ${describePosition(text, error.offset)}: ${error.message}` };
+}
 
 /** Prometheus' template functions (template/template.go) and the release that added each. */
 const PROMETHEUS_TEMPLATE_FUNCTIONS: Readonly<Record<string, string>> = {
