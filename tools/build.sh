@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the real programs promop's tests talk to (etcd, kube-apiserver, kube-controller-manager,
-# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, prometheus, promtool, helm, and
+# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, prometheus, promtool, alertmanager, amtool, helm, and
 # prometheus-operator with its config-reloader) from Go modules into .tools/bin, or into
 # $PROMOP_TOOLS_DIR. runc, the CNI plugins and iptables come from Debian packages
 # (scripts/system-deps.sh): runc needs cgo and libseccomp.
@@ -29,6 +29,8 @@ PREVIOUS_PROMETHEUS_VERSION=3.15.1
 PREVIOUS_PROMETHEUS_MODULE_VERSION=v0.315.1
 HELM_VERSION=v4.3.1
 CONTAINERD_VERSION=v2.4.2
+ALERTMANAGER_VERSION=0.35.0
+ALERTMANAGER_MODULE_VERSION=v0.35.0
 
 export CGO_ENABLED=0
 export GOFLAGS="${GOFLAGS:-} -mod=mod"
@@ -48,6 +50,7 @@ require_pin "$here/prometheus/go.mod" github.com/prometheus/prometheus "$PROMETH
 require_pin "$here/prometheus-previous/go.mod" github.com/prometheus/prometheus "$PREVIOUS_PROMETHEUS_MODULE_VERSION"
 require_pin "$here/helm/go.mod" helm.sh/helm/v4 "$HELM_VERSION"
 require_pin "$here/containerd/go.mod" github.com/containerd/containerd/v2 "$CONTAINERD_VERSION"
+require_pin "$here/alertmanager/go.mod" github.com/prometheus/alertmanager "$ALERTMANAGER_MODULE_VERSION"
 
 # up_to_date <binary> <stamp>: 0 when nothing needs building.
 up_to_date() {
@@ -116,6 +119,41 @@ build prometheus "prometheus $PROMETHEUS_VERSION" "$prom_ldflags" \
 previous_prom_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$PREVIOUS_PROMETHEUS_VERSION}"
 build prometheus-previous "prometheus $PREVIOUS_PROMETHEUS_VERSION" "$previous_prom_ldflags" \
   "prometheus-previous=github.com/prometheus/prometheus/cmd/prometheus"
+
+# Alertmanager and amtool: amtool check-config is the reader promop's Alertmanager configurations are checked with.
+# The module embeds its web UI from ui/app/dist, which is built by npm and not in the module zip, so the build
+# uses a copy of the module with an empty UI (a page saying so) through a replace directive; the API, the
+# notification pipeline and the mesh are the released code.
+build_alertmanager() {
+  local stamp="alertmanager $ALERTMANAGER_VERSION"
+  up_to_date alertmanager "$stamp" && up_to_date amtool "$stamp" && return 0
+  local src="$root/.tools/src/alertmanager-$ALERTMANAGER_VERSION" module_dir
+  if [[ ! -f "$src/go.mod" ]]; then
+    module_dir="$(cd "$here/alertmanager" && go mod download -json "github.com/prometheus/alertmanager@$ALERTMANAGER_MODULE_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+    rm -rf "$src.tmp" && mkdir -p "$(dirname "$src")" && cp -r "$module_dir" "$src.tmp" && chmod -R u+w "$src.tmp"
+    for ui in elm mantine; do
+      mkdir -p "$src.tmp/ui/app/dist/$ui"
+      printf '<!doctype html><title>Alertmanager</title><p>This build has no web UI; use the API (/api/v2).</p>\n' > "$src.tmp/ui/app/dist/$ui/index.html"
+    done
+    mv "$src.tmp" "$src"
+  fi
+  # A copy of the wrapper module that replaces the released module by the copy with the placeholder UI.
+  local work; work="$(mktemp -d)"
+  cp "$here/alertmanager/go.mod" "$here/alertmanager/go.sum" "$work/"
+  (cd "$work" && go mod edit -replace "github.com/prometheus/alertmanager=$src")
+  local pair bin pkg started am_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$ALERTMANAGER_VERSION}"
+  for pair in alertmanager=github.com/prometheus/alertmanager/cmd/alertmanager amtool=github.com/prometheus/alertmanager/cmd/amtool; do
+    bin="${pair%%=*}"; pkg="${pair#*=}"
+    log "$bin: building $stamp (a cold build takes minutes; later runs reuse Go's build cache)"
+    started=$SECONDS
+    (cd "$work" && go build "${common_flags[@]}" -ldflags "-s -w $am_ldflags" -o "$out/$bin.tmp" "$pkg")
+    mv "$out/$bin.tmp" "$out/$bin"
+    echo "$stamp" > "$out/$bin.version"
+    log "$bin: built in $((SECONDS - started))s"
+  done
+  rm -rf "$work"
+}
+build_alertmanager
 
 build helm "helm $HELM_VERSION" "-X helm.sh/helm/v4/internal/version.version=$HELM_VERSION -X helm.sh/helm/v4/internal/version.metadata=" \
   "helm=helm.sh/helm/v4/cmd/helm"

@@ -2,7 +2,7 @@
  * The foundation every other test stands on: the real programs run, and the API server really
  * enforces RBAC. If one of these fails, nothing else in the suite means anything.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +99,27 @@ describe('promtool', () => {
     const result = await runPromtool(['check', 'config', file]);
     expect(result.code).not.toBe(0);
     expect(result.stdout + result.stderr).toMatch(/30 seconds/);
+  });
+});
+
+describe('amtool', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'promop-smoke-am-'));
+  const check = (text: string) => {
+    const file = join(dir, 'alertmanager.yaml');
+    writeFileSync(file, text);
+    return spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' });
+  };
+
+  it('is Alertmanager 0.35.0 and accepts a minimal configuration', () => {
+    expect(execFileSync(toolPath('alertmanager'), ['--version'], { encoding: 'utf8' })).toMatch(/^alertmanager, version 0\.35\.0 /);
+    const result = check('route:\n  receiver: "null"\nreceivers:\n- name: "null"\n');
+    expect({ code: result.status, out: result.stdout }).toEqual({ code: 0, out: expect.stringContaining('SUCCESS') });
+  });
+
+  it('refuses a route to a receiver that does not exist, and says which', () => {
+    const result = check('route:\n  receiver: team-a\nreceivers:\n- name: "null"\n');
+    expect(result.status).not.toBe(0);
+    expect(result.stdout + result.stderr).toMatch(/undefined receiver "team-a"/);
   });
 });
 

@@ -17,7 +17,9 @@ export type ToolName =
   // Reads YAML with Prometheus' own YAML libraries and compiles regexes with Go's regexp (tools/go-check).
   | 'go-check'
   // prometheus-operator v0.93.1 and its config-reloader sidecar (tools/build-prometheus-operator.sh): the takeover test.
-  | 'prometheus-operator' | 'prometheus-config-reloader';
+  | 'prometheus-operator' | 'prometheus-config-reloader'
+  // Alertmanager 0.35.0 and amtool (tools/alertmanager): amtool check-config reads Alertmanager configurations as Alertmanager does.
+  | 'alertmanager' | 'amtool';
 
 /** The repository root (this file is packages/testkit/src/tools.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
