@@ -5,7 +5,7 @@
  * far behind the last create (docs/performance.md, "settle after adding 9,000 to 1,000").
  *
  * Per owner (the reconcile key), one pass at a time: a pass computes what to write from the newest desired
- * verdicts and the caches and writes it (reconcile-prometheus.ts, #recordVerdicts). A reconcile hands the writer a
+ * verdicts and the caches and writes it (verdict-recorder.ts). A reconcile hands the writer a
  * pass for its verdicts and returns. A pass handed while another runs waits, and replaces any pass that was waiting
  * before it: intermediate states are never written. The running pass is told (`superseded()`) to start no more
  * writes; the writes it has in flight finish first, then the newest pass starts and recomputes from the caches.

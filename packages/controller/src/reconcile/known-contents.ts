@@ -8,7 +8,7 @@
  * exactly that body, whose applied-hash (applied-hash.ts) is noted with it. Another version (someone else's write,
  * or one promop has not seen since it started) is read once, compared, and noted when it matches.
  *
- * Per Prometheus (the reconciler keeps one beside its render memo), so a deleted Prometheus' notes go with it.
+ * Per Prometheus (the children applier keeps one per Prometheus key), so a deleted Prometheus' notes go with it.
  */
 import type { PartialObjectMetadata } from '../kube/index.ts';
 

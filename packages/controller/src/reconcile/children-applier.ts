@@ -1,0 +1,203 @@
+/**
+ * Writes the children of one Prometheus (or agent), in prometheus-operator's order: rule ConfigMaps, TLS assets,
+ * scrape Secrets, config Secrets, governing Service, StatefulSets (each only when it is not up to date:
+ * child-writes.ts); a StatefulSet change the API server refuses as immutable by replacing it without its pods, and
+ * another operator's StatefulSet of the same Prometheus likewise; then deletes what the spec no longer wants (removed
+ * shards under their retention policy, emptied scrape file slots, fewer rule ConfigMaps). Keeps, per Prometheus, what
+ * its Secrets and ConfigMaps are known to hold (known-contents.ts), forgotten when the reconciler says it is gone.
+ */
+import type { V1ObjectMeta, V1StatefulSet } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { ChildKind } from '../kube/index.ts';
+import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
+import { MANAGED_BY, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, type PrometheusWorkload } from '../workload/index.ts';
+import { forEachBounded } from './bounded-parallel.ts';
+import { nameOf } from './child-metadata.ts';
+import { ChildWrites } from './child-writes.ts';
+import type { DesiredChildren } from './desired-children.ts';
+import { KnownContents } from './known-contents.ts';
+import type { ReconcilerCaches, ReconcilerChildren } from './reconciler-ports.ts';
+import { DELETION_DEADLINE_ANNOTATION, removedShardAction } from './shard-retention.ts';
+
+/** Applies of independent children (rule ConfigMaps, scrape file Secrets) in flight at once. */
+const CHILD_APPLIES_IN_FLIGHT = 8;
+
+export interface ChildrenApplierDependencies {
+  caches: Pick<ReconcilerCaches, 'ownedSecrets' | 'ownedConfigMaps' | 'ownedServices' | 'ownedStatefulSets'>;
+  children: ReconcilerChildren;
+  /** The clock of shard retention deadlines. */
+  now: () => Date;
+}
+
+/** What `apply` stored. */
+export interface AppliedChildren {
+  /** As stored, one per shard. */
+  statefulSets: V1StatefulSet[];
+  /** Shards whose files (config Secret, rule ConfigMaps, TLS assets) this reconcile changed, and when it first did. */
+  writtenAt: Map<number, Date>;
+  /** The uid of each shard's config Secret: the key of its files' hash (expected-shard-files.ts). */
+  configSecretUids: string[];
+}
+
+export class ChildrenApplier {
+  readonly #deps: ChildrenApplierDependencies;
+  readonly #writes: ChildWrites;
+  /** Per Prometheus key, what its Secrets and ConfigMaps are known to hold (known-contents.ts). */
+  readonly #known = new Map<string, KnownContents>();
+
+  constructor(deps: ChildrenApplierDependencies) {
+    this.#deps = deps;
+    this.#writes = new ChildWrites(deps);
+  }
+
+  /** Forgets what the children of Prometheus `key` hold (it is gone). */
+  forget(key: string): void {
+    this.#known.delete(key);
+  }
+
+  #knownOf(key: string): KnownContents {
+    let known = this.#known.get(key);
+    if (!known) this.#known.set(key, (known = new KnownContents()));
+    return known;
+  }
+
+  /**
+   * Applies every child of Prometheus `key` in order; a failure carries the child's kind/name in `.child` for the
+   * status message. Notes, per shard, when its files first changed in this reconcile (the start of the
+   * apply-to-loaded timing).
+   */
+  async apply(key: string, prometheus: PrometheusWorkload, desired: DesiredChildren, log: Logger): Promise<AppliedChildren> {
+    const { caches, children } = this.#deps;
+    const known = this.#knownOf(key);
+    const writes = this.#writes;
+    const { namespace } = prometheus.metadata;
+    const shards = desired.configSecrets.length;
+    const writtenAt = new Map<number, Date>();
+    const changed = (shardsChanged: number[]) => {
+      const now = new Date();
+      for (const shard of shardsChanged) if (!writtenAt.has(shard)) writtenAt.set(shard, now);
+    };
+    // Every shard loads every rule file and the TLS assets, so their change concerns all shards.
+    const allShards = Array.from({ length: shards }, (_, shard) => shard);
+    // Rule ConfigMaps and scrape Secrets are independent of each other: applied CHILD_APPLIES_IN_FLIGHT at a time
+    // (one by one, a new Prometheus' scrape files would delay its prometheus.yaml by every write's round trip).
+    await forEachBounded(desired.ruleConfigMaps, CHILD_APPLIES_IN_FLIGHT, async (configMap) => {
+      if ((await writes.writeData('ConfigMap', configMap, known, log)).changed) changed(allShards);
+    });
+    if ((await writes.writeData('Secret', desired.tlsAssets, known, log)).changed) changed(allShards);
+    // Scrape files before the prometheus.yaml that names them, so the new names mostly find their files; a kubelet
+    // sync between the writes can still show a mix (one slot's jobs missing), which verification sees and waits out.
+    const scrapeSecrets = desired.scrapeSecrets.flatMap((secrets, shard) => secrets.map((secret) => ({ shard, secret })));
+    await forEachBounded(scrapeSecrets, CHILD_APPLIES_IN_FLIGHT, async ({ shard, secret }) => {
+      if ((await writes.writeData('Secret', secret, known, log)).changed) changed([shard]);
+    });
+    const configSecretUids: string[] = [];
+    for (const [shard, secret] of desired.configSecrets.entries()) {
+      const result = await writes.writeData('Secret', secret, known, log);
+      if (result.changed) changed([shard]);
+      configSecretUids.push(result.stored.metadata?.uid ?? '');
+    }
+    if (desired.service) await writes.applyOne('Service', desired.service, caches.ownedServices.get(nameOf(desired.service), namespace), (b) => children.applyService(b), log);
+    const statefulSets: V1StatefulSet[] = [];
+    for (const statefulSet of desired.statefulSets) {
+      statefulSets.push(await this.#applyStatefulSet(statefulSet, caches.ownedStatefulSets.get(nameOf(statefulSet), namespace), log));
+    }
+    return { statefulSets, writtenAt, configSecretUids };
+  }
+
+  /**
+   * Applies one shard's StatefulSet. A change the API server refuses because the field is fixed at creation
+   * (volumeClaimTemplates, serviceName, selector) is made as prometheus-operator makes it: delete the StatefulSet
+   * with propagationPolicy Orphan, wait until it is gone, create it again; the pods keep running meanwhile and the
+   * new StatefulSet adopts them (same selector). A shard that was retained after a scale-down and is wanted again
+   * loses its deletion deadline.
+   */
+  async #applyStatefulSet(statefulSet: V1StatefulSet, cached: V1StatefulSet | undefined, log: Logger): Promise<V1StatefulSet> {
+    const { children } = this.#deps;
+    const apply = (body: V1StatefulSet) => children.applyStatefulSet(body);
+    const namespace = statefulSet.metadata?.namespace ?? '';
+    const name = nameOf(statefulSet);
+    if (!cached) await this.#replaceForeignStatefulSet(statefulSet, log);
+    let stored: V1StatefulSet;
+    try {
+      stored = (await this.#writes.applyOne('StatefulSet', statefulSet, cached, apply, log)).stored;
+    } catch (error) {
+      if (!isImmutableStatefulSetChange(error)) throw error;
+      const uid = await children.statefulSetUid(namespace, name);
+      if (uid) {
+        await children.deleteStatefulSetKeepingPods(namespace, name, uid);
+        await children.untilStatefulSetGone(namespace, name, uid);
+      }
+      log.info({ child: 'StatefulSet', childName: name, previousUid: uid }, 'StatefulSet deleted (pods orphaned, not deleted) to change a field fixed at creation; creating it again');
+      stored = (await this.#writes.applyOne('StatefulSet', statefulSet, undefined, apply, log)).stored;
+    }
+    if (stored.metadata?.annotations?.[DELETION_DEADLINE_ANNOTATION] !== undefined) {
+      await children.annotateStatefulSet(namespace, name, { [DELETION_DEADLINE_ANNOTATION]: null });
+      log.info({ child: 'StatefulSet', childName: name }, 'retained shard wanted again: deletion deadline removed');
+    }
+    return stored;
+  }
+
+  /**
+   * Deletes, without its pods, a StatefulSet of this name that another operator created for the same Prometheus:
+   * prometheus-operator's, when promop takes a cluster over from it (its managed-by label is not promop's, and the
+   * Prometheus owns it). Applied over instead, it would keep the other manager's fields merged into promop's
+   * template (server-side apply leaves fields it does not own: the config-reloader containers, their volumes), which
+   * the API server refuses, and its pod selector cannot change anyway. Its pods keep running; they carry the other
+   * operator's labels, so the StatefulSet promop creates next does not adopt them, and the platform replaces them
+   * one at a time (docs/migrating.md). Looked up only while promop's cache holds no StatefulSet of that name, that
+   * is before promop created one; a StatefulSet the Prometheus does not own is left to the apply, whose refusal is
+   * reported in status.
+   */
+  async #replaceForeignStatefulSet(statefulSet: V1StatefulSet, log: Logger): Promise<void> {
+    const { children } = this.#deps;
+    const namespace = statefulSet.metadata?.namespace ?? '';
+    const name = nameOf(statefulSet);
+    const existing = await children.statefulSetIdentity(namespace, name);
+    if (!existing || existing.managedBy === MANAGED_BY) return;
+    const owner = statefulSet.metadata?.ownerReferences?.[0]?.uid;
+    if (!owner || !existing.ownerUids.includes(owner)) return;
+    await children.deleteStatefulSetKeepingPods(namespace, name, existing.uid);
+    await children.untilStatefulSetGone(namespace, name, existing.uid);
+    log.info({ child: 'StatefulSet', childName: name, previousUid: existing.uid, previousManager: existing.managedBy ?? '(none)' },
+      'StatefulSet another operator created for this Prometheus deleted (pods orphaned, not deleted); creating promop\'s');
+  }
+
+  /** Deletes children of Prometheus `key` that the current spec no longer wants (removed shards, emptied scrape file slots, fewer rule ConfigMaps). */
+  async deleteLeftovers(key: string, prometheus: PrometheusWorkload, desired: DesiredChildren, log: Logger): Promise<void> {
+    const { caches, children } = this.#deps;
+    const known = this.#knownOf(key);
+    const { name, namespace, uid } = prometheus.metadata;
+    const wanted = new Set([...desired.ruleConfigMaps, desired.tlsAssets, ...desired.scrapeSecrets.flat(), ...desired.configSecrets, ...desired.statefulSets].map(nameOf));
+    // Only objects whose controller is this Prometheus: a same-named child of a deleted-and-recreated one is the
+    // garbage collector's, not ours.
+    const leftover = (meta: V1ObjectMeta | undefined) =>
+      !wanted.has(meta?.name ?? '') && (meta?.ownerReferences?.some((ref) => ref.uid === uid && ref.controller) ?? false);
+    // Removed shards under shardRetentionPolicy Retain keep their StatefulSet and the Secrets its pods mount until
+    // the deadline (shard-retention.ts); the resync (5 minutes) finds a passed deadline.
+    const retainedShards = new Set<string>();
+    const removedStatefulSets = caches.ownedStatefulSets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && leftover(s.metadata));
+    for (const statefulSet of removedStatefulSets) {
+      const decision = removedShardAction(prometheus, statefulSet, this.#deps.now());
+      if (decision.action === 'delete') continue;
+      retainedShards.add(statefulSet.metadata?.labels?.[SHARD_LABEL] ?? '');
+      if (decision.deadline && await children.annotateStatefulSet(namespace, nameOf(statefulSet), { [DELETION_DEADLINE_ANNOTATION]: decision.deadline })) {
+        log.info({ child: 'StatefulSet', childName: nameOf(statefulSet), until: decision.until }, 'removed shard retained (shardRetentionPolicy Retain)');
+      }
+    }
+    const ownedLeftovers: [ChildKind, string][] = [
+      ...removedStatefulSets.filter((s) => !retainedShards.has(s.metadata?.labels?.[SHARD_LABEL] ?? ''))
+        .map((s): [ChildKind, string] => ['StatefulSet', nameOf(s)]),
+      ...caches.ownedSecrets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && s.metadata.labels[SHARD_LABEL] !== undefined && leftover(s.metadata))
+        .filter((s) => !retainedShards.has(s.metadata?.labels?.[SHARD_LABEL] ?? ''))
+        .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
+      ...caches.ownedConfigMaps.list(namespace).filter((c) => c.metadata?.labels?.[RULE_CONFIGMAP_PROMETHEUS_LABEL] === name && leftover(c.metadata))
+        .map((c): [ChildKind, string] => ['ConfigMap', nameOf(c)]),
+    ];
+    for (const [kind, childName] of ownedLeftovers) {
+      await children.delete(kind, namespace, childName);
+      if (kind === 'Secret' || kind === 'ConfigMap') known.forget(kind, namespace, childName);
+      log.info({ child: kind, childName }, 'child deleted (no longer wanted)');
+    }
+  }
+}

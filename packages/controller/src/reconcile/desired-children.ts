@@ -1,0 +1,51 @@
+/**
+ * The children one Prometheus (or agent) wants, built from the generator's output by the workload builders (pure):
+ * every one of them, or every problem the builders found, in which case nothing is applied (the running
+ * configuration stays).
+ */
+import type { GeneratorOutput } from '@promop/config-generator';
+import type { V1ConfigMap, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import {
+  buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret, workloadKind,
+  type PrometheusWorkload, type ScrapeSecretMemo,
+} from '../workload/index.ts';
+import { shardRetentionProblems } from './shard-retention.ts';
+
+/** The objects built for one Prometheus, in the order they are applied. */
+export interface DesiredChildren {
+  ruleConfigMaps: V1ConfigMap[];
+  tlsAssets: V1Secret;
+  /** Per shard, the Secrets of its scrape files (empty when its jobs are inline). */
+  scrapeSecrets: V1Secret[][];
+  configSecrets: V1Secret[];
+  /** `prometheus-operated` (`prometheus-agent-operated`); undefined when no Prometheus of the namespace uses it (all name a `spec.serviceName`). */
+  service: V1Service | undefined;
+  statefulSets: V1StatefulSet[];
+}
+
+/** Builds every child, or every problem the builders found. */
+export function buildChildren(prometheus: PrometheusWorkload, output: GeneratorOutput, namespacePrometheuses: readonly PrometheusWorkload[], scrapeSecretMemo: ScrapeSecretMemo):
+  { ok: true; value: DesiredChildren } | { ok: false; problems: { path: string; message: string }[] } {
+  const tlsAssets = buildTlsAssetsSecret(prometheus, output);
+  const configSecrets = buildConfigSecrets(prometheus, output);
+  const statefulSets = buildStatefulSets(prometheus, output);
+  const problems = [...[tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems)), ...shardRetentionProblems(prometheus)];
+  if (!tlsAssets.ok || !configSecrets.ok || !statefulSets.ok || problems.length > 0) return { ok: false, problems };
+  // The shared Service is owned by every Prometheus of the namespace (non-controller ownerReferences), so the
+  // garbage collector removes it only with the last one. Deleted ones are left out, and so are those that name their
+  // own governing Service in spec.serviceName (prometheus-operator creates no prometheus-operated for them).
+  const usesOperated = (p: PrometheusWorkload) => !p.spec?.serviceName;
+  const owners = namespacePrometheuses.filter((p) => !p.metadata.deletionTimestamp && p.metadata.uid && usesOperated(p));
+  const serviceOwners = !usesOperated(prometheus) || owners.some((p) => p.metadata.uid === prometheus.metadata.uid) ? owners : [...owners, prometheus];
+  return {
+    ok: true,
+    value: {
+      ruleConfigMaps: buildRuleConfigMaps(prometheus, output),
+      tlsAssets: tlsAssets.value,
+      scrapeSecrets: buildScrapeSecrets(prometheus, output, scrapeSecretMemo),
+      configSecrets: configSecrets.value,
+      service: serviceOwners.length > 0 ? buildGoverningService(prometheus.metadata.namespace, serviceOwners, workloadKind(prometheus)) : undefined,
+      statefulSets: statefulSets.value,
+    },
+  };
+}
