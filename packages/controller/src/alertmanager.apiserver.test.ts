@@ -1,30 +1,66 @@
 /**
  * Alertmanager objects against the real API server, with the operator running as the ServiceAccount its ClusterRole
- * rules give: kube-prometheus' Alertmanager is stored as written, and promop, which does not run Alertmanager yet,
- * says so in the object's status (Reconciled and Available False, NotSupported) and in one Warning Event, and
- * creates nothing for it.
+ * rules give (so a missing rule fails here): kube-prometheus' Alertmanager, as written, gets its configuration Secret
+ * (the platform's configSecret, which Alertmanager's own amtool accepts), the governing Service and a StatefulSet of
+ * three meshed pods; a new base configuration reaches the Secret and rolls the pods; a configSecret that is not YAML
+ * is refused with the reason in the status and an Event, never quoting the Secret, and the running configuration
+ * stays; an Alertmanager without a configSecret runs one that sends nothing.
  */
-import { AppsV1Api } from '@kubernetes/client-node';
-import { readFileSync } from 'node:fs';
+import { AppsV1Api, type V1StatefulSet } from '@kubernetes/client-node';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { REPO_ROOT, eventually } from '@promop/testkit';
+import { REPO_ROOT, eventually, toolPath } from '@promop/testkit';
 import { load } from 'js-yaml';
-import { NOT_SUPPORTED_REASON } from './alertmanager/reconcile-alertmanager.ts';
+import { CONFIG_HASH_ANNOTATION, DEFAULT_ALERTMANAGER_CONFIG } from './alertmanager/alertmanager-children.ts';
+import { INVALID_CONFIGURATION_REASON } from './alertmanager/reconcile-alertmanager.ts';
 import { OperatorWorld } from './test-support/operator-world.ts';
 
 const id = randomBytes(3).toString('hex');
 const MONITORING = `am-monitoring-${id}`;
+const SECRET_MARKER = `smtp-password-${id}`;
+
+const baseConfig = (receiver: string) => [
+  'global:',
+  `  smtp_auth_password: ${SECRET_MARKER}`,
+  '  smtp_smarthost: mail.example:25',
+  '  smtp_from: alerts@example.com',
+  'route:',
+  `  receiver: ${receiver}`,
+  '  group_by: [alertname, namespace]',
+  'receivers:',
+  `- name: ${receiver}`,
+  '  webhook_configs:',
+  '  - url: http://receiver.example:8080/alerts',
+  '',
+].join('\n');
 
 let world: OperatorWorld;
+let apps: AppsV1Api;
 
-interface AlertmanagerStatus { status?: { conditions?: { type: string; status: string; reason?: string; observedGeneration?: number }[]; replicas?: number } }
+interface StoredAlertmanager { metadata: { generation: number }; status?: { replicas?: number; conditions?: { type: string; status: string; reason?: string; message?: string }[] } }
+
+const reconciled = (alertmanager: StoredAlertmanager) => alertmanager.status?.conditions?.find((condition) => condition.type === 'Reconciled');
+const readAlertmanager = (name: string) => world.readObject<StoredAlertmanager>('Alertmanager', MONITORING, name);
+const generatedConfig = async (name: string) => {
+  const secret = await world.core.readNamespacedSecret({ namespace: MONITORING, name: `alertmanager-${name}-generated` });
+  return Buffer.from(secret.data?.['alertmanager.yaml'] ?? '', 'base64').toString('utf8');
+};
+const statefulSet = (name: string): Promise<V1StatefulSet> => apps.readNamespacedStatefulSet({ namespace: MONITORING, name: `alertmanager-${name}` });
+const setBaseConfig = (text: string) => world.core.replaceNamespacedSecret({
+  namespace: MONITORING, name: 'alertmanager-main', body: { metadata: { name: 'alertmanager-main' }, stringData: { 'alertmanager.yaml': text } },
+});
 
 beforeAll(async () => {
   world = await OperatorWorld.create({ operatorNamespace: `promop-am-system-${id}`, identity: `promop-am-${id}`, namespaces: { [MONITORING]: {} } });
+  apps = world.admin.makeApiClient(AppsV1Api);
+  await world.createSecret(MONITORING, 'alertmanager-main', { 'alertmanager.yaml': baseConfig('team-a') });
   // kube-prometheus' own Alertmanager, as the corpus has it (only its namespace is this test's).
   const corpus = load(readFileSync(join(REPO_ROOT, '..', 'shared', 'corpus', 'kube-prometheus', 'alertmanager-alertmanager.yaml'), 'utf8')) as { metadata: { name: string; labels: Record<string, string> }; spec: object };
   await world.createObject('Alertmanager', MONITORING, corpus.metadata.name, corpus.spec, corpus.metadata.labels);
+  await world.createObject('Alertmanager', MONITORING, 'bare', {});
   await world.startOperator();
 }, 60_000);
 
@@ -32,20 +68,51 @@ afterAll(async () => {
   await world?.stop();
 });
 
-test('kube-prometheus\' Alertmanager is stored, and its status says promop does not run it yet', async () => {
-  const stored = await eventually(
-    () => world.readObject<AlertmanagerStatus & { metadata: { generation: number } }>('Alertmanager', MONITORING, 'main'),
-    (alertmanager) => alertmanager.status?.conditions?.find((condition) => condition.type === 'Reconciled')?.reason === NOT_SUPPORTED_REASON,
-  );
-  expect(stored.status?.conditions?.map(({ type, status, reason, observedGeneration }) => ({ type, status, reason, observedGeneration }))).toEqual([
-    { type: 'Available', status: 'False', reason: NOT_SUPPORTED_REASON, observedGeneration: stored.metadata.generation },
-    { type: 'Reconciled', status: 'False', reason: NOT_SUPPORTED_REASON, observedGeneration: stored.metadata.generation },
-  ]);
-  expect(stored.status?.replicas).toBe(0);
-  const events = await eventually(() => world.warningEvents(MONITORING, 'Alertmanager', 'main'), (found) => found.length > 0);
-  expect(events.map((event) => event.reason)).toEqual([NOT_SUPPORTED_REASON]);
-  // Nothing is created for it: no StatefulSet, and no Secret or Service promop owns.
-  const apps = world.admin.makeApiClient(AppsV1Api);
-  expect((await apps.listNamespacedStatefulSet({ namespace: MONITORING })).items).toEqual([]);
-  expect((await world.core.listNamespacedService({ namespace: MONITORING })).items).toEqual([]);
+test('kube-prometheus\' Alertmanager runs the platform\'s configuration, which amtool accepts, in three meshed pods behind alertmanager-operated', async () => {
+  const stored = await eventually(() => readAlertmanager('main'), (alertmanager) => reconciled(alertmanager)?.status === 'True');
+  expect(reconciled(stored)).toMatchObject({ status: 'True', reason: 'Reconciled' });
+  const config = await generatedConfig('main');
+  expect(config).toBe(baseConfig('team-a'));
+  const file = join(mkdtempSync(join(tmpdir(), 'promop-am-')), 'alertmanager.yaml');
+  writeFileSync(file, config);
+  const checked = spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' });
+  expect({ code: checked.status, out: checked.stdout }).toEqual({ code: 0, out: expect.stringContaining('SUCCESS') });
+
+  const pods = await statefulSet('main');
+  expect(pods.spec?.replicas).toBe(3);
+  expect(pods.spec?.serviceName).toBe('alertmanager-operated');
+  const container = pods.spec?.template.spec?.containers.find((each) => each.name === 'alertmanager');
+  expect(container?.image).toBe('quay.io/prometheus/alertmanager:v0.33.1');
+  expect(container?.args?.filter((arg) => arg.startsWith('--cluster.peer='))).toHaveLength(3);
+  expect(pods.spec?.template.spec?.serviceAccountName).toBe('alertmanager-main');
+  const service = await world.core.readNamespacedService({ namespace: MONITORING, name: 'alertmanager-operated' });
+  expect(service.spec?.ports?.map((port) => `${port.name}/${port.protocol}`)).toEqual(['web/TCP', 'tcp-mesh/TCP', 'udp-mesh/UDP']);
+  expect(service.metadata?.ownerReferences?.map((owner) => owner.name).sort()).toEqual(['bare', 'main']);
+}, 60_000);
+
+test('an Alertmanager without a configSecret runs a configuration that sends nothing, and says so', async () => {
+  const stored = await eventually(() => readAlertmanager('bare'), (alertmanager) => reconciled(alertmanager)?.status === 'True');
+  expect(reconciled(stored)?.message).toMatch(/Secret alertmanager-bare does not exist/);
+  expect(await generatedConfig('bare')).toBe(DEFAULT_ALERTMANAGER_CONFIG);
+  expect((await statefulSet('bare')).spec?.template.spec?.containers[0]?.args).toContain('--cluster.listen-address=');
+}, 60_000);
+
+test('a new base configuration reaches the Secret and rolls the pods', async () => {
+  const before = (await statefulSet('main')).spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION];
+  await setBaseConfig(baseConfig('team-b'));
+  await eventually(() => generatedConfig('main'), (config) => config === baseConfig('team-b'));
+  const after = await eventually(async () => (await statefulSet('main')).spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION], (hash) => hash !== before);
+  expect(after).toMatch(/^[0-9a-f]{16}$/);
+}, 60_000);
+
+test('a configSecret that is not YAML is refused with the reason, without quoting it, and the running configuration stays', async () => {
+  await setBaseConfig(`route: [${SECRET_MARKER}\n  receiver: {`);
+  const stored = await eventually(() => readAlertmanager('main'), (alertmanager) => reconciled(alertmanager)?.reason === INVALID_CONFIGURATION_REASON);
+  expect(reconciled(stored)).toMatchObject({ status: 'False' });
+  expect(reconciled(stored)?.message).toMatch(/^spec\.configSecret: key alertmanager\.yaml of Secret alertmanager-main is not valid YAML at line \d+, column \d+$/);
+  const events = await eventually(() => world.warningEvents(MONITORING, 'Alertmanager', 'main'), (found) => found.some((event) => event.reason === INVALID_CONFIGURATION_REASON));
+  expect(JSON.stringify(events)).not.toContain(SECRET_MARKER);
+  expect(JSON.stringify(stored)).not.toContain(SECRET_MARKER);
+  expect(await generatedConfig('main')).toBe(baseConfig('team-b'));
+  expect(world.logLines.join('\n')).not.toContain(SECRET_MARKER);
 }, 60_000);

@@ -17,7 +17,8 @@ import {
 } from './kube/index.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
-import { AlertmanagerReconciler } from './alertmanager/reconcile-alertmanager.ts';
+import { ALERTMANAGER_SERVICE_NAME, AlertmanagerReconciler, alertmanagerOwnerOf } from './alertmanager/reconcile-alertmanager.ts';
+import { configSecretName } from './alertmanager/alertmanager-children.ts';
 import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, splitKey, workloadKey } from './reconcile/index.ts';
 import type { WorkloadKind } from './workload/index.ts';
 import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
@@ -94,7 +95,7 @@ export class Operator {
   /** One work queue and one reconciler per kind. */
   readonly #queues: Readonly<Record<WorkloadKind, WorkQueue>>;
   readonly #reconcilers: Readonly<Record<WorkloadKind, PrometheusReconciler>>;
-  /** Alertmanagers: stored, reported as not run yet (alertmanager/reconcile-alertmanager.ts). */
+  /** Alertmanagers: a queue and reconciler of their own (alertmanager/reconcile-alertmanager.ts). */
   readonly #alertmanagerQueue: WorkQueue;
   readonly #alertmanagers: AlertmanagerReconciler;
   readonly #podClient: PrometheusReloader;
@@ -169,7 +170,9 @@ export class Operator {
       onError: (key, error, failures) => this.#log.error({ alertmanager: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
       metrics,
     });
-    this.#alertmanagers = new AlertmanagerReconciler({ alertmanagers: this.#caches.alertmanagers, status, events, log: this.#log });
+    this.#alertmanagers = new AlertmanagerReconciler({
+      alertmanagers: this.#caches.alertmanagers, ownedSecrets: this.#caches.ownedSecrets, children, status, events, log: this.#log,
+    });
   }
 
   /** Lists and watches everything, then starts reconciling. Rejects (and cleans up) when a cache cannot list. */
@@ -186,9 +189,7 @@ export class Operator {
     if (this.#started) throw new Error('bug: Operator started twice');
     this.#started = true;
     enqueueOnChanges(this.#caches, this.#queues, this.#referenced);
-    this.#caches.alertmanagers.onChange((alertmanager, change) => {
-      if (change !== 'delete') this.#alertmanagerQueue.add(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
-    });
+    this.#enqueueAlertmanagersOnChanges();
     // A deleted (or no longer selected) Prometheus or agent takes its per-Prometheus series with it.
     for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#caches[KINDS[kind].list].onChange((workload: { metadata: { namespace: string; name: string } }, change) => {
@@ -197,6 +198,34 @@ export class Operator {
     }
     await startClusterCaches(this.#caches);
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length, prometheusAgents: this.#caches.prometheusAgents.list().length }, 'caches synced');
+  }
+
+  /**
+   * What enqueues an Alertmanager: a change of it (every Alertmanager of the namespace when one goes, so the shared
+   * Service's owners follow), of a child promop made for it (a StatefulSet's replica counts, an edited or deleted
+   * configuration Secret, the deleted governing Service), and of the Secret holding its base configuration.
+   */
+  #enqueueAlertmanagersOnChanges(): void {
+    const caches = this.#caches;
+    const enqueue = (key: string | undefined) => { if (key) this.#alertmanagerQueue.add(key); };
+    const everyIn = (namespace: string | undefined) => {
+      for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
+    };
+    caches.alertmanagers.onChange((alertmanager, change) => {
+      if (change === 'delete') everyIn(alertmanager.metadata.namespace);
+      else enqueue(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
+    });
+    caches.ownedStatefulSets.onChange((statefulSet) => enqueue(alertmanagerOwnerOf(statefulSet.metadata)));
+    caches.ownedSecrets.onChange((secret, change) => { if (change !== 'add') enqueue(alertmanagerOwnerOf(secret.metadata)); });
+    caches.ownedServices.onChange((service, change) => {
+      if (change === 'delete' && service.metadata?.name === ALERTMANAGER_SERVICE_NAME) everyIn(service.metadata.namespace);
+    });
+    caches.secrets.onChange((secret) => {
+      const { namespace, name } = secret.metadata ?? {};
+      for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) {
+        if (configSecretName(each) === name) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
+      }
+    });
   }
 
   /** Starts the workers (after startCaches): from now on this operator writes. Only the leader calls it. */

@@ -12,7 +12,7 @@
  * grant) in a small ClusterRole. The chart renders either form from these constants.
  */
 import type { V1PolicyRule } from '@kubernetes/client-node';
-import { GROUP, PLURALS, PROMETHEUS_WORKLOAD_KINDS } from '@promop/crds';
+import { GROUP, PLURALS, WORKLOAD_KINDS } from '@promop/crds';
 
 const READ = ['get', 'list', 'watch'];
 
@@ -24,7 +24,7 @@ const STATUS_WRITE: V1PolicyRule = { apiGroups: [GROUP], resources: Object.value
 // Children carry an ownerReference with blockOwnerDeletion: clusters that enable the
 // OwnerReferencesPermissionEnforcement admission plugin (OpenShift does) require update on the owner's
 // finalizers subresource to set it.
-const FINALIZERS_UPDATE: V1PolicyRule = { apiGroups: [GROUP], resources: PROMETHEUS_WORKLOAD_KINDS.map((kind) => `${PLURALS[kind]}/finalizers`), verbs: ['update'] };
+const FINALIZERS_UPDATE: V1PolicyRule = { apiGroups: [GROUP], resources: WORKLOAD_KINDS.map((kind) => `${PLURALS[kind]}/finalizers`), verbs: ['update'] };
 // Secrets: read the ones monitors and Prometheus objects reference (cluster-wide, see above); create and update
 // (replace) the config, scrape-file and TLS-assets Secrets (kube/child-writer.ts), patch them to remove keys another
 // manager added (reconcile/foreign-keys.ts); delete those of removed shards.

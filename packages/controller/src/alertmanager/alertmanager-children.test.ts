@@ -1,0 +1,80 @@
+import type { Alertmanager } from '@promop/crds';
+import {
+  alertmanagerArgs, alertmanagerImage, buildAlertmanagerService, buildAlertmanagerStatefulSet, buildConfigSecret, configHash, CONFIG_HASH_ANNOTATION,
+} from './alertmanager-children.ts';
+
+const alertmanager = (name: string, spec: NonNullable<Alertmanager['spec']>): Alertmanager => ({
+  apiVersion: 'monitoring.coreos.com/v1', kind: 'Alertmanager', metadata: { name, namespace: 'monitoring', uid: `uid-${name}`, generation: 1 }, spec,
+});
+
+describe('the Alertmanager StatefulSet', () => {
+  it('meshes three replicas through the governing Service, labelled with the namespace and name', () => {
+    const args = alertmanagerArgs(alertmanager('main', { replicas: 3 }));
+    expect(args).toContain('--cluster.listen-address=[$(POD_IP)]:9094');
+    expect(args.filter((arg) => arg.startsWith('--cluster.peer='))).toEqual([
+      '--cluster.peer=alertmanager-main-0.alertmanager-operated:9094',
+      '--cluster.peer=alertmanager-main-1.alertmanager-operated:9094',
+      '--cluster.peer=alertmanager-main-2.alertmanager-operated:9094',
+    ]);
+    expect(args).toContain('--cluster.label=monitoring/main');
+    expect(args).toContain('--config.file=/etc/alertmanager/config/alertmanager.yaml');
+    expect(args).toContain('--data.retention=120h');
+  });
+
+  it('turns the mesh off for one replica, unless forced', () => {
+    const single = alertmanagerArgs(alertmanager('one', {}));
+    expect(single).toContain('--cluster.listen-address=');
+    expect(single.some((arg) => arg.startsWith('--cluster.peer='))).toBe(false);
+    expect(alertmanagerArgs(alertmanager('one', { forceEnableClusterMode: true }))).toContain('--cluster.listen-address=[$(POD_IP)]:9094');
+  });
+
+  it('takes the image from spec.image, else from the version (with or without its v)', () => {
+    expect(alertmanagerImage({ image: 'registry.example/am:x' })).toBe('registry.example/am:x');
+    expect(alertmanagerImage({ version: 'v0.33.1' })).toBe('quay.io/prometheus/alertmanager:v0.33.1');
+    expect(alertmanagerImage({ version: '0.33.1' })).toBe('quay.io/prometheus/alertmanager:v0.33.1');
+    expect(alertmanagerImage({})).toBe('quay.io/prometheus/alertmanager:v0.35.0');
+  });
+
+  it('keeps silences on a claim of the template, mounted at a sub path, and passes pod fields through', () => {
+    const statefulSet = buildAlertmanagerStatefulSet(alertmanager('main', {
+      replicas: 2,
+      storage: { volumeClaimTemplate: { spec: { resources: { requests: { storage: '1Gi' } } } } },
+      nodeSelector: { 'kubernetes.io/os': 'linux' },
+      serviceAccountName: 'alertmanager-main',
+      podMetadata: { labels: { team: 'platform' } },
+    }), 'abc');
+    expect(statefulSet.metadata?.name).toBe('alertmanager-main');
+    expect(statefulSet.spec?.replicas).toBe(2);
+    expect(statefulSet.spec?.serviceName).toBe('alertmanager-operated');
+    expect(statefulSet.spec?.volumeClaimTemplates?.map((claim) => claim.metadata?.name)).toEqual(['alertmanager-main-db']);
+    const container = statefulSet.spec?.template.spec?.containers[0];
+    expect(container?.volumeMounts).toContainEqual({ name: 'alertmanager-main-db', mountPath: '/alertmanager', subPath: 'alertmanager-db' });
+    expect(statefulSet.spec?.template.spec?.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(statefulSet.spec?.template.spec?.serviceAccountName).toBe('alertmanager-main');
+    // The selector wins over podMetadata, so the pods always match it.
+    expect(statefulSet.spec?.template.metadata?.labels).toMatchObject({ team: 'platform', ...statefulSet.spec?.selector.matchLabels });
+    expect(statefulSet.spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]).toBe('abc');
+    expect(statefulSet.metadata?.ownerReferences).toEqual([{ apiVersion: 'monitoring.coreos.com/v1', kind: 'Alertmanager', name: 'main', uid: 'uid-main', controller: true, blockOwnerDeletion: true }]);
+  });
+
+  it('rolls the pods when the configuration changes (the hash of the text), not otherwise', () => {
+    expect(configHash('route: {receiver: a}\n')).toBe(configHash('route: {receiver: a}\n'));
+    expect(configHash('route: {receiver: a}\n')).not.toBe(configHash('route: {receiver: b}\n'));
+  });
+});
+
+describe('the configuration Secret and the governing Service', () => {
+  it('writes the configuration under alertmanager.yaml in alertmanager-<name>-generated', () => {
+    const secret = buildConfigSecret(alertmanager('main', {}), 'route:\n  receiver: x\n');
+    expect(secret.metadata?.name).toBe('alertmanager-main-generated');
+    expect(Buffer.from(secret.data?.['alertmanager.yaml'] ?? '', 'base64').toString('utf8')).toBe('route:\n  receiver: x\n');
+  });
+
+  it('serves web and the mesh (TCP and UDP) for every Alertmanager of the namespace, not-ready pods included', () => {
+    const service = buildAlertmanagerService('monitoring', [alertmanager('b', {}), alertmanager('a', {})]);
+    expect(service.metadata?.name).toBe('alertmanager-operated');
+    expect(service.spec?.publishNotReadyAddresses).toBe(true);
+    expect(service.spec?.ports?.map(({ name, port, protocol }) => `${name} ${port}/${protocol}`)).toEqual(['web 9093/TCP', 'tcp-mesh 9094/TCP', 'udp-mesh 9094/UDP']);
+    expect(service.metadata?.ownerReferences?.map((owner) => [owner.name, owner.controller])).toEqual([['a', false], ['b', false]]);
+  });
+});

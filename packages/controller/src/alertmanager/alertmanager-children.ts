@@ -1,0 +1,236 @@
+/**
+ * The children of an Alertmanager, as prometheus-operator lays them out (names, labels, ports, flags), minus its
+ * config-reloader sidecar: the configuration Secret `alertmanager-<name>-generated`, the governing Service
+ * `alertmanager-operated` shared by the namespace's Alertmanagers (the mesh finds its peers through the pods' DNS
+ * names), and the StatefulSet `alertmanager-<name>`. Pure: the reconciler reads and writes.
+ *
+ * Until promop reloads Alertmanager itself, the pods carry the hash of the configuration in an annotation, so a new
+ * configuration rolls them one at a time; with two or more replicas the mesh keeps silences and the notification
+ * log across the roll.
+ */
+import { createHash } from 'node:crypto';
+import type {
+  V1Affinity, V1Container, V1LocalObjectReference, V1OwnerReference, V1PodSecurityContext, V1ResourceRequirements, V1Secret,
+  V1Service, V1StatefulSet, V1Toleration, V1TopologySpreadConstraint, V1Volume, V1VolumeMount, V1PersistentVolumeClaim,
+} from '@kubernetes/client-node';
+import { API_VERSIONS, GROUP, type Alertmanager } from '@promop/crds';
+import { asEmbedded } from '../workload/embedded-field.ts';
+import { managedByLabels } from '../workload/labels.ts';
+import { withCanonicalQuantities } from '../workload/quantity.ts';
+
+/** The Alertmanager release promop runs when `spec.version` and `spec.image` are unset. */
+export const DEFAULT_ALERTMANAGER_VERSION = '0.35.0';
+/** The governing Service of every Alertmanager of a namespace, as prometheus-operator names it. */
+export const ALERTMANAGER_SERVICE_NAME = 'alertmanager-operated';
+/** Key of the configuration in the platform's configSecret and in the generated Secret. */
+export const ALERTMANAGER_CONFIG_KEY = 'alertmanager.yaml';
+/** Annotation on the pods: the hash of the configuration they were started with. */
+export const CONFIG_HASH_ANNOTATION = 'promop.prometheus.io/alertmanager-config-hash';
+
+const WEB_PORT = 9093;
+const MESH_PORT = 9094;
+const CONFIG_DIR = '/etc/alertmanager/config';
+const STORAGE_DIR = '/alertmanager';
+const CONTAINER_NAME = 'alertmanager';
+
+/**
+ * The configuration an Alertmanager runs when its configSecret does not exist: every alert to a receiver that
+ * sends nothing, as prometheus-operator does, so the pods start and the platform adds its receivers later.
+ */
+export const DEFAULT_ALERTMANAGER_CONFIG = 'route:\n  receiver: "null"\nreceivers:\n- name: "null"\n';
+
+type Spec = NonNullable<Alertmanager['spec']>;
+
+/** `alertmanager-<name>`: the StatefulSet, and the default name of the platform's configSecret. */
+export function alertmanagerStatefulSetName(name: string): string {
+  return `alertmanager-${name}`;
+}
+
+/** The Secret promop writes the configuration to. */
+export function generatedConfigSecretName(name: string): string {
+  return `alertmanager-${name}-generated`;
+}
+
+/** The Secret holding the platform's base configuration (key alertmanager.yaml). */
+export function configSecretName(alertmanager: Alertmanager): string {
+  return alertmanager.spec?.configSecret || alertmanagerStatefulSetName(alertmanager.metadata.name);
+}
+
+/** The labels that select the pods of one Alertmanager (prometheus-operator's, with promop as manager). */
+export function alertmanagerSelectorLabels(name: string): Record<string, string> {
+  return { ...managedByLabels(), 'app.kubernetes.io/name': 'alertmanager', 'app.kubernetes.io/instance': name, alertmanager: name };
+}
+
+function ownerReference(alertmanager: Alertmanager, controller: boolean): V1OwnerReference {
+  const { name, uid, namespace } = alertmanager.metadata;
+  if (!uid) throw new Error(`bug: Alertmanager ${namespace}/${name} has no metadata.uid; read it from the API server`);
+  return { apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}`, kind: 'Alertmanager', name, uid, controller, blockOwnerDeletion: true };
+}
+
+/** The generated configuration Secret. */
+export function buildConfigSecret(alertmanager: Alertmanager, config: string): V1Secret {
+  const { name, namespace } = alertmanager.metadata;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: generatedConfigSecretName(name), namespace, labels: { ...managedByLabels(), alertmanager: name }, ownerReferences: [ownerReference(alertmanager, true)] },
+    type: 'Opaque',
+    data: { [ALERTMANAGER_CONFIG_KEY]: Buffer.from(config, 'utf8').toString('base64') },
+  };
+}
+
+/**
+ * The Service for `namespace`, owned (non-controller) by every Alertmanager in `owners` (all that use it: the
+ * garbage collector deletes it with the last). Not ready pods are published: peers must find each other before
+ * the mesh, and so the pods, are ready.
+ */
+export function buildAlertmanagerService(namespace: string, owners: readonly Alertmanager[]): V1Service {
+  const sorted = [...owners].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: ALERTMANAGER_SERVICE_NAME, namespace, labels: { ...managedByLabels(), 'operated-alertmanager': 'true' }, ownerReferences: sorted.map((each) => ownerReference(each, false)) },
+    spec: {
+      clusterIP: 'None',
+      publishNotReadyAddresses: true,
+      ports: [
+        { name: 'web', port: WEB_PORT, targetPort: 'web', protocol: 'TCP' },
+        { name: 'tcp-mesh', port: MESH_PORT, targetPort: MESH_PORT, protocol: 'TCP' },
+        { name: 'udp-mesh', port: MESH_PORT, targetPort: MESH_PORT, protocol: 'UDP' },
+      ],
+      selector: { 'app.kubernetes.io/name': 'alertmanager' },
+    },
+  };
+}
+
+/** The image: `spec.image`, else the release of `spec.version` (a leading `v` accepted), else the default. */
+export function alertmanagerImage(spec: Spec): string {
+  if (spec.image) return spec.image;
+  const version = (spec.version || DEFAULT_ALERTMANAGER_VERSION).replace(/^v/, '');
+  return `quay.io/prometheus/alertmanager:v${version}`;
+}
+
+/** Alertmanager's flags, in prometheus-operator's order. */
+export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
+  const { name, namespace } = alertmanager.metadata;
+  const spec: Spec = alertmanager.spec ?? {};
+  const replicas = spec.replicas ?? 1;
+  const meshed = replicas > 1 || spec.forceEnableClusterMode === true || (spec.additionalPeers?.length ?? 0) > 0;
+  const args = [
+    `--config.file=${CONFIG_DIR}/${ALERTMANAGER_CONFIG_KEY}`,
+    `--storage.path=${STORAGE_DIR}`,
+    `--data.retention=${spec.retention || '120h'}`,
+    // An empty listen address turns the mesh off: one replica has nobody to gossip with.
+    meshed ? `--cluster.listen-address=[$(POD_IP)]:${MESH_PORT}` : '--cluster.listen-address=',
+    `--web.listen-address=${spec.listenLocal ? '127.0.0.1' : ''}:${WEB_PORT}`,
+  ];
+  if (spec.externalUrl) args.push(`--web.external-url=${spec.externalUrl}`);
+  args.push(`--web.route-prefix=${spec.routePrefix || '/'}`);
+  if (meshed) {
+    args.push(`--cluster.label=${spec.clusterLabel ?? `${namespace}/${name}`}`);
+    for (let replica = 0; replica < replicas; replica += 1) {
+      args.push(`--cluster.peer=${alertmanagerStatefulSetName(name)}-${replica}.${spec.serviceName || ALERTMANAGER_SERVICE_NAME}:${MESH_PORT}`);
+    }
+    for (const peer of spec.additionalPeers ?? []) args.push(`--cluster.peer=${peer}`);
+    args.push('--cluster.reconnect-timeout=5m');
+    if (spec.clusterAdvertiseAddress) args.push(`--cluster.advertise-address=${spec.clusterAdvertiseAddress}`);
+    if (spec.clusterGossipInterval) args.push(`--cluster.gossip-interval=${spec.clusterGossipInterval}`);
+    if (spec.clusterPushpullInterval) args.push(`--cluster.pushpull-interval=${spec.clusterPushpullInterval}`);
+    if (spec.clusterPeerTimeout) args.push(`--cluster.peer-timeout=${spec.clusterPeerTimeout}`);
+  }
+  if (spec.logLevel) args.push(`--log.level=${spec.logLevel}`);
+  if (spec.logFormat) args.push(`--log.format=${spec.logFormat}`);
+  if (spec.limits?.maxSilences !== undefined) args.push(`--silences.max-silences=${spec.limits.maxSilences}`);
+  if (spec.limits?.maxPerSilenceBytes) args.push(`--silences.max-per-silence-bytes=${spec.limits.maxPerSilenceBytes}`);
+  if (spec.enableFeatures?.length) args.push(`--enable-feature=${spec.enableFeatures.join(',')}`);
+  for (const extra of asEmbedded<{ name: string; value?: string }[]>(spec.additionalArgs ?? [])) {
+    args.push(extra.value === undefined ? `--${extra.name}` : `--${extra.name}=${extra.value}`);
+  }
+  return args;
+}
+
+/** Short hash of a configuration text, for the pods' annotation. */
+export function configHash(config: string): string {
+  return createHash('sha256').update(config).digest('hex').slice(0, 16);
+}
+
+/** The StatefulSet running `alertmanager`'s pods with the configuration whose hash is `hash`. */
+export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: string): V1StatefulSet {
+  const { name, namespace } = alertmanager.metadata;
+  const spec: Spec = alertmanager.spec ?? {};
+  const selector = alertmanagerSelectorLabels(name);
+  const storageName = `${alertmanagerStatefulSetName(name)}-db`;
+  const claimTemplate = asEmbedded<V1PersistentVolumeClaim | undefined>(spec.storage?.volumeClaimTemplate);
+  const volumes: V1Volume[] = [{ name: 'config-volume', secret: { secretName: generatedConfigSecretName(name) } }];
+  if (!claimTemplate) volumes.push({ name: storageName, emptyDir: asEmbedded(spec.storage?.emptyDir) ?? {} });
+  for (const secret of spec.secrets ?? []) volumes.push({ name: `secret-${secret}`, secret: { secretName: secret } });
+  for (const configMap of spec.configMaps ?? []) volumes.push({ name: `configmap-${configMap}`, configMap: { name: configMap } });
+  volumes.push(...asEmbedded<V1Volume[]>(spec.volumes ?? []));
+  const mounts: V1VolumeMount[] = [
+    { name: 'config-volume', mountPath: CONFIG_DIR, readOnly: true },
+    { name: storageName, mountPath: STORAGE_DIR, ...(claimTemplate && !spec.storage?.disableMountSubPath ? { subPath: 'alertmanager-db' } : {}) },
+    ...(spec.secrets ?? []).map((secret) => ({ name: `secret-${secret}`, mountPath: `/etc/alertmanager/secrets/${secret}`, readOnly: true })),
+    ...(spec.configMaps ?? []).map((configMap) => ({ name: `configmap-${configMap}`, mountPath: `/etc/alertmanager/configmaps/${configMap}`, readOnly: true })),
+    ...asEmbedded<V1VolumeMount[]>(spec.volumeMounts ?? []),
+  ];
+  const probe = (path: string) => ({ httpGet: { path: `${(spec.routePrefix || '/').replace(/\/$/, '')}${path}`, port: 'web' }, timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 10 });
+  const container: V1Container = {
+    name: CONTAINER_NAME,
+    image: alertmanagerImage(spec),
+    ...(spec.imagePullPolicy ? { imagePullPolicy: spec.imagePullPolicy } : {}),
+    args: alertmanagerArgs(alertmanager),
+    env: [{ name: 'POD_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } }],
+    ports: [
+      { name: 'web', containerPort: WEB_PORT, protocol: 'TCP' },
+      { name: 'mesh-tcp', containerPort: MESH_PORT, protocol: 'TCP' },
+      { name: 'mesh-udp', containerPort: MESH_PORT, protocol: 'UDP' },
+    ],
+    ...(spec.listenLocal ? {} : { livenessProbe: probe('/-/healthy'), readinessProbe: { ...probe('/-/ready'), initialDelaySeconds: 3 } }),
+    resources: asEmbedded<V1ResourceRequirements | undefined>(spec.resources) ?? { requests: { memory: '200Mi' } },
+    volumeMounts: mounts,
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+  };
+  const statefulSet: V1StatefulSet = {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: {
+      name: alertmanagerStatefulSetName(name),
+      namespace,
+      labels: { ...alertmanager.metadata.labels, ...selector },
+      ownerReferences: [ownerReference(alertmanager, true)],
+    },
+    spec: {
+      serviceName: spec.serviceName || ALERTMANAGER_SERVICE_NAME,
+      replicas: spec.replicas ?? 1,
+      podManagementPolicy: spec.podManagementPolicy || 'Parallel',
+      updateStrategy: asEmbedded(spec.updateStrategy) ?? { type: 'RollingUpdate' },
+      ...(spec.minReadySeconds !== undefined ? { minReadySeconds: spec.minReadySeconds } : {}),
+      selector: { matchLabels: selector },
+      template: {
+        metadata: {
+          labels: { ...spec.podMetadata?.labels, ...selector },
+          annotations: { 'kubectl.kubernetes.io/default-container': CONTAINER_NAME, ...spec.podMetadata?.annotations, [CONFIG_HASH_ANNOTATION]: hash },
+        },
+        spec: {
+          ...(spec.serviceAccountName ? { serviceAccountName: spec.serviceAccountName } : {}),
+          ...(spec.nodeSelector ? { nodeSelector: { ...spec.nodeSelector } } : {}),
+          ...(spec.tolerations ? { tolerations: asEmbedded<V1Toleration[]>(spec.tolerations) } : {}),
+          ...(spec.affinity ? { affinity: asEmbedded<V1Affinity>(spec.affinity) } : {}),
+          ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: asEmbedded<V1TopologySpreadConstraint[]>(spec.topologySpreadConstraints) } : {}),
+          ...(spec.priorityClassName ? { priorityClassName: spec.priorityClassName } : {}),
+          ...(spec.imagePullSecrets ? { imagePullSecrets: asEmbedded<V1LocalObjectReference[]>(spec.imagePullSecrets) } : {}),
+          ...(spec.initContainers ? { initContainers: asEmbedded<V1Container[]>(spec.initContainers) } : {}),
+          ...(spec.dnsPolicy ? { dnsPolicy: spec.dnsPolicy } : {}),
+          ...(spec.hostNetwork !== undefined ? { hostNetwork: spec.hostNetwork } : {}),
+          securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 },
+          automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
+          terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 120,
+          containers: [container, ...asEmbedded<V1Container[]>(spec.containers ?? []).filter((extra) => extra.name !== CONTAINER_NAME)],
+          volumes,
+        },
+      },
+      ...(claimTemplate ? { volumeClaimTemplates: [{ ...claimTemplate, metadata: { ...claimTemplate.metadata, name: storageName } }] } : {}),
+    },
+  };
+  return withCanonicalQuantities(statefulSet);
+}
