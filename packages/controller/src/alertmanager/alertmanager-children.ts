@@ -10,11 +10,12 @@
  */
 import { createHash } from 'node:crypto';
 import type {
-  V1Affinity, V1Container, V1LocalObjectReference, V1OwnerReference, V1PodSecurityContext, V1ResourceRequirements, V1Secret,
-  V1Service, V1StatefulSet, V1Toleration, V1TopologySpreadConstraint, V1Volume, V1VolumeMount, V1PersistentVolumeClaim,
+  V1Container, V1OwnerReference, V1PersistentVolumeClaim, V1PodSecurityContext, V1ResourceRequirements, V1Secret, V1Service, V1StatefulSet,
+  V1Volume, V1VolumeMount,
 } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, type Alertmanager } from '@promop/crds';
 import { asEmbedded } from '../workload/embedded-field.ts';
+import { passedThroughPodFields } from '../workload/pod-fields.ts';
 import { managedByLabels } from '../workload/labels.ts';
 import { withCanonicalQuantities } from '../workload/quantity.ts';
 
@@ -212,16 +213,7 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
           annotations: { 'kubectl.kubernetes.io/default-container': CONTAINER_NAME, ...spec.podMetadata?.annotations, [CONFIG_HASH_ANNOTATION]: hash },
         },
         spec: {
-          ...(spec.serviceAccountName ? { serviceAccountName: spec.serviceAccountName } : {}),
-          ...(spec.nodeSelector ? { nodeSelector: { ...spec.nodeSelector } } : {}),
-          ...(spec.tolerations ? { tolerations: asEmbedded<V1Toleration[]>(spec.tolerations) } : {}),
-          ...(spec.affinity ? { affinity: asEmbedded<V1Affinity>(spec.affinity) } : {}),
-          ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: asEmbedded<V1TopologySpreadConstraint[]>(spec.topologySpreadConstraints) } : {}),
-          ...(spec.priorityClassName ? { priorityClassName: spec.priorityClassName } : {}),
-          ...(spec.imagePullSecrets ? { imagePullSecrets: asEmbedded<V1LocalObjectReference[]>(spec.imagePullSecrets) } : {}),
-          ...(spec.initContainers ? { initContainers: asEmbedded<V1Container[]>(spec.initContainers) } : {}),
-          ...(spec.dnsPolicy ? { dnsPolicy: spec.dnsPolicy } : {}),
-          ...(spec.hostNetwork !== undefined ? { hostNetwork: spec.hostNetwork } : {}),
+          ...passedThroughPodFields(spec),
           securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 },
           automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
           terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 120,

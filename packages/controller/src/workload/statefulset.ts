@@ -4,8 +4,7 @@
  * its init container: promop's controller reloads Prometheus itself.
  */
 import type {
-  V1Affinity, V1Container, V1HostAlias, V1LocalObjectReference, V1PodDNSConfig, V1PodSecurityContext, V1StatefulSet,
-  V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy, V1Toleration, V1TopologySpreadConstraint,
+  V1Container, V1PodSecurityContext, V1StatefulSet, V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy,
 } from '@kubernetes/client-node';
 import { invalidVersionProblem, parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
 import { MODE_LABEL, namingOf, type PrometheusWorkload } from './workload-kind.ts';
@@ -18,6 +17,7 @@ import { prometheusOwnerReference } from './owner-reference.ts';
 import { prometheusArgs } from './prometheus-args.ts';
 import { PROMETHEUS_CONTAINER_NAME, mergeContainers, prometheusContainer } from './prometheus-container.ts';
 import { podVolumes } from './pod-volumes.ts';
+import { passedThroughPodFields } from './pod-fields.ts';
 import { statefulSetName } from './shard-names.ts';
 
 /** Grace period when `spec.terminationGracePeriodSeconds` is unset: Prometheus may need minutes to flush. */
@@ -37,26 +37,6 @@ function copiedAnnotations(prometheus: PrometheusWorkload): Record<string, strin
   return Object.fromEntries(Object.entries(prometheus.metadata.annotations ?? {}).filter(([key]) => !key.startsWith('kubectl.kubernetes.io/')));
 }
 
-/** Pod spec fields taken as the user wrote them (opaque in the CRD; the API server validates them on write). */
-function passedThroughPodFields(spec: Spec) {
-  return {
-    ...(spec.serviceAccountName ? { serviceAccountName: spec.serviceAccountName } : {}),
-    ...(spec.nodeSelector ? { nodeSelector: { ...spec.nodeSelector } } : {}),
-    ...(spec.tolerations ? { tolerations: asEmbedded<V1Toleration[]>(spec.tolerations) } : {}),
-    ...(spec.affinity ? { affinity: asEmbedded<V1Affinity>(spec.affinity) } : {}),
-    ...(spec.topologySpreadConstraints ? { topologySpreadConstraints: asEmbedded<V1TopologySpreadConstraint[]>(spec.topologySpreadConstraints) } : {}),
-    ...(spec.priorityClassName ? { priorityClassName: spec.priorityClassName } : {}),
-    ...(spec.imagePullSecrets ? { imagePullSecrets: asEmbedded<V1LocalObjectReference[]>(spec.imagePullSecrets) } : {}),
-    ...(spec.initContainers ? { initContainers: asEmbedded<V1Container[]>(spec.initContainers) } : {}),
-    ...(spec.hostNetwork !== undefined ? { hostNetwork: spec.hostNetwork } : {}),
-    ...(spec.hostUsers !== undefined ? { hostUsers: spec.hostUsers } : {}),
-    ...(spec.hostAliases ? { hostAliases: asEmbedded<V1HostAlias[]>(spec.hostAliases) } : {}),
-    ...(spec.dnsPolicy ? { dnsPolicy: spec.dnsPolicy } : {}),
-    ...(spec.dnsConfig ? { dnsConfig: asEmbedded<V1PodDNSConfig>(spec.dnsConfig) } : {}),
-    ...(spec.enableServiceLinks !== undefined ? { enableServiceLinks: spec.enableServiceLinks } : {}),
-    ...(spec.schedulerName ? { schedulerName: spec.schedulerName } : {}),
-  };
-}
 
 /**
  * One StatefulSet per config in `output.configs` (shard n mounts config Secret n), named by statefulSetName,

@@ -9,6 +9,7 @@ import {
   secretOrConfigMapSchema, str, stringList, stringMap,
 } from './common.ts';
 import { prometheusConditionSchema } from './prometheus-status.ts';
+import { storageSpecSchema } from './prometheus.ts';
 
 /** Alertmanager's durations are Go's (no days or weeks), unlike Prometheus'. */
 export const GO_DURATION_PATTERN = '^(0|(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$';
@@ -44,19 +45,6 @@ const alertmanagerConfigurationSchema = {
   },
 } as const;
 
-/** Where the notification log and silences live. */
-const storageSchema = {
-  type: 'object',
-  description: 'Storage of silences and the notification log. Absent means an emptyDir.',
-  additionalProperties: false,
-  properties: {
-    disableMountSubPath: bool('Deprecated: mount the volume without a sub path.'),
-    emptyDir: embedded('An emptyDir volume (Kubernetes EmptyDirVolumeSource).'),
-    ephemeral: embedded('A generic ephemeral volume (Kubernetes EphemeralVolumeSource).'),
-    volumeClaimTemplate: embedded('A PersistentVolumeClaim template for the StatefulSet.'),
-  },
-} as const;
-
 /** Alertmanager spec. */
 export const alertmanagerSpecSchema = {
   type: 'object',
@@ -73,7 +61,7 @@ export const alertmanagerSpecSchema = {
     alertmanagerConfigMatcherStrategy: matcherStrategySchema,
     alertmanagerConfiguration: alertmanagerConfigurationSchema,
     retention: { ...goDuration('How long to keep the notification log and expired silences.'), default: '120h' },
-    storage: storageSchema,
+    storage: storageSpecSchema('Storage of silences and the notification log. Absent means an emptyDir.'),
     serviceAccountName: str('ServiceAccount the pods run as.'),
     resources: embedded('Compute resources of the Alertmanager container (Kubernetes ResourceRequirements).'),
     paused: bool('Stop reconciling this object (the running pods are left alone).'),

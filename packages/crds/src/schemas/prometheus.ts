@@ -41,18 +41,20 @@ const scrapeClassSchema = {
   },
 } as const;
 
-/** Where the TSDB lives. */
-const storageSpecSchema = {
-  type: 'object',
-  description: 'Storage of the TSDB. Absent means an emptyDir.',
-  additionalProperties: false,
-  properties: {
-    disableMountSubPath: bool('Deprecated: mount the volume without a sub path.'),
-    emptyDir: embedded('An emptyDir volume (Kubernetes EmptyDirVolumeSource).'),
-    ephemeral: embedded('A generic ephemeral volume (Kubernetes EphemeralVolumeSource).'),
-    volumeClaimTemplate: embedded('A PersistentVolumeClaim template for the StatefulSet.'),
-  },
-} as const;
+/** Where a workload keeps its data (the TSDB, or Alertmanager's silences and notification log). */
+export function storageSpecSchema<const D extends string>(description: D) {
+  return {
+    type: 'object',
+    description,
+    additionalProperties: false,
+    properties: {
+      disableMountSubPath: bool('Deprecated: mount the volume without a sub path.'),
+      emptyDir: embedded('An emptyDir volume (Kubernetes EmptyDirVolumeSource).'),
+      ephemeral: embedded('A generic ephemeral volume (Kubernetes EphemeralVolumeSource).'),
+      volumeClaimTemplate: embedded('A PersistentVolumeClaim template for the StatefulSet.'),
+    },
+  } as const;
+}
 
 /** Query engine settings. */
 const querySpecSchema = {
@@ -102,7 +104,7 @@ export const commonPrometheusProperties = {
   scrapeConfigNamespaceSelector: selector("Namespaces to take ScrapeConfigs from. Absent means the Prometheus' own namespace; {} means all."),
   scrapeInterval: durationWithDefault('Default interval between scrapes.', '30s'),
   scrapeTimeout: duration('Default scrape timeout; must not exceed scrapeInterval.'),
-  storage: storageSpecSchema,
+  storage: storageSpecSchema('Storage of the TSDB. Absent means an emptyDir.'),
   resources: embedded('Compute resources of the Prometheus container (Kubernetes ResourceRequirements).'),
   externalLabels: stringMap('Labels added to every series and alert sent outside.'),
   remoteWrite: { type: 'array', items: remoteWriteSpecSchema, description: 'Remote write endpoints.' },
