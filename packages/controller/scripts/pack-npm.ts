@@ -15,7 +15,7 @@
  * tarball's path. Needs `npm` on the PATH (for `npm pack`).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -44,6 +44,18 @@ interface PackageJson {
   type?: string;
   dependencies?: Record<string, string>;
   engines?: Record<string, string>;
+  exports?: Record<string, string>;
+}
+
+/**
+ * The workspace package's `exports`, pointed at the compiled files (`./src/kinds.ts` → `./dist/kinds.js`): the
+ * command imports subpaths too (`@promop/crds/kinds`). Entries with no compiled file (test kits) are left out.
+ */
+function compiledExports(manifest: PackageJson, target: string): Record<string, string> {
+  const entries = Object.entries(manifest.exports ?? { '.': './src/index.ts' })
+    .map(([subpath, file]) => [subpath, file.replace(/^\.\/src\//, './dist/').replace(/\.ts$/, '.js')] as const)
+    .filter(([, file]) => existsSync(join(target, file)));
+  return Object.fromEntries(entries);
 }
 
 /** Packs into `outDir` and returns the tarball's path. */
@@ -66,7 +78,7 @@ export function packNpm(outDir: string): string {
         version: manifest.version,
         description: manifest.description,
         type: 'module',
-        exports: { '.': './dist/index.js' },
+        exports: compiledExports(manifest, target),
         dependencies: usedDependencies(join(target, 'dist')),
       });
       bundled.push(manifest.name);
