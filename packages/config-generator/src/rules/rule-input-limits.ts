@@ -1,7 +1,7 @@
 /**
  * Bounds on the work one PrometheusRule can cause, checked before any of its expressions or templates is lexed or
- * parsed. Checking costs time in proportion to the text (and more for some shapes: a 1.4 MB expression took 22 s
- * and 1.5 GB before it was refused), and one object's check delays every team's configuration, so an object whose
+ * parsed. Checking costs time in proportion to the text, and more for some shapes (docs/performance.md, hostile
+ * objects, has the figures), and one object's check delays every team's configuration, so an object whose
  * rule file could never be written is refused before it is checked, and its nesting before it is parsed.
  */
 import { formatCount } from '@promop/prometheus-lang';
