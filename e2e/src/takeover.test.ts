@@ -293,12 +293,17 @@ test('the way back, as docs/migrating.md says: promop uninstalled, prometheus-op
     return statefulSet.metadata.labels?.['app.kubernetes.io/managed-by'] === 'prometheus-operator' ? true : undefined;
   }, 180_000, 1000);
   // The same in reverse: promop's pod does not match prometheus-operator's selector, so it is deleted by hand,
-  // unless the garbage collector already took it with promop's StatefulSet (prometheus-operator deletes a
-  // StatefulSet it cannot update in the foreground, so that race is normal; a pod already gone is not an error).
+  // unless the garbage collector is already deleting it with promop's StatefulSet (prometheus-operator deletes a
+  // StatefulSet it cannot update in the foreground, so that race is normal). Either way the pod's end is awaited
+  // below with the new pod's readiness, not by `kubectl delete --wait`: how long the old pod takes to stop is
+  // measured and reported, and a slow stop is not a failed command.
   const promopPod = await prometheusPod();
-  report(`promop's pod when prometheus-operator's StatefulSet appeared: ${promopPod ? `${promopPod.metadata.labels?.['app.kubernetes.io/managed-by']}, ${promopPod.metadata.deletionTimestamp ? 'terminating' : 'running'}` : 'gone'}`);
-  const deletedByHand = promopPod?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop';
-  if (deletedByHand) await cli.kubectlOk(['delete', 'pod', POD, '-n', NS, '--wait=true', '--ignore-not-found'], undefined, 180_000);
+  const promopPodState = promopPod ? (promopPod.metadata.deletionTimestamp ? 'terminating' : 'running') : 'gone';
+  report(`promop's pod when prometheus-operator's StatefulSet appeared: ${promopPod ? `${promopPod.metadata.labels?.['app.kubernetes.io/managed-by']}, ${promopPodState}` : 'gone'}`);
+  const deletedByHand = promopPod?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' && promopPodState === 'running';
+  if (deletedByHand) await cli.kubectlOk(['delete', 'pod', POD, '-n', NS, '--wait=false', '--ignore-not-found']);
+  const oldPodGoneAt = promopPod ? await waitFor(`promop's pod ${POD} gone`, async () => ((await prometheusPod())?.metadata.uid === promopPod.metadata.uid ? undefined : Date.now()), 420_000, 1000) : Date.now();
+  report(`promop's pod ${deletedByHand ? 'deleted by hand' : promopPod ? 'deleted with its StatefulSet' : 'already gone'}; gone ${Math.round((oldPodGoneAt - started) / 1000)} s after the uninstall began`);
   const pod = await waitFor(`${POD} Ready under prometheus-operator again`, async () => {
     const found = await prometheusPod();
     return isReady(found) && found?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'prometheus-operator' ? found : undefined;
@@ -309,8 +314,8 @@ test('the way back, as docs/migrating.md says: promop uninstalled, prometheus-op
   const samples = await query<{ values: [number, string][] }>(POD, `${TEAM_A_UP}[1m]`, before.at);
   expect(samples?.[0]?.values).toEqual(before.samples);
   expect((await identities())[`pvc/${CLAIM}`]).toBe(before.identities[`pvc/${CLAIM}`]);
-  report(`way back (promop's pod ${deletedByHand ? 'deleted by hand' : 'already gone with its StatefulSet'}): promop uninstalled → ${POD} Ready under prometheus-operator with team-a up, its rule loaded and the data of before the first switch in ${Date.now() - started} ms`);
-}, 600_000);
+  report(`way back: promop uninstalled → ${POD} Ready under prometheus-operator with team-a up, its rule loaded and the data of before the first switch in ${Date.now() - started} ms`);
+}, 900_000);
 
 test('side by side: prometheus-operator and promop each own the Prometheus objects their instance selectors give them', async () => {
   const started = Date.now();
