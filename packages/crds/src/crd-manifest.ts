@@ -37,14 +37,19 @@ const CONFIG_RESOURCE_COLUMNS: PrinterColumn[] = [
   AGE_COLUMN,
 ];
 
-const PROMETHEUS_COLUMNS: PrinterColumn[] = [
-  { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'Prometheus version' },
-  { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired pods per shard' },
+/** The columns every workload kind shows after its own: readiness, the two conditions, age, and (wide) paused. */
+const WORKLOAD_STATUS_COLUMNS: PrinterColumn[] = [
   { name: 'Ready', type: 'integer', jsonPath: '.status.availableReplicas', description: 'Available pods' },
   { name: 'Reconciled', type: 'string', jsonPath: ".status.conditions[?(@.type == 'Reconciled')].status" },
   { name: 'Available', type: 'string', jsonPath: ".status.conditions[?(@.type == 'Available')].status" },
   AGE_COLUMN,
   { name: 'Paused', type: 'boolean', jsonPath: '.status.paused', priority: 1, description: 'Whether reconciliation is paused' },
+];
+
+const PROMETHEUS_COLUMNS: PrinterColumn[] = [
+  { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'Prometheus version' },
+  { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired pods per shard' },
+  ...WORKLOAD_STATUS_COLUMNS,
 ];
 
 /**
@@ -77,11 +82,7 @@ interface KindDefinition {
 const ALERTMANAGER_COLUMNS: PrinterColumn[] = [
   { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'Alertmanager version' },
   { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired pods' },
-  { name: 'Ready', type: 'integer', jsonPath: '.status.availableReplicas', description: 'Available pods' },
-  { name: 'Reconciled', type: 'string', jsonPath: ".status.conditions[?(@.type == 'Reconciled')].status" },
-  { name: 'Available', type: 'string', jsonPath: ".status.conditions[?(@.type == 'Available')].status" },
-  AGE_COLUMN,
-  { name: 'Paused', type: 'boolean', jsonPath: '.status.paused', priority: 1, description: 'Whether reconciliation is paused' },
+  ...WORKLOAD_STATUS_COLUMNS,
 ];
 
 /** What a workload kind shows in `kubectl get` and how `kubectl scale` reaches it: each workload kind says its own. */

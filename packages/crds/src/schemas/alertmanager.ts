@@ -8,7 +8,7 @@ import {
   bool, byteSize, count, embedded, embeddedList, embeddedObjectMetadataSchema, labelSelectorSchema, oneOf,
   secretOrConfigMapSchema, str, stringList, stringMap,
 } from './common.ts';
-import { prometheusConditionSchema } from './prometheus-status.ts';
+import { workloadConditionsSchema } from './prometheus-status.ts';
 import { storageSpecSchema } from './prometheus.ts';
 
 /** Alertmanager's durations are Go's (no days or weeks), unlike Prometheus'. */
@@ -141,12 +141,6 @@ export const alertmanagerStatusSchema = {
     availableReplicas: count('Available pods.'),
     unavailableReplicas: count('Unavailable pods.'),
     selector: str('Label selector of the pods (for kubectl scale).'),
-    conditions: {
-      type: 'array',
-      items: prometheusConditionSchema,
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['type'],
-      description: 'Available and Reconciled.',
-    },
+    conditions: workloadConditionsSchema,
   },
 } as const;

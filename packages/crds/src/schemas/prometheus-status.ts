@@ -16,6 +16,15 @@ export const prometheusConditionSchema = {
   },
 } as const;
 
+/** The Available and Reconciled conditions of a workload (Prometheus, PrometheusAgent, Alertmanager). */
+export const workloadConditionsSchema = {
+  type: 'array',
+  items: prometheusConditionSchema,
+  'x-kubernetes-list-type': 'map',
+  'x-kubernetes-list-map-keys': ['type'],
+  description: 'Available and Reconciled.',
+} as const;
+
 /** Replica counts of one shard. */
 const shardStatusSchema = {
   type: 'object',
@@ -81,13 +90,7 @@ export const prometheusStatusSchema = {
     updatedReplicas: count('Pods running the latest spec.'),
     availableReplicas: count('Available pods.'),
     unavailableReplicas: count('Unavailable pods.'),
-    conditions: {
-      type: 'array',
-      items: prometheusConditionSchema,
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['type'],
-      description: 'Available and Reconciled.',
-    },
+    conditions: workloadConditionsSchema,
     shardStatuses: {
       type: 'array',
       items: shardStatusSchema,
