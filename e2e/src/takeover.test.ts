@@ -321,10 +321,11 @@ test('side by side: prometheus-operator and promop each own the Prometheus objec
   const started = Date.now();
   const k8sBefore = await cli.getJson<{ metadata: { uid: string; labels?: Record<string, string> } }>(['statefulset', `prometheus-${PROMETHEUS}`, '-n', NS]);
   expect(k8sBefore.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
-  const args = [{ op: 'add', path: '/spec/template/spec/containers/0/args/-', value: '--prometheus-instance-selector=operated-by!=promop' }];
+  const args = ['--prometheus-instance-selector=operated-by!=promop', '--alertmanager-instance-selector=operated-by!=promop']
+    .map((value) => ({ op: 'add', path: '/spec/template/spec/containers/0/args/-', value }));
   await cli.kubectlOk(['patch', 'deployment', 'prometheus-operator', '-n', NS, '--type=json', '-p', JSON.stringify(args)]);
   await cli.kubectlOk(['rollout', 'status', 'deployment/prometheus-operator', '-n', NS, '--timeout=120s'], undefined, 130_000);
-  await installPromop(cli, images.promop.name, ['--set', 'crds.install=false', '--set', 'prometheusInstanceSelector=operated-by=promop']);
+  await installPromop(cli, images.promop.name, ['--set', 'crds.install=false', '--set', 'prometheusInstanceSelector=operated-by=promop', '--set', 'alertmanagerInstanceSelector=operated-by=promop']);
   await cli.kubectlOk(['apply', '-f', join(FIXTURES, 'prometheus-side.yaml')]);
 
   const sideNs = 'monitoring-promop';

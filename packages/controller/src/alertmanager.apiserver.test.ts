@@ -4,7 +4,8 @@
  * (the platform's configSecret, which Alertmanager's own amtool accepts), the governing Service and a StatefulSet of
  * three meshed pods; a new base configuration reaches the Secret and rolls the pods; a configSecret that is not YAML
  * is refused with the reason in the status and an Event, never quoting the Secret, and the running configuration
- * stays; an Alertmanager without a configSecret runs one that sends nothing.
+ * stays; an Alertmanager without a configSecret runs one that sends nothing; an Alertmanager the operator's
+ * `alertmanagerSelector` (`--alertmanager-instance-selector`) does not match is left alone.
  */
 import { AppsV1Api, type V1StatefulSet } from '@kubernetes/client-node';
 import { spawnSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { OperatorWorld } from './test-support/operator-world.ts';
 const id = randomBytes(3).toString('hex');
 const MONITORING = `am-monitoring-${id}`;
 const SECRET_MARKER = `smtp-password-${id}`;
+const INSTANCE = { 'promop.test/instance': id };
 
 const baseConfig = (receiver: string) => [
   'global:',
@@ -59,9 +61,11 @@ beforeAll(async () => {
   await world.createSecret(MONITORING, 'alertmanager-main', { 'alertmanager.yaml': baseConfig('team-a') });
   // kube-prometheus' own Alertmanager, as the corpus has it (only its namespace is this test's).
   const corpus = load(readFileSync(join(REPO_ROOT, '..', 'shared', 'corpus', 'kube-prometheus', 'alertmanager-alertmanager.yaml'), 'utf8')) as { metadata: { name: string; labels: Record<string, string> }; spec: object };
-  await world.createObject('Alertmanager', MONITORING, corpus.metadata.name, corpus.spec, corpus.metadata.labels);
-  await world.createObject('Alertmanager', MONITORING, 'bare', {});
-  await world.startOperator();
+  await world.createObject('Alertmanager', MONITORING, corpus.metadata.name, corpus.spec, { ...corpus.metadata.labels, ...INSTANCE });
+  await world.createObject('Alertmanager', MONITORING, 'bare', {}, INSTANCE);
+  // Another operator's (it lacks the instance label).
+  await world.createObject('Alertmanager', MONITORING, 'foreign', {});
+  await world.startOperator({ alertmanagerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {
@@ -115,4 +119,14 @@ test('a configSecret that is not YAML is refused with the reason, without quotin
   expect(JSON.stringify(stored)).not.toContain(SECRET_MARKER);
   expect(await generatedConfig('main')).toBe(baseConfig('team-b'));
   expect(world.logLines.join('\n')).not.toContain(SECRET_MARKER);
+}, 60_000);
+
+test('an Alertmanager the instance selector does not match gets no children and no status', async () => {
+  // By now the operator has reconciled the two selected Alertmanagers more than once.
+  await eventually(() => readAlertmanager('bare'), (alertmanager) => reconciled(alertmanager)?.status === 'True');
+  expect((await readAlertmanager('foreign')).status).toBeUndefined();
+  await expect(statefulSet('foreign')).rejects.toThrow();
+  await expect(world.core.readNamespacedSecret({ namespace: MONITORING, name: 'alertmanager-foreign-generated' })).rejects.toThrow();
+  const service = await world.core.readNamespacedService({ namespace: MONITORING, name: 'alertmanager-operated' });
+  expect(service.metadata?.ownerReferences?.map((owner) => owner.name)).not.toContain('foreign');
 }, 60_000);

@@ -50,8 +50,10 @@ export interface OperatorOptions {
   workers?: 1 | 2;
   /** Period of the full relist of every cache (default 5 minutes). */
   relistIntervalMs?: number;
-  /** Label selector of the Prometheus objects to manage (default all). */
+  /** Label selector of the Prometheus and PrometheusAgent objects to manage (default all). */
   prometheusSelector?: string;
+  /** Label selector of the Alertmanager objects to manage (`--alertmanager-instance-selector`; default all). */
+  alertmanagerSelector?: string;
   /** The namespaces to watch and write in (`--namespaces`, `--deny-namespaces`; default all). */
   scope?: NamespaceScope;
   /** Field selector of the Secrets promop reads (`--secret-field-selector`; default: no token or Helm Secrets). */
@@ -117,6 +119,7 @@ export class Operator {
     this.#caches = createClusterCaches(this.#api, this.#log, {
       ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
       ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),
+      ...(options.alertmanagerSelector === undefined ? {} : { alertmanagerSelector: options.alertmanagerSelector }),
       ...(options.scope === undefined ? {} : { scope: options.scope }),
       ...(options.secretFieldSelector === undefined ? {} : { secretFieldSelector: options.secretFieldSelector }),
       ...(options.secretLabelSelector === undefined ? {} : { secretLabelSelector: options.secretLabelSelector }),
@@ -234,7 +237,11 @@ export class Operator {
     // Everything, once: a new leader must not rely on the keys its stand-by time happened to queue.
     enqueueEveryPrometheus(this.#caches, this.#queues);
     for (const alertmanager of this.#caches.alertmanagers.list()) this.#alertmanagerQueue.add(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
-    this.#alertmanagerQueue.start((key) => this.#alertmanagers.reconcile(key));
+    // Recorded in the same reconcile and queue metrics as the Prometheus family's, so the queue's books balance.
+    this.#alertmanagerQueue.start(recordedReconcile(this.#metrics, (key) => this.#alertmanagers.reconcile(key), {
+      onReconciled: (key, outcome, ms) => this.#log.debug({ alertmanager: key, outcome, ms: Math.round(ms) }, 'reconciled'),
+      metricsKey: (key) => `Alertmanager:${key}`,
+    }));
     for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#queues[kind].start(recordedReconcile(this.#metrics, (key) => this.#reconcilers[kind].reconcile(key), {
         // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.

@@ -32,7 +32,7 @@ beforeAll(async () => {
     consulSDConfigs: [{ server: 'consul.example:8500', tokenRef: { name: 'consul', key: 'token' }, services: ['web'] }],
   });
   await create('cloud', { ec2SDConfigs: [{ region: 'eu-west-1' }] });
-  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}` });
+  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {

@@ -15,7 +15,7 @@
  * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
 import type { V1Namespace, V1Pod, V1Service, V1StatefulSet } from '@kubernetes/client-node';
-import { ALL_KINDS, GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, type Kind, type ListOf, type ResourceOfKind } from '@promop/crds';
+import { ALL_KINDS, GROUP, KINDS, type Kind, type ListOf, type ResourceOfKind } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
 import type { RawApi } from './raw-api.ts';
@@ -31,7 +31,8 @@ export const IGNORED_SECRET_TYPES_SELECTOR = 'type!=kubernetes.io/service-accoun
 
 /**
  * A cache per kind of the registry, under the kind's list name (`prometheuses`, `serviceMonitors`, ...). Workload
- * kinds are filtered by `prometheusSelector`, as upstream filters Prometheus and PrometheusAgent objects.
+ * kinds are filtered by their program's instance selector: `prometheusSelector` for Prometheus and PrometheusAgent
+ * objects, `alertmanagerSelector` for Alertmanagers, as upstream's two flags filter them.
  */
 export type KindCaches = { [K in Kind as ListOf<K>]: ObjectCache<ResourceOfKind[K]> };
 
@@ -68,6 +69,8 @@ export interface ClusterCachesOptions {
    * share a cluster.
    */
   prometheusSelector?: string;
+  /** Label selector of the Alertmanager objects this operator manages (`--alertmanager-instance-selector`); default all. */
+  alertmanagerSelector?: string;
   /** The namespaces to watch (default all). */
   scope?: NamespaceScope;
   /**
@@ -107,8 +110,8 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     : watched<V1Namespace>('namespaces', '/api/v1/namespaces', {});
   const kindCaches = Object.fromEntries(ALL_KINDS.map((kind) => {
     const { plural, version, list } = KINDS[kind];
-    // `--prometheus-instance-selector` filters the Prometheus family only, as upstream's (Alertmanagers have their own).
-    const labelSelector = (PROMETHEUS_WORKLOAD_KINDS as readonly Kind[]).includes(kind) ? options.prometheusSelector : undefined;
+    const program = 'program' in KINDS[kind] ? KINDS[kind].program : undefined;
+    const labelSelector = program === 'prometheus' ? options.prometheusSelector : program === 'alertmanager' ? options.alertmanagerSelector : undefined;
     return [list, cache<CachedObject>(plural, `/apis/${GROUP}/${version}`, plural, labelSelector ? { labelSelector } : {})];
   })) as unknown as KindCaches;
   return {

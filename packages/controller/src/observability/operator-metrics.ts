@@ -101,7 +101,7 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
   constructor(options: OperatorMetricsOptions = {}) {
     this.#now = options.now ?? Date.now;
     const registers = [this.registry];
-    this.#reconciles = new Counter({ name: 'promop_reconcile_total', help: 'Reconciles of Prometheus objects, by result: success, retry (asked to be retried: a reload failed, a conflict), error (threw; retried with backoff).', labelNames: ['result'], registers });
+    this.#reconciles = new Counter({ name: 'promop_reconcile_total', help: 'Reconciles of workload objects (Prometheus, PrometheusAgent, Alertmanager), by result: success, retry (asked to be retried: a reload failed, a conflict), error (threw; retried with backoff).', labelNames: ['result'], registers });
     this.#reconcileDuration = new Histogram({
       name: 'promop_reconcile_duration_seconds',
       help: 'Time a reconcile took, including reloading Prometheus and waiting for it to load the new config.',
@@ -111,9 +111,9 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
       registers,
     });
 
-    this.#queueDepth = new Gauge({ name: 'promop_workqueue_depth', help: 'Prometheus keys waiting in the reconcile work queue (not counting those being reconciled or waiting for a retry backoff).', registers });
-    this.#queueProcessing = new Gauge({ name: 'promop_workqueue_processing', help: 'Prometheus keys being reconciled now (a reconcile may wait a minute for the kubelet to update a pod\'s files).', registers });
-    this.#queueDelayed = new Gauge({ name: 'promop_workqueue_delayed', help: 'Prometheus keys waiting for a retry time (a failed reconcile\'s backoff, or a binding write\'s).', registers });
+    this.#queueDepth = new Gauge({ name: 'promop_workqueue_depth', help: 'Keys waiting in the reconcile work queues (not counting those being reconciled or waiting for a retry backoff).', registers });
+    this.#queueProcessing = new Gauge({ name: 'promop_workqueue_processing', help: 'Keys being reconciled now (a reconcile may wait a minute for the kubelet to update a pod\'s files).', registers });
+    this.#queueDelayed = new Gauge({ name: 'promop_workqueue_delayed', help: 'Keys waiting for a retry time (a failed reconcile\'s backoff, or a binding write\'s).', registers });
     this.#queueAdds = new Counter({ name: 'promop_workqueue_adds_total', help: 'Keys added to the work queue (adds of a key already waiting are folded and not counted).', registers });
     this.#queueRetries = new Counter({ name: 'promop_workqueue_retries_total', help: 'Keys scheduled again after a failed reconcile, with backoff.', registers });
     const queueBuckets = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300];

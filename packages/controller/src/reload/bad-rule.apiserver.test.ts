@@ -104,7 +104,7 @@ beforeAll(async () => {
 
   const port = Number(new URL(prometheus.url).port);
   operator = new Operator({
-    kubeConfig: operatorKc, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`,
+    kubeConfig: operatorKc, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000,
     prometheusPortOf: (pod) => (pod.metadata?.name === POD ? port : 9090),
   });
