@@ -5,7 +5,7 @@ export {
   type Kind, type KindRole, type ListOf, type PrometheusWorkloadKind, type ScrapeKind, type SelectedKind, type SelectorStem, type WorkloadKind,
 } from './kinds.ts';
 export type {
-  Alertmanager, AlertmanagerEndpoints, AlertmanagerSpec, ApiServerConfig, Authorization, BasicAuth, ConfigMapKeySelector, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
+  Alertmanager, AlertmanagerConfigReceiver, AlertmanagerEndpoints, AlertmanagerSpec, ApiServerConfig, Authorization, BasicAuth, ConfigMapKeySelector, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
   PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Probe, ProbeSpec, ProberSpec, ProbeTargetIngress, ProbeTargetStaticConfig, Prometheus, PrometheusAgent, PrometheusAgentSpec, ScrapeConfig, ScrapeConfigSpec, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
   PrometheusStatus, ProxyConfig, RelabelConfig, RemoteReadSpec, RemoteWriteSpec, Rule, RuleGroup, SafeAuthorization, SafeTLSConfig, SecretKeySelector,
   ResourceOfKind, SecretOrConfigMap, ServiceMonitor, ServiceMonitorSpec, Sigv4, TLSConfig,

@@ -9,6 +9,7 @@ import type { alertmanagerSchema, prometheusAgentSchema, prometheusRuleSchema, p
 import type { scrapeConfigSpecSchema } from './schemas/scrape-config.ts';
 import type { probeSpecSchema, probeTargetIngressSchema, probeTargetStaticConfigSchema, proberSpecSchema } from './schemas/probe.ts';
 import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
+import type { receiverSchema } from './schemas/alertmanager-config-receivers.ts';
 import type { apiServerConfigSchema } from './schemas/api-server-config.ts';
 import type { configMapKeySelectorSchema, labelSelectorSchema, namespaceSelectorSchema, objectMetaSchema, secretKeySelectorSchema, secretOrConfigMapSchema, sigv4Schema } from './schemas/common.ts';
 import type { authorizationSchema, basicAuthSchema, oauth2Schema, proxyProperties, safeAuthorizationSchema } from './schemas/http-auth.ts';
@@ -114,6 +115,8 @@ export type RemoteReadSpec = Derive<typeof remoteReadSpecSchema>;
 export type ApiServerConfig = Derive<typeof apiServerConfigSchema>;
 /** One Alertmanager Service to send alerts to. */
 export type AlertmanagerEndpoints = Derive<typeof alertmanagerEndpointsSchema>;
+/** One receiver of an AlertmanagerConfig. */
+export type AlertmanagerConfigReceiver = Derive<typeof receiverSchema>;
 
 /** The object type of each kind, for code that handles every kind alike (the validators, `promop render`). */
 export interface ResourceOfKind {
