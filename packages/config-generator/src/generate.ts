@@ -10,7 +10,7 @@
  * controller keeps the configuration that is running.
  */
 import type { ObjectMeta, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ResourceOfKind, ScrapeConfig, ServiceMonitor } from '@promop/crds';
-import { ALL_KINDS, KINDS, SCRAPE_KINDS, SELECTED_KINDS, type ScrapeKind, type SelectedKind, type SelectorStem } from '@promop/crds/kinds';
+import { ALL_KINDS, KINDS, SCRAPE_KINDS, PROMETHEUS_SELECTED_KINDS, type ScrapeKind, type PrometheusSelectedKind, type SelectorStem } from '@promop/crds/kinds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { formatCount } from '@promop/prometheus-lang';
 import { compareCodePoints, sortedByKey } from './go-map-order.ts';
@@ -238,7 +238,7 @@ function buildScrapeContext(
 }
 
 /** The workload's selector pair for `kind`, named by the registry (`serviceMonitorSelector`, `ruleNamespaceSelector`). */
-function pairFor(spec: Spec, kind: SelectedKind): SelectorPair {
+function pairFor(spec: Spec, kind: PrometheusSelectedKind): SelectorPair {
   const prefix: SelectorStem = KINDS[kind].selectedBy.fieldStem;
   const selectorField = `${prefix}Selector` as Extract<keyof Spec, `${SelectorStem}Selector`>;
   const namespaceSelectorField = `${prefix}NamespaceSelector` as Extract<keyof Spec, `${SelectorStem}NamespaceSelector`>;
@@ -383,7 +383,7 @@ function sortByIdentity<T extends { metadata: Pick<ObjectMeta, 'namespace' | 'na
 
 /** Verdicts list the workload first, then the selected kinds in the registry's order. */
 const VERDICT_KIND_ORDER = Object.fromEntries(
-  ALL_KINDS.map((kind) => [kind, KINDS[kind].role === 'workload' ? 0 : 1 + SELECTED_KINDS.indexOf(kind as SelectedKind)]),
+  ALL_KINDS.map((kind) => [kind, KINDS[kind].role === 'workload' ? 0 : 1 + PROMETHEUS_SELECTED_KINDS.indexOf(kind as PrometheusSelectedKind)]),
 ) as Record<ResourceKind, number>;
 
 /**

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { load } from 'js-yaml';
-import { crdManifests, PROMETHEUS_WORKLOAD_KINDS, SELECTED_KINDS } from '@promop/crds';
+import { crdManifests, PROMETHEUS_WORKLOAD_KINDS, PROMETHEUS_SELECTED_KINDS } from '@promop/crds';
 import { REPO_ROOT } from '@promop/testkit';
 import { programHelp } from './cli/command-line.ts';
 import { COMMANDS, specOf } from './cli/commands.ts';
@@ -15,7 +15,7 @@ import { parseRunArguments, runOperatorCommand } from './run-command.ts';
 
 const SERVED = crdManifests().map((crd) => crd.spec.names.kind);
 /** The kinds a Prometheus configuration is made from: what the CLI renders, explains and diffs (not Alertmanager). */
-const PROMETHEUS_CONFIG_KINDS: readonly string[] = [...PROMETHEUS_WORKLOAD_KINDS, ...SELECTED_KINDS];
+const PROMETHEUS_CONFIG_KINDS: readonly string[] = [...PROMETHEUS_WORKLOAD_KINDS, ...PROMETHEUS_SELECTED_KINDS];
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 const DOCS = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
 

@@ -17,13 +17,13 @@ describe('crds/', () => {
     for (const [name, text] of rendered) expect({ name, text: readFileSync(join(CRDS_DIR, name), 'utf8') }).toEqual({ name, text });
   });
 
-  it.each([...rendered.entries()])('%s stays far below the 262,144-byte annotation limit', (name, text) => {
-    const yamlBytes = Buffer.byteLength(text);
+  // Client-side `kubectl apply` stores the object as compact JSON in the last-applied annotation, whose limit this is;
+  // the YAML file's own size limits nothing (the AlertmanagerConfig's deep nesting makes its YAML three times its JSON).
+  it.each([...rendered.entries()])('%s stays below half the 262,144-byte annotation limit as client-side apply stores it', (name, text) => {
     const crd = crdManifests().find((c) => name.includes(c.spec.names.plural));
     const jsonBytes = Buffer.byteLength(JSON.stringify(crd));
-    console.log(`${name}: ${yamlBytes} bytes of YAML, ${jsonBytes} bytes of JSON (what client-side apply stores)`);
-    expect(yamlBytes).toBeLessThanOrEqual(ANNOTATION_LIMIT);
-    expect(jsonBytes).toBeLessThanOrEqual(ANNOTATION_LIMIT);
+    console.log(`${name}: ${Buffer.byteLength(text)} bytes of YAML, ${jsonBytes} bytes of JSON (what client-side apply stores)`);
+    expect(jsonBytes).toBeLessThanOrEqual(ANNOTATION_LIMIT / 2);
   });
 });
 
@@ -51,8 +51,9 @@ describe.each(crdManifests().map((crd) => [crd.spec.names.kind, crd] as const))(
     expect(crd.spec.group).toBe('monitoring.coreos.com');
     expect(crd.spec.scope).toBe('Namespaced');
     expect(crd.spec.names.categories).toEqual(['prometheus-operator']);
-    // One served and stored version: v1, but v1alpha1 for ScrapeConfig and PrometheusAgent (as prometheus-operator serves them).
-    expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([[['ScrapeConfig', 'PrometheusAgent'].includes(kind) ? 'v1alpha1' : 'v1', true, true]]);
+    // One served and stored version: v1, but v1alpha1 for ScrapeConfig, PrometheusAgent and AlertmanagerConfig (as
+    // prometheus-operator serves them; it also serves AlertmanagerConfig as v1beta1, which promop does not yet).
+    expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([[['ScrapeConfig', 'PrometheusAgent', 'AlertmanagerConfig'].includes(kind) ? 'v1alpha1' : 'v1', true, true]]);
     expect(version?.subresources.status).toEqual({});
   });
 
@@ -75,7 +76,7 @@ describe.each(crdManifests().map((crd) => [crd.spec.names.kind, crd] as const))(
   });
 
   it('names the short name prometheus-operator uses', () => {
-    expect(crd.spec.names.shortNames).toEqual([{ Prometheus: 'prom', PrometheusAgent: 'promagent', Alertmanager: 'am', ServiceMonitor: 'smon', PodMonitor: 'pmon', Probe: 'prb', ScrapeConfig: 'scfg', PrometheusRule: 'promrule' }[kind]]);
+    expect(crd.spec.names.shortNames).toEqual([{ Prometheus: 'prom', PrometheusAgent: 'promagent', Alertmanager: 'am', ServiceMonitor: 'smon', PodMonitor: 'pmon', Probe: 'prb', ScrapeConfig: 'scfg', PrometheusRule: 'promrule', AlertmanagerConfig: 'amcfg' }[kind]]);
   });
 });
 

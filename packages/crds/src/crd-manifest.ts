@@ -30,10 +30,13 @@ type PrinterColumn = CustomResourceDefinition['spec']['versions'][number]['addit
 
 const AGE_COLUMN: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
-/** Columns of monitors and rules: how many Prometheus objects accepted and rejected them (promop's status counts). */
+/**
+ * Columns of monitors, rules and AlertmanagerConfigs: how many of the workloads selecting them (Prometheus objects,
+ * or Alertmanagers) accepted and rejected them (promop's status counts).
+ */
 const CONFIG_RESOURCE_COLUMNS: PrinterColumn[] = [
-  { name: 'Accepted', type: 'integer', jsonPath: '.status.acceptedBy', description: 'Prometheus objects that accepted this object' },
-  { name: 'Rejected', type: 'integer', jsonPath: '.status.rejectedBy', description: 'Prometheus objects that rejected this object' },
+  { name: 'Accepted', type: 'integer', jsonPath: '.status.acceptedBy', description: 'Selecting workloads that accepted this object' },
+  { name: 'Rejected', type: 'integer', jsonPath: '.status.rejectedBy', description: 'Selecting workloads that rejected this object' },
   AGE_COLUMN,
 ];
 

@@ -8,7 +8,7 @@
  * a shared constant is caught too.
  */
 import { crdManifests } from './crd-manifest.ts';
-import { alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { alertmanagerConfigSchema, alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { Kind } from './kinds.ts';
 
 type Node = Record<string, unknown>;
@@ -502,6 +502,44 @@ const ALERTMANAGER_ROWS: Row[] = [
   ['terminationGracePeriodSeconds', { type: 'integer', minimum: 0 }],
 ];
 
+const alertmanagerMatchers = (at: string): Row[] => [
+  [`${at}[]`, { type: 'object', required: ['name'] }],
+  [`${at}[].name`, { type: 'string', minLength: 1 }],
+  [`${at}[].value`, string],
+  [`${at}[].matchType`, enumOf(['!=', '=', '=~', '!~'])],
+  [`${at}[].regex`, boolean],
+];
+
+const ALERTMANAGER_CONFIG_ROWS: Row[] = [
+  ['route', { type: 'object' }],
+  ['route.receiver', string],
+  ['route.groupBy', stringList],
+  ['route.groupWait', { ...duration, minLength: 1 }],
+  ['route.groupInterval', { ...duration, minLength: 1 }],
+  ['route.repeatInterval', { ...duration, minLength: 1 }],
+  ...alertmanagerMatchers('route.matchers'),
+  ['route.continue', boolean],
+  ['route.routes', opaqueList],
+  ['route.muteTimeIntervals', stringList],
+  ['route.activeTimeIntervals', stringList],
+  ['receivers', { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] }],
+  ['receivers[]', { type: 'object', required: ['name'] }],
+  ['receivers[].name', { type: 'string', minLength: 1 }],
+  ['inhibitRules[]', { type: 'object' }],
+  ...alertmanagerMatchers('inhibitRules[].targetMatch'),
+  ...alertmanagerMatchers('inhibitRules[].sourceMatch'),
+  ['inhibitRules[].equal', stringList],
+  ['muteTimeIntervals[]', { type: 'object', required: ['name'] }],
+  ['muteTimeIntervals[].name', string],
+  ['muteTimeIntervals[].timeIntervals[].times[].startTime', { type: 'string', pattern: '^((([01][0-9])|(2[0-3])):[0-5][0-9])$|(^24:00$)' }],
+  ['muteTimeIntervals[].timeIntervals[].times[].endTime', { type: 'string', pattern: '^((([01][0-9])|(2[0-3])):[0-5][0-9])$|(^24:00$)' }],
+  ['muteTimeIntervals[].timeIntervals[].weekdays', stringList],
+  ['muteTimeIntervals[].timeIntervals[].daysOfMonth[].start', { type: 'integer', minimum: -31, maximum: 31 }],
+  ['muteTimeIntervals[].timeIntervals[].daysOfMonth[].end', { type: 'integer', minimum: -31, maximum: 31 }],
+  ['muteTimeIntervals[].timeIntervals[].months', stringList],
+  ['muteTimeIntervals[].timeIntervals[].years', { type: 'array', items: { type: 'string', pattern: '^2\\d{3}(?::2\\d{3}|$)' } }],
+];
+
 const ROWS: Record<Kind, Row[]> = {
   Prometheus: PROMETHEUS_ROWS,
   PrometheusAgent: PROMETHEUS_AGENT_ROWS,
@@ -511,11 +549,12 @@ const ROWS: Record<Kind, Row[]> = {
   Probe: PROBE_ROWS,
   ScrapeConfig: SCRAPE_CONFIG_ROWS,
   PrometheusRule: PROMETHEUS_RULE_ROWS,
+  AlertmanagerConfig: ALERTMANAGER_CONFIG_ROWS,
 };
 
 /** The spec schema of each kind, from the source literal and from the generated CRD. */
 const SPEC_SOURCES: [string, (kind: Kind) => Node][] = [
-  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, PrometheusAgent: prometheusAgentSchema, Alertmanager: alertmanagerSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema })[kind].properties.spec as Node],
+  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, PrometheusAgent: prometheusAgentSchema, Alertmanager: alertmanagerSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema, AlertmanagerConfig: alertmanagerConfigSchema })[kind].properties.spec as Node],
   ['the generated CRD', (kind) => {
     const crd = crdManifests().find((c) => c.spec.names.kind === kind);
     const root = crd?.spec.versions[0]?.schema.openAPIV3Schema as { properties: { spec: Node } } | undefined;
@@ -561,6 +600,7 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
     expect(specOf('Probe').required).toBeUndefined();
     expect(specOf('ScrapeConfig').required).toBeUndefined();
     expect(specOf('Alertmanager').required).toBeUndefined();
+    expect(specOf('AlertmanagerConfig').required).toBeUndefined();
   });
 
   it('has exactly the 25 fields of prometheus-operator\'s ServiceMonitor Endpoint', () => {

@@ -1,21 +1,21 @@
 /** `@promop/crds`: types, validators and CRD manifests of monitoring.coreos.com/v1, all from one schema per kind. */
 export { GROUP, VERSION } from './group.ts';
 export {
-  ALL_KINDS, API_VERSIONS, KINDS, PLURALS, PROMETHEUS_WORKLOAD_KINDS, SCRAPE_KINDS, SELECTED_KINDS, WORKLOAD_KINDS, isKind, kindNamed, kindsSelectedBy,
-  type Kind, type KindRole, type ListOf, type PrometheusWorkloadKind, type ScrapeKind, type SelectedKind, type SelectorStem, type WorkloadKind,
+  ALL_KINDS, API_VERSIONS, KINDS, PLURALS, PROMETHEUS_SELECTED_KINDS, PROMETHEUS_WORKLOAD_KINDS, SCRAPE_KINDS, SELECTED_KINDS, WORKLOAD_KINDS, isKind, kindNamed, kindsSelectedBy,
+  type Kind, type KindRole, type ListOf, type PrometheusSelectedKind, type PrometheusWorkloadKind, type ScrapeKind, type SelectedKind, type SelectorStem, type WorkloadKind,
 } from './kinds.ts';
 export type {
-  Alertmanager, AlertmanagerConfigReceiver, AlertmanagerEndpoints, AlertmanagerSpec, ApiServerConfig, Authorization, BasicAuth, ConfigMapKeySelector, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
+  Alertmanager, AlertmanagerConfig, AlertmanagerConfigReceiver, AlertmanagerConfigSpec, AlertmanagerEndpoints, AlertmanagerMatcher, AlertmanagerRoute, InhibitRule, MuteTimeInterval, AlertmanagerSpec, ApiServerConfig, Authorization, BasicAuth, ConfigMapKeySelector, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
   PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Probe, ProbeSpec, ProberSpec, ProbeTargetIngress, ProbeTargetStaticConfig, Prometheus, PrometheusAgent, PrometheusAgentSpec, ScrapeConfig, ScrapeConfigSpec, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
   PrometheusStatus, ProxyConfig, RelabelConfig, RemoteReadSpec, RemoteWriteSpec, Rule, RuleGroup, SafeAuthorization, SafeTLSConfig, SecretKeySelector,
   ResourceOfKind, SecretOrConfigMap, ServiceMonitor, ServiceMonitorSpec, Sigv4, TLSConfig,
 } from './types.ts';
 export {
-  validateAlertmanager, validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusAgent, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,
+  validateAlertmanager, validateAlertmanagerConfig, validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusAgent, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,
   type ValidationError, type ValidationResult,
 } from './validation.ts';
 export {
-  alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema, RESOURCE_SCHEMAS,
+  alertmanagerConfigSchema, alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema, RESOURCE_SCHEMAS,
 } from './resource-schemas.ts';
 export type { SchemaNode } from './schema-node.ts';
 export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';

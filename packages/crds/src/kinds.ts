@@ -14,9 +14,10 @@ export { GROUP } from './group.ts';
  * What a kind is to promop:
  * - `workload`: an object promop runs pods for (a StatefulSet, its config Secret, its governing Service);
  * - `scrape`: a team's object selected by workloads, rendered into scrape jobs;
- * - `rules`: a team's object selected by workloads, rendered into rule files.
+ * - `rules`: a team's object selected by workloads, rendered into rule files;
+ * - `alerting`: a team's object selected by Alertmanagers, rendered into routes, receivers and inhibit rules.
  */
-export type KindRole = 'workload' | 'scrape' | 'rules';
+export type KindRole = 'workload' | 'scrape' | 'rules' | 'alerting';
 
 interface KindFacts {
   /** The resource name in API paths and RBAC rules. */
@@ -65,6 +66,10 @@ export const KINDS = {
     plural: 'prometheusrules', version: 'v1', shortName: 'promrule', role: 'rules', list: 'prometheusRules',
     selectedBy: { fieldStem: 'rule', workloads: ['Prometheus'] },
   },
+  AlertmanagerConfig: {
+    plural: 'alertmanagerconfigs', version: 'v1alpha1', shortName: 'amcfg', role: 'alerting', list: 'alertmanagerConfigs',
+    selectedBy: { fieldStem: 'alertmanagerConfig', workloads: ['Alertmanager'] },
+  },
 } as const satisfies Record<string, KindFacts>;
 
 type Registry = typeof KINDS;
@@ -77,6 +82,8 @@ export type WorkloadKind = { [K in Kind]: Registry[K]['role'] extends 'workload'
 export type PrometheusWorkloadKind = { [K in Kind]: Registry[K] extends { program: 'prometheus' } ? K : never }[Kind];
 /** A kind workloads select: the teams' objects. */
 export type SelectedKind = Exclude<Kind, WorkloadKind>;
+/** A kind the Prometheus family selects (everything a Prometheus configuration is made from besides the workload). */
+export type PrometheusSelectedKind = { [K in SelectedKind]: 'Prometheus' extends Registry[K]['selectedBy']['workloads'][number] ? K : 'PrometheusAgent' extends Registry[K]['selectedBy']['workloads'][number] ? K : never }[SelectedKind];
 /** A selected kind rendered into scrape jobs. */
 export type ScrapeKind = { [K in Kind]: Registry[K]['role'] extends 'scrape' ? K : never }[Kind];
 /** The snapshot property that lists objects of kind K (`serviceMonitors` for ServiceMonitor). */
@@ -95,10 +102,15 @@ export const WORKLOAD_KINDS: readonly WorkloadKind[] = kindsWhere<WorkloadKind>(
 export const PROMETHEUS_WORKLOAD_KINDS: readonly PrometheusWorkloadKind[] = kindsWhere<PrometheusWorkloadKind>((facts) => facts.program === 'prometheus');
 /** The selected kinds, in the order their verdicts and jobs are listed. */
 export const SELECTED_KINDS: readonly SelectedKind[] = kindsWhere<SelectedKind>((facts) => facts.role !== 'workload');
+/** The selected kinds a Prometheus or PrometheusAgent selects, in the same order. */
+export const PROMETHEUS_SELECTED_KINDS: readonly PrometheusSelectedKind[] = kindsWhere<PrometheusSelectedKind>((facts) =>
+  facts.selectedBy !== undefined && facts.selectedBy.workloads.some((workload) => (PROMETHEUS_WORKLOAD_KINDS as readonly string[]).includes(workload)));
 /** The selected kinds rendered into scrape jobs. */
 export const SCRAPE_KINDS: readonly ScrapeKind[] = kindsWhere<ScrapeKind>((facts) => facts.role === 'scrape');
 
 /** The selected kinds a workload of kind `workload` selects (a PrometheusAgent loads no rules). */
+export function kindsSelectedBy(workload: PrometheusWorkloadKind): readonly PrometheusSelectedKind[];
+export function kindsSelectedBy(workload: WorkloadKind): readonly SelectedKind[];
 export function kindsSelectedBy(workload: WorkloadKind): readonly SelectedKind[] {
   return SELECTED_KINDS.filter((kind) => (KINDS[kind].selectedBy.workloads as readonly string[]).includes(workload));
 }

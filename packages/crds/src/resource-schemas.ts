@@ -2,6 +2,7 @@
 import { KINDS, type Kind } from './kinds.ts';
 import { resourceSchema } from './schemas/resource.ts';
 import { alertmanagerSpecSchema, alertmanagerStatusSchema } from './schemas/alertmanager.ts';
+import { alertmanagerConfigSpecSchema, alertmanagerConfigStatusSchema } from './schemas/alertmanager-config.ts';
 import { probeSpecSchema, probeStatusSchema } from './schemas/probe.ts';
 import { scrapeConfigSpecSchema, scrapeConfigStatusSchema } from './schemas/scrape-config.ts';
 import { podMonitorSpecSchema, podMonitorStatusSchema } from './schemas/pod-monitor.ts';
@@ -28,6 +29,9 @@ export const scrapeConfigSchema = resourceSchema('ScrapeConfig', scrapeConfigSpe
 /** Schema of a whole PrometheusRule object. */
 export const prometheusRuleSchema = resourceSchema('PrometheusRule', prometheusRuleSpecSchema, prometheusRuleStatusSchema, KINDS.PrometheusRule.version);
 
+/** Schema of a whole AlertmanagerConfig object (monitoring.coreos.com/v1alpha1). */
+export const alertmanagerConfigSchema = resourceSchema('AlertmanagerConfig', alertmanagerConfigSpecSchema, alertmanagerConfigStatusSchema, KINDS.AlertmanagerConfig.version);
+
 /** The spec and status schemas of each kind, the parts the CRD manifests are built from. */
 export const KIND_SCHEMAS = {
   Prometheus: { spec: prometheusSpecSchema, status: prometheusStatusSchema },
@@ -38,6 +42,7 @@ export const KIND_SCHEMAS = {
   Probe: { spec: probeSpecSchema, status: probeStatusSchema },
   ScrapeConfig: { spec: scrapeConfigSpecSchema, status: scrapeConfigStatusSchema },
   PrometheusRule: { spec: prometheusRuleSpecSchema, status: prometheusRuleStatusSchema },
+  AlertmanagerConfig: { spec: alertmanagerConfigSpecSchema, status: alertmanagerConfigStatusSchema },
 } as const satisfies Record<Kind, { spec: object; status: object }>;
 
 /** The whole-object schema of each kind, for code that handles every kind alike (validators, key references). */
@@ -50,4 +55,5 @@ export const RESOURCE_SCHEMAS = {
   Probe: probeSchema,
   ScrapeConfig: scrapeConfigSchema,
   PrometheusRule: prometheusRuleSchema,
+  AlertmanagerConfig: alertmanagerConfigSchema,
 } as const satisfies Record<Kind, object>;

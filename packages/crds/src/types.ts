@@ -5,11 +5,12 @@
  * API server (or the validators, which return the defaulted copy) fill them in.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { alertmanagerSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { alertmanagerConfigSchema, alertmanagerSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
 import type { scrapeConfigSpecSchema } from './schemas/scrape-config.ts';
 import type { probeSpecSchema, probeTargetIngressSchema, probeTargetStaticConfigSchema, proberSpecSchema } from './schemas/probe.ts';
 import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
 import type { receiverSchema } from './schemas/alertmanager-config-receivers.ts';
+import type { alertmanagerConfigSpecSchema, alertmanagerMatcherSchema, alertmanagerRouteSchema, inhibitRuleSchema, muteTimeIntervalSchema } from './schemas/alertmanager-config.ts';
 import type { apiServerConfigSchema } from './schemas/api-server-config.ts';
 import type { configMapKeySelectorSchema, labelSelectorSchema, namespaceSelectorSchema, objectMetaSchema, secretKeySelectorSchema, secretOrConfigMapSchema, sigv4Schema } from './schemas/common.ts';
 import type { authorizationSchema, basicAuthSchema, oauth2Schema, proxyProperties, safeAuthorizationSchema } from './schemas/http-auth.ts';
@@ -32,6 +33,18 @@ export type Prometheus = Derive<typeof prometheusSchema>;
 export type Alertmanager = Derive<typeof alertmanagerSchema>;
 /** Alertmanager `.spec`. */
 export type AlertmanagerSpec = NonNullable<Alertmanager['spec']>;
+/** A whole AlertmanagerConfig object (v1alpha1). */
+export type AlertmanagerConfig = Derive<typeof alertmanagerConfigSchema>;
+/** AlertmanagerConfig `.spec`. */
+export type AlertmanagerConfigSpec = Derive<typeof alertmanagerConfigSpecSchema>;
+/** A route of an AlertmanagerConfig (nested routes arrive untyped and are checked against this shape). */
+export type AlertmanagerRoute = Derive<typeof alertmanagerRouteSchema>;
+/** A label matcher of an AlertmanagerConfig route or inhibit rule. */
+export type AlertmanagerMatcher = Derive<typeof alertmanagerMatcherSchema>;
+/** An inhibit rule of an AlertmanagerConfig. */
+export type InhibitRule = Derive<typeof inhibitRuleSchema>;
+/** A named set of time intervals of an AlertmanagerConfig. */
+export type MuteTimeInterval = Derive<typeof muteTimeIntervalSchema>;
 /** A whole PrometheusAgent object (v1alpha1). */
 export type PrometheusAgent = Derive<typeof prometheusAgentSchema>;
 /** PrometheusAgent `.spec`. */
@@ -128,4 +141,5 @@ export interface ResourceOfKind {
   Probe: Probe;
   ScrapeConfig: ScrapeConfig;
   PrometheusRule: PrometheusRule;
+  AlertmanagerConfig: AlertmanagerConfig;
 }

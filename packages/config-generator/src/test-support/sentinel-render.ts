@@ -39,7 +39,7 @@ const PATTERN_MINIMA: Readonly<Record<string, string>> = {
 };
 
 /** The kinds whose string fields can reach the configuration. */
-export type RenderedKind = Exclude<Kind, 'Alertmanager'>; // an Alertmanager's fields reach alertmanager.yaml, not prometheus.yaml
+export type RenderedKind = Exclude<Kind, 'Alertmanager' | 'AlertmanagerConfig'>; // their fields reach alertmanager.yaml, not prometheus.yaml
 
 /** The spec schema of each kind. */
 export const SPEC_SCHEMAS: Readonly<Record<RenderedKind, SchemaNode>> = {

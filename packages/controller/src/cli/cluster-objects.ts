@@ -5,7 +5,7 @@
  */
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { ResourceOfKind } from '@promop/crds';
-import { ALL_KINDS, GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, SELECTED_KINDS, type Kind, type ListOf } from '@promop/crds/kinds';
+import { ALL_KINDS, GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, PROMETHEUS_SELECTED_KINDS, type Kind, type ListOf } from '@promop/crds/kinds';
 import { KubeReadError, type KubeReader } from './kube-reader.ts';
 
 /** The custom resources of a cluster, one list per kind of the registry (`serviceMonitors`, ...), and its namespaces. */
@@ -26,7 +26,7 @@ export function concatClusterObjects(a: ClusterObjects, b: ClusterObjects): Clus
  * The kinds the commands read: those a Prometheus configuration is made from. Alertmanagers are not rendered by
  * the CLI, so they are not listed (a user may read the cluster without the right to list them).
  */
-const LISTED_KINDS: readonly Kind[] = [...PROMETHEUS_WORKLOAD_KINDS, ...SELECTED_KINDS];
+const LISTED_KINDS: readonly Kind[] = [...PROMETHEUS_WORKLOAD_KINDS, ...PROMETHEUS_SELECTED_KINDS];
 
 /**
  * Lists the custom resources and namespaces. A refused list is a KubeReadError naming the resource. A kind the

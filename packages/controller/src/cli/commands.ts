@@ -4,7 +4,7 @@
  * `promop --help` loads nothing but this file. Nothing here may import more than command-line.ts and the registry of
  * kinds (a table of names, without the schemas).
  */
-import { PROMETHEUS_WORKLOAD_KINDS, SELECTED_KINDS, type PrometheusWorkloadKind, type SelectedKind } from '@promop/crds/kinds';
+import { PROMETHEUS_WORKLOAD_KINDS, PROMETHEUS_SELECTED_KINDS, type PrometheusWorkloadKind, type PrometheusSelectedKind } from '@promop/crds/kinds';
 import type { CommandSpec, FlagSpec } from './command-line.ts';
 
 /** The standard streams, as functions so tests can capture them. */
@@ -31,7 +31,7 @@ export interface CommandEntry {
  * The kinds `explain` takes, the teams' kinds first: on the command line each is accepted by its name, plural or
  * short name, as kubectl accepts them (kindNamed in the registry of kinds).
  */
-export const EXPLAIN_KINDS: readonly (SelectedKind | PrometheusWorkloadKind)[] = [...SELECTED_KINDS, ...PROMETHEUS_WORKLOAD_KINDS];
+export const EXPLAIN_KINDS: readonly (PrometheusSelectedKind | PrometheusWorkloadKind)[] = [...PROMETHEUS_SELECTED_KINDS, ...PROMETHEUS_WORKLOAD_KINDS];
 
 /** The flags that choose the cluster, named and meant as kubectl's. */
 export const CLUSTER_FLAGS: readonly FlagSpec[] = [

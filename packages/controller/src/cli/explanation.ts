@@ -10,13 +10,13 @@ import { load } from 'js-yaml';
 import { generate, ruleFileName, type FieldProblem, type GeneratorOutput, type ResourceKind, type Verdict } from '@promop/config-generator';
 import type { ConfigResourceStatus, PrometheusStatus } from '@promop/crds';
 import { expectedShardFiles } from '../reconcile/expected-shard-files.ts';
-import { KINDS, SELECTED_KINDS, kindsSelectedBy, type ListOf, type SelectedKind } from '@promop/crds/kinds';
+import { KINDS, PROMETHEUS_SELECTED_KINDS, kindsSelectedBy, type ListOf, type PrometheusSelectedKind } from '@promop/crds/kinds';
 import { generatorInput, type GeneratorSources } from '../reconcile/generator-input.ts';
 import { namingOf, workloadKind, type PrometheusWorkload, type WorkloadKind } from '../workload/workload-kind.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
 
 /** The kinds a Prometheus selects (a PrometheusAgent: all but PrometheusRule). */
-export type SelectableKind = SelectedKind;
+export type SelectableKind = PrometheusSelectedKind;
 
 /** A monitor or rule as explain names it. */
 export interface ResourceName {
@@ -112,7 +112,7 @@ export interface PrometheusExplanation {
 export type ConfigSecretUids = ReadonlyMap<string, readonly (string | undefined)[]>;
 
 /** The snapshot's lists of the selected kinds. */
-type ResourceList = ListOf<SelectedKind>;
+type ResourceList = ListOf<PrometheusSelectedKind>;
 
 /** The kinds `workload` selects: a PrometheusAgent evaluates no rules, so it has no PrometheusRule verdicts. */
 function kindsOf(workload: PrometheusWorkload): readonly SelectableKind[] {
@@ -126,7 +126,7 @@ export function workloadsOf(snapshot: Pick<ClusterSnapshot, 'prometheuses' | 'pr
 
 /** Renders `prometheus` (a Prometheus or PrometheusAgent) from the snapshot exactly as the operator's reconcile does. */
 export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: PrometheusWorkload): GeneratorOutput {
-  const lists = [...SELECTED_KINDS.map((kind) => KINDS[kind].list), 'namespaces'] as const;
+  const lists = [...PROMETHEUS_SELECTED_KINDS.map((kind) => KINDS[kind].list), 'namespaces'] as const;
   const sources = Object.fromEntries(lists.map((list) => [list, { list: () => snapshot[list] }])) as unknown as GeneratorSources;
   return generate(generatorInput(prometheus, sources, { secrets: snapshot.secrets, configMaps: snapshot.configMaps }));
 }

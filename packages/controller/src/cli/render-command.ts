@@ -13,7 +13,7 @@ import {
   type ResourceRef,
   type Verdict,
 } from '@promop/config-generator';
-import { ALL_KINDS, KINDS, SELECTED_KINDS, VALIDATORS, WORKLOAD_KINDS, kindsSelectedBy, type ResourceOfKind, type ValidationError } from '@promop/crds';
+import { ALL_KINDS, KINDS, PROMETHEUS_SELECTED_KINDS, VALIDATORS, WORKLOAD_KINDS, kindsSelectedBy, type ResourceOfKind, type ValidationError } from '@promop/crds';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
@@ -265,7 +265,7 @@ function summary(verdicts: readonly Verdict[]): string {
   // Every kind the rendered workloads select, 0/0 included; an agent evaluates no rules, so PrometheusRules are
   // counted only when a Prometheus was rendered too.
   const workloads = WORKLOAD_KINDS.filter((kind) => verdicts.some((verdict) => verdict.resource.kind === kind));
-  const kinds = SELECTED_KINDS.filter((kind) => (workloads.length > 0 ? workloads : ['Prometheus' as const]).some((workload) => kindsSelectedBy(workload).includes(kind)));
+  const kinds = PROMETHEUS_SELECTED_KINDS.filter((kind) => (workloads.length > 0 ? workloads : ['Prometheus' as const]).some((workload) => kindsSelectedBy(workload).includes(kind)));
   return kinds
     .map((kind) => {
       const ofKind = verdicts.filter((verdict) => verdict.resource.kind === kind);

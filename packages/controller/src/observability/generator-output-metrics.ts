@@ -4,10 +4,10 @@
  * server.
  */
 import { oncePerObject, type GeneratorOutput, type Verdict } from '@promop/config-generator';
-import { SELECTED_KINDS, type SelectedKind } from '@promop/crds/kinds';
+import { PROMETHEUS_SELECTED_KINDS, type PrometheusSelectedKind } from '@promop/crds/kinds';
 
 /** The custom resources promop selects for a Prometheus: the registry's selected kinds. */
-export type ManagedKind = SelectedKind;
+export type ManagedKind = PrometheusSelectedKind;
 
 /** Counts for one kind under one Prometheus: selected and valid, selected but rejected as invalid. */
 export interface ManagedCounts {
@@ -16,7 +16,7 @@ export interface ManagedCounts {
 }
 
 /** The kinds counted in promop_managed_resources. */
-export const MANAGED_KINDS: readonly ManagedKind[] = SELECTED_KINDS;
+export const MANAGED_KINDS: readonly ManagedKind[] = PROMETHEUS_SELECTED_KINDS;
 
 /**
  * Per kind, the monitors and rules the Prometheus selects: `selected` those accepted into its config, `rejected`

@@ -29,7 +29,7 @@
  * annotation does not cause a reconcile of its own.
  */
 import type { V1ObjectMeta, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
-import { GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, SELECTED_KINDS } from '@promop/crds';
+import { GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, PROMETHEUS_SELECTED_KINDS } from '@promop/crds';
 import type { ClusterCaches, ReferencedKind } from '../kube/index.ts';
 import { PROMETHEUS_NAME_LABEL, WORKLOADS, type WorkloadKind } from '../workload/index.ts';
 import { appliedHashOf } from './applied-hash.ts';
@@ -152,7 +152,7 @@ export function enqueueOnChanges(caches: ClusterCaches, queues: WorkloadQueues, 
       if (change !== 'update' || changedBesidesStatus(previous, workload)) queues[kind].add(objectKey(workload.metadata.namespace, workload.metadata.name));
     });
   }
-  for (const kind of SELECTED_KINDS) {
+  for (const kind of PROMETHEUS_SELECTED_KINDS) {
     caches[KINDS[kind].list].onChange((resource: { status?: Parameters<typeof boundPrometheuses>[0] }, change, previous) => {
       if (change === 'update' && !changedBesidesStatus(previous, resource)) return;
       everyPrometheus();

@@ -5,18 +5,18 @@
  * (kube/referenced-objects.ts): the generator never needs another.
  */
 import type { GeneratorInput } from '@promop/config-generator';
-import { KINDS, SELECTED_KINDS, type ListOf, type SelectedKind } from '@promop/crds/kinds';
+import { KINDS, PROMETHEUS_SELECTED_KINDS, type ListOf, type PrometheusSelectedKind } from '@promop/crds/kinds';
 import type { ResourceOfKind } from '@promop/crds';
 import type { PrometheusWorkload } from '../workload/index.ts';
 import type { ClusterCaches, ReferencedData } from '../kube/index.ts';
 
 /** What generatorInput reads of the caches: their lists (the operator's caches, or `promop explain`'s snapshot). */
-export type GeneratorSources = { [K in SelectedKind as ListOf<K>]: { list(): readonly ResourceOfKind[K][] } } & { namespaces: { list(): ReturnType<ClusterCaches['namespaces']['list']> } };
+export type GeneratorSources = { [K in PrometheusSelectedKind as ListOf<K>]: { list(): readonly ResourceOfKind[K][] } } & { namespaces: { list(): ReturnType<ClusterCaches['namespaces']['list']> } };
 
 /** The candidates of every selected kind, one list each, as the generator's input names them. */
-export function selectedObjectLists(sources: GeneratorSources): { [K in SelectedKind as ListOf<K>]: ResourceOfKind[K][] } {
-  const lists = SELECTED_KINDS.map((kind) => [KINDS[kind].list, [...(sources as unknown as Record<string, { list(): readonly unknown[] }>)[KINDS[kind].list]!.list()]]);
-  return Object.fromEntries(lists) as { [K in SelectedKind as ListOf<K>]: ResourceOfKind[K][] };
+export function selectedObjectLists(sources: GeneratorSources): { [K in PrometheusSelectedKind as ListOf<K>]: ResourceOfKind[K][] } {
+  const lists = PROMETHEUS_SELECTED_KINDS.map((kind) => [KINDS[kind].list, [...(sources as unknown as Record<string, { list(): readonly unknown[] }>)[KINDS[kind].list]!.list()]]);
+  return Object.fromEntries(lists) as { [K in PrometheusSelectedKind as ListOf<K>]: ResourceOfKind[K][] };
 }
 
 /** Everything `generate()` needs for `prometheus`, from the caches and the referenced objects' data. */

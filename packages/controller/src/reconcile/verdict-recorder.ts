@@ -6,7 +6,7 @@
  * pass after one change among thousands of monitors look at the changed ones only.
  */
 import { oncePerObject, type ResourceKind, type Verdict } from '@promop/config-generator';
-import { API_VERSIONS, GROUP, KINDS, SELECTED_KINDS, type Kind, type PodMonitor, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { API_VERSIONS, GROUP, KINDS, kindsSelectedBy, type AlertmanagerConfig, type Kind, type PodMonitor, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError, INVALID_CONFIGURATION_REASON, SELECTING_ACTION } from '../kube/index.ts';
 import type { PrometheusWorkload, WorkloadNaming } from '../workload/index.ts';
@@ -17,7 +17,7 @@ import { objectKey, splitKey } from './key.ts';
 import type { ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from './reconciler-ports.ts';
 import type { ProcessOutcome } from './work-queue.ts';
 
-type ConfigResource = ServiceMonitor | PodMonitor | Probe | ScrapeConfig | PrometheusRule;
+type ConfigResource = ServiceMonitor | PodMonitor | Probe | ScrapeConfig | PrometheusRule | AlertmanagerConfig;
 
 /**
  * Binding writes in flight at once: enough to hide the round trip (1,000 bindings in about a second instead of
@@ -132,10 +132,10 @@ export class VerdictRecorder {
     return oncePerObject(this.#objectStrings, object, build);
   }
 
-  /** Every cached monitor and rule with its kind: the objects that may carry a Prometheus' binding. */
+  /** Every cached object of the kinds this workload kind selects: the objects that may carry one of its bindings. */
   #configResources(): [Kind, ConfigResource][] {
     const { caches } = this.#deps;
-    return SELECTED_KINDS.flatMap((kind) => caches[KINDS[kind].list].list().map((r): [Kind, ConfigResource] => [kind, r]));
+    return kindsSelectedBy(this.#deps.naming.kind).flatMap((kind) => caches[KINDS[kind].list].list().map((r): [Kind, ConfigResource] => [kind, r]));
   }
 
   /**

@@ -8,3 +8,4 @@ export declare const PodMonitor: ValidateFunction;
 export declare const Probe: ValidateFunction;
 export declare const ScrapeConfig: ValidateFunction;
 export declare const PrometheusRule: ValidateFunction;
+export declare const AlertmanagerConfig: ValidateFunction;

@@ -8,6 +8,7 @@
  * same strings.
  */
 import { bool, duration, oneOf, secretKeySelectorSchema, sigv4Schema, str, stringMap, URL_PATTERN } from './common.ts';
+import { withShallowDescriptions } from '../schema-node.ts';
 import { basicAuthSchema, oauth2Schema, proxyProperties, safeAuthorizationSchema } from './http-auth.ts';
 import { safeTlsConfigSchema } from './tls-config.ts';
 
@@ -71,7 +72,8 @@ export const receiverHttpConfigSchema = {
   },
 } as const;
 
-const httpConfig = receiverHttpConfigSchema;
+// Repeated for each notifier kind: only the block's first two levels keep their descriptions (schema-node.ts).
+const httpConfig = withShallowDescriptions(receiverHttpConfigSchema);
 
 /** PagerDuty notifier. */
 const pagerdutyConfigSchema = {

@@ -184,6 +184,21 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
       alertmanagerConfigSelector: { matchLabels: { alertmanagerConfig: 'example' } },
     }),
   },
+  // AlertmanagerConfig
+  { title: 'an AlertmanagerConfig with an empty spec', kind: 'AlertmanagerConfig', object: object('AlertmanagerConfig', 'empty-spec', {}) },
+  {
+    title: 'an AlertmanagerConfig with the deprecated regex matcher flag, no matchType and a webhook by URL',
+    kind: 'AlertmanagerConfig',
+    object: object('AlertmanagerConfig', 'regex-matchers', {
+      route: {
+        receiver: 'webhook', groupBy: ['job'], groupWait: '30s', repeatInterval: '12h',
+        matchers: [{ name: 'severity', value: 'critical|warning', regex: true }, { name: 'team', value: 'a' }],
+        routes: [{ receiver: 'webhook', matchers: [{ name: 'alertname', value: 'Watchdog' }] }],
+      },
+      receivers: [{ name: 'webhook', webhookConfigs: [{ url: 'http://receiver.example:8080/alerts' }] }],
+      inhibitRules: [{ sourceMatch: [{ name: 'severity', value: 'critical' }], targetMatch: [{ name: 'severity', value: 'warning' }], equal: ['job'] }],
+    }),
+  },
   // PrometheusRule
   { title: 'a PrometheusRule with an empty spec', kind: 'PrometheusRule', object: object('PrometheusRule', 'empty-spec', {}) },
   {
