@@ -3,6 +3,10 @@
  * monitors and rules to prometheus.yaml per shard, rule files, TLS assets and verdicts.
  */
 export { generate } from './generate.ts';
+export {
+  DEFAULT_ALERTMANAGER_CONFIG, DEFAULT_ALERTMANAGER_VERSION, generateAlertmanagerConfiguration,
+  type AlertmanagerConfiguration, type AlertmanagerConfigurationInput,
+} from './alertmanager/alertmanager-configuration.ts';
 export { RenderMemo, type RenderMemoStats } from './render-memo.ts';
 export { oncePerObject } from './per-object.ts';
 export { ResultsByPosition } from './by-position.ts';

@@ -5,7 +5,10 @@
  * three meshed pods; a new base configuration reaches the Secret and rolls the pods; a configSecret that is not YAML
  * is refused with the reason in the status and an Event, never quoting the Secret, and the running configuration
  * stays; an Alertmanager without a configSecret runs one that sends nothing; an Alertmanager the operator's
- * `alertmanagerSelector` (`--alertmanager-instance-selector`) does not match is left alone.
+ * `alertmanagerSelector` (`--alertmanager-instance-selector`) does not match is left alone. Then the teams: an
+ * Alertmanager selecting AlertmanagerConfigs routes each team's alerts to that team's receivers (asked of
+ * Alertmanager's own routing code, `amtool config routes test`), with credentials read from the team's own
+ * namespace only; a broken object is rejected alone, with the reason in its status and an Event.
  */
 import { AppsV1Api, type V1StatefulSet } from '@kubernetes/client-node';
 import { spawnSync } from 'node:child_process';
@@ -13,14 +16,19 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { REPO_ROOT, eventually, toolPath } from '@promop/testkit';
 import { load } from 'js-yaml';
-import { CONFIG_HASH_ANNOTATION, DEFAULT_ALERTMANAGER_CONFIG } from './alertmanager/alertmanager-children.ts';
+import { DEFAULT_ALERTMANAGER_CONFIG } from '@promop/config-generator';
+import { CONFIG_HASH_ANNOTATION } from './alertmanager/alertmanager-children.ts';
 import { INVALID_CONFIGURATION_REASON } from './alertmanager/reconcile-alertmanager.ts';
 import { OperatorWorld } from './test-support/operator-world.ts';
 
 const id = randomBytes(3).toString('hex');
 const MONITORING = `am-monitoring-${id}`;
+const TEAM_A = `am-team-a-${id}`;
+const TEAM_B = `am-team-b-${id}`;
+const TEAMS_LABEL = { 'promop.test/alerting': id };
 const SECRET_MARKER = `smtp-password-${id}`;
 const INSTANCE = { 'promop.test/instance': id };
 
@@ -39,6 +47,9 @@ const baseConfig = (receiver: string) => [
   '',
 ].join('\n');
 
+/** A base configuration as promop writes it back when the Alertmanager selects AlertmanagerConfigs and none is selected. */
+const asMerged = (text: string) => ({ ...(load(text) as object), templates: [] });
+
 let world: OperatorWorld;
 let apps: AppsV1Api;
 
@@ -56,7 +67,10 @@ const setBaseConfig = (text: string) => world.core.replaceNamespacedSecret({
 });
 
 beforeAll(async () => {
-  world = await OperatorWorld.create({ operatorNamespace: `promop-am-system-${id}`, identity: `promop-am-${id}`, namespaces: { [MONITORING]: {} } });
+  world = await OperatorWorld.create({
+    operatorNamespace: `promop-am-system-${id}`, identity: `promop-am-${id}`,
+    namespaces: { [MONITORING]: {}, [TEAM_A]: TEAMS_LABEL, [TEAM_B]: TEAMS_LABEL },
+  });
   apps = world.admin.makeApiClient(AppsV1Api);
   await world.createSecret(MONITORING, 'alertmanager-main', { 'alertmanager.yaml': baseConfig('team-a') });
   // kube-prometheus' own Alertmanager, as the corpus has it (only its namespace is this test's).
@@ -76,7 +90,9 @@ test('kube-prometheus\' Alertmanager runs the platform\'s configuration, which a
   const stored = await eventually(() => readAlertmanager('main'), (alertmanager) => reconciled(alertmanager)?.status === 'True');
   expect(reconciled(stored)).toMatchObject({ status: 'True', reason: 'Reconciled' });
   const config = await generatedConfig('main');
-  expect(config).toBe(baseConfig('team-a'));
+  // It selects AlertmanagerConfigs (of its own namespace: none), so the base is read and written again, as upstream
+  // does: the same configuration, with prometheus-operator's always-present templates list.
+  expect(load(config)).toEqual(asMerged(baseConfig('team-a')));
   const file = join(mkdtempSync(join(tmpdir(), 'promop-am-')), 'alertmanager.yaml');
   writeFileSync(file, config);
   const checked = spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' });
@@ -104,7 +120,7 @@ test('an Alertmanager without a configSecret runs a configuration that sends not
 test('a new base configuration reaches the Secret and rolls the pods', async () => {
   const before = (await statefulSet('main')).spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION];
   await setBaseConfig(baseConfig('team-b'));
-  await eventually(() => generatedConfig('main'), (config) => config === baseConfig('team-b'));
+  await eventually(async () => load(await generatedConfig('main')), (config) => isDeepStrictEqual(config, asMerged(baseConfig('team-b'))));
   const after = await eventually(async () => (await statefulSet('main')).spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION], (hash) => hash !== before);
   expect(after).toMatch(/^[0-9a-f]{16}$/);
 }, 60_000);
@@ -117,7 +133,7 @@ test('a configSecret that is not YAML is refused with the reason, without quotin
   const events = await eventually(() => world.warningEvents(MONITORING, 'Alertmanager', 'main'), (found) => found.some((event) => event.reason === INVALID_CONFIGURATION_REASON));
   expect(JSON.stringify(events)).not.toContain(SECRET_MARKER);
   expect(JSON.stringify(stored)).not.toContain(SECRET_MARKER);
-  expect(await generatedConfig('main')).toBe(baseConfig('team-b'));
+  expect(load(await generatedConfig('main'))).toEqual(asMerged(baseConfig('team-b')));
   expect(world.logLines.join('\n')).not.toContain(SECRET_MARKER);
 }, 60_000);
 
@@ -130,3 +146,73 @@ test('an Alertmanager the instance selector does not match gets no children and 
   const service = await world.core.readNamespacedService({ namespace: MONITORING, name: 'alertmanager-operated' });
   expect(service.metadata?.ownerReferences?.map((owner) => owner.name)).not.toContain('foreign');
 }, 60_000);
+
+describe('an Alertmanager selecting the teams\' AlertmanagerConfigs', () => {
+  const TEAMS_BASE = 'route:\n  receiver: platform\nreceivers:\n- name: platform\n';
+  const HOOK_MARKER = `hook-token-${id}`;
+  let text = '';
+
+  beforeAll(async () => {
+    await world.createSecret(MONITORING, 'alertmanager-teams', { 'alertmanager.yaml': TEAMS_BASE });
+    // Team A's webhook URL is a credential, in a Secret of its namespace; team B names a Secret of team A's.
+    await world.createSecret(TEAM_A, 'hook', { url: `http://hooks.example/${HOOK_MARKER}` });
+    await world.createObject('AlertmanagerConfig', TEAM_A, 'oncall', {
+      route: { receiver: 'pager', groupBy: ['alertname'] },
+      receivers: [{ name: 'pager', webhookConfigs: [{ urlSecret: { name: 'hook', key: 'url' } }] }],
+    });
+    await world.createObject('AlertmanagerConfig', TEAM_B, 'thief', {
+      route: { receiver: 'steal' },
+      receivers: [{ name: 'steal', webhookConfigs: [{ urlSecret: { name: 'hook', key: 'url' } }] }],
+    });
+    await world.createObject('AlertmanagerConfig', TEAM_B, 'broken', { route: { receiver: 'nobody' }, receivers: [{ name: 'somebody' }] });
+    await world.createObject('Alertmanager', MONITORING, 'teams', {
+      replicas: 1, alertmanagerConfigSelector: {}, alertmanagerConfigNamespaceSelector: { matchLabels: TEAMS_LABEL },
+    }, INSTANCE);
+    text = await eventually(() => generatedConfig('teams'), (config) => config.includes(`${TEAM_A}/oncall/pager`));
+  }, 60_000);
+
+  const binding = async (namespace: string, name: string) => {
+    const stored = await world.readObject<{ status?: { bindings?: { name: string; resource: string; conditions?: { status: string; reason?: string; message?: string }[] }[] } }>('AlertmanagerConfig', namespace, name);
+    return stored.status?.bindings?.find((each) => each.resource === 'alertmanagers' && each.name === 'teams')?.conditions?.[0];
+  };
+
+  test('routes team A\'s alerts to team A\'s webhook, which Alertmanager\'s own routing code confirms', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'promop-am-')), 'alertmanager.yaml');
+    writeFileSync(file, text);
+    expect(spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' }).status).toBe(0);
+    const routed = (namespace: string) => spawnSync(toolPath('amtool'), ['config', 'routes', 'test', `--config.file=${file}`, `namespace="${namespace}"`], { encoding: 'utf8' }).stdout.trim();
+    expect(routed(TEAM_A)).toBe(`${TEAM_A}/oncall/pager`);
+    expect(routed(TEAM_B)).toBe('platform');
+    expect(text).toContain(`http://hooks.example/${HOOK_MARKER}`);
+  });
+
+  test('says in each object\'s status whether the Alertmanager accepted it, and why not', async () => {
+    expect(await eventually(() => binding(TEAM_A, 'oncall'), (condition) => condition?.status === 'True')).toMatchObject({ status: 'True' });
+    const broken = await eventually(() => binding(TEAM_B, 'broken'), (condition) => condition?.status === 'False');
+    expect(broken).toMatchObject({ reason: 'InvalidConfiguration', message: 'spec.route.receiver: no receiver named "nobody" in spec.receivers' });
+    const events = await eventually(() => world.warningEvents(TEAM_B, 'AlertmanagerConfig', 'broken'), (found) => found.length > 0);
+    expect(events[0]?.note).toContain('no receiver named "nobody"');
+  }, 60_000);
+
+  test('reads a team\'s credentials only from its own namespace: another team naming them is rejected, never handed them', async () => {
+    const thief = await eventually(() => binding(TEAM_B, 'thief'), (condition) => condition?.status === 'False');
+    expect(thief?.message).toBe(`spec.receivers[0].webhookConfigs[0].urlSecret: Secret "hook" not found in namespace "${TEAM_B}"`);
+    expect(text).not.toContain(`${TEAM_B}/thief`);
+    expect(JSON.stringify(await world.warningEvents(TEAM_B, 'AlertmanagerConfig', 'thief'))).not.toContain(HOOK_MARKER);
+  }, 60_000);
+
+  test('a rotated credential reaches the configuration', async () => {
+    await world.core.replaceNamespacedSecret({ namespace: TEAM_A, name: 'hook', body: { metadata: { name: 'hook' }, stringData: { url: `http://hooks.example/rotated-${id}` } } });
+    const rotated = await eventually(() => generatedConfig('teams'), (config) => config.includes(`rotated-${id}`));
+    expect(rotated).not.toContain(HOOK_MARKER);
+  }, 60_000);
+
+  test('a fixed object is merged and its binding turns True', async () => {
+    await world.custom.patchNamespacedCustomObject({
+      group: 'monitoring.coreos.com', version: 'v1alpha1', plural: 'alertmanagerconfigs', namespace: TEAM_B, name: 'broken',
+      body: [{ op: 'replace', path: '/spec/receivers/0/name', value: 'nobody' }],
+    });
+    expect(await eventually(() => binding(TEAM_B, 'broken'), (condition) => condition?.status === 'True')).toMatchObject({ status: 'True' });
+    expect(await eventually(() => generatedConfig('teams'), (config) => config.includes(`${TEAM_B}/broken/nobody`))).toContain(`namespace="${TEAM_B}"`);
+  }, 60_000);
+});

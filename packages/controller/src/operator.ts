@@ -94,6 +94,8 @@ export class Operator {
   readonly #writes: RawApi;
   readonly #caches: ClusterCaches;
   readonly #referenced: ReferencedObjects;
+  /** The Secrets the Alertmanagers read (their configSecrets, their AlertmanagerConfigs' references): an instance of their own. */
+  readonly #alertmanagerReferenced: ReferencedObjects;
   /** One work queue and one reconciler per kind. */
   readonly #queues: Readonly<Record<WorkloadKind, WorkQueue>>;
   readonly #reconcilers: Readonly<Record<WorkloadKind, PrometheusReconciler>>;
@@ -127,6 +129,7 @@ export class Operator {
     const prometheuses = this.#caches.prometheuses;
     metrics.countPrometheusObjects(() => prometheuses.list());
     this.#referenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
+    this.#alertmanagerReferenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
     const queue = (kind: WorkloadKind) => new WorkQueue({
       workers: options.workers ?? 1,
       onError: (key, error, failures) => this.#log.error({ prometheus: key, kind, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
@@ -174,7 +177,9 @@ export class Operator {
       metrics,
     });
     this.#alertmanagers = new AlertmanagerReconciler({
-      alertmanagers: this.#caches.alertmanagers, ownedSecrets: this.#caches.ownedSecrets, children, status, events, log: this.#log,
+      alertmanagers: this.#caches.alertmanagers, alertmanagerConfigs: this.#caches.alertmanagerConfigs, namespaces: this.#caches.namespaces,
+      ownedSecrets: this.#caches.ownedSecrets, caches: this.#caches, referenced: this.#alertmanagerReferenced, children, status, events,
+      requeue: (key, delayMs) => this.#alertmanagerQueue.addAfter(key, delayMs), log: this.#log,
     });
   }
 
@@ -206,7 +211,10 @@ export class Operator {
   /**
    * What enqueues an Alertmanager: a change of it (every Alertmanager of the namespace when one goes, so the shared
    * Service's owners follow), of a child promop made for it (a StatefulSet's replica counts, an edited or deleted
-   * configuration Secret, the deleted governing Service), and of the Secret holding its base configuration.
+   * configuration Secret, the deleted governing Service), and of the Secret holding its base configuration. Any
+   * change of an AlertmanagerConfig, of a Namespace (its labels decide selection) or of a Secret an
+   * AlertmanagerConfig references enqueues every Alertmanager: there are few, and the generator decides which
+   * selects what.
    */
   #enqueueAlertmanagersOnChanges(): void {
     const caches = this.#caches;
@@ -223,12 +231,16 @@ export class Operator {
     caches.ownedServices.onChange((service, change) => {
       if (change === 'delete' && service.metadata?.name === ALERTMANAGER_SERVICE_NAME) everyIn(service.metadata.namespace);
     });
+    const everyAlertmanager = () => { for (const each of caches.alertmanagers.list()) enqueue(objectKey(each.metadata.namespace, each.metadata.name)); };
     caches.secrets.onChange((secret) => {
       const { namespace, name } = secret.metadata ?? {};
+      if (namespace !== undefined && name !== undefined && this.#alertmanagerReferenced.isReferenced('Secret', namespace, name)) return everyAlertmanager();
       for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) {
         if (configSecretName(each) === name) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
       }
     });
+    caches.alertmanagerConfigs.onChange(everyAlertmanager);
+    caches.namespaces.onChange(everyAlertmanager);
   }
 
   /** Starts the workers (after startCaches): from now on this operator writes. Only the leader calls it. */
@@ -276,6 +288,7 @@ export class Operator {
     await Promise.all([
       ...PROMETHEUS_WORKLOAD_KINDS.flatMap((kind) => [this.#queues[kind].shutdown(), this.#reconcilers[kind].stopBindingWrites()]),
       this.#alertmanagerQueue.shutdown(),
+      this.#alertmanagers.stopBindingWrites(),
     ]);
   }
 

@@ -13,14 +13,13 @@ import type {
   V1Container, V1OwnerReference, V1PersistentVolumeClaim, V1PodSecurityContext, V1ResourceRequirements, V1Secret, V1Service, V1StatefulSet,
   V1Volume, V1VolumeMount,
 } from '@kubernetes/client-node';
+import { DEFAULT_ALERTMANAGER_VERSION } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type Alertmanager } from '@promop/crds';
 import { asEmbedded } from '../workload/embedded-field.ts';
 import { passedThroughPodFields } from '../workload/pod-fields.ts';
 import { managedByLabels } from '../workload/labels.ts';
 import { withCanonicalQuantities } from '../workload/quantity.ts';
 
-/** The Alertmanager release promop runs when `spec.version` and `spec.image` are unset. */
-export const DEFAULT_ALERTMANAGER_VERSION = '0.35.0';
 /** The governing Service of every Alertmanager of a namespace, as prometheus-operator names it. */
 export const ALERTMANAGER_SERVICE_NAME = 'alertmanager-operated';
 /** Key of the configuration in the platform's configSecret and in the generated Secret. */
@@ -34,11 +33,6 @@ const CONFIG_DIR = '/etc/alertmanager/config';
 const STORAGE_DIR = '/alertmanager';
 const CONTAINER_NAME = 'alertmanager';
 
-/**
- * The configuration an Alertmanager runs when its configSecret does not exist: every alert to a receiver that
- * sends nothing, as prometheus-operator does, so the pods start and the platform adds its receivers later.
- */
-export const DEFAULT_ALERTMANAGER_CONFIG = 'route:\n  receiver: "null"\nreceivers:\n- name: "null"\n';
 
 type Spec = NonNullable<Alertmanager['spec']>;
 

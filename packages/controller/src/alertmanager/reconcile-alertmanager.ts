@@ -1,24 +1,28 @@
 /**
- * Runs an Alertmanager: its configuration Secret (the platform's base configuration, from `spec.configSecret`, or
- * a configuration that sends nothing when that Secret does not exist), the governing Service and the StatefulSet
- * (alertmanager-children.ts), then its status from the StatefulSet. Level-based like the Prometheus reconciler:
- * every call makes the cluster match the object as the cache holds it.
+ * Runs an Alertmanager: its configuration Secret (the platform's base configuration from `spec.configSecret`, or
+ * one that sends nothing when that Secret does not exist, with the teams' selected AlertmanagerConfigs merged in by
+ * the generator), the governing Service and the StatefulSet (alertmanager-children.ts), then its status from the
+ * StatefulSet, and each AlertmanagerConfig's binding (accepted, or rejected with the reason) in that object's
+ * status. Level-based like the Prometheus reconciler: every call makes the cluster match the caches.
  *
- * Not yet: the teams' AlertmanagerConfigs (the CRD is not served), a reload without restarting the pods (a new
- * configuration rolls them, see alertmanager-children.ts), and a check of the configuration by Alertmanager's own
- * reader before it ships (the base configuration is the platform's, read as YAML only).
+ * Not yet: a reload without restarting the pods (a new configuration rolls them, see alertmanager-children.ts).
  */
-import type { V1Secret, V1StatefulSet } from '@kubernetes/client-node';
-import { API_VERSIONS, GROUP, type Alertmanager } from '@promop/crds';
-import { load } from 'js-yaml';
+import type { V1StatefulSet } from '@kubernetes/client-node';
+import { DEFAULT_ALERTMANAGER_CONFIG, generateAlertmanagerConfiguration } from '@promop/config-generator';
+import { API_VERSIONS, GROUP, PLURALS, type Alertmanager, type AlertmanagerConfig } from '@promop/crds';
+import type { V1Namespace } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import type { ReferencedObjects } from '../kube/referenced-objects.ts';
+import { referencedObjects } from '../reconcile/references.ts';
+import { VerdictRecorder } from '../reconcile/verdict-recorder.ts';
+import type { ReconcilerCaches } from '../reconcile/reconciler-ports.ts';
 import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
 import type { ChildWriter } from '../kube/child-writer.ts';
 import type { CacheReader, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { splitKey } from '../reconcile/key.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
 import {
-  ALERTMANAGER_CONFIG_KEY, ALERTMANAGER_SERVICE_NAME, DEFAULT_ALERTMANAGER_CONFIG, alertmanagerSelectorLabels, buildAlertmanagerService,
+  ALERTMANAGER_CONFIG_KEY, ALERTMANAGER_SERVICE_NAME, alertmanagerSelectorLabels, buildAlertmanagerService,
   buildAlertmanagerStatefulSet, buildConfigSecret, configHash, configSecretName, generatedConfigSecretName,
 } from './alertmanager-children.ts';
 
@@ -27,11 +31,19 @@ export const INVALID_CONFIGURATION_REASON = 'InvalidConfiguration';
 
 export interface AlertmanagerReconcilerDeps {
   alertmanagers: CacheReader<Alertmanager>;
+  alertmanagerConfigs: CacheReader<AlertmanagerConfig>;
+  namespaces: CacheReader<V1Namespace>;
   /** promop's own Secrets (metadata): the current generated configuration Secret, for its replace. */
   ownedSecrets: CacheReader<PartialObjectMetadata>;
-  children: Pick<ChildWriter, 'read' | 'writeSecret' | 'applyService' | 'applyStatefulSet'>;
+  /** Every cache: the verdict recorder reads the AlertmanagerConfigs' current status from them. */
+  caches: ReconcilerCaches;
+  /** The data of the configSecrets and of the Secrets the AlertmanagerConfigs reference (the Alertmanagers' own instance). */
+  referenced: Pick<ReferencedObjects, 'resolve'>;
+  children: Pick<ChildWriter, 'writeSecret' | 'applyService' | 'applyStatefulSet'>;
   status: ReconcilerStatus;
   events: ReconcilerEvents;
+  /** Reconciles an Alertmanager again after `delayMs` (a binding write that met a newer version). */
+  requeue: (key: string, delayMs: number) => void;
   log: Logger;
   now?: () => Date;
 }
@@ -39,66 +51,85 @@ export interface AlertmanagerReconcilerDeps {
 type Condition = NonNullable<NonNullable<Alertmanager['status']>['conditions']>[number];
 type Status = NonNullable<Alertmanager['status']>;
 
-/** The base configuration, or why it cannot be used (never quoting the Secret's content: it holds credentials). */
-type BaseConfig = { ok: true; text: string; note?: string } | { ok: false; message: string };
-
 export class AlertmanagerReconciler {
   readonly #deps: AlertmanagerReconcilerDeps;
+  /** Writes each Alertmanager's bindings into its AlertmanagerConfigs' status, beside the work queue. */
+  readonly #verdicts: VerdictRecorder;
 
   constructor(deps: AlertmanagerReconcilerDeps) {
     this.#deps = deps;
+    this.#verdicts = new VerdictRecorder({
+      naming: { kind: 'Alertmanager', resource: PLURALS.Alertmanager, apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}` },
+      caches: deps.caches, status: deps.status, events: deps.events, requeue: deps.requeue, log: deps.log, now: deps.now ?? (() => new Date()),
+    });
+  }
+
+  /** Starts no binding write after this call; resolves once those in flight ended. */
+  stopBindingWrites(): Promise<void> {
+    return this.#verdicts.stop();
   }
 
   /** Makes the cluster match Alertmanager `key` (`namespace/name`). */
   async reconcile(key: string): Promise<ProcessOutcome> {
     const { namespace, name } = splitKey(key);
+    const log = this.#deps.log.child({ alertmanager: key });
     const alertmanager = this.#deps.alertmanagers.get(name, namespace);
-    // Gone: the garbage collector deletes the children through their owner references.
-    if (!alertmanager || alertmanager.metadata.deletionTimestamp) return 'done';
+    // Gone: the garbage collector deletes the children through their owner references; its bindings go here.
+    if (!alertmanager || alertmanager.metadata.deletionTimestamp) {
+      if (this.#verdicts.mayHaveBindings(key)) this.#verdicts.hand(key, [], log);
+      return 'done';
+    }
     if (alertmanager.spec?.paused === true) {
       await this.#writeStatus(alertmanager, { ...alertmanager.status, paused: true } as Status);
       return 'done';
     }
-    const base = await this.#baseConfig(alertmanager);
-    if (!base.ok) {
-      await this.#writeStatus(alertmanager, this.#status(alertmanager, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message: base.message }));
+    const secretName = configSecretName(alertmanager);
+    const alertmanagerConfigs = this.#deps.alertmanagerConfigs.list();
+    const data = await this.#deps.referenced.resolve(this.#references(alertmanagerConfigs));
+    const baseSecret = data.secrets.find((secret) => secret.namespace === namespace && secret.name === secretName);
+    const result = baseSecret && baseSecret.data[ALERTMANAGER_CONFIG_KEY] === undefined
+      ? { ok: false as const, problem: { path: 'spec.configSecret', message: `Secret ${secretName} has no key ${ALERTMANAGER_CONFIG_KEY}` }, verdicts: [] }
+      : generateAlertmanagerConfiguration({
+        alertmanager, baseConfig: baseSecret?.data[ALERTMANAGER_CONFIG_KEY], configSecretName: secretName, alertmanagerConfigs,
+        namespaces: this.#deps.namespaces.list().map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
+        secrets: data.secrets,
+      });
+    this.#verdicts.hand(key, result.verdicts, log, alertmanager);
+    if (!result.ok) {
+      const message = `${result.problem.path}: ${result.problem.message}`;
+      await this.#writeStatus(alertmanager, this.#status(alertmanager, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
       await this.#deps.events.record({
-        type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: base.message,
+        type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: message,
         regarding: { apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}`, kind: 'Alertmanager', namespace, name, uid: alertmanager.metadata.uid ?? '' },
       });
       return 'done';
     }
     const generated = generatedConfigSecretName(name);
-    await this.#deps.children.writeSecret(buildConfigSecret(alertmanager, base.text), this.#deps.ownedSecrets.get(generated, namespace));
+    await this.#deps.children.writeSecret(buildConfigSecret(alertmanager, result.text), this.#deps.ownedSecrets.get(generated, namespace));
     // The namespace's Service is owned by every Alertmanager that uses it (not those naming a Service of their own).
     const owners = this.#deps.alertmanagers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!alertmanager.spec?.serviceName) await this.#deps.children.applyService(buildAlertmanagerService(namespace, owners));
-    const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, configHash(base.text)));
-    await this.#writeStatus(alertmanager, this.#status(alertmanager, statefulSet, { status: 'True', reason: 'Reconciled', message: base.note ?? '' }));
+    const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, configHash(result.text)));
+    const note = baseSecret ? '' : `spec.configSecret: Secret ${secretName} does not exist; running a configuration that sends no notification`;
+    await this.#writeStatus(alertmanager, this.#status(alertmanager, statefulSet, { status: 'True', reason: 'Reconciled', message: note }));
     return 'done';
   }
 
-  /** The platform's configuration: the configSecret's alertmanager.yaml, read as YAML to catch a broken one early. */
-  async #baseConfig(alertmanager: Alertmanager): Promise<BaseConfig> {
-    const secretName = configSecretName(alertmanager);
-    const secret: V1Secret | undefined = await this.#deps.children.read('Secret', alertmanager.metadata.namespace, secretName);
-    if (!secret) {
-      return { ok: true, text: DEFAULT_ALERTMANAGER_CONFIG, note: `spec.configSecret: Secret ${secretName} does not exist; running a configuration that sends no notification` };
-    }
-    const encoded = secret.data?.[ALERTMANAGER_CONFIG_KEY];
-    if (encoded === undefined) return { ok: false, message: `spec.configSecret: Secret ${secretName} has no key ${ALERTMANAGER_CONFIG_KEY}` };
-    const text = Buffer.from(encoded, 'base64').toString('utf8');
-    try {
-      const parsed: unknown = load(text);
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        return { ok: false, message: `spec.configSecret: key ${ALERTMANAGER_CONFIG_KEY} of Secret ${secretName} is not a YAML mapping` };
-      }
-    } catch (error) {
-      const mark = (error as { mark?: { line?: number; column?: number } }).mark;
-      const where = mark?.line === undefined ? '' : ` at line ${mark.line + 1}, column ${(mark.column ?? 0) + 1}`;
-      return { ok: false, message: `spec.configSecret: key ${ALERTMANAGER_CONFIG_KEY} of Secret ${secretName} is not valid YAML${where}` };
-    }
-    return { ok: true, text };
+  /**
+   * The Secrets whose data the Alertmanagers need: every Alertmanager's configSecret and every Secret an
+   * AlertmanagerConfig references (each in its own namespace). All of them at once, as one instance of
+   * ReferencedObjects serves every Alertmanager and its changes enqueue them (operator.ts).
+   */
+  #references(alertmanagerConfigs: readonly AlertmanagerConfig[]) {
+    const found = referencedObjects({ alertmanagerConfigs });
+    const secrets = new Set(found.secrets);
+    for (const each of this.#deps.alertmanagers.list()) secrets.add(`${each.metadata.namespace}/${configSecretName(each)}`);
+    return { secrets, configMaps: found.configMaps };
+  }
+
+  /** Resolves once the bindings handed so far are written (tests, and a clean stop). */
+  bindingsSettled(key?: string): Promise<void> {
+    return this.#verdicts.settled(key);
   }
 
   /** The status for `alertmanager` with `statefulSet` as stored (undefined: keep the counts the status has). */

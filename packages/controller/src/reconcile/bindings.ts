@@ -25,7 +25,7 @@ export interface BoundResource {
 export interface BindingOwner {
   namespace: string;
   name: string;
-  /** The owner's resource: `prometheuses` (the default) or `prometheusagents`. */
+  /** The owner's resource: `prometheuses` (the default), `prometheusagents` or `alertmanagers`. */
   resource?: Binding['resource'];
 }
 

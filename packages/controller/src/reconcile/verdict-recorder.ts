@@ -1,15 +1,15 @@
 /**
- * Records the generator's verdicts about the monitors and rules of one kind's Prometheus objects: each Prometheus'
+ * Records the generator's verdicts about the objects one workload kind selects (the monitors and rules of its
+ * Prometheus objects, or the AlertmanagerConfigs of its Alertmanagers): each Prometheus'
  * binding in the status of every monitor and rule that has a verdict (removed from those that no longer do), and one
  * Warning Event per newly rejected resource. A reconcile hands the verdicts and returns; the writes run beside the
  * work queue, one pass per Prometheus at a time, newest verdicts first (binding-writer.ts). The memos here make a
  * pass after one change among thousands of monitors look at the changed ones only.
  */
 import { oncePerObject, type ResourceKind, type Verdict } from '@promop/config-generator';
-import { API_VERSIONS, GROUP, KINDS, kindsSelectedBy, type AlertmanagerConfig, type Kind, type PodMonitor, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
+import { API_VERSIONS, GROUP, KINDS, kindsSelectedBy, type AlertmanagerConfig, type Kind, type PodMonitor, type WorkloadKind, type Probe, type PrometheusRule, type ScrapeConfig, type ServiceMonitor } from '@promop/crds';
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError, INVALID_CONFIGURATION_REASON, SELECTING_ACTION } from '../kube/index.ts';
-import type { PrometheusWorkload, WorkloadNaming } from '../workload/index.ts';
 import { bindResource, bindingDecision, hasBindingOf, type BindingChange, type BindingOwner } from './bindings.ts';
 import { BindingWriter, type BindingPass } from './binding-writer.ts';
 import { forEachBounded } from './bounded-parallel.ts';
@@ -27,9 +27,21 @@ const STATUS_WRITES_IN_FLIGHT = 16;
 /** Status writes whose resulting version is remembered (#writtenBindings); past it the map starts again. */
 const MAX_WRITTEN_BINDINGS = 200_000;
 
+/** The workload kind whose objects own the bindings, as the bindings and Events name it. */
+export interface BindingOwnerKind {
+  kind: WorkloadKind;
+  /** The plural, the bindings' `resource`. */
+  resource: 'prometheuses' | 'prometheusagents' | 'alertmanagers';
+  /** `monitoring.coreos.com/<version>`, for the Events' related object. */
+  apiVersion: string;
+}
+
+/** The workload an Event names as related: only its uid is read. */
+type RelatedWorkload = { metadata: { uid?: string | undefined } };
+
 export interface VerdictRecorderDependencies {
-  /** The kind whose Prometheus objects own the bindings (their names, resource and apiVersion). */
-  naming: WorkloadNaming;
+  /** The kind whose objects own the bindings (their names, resource and apiVersion). */
+  naming: BindingOwnerKind;
   caches: ReconcilerCaches;
   status: ReconcilerStatus;
   events: ReconcilerEvents;
@@ -94,7 +106,7 @@ export class VerdictRecorder {
    * `prometheus` for the Events (none when it is gone: `verdicts` empty removes its bindings); does not wait for the
    * writes.
    */
-  hand(key: string, verdicts: readonly Verdict[], log: Logger, prometheus?: PrometheusWorkload): void {
+  hand(key: string, verdicts: readonly Verdict[], log: Logger, prometheus?: RelatedWorkload): void {
     const pass: BindingPass = (superseded) => this.#recordVerdicts(key, verdicts, log, superseded, prometheus);
     this.#bindings.hand(key, pass);
   }
@@ -144,7 +156,7 @@ export class VerdictRecorder {
    * no write once `superseded()` (newer verdicts wait, or the operator stops); those in flight finish. A 409 (the
    * cache was behind another write to the same status) asks for a retry.
    */
-  async #recordVerdicts(key: string, verdictList: readonly Verdict[], log: Logger, superseded: () => boolean, prometheus?: PrometheusWorkload): Promise<ProcessOutcome> {
+  async #recordVerdicts(key: string, verdictList: readonly Verdict[], log: Logger, superseded: () => boolean, prometheus?: RelatedWorkload): Promise<ProcessOutcome> {
     const owner = this.#owner(key);
     let outcome: ProcessOutcome = 'done';
     const changes = this.#changes(owner, verdictList);
@@ -221,7 +233,7 @@ export class VerdictRecorder {
   }
 
   /** Writes one binding, and the Warning Event of a new rejection; 'retry' on a 409. */
-  async #write(owner: Required<BindingOwner>, { kind, resource, verdict, change, decision }: BindingWrite, log: Logger, prometheus?: PrometheusWorkload): Promise<ProcessOutcome> {
+  async #write(owner: Required<BindingOwner>, { kind, resource, verdict, change, decision }: BindingWrite, log: Logger, prometheus?: RelatedWorkload): Promise<ProcessOutcome> {
     const { status, events, naming } = this.#deps;
     const ownerKey = objectKey(owner.namespace, owner.name);
     const { namespace, name, resourceVersion, uid } = resource.metadata;

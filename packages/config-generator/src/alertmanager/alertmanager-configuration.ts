@@ -1,0 +1,239 @@
+/**
+ * An Alertmanager's configuration: the platform's base configuration (its configSecret) with the teams'
+ * AlertmanagerConfigs merged in, as prometheus-operator v0.93 merges them, and a verdict for every candidate
+ * AlertmanagerConfig. Pure: objects and Secret contents in, text and verdicts out.
+ *
+ * - No `alertmanagerConfigSelector`: the base configuration is used exactly as written (as upstream does).
+ * - Otherwise the selected objects, in `<namespace>/<name>` order, each add: a route in front of the base route's
+ *   own (`continue: true`, and with the OnNamespace strategies a `namespace="<its namespace>"` matcher, so it sees
+ *   only its namespace's alerts), its receivers and time intervals after the base's, every name prefixed with
+ *   `<namespace>/<name>/`, and its inhibit rules confined to its namespace the same way.
+ * - An object with a problem is rejected alone, with the field path in its verdict; the others are merged.
+ */
+import type { Alertmanager, AlertmanagerConfig, LabelSelector } from '@promop/crds';
+import { load } from 'js-yaml';
+import { Findings } from '../findings.ts';
+import { compareCodePoints } from '../go-map-order.ts';
+import type { FieldProblem, KeyValueSource, NamespaceInfo, Verdict } from '../model.ts';
+import { SecretStore } from '../secret-store.ts';
+import { indexNamespaces, selectResources } from '../selection/select-resources.ts';
+import { validateLabelSelector } from '../selection/label-selector.ts';
+import { resourceRef, selectedVerdict } from '../verdict.ts';
+import { isRecord } from '../values/is-record.ts';
+import { toPrometheusYaml } from '../yaml-output.ts';
+import { equalityMatcher, renderMatchers } from './matchers.ts';
+import { renderReceiver } from './receivers.ts';
+import { renderRoute } from './routes.ts';
+import { renderTimeInterval } from './time-intervals.ts';
+
+/** The Alertmanager release promop runs when `spec.version` and `spec.image` are unset. */
+export const DEFAULT_ALERTMANAGER_VERSION = '0.35.0';
+
+/**
+ * The configuration an Alertmanager runs when its configSecret does not exist: every alert to a receiver that
+ * sends nothing, as prometheus-operator does, so the pods start and the platform adds its receivers later.
+ */
+export const DEFAULT_ALERTMANAGER_CONFIG = 'route:\n  receiver: "null"\nreceivers:\n- name: "null"\n';
+
+/** The oldest Alertmanager whose `matchers` syntax promop writes (0.22, from 2021). */
+const OLDEST_MATCHERS_VERSION: readonly [number, number] = [0, 22];
+
+export interface AlertmanagerConfigurationInput {
+  alertmanager: Alertmanager;
+  /** `alertmanager.yaml` of the platform's configSecret; undefined when the Secret does not exist. */
+  baseConfig: string | undefined;
+  /** The name of that Secret, for messages (default `alertmanager-<name>`). */
+  configSecretName?: string;
+  /** Every AlertmanagerConfig promop sees; the Alertmanager's selectors pick among them. */
+  alertmanagerConfigs: readonly AlertmanagerConfig[];
+  namespaces: readonly NamespaceInfo[];
+  /** The Secrets the AlertmanagerConfigs reference (each read only from its own namespace). */
+  secrets: readonly KeyValueSource[];
+}
+
+export type AlertmanagerConfiguration =
+  /** `text` is the configuration to run; `verdicts` one per candidate AlertmanagerConfig. */
+  | { ok: true; text: string; verdicts: Verdict[] }
+  /** The base configuration cannot be used: the Alertmanager keeps running what it has. */
+  | { ok: false; problem: FieldProblem; verdicts: Verdict[] };
+
+/** Builds the configuration of `input.alertmanager`. */
+export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurationInput): AlertmanagerConfiguration {
+  const { alertmanager } = input;
+  const spec = alertmanager.spec ?? {};
+  const owner = { kind: 'Alertmanager' as const, namespace: alertmanager.metadata.namespace ?? '', name: alertmanager.metadata.name ?? '' };
+  const pair = {
+    selectorField: 'alertmanagerConfigSelector', selector: spec.alertmanagerConfigSelector as LabelSelector | undefined,
+    namespaceSelectorField: 'alertmanagerConfigNamespaceSelector', namespaceSelector: spec.alertmanagerConfigNamespaceSelector as LabelSelector | undefined,
+  };
+  for (const [field, selector] of [[pair.selectorField, pair.selector], [pair.namespaceSelectorField, pair.namespaceSelector]] as const) {
+    const problems = selector ? validateLabelSelector(selector, `spec.${field}`) : [];
+    if (problems[0]) return { ok: false, problem: problems[0], verdicts: [] };
+  }
+  const selection = selectResources('AlertmanagerConfig', input.alertmanagerConfigs, owner, pair, indexNamespaces(input.namespaces));
+  const secretName = input.configSecretName ?? `alertmanager-${owner.name}`;
+  const base = parseBase(input.baseConfig, secretName, pair.selector !== undefined && pair.selector !== null);
+  if (!base.ok) return { ok: false, problem: base.problem, verdicts: selection.notSelected };
+  // Without a selector the platform's configuration runs exactly as written (as upstream runs it).
+  if (!pair.selector) return { ok: true, text: base.text, verdicts: selection.notSelected };
+  const config = base.config;
+  const route = config.route as Record<string, unknown>;
+
+  const version = alertmanagerVersion(spec.version);
+  const supportsMatchers = version === undefined || !olderThan(version, OLDEST_MATCHERS_VERSION);
+  const strategy = spec.alertmanagerConfigMatcherStrategy?.type ?? 'OnNamespace';
+  const secrets = new SecretStore([...input.secrets], []);
+  const verdicts: Verdict[] = [...selection.notSelected];
+  const routes: unknown[] = [];
+  const receivers: unknown[] = [];
+  const inhibitRules: unknown[] = [];
+  const timeIntervals: unknown[] = [];
+  const inOrder = [...selection.selected].sort((a, b) => compareCodePoints(keyOf(a), keyOf(b)));
+  for (const object of inOrder) {
+    const findings = new Findings();
+    if (!supportsMatchers) findings.problem('spec', `promop writes AlertmanagerConfigs for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later; spec.version of Alertmanager ${owner.namespace}/${owner.name} is older`);
+    const namespace = object.metadata.namespace ?? '';
+    const confined = strategy === 'OnNamespace' || (strategy === 'OnNamespaceExceptForAlertmanagerNamespace' && namespace !== owner.namespace);
+    const part = renderAlertmanagerConfig(object, { findings, secrets, confineTo: confined ? namespace : undefined });
+    verdicts.push(selectedVerdict(resourceRef('AlertmanagerConfig', object), findings.problems, findings.warnings));
+    if (findings.problems.length > 0) continue;
+    inhibitRules.push(...part.inhibitRules);
+    if (part.route === undefined) continue;
+    routes.push(part.route);
+    receivers.push(...part.receivers);
+    timeIntervals.push(...part.timeIntervals);
+  }
+  const merged = ordered({
+    ...config,
+    route: ordered({ ...route, routes: [...routes, ...asList(route.routes)] }, ROUTE_KEY_ORDER),
+    inhibit_rules: [...asList(config.inhibit_rules), ...inhibitRules],
+    receivers: [...asList(config.receivers), ...receivers],
+    mute_time_intervals: [...asList(config.mute_time_intervals), ...timeIntervals],
+    // prometheus-operator always writes the templates list, empty or not.
+    templates: asList(config.templates),
+  }, CONFIG_KEY_ORDER, ['templates']);
+  return { ok: true, text: toPrometheusYaml(merged), verdicts };
+}
+
+/** What one AlertmanagerConfig adds to the configuration (its route absent: it adds only its inhibit rules, as upstream). */
+interface ConfigPart {
+  route: Record<string, unknown> | undefined;
+  receivers: Record<string, unknown>[];
+  inhibitRules: Record<string, unknown>[];
+  timeIntervals: Record<string, unknown>[];
+}
+
+/** One AlertmanagerConfig in Alertmanager's format; problems go to `context.findings`. */
+export function renderAlertmanagerConfig(object: AlertmanagerConfig, context: { findings: Findings; secrets: SecretStore; confineTo: string | undefined }): ConfigPart {
+  const { findings, secrets, confineTo } = context;
+  const namespace = object.metadata.namespace ?? '';
+  const prefix = `${namespace}/${object.metadata.name ?? ''}/`;
+  const qualified = (name: string) => `${prefix}${name}`;
+  const spec = object.spec ?? {};
+
+  const receiverNames = new Set<string>();
+  const receivers = (spec.receivers ?? []).map((receiver, i) => {
+    const path = `spec.receivers[${i}]`;
+    if (receiverNames.has(receiver.name)) findings.problem(`${path}.name`, `another receiver is named ${JSON.stringify(receiver.name)}`);
+    receiverNames.add(receiver.name);
+    return renderReceiver(receiver, { namespace, path, secrets, findings, name: qualified(receiver.name) });
+  });
+
+  const intervalNames = new Set<string>();
+  const timeIntervals = (spec.muteTimeIntervals ?? []).map((interval, i) => {
+    intervalNames.add(interval.name);
+    return renderTimeInterval(interval, { path: `spec.muteTimeIntervals[${i}]`, findings, name: qualified(interval.name) });
+  });
+
+  const namespaceMatcher = confineTo === undefined ? undefined : equalityMatcher('namespace', confineTo);
+  const inhibitRules = (spec.inhibitRules ?? []).map((rule, i) => {
+    const path = `spec.inhibitRules[${i}]`;
+    const confined = (matchers: string[]) => (namespaceMatcher === undefined || matchers.includes(namespaceMatcher) ? matchers : [...matchers, namespaceMatcher]);
+    const target = confined(renderMatchers(rule.targetMatch, `${path}.targetMatch`, findings));
+    const source = confined(renderMatchers(rule.sourceMatch, `${path}.sourceMatch`, findings));
+    return compact({
+      target_matchers: target.length > 0 ? target : undefined,
+      source_matchers: source.length > 0 ? source : undefined,
+      equal: rule.equal && rule.equal.length > 0 ? rule.equal : undefined,
+    });
+  });
+
+  let route: Record<string, unknown> | undefined;
+  if (spec.route) {
+    route = renderRoute(spec.route, 'spec.route', { findings, qualified, receivers: receiverNames, timeIntervals: intervalNames });
+    // The team's route sees only its namespace's alerts, and never stops the alerts from reaching the routes after
+    // it (the next team's, and the platform's).
+    const matchers = [...asList(route.matchers), ...(namespaceMatcher === undefined ? [] : [namespaceMatcher])];
+    route = ordered({ ...route, matchers, continue: true }, ROUTE_KEY_ORDER);
+  }
+  return { route, receivers, inhibitRules, timeIntervals };
+}
+
+/**
+ * The base configuration (the default when there is none) as text and as a mapping, or why it cannot be used,
+ * never quoting it (it holds credentials). AlertmanagerConfigs need its route: `needsRoute`.
+ */
+function parseBase(text: string | undefined, secretName: string, needsRoute: boolean): { ok: true; text: string; config: Record<string, unknown> } | { ok: false; problem: FieldProblem } {
+  const source = text === undefined || text.trim() === '' ? DEFAULT_ALERTMANAGER_CONFIG : text;
+  const path = 'spec.configSecret';
+  const key = `key alertmanager.yaml of Secret ${secretName}`;
+  let parsed: unknown;
+  try {
+    parsed = load(source);
+  } catch (error) {
+    const mark = (error as { mark?: { line?: number; column?: number } }).mark;
+    const where = mark?.line === undefined ? '' : ` at line ${mark.line + 1}, column ${(mark.column ?? 0) + 1}`;
+    return { ok: false, problem: { path, message: `${key} is not valid YAML${where}` } };
+  }
+  if (!isRecord(parsed)) return { ok: false, problem: { path, message: `${key} is not a YAML mapping` } };
+  if (needsRoute && !isRecord(parsed.route)) return { ok: false, problem: { path, message: `${key} has no route, so AlertmanagerConfigs have nothing to attach their routes to` } };
+  if (needsRoute && (typeof (parsed.route as Record<string, unknown>).receiver !== 'string' || (parsed.route as Record<string, unknown>).receiver === '')) {
+    return { ok: false, problem: { path, message: `the route in ${key} has no receiver` } };
+  }
+  return { ok: true, text: source, config: parsed };
+}
+
+/** `major.minor` of spec.version (default promop's), or undefined when it is not a version (the image decides). */
+function alertmanagerVersion(version: string | undefined): readonly [number, number] | undefined {
+  const match = /^v?(\d{1,4})\.(\d{1,4})(?:\.|$)/.exec(version || DEFAULT_ALERTMANAGER_VERSION);
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+function olderThan(version: readonly [number, number], than: readonly [number, number]): boolean {
+  return version[0] < than[0] || (version[0] === than[0] && version[1] < than[1]);
+}
+
+function keyOf(object: AlertmanagerConfig): string {
+  return `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
+}
+
+function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The keys of Alertmanager's configuration file in the order prometheus-operator writes them. */
+const CONFIG_KEY_ORDER = ['global', 'route', 'inhibit_rules', 'receivers', 'mute_time_intervals', 'time_intervals', 'templates'];
+/** The keys of a route in the order Alertmanager's (and prometheus-operator's) route struct has them. */
+const ROUTE_KEY_ORDER = [
+  'receiver', 'group_by', 'match', 'match_re', 'matchers', 'continue', 'routes', 'group_wait', 'group_interval', 'repeat_interval',
+  'mute_time_intervals', 'active_time_intervals',
+];
+
+/**
+ * `object` with its keys in `order` (keys `order` does not name follow, in their own order); undefined values and
+ * empty lists are left out, except the keys in `keepEmpty`.
+ */
+function ordered(object: Record<string, unknown>, order: readonly string[], keepEmpty: readonly string[] = []): Record<string, unknown> {
+  const keys = [...order.filter((key) => key in object), ...Object.keys(object).filter((key) => !order.includes(key))];
+  const result: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = object[key];
+    if (value === undefined || (Array.isArray(value) && value.length === 0 && !keepEmpty.includes(key))) continue;
+    result[key] = value;
+  }
+  return result;
+}
+
+function compact(object: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+}
