@@ -17,8 +17,8 @@ import {
 } from './kube/index.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
-import { ALERTMANAGER_SERVICE_NAME, AlertmanagerReconciler, alertmanagerOwnerOf } from './alertmanager/reconcile-alertmanager.ts';
-import { configSecretName } from './alertmanager/alertmanager-children.ts';
+import { AlertmanagerReconciler, alertmanagerOwnerOf } from './alertmanager/reconcile-alertmanager.ts';
+import { ALERTMANAGER_SERVICE_NAME, configSecretName } from './alertmanager/alertmanager-children.ts';
 import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, splitKey, workloadKey } from './reconcile/index.ts';
 import type { WorkloadKind } from './workload/index.ts';
 import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';

@@ -22,7 +22,7 @@ import type { CacheReader, ReconcilerEvents, ReconcilerStatus } from '../reconci
 import { splitKey } from '../reconcile/key.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
 import {
-  ALERTMANAGER_CONFIG_KEY, ALERTMANAGER_SERVICE_NAME, alertmanagerSelectorLabels, buildAlertmanagerService,
+  ALERTMANAGER_CONFIG_KEY, alertmanagerSelectorLabels, buildAlertmanagerService,
   buildAlertmanagerStatefulSet, buildConfigSecret, configHash, configSecretName, generatedConfigSecretName,
 } from './alertmanager-children.ts';
 
@@ -191,4 +191,3 @@ export function alertmanagerOwnerOf(metadata: { namespace?: string; ownerReferen
   return owner && metadata?.namespace ? `${metadata.namespace}/${owner.name}` : undefined;
 }
 
-export { ALERTMANAGER_SERVICE_NAME };
