@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Verdict } from '@promop/config-generator';
-import { REPO_ROOT, runPromtool } from '@promop/testkit';
+import { REPO_ROOT, runPromtool, toolPath } from '@promop/testkit';
 import { parseRenderArguments, runRenderCommand } from './render-command.ts';
 
 const CORPUS = join(REPO_ROOT, '..', 'shared', 'corpus', 'kube-prometheus');
@@ -63,6 +63,9 @@ describe('promop render on the kube-prometheus manifests', () => {
     expect(rules).toMatchObject({ code: 0 });
     // The rule files are mounted where prometheus.yaml looks for them.
     expect(readFileSync(join(dir, 'prometheus.yaml'), 'utf8')).toContain('/etc/prometheus/rules/prometheus-k8s-rulefiles-0/*.yaml');
+    // kube-prometheus' Alertmanager, with its own configuration Secret, and Alertmanager's loader accepts the result.
+    expect(result.stdout).toContain('Alertmanager monitoring/main: rendered alertmanager.yaml');
+    expect(execFileSync(toolPath('amtool'), ['check-config', join(out, 'monitoring', 'main', 'alertmanager.yaml')], { encoding: 'utf8' })).toContain('SUCCESS');
   });
 });
 
@@ -182,6 +185,50 @@ describe('promop render with a PrometheusAgent', () => {
     expect(readFileSync(config, 'utf8')).toContain('job_name: podMonitor/team-a/workers/0');
     expect(readFileSync(config, 'utf8')).not.toContain('rule_files');
     expect((await runPromtool(['check', 'config', '--agent', '--syntax-only', config])).code).toBe(0);
+  });
+});
+
+describe('promop render with an Alertmanager and the teams\' AlertmanagerConfigs', () => {
+  it('renders alertmanager.yaml, which amtool accepts, and names the rejected object with the field at fault', async () => {
+    const hook = 'http://hooks.example/s3cr3t-hook';
+    writeFileSync(join(out, 'input.yaml'), [
+      'apiVersion: monitoring.coreos.com/v1',
+      'kind: Alertmanager',
+      'metadata: {name: main, namespace: monitoring}',
+      'spec: {alertmanagerConfigSelector: {}, alertmanagerConfigNamespaceSelector: {}}',
+      '---',
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata: {name: alertmanager-main, namespace: monitoring}',
+      'stringData: {alertmanager.yaml: "route: {receiver: platform}\\nreceivers: [{name: platform}]\\n"}',
+      '---',
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata: {name: hook, namespace: team-a}',
+      `stringData: {url: "${hook}"}`,
+      '---',
+      'apiVersion: monitoring.coreos.com/v1alpha1',
+      'kind: AlertmanagerConfig',
+      'metadata: {name: oncall, namespace: team-a}',
+      'spec: {route: {receiver: pager}, receivers: [{name: pager, webhookConfigs: [{urlSecret: {name: hook, key: url}}]}]}',
+      '---',
+      'apiVersion: monitoring.coreos.com/v1alpha1',
+      'kind: AlertmanagerConfig',
+      'metadata: {name: broken, namespace: team-b}',
+      'spec: {route: {receiver: nobody}, receivers: [{name: somebody}]}',
+    ].join('\n'));
+    const written = await renderInProcess(['-f', out, '-o', join(out, 'rendered')]);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toContain('Alertmanager monitoring/main: rendered alertmanager.yaml');
+    expect(written.stdout).toMatch(/AlertmanagerConfig +team-b +broken +yes +NO +spec\.route\.receiver: no receiver named "nobody" in spec\.receivers/);
+    expect(written.stdout).toContain('AlertmanagerConfigs: 2/2 selected, 1 accepted');
+    const config = join(out, 'rendered', 'monitoring', 'main', 'alertmanager.yaml');
+    expect(readFileSync(config, 'utf8')).toContain('receiver: team-a/oncall/pager');
+    expect(execFileSync(toolPath('amtool'), ['check-config', config], { encoding: 'utf8' })).toContain('SUCCESS');
+    // Printed rather than written, the credential the team's Secret holds is redacted.
+    const printed = await renderInProcess(['-f', join(out, 'input.yaml')]);
+    expect(printed.stdout).toContain('# ---- monitoring/main/alertmanager.yaml');
+    expect(printed.stdout).not.toContain('s3cr3t-hook');
   });
 });
 

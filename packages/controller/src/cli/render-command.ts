@@ -1,6 +1,6 @@
 /**
- * `promop render -f <file|dir>... [-o <dir>]`: renders every Prometheus found in local manifests
- * with the same generator the operator runs, writes the files Prometheus would read, and prints
+ * `promop render -f <file|dir>... [-o <dir>]`: renders every Prometheus, PrometheusAgent and Alertmanager found in
+ * local manifests with the same generators the operator runs, writes the files they would read, and prints
  * what was selected, accepted or rejected and why. Resources with problems are reported, not
  * fatal: the exit code is non-zero only when the input cannot be read or the flags are wrong.
  */
@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   generate,
+  generateAlertmanagerConfiguration,
   type FieldProblem,
   type GeneratorOutput,
   type ResourceRef,
@@ -48,9 +49,20 @@ export interface RenderedPrometheus {
   files: Record<string, string>;
 }
 
+/** One Alertmanager rendered: its AlertmanagerConfigs' verdicts and `alertmanager.yaml`. */
+export interface RenderedAlertmanager {
+  alertmanager: ResourceRef;
+  /** Why no configuration could be built (the operator keeps the running one); undefined when rendered. */
+  problem?: FieldProblem;
+  verdicts: Verdict[];
+  /** Path relative to the output directory of the Alertmanager (shared with a Prometheus of the same name) → content. */
+  files: Record<string, string>;
+}
+
 /** The whole rendering of a set of manifests. */
 export interface RenderResult {
   prometheuses: RenderedPrometheus[];
+  alertmanagers: RenderedAlertmanager[];
   /** Monitors and rules that failed schema validation, with the file they came from: never passed to any Prometheus. */
   invalidResources: { verdict: Verdict; source: string }[];
   /** Things the user should know about the input itself (ignored kinds, placeholder uids). */
@@ -104,7 +116,25 @@ export function renderManifests(manifests: Manifests): RenderResult {
   });
   for (const verdict of invalidPrometheuses) prometheuses.push({ prometheus: verdict.resource, verdicts: [verdict], files: {} });
   prometheuses.sort((a, b) => compareRefs(a.prometheus, b.prometheus));
-  return { prometheuses, invalidResources, notes: inputNotes(manifests), refused: manifests.refused };
+  const alertmanagers = valid.Alertmanager.map((alertmanager) => renderAlertmanager(alertmanager, valid.AlertmanagerConfig, manifests));
+  return { prometheuses, alertmanagers, invalidResources, notes: inputNotes(manifests), refused: manifests.refused };
+}
+
+/** One Alertmanager with the manifests' AlertmanagerConfigs, and its configSecret when the manifests hold it. */
+function renderAlertmanager(alertmanager: ResourceOfKind['Alertmanager'], alertmanagerConfigs: ResourceOfKind['AlertmanagerConfig'][], manifests: Manifests): RenderedAlertmanager {
+  const namespace = alertmanager.metadata?.namespace ?? '';
+  const name = alertmanager.metadata?.name ?? '';
+  const configSecretName = alertmanager.spec?.configSecret || `alertmanager-${name}`;
+  const output = generateAlertmanagerConfiguration({
+    alertmanager, alertmanagerConfigs, configSecretName,
+    baseConfig: manifests.secrets.find((secret) => secret.namespace === namespace && secret.name === configSecretName)?.data['alertmanager.yaml'],
+    namespaces: manifests.namespaces, secrets: manifests.secrets,
+  });
+  const ref: ResourceRef = { kind: 'Alertmanager', namespace, name };
+  const verdictsFile = `${JSON.stringify(output.verdicts, null, 2)}\n`;
+  return output.ok
+    ? { alertmanager: ref, verdicts: output.verdicts, files: { 'alertmanager.yaml': output.text, 'alertmanager-verdicts.json': verdictsFile } }
+    : { alertmanager: ref, problem: output.problem, verdicts: output.verdicts, files: { 'alertmanager-verdicts.json': verdictsFile } };
 }
 
 /** The files of one rendered Prometheus, by path relative to its output directory. */
@@ -127,7 +157,7 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
   const lines: string[] = [];
   for (const note of result.notes) lines.push(`note: ${note}`);
   if (result.notes.length > 0) lines.push('');
-  if (result.prometheuses.length === 0) lines.push('No Prometheus object found: nothing to render.');
+  if (result.prometheuses.length === 0 && result.alertmanagers.length === 0) lines.push('No Prometheus or Alertmanager object found: nothing to render.');
   for (const rendered of result.prometheuses) {
     const { namespace, name } = rendered.prometheus;
     const where = outputDir !== undefined && Object.keys(rendered.files).length > 0 ? ` -> ${join(outputDir, namespace, name)}` : '';
@@ -140,6 +170,17 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
     for (const problem of rendered.output?.prometheusProblems ?? []) lines.push(`  problem: ${problem.path}: ${problem.message}`);
     for (const warning of rendered.output?.prometheusWarnings ?? []) lines.push(`  warning: ${warning}`);
     lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(detailLines(rendered.verdicts)), `  ${summary(rendered.verdicts)}`, '');
+  }
+  for (const rendered of result.alertmanagers) {
+    const { namespace, name } = rendered.alertmanager;
+    const where = outputDir !== undefined ? ` -> ${join(outputDir, namespace, name)}` : '';
+    const status = rendered.problem ? 'not rendered: the Alertmanager has a problem (the operator would keep the running configuration)' : 'rendered alertmanager.yaml';
+    lines.push(`Alertmanager ${namespace}/${name}: ${status}${where}`);
+    if (rendered.problem) lines.push(`  problem: ${rendered.problem.path}: ${rendered.problem.message}`);
+    const ofConfigs = rendered.verdicts.filter((verdict) => verdict.resource.kind === 'AlertmanagerConfig');
+    const selected = ofConfigs.filter((verdict) => verdict.selected);
+    lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(detailLines(rendered.verdicts)),
+      `  AlertmanagerConfigs: ${selected.length}/${ofConfigs.length} selected, ${selected.filter((verdict) => verdict.selected && verdict.accepted).length} accepted`, '');
   }
   if (result.refused.length > 0) {
     lines.push('Refused by the API server (not used):');
@@ -184,11 +225,12 @@ export async function runRenderCommand(argv: readonly string[], io: CommandIo, p
   const result = renderManifests(manifests);
   const { outputDir } = parsed.args;
   const redactable = outputDir === undefined ? secretValues(manifests.secrets) : [];
-  for (const rendered of result.prometheuses) {
+  const workloads = [...result.prometheuses.map((each) => ({ ref: each.prometheus, files: each.files })), ...result.alertmanagers.map((each) => ({ ref: each.alertmanager, files: each.files }))];
+  for (const rendered of workloads) {
     for (const [path, text] of Object.entries(rendered.files)) {
-      const relative = join(rendered.prometheus.namespace, rendered.prometheus.name, path);
+      const relative = join(rendered.ref.namespace, rendered.ref.name, path);
       if (outputDir === undefined) {
-        if (path === 'verdicts.json') continue;
+        if (path.endsWith('verdicts.json')) continue;
         // TLS assets are certificates and private keys copied from Secrets: their size is all a reader needs here.
         if (path.startsWith('tls-assets/')) io.stdout(`# ---- ${relative} (${Buffer.byteLength(text)} bytes, not printed; use -o to write it)\n`);
         else io.stdout(`# ---- ${relative}\n${redactSecretValues(text, redactable)}${text.endsWith('\n') ? '' : '\n'}`);
