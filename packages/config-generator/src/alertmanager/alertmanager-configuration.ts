@@ -94,7 +94,7 @@ export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurati
     if (!supportsMatchers) findings.problem('spec', `promop writes AlertmanagerConfigs for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later; spec.version of Alertmanager ${owner.namespace}/${owner.name} is older`);
     const namespace = object.metadata.namespace ?? '';
     const confined = strategy === 'OnNamespace' || (strategy === 'OnNamespaceExceptForAlertmanagerNamespace' && namespace !== owner.namespace);
-    const part = renderAlertmanagerConfig(object, { findings, secrets, confineTo: confined ? namespace : undefined });
+    const part = renderAlertmanagerConfig(object, { findings, secrets, confineTo: confined ? namespace : undefined, globals: isRecord(config.global) ? config.global : {} });
     verdicts.push(selectedVerdict(resourceRef('AlertmanagerConfig', object), findings.problems, findings.warnings));
     if (findings.problems.length > 0) continue;
     inhibitRules.push(...part.inhibitRules);
@@ -124,8 +124,11 @@ interface ConfigPart {
 }
 
 /** One AlertmanagerConfig in Alertmanager's format; problems go to `context.findings`. */
-export function renderAlertmanagerConfig(object: AlertmanagerConfig, context: { findings: Findings; secrets: SecretStore; confineTo: string | undefined }): ConfigPart {
-  const { findings, secrets, confineTo } = context;
+export function renderAlertmanagerConfig(
+  object: AlertmanagerConfig,
+  context: { findings: Findings; secrets: SecretStore; confineTo: string | undefined; globals?: Readonly<Record<string, unknown>> },
+): ConfigPart {
+  const { findings, secrets, confineTo, globals } = context;
   const namespace = object.metadata.namespace ?? '';
   const prefix = `${namespace}/${object.metadata.name ?? ''}/`;
   const qualified = (name: string) => `${prefix}${name}`;
@@ -136,7 +139,7 @@ export function renderAlertmanagerConfig(object: AlertmanagerConfig, context: { 
     const path = `spec.receivers[${i}]`;
     if (receiverNames.has(receiver.name)) findings.problem(`${path}.name`, `another receiver is named ${JSON.stringify(receiver.name)}`);
     receiverNames.add(receiver.name);
-    return renderReceiver(receiver, { namespace, path, secrets, findings, name: qualified(receiver.name) });
+    return renderReceiver(receiver, { namespace, path, secrets, findings, name: qualified(receiver.name), globals });
   });
 
   const intervalNames = new Set<string>();
@@ -151,6 +154,10 @@ export function renderAlertmanagerConfig(object: AlertmanagerConfig, context: { 
     const confined = (matchers: string[]) => (namespaceMatcher === undefined || matchers.includes(namespaceMatcher) ? matchers : [...matchers, namespaceMatcher]);
     const target = confined(renderMatchers(rule.targetMatch, `${path}.targetMatch`, findings));
     const source = confined(renderMatchers(rule.sourceMatch, `${path}.sourceMatch`, findings));
+    // Alertmanager refuses an empty label name in equal when it loads the file.
+    (rule.equal ?? []).forEach((label, j) => {
+      if (label === '') findings.problem(`${path}.equal[${j}]`, 'an empty string is not a label name');
+    });
     return compact({
       target_matchers: target.length > 0 ? target : undefined,
       source_matchers: source.length > 0 ? source : undefined,

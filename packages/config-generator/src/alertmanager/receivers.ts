@@ -34,6 +34,12 @@ export interface ReceiverContext {
   findings: Findings;
   /** The receiver name as written in the generated config (the caller computes `<namespace>/<object>/<receiver>`). */
   name: string;
+  /**
+   * The `global` section of the configuration the receiver goes into, when known: a notifier without a field
+   * Alertmanager takes from it (an SMTP smarthost, a Slack URL, an API key…) is a problem unless it is there,
+   * since Alertmanager would refuse the whole file. Undefined: not checked.
+   */
+  globals?: Readonly<Record<string, unknown>>;
 }
 
 type Receiver = AlertmanagerConfigReceiver;
@@ -84,11 +90,20 @@ class ReceiverRenderer {
     this.context = context;
   }
 
+  /** A problem at `path` when the field is unset and the configuration's global section has none of `globalKeys`. */
+  needsGlobal(value: unknown, path: string, globalKeys: readonly string[], what: string): void {
+    const globals = this.context.globals;
+    if (globals === undefined || (value !== undefined && value !== '')) return;
+    if (globalKeys.some((key) => typeof globals[key] === 'string' && globals[key] !== '')) return;
+    this.problem(path, `${what} is required: the platform's configuration has no global ${globalKeys.join(' or ')} to fall back on`);
+  }
+
   each<T>(items: readonly T[] | undefined, path: string, render: (item: T, at: string) => Output): Output[] | undefined {
     return items?.map((item, i) => render(item, `${path}[${i}]`));
   }
 
   opsgenie(c: Item<'opsgenieConfigs'>, p: string): Output {
+    this.needsGlobal(c.apiKey, `${p}.apiKey`, ['opsgenie_api_key', 'opsgenie_api_key_file'], 'apiKey');
     this.checkUrl(c.apiURL, `${p}.apiURL`);
     const responders = (c.responders ?? []).map((responder, j) => {
       const at = `${p}.responders[${j}]`;
@@ -151,6 +166,7 @@ class ReceiverRenderer {
   }
 
   slack(c: Item<'slackConfigs'>, p: string): Output {
+    this.needsGlobal(c.apiURL, `${p}.apiURL`, ['slack_api_url', 'slack_api_url_file'], 'apiURL');
     const apiUrl = this.secretUrl(c.apiURL, `${p}.apiURL`, true);
     if (c.updateMessage === true && apiUrl !== undefined && apiUrl !== SLACK_POST_MESSAGE_URL) {
       this.problem(`${p}.updateMessage`, `updateMessage needs a bot token: apiURL must be ${SLACK_POST_MESSAGE_URL}, not a webhook URL`);
@@ -200,10 +216,18 @@ class ReceiverRenderer {
   }
 
   webhook(c: Item<'webhookConfigs'>, p: string): Output {
-    if (c.url === undefined && c.urlSecret === undefined) this.problem(p, 'one of url or urlSecret is required');
+    if (!c.url && c.urlSecret === undefined) this.problem(c.url === '' ? `${p}.url` : p, 'one of url or urlSecret is required');
     // urlSecret wins over url, as upstream.
-    const url = c.urlSecret ? this.secretUrl(c.urlSecret, `${p}.urlSecret`, false) : c.url;
+    let url = c.urlSecret ? this.secretUrl(c.urlSecret, `${p}.urlSecret`, false) : c.url;
     if (!c.urlSecret) this.checkTemplateUrl(c.url, `${p}.url`);
+    // Alertmanager parses a webhook URL with {{ as a Go template when it loads the file: one it cannot parse (an
+    // unclosed action, a function text/template does not know) would make it refuse every team's configuration.
+    const templateError = url === undefined ? undefined : webhookTemplateError(url);
+    if (templateError !== undefined) {
+      if (c.urlSecret) this.problem(`${p}.urlSecret`, `key "${c.urlSecret.key}" of Secret "${c.urlSecret.name ?? ''}" holds a templated URL promop cannot pass on: ${templateError}`);
+      else this.problem(`${p}.url`, `${JSON.stringify(url)} is a templated URL promop cannot pass on: ${templateError}`);
+      url = undefined;
+    }
     return compact({
       send_resolved: c.sendResolved,
       url,
@@ -216,6 +240,12 @@ class ReceiverRenderer {
 
   wechat(c: Item<'wechatConfigs'>, p: string): Output {
     this.checkUrl(c.apiURL, `${p}.apiURL`);
+    this.needsGlobal(c.apiSecret, `${p}.apiSecret`, ['wechat_api_secret', 'wechat_api_secret_file'], 'apiSecret');
+    this.needsGlobal(c.corpID, `${p}.corpID`, ['wechat_api_corp_id'], 'corpID');
+    // Alertmanager refuses any other message type when it loads the file.
+    if (c.messageType !== undefined && c.messageType !== '' && c.messageType !== 'text' && c.messageType !== 'markdown') {
+      this.problem(`${p}.messageType`, `${JSON.stringify(c.messageType)} is not a WeChat message type: text or markdown`);
+    }
     return compact({
       send_resolved: c.sendResolved,
       api_secret: this.secret(c.apiSecret, `${p}.apiSecret`),
@@ -233,6 +263,8 @@ class ReceiverRenderer {
 
   email(c: Item<'emailConfigs'>, p: string): Output {
     if (!c.to) this.problem(`${p}.to`, 'an email notifier needs a to address');
+    this.needsGlobal(c.smarthost, `${p}.smarthost`, ['smtp_smarthost'], 'smarthost');
+    this.needsGlobal(c.from, `${p}.from`, ['smtp_from'], 'from');
     if (c.smarthost) {
       const error = splitHostPortError(c.smarthost);
       if (error) this.problem(`${p}.smarthost`, `"${c.smarthost}" is not a host:port address: ${error}`);
@@ -308,6 +340,7 @@ class ReceiverRenderer {
       if (VICTOROPS_RESERVED_FIELDS.has(field.key)) this.problem(`${p}.customFields[${j}].key`, `"${field.key}" is set by Alertmanager itself and cannot be a custom field`);
     });
     if (!c.routingKey) this.problem(`${p}.routingKey`, 'a VictorOps notifier needs a routingKey');
+    this.needsGlobal(c.apiKey, `${p}.apiKey`, ['victorops_api_key', 'victorops_api_key_file'], 'apiKey');
     this.checkUrl(c.apiUrl, `${p}.apiUrl`);
     return compact({
       send_resolved: c.sendResolved,
@@ -690,7 +723,37 @@ function splitHostPortError(address: string): string | undefined {
     if (host.includes(']')) return "unexpected ']' in address";
   }
   if (address.slice(colon + 1).includes(']')) return "unexpected ']' in address";
+  // Alertmanager's HostPort also refuses an empty port.
+  if (colon + 1 === address.length) return 'port cannot be empty';
   return undefined;
+}
+
+/**
+ * The actions a templated webhook URL may hold: a field chain (`{{ .GroupLabels.team }}`) or `index` of one with a
+ * quoted key (`{{ index .CommonLabels "team" }}`). Alertmanager parses the URL with Go's text/template and no
+ * function of its own when it loads the file; these parse there whatever the data, and nothing else is checked.
+ */
+const FIELD_CHAIN = String.raw`\.(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?`;
+const SAFE_ACTION = new RegExp(String.raw`^-?[ \t]*(?:${FIELD_CHAIN}|index[ \t]+${FIELD_CHAIN}[ \t]+"[A-Za-z0-9_.:/-]*")[ \t]*-?$`);
+
+/** Why Alertmanager might not parse `url` as a template, or undefined (no `{{`, or only safe actions). */
+function webhookTemplateError(url: string): string | undefined {
+  if (!url.includes('{{')) return undefined;
+  let at = 0;
+  for (;;) {
+    const open = url.indexOf('{{', at);
+    const stray = url.indexOf('}}', at);
+    if (stray >= 0 && (open < 0 || stray < open)) return 'a }} closes no {{';
+    if (open < 0) return undefined;
+    const close = url.indexOf('}}', open + 2);
+    if (close < 0) return 'a {{ is not closed by }}';
+    const action = url.slice(open + 2, close);
+    // A - that trims spaces must stand apart from what follows it ("{{- .x -}}"); "{{-3}}" is a number.
+    if (!SAFE_ACTION.test(action) || /^-[^ \t]/.test(action) || /[^ \t]-$/.test(action)) {
+      return `only {{ .Field.Chain }} and {{ index .Field "key" }} actions are accepted, not {{${action.length > 40 ? `${action.slice(0, 40)}…` : action}}}`;
+    }
+    at = close + 2;
+  }
 }
 
 const DURATION_UNITS: ReadonlyArray<[unit: string, ms: number, exact: boolean]> = [

@@ -50,6 +50,8 @@ export function renderRoute(route: unknown, path: string, context: RouteContext,
   if (groupBy) {
     const seen = new Set<string>();
     groupBy.forEach((label, i) => {
+      // Alertmanager refuses an empty label name in group_by when it loads the file.
+      if (label === '') findings.problem(`${path}.groupBy[${i}]`, 'an empty string is not a label name');
       if (seen.has(label)) findings.problem(`${path}.groupBy[${i}]`, `${shown(label)} is listed twice`);
       seen.add(label);
     });
