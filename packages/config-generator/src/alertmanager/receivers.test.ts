@@ -614,6 +614,14 @@ describe('an AlertmanagerConfig receiver that prometheus-operator would refuse',
     ]);
   });
 
+  it('refuses header names and values that would start another header (a Bcc of the team\'s choosing)', () => {
+    expect(problemsOf({ emailConfigs: [{ to: 'a@example.com', smarthost: 'smtp:25', headers: [{ key: 'X-Team\r\nBcc', value: 'a' }, { key: 'X-Note', value: 'x\nBcc: spy@example.com' }, { key: 'Two Words', value: 'b' }] }] })).toEqual([
+      { path: 'spec.receivers[0].emailConfigs[0].headers[0].key', message: '"X-Team\\r\\nBcc" is not a header name (printable ASCII but spaces and colons)' },
+      { path: 'spec.receivers[0].emailConfigs[0].headers[1].value', message: 'a header value cannot hold a line break' },
+      { path: 'spec.receivers[0].emailConfigs[0].headers[2].key', message: '"Two Words" is not a header name (printable ASCII but spaces and colons)' },
+    ]);
+  });
+
   it('names the OpsGenie responder without id, name or username, and an unknown responder type', () => {
     expect(problemsOf({ opsgenieConfigs: [{ responders: [{ name: 'ok', type: 'team' }, { type: 'user' }, { name: 'x', type: 'squad' as 'team' }] }] })).toEqual([
       { path: 'spec.receivers[0].opsgenieConfigs[0].responders[1]', message: 'a responder needs one of id, name or username' },

@@ -23,6 +23,7 @@ import { compareCodePoints, sortedByKey } from '../go-map-order.ts';
 import type { SecretStore } from '../secret-store.ts';
 import { keyPath } from '../values/field-path.ts';
 import { goUrlHostError } from '../values/go-url.ts';
+import { shownValue } from './shown-value.ts';
 
 /** What rendering one receiver needs. */
 export interface ReceiverContext {
@@ -53,6 +54,8 @@ type Output = Record<string, unknown>;
 const VICTOROPS_RESERVED_FIELDS = new Set(['routing_key', 'message_type', 'state_message', 'entity_display_name', 'monitoring_tool', 'entity_id', 'entity_state']);
 const OPSGENIE_RESPONDER_TYPES = new Set(['team', 'teams', 'user', 'escalation', 'schedule']);
 const TLS_VERSIONS = ['TLS10', 'TLS11', 'TLS12', 'TLS13'];
+/** An email header name: printable ASCII without space or colon (RFC 5322 field name). */
+const HEADER_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
 /** The only api_url Slack accepts message updates on (they need a bot token, not a webhook). */
 const SLACK_POST_MESSAGE_URL = 'https://slack.com/api/chat.postMessage';
 
@@ -267,12 +270,15 @@ class ReceiverRenderer {
     this.needsGlobal(c.from, `${p}.from`, ['smtp_from'], 'from');
     if (c.smarthost) {
       const error = splitHostPortError(c.smarthost);
-      if (error) this.problem(`${p}.smarthost`, `"${c.smarthost}" is not a host:port address: ${error}`);
+      if (error) this.problem(`${p}.smarthost`, `${shownValue(c.smarthost)} is not a host:port address: ${error}`);
     }
     const seen = new Set<string>();
     (c.headers ?? []).forEach((header, j) => {
       const name = header.key.toLowerCase();
-      if (seen.has(name)) this.problem(`${p}.headers[${j}].key`, `duplicate header "${name}" (header names ignore case)`);
+      // A line break would start another header of the team's choosing (Bcc, say); a header name is an RFC 5322 token.
+      if (!HEADER_NAME.test(header.key)) this.problem(`${p}.headers[${j}].key`, `${shownValue(header.key)} is not a header name (printable ASCII but spaces and colons)`);
+      if (/[\r\n]/.test(header.value)) this.problem(`${p}.headers[${j}].value`, 'a header value cannot hold a line break');
+      if (seen.has(name)) this.problem(`${p}.headers[${j}].key`, `duplicate header ${shownValue(name)} (header names ignore case)`);
       seen.add(name);
     });
     const threadByDate = c.threading ? { Daily: 'daily', None: 'none' }[c.threading.threadByDate] : undefined;
