@@ -251,6 +251,15 @@ describe('the platform\'s base configuration', () => {
     expect(JSON.stringify(result)).not.toContain('hunter2');
   });
 
+  it('whose routes name a receiver or time interval it does not define is refused, as upstream refuses it', () => {
+    const missingReceiver = generate({ baseConfig: 'route:\n  receiver: platform\n  routes:\n  - receiver: missing\nreceivers:\n- name: platform\n', alertmanagerConfigs: [teamConfig('team-a')] });
+    expect(missingReceiver).toMatchObject({ ok: false, problem: { path: 'spec.configSecret', message: expect.stringContaining('undefined receiver "missing" used in route') } });
+    const missingInterval = generate({ baseConfig: 'route:\n  receiver: platform\n  mute_time_intervals: [nights]\nreceivers:\n- name: platform\n' });
+    expect(missingInterval).toMatchObject({ ok: false, problem: { message: expect.stringContaining('undefined time interval "nights" used in route') } });
+    // Without a selector the base is written as it is, as upstream writes it.
+    expect(generate({ alertmanager: alertmanager({}), baseConfig: 'route:\n  receiver: missing\n' })).toMatchObject({ ok: true });
+  });
+
   it('that is not YAML is refused with the line and column', () => {
     expect(generate({ baseConfig: 'route: [\n  receiver: {' })).toMatchObject({ ok: false, problem: { message: expect.stringMatching(/^key alertmanager\.yaml of Secret alertmanager-main is not valid YAML at line \d+, column \d+$/) } });
     // Also without AlertmanagerConfigs: the Alertmanager keeps what it runs rather than load a broken file.

@@ -197,7 +197,38 @@ function parseBase(text: string | undefined, secretName: string, needsRoute: boo
   if (needsRoute && (typeof (parsed.route as Record<string, unknown>).receiver !== 'string' || (parsed.route as Record<string, unknown>).receiver === '')) {
     return { ok: false, problem: { path, message: `the route in ${key} has no receiver` } };
   }
+  if (needsRoute) {
+    // prometheus-operator loads the base with Alertmanager's own loader before merging: a route naming a receiver
+    // or time interval the file does not define fails its reconcile (the running configuration stays), rather than
+    // writing a file Alertmanager refuses.
+    const missing = undefinedReference(parsed);
+    if (missing) return { ok: false, problem: { path, message: `${key}: ${missing}` } };
+  }
   return { ok: true, text: source, config: parsed };
+}
+
+/**
+ * The first receiver or time interval the base's routes name and the base does not define (Alertmanager's loader
+ * refuses both), as a sentence, or undefined. Routes deeper than Alertmanager would walk are not searched further.
+ */
+function undefinedReference(config: Record<string, unknown>): string | undefined {
+  const names = (list: unknown) => new Set(asList(list).filter(isRecord).map((entry) => entry.name).filter((name): name is string => typeof name === 'string'));
+  const receivers = names(config.receivers);
+  const intervals = new Set([...names(config.mute_time_intervals), ...names(config.time_intervals)]);
+  const visit = (route: unknown, depth: number): string | undefined => {
+    if (!isRecord(route) || depth > 64) return undefined;
+    if (typeof route.receiver === 'string' && route.receiver !== '' && !receivers.has(route.receiver)) return `undefined receiver ${JSON.stringify(route.receiver)} used in route`;
+    for (const field of ['mute_time_intervals', 'active_time_intervals']) {
+      const unknown = asList(route[field]).find((name) => typeof name === 'string' && !intervals.has(name));
+      if (unknown !== undefined) return `undefined time interval ${JSON.stringify(unknown)} used in route`;
+    }
+    for (const child of asList(route.routes)) {
+      const found = visit(child, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(config.route, 0);
 }
 
 /** `major.minor` of spec.version (default promop's), or undefined when it is not a version (the image decides). */

@@ -1,0 +1,261 @@
+/**
+ * Differential comparison of promop's Alertmanager configuration (generateAlertmanagerConfiguration) with
+ * prometheus-operator v0.93.1's own, on the hand-written cases of alertmanager-cases.ts.
+ *
+ *   node bench/compat-diff/alertmanager-compat-diff.ts [--only name,name] [--out file.json]
+ *
+ * One control plane on loopback (etcd + kube-apiserver, no kubelet), prometheus-operator's CRDs, every case in
+ * namespaces of its own: an Alertmanager `am`, its base configuration Secret `alertmanager-am`, Secret
+ * `receiver-secrets` in each of its namespaces, and its AlertmanagerConfigs. prometheus-operator then runs (its
+ * Alertmanager controller writes Secret `alertmanager-am-generated`, key `alertmanager.yaml.gz`; the StatefulSets it
+ * creates never get pods). promop's pure generator renders each case from the same objects as the API server
+ * returns them (CRD defaults applied). Both YAMLs are parsed and compared structurally (mappings by key, lists by
+ * position); promop storing the file plain where upstream gzips it is not a difference of content. Key order is
+ * reported apart. Exit status 1 when a case without a documented reason differs.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { load } from 'js-yaml';
+import { generateAlertmanagerConfiguration, type KeyValueSource } from '@promop/config-generator';
+import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
+import { startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
+import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
+import { kubectl, prometheusOperator } from '../side-by-side/operators.ts';
+import {
+  ALERTMANAGER_CASES, ALERTMANAGER_NAME, CASE_NAMESPACES, RECEIVER_SECRET_DATA, RECEIVER_SECRET_NAME, baseAlertmanagerSpec, type AlertmanagerCase,
+} from './alertmanager-cases.ts';
+
+const GROUP = 'monitoring.coreos.com';
+const CASE_LABEL = 'am-case';
+const GENERATED_SECRET = `alertmanager-${ALERTMANAGER_NAME}-generated`;
+
+interface Difference {
+  path: string;
+  prometheusOperator: unknown;
+  promop: unknown;
+}
+
+interface CaseResult {
+  case: string;
+  about: string;
+  outcome: 'equal' | 'different' | 'failed';
+  /** Same content, same key order as well. */
+  sameKeyOrder?: boolean;
+  differences: Difference[];
+  documented?: string;
+  /** Objects the API server refused (left out on both sides). */
+  refusedByApiServer: string[];
+  /** `<namespace>/<name>: <reason>` of every object promop rejected. */
+  promopRejected: string[];
+  /** Objects prometheus-operator reported as rejected (Warning Events `InvalidConfiguration`). */
+  upstreamRejected: string[];
+  failure?: string;
+  /** Neither wrote a configuration: promop's reason (prometheus-operator's is in its log). */
+  bothRefused?: string;
+}
+
+interface CreatedCase {
+  spec: AlertmanagerCase;
+  namespace: string;
+  namespaces: string[];
+  refusedByApiServer: string[];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, out: { type: 'string' } } });
+  const only = values.only?.split(',');
+  const cases = ALERTMANAGER_CASES.filter((c) => !only || only.includes(c.name));
+  const operator = prometheusOperator();
+  console.log(`building/finding ${operator.prepare()}`);
+
+  const env = await startTestEnv({ controllerManager: false });
+  const api = new BenchApi({ server: env.apiServerUrl, caFile: env.pki.caCert, certFile: env.pki.adminCert, keyFile: env.pki.adminKey });
+  let running: ManagedProcess | undefined;
+  const results: CaseResult[] = [];
+  try {
+    execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'apply', '--server-side', '-f', operator.crdDirectory()], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'wait', '--for=condition=Established', 'crd', '--all', '--timeout=120s'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const created = cases.map((spec, index): CreatedCase => {
+      const namespace = `am${index}-${spec.name}`;
+      return { spec, namespace, namespaces: [namespace, ...(spec.extraNamespaces ?? []).map((suffix) => `${namespace}-${suffix}`)], refusedByApiServer: [] };
+    });
+    await inParallel(created, 8, (item) => createCase(api, item));
+    const logDir = mkdtempSync(join(tmpdir(), 'am-compat-diff-'));
+    running = operator.start(env.kubeconfigPath, 0, join(logDir, 'prometheus-operator.log'));
+    console.log(`prometheus-operator started (log and both sides' files: ${logDir})`);
+    const upstream = await waitForGenerated(api, created);
+    for (const item of created) results.push(await compareCase(api, item, upstream.get(item.namespace), logDir));
+  } finally {
+    if (running) await stopProcess(running);
+    api.close();
+    await env.stop();
+  }
+  printResults(results);
+  if (values.out) writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`);
+  process.exitCode = results.some((r) => r.outcome !== 'equal' && !r.documented) ? 1 : 0;
+}
+
+/** The case's objects as a user would apply them: namespaces, Secrets, AlertmanagerConfigs, the Alertmanager. */
+async function createCase(api: BenchApi, item: CreatedCase): Promise<void> {
+  const { spec, namespace } = item;
+  for (const name of item.namespaces) {
+    await api.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [CASE_LABEL]: namespace } } });
+    await api.json('POST', `/api/v1/namespaces/${name}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: RECEIVER_SECRET_NAME }, stringData: RECEIVER_SECRET_DATA });
+  }
+  if (spec.baseConfig !== undefined) {
+    await api.json('POST', `/api/v1/namespaces/${namespace}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: `alertmanager-${ALERTMANAGER_NAME}` }, stringData: { 'alertmanager.yaml': spec.baseConfig } });
+  }
+  for (const config of spec.configs) {
+    const where = config.namespace ? `${namespace}-${config.namespace}` : namespace;
+    const body = JSON.parse(JSON.stringify({
+      apiVersion: `${GROUP}/v1alpha1`, kind: 'AlertmanagerConfig', metadata: { name: config.name, labels: config.labels ?? {} }, spec: config.spec,
+    }).replaceAll('@NS@', where)) as Record<string, unknown>;
+    const response = await api.send('POST', `/apis/${GROUP}/v1alpha1/namespaces/${where}/alertmanagerconfigs?fieldValidation=Strict`, body);
+    if (response.status !== 201) item.refusedByApiServer.push(`${where}/${config.name}: ${apiMessage(response.body)}`);
+  }
+  const amSpec: Record<string, unknown> = { ...baseAlertmanagerSpec(), ...spec.alertmanagerSpec };
+  if (amSpec.alertmanagerConfigNamespaceSelector === CASE_NAMESPACES) amSpec.alertmanagerConfigNamespaceSelector = { matchLabels: { [CASE_LABEL]: namespace } };
+  const response = await api.send('POST', `/apis/${GROUP}/v1/namespaces/${namespace}/alertmanagers?fieldValidation=Strict`, { apiVersion: `${GROUP}/v1`, kind: 'Alertmanager', metadata: { name: ALERTMANAGER_NAME }, spec: amSpec });
+  if (response.status !== 201) item.refusedByApiServer.push(`Alertmanager ${namespace}/${ALERTMANAGER_NAME}: ${apiMessage(response.body)}`);
+}
+
+function apiMessage(body: string): string {
+  try {
+    return String((JSON.parse(body) as { message?: string }).message ?? body);
+  } catch {
+    return body.slice(0, 300);
+  }
+}
+
+/** Each case's generated configuration, once every case has one and none changed over three polls in a row. */
+async function waitForGenerated(api: BenchApi, created: readonly CreatedCase[]): Promise<Map<string, string>> {
+  const configs = new Map<string, string>();
+  const deadline = Date.now() + 300_000;
+  let stablePolls = 0;
+  for (;;) {
+    let changed = false;
+    await inParallel(created, 8, async (item) => {
+      const response = await api.send('GET', `/api/v1/namespaces/${item.namespace}/secrets/${GENERATED_SECRET}`);
+      if (response.status !== 200) return;
+      const data = (JSON.parse(response.body) as { data?: Record<string, string> }).data?.['alertmanager.yaml.gz'];
+      if (data === undefined) return;
+      const text = data === '' ? '' : gunzipSync(Buffer.from(data, 'base64')).toString('utf8');
+      if (configs.get(item.namespace) !== text) {
+        configs.set(item.namespace, text);
+        changed = true;
+      }
+    });
+    stablePolls = changed ? 0 : stablePolls + 1;
+    if (configs.size === created.length && stablePolls >= 3) return configs;
+    // A case prometheus-operator cannot provision (its log says why) writes nothing: stop waiting a minute after
+    // the last change.
+    if (Date.now() > deadline || (configs.size > 0 && stablePolls >= 30)) {
+      console.log(`prometheus-operator wrote ${configs.size} of ${created.length} configurations`);
+      return configs;
+    }
+    await sleep(2_000);
+  }
+}
+
+async function compareCase(api: BenchApi, item: CreatedCase, upstreamText: string | undefined, outputDir: string): Promise<CaseResult> {
+  const { spec, namespace } = item;
+  const result: CaseResult = { case: spec.name, about: spec.about, outcome: 'failed', differences: [], documented: spec.documented, refusedByApiServer: item.refusedByApiServer, promopRejected: [], upstreamRejected: [] };
+  result.upstreamRejected = await upstreamRejections(api, item.namespaces);
+  // promop reads what the API server stores (prometheus-operator's CRD defaults applied).
+  const alertmanager = await api.json<Alertmanager>('GET', `/apis/${GROUP}/v1/namespaces/${namespace}/alertmanagers/${ALERTMANAGER_NAME}`);
+  const configs: AlertmanagerConfig[] = [];
+  const secrets: KeyValueSource[] = [];
+  let baseConfig: string | undefined;
+  for (const name of item.namespaces) {
+    configs.push(...(await api.json<{ items: AlertmanagerConfig[] }>('GET', `/apis/${GROUP}/v1alpha1/namespaces/${name}/alertmanagerconfigs`)).items);
+    for (const secret of (await api.json<{ items: { metadata: { name: string }; data?: Record<string, string> }[] }>('GET', `/api/v1/namespaces/${name}/secrets`)).items) {
+      const data = Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
+      if (name === namespace && secret.metadata.name === `alertmanager-${ALERTMANAGER_NAME}`) baseConfig = data['alertmanager.yaml'];
+      secrets.push({ namespace: name, name: secret.metadata.name, data });
+    }
+  }
+  const namespaces = item.namespaces.map((name) => ({ name, labels: { [CASE_LABEL]: namespace, 'kubernetes.io/metadata.name': name } }));
+  const ours = generateAlertmanagerConfiguration({ alertmanager, baseConfig, alertmanagerConfigs: configs, namespaces, secrets });
+  for (const verdict of ours.verdicts) {
+    if (verdict.selected && !verdict.accepted) result.promopRejected.push(`${verdict.resource.namespace}/${verdict.resource.name}: ${verdict.reason}`);
+  }
+  if (upstreamText === undefined) {
+    if (!ours.ok) {
+      // Both refuse the case as a whole (an invalid base): neither writes a configuration.
+      result.outcome = 'equal';
+      result.bothRefused = `${ours.problem.path}: ${ours.problem.message}`;
+      return result;
+    }
+    result.failure = `prometheus-operator wrote no ${GENERATED_SECRET} (see its log); promop wrote one`;
+    return result;
+  }
+  if (!ours.ok) {
+    result.failure = `promop refused the configuration: ${ours.problem.path}: ${ours.problem.message}`;
+    return result;
+  }
+  // Both files kept for a look at the text (key order, quoting).
+  writeFileSync(join(outputDir, `${spec.name}.prometheus-operator.yaml`), upstreamText);
+  writeFileSync(join(outputDir, `${spec.name}.promop.yaml`), ours.text);
+  const theirs = load(upstreamText);
+  const mine = load(ours.text);
+  result.differences = diff(theirs, mine, '');
+  result.outcome = result.differences.length === 0 ? 'equal' : 'different';
+  if (result.outcome === 'equal') result.sameKeyOrder = JSON.stringify(theirs) === JSON.stringify(mine);
+  return result;
+}
+
+/** `<namespace>/<name>: <message>` of prometheus-operator's InvalidConfiguration Events on AlertmanagerConfigs. */
+async function upstreamRejections(api: BenchApi, namespaces: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  for (const namespace of namespaces) {
+    const events = await api.json<{ items: { reason?: string; involvedObject?: { kind?: string; name?: string }; message?: string; note?: string }[] }>('GET', `/api/v1/namespaces/${namespace}/events`);
+    for (const event of events.items) {
+      if (event.reason === 'InvalidConfiguration' && event.involvedObject?.kind === 'AlertmanagerConfig') {
+        found.add(`${namespace}/${event.involvedObject.name}: ${(event.message ?? event.note ?? '').slice(0, 200)}`);
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+/** Structural differences: mappings by key, lists by position, scalars by value. */
+function diff(theirs: unknown, mine: unknown, path: string): Difference[] {
+  if (Array.isArray(theirs) && Array.isArray(mine)) {
+    const out: Difference[] = [];
+    for (let i = 0; i < Math.max(theirs.length, mine.length); i++) out.push(...diff(theirs[i], mine[i], `${path}[${i}]`));
+    return out;
+  }
+  if (isMapping(theirs) && isMapping(mine)) {
+    const out: Difference[] = [];
+    const keys = [...new Set([...Object.keys(theirs), ...Object.keys(mine)])];
+    for (const key of keys) out.push(...diff(theirs[key], mine[key], path === '' ? key : `${path}.${key}`));
+    return out;
+  }
+  if (Object.is(theirs, mine)) return [];
+  return [{ path: path || '(root)', prometheusOperator: theirs, promop: mine }];
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function printResults(results: readonly CaseResult[]): void {
+  console.log('');
+  for (const r of results) {
+    const label = r.bothRefused ? `equal: neither writes a configuration (promop: ${r.bothRefused})` : r.outcome === 'equal' ? `equal${r.sameKeyOrder ? '' : ' (key order differs)'}` : r.outcome === 'failed' ? `FAILED: ${r.failure}` : `${r.differences.length} difference(s)`;
+    console.log(`${r.case}: ${label}${r.documented && r.outcome !== 'equal' ? ` [documented: ${r.documented}]` : ''}`);
+    for (const line of r.refusedByApiServer) console.log(`  refused by the API server: ${line}`);
+    for (const line of r.upstreamRejected) console.log(`  prometheus-operator rejected: ${line}`);
+    for (const line of r.promopRejected) console.log(`  promop rejected: ${line}`);
+    for (const d of r.differences) console.log(`  ${d.path}\n    prometheus-operator: ${JSON.stringify(d.prometheusOperator)}\n    promop:              ${JSON.stringify(d.promop)}`);
+  }
+  const count = (outcome: CaseResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
+  const undocumented = results.filter((r) => r.outcome !== 'equal' && !r.documented).length;
+  console.log(`\n${results.length} cases: ${count('equal')} equal, ${count('different')} differing, ${count('failed')} failed; ${undocumented} not explained by docs/compatibility.md`);
+}
+
+await main();
