@@ -18,14 +18,16 @@ kubeconfig="$(mktemp -t promop-kind-XXXXXX.kubeconfig)"
 version="$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' charts/promop/Chart.yaml)"
 promop_image="localhost/promop/promop:$version"
 example_image="localhost/promop/example-app:1.0"
+receiver_image="localhost/promop/webhook-receiver:1.0"
 
 docker build -t "$promop_image" .
 docker build -t "$example_image" -f e2e/kind/example-app.Dockerfile tools/example-app
+docker build -t "$receiver_image" -f e2e/kind/webhook-receiver.Dockerfile tools/webhook-receiver
 kind_cmd create cluster --name "$cluster" --kubeconfig "$kubeconfig" --wait 120s
 trap 'kind_cmd delete cluster --name "$cluster"; rm -f "$kubeconfig"' EXIT
-kind_cmd load docker-image --name "$cluster" "$promop_image" "$example_image"
-# The Prometheus images (quay.io/prometheus/prometheus at the story's two versions, pinned in tools/build.sh) are
-# pulled by the kind node.
+kind_cmd load docker-image --name "$cluster" "$promop_image" "$example_image" "$receiver_image"
+# The Prometheus images (quay.io/prometheus/prometheus at the story's two versions, pinned in tools/build.sh) and
+# the Alertmanager image (quay.io/prometheus/alertmanager at promop's default version) are pulled by the kind node.
 pin() { sed -n "s/^$1=//p" tools/build.sh; }
 
 PROMOP_E2E_KUBECONFIG="$kubeconfig" PROMOP_E2E_IMAGE="$promop_image" \

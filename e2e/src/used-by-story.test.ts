@@ -1,7 +1,8 @@
 /**
  * The used-by story, end to end, with real pods: promop installed by Helm from the image built here runs as a pod;
  * a platform team's Prometheus and a team's app run as pods; Prometheus scrapes the app and fires the team's
- * alert; another team's mistake is rejected alone; replicas, an upgrade and the operator's absence are survived.
+ * alert; another team's mistake is rejected alone; replicas, an upgrade and the operator's absence are survived;
+ * and the platform's Alertmanager delivers a team's new alert to that team's webhook only (its AlertmanagerConfig).
  *
  * Cluster: by default a real one-node cluster started here (node/node-cluster.ts: kubelet, containerd, kube-proxy
  * in a network namespace of its own). With PROMOP_E2E_KUBECONFIG set, any cluster whose node already has the
@@ -16,13 +17,13 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterCli, waitFor } from './cluster-cli.ts';
 import { queryPrometheus, rawGet, podProxyPath } from './kube-raw.ts';
-import { buildImages, type BuiltImages } from './images/index.ts';
+import { buildImages, WEBHOOK_RECEIVER_IMAGE, type BuiltImages } from './images/index.ts';
 import { describeNetworkNamespace } from './node/netns.ts';
 import { startNodeCluster, type NodeCluster } from './node/node-cluster.ts';
 import { NODE_NETWORKS } from './node/node-config.ts';
 import { REPO_ROOT } from '@promop/testkit';
 import {
-  EXAMPLES, FIRST_POD, MONITORING, PROMETHEUS, PROMOP_NS, installPromop, loadedConfig, prometheusPods, teamAAlertFiring, teamATargetUp,
+  EXAMPLES, FIRST_POD, MONITORING, PROMETHEUS, PROMOP_NS, installPromop, loadedConfig, prometheusPods, teamAAlertFiring, teamATargetUp, type PodJson,
 } from './story.ts';
 
 /**
@@ -357,3 +358,137 @@ test(`P5: ServiceMonitor changed → new config loaded in every replica, over ${
   const histogram = metrics.split('\n').filter((line) => /^promop_config_.*_seconds_(sum|count)/.test(line));
   report(`promop metrics: ${histogram.join('; ')}`);
 }, 900_000);
+
+/** Where the teams' webhooks land in the alerting step: one receiver pod, a path per team (tools/webhook-receiver). */
+const WEBHOOKS_NS = 'webhooks';
+const RECEIVER_POD = 'webhook-receiver';
+/** The story's Alertmanager; its pod is `alertmanager-main-0`. */
+const ALERTMANAGER = 'main';
+
+interface Delivery {
+  path: string;
+  receivedAt: string;
+  body: { receiver: string; status: string; alerts: { status: string; labels: Record<string, string> }[] };
+}
+
+async function deliveries(): Promise<Delivery[]> {
+  const response = await rawGet(kc, podProxyPath(WEBHOOKS_NS, RECEIVER_POD, 8080, 'received'));
+  if (response.status !== 200) throw new Error(`webhook receiver answered ${response.status}: ${response.body.slice(0, 200)}`);
+  return JSON.parse(response.body) as Delivery[];
+}
+
+const manifest = (objects: Record<string, unknown>[]): string => objects.map((object) => JSON.stringify(object)).join('\n---\n');
+
+test('alerting: Alertmanager runs on the node; team-a\'s new rule reaches team-a\'s webhook through its AlertmanagerConfig, and only team-b\'s own alert reaches team-b\'s', async () => {
+  // The teams' endpoints: a pod the test reads back, behind a Service (no cluster DNS here: Alertmanager dials its IP).
+  await cli.kubectlOk(['apply', '-f', '-'], manifest([
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: WEBHOOKS_NS } },
+    {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: RECEIVER_POD, namespace: WEBHOOKS_NS, labels: { app: RECEIVER_POD } },
+      spec: {
+        securityContext: { runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' } },
+        containers: [{
+          name: 'receiver', image: WEBHOOK_RECEIVER_IMAGE, imagePullPolicy: 'IfNotPresent',
+          ports: [{ name: 'http', containerPort: 8080 }],
+          readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1 },
+          securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+        }],
+      },
+    },
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: RECEIVER_POD, namespace: WEBHOOKS_NS }, spec: { selector: { app: RECEIVER_POD }, ports: [{ name: 'http', port: 8080, targetPort: 'http' }] } },
+  ]));
+  const receiverIp = (await cli.getJson<{ spec: { clusterIP: string } }>(['service', RECEIVER_POD, '-n', WEBHOOKS_NS])).spec.clusterIP;
+  const hook = (team: string): string => `http://${receiverIp}:8080/${team}`;
+
+  // The platform's Alertmanager, taking the teams' AlertmanagerConfigs; each team routes its pages to its own webhook.
+  // team-b's route asks for every page; promop confines it to team-b's namespace.
+  const teamRoute = (team: string, object: string) => ({
+    apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'AlertmanagerConfig',
+    metadata: { name: object, namespace: team, labels: { 'team-monitoring': 'enabled' } },
+    spec: {
+      route: { receiver: 'pager', groupBy: ['alertname'], groupWait: '1s', groupInterval: '5s', matchers: [{ name: 'severity', value: 'page' }] },
+      receivers: [{ name: 'pager', webhookConfigs: [{ url: hook(team), sendResolved: false }] }],
+    },
+  });
+  const amApplied = Date.now();
+  await cli.kubectlOk(['apply', '-f', '-'], manifest([
+    teamRoute('team-a', 'paging'),
+    teamRoute('team-b', 'all-pages'),
+    {
+      apiVersion: 'monitoring.coreos.com/v1', kind: 'Alertmanager', metadata: { name: ALERTMANAGER, namespace: MONITORING },
+      spec: {
+        replicas: 1,
+        alertmanagerConfigSelector: { matchLabels: { 'team-monitoring': 'enabled' } },
+        alertmanagerConfigNamespaceSelector: { matchLabels: { monitoring: 'enabled' } },
+      },
+    },
+  ]));
+  const amPod = `alertmanager-${ALERTMANAGER}-0`;
+  await waitFor(`${amPod} Ready with both teams' receivers`, async () => {
+    const secret = await cli.getJson<{ data?: Record<string, string> }>(['secret', `alertmanager-${ALERTMANAGER}-generated`, '-n', MONITORING]).catch(() => undefined);
+    const config = Buffer.from(secret?.data?.['alertmanager.yaml'] ?? '', 'base64').toString('utf8');
+    if (!config.includes('team-a/paging/pager') || !config.includes('team-b/all-pages/pager')) return undefined;
+    const pod = await cli.getJson<PodJson & { metadata: { annotations?: Record<string, string> } }>(['pod', amPod, '-n', MONITORING]).catch(() => undefined);
+    const ready = pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+    // The pod runs the configuration with both receivers (a new configuration rolls the pod).
+    const loaded = ready ? await rawGet(kc, podProxyPath(MONITORING, amPod, 9093, 'api/v2/status')) : undefined;
+    return loaded?.status === 200 && loaded.body.includes('team-b/all-pages/pager') ? pod : undefined;
+  }, 180_000);
+  report(`Alertmanager + AlertmanagerConfigs applied → its pod Ready with both receivers: ${Date.now() - amApplied} ms`);
+  const amImage = (await cli.getJson<PodJson>(['pod', amPod, '-n', MONITORING])).spec.containers.find((c) => c.name === 'alertmanager')?.image;
+  if (images) expect(amImage).toBe(images.alertmanager.name);
+  for (const team of ['team-a', 'team-b']) {
+    const object = await cli.getJson<{ status?: { bindings?: { name: string; conditions?: { type: string; status: string }[] }[] } }>(['alertmanagerconfig', team === 'team-a' ? 'paging' : 'all-pages', '-n', team]);
+    expect({ team, accepted: object.status?.bindings?.find((b) => b.name === ALERTMANAGER)?.conditions?.find((c) => c.type === 'Accepted')?.status }).toEqual({ team, accepted: 'True' });
+  }
+
+  // The platform's Prometheus sends to it (found through the Endpoints of alertmanager-operated), and pins every
+  // team's rules and alerts to the team's namespace: the label the AlertmanagerConfig routes match.
+  const prometheusPatched = Date.now();
+  await cli.kubectlOk(['patch', 'prometheus', PROMETHEUS, '-n', MONITORING, '--type=merge', '-p', JSON.stringify({
+    spec: { enforcedNamespaceLabel: 'namespace', alerting: { alertmanagers: [{ namespace: MONITORING, name: 'alertmanager-operated', port: 'web' }] } },
+  })]);
+  const prometheusReplicas = (await prometheusPods(cli)).map((p) => p.name);
+  for (const pod of prometheusReplicas) {
+    await waitFor(`${pod} sends to ${amPod}`, async () => {
+      const response = await rawGet(kc, podProxyPath(MONITORING, pod, 9090, 'api/v1/alertmanagers'));
+      if (response.status !== 200) return undefined;
+      const active = (JSON.parse(response.body) as { data: { activeAlertmanagers: { url: string }[] } }).data.activeAlertmanagers;
+      return active.length === 1 ? active : undefined;
+    }, 120_000, 250);
+  }
+  report(`Prometheus spec.alerting set → every replica (${prometheusReplicas.length}) sends to Alertmanager: ${Date.now() - prometheusPatched} ms`);
+  expect((await deliveries()).length).toBe(0);
+
+  // team-a's new rule, and one of team-b's own, both paging.
+  const rule = (team: string, name: string, alert: string, expr: string) => ({
+    apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { name, namespace: team, labels: { 'team-monitoring': 'enabled' } },
+    spec: { groups: [{ name, rules: [{ alert, expr, labels: { severity: 'page', team: team === 'team-a' ? 'checkout' : 'search' } }] }] },
+  });
+  const ruleCreated = Date.now();
+  await cli.kubectlOk(['apply', '-f', '-'], manifest([
+    rule('team-a', 'checkout-paging', 'CheckoutFailing', 'sum(rate(http_requests_total{job="checkout",code=~"5.."}[1m])) > 0'),
+    rule('team-b', 'search-paging', 'SearchPaged', 'vector(1)'),
+  ]));
+  const firstOf = async (path: string, alertname: string): Promise<Delivery> => waitFor(`${alertname} delivered to ${path}`, async () => {
+    return (await deliveries()).find((d) => d.path === path && d.body.alerts.some((a) => a.labels.alertname === alertname));
+  }, 180_000, 200);
+  const [teamA, teamB] = await Promise.all([firstOf('/team-a', 'CheckoutFailing'), firstOf('/team-b', 'SearchPaged')]);
+  const deliveredIn = (d: Delivery): number => Date.parse(d.receivedAt) - ruleCreated;
+  report(`PrometheusRule created → alert delivered to the team's webhook: team-a ${deliveredIn(teamA)} ms, team-b ${deliveredIn(teamB)} ms`);
+
+  // What team-a's webhook got: its alert, with team-a's labels, through team-a's receiver; one copy for both replicas.
+  expect(teamA.body.receiver).toBe('team-a/paging/pager');
+  expect(teamA.body.alerts).toHaveLength(1);
+  expect(teamA.body.alerts[0]).toMatchObject({ status: 'firing', labels: { alertname: 'CheckoutFailing', namespace: 'team-a', severity: 'page', team: 'checkout' } });
+  expect(Object.keys(teamA.body.alerts[0]!.labels)).not.toContain('prometheus_replica');
+  expect(teamB.body.receiver).toBe('team-b/all-pages/pager');
+
+  // A while longer (past the routes' 5 s group interval): each webhook got its own team's alerts and nothing else.
+  await new Promise((resolve) => setTimeout(resolve, 7_000));
+  const all = await deliveries();
+  const alertsAt = (path: string): string[] => [...new Set(all.filter((d) => d.path === path).flatMap((d) => d.body.alerts.map((a) => `${a.labels.namespace}/${a.labels.alertname}`)))].sort();
+  expect(alertsAt('/team-a')).toEqual(['team-a/CheckoutFailing']);
+  expect(alertsAt('/team-b')).toEqual(['team-b/SearchPaged']);
+  expect(all.filter((d) => d.path !== '/team-a' && d.path !== '/team-b')).toEqual([]);
+}, 600_000);

@@ -13,6 +13,9 @@ import { REPO_ROOT } from '@promop/testkit';
 /** The pod sandbox image (containerd's `sandbox_image`): tools/pause. */
 export const PAUSE_IMAGE = 'localhost/promop/pause:1.0';
 
+/** The teams' notification endpoint in the alerting tests: tools/webhook-receiver. */
+export const WEBHOOK_RECEIVER_IMAGE = 'localhost/promop/webhook-receiver:1.0';
+
 /** The example "checkout" service the tests and the demo monitor: tools/example-app. */
 export const EXAMPLE_APP_IMAGE = 'localhost/promop/example-app:1.0';
 

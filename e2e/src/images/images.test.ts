@@ -9,10 +9,11 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, startProcess, stopProcess, waitUntil, REPO_ROOT } from '@promop/testkit';
+import { freePort, startProcess, stopProcess, toolPath, waitUntil, REPO_ROOT } from '@promop/testkit';
 import { extractOciArchive, type ExtractedImage } from './extract-oci-archive.ts';
 import { buildCachedImage } from './image-cache.ts';
-import { EXAMPLE_APP_IMAGE, PAUSE_IMAGE, PROMETHEUS_IMAGE, PROMETHEUS_VERSION, PROMOP_IMAGE } from './image-names.ts';
+import { EXAMPLE_APP_IMAGE, PAUSE_IMAGE, PROMETHEUS_IMAGE, PROMETHEUS_VERSION, PROMOP_IMAGE, WEBHOOK_RECEIVER_IMAGE } from './image-names.ts';
+import { ALERTMANAGER_IMAGE, ALERTMANAGER_IMAGE_CONFIG } from './alertmanager-image.ts';
 import { buildImages, imageRecipes, type BuiltImages } from './images.ts';
 import { hostPlatform, type ImageConfig } from './oci-archive.ts';
 import { PROMETHEUS_IMAGE_CONFIG } from './prometheus-image.ts';
@@ -20,9 +21,11 @@ import { PROMOP_IMAGE_CONFIG } from './promop-image.ts';
 
 const run = promisify(execFile);
 type Role = keyof BuiltImages;
-const ROLES: Role[] = ['pause', 'prometheus', 'previousPrometheus', 'exampleApp', 'promop'];
+const ROLES: Role[] = ['pause', 'prometheus', 'previousPrometheus', 'exampleApp', 'promop', 'alertmanager', 'webhookReceiver'];
 // The previous Prometheus' name follows from the binary's version; its own test below checks that.
-const NAMES: Record<Exclude<Role, 'previousPrometheus'>, string> = { pause: PAUSE_IMAGE, prometheus: PROMETHEUS_IMAGE, exampleApp: EXAMPLE_APP_IMAGE, promop: PROMOP_IMAGE };
+const NAMES: Record<Exclude<Role, 'previousPrometheus'>, string> = {
+  pause: PAUSE_IMAGE, prometheus: PROMETHEUS_IMAGE, exampleApp: EXAMPLE_APP_IMAGE, promop: PROMOP_IMAGE, alertmanager: ALERTMANAGER_IMAGE, webhookReceiver: WEBHOOK_RECEIVER_IMAGE,
+};
 
 const scratch = mkdtempSync(join(tmpdir(), 'promop-images-test-'));
 let images: BuiltImages;
@@ -138,6 +141,18 @@ describe('the prometheus image', () => {
     const { rootfs, layer } = opened.prometheus;
     if (!(await layerListing(layer)).includes('-rwxr-xr-x 0/0 bin/promtool')) return; // promtool was not built
     await run(join(rootfs, 'bin', 'promtool'), ['check', 'config', join(rootfs, 'etc', 'prometheus', 'prometheus.yml')]);
+  });
+});
+
+describe('the alertmanager image', () => {
+  it('is laid out like the upstream image, with the version its name promises and a configuration amtool accepts', async () => {
+    const { image, rootfs, layer } = opened.alertmanager;
+    expectRuntimeConfig(image, ALERTMANAGER_IMAGE_CONFIG);
+    const listing = await layerListing(layer);
+    expect(listing).toEqual(expect.arrayContaining(['-rwxr-xr-x 0/0 bin/alertmanager', '-rw-r--r-- 0/0 etc/alertmanager/alertmanager.yml', 'drwxr-xr-x 65534/65534 alertmanager/']));
+    const { stdout, stderr } = await run(join(rootfs, 'bin', 'alertmanager'), ['--version']);
+    expect(ALERTMANAGER_IMAGE).toBe(`quay.io/prometheus/alertmanager:v${/version (\S+)/.exec(stdout + stderr)?.[1]}`);
+    await run(toolPath('amtool'), ['check-config', join(rootfs, 'etc', 'alertmanager', 'alertmanager.yml')]);
   });
 });
 

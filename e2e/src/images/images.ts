@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { REPO_ROOT } from '@promop/testkit';
 import { buildCachedImage, type BuiltImage, type ImageRecipe } from './image-cache.ts';
-import { EXAMPLE_APP_IMAGE, PAUSE_IMAGE } from './image-names.ts';
+import { alertmanagerImageRecipe } from './alertmanager-image.ts';
+import { EXAMPLE_APP_IMAGE, PAUSE_IMAGE, WEBHOOK_RECEIVER_IMAGE } from './image-names.ts';
 import { goProgramImage } from './go-program.ts';
 import { previousPrometheusImageRecipe, prometheusImageRecipe } from './prometheus-image.ts';
 import { promopImageRecipe } from './promop-image.ts';
@@ -21,6 +22,10 @@ export interface BuiltImages {
   previousPrometheus: BuiltImage;
   exampleApp: BuiltImage;
   promop: BuiltImage;
+  /** Named as promop's StatefulSet names the default Alertmanager version. */
+  alertmanager: BuiltImage;
+  /** Records the webhooks Alertmanager sends: the teams' receivers in the alerting step. */
+  webhookReceiver: BuiltImage;
 }
 
 /** The recipe of each image. */
@@ -39,19 +44,27 @@ export function imageRecipes(): Record<keyof BuiltImages, ImageRecipe> {
       exposedPorts: ['8080/tcp'],
     }),
     promop: promopImageRecipe(),
+    alertmanager: alertmanagerImageRecipe(),
+    webhookReceiver: goProgramImage({
+      name: WEBHOOK_RECEIVER_IMAGE,
+      archiveFile: 'webhook-receiver.tar',
+      moduleDir: join(REPO_ROOT, 'tools', 'webhook-receiver'),
+      program: 'webhook-receiver',
+      user: '65534:65534',
+      exposedPorts: ['8080/tcp'],
+    }),
   };
 }
 
 /**
  * Builds every image into `outDir` (default `.cache/images`), each only when its inputs changed since the
- * archive there was built. Needs `go`, `pnpm` (with the store filled by `pnpm install`) and the prometheus binary
- * from `pnpm tools`.
+ * archive there was built. Needs `go`, `pnpm` (with the store filled by `pnpm install`) and the prometheus and
+ * alertmanager binaries from `pnpm tools`.
  */
 export async function buildImages(options: { outDir?: string } = {}): Promise<BuiltImages> {
   const outDir = options.outDir ?? DEFAULT_IMAGES_DIR;
   const recipes = imageRecipes();
-  const [pause, prometheus, previousPrometheus, exampleApp, promop] = await Promise.all(
-    [recipes.pause, recipes.prometheus, recipes.previousPrometheus, recipes.exampleApp, recipes.promop].map((recipe) => buildCachedImage(recipe, outDir)),
-  );
-  return { pause: pause!, prometheus: prometheus!, previousPrometheus: previousPrometheus!, exampleApp: exampleApp!, promop: promop! };
+  const roles = Object.keys(recipes) as (keyof BuiltImages)[];
+  const built = await Promise.all(roles.map((role) => buildCachedImage(recipes[role], outDir)));
+  return Object.fromEntries(roles.map((role, index) => [role, built[index]!])) as unknown as BuiltImages;
 }
