@@ -22,6 +22,7 @@ import { resourceRef, selectedVerdict } from '../verdict.ts';
 import { isRecord } from '../values/is-record.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
 import { equalityMatcher, renderMatchers } from './matchers.ts';
+import { shownValue } from './shown-value.ts';
 import { renderReceiver } from './receivers.ts';
 import { renderRoute } from './routes.ts';
 import { renderTimeInterval } from './time-intervals.ts';
@@ -142,9 +143,12 @@ export function renderAlertmanagerConfig(
     return renderReceiver(receiver, { namespace, path, secrets, findings, name: qualified(receiver.name), globals });
   });
 
-  const intervalNames = new Set<string>();
+  // Alertmanager refuses two intervals of one name anywhere in the file; the prefix makes names unique across objects.
+  const intervalNames = new Map<string, string>();
   const timeIntervals = (spec.muteTimeIntervals ?? []).map((interval, i) => {
-    intervalNames.add(interval.name);
+    const first = intervalNames.get(interval.name);
+    if (first !== undefined && interval.name) findings.problem(`spec.muteTimeIntervals[${i}].name`, `${shownValue(interval.name)} is already the name of ${first}; names must be unique in an AlertmanagerConfig`);
+    else intervalNames.set(interval.name, `spec.muteTimeIntervals[${i}]`);
     return renderTimeInterval(interval, { path: `spec.muteTimeIntervals[${i}]`, findings, name: qualified(interval.name) });
   });
 
@@ -167,7 +171,7 @@ export function renderAlertmanagerConfig(
 
   let route: Record<string, unknown> | undefined;
   if (spec.route) {
-    route = renderRoute(spec.route, 'spec.route', { findings, qualified, receivers: receiverNames, timeIntervals: intervalNames });
+    route = renderRoute(spec.route, 'spec.route', { findings, qualified, receivers: receiverNames, timeIntervals: new Set(intervalNames.keys()) });
     // The team's route sees only its namespace's alerts, and never stops the alerts from reaching the routes after
     // it (the next team's, and the platform's).
     const matchers = [...asList(route.matchers), ...(namespaceMatcher === undefined ? [] : [namespaceMatcher])];

@@ -9,9 +9,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
-import type { MuteTimeInterval } from '@promop/crds';
+import type { AlertmanagerConfig, MuteTimeInterval } from '@promop/crds';
 import { toolPath } from '@promop/testkit';
 import { Findings } from '../findings.ts';
+import { SecretStore } from '../secret-store.ts';
+import { renderAlertmanagerConfig } from './alertmanager-configuration.ts';
 import { renderTimeInterval } from './time-intervals.ts';
 
 type Interval = NonNullable<MuteTimeInterval['timeIntervals']>[number];
@@ -227,18 +229,20 @@ describe('a team\'s mute time interval', () => {
 
     it('reports a name used twice in the object on the second one (Alertmanager refuses duplicates in the whole file)', () => {
       const findings = new Findings();
-      render({ name: 'maintenance', timeIntervals: [{ weekdays: ['saturday'] }] }, findings, 'spec.muteTimeIntervals[0]');
-      render({ name: 'night', timeIntervals: [] }, findings, 'spec.muteTimeIntervals[1]');
-      const second = render({ name: 'maintenance', timeIntervals: [{ weekdays: ['sunday'] }] }, findings, 'spec.muteTimeIntervals[2]');
+      const object = {
+        apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'AlertmanagerConfig', metadata: { namespace: 'team-a', name: 'alerting' },
+        spec: { muteTimeIntervals: [{ name: 'maintenance', timeIntervals: [{ weekdays: ['saturday'] }] }, { name: 'night', timeIntervals: [] }, { name: 'maintenance', timeIntervals: [{ weekdays: ['sunday'] }] }] },
+      } as AlertmanagerConfig;
+      const part = renderAlertmanagerConfig(object, { findings, secrets: new SecretStore([], []), confineTo: 'team-a' });
       expect(findings.problems).toEqual([{
         path: 'spec.muteTimeIntervals[2].name',
         message: '"maintenance" is already the name of spec.muteTimeIntervals[0]; names must be unique in an AlertmanagerConfig',
       }]);
       // Written as is, the pair would be refused by Alertmanager for everyone.
-      const first = render({ name: 'maintenance', timeIntervals: [{ weekdays: ['saturday'] }] }).rendered;
-      expect(amtoolCheck([first, second.rendered]).output).toMatch(/time interval "team-a\/alerting\/maintenance" is not unique/);
-      // Another object's rendering (its own Findings) may use the same name.
-      expect(render({ name: 'maintenance', timeIntervals: [] }).findings.problems).toEqual([]);
+      expect(amtoolCheck([part.timeIntervals[0]!, part.timeIntervals[2]!]).output).toMatch(/time interval "team-a\/alerting\/maintenance" is not unique/);
+      // Another object may use the same name: its intervals are named after it.
+      const other = renderAlertmanagerConfig({ ...object, metadata: { namespace: 'team-a', name: 'other' }, spec: { muteTimeIntervals: [{ name: 'maintenance', timeIntervals: [] }] } }, { findings: new Findings(), secrets: new SecretStore([], []), confineTo: 'team-a' });
+      expect(other.timeIntervals[0]?.name).toBe('team-a/other/maintenance');
     });
 
     it('accepts only ASCII letters in any case: look-alike letters are refused as upstream refuses them', () => {

@@ -42,25 +42,14 @@ const MAX_RANGE_LENGTH = 24;
 const TIME_OF_DAY = /^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$/;
 const END_OF_DAY = 24 * 60;
 
-/** The names written so far for each rendering (one Findings per object): a second one is a problem. */
-const namesWritten = new WeakMap<Findings, Map<string, string>>();
-
 /**
  * The named set of intervals as Alertmanager's configuration writes it. Problems go to `context.findings`; the
  * caller rejects the AlertmanagerConfig when there are any (the returned set then lacks the values that had them).
- * A name already rendered with the same Findings (an earlier entry of the same object) is a problem on this entry.
+ * Names unique within the object are the caller's check (it sees every entry).
  */
 export function renderTimeInterval(interval: MuteTimeInterval, context: { path: string; findings: Findings; name: string }): Record<string, unknown> {
   const { path, findings } = context;
-  if (typeof interval.name !== 'string' || interval.name === '') {
-    findings.problem(`${path}.name`, 'a time interval needs a name for routes to refer to');
-  } else {
-    let written = namesWritten.get(findings);
-    if (written === undefined) namesWritten.set(findings, (written = new Map()));
-    const first = written.get(context.name);
-    if (first === undefined) written.set(context.name, path);
-    else findings.problem(`${path}.name`, `${shown(interval.name)} is already the name of ${first}; names must be unique in an AlertmanagerConfig`);
-  }
+  if (typeof interval.name !== 'string' || interval.name === '') findings.problem(`${path}.name`, 'a time interval needs a name for routes to refer to');
   const intervals = listOf(interval.timeIntervals).map((ti, i) => renderInterval(ti, `${path}.timeIntervals[${i}]`, findings));
   return { name: context.name, time_intervals: intervals };
 }
