@@ -285,6 +285,13 @@ describe('hostile AlertmanagerConfigs', () => {
   });
 });
 
+/**
+ * A guard against work that grows faster than the input (backtracking, quadratic scans), not a benchmark: a blow-up
+ * on 1 MB takes minutes, linear work well under a second on a quiet machine; the bound leaves room for a loaded CI
+ * machine (bench/regex-hostile.bench.ts measures the Prometheus side's regex checks).
+ */
+const NO_BLOW_UP_MS = 15_000;
+
 describe('1 MB values', () => {
   const MB = 1 << 20;
   const big = (unit: string) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
@@ -310,21 +317,21 @@ describe('1 MB values', () => {
     ['a pagerduty detail key', 'receivers[].pagerdutyConfigs[].details[].key', big('k: ')],
     ['a proxy URL', 'receivers[].webhookConfigs[].httpConfig.proxyUrl', `http://${big('[::')}`],
   ];
-  it.each(cases1mb)('%s renders or is rejected in well under a second', (_, path, value) => {
+  it.each(cases1mb)('%s renders or is rejected without a blow-up', (_, path, value) => {
     const spec = hostileSpec(path, value);
     if (path === 'route.matchers[].value') ((spec.route as { matchers: { matchType?: string }[] }).matchers[0]!).matchType = '=~';
     const { validateMs, renderMs } = timed(spec);
-    expect(validateMs).toBeLessThan(2000);
-    expect(renderMs).toBeLessThan(2000);
+    expect(validateMs).toBeLessThan(NO_BLOW_UP_MS);
+    expect(renderMs).toBeLessThan(NO_BLOW_UP_MS);
   });
 
-  it('a wide tree of nested routes with 1 MB of matchers renders in well under a second', () => {
+  it('a wide tree of nested routes with 1 MB of matchers renders without a blow-up', () => {
     const routes = Array.from({ length: 5000 }, (_, i) => ({ receiver: 'r', matchers: [{ name: 'alertname', value: `${'v'.repeat(200)}${i}`, matchType: '=~' }] }));
     const spec = { ...structuredClone(VALID_SPEC), route: { receiver: 'r', routes: [{ receiver: 'r', routes }] } };
     const { validateMs, renderMs, result } = timed(spec);
     expect(result.ok && verdictOf(result.verdicts, 'h-big')).toMatchObject({ accepted: true });
-    expect(validateMs).toBeLessThan(2000);
-    expect(renderMs).toBeLessThan(2000);
+    expect(validateMs).toBeLessThan(NO_BLOW_UP_MS);
+    expect(renderMs).toBeLessThan(NO_BLOW_UP_MS);
   });
 });
 

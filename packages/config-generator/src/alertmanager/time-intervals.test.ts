@@ -257,7 +257,7 @@ describe('a team\'s mute time interval', () => {
       const long = `monday${':'.repeat(200_000)}x`;
       const started = performance.now();
       const problems = problemsOf({ weekdays: [long, 'a'.repeat(100_000)], months: [long], years: [long], times: [{ startTime: long, endTime: '10:00' }] });
-      expect(performance.now() - started).toBeLessThan(1000); // linear work; a backtracking pattern would take minutes
+      expect(performance.now() - started).toBeLessThan(10_000); // a guard for a loaded machine: this is microseconds of work; a backtracking pattern would take minutes
       expect(problems.map((p) => p.path)).toEqual([`${AT}.times[0].startTime`, `${AT}.weekdays[0]`, `${AT}.weekdays[1]`, `${AT}.months[0]`, `${AT}.years[0]`]);
       for (const problem of problems) expect(problem.message.length).toBeLessThan(400);
     });
