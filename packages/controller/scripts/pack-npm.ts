@@ -166,7 +166,8 @@ function usedDependencies(dir: string): Record<string, string> {
   const builtins = new Set(builtinModules);
   for (const file of walk(dir).filter((path) => path.endsWith('.js'))) {
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)['"]([^'"./][^'"]*)['"]/gm)) {
+    // A package name starts with a letter, a digit, `_` or `@` (the JSON a validator embeds has `"from":{…` too).
+    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)['"]([@a-zA-Z0-9_][^'"]*)['"]/gm)) {
       const specifier = match[1]!;
       if (specifier.startsWith('node:') || builtins.has(specifier) || specifier.startsWith('@promop/')) continue;
       const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
