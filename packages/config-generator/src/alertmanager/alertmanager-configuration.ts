@@ -20,6 +20,7 @@ import { indexNamespaces, selectResources } from '../selection/select-resources.
 import { validateLabelSelector } from '../selection/label-selector.ts';
 import { resourceRef, selectedVerdict } from '../verdict.ts';
 import { isRecord } from '../values/is-record.ts';
+import { withoutUndefined } from './without-undefined.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
 import { equalityMatcher, renderMatchers } from './matchers.ts';
 import { shownValue } from './shown-value.ts';
@@ -162,7 +163,7 @@ export function renderAlertmanagerConfig(
     (rule.equal ?? []).forEach((label, j) => {
       if (label === '') findings.problem(`${path}.equal[${j}]`, 'an empty string is not a label name');
     });
-    return compact({
+    return withoutUndefined({
       target_matchers: target.length > 0 ? target : undefined,
       source_matchers: source.length > 0 ? source : undefined,
       equal: rule.equal && rule.equal.length > 0 ? rule.equal : undefined,
@@ -274,8 +275,4 @@ function ordered(object: Record<string, unknown>, order: readonly string[], keep
     result[key] = value;
   }
   return result;
-}
-
-function compact(object: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
 }

@@ -10,6 +10,7 @@ import { DURATION_PATTERN } from '@promop/crds';
 import type { Findings } from '../findings.ts';
 import { shownValue as shown } from './shown-value.ts';
 import { isRecord } from '../values/is-record.ts';
+import { withoutUndefined } from './without-undefined.ts';
 import { renderMatchers } from './matchers.ts';
 
 /**
@@ -94,7 +95,7 @@ export function renderRoute(route: unknown, path: string, context: RouteContext,
     else children = route.routes.map((child, i) => renderRoute(child, `${path}.routes[${i}]`, context, depth + 1));
   }
 
-  return compact({
+  return withoutUndefined({
     receiver: receiver ? context.qualified(receiver) : undefined,
     group_by: groupBy && groupBy.length > 0 ? groupBy : undefined,
     matchers: matchers.length > 0 ? matchers : undefined,
@@ -132,8 +133,4 @@ function stringList(route: Record<string, unknown>, key: string, path: string, f
 /** Whether a duration (already checked against the pattern) is zero: no digit in it but 0. */
 function isZero(duration: string | undefined): boolean {
   return duration !== undefined && !/[1-9]/.test(duration);
-}
-
-function compact(object: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
 }
