@@ -2,7 +2,9 @@
  * Alertmanager objects against the real API server, with the operator running as the ServiceAccount its ClusterRole
  * rules give (so a missing rule fails here): kube-prometheus' Alertmanager, as written, gets its configuration Secret
  * (the platform's configSecret, which Alertmanager's own amtool accepts), the governing Service and a StatefulSet of
- * three meshed pods; a new base configuration reaches the Secret and rolls the pods; a configSecret that is not YAML
+ * three meshed pods; a new base configuration reaches the Secret without touching the pod template, and a running
+ * pod (a real Alertmanager on 127.0.0.1, the kubelet played by the test) loads it without a restart, verified by
+ * Alertmanager's own hash of the file; a configSecret that is not YAML
  * is refused with the reason in the status and an Event, never quoting the Secret, and the running configuration
  * stays; an Alertmanager without a configSecret runs one that sends nothing; an Alertmanager the operator's
  * `alertmanagerSelector` (`--alertmanager-instance-selector`) does not match is left alone. Then the teams: an
@@ -12,15 +14,18 @@
  */
 import { AppsV1Api, type V1StatefulSet } from '@kubernetes/client-node';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { REPO_ROOT, eventually, toolPath } from '@promop/testkit';
+import { PatchStrategy, setHeaderOptions, type CoreV1Api } from '@kubernetes/client-node';
+import { FakeKubelet, REPO_ROOT, eventually, startAlertmanager, toolPath, type AlertmanagerProcess } from '@promop/testkit';
 import { load } from 'js-yaml';
 import { DEFAULT_ALERTMANAGER_CONFIG } from '@promop/config-generator';
-import { CONFIG_HASH_ANNOTATION } from './alertmanager/alertmanager-children.ts';
+import { alertmanagerSelectorLabels } from './alertmanager/alertmanager-children.ts';
+import { alertmanagerConfigHash, configMetrics } from './prometheus-client/index.ts';
+import { CONFIG_HASH_ANNOTATION } from './reload/index.ts';
 import { INVALID_CONFIGURATION_REASON } from './alertmanager/reconcile-alertmanager.ts';
 import { OperatorWorld } from './test-support/operator-world.ts';
 
@@ -52,8 +57,17 @@ const asMerged = (text: string) => ({ ...(load(text) as object), templates: [] }
 
 let world: OperatorWorld;
 let apps: AppsV1Api;
+/** The port of each hand-made pod's Alertmanager (the operator's test-only port override). */
+const ports = new Map<string, number>();
 
-interface StoredAlertmanager { metadata: { generation: number }; status?: { replicas?: number; conditions?: { type: string; status: string; reason?: string; message?: string }[] } }
+interface StoredAlertmanager {
+  metadata: { generation: number };
+  status?: {
+    replicas?: number;
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
+    configStatus?: { configHash: string; loadedReplicas?: string[]; pendingReplicas?: { pod: string; reason: string }[] };
+  };
+}
 
 const reconciled = (alertmanager: StoredAlertmanager) => alertmanager.status?.conditions?.find((condition) => condition.type === 'Reconciled');
 const readAlertmanager = (name: string) => world.readObject<StoredAlertmanager>('Alertmanager', MONITORING, name);
@@ -79,7 +93,10 @@ beforeAll(async () => {
   await world.createObject('Alertmanager', MONITORING, 'bare', {}, INSTANCE);
   // Another operator's (it lacks the instance label).
   await world.createObject('Alertmanager', MONITORING, 'foreign', {});
-  await world.startOperator({ alertmanagerSelector: `promop.test/instance=${id}` });
+  await world.startOperator({
+    alertmanagerSelector: `promop.test/instance=${id}`,
+    podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, alertmanagerPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 9093,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -117,13 +134,79 @@ test('an Alertmanager without a configSecret runs a configuration that sends not
   expect((await statefulSet('bare')).spec?.template.spec?.containers[0]?.args).toContain('--cluster.listen-address=');
 }, 60_000);
 
-test('a new base configuration reaches the Secret and rolls the pods', async () => {
-  const before = (await statefulSet('main')).spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION];
+test('a new base configuration reaches the Secret and leaves the pod template alone: promop reloads the pods', async () => {
+  const before = (await statefulSet('main')).spec?.template;
   await setBaseConfig(baseConfig('team-b'));
   await eventually(async () => load(await generatedConfig('main')), (config) => isDeepStrictEqual(config, asMerged(baseConfig('team-b'))));
-  const after = await eventually(async () => (await statefulSet('main')).spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION], (hash) => hash !== before);
-  expect(after).toMatch(/^[0-9a-f]{16}$/);
+  await eventually(() => readAlertmanager('main'), (alertmanager) => alertmanager.status?.configStatus?.configHash !== undefined);
+  expect((await statefulSet('main')).spec?.template).toEqual(before);
 }, 60_000);
+
+describe('a running Alertmanager pod, with the kubelet played by the test', () => {
+  const POD = `live-replica-${id}`;
+  const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  let dir: string;
+  let alertmanager: AlertmanagerProcess;
+  let kubelet: FakeKubelet;
+  let core: CoreV1Api;
+  const live = () => readAlertmanager('live');
+  const loadedHash = async () => configMetrics(await (await fetch(`${alertmanager.url}/metrics`)).text()).hash;
+
+  beforeAll(async () => {
+    core = world.core;
+    dir = mkdtempSync(join(tmpdir(), 'promop-am-live-'));
+    const file = join(dir, 'alertmanager.yaml');
+    writeFileSync(file, DEFAULT_ALERTMANAGER_CONFIG);
+    alertmanager = await startAlertmanager(file);
+    ports.set(POD, Number(new URL(alertmanager.url).port));
+    await world.createSecret(MONITORING, 'alertmanager-live', { 'alertmanager.yaml': baseConfig('live-one') });
+    // A pod of the Alertmanager's (its labels), named without an ordinal so the StatefulSet does not adopt it.
+    await eventually(() => core.createNamespacedPod({
+      namespace: MONITORING,
+      body: { metadata: { name: POD, labels: alertmanagerSelectorLabels('live') }, spec: { automountServiceAccountToken: false, containers: [{ name: 'alertmanager', image: 'quay.io/prometheus/alertmanager:v0.35.0' }] } },
+    }), () => true);
+    await core.patchNamespacedPodStatus({
+      namespace: MONITORING, name: POD,
+      body: { status: { phase: 'Running', podIP: '127.0.0.1', podIPs: [{ ip: '127.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] } },
+    }, MERGE_PATCH);
+    kubelet = new FakeKubelet({
+      core, namespace: MONITORING, pod: POD, configSecret: 'alertmanager-live-generated', configKey: 'alertmanager.yaml', configFile: file, initialConfig: DEFAULT_ALERTMANAGER_CONFIG,
+    });
+    kubelet.start();
+    await world.createObject('Alertmanager', MONITORING, 'live', { replicas: 1 }, INSTANCE);
+  }, 60_000);
+
+  afterAll(async () => {
+    kubelet?.stop();
+    await alertmanager?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('loads the written configuration, verified by Alertmanager\'s own hash of the file, and reports the pod loaded', async () => {
+    const stored = await eventually(live, (each) => each.status?.configStatus?.loadedReplicas?.includes(POD) ?? false);
+    expect(reconciled(stored)).toMatchObject({ status: 'True' });
+    const pod = await core.readNamespacedPod({ namespace: MONITORING, name: POD });
+    expect(pod.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]).toBe(stored.status?.configStatus?.configHash);
+    expect(await loadedHash()).toBe(alertmanagerConfigHash(await generatedConfig('live')));
+    // Published where more people read than can read the Secret, so keyed: not a plain hash of the credentials' text.
+    expect(stored.status?.configStatus?.configHash).not.toBe(createHash('sha256').update(await generatedConfig('live')).digest('hex').slice(0, 16));
+    // The StatefulSet's own pod has no kubelet here: pending, not a failure.
+    expect(stored.status?.configStatus?.pendingReplicas).toEqual([{ pod: 'alertmanager-live-0', reason: 'NotRunning', message: expect.any(String) }]);
+  }, 60_000);
+
+  test('a new configuration reaches the running process by a reload, with no change of the pod template', async () => {
+    const template = (await statefulSet('live')).spec?.template;
+    const before = (await live()).status?.configStatus?.configHash;
+    await world.core.replaceNamespacedSecret({
+      namespace: MONITORING, name: 'alertmanager-live', body: { metadata: { name: 'alertmanager-live' }, stringData: { 'alertmanager.yaml': baseConfig('live-two') } },
+    });
+    const stored = await eventually(live, (each) => each.status?.configStatus?.configHash !== before && (each.status?.configStatus?.loadedReplicas?.includes(POD) ?? false));
+    expect(await generatedConfig('live')).toContain('live-two');
+    expect(await loadedHash()).toBe(alertmanagerConfigHash(await generatedConfig('live')));
+    expect(reconciled(stored)).toMatchObject({ status: 'True' });
+    expect((await statefulSet('live')).spec?.template).toEqual(template);
+  }, 60_000);
+});
 
 test('a configSecret that is not YAML is refused with the reason, without quoting it, and the running configuration stays', async () => {
   await setBaseConfig(`route: [${SECRET_MARKER}\n  receiver: {`);

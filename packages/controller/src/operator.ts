@@ -19,9 +19,9 @@ import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observabili
 import { PrometheusReloader } from './prometheus-client/index.ts';
 import { AlertmanagerReconciler, alertmanagerOwnerOf } from './alertmanager/reconcile-alertmanager.ts';
 import { ALERTMANAGER_SERVICE_NAME, configSecretName } from './alertmanager/alertmanager-children.ts';
-import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, splitKey, workloadKey } from './reconcile/index.ts';
+import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, podReloadState, splitKey, workloadKey } from './reconcile/index.ts';
 import type { WorkloadKind } from './workload/index.ts';
-import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
+import { FixedPodNetworks, NodePodNetworks, ShardReloader, alertmanagerReloadKey, type PodNetworks } from './reload/index.ts';
 
 /** Options of an Operator. */
 export interface OperatorOptions {
@@ -46,6 +46,8 @@ export interface OperatorOptions {
    * Prometheus per hand-made pod on 127.0.0.1, each on a port of its own; nothing else should set it.
    */
   prometheusPortOf?: (pod: V1Pod) => number;
+  /** Test only: the same for an Alertmanager pod (default 9093). */
+  alertmanagerPortOf?: (pod: V1Pod) => number;
   /** Workers of the work queue: 1 or 2 (default 1). */
   workers?: 1 | 2;
   /** Period of the full relist of every cache (default 5 minutes). */
@@ -152,6 +154,7 @@ export class Operator {
       networks,
       metrics,
       ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),
+      ...(options.alertmanagerPortOf ? { alertmanagerPortOf: options.alertmanagerPortOf } : {}),
     });
     const children = new ChildWriter(writes);
     const status = new StatusWriter(writes);
@@ -178,7 +181,7 @@ export class Operator {
     });
     this.#alertmanagers = new AlertmanagerReconciler({
       alertmanagers: this.#caches.alertmanagers, alertmanagerConfigs: this.#caches.alertmanagerConfigs, namespaces: this.#caches.namespaces,
-      ownedSecrets: this.#caches.ownedSecrets, caches: this.#caches, referenced: this.#alertmanagerReferenced, children, status, events,
+      ownedSecrets: this.#caches.ownedSecrets, caches: this.#caches, referenced: this.#alertmanagerReferenced, children, reloader, status, events,
       requeue: (key, delayMs) => this.#alertmanagerQueue.addAfter(key, delayMs), log: this.#log,
     });
   }
@@ -241,6 +244,12 @@ export class Operator {
     });
     caches.alertmanagerConfigs.onChange(everyAlertmanager);
     caches.namespaces.onChange(everyAlertmanager);
+    // A pod that became ready, got an IP, restarted or went: reload it, and recount the loaded replicas.
+    caches.pods.onChange((pod, change, previous) => {
+      if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
+      const labels = pod.metadata?.labels ?? {};
+      if (labels['app.kubernetes.io/name'] === 'alertmanager' && labels.alertmanager) enqueue(objectKey(pod.metadata?.namespace ?? '', labels.alertmanager));
+    });
   }
 
   /** Starts the workers (after startCaches): from now on this operator writes. Only the leader calls it. */
@@ -252,7 +261,10 @@ export class Operator {
     // Recorded in the same reconcile and queue metrics as the Prometheus family's, so the queue's books balance.
     this.#alertmanagerQueue.start(recordedReconcile(this.#metrics, (key) => this.#alertmanagers.reconcile(key), {
       onReconciled: (key, outcome, ms) => this.#log.debug({ alertmanager: key, outcome, ms: Math.round(ms) }, 'reconciled'),
-      metricsKey: (key) => `Alertmanager:${key}`,
+      metricsKey: (key) => {
+        const { namespace, name } = splitKey(key);
+        return alertmanagerReloadKey(namespace, name);
+      },
     }));
     for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#queues[kind].start(recordedReconcile(this.#metrics, (key) => this.#reconcilers[kind].reconcile(key), {
@@ -266,7 +278,10 @@ export class Operator {
     }
     // A level-based controller can always reconcile again; a periodic resync repairs anything a missed event
     // left behind (and refreshes Available while pods come and go).
-    this.#resyncTimer = setInterval(() => enqueueEveryPrometheus(this.#caches, this.#queues), this.#options.resyncIntervalMs ?? 5 * 60_000);
+    this.#resyncTimer = setInterval(() => {
+      enqueueEveryPrometheus(this.#caches, this.#queues);
+      for (const alertmanager of this.#caches.alertmanagers.list()) this.#alertmanagerQueue.add(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
+    }, this.#options.resyncIntervalMs ?? 5 * 60_000);
     this.#resyncTimer.unref();
   }
 

@@ -16,8 +16,12 @@ export interface FakeKubeletOptions {
   core: CoreV1Api;
   namespace: string;
   pod: string;
-  /** The config Secret (its `prometheus.yaml`) and the file it is copied to. */
+  /** The config Secret (its `prometheus.yaml`, or `configKey`) and the file it is copied to. */
   configSecret: string;
+  /** The key of the Secret to copy (default `prometheus.yaml`; an Alertmanager's is `alertmanager.yaml`). */
+  configKey?: string;
+  /** What the file holds before the first copy (default PLACEHOLDER_CONFIG). */
+  initialConfig?: string;
   configFile: string;
   /** Rule ConfigMaps named with this prefix are copied into `<directory>/<ConfigMap name>/`, as the pod mounts them. */
   ruleFiles?: { configMapPrefix: string; directory: string };
@@ -28,12 +32,13 @@ export class FakeKubelet {
   syncs = 0;
   readonly #options: FakeKubeletOptions;
   #resourceVersion: string | undefined;
-  #written = PLACEHOLDER_CONFIG;
+  #written: string;
   #timer: NodeJS.Timeout | undefined;
   #busy = false;
 
   constructor(options: FakeKubeletOptions) {
     this.#options = options;
+    this.#written = options.initialConfig ?? PLACEHOLDER_CONFIG;
   }
 
   get file(): string {
@@ -56,7 +61,7 @@ export class FakeKubelet {
       const pod = await core.readNamespacedPod({ namespace, name });
       if (pod.metadata?.resourceVersion === this.#resourceVersion) return;
       const secret = await core.readNamespacedSecret({ namespace, name: configSecret }).catch(() => undefined);
-      const config = secret?.data?.['prometheus.yaml'];
+      const config = secret?.data?.[this.#options.configKey ?? 'prometheus.yaml'];
       if (config === undefined) return; // nothing to mount yet: look again on the next tick
       if (ruleFiles) await this.#copyRuleFiles(ruleFiles);
       const text = Buffer.from(config, 'base64').toString('utf8');

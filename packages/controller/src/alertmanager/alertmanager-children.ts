@@ -4,11 +4,10 @@
  * `alertmanager-operated` shared by the namespace's Alertmanagers (the mesh finds its peers through the pods' DNS
  * names), and the StatefulSet `alertmanager-<name>`. Pure: the reconciler reads and writes.
  *
- * Until promop reloads Alertmanager itself, the pods carry the hash of the configuration in an annotation, so a new
- * configuration rolls them one at a time; with two or more replicas the mesh keeps silences and the notification
- * log across the roll.
+ * A new configuration does not change the pod template: promop reloads the running pods (reload/shard-reloader.ts).
+ * Only an Alertmanager listening on 127.0.0.1 (`listenLocal`), which promop cannot call, carries the hash of its
+ * configuration in the template, so a new one rolls its pods.
  */
-import { createHash } from 'node:crypto';
 import type {
   V1Container, V1OwnerReference, V1PersistentVolumeClaim, V1PodSecurityContext, V1ResourceRequirements, V1Secret, V1Service, V1StatefulSet,
   V1Volume, V1VolumeMount,
@@ -24,8 +23,8 @@ import { withCanonicalQuantities } from '../workload/quantity.ts';
 export const ALERTMANAGER_SERVICE_NAME = 'alertmanager-operated';
 /** Key of the configuration in the platform's configSecret and in the generated Secret. */
 export const ALERTMANAGER_CONFIG_KEY = 'alertmanager.yaml';
-/** Annotation on the pods: the hash of the configuration they were started with. */
-export const CONFIG_HASH_ANNOTATION = 'promop.prometheus.io/alertmanager-config-hash';
+/** Pod template annotation of a listenLocal Alertmanager: the hash of the configuration, so a new one rolls the pods. */
+export const ROLLING_CONFIG_HASH_ANNOTATION = 'promop.prometheus.io/alertmanager-config-hash';
 
 const WEB_PORT = 9093;
 const MESH_PORT = 9094;
@@ -144,12 +143,10 @@ export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
   return args;
 }
 
-/** Short hash of a configuration text, for the pods' annotation. */
-export function configHash(config: string): string {
-  return createHash('sha256').update(config).digest('hex').slice(0, 16);
-}
-
-/** The StatefulSet running `alertmanager`'s pods with the configuration whose hash is `hash`. */
+/**
+ * The StatefulSet running `alertmanager`'s pods with the configuration whose keyed hash is `hash` (the reconciler's,
+ * see reconcile-alertmanager.ts; used only with listenLocal).
+ */
 export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: string): V1StatefulSet {
   const { name, namespace } = alertmanager.metadata;
   const spec: Spec = alertmanager.spec ?? {};
@@ -204,7 +201,11 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
       template: {
         metadata: {
           labels: { ...spec.podMetadata?.labels, ...selector },
-          annotations: { 'kubectl.kubernetes.io/default-container': CONTAINER_NAME, ...spec.podMetadata?.annotations, [CONFIG_HASH_ANNOTATION]: hash },
+          annotations: {
+            'kubectl.kubernetes.io/default-container': CONTAINER_NAME,
+            ...spec.podMetadata?.annotations,
+            ...(spec.listenLocal ? { [ROLLING_CONFIG_HASH_ANNOTATION]: hash } : {}),
+          },
         },
         spec: {
           ...passedThroughPodFields(spec),

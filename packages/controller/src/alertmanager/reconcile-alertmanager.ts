@@ -5,7 +5,11 @@
  * StatefulSet, and each AlertmanagerConfig's binding (accepted, or rejected with the reason) in that object's
  * status. Level-based like the Prometheus reconciler: every call makes the cluster match the caches.
  *
- * Not yet: a reload without restarting the pods (a new configuration rolls them, see alertmanager-children.ts).
+ * A new configuration reaches running pods as Prometheus' does, through the one reloader of both programs
+ * (reload/shard-reloader.ts): each pod is nudged so the kubelet copies the Secret now, reloaded with POST
+ * /-/reload, and verified to run exactly the written text; `status.configStatus` names the pods that do. No pod
+ * restarts, so silences and the notification log stay where they are. A pod that cannot be reloaded (Alertmanager
+ * refused the text, or is unreachable) makes Reconciled False with the reason and the reconcile is retried.
  */
 import type { V1StatefulSet } from '@kubernetes/client-node';
 import { DEFAULT_ALERTMANAGER_CONFIG, generateAlertmanagerConfiguration } from '@promop/config-generator';
@@ -23,8 +27,13 @@ import { splitKey } from '../reconcile/key.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
 import {
   ALERTMANAGER_CONFIG_KEY, alertmanagerSelectorLabels, buildAlertmanagerService,
-  buildAlertmanagerStatefulSet, buildConfigSecret, configHash, configSecretName, generatedConfigSecretName,
+  buildAlertmanagerStatefulSet, buildConfigSecret, configSecretName, generatedConfigSecretName,
 } from './alertmanager-children.ts';
+import { alertmanagerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
+import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
+
+/** Reason of Reconciled=False when a ready pod could not be made to run the written configuration. */
+export const RELOAD_FAILED_REASON = 'ReloadFailed';
 
 /** Reason of Reconciled=False when the platform's configuration cannot be used (the running one stays). */
 export const INVALID_CONFIGURATION_REASON = 'InvalidConfiguration';
@@ -40,6 +49,8 @@ export interface AlertmanagerReconcilerDeps {
   /** The data of the configSecrets and of the Secrets the AlertmanagerConfigs reference (the Alertmanagers' own instance). */
   referenced: Pick<ReferencedObjects, 'resolve'>;
   children: Pick<ChildWriter, 'writeSecret' | 'applyService' | 'applyStatefulSet'>;
+  /** Makes the running pods load the written configuration (the reloader the Prometheus reconciler uses too). */
+  reloader: Pick<ShardReloader, 'reloadAlertmanager' | 'forget'>;
   status: ReconcilerStatus;
   events: ReconcilerEvents;
   /** Reconciles an Alertmanager again after `delayMs` (a binding write that met a newer version). */
@@ -77,6 +88,7 @@ export class AlertmanagerReconciler {
     // Gone: the garbage collector deletes the children through their owner references; its bindings go here.
     if (!alertmanager || alertmanager.metadata.deletionTimestamp) {
       if (this.#verdicts.mayHaveBindings(key)) this.#verdicts.hand(key, [], log);
+      this.#deps.reloader.forget(alertmanagerReloadKey(namespace, name));
       return 'done';
     }
     if (alertmanager.spec?.paused === true) {
@@ -105,14 +117,26 @@ export class AlertmanagerReconciler {
       return 'done';
     }
     const generated = generatedConfigSecretName(name);
-    await this.#deps.children.writeSecret(buildConfigSecret(alertmanager, result.text), this.#deps.ownedSecrets.get(generated, namespace));
+    const current = this.#deps.ownedSecrets.get(generated, namespace);
+    const written = await this.#deps.children.writeSecret(buildConfigSecret(alertmanager, result.text), current);
+    const writtenAt = written.metadata?.resourceVersion !== current?.metadata?.resourceVersion ? new Date() : undefined;
     // The namespace's Service is owned by every Alertmanager that uses it (not those naming a Service of their own).
     const owners = this.#deps.alertmanagers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!alertmanager.spec?.serviceName) await this.#deps.children.applyService(buildAlertmanagerService(namespace, owners));
-    const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, configHash(result.text)));
+    // Keyed with the Secret's uid, as a Prometheus shard's hash is: the text holds credentials, and the hash is
+    // published in the pods and the status, where more people read than can read the Secret.
+    const hash = shardFilesHash(written.metadata?.uid ?? '', result.text, {}, {});
+    const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, hash));
+    const reload = await this.#deps.reloader.reloadAlertmanager(
+      { metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name) },
+      result.text, hash, { log, ...(writtenAt ? { writtenAt } : {}) },
+    );
     const note = baseSecret ? '' : `spec.configSecret: Secret ${secretName} does not exist; running a configuration that sends no notification`;
-    await this.#writeStatus(alertmanager, this.#status(alertmanager, statefulSet, { status: 'True', reason: 'Reconciled', message: note }));
-    return 'done';
+    const reconciled = reload.ok
+      ? { status: 'True' as const, reason: 'Reconciled', message: note }
+      : { status: 'False' as const, reason: RELOAD_FAILED_REASON, message: reload.message };
+    await this.#writeStatus(alertmanager, { ...this.#status(alertmanager, statefulSet, reconciled), configStatus: reload.status });
+    return reload.ok ? 'done' : 'retry';
   }
 
   /**
@@ -150,6 +174,8 @@ export class AlertmanagerReconciler {
       availableReplicas: available,
       unavailableReplicas: Math.max(0, replicas - available),
       selector: Object.entries(alertmanagerSelectorLabels(alertmanager.metadata.name)).map(([label, value]) => `${label}=${value}`).join(','),
+      // Kept until a reload reports again (a refused configuration changes nothing in the pods).
+      ...(previous.configStatus ? { configStatus: previous.configStatus } : {}),
       conditions: [this.#condition(alertmanager, 'Available', availability), this.#condition(alertmanager, 'Reconciled', reconciled)],
     };
   }

@@ -129,7 +129,7 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
     this.#configBytes = new Gauge({ name: 'promop_config_bytes', help: 'Size of the configuration generated for each shard: prometheus.yaml and its scrape files, in bytes.', labelNames: ['prometheus', 'shard'], registers });
     this.#shardLoaded = new Gauge({ name: 'promop_shard_config_loaded', help: '1 when every ready replica of the shard was verified to run the written config at the last reconcile, 0 when a reload failed.', labelNames: ['prometheus', 'shard'], registers });
 
-    this.#reloads = new Counter({ name: 'promop_reload_total', help: 'Reload-and-verify attempts on Prometheus pods, by outcome.', labelNames: ['outcome'], registers });
+    this.#reloads = new Counter({ name: 'promop_reload_total', help: 'Reload-and-verify attempts on Prometheus and Alertmanager pods, by outcome.', labelNames: ['outcome'], registers });
     this.#reloadDuration = new Histogram({
       name: 'promop_reload_duration_seconds',
       help: 'Time one reload-and-verify of a pod took (reloads repeated until the kubelet updated its files included), by outcome.',

@@ -107,6 +107,14 @@ export class PrometheusClient {
     return result.ok ? { ok: true, value: scrapeJobsFromMetrics(result.value) } : result;
   }
 
+  /**
+   * GET /metrics limited to `names` (both programs serve it; one that ignores `name[]` answers every metric, which
+   * readers of this text must allow for).
+   */
+  async metrics(names: readonly string[]): Promise<PrometheusResult<string>> {
+    return this.#call('GET', `/metrics?${names.map((name) => `name[]=${encodeURIComponent(name)}`).join('&')}`);
+  }
+
   /** GET /api/v1/status/runtimeinfo. */
   async runtimeInfo(): Promise<PrometheusResult<RuntimeInfo>> {
     return this.#api<RuntimeInfo>('/api/v1/status/runtimeinfo', (data) => typeof data.reloadConfigSuccess === 'boolean');

@@ -1,10 +1,11 @@
 /**
- * The seam between the controller and Prometheus pods: the controller asks a PodConfigVerifier to make a pod run the
- * config it just applied, and maps the outcome to status, events and metrics.
+ * The seam between the controller and the pods of both programs, Prometheus and Alertmanager: the controller asks a
+ * PodConfigVerifier to make a pod run the config it just applied, and maps the outcome to status, events and metrics.
  *
- * Pods → URLs: the controller (reload/shard-reloader.ts) lists the pods of a Prometheus shard (label selector of
- * its StatefulSet), skips those without `status.podIP` or not Running and Ready, and calls
- * `prometheusPodUrl(pod.status.podIP)`, i.e. `http://<pod IP>:9090` — the container port of the `web` port. Pod
+ * Pods → URLs: the controller (reload/shard-reloader.ts) lists the pods of a Prometheus shard or of an Alertmanager
+ * (label selector of its StatefulSet), skips those without `status.podIP` or not Running and Ready, and calls
+ * `prometheusPodUrl(pod.status.podIP, port)`, i.e. `http://<pod IP>:9090` (Alertmanager: 9093) — the container
+ * port of the `web` port. Pod
  * IPs, not Service or DNS names: each replica must be reloaded and verified on its own, and IPs let the network
  * policy below hold without DNS. In tests the URLs are the 127.0.0.1 ones of `startPrometheus`.
  *
@@ -16,12 +17,15 @@ import type { Agent } from 'undici';
 import { PROMETHEUS_PORT } from '../workload/index.ts';
 import { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';
 import { PrometheusClient } from './prometheus-client.ts';
+import { reloadAndVerifyAlertmanager } from './alertmanager-reload.ts';
 import { reloadAndVerify, type ReloadOutcome } from './reload-and-verify.ts';
 import type { ExpectedRuleFiles } from './rule-groups-comparison.ts';
 import { allowListOf, type AllowedNetworks } from './url-policy.ts';
 
-/** One pod to reload. */
+/** One Prometheus pod to reload. */
 export interface ReloadRequest {
+  /** Absent or 'prometheus'; 'alertmanager' is AlertmanagerReloadRequest. */
+  program?: 'prometheus';
   /** `prometheusPodUrl(pod.status.podIP)`. */
   baseUrl: string;
   expectedConfigText: string;
@@ -33,10 +37,19 @@ export interface ReloadRequest {
   timeoutMs?: number;
 }
 
+/** One Alertmanager pod to reload: it must run exactly `expectedConfigText` (alertmanager-reload.ts). */
+export interface AlertmanagerReloadRequest {
+  program: 'alertmanager';
+  /** `prometheusPodUrl(pod.status.podIP, 9093, routePrefix)`. */
+  baseUrl: string;
+  expectedConfigText: string;
+  timeoutMs?: number;
+}
+
 /** What the controller depends on (a fake in controller unit tests, PrometheusReloader in the operator). */
 export interface PodConfigVerifier {
   /** Reloads one pod and verifies it runs the expected files; never throws for a pod's answers or absence. */
-  reloadAndVerify(request: ReloadRequest): Promise<ReloadOutcome>;
+  reloadAndVerify(request: ReloadRequest | AlertmanagerReloadRequest): Promise<ReloadOutcome>;
 }
 
 /** How the reloader reaches pods. */
@@ -77,15 +90,20 @@ export class PrometheusReloader implements PodConfigVerifier {
     return new PrometheusClient({ baseUrl, allowed: this.#allowed(), agent: this.#agent });
   }
 
-  async reloadAndVerify(request: ReloadRequest): Promise<ReloadOutcome> {
-    return reloadAndVerify({
-      client: this.client(request.baseUrl),
-      expectedConfigText: request.expectedConfigText,
-      ...(request.expectedRuleFiles !== undefined ? { expectedRuleFiles: request.expectedRuleFiles } : {}),
-      ...(request.expectedScrapeFileJobs !== undefined ? { expectedScrapeFileJobs: request.expectedScrapeFileJobs } : {}),
+  async reloadAndVerify(request: ReloadRequest | AlertmanagerReloadRequest): Promise<ReloadOutcome> {
+    const polling = {
       timeoutMs: request.timeoutMs ?? this.#options.timeoutMs ?? 90_000,
       ...(this.#options.initialDelayMs !== undefined ? { initialDelayMs: this.#options.initialDelayMs } : {}),
       ...(this.#options.maxDelayMs !== undefined ? { maxDelayMs: this.#options.maxDelayMs } : {}),
+    };
+    const client = this.client(request.baseUrl);
+    if (request.program === 'alertmanager') return reloadAndVerifyAlertmanager({ client, expectedConfigText: request.expectedConfigText, ...polling });
+    return reloadAndVerify({
+      client,
+      expectedConfigText: request.expectedConfigText,
+      ...(request.expectedRuleFiles !== undefined ? { expectedRuleFiles: request.expectedRuleFiles } : {}),
+      ...(request.expectedScrapeFileJobs !== undefined ? { expectedScrapeFileJobs: request.expectedScrapeFileJobs } : {}),
+      ...polling,
     });
   }
 

@@ -122,7 +122,8 @@ async function rejection(client: PrometheusClient, body: string): Promise<{ outc
   return { outcome: 'rejected', reason };
 }
 
-function errorOutcome(error: PrometheusError): { outcome: 'unreachable' | 'refused' | 'failed'; reason: string } {
+/** The outcome of a call that failed with `error` (both programs' clients). */
+export function errorOutcome(error: PrometheusError): { outcome: 'unreachable' | 'refused' | 'failed'; reason: string } {
   switch (error.kind) {
     case 'network': return { outcome: 'unreachable', reason: error.message };
     case 'refused': return { outcome: 'refused', reason: error.message };

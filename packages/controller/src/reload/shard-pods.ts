@@ -19,19 +19,24 @@ export type PodCallability =
 
 /** The pods of shard `shard` of Prometheus (or agent, with `kind`) `prometheusName` among `pods` (one namespace), by name. */
 export function podsOfShard(pods: readonly V1Pod[], prometheusName: string, shard: number, kind: WorkloadKind = 'Prometheus'): V1Pod[] {
-  const selector = Object.entries(shardSelectorLabels(prometheusName, shard, kind));
+  return podsWithLabels(pods, shardSelectorLabels(prometheusName, shard, kind));
+}
+
+/** The pods among `pods` that carry every label of `selector`, by name. */
+export function podsWithLabels(pods: readonly V1Pod[], selector: Readonly<Record<string, string>>): V1Pod[] {
+  const wanted = Object.entries(selector);
   return pods
-    .filter((pod) => selector.every(([key, value]) => pod.metadata?.labels?.[key] === value))
+    .filter((pod) => wanted.every(([key, value]) => pod.metadata?.labels?.[key] === value))
     .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
 }
 
-/** Whether `pod` can be asked to reload now. */
-export function podCallability(pod: V1Pod): PodCallability {
+/** Whether `pod` can be asked to reload now; `program` names what it runs in the messages. */
+export function podCallability(pod: V1Pod, program: 'Prometheus' | 'Alertmanager' = 'Prometheus'): PodCallability {
   if (pod.metadata?.deletionTimestamp) return { callable: false, reason: 'Terminating', message: 'the pod is being deleted' };
   const phase = pod.status?.phase;
   if (phase !== 'Running') return { callable: false, reason: 'NotRunning', message: `the pod is ${phase ?? 'without a phase'}; it reads the current files when it starts` };
   const ready = pod.status?.conditions?.find((condition) => condition.type === 'Ready');
-  if (ready?.status !== 'True') return { callable: false, reason: 'NotReady', message: 'Prometheus is not ready; it reads the current files when it starts' };
+  if (ready?.status !== 'True') return { callable: false, reason: 'NotReady', message: `${program} is not ready; it reads the current files when it starts` };
   const ip = pod.status?.podIP;
   if (!ip) return { callable: false, reason: 'NoPodIP', message: 'the pod has no IP yet' };
   return { callable: true, ip };

@@ -8,7 +8,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Prometheus } from '@promop/crds';
 import { pino } from 'pino';
 import type { PodAnnotator } from '../kube/index.ts';
-import type { PodConfigVerifier, ReloadOutcome, ReloadOutcomeKind, ReloadRequest } from '../prometheus-client/index.ts';
+import type { AlertmanagerReloadRequest, PodConfigVerifier, ReloadOutcome, ReloadOutcomeKind, ReloadRequest } from '../prometheus-client/index.ts';
 import type { ExpectedShardFiles } from '../reconcile/index.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 import { FixedPodNetworks } from './pod-networks.ts';
@@ -34,10 +34,10 @@ function pod(name: string, options: { ip?: string; ready?: boolean; uid?: string
 }
 
 /** Fakes around one ShardReloader; `answer` decides what each pod's Prometheus answers. */
-function setup(pods: V1Pod[], answer: (request: ReloadRequest) => ReloadOutcome = () => ({ outcome: 'verified', attempts: 1, elapsedMs: 40, verifyMs: 10 })) {
+function setup(pods: V1Pod[], answer: (request: ReloadRequest | AlertmanagerReloadRequest) => ReloadOutcome = () => ({ outcome: 'verified', attempts: 1, elapsedMs: 40, verifyMs: 10 })) {
   let now = 10_000;
   const annotated: string[] = [];
-  const calls: ReloadRequest[] = [];
+  const calls: (ReloadRequest | AlertmanagerReloadRequest)[] = [];
   const reloads: ReloadOutcomeKind[] = [];
   const reloadSeconds: number[] = [];
   const timings: [number, number][] = [];
@@ -194,6 +194,48 @@ describe('reloading the pods of a shard', () => {
     answer = { outcome: 'verified', attempts: 1, elapsedMs: 5, verifyMs: 5 };
     await t.reload('h2');
     expect(t.timings).toHaveLength(1);
+  });
+});
+
+describe('reloading the pods of an Alertmanager', () => {
+  const selectorLabels = { 'app.kubernetes.io/name': 'alertmanager', alertmanager: 'main' };
+  const alertmanagerPod = (name: string, options: { ip: string; ready?: boolean; namespace?: string; labels?: Record<string, string> }): V1Pod => ({
+    metadata: { name, namespace: options.namespace ?? 'monitoring', uid: `uid-${name}`, labels: options.labels ?? selectorLabels },
+    status: { phase: 'Running', podIP: options.ip, conditions: [{ type: 'Ready', status: options.ready === false ? 'False' : 'True' }] },
+  });
+  const alertmanager = (spec: { listenLocal?: boolean; routePrefix?: string } = {}) => ({ metadata: { namespace: 'monitoring', name: 'main' }, spec, selectorLabels });
+
+  it('nudges, reloads and verifies its own pods on port 9093 with the configuration text, below the route prefix', async () => {
+    const t = setup([
+      alertmanagerPod('alertmanager-main-0', { ip: '10.244.1.7' }),
+      alertmanagerPod('alertmanager-main-1', { ip: '10.244.2.7', ready: false }),
+      alertmanagerPod('alertmanager-other-0', { ip: '10.244.1.8', labels: { 'app.kubernetes.io/name': 'alertmanager', alertmanager: 'other' } }),
+      alertmanagerPod('alertmanager-main-0', { ip: '10.244.3.7', namespace: 'elsewhere' }),
+    ]);
+    const result = await t.reloader.reloadAlertmanager(alertmanager({ routePrefix: '/am' }), 'route: {receiver: x}\n', 'a1', { log, writtenAt: t.at() });
+    expect(t.annotated.sort()).toEqual([`monitoring/alertmanager-main-0 ${CONFIG_HASH_ANNOTATION}=a1`, `monitoring/alertmanager-main-1 ${CONFIG_HASH_ANNOTATION}=a1`]);
+    expect(t.calls).toEqual([{ program: 'alertmanager', baseUrl: 'http://10.244.1.7:9093/am', expectedConfigText: 'route: {receiver: x}\n' }]);
+    expect(result).toEqual({
+      ok: true,
+      status: {
+        configHash: 'a1', loadedReplicas: ['alertmanager-main-0'],
+        pendingReplicas: [{ pod: 'alertmanager-main-1', reason: 'NotReady', message: 'Alertmanager is not ready; it reads the current files when it starts' }],
+      },
+    });
+    expect(t.timings).toHaveLength(1);
+    // Alertmanagers have no shards: no promop_shard_config_loaded series.
+    expect(t.shardLoaded).toEqual([]);
+    await t.reloader.reloadAlertmanager(alertmanager({ routePrefix: '/am' }), 'route: {receiver: x}\n', 'a1', { log });
+    expect(t.calls).toHaveLength(1);
+  });
+
+  it('reports a configuration Alertmanager refuses with its reason, and never calls a listenLocal one', async () => {
+    const t = setup([alertmanagerPod('alertmanager-main-0', { ip: '10.244.1.7' })], () => ({ outcome: 'rejected', attempts: 1, elapsedMs: 3, reason: 'undefined receiver "x" used in route' }));
+    const rejected = await t.reloader.reloadAlertmanager(alertmanager(), 'route: {receiver: x}\n', 'a1', { log });
+    expect(rejected).toMatchObject({ ok: false, message: 'pod alertmanager-main-0: Alertmanager refused the configuration: undefined receiver "x" used in route' });
+    const local = await t.reloader.reloadAlertmanager(alertmanager({ listenLocal: true }), 'route: {receiver: y}\n', 'a2', { log });
+    expect(t.calls).toHaveLength(1);
+    expect(local).toMatchObject({ ok: true, status: { pendingReplicas: [{ pod: 'alertmanager-main-0', reason: 'ListenLocal' }] } });
   });
 });
 

@@ -8,7 +8,7 @@ import {
   bool, byteSize, count, embedded, embeddedList, embeddedObjectMetadataSchema, labelSelectorSchema, oneOf,
   secretOrConfigMapSchema, str, stringList, stringMap,
 } from './common.ts';
-import { workloadConditionsSchema } from './prometheus-status.ts';
+import { alertmanagerConfigStatusSchema, workloadConditionsSchema } from './prometheus-status.ts';
 import { storageSpecSchema } from './prometheus.ts';
 
 /** Alertmanager's durations are Go's (no days or weeks), unlike Prometheus'. */
@@ -142,5 +142,6 @@ export const alertmanagerStatusSchema = {
     unavailableReplicas: count('Unavailable pods.'),
     selector: str('Label selector of the pods (for kubectl scale).'),
     conditions: workloadConditionsSchema,
+    configStatus: alertmanagerConfigStatusSchema,
   },
 } as const;

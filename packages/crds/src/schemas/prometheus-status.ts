@@ -39,7 +39,7 @@ const shardStatusSchema = {
   },
 } as const;
 
-/** A replica of a shard that does not (yet) run the written configuration, and why. */
+/** A replica (of a shard) that does not (yet) run the written configuration, and why. */
 const pendingReplicaSchema = {
   type: 'object',
   required: ['pod', 'reason'],
@@ -47,7 +47,24 @@ const pendingReplicaSchema = {
   properties: {
     pod: str('Pod name.'),
     reason: str('One CamelCase word: NotRunning, NotReady, NoPodIP, Terminating, ListenLocal (not waited for; the pod loads the files when it starts), or Refused, Unreachable, Rejected, Stale, ReloadFailed (the reload failed; Reconciled is False).'),
-    message: str('Details for humans, e.g. the reason Prometheus gave for refusing the configuration.'),
+    message: str('Details for humans, e.g. the reason the program gave for refusing the configuration.'),
+  },
+} as const;
+
+/** Which replicas run the configuration promop wrote: the hash of the files, the pods verified, the others. */
+const loadedConfigProperties = {
+  configHash: str('Short keyed hash of the files promop wrote (configuration, and for Prometheus rule files and TLS assets); the pods carry it in the annotation promop.prometheus.io/config-hash.'),
+  loadedReplicas: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'Pods verified to run exactly these files (reloaded, then what the program reports loaded compared with what was written).',
+  },
+  pendingReplicas: {
+    type: 'array',
+    items: pendingReplicaSchema,
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['pod'],
+    description: 'Pods not verified to run these files, with the reason.',
   },
 } as const;
 
@@ -63,20 +80,17 @@ const shardConfigStatusSchema = {
   additionalProperties: false,
   properties: {
     shardID: str('Shard number, as a string.'),
-    configHash: str('Short keyed hash of the files written for the shard (config, rule files, TLS assets); the pods carry it in the annotation promop.prometheus.io/config-hash.'),
-    loadedReplicas: {
-      type: 'array',
-      items: { type: 'string' },
-      description: 'Pods verified to run exactly these files (reloaded, then the loaded config and rules compared with what was written).',
-    },
-    pendingReplicas: {
-      type: 'array',
-      items: pendingReplicaSchema,
-      'x-kubernetes-list-type': 'map',
-      'x-kubernetes-list-map-keys': ['pod'],
-      description: 'Pods of the shard not verified to run these files, with the reason.',
-    },
+    ...loadedConfigProperties,
   },
+} as const;
+
+/** Which replicas of an Alertmanager run the configuration promop wrote (a promop addition, as for Prometheus). */
+export const alertmanagerConfigStatusSchema = {
+  type: 'object',
+  required: ['configHash'],
+  additionalProperties: false,
+  description: 'The hash of the configuration promop wrote, the pods verified to run it and the pods that do not (yet).',
+  properties: loadedConfigProperties,
 } as const;
 
 /** Prometheus status. */
