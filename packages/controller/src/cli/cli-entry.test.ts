@@ -41,6 +41,7 @@ describe('what a command loads', () => {
       'packages/controller/bin/promop.js',
       'packages/controller/src/cli.ts',
       'packages/controller/src/cli/commands.ts',
+      'packages/controller/src/cli/program-kinds.ts',
       'packages/crds/src/kinds.ts',
       'packages/crds/src/group.ts',
       'packages/controller/src/cli/command-line.ts',

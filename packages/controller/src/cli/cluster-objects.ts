@@ -5,8 +5,9 @@
  */
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { ResourceOfKind } from '@promop/crds';
-import { ALL_KINDS, GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, PROMETHEUS_SELECTED_KINDS, type Kind, type ListOf } from '@promop/crds/kinds';
+import { ALL_KINDS, GROUP, KINDS, type Kind, type ListOf } from '@promop/crds/kinds';
 import { KubeReadError, type KubeReader } from './kube-reader.ts';
+import { PROMETHEUS_SOURCE_KINDS } from './program-kinds.ts';
 
 /** The custom resources of a cluster, one list per kind of the registry (`serviceMonitors`, ...), and its namespaces. */
 export type ClusterObjects = { [K in Kind as ListOf<K>]: ResourceOfKind[K][] } & { namespaces: V1Namespace[] };
@@ -23,20 +24,16 @@ export function concatClusterObjects(a: ClusterObjects, b: ClusterObjects): Clus
 }
 
 /**
- * The kinds the commands read: those a Prometheus configuration is made from. Alertmanagers are not rendered by
- * the CLI, so they are not listed (a user may read the cluster without the right to list them).
+ * Lists the custom resources of `kinds` and the namespaces; the lists of the other kinds stay empty. The commands
+ * list only the kinds of the configuration they judge (program-kinds.ts: a Prometheus' by default), as a user may
+ * read one program's objects without the right to list the other's. A refused list is a KubeReadError naming the
+ * resource. A kind the cluster does not serve (404: CRDs older than promop's support of that kind) has no objects,
+ * unless the cluster serves none of the kinds: then the CRDs are not installed, and the first 404 is the error.
  */
-const LISTED_KINDS: readonly Kind[] = [...PROMETHEUS_WORKLOAD_KINDS, ...PROMETHEUS_SELECTED_KINDS];
-
-/**
- * Lists the custom resources and namespaces. A refused list is a KubeReadError naming the resource. A kind the
- * cluster does not serve (404: CRDs older than promop's support of that kind) has no objects, unless the cluster
- * serves none of the kinds: then the CRDs are not installed, and the first 404 is the error.
- */
-export async function readClusterObjects(reader: KubeReader): Promise<ClusterObjects> {
+export async function readClusterObjects(reader: KubeReader, kinds: readonly Kind[] = PROMETHEUS_SOURCE_KINDS): Promise<ClusterObjects> {
   const [namespaceListing, ...listings] = await Promise.allSettled([
     reader.list<V1Namespace>('/api/v1/namespaces'),
-    ...LISTED_KINDS.map((kind) => {
+    ...kinds.map((kind) => {
       const { version, plural } = KINDS[kind];
       // The generator tells an agent by its kind, which a custom resource's list items carry; set it all the same.
       return reader.list<Record<string, unknown>>(`/apis/${GROUP}/${version}/${plural}`).then((items) => items.map((item) => ({ ...item, kind })));
@@ -48,7 +45,7 @@ export async function readClusterObjects(reader: KubeReader): Promise<ClusterObj
   if (listings.every(unserved)) throw (listings[0] as PromiseRejectedResult).reason;
   if (namespaceListing!.status === 'rejected') throw namespaceListing!.reason;
   const objects = noClusterObjects();
-  LISTED_KINDS.forEach((kind, index) => {
+  kinds.forEach((kind, index) => {
     const listing = listings[index]!;
     if (listing.status === 'fulfilled') (objects as unknown as Record<string, unknown[]>)[KINDS[kind].list] = listing.value;
   });

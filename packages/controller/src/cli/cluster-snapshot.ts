@@ -1,10 +1,12 @@
 /**
- * Everything the operator's generator reads, read once from a live cluster with list and get requests: every
- * Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig and PrometheusRule, the Namespaces, and the data of the Secrets and
- * ConfigMaps they reference (found with the operator's own reference finder, reconcile/references.ts). What
- * `promop explain` and `promop diff` render from, so they judge exactly as the running operator does.
+ * Everything the operator's generators read, read once from a live cluster with list and get requests: the objects
+ * of the kinds one program's configuration is made from (cluster-objects.ts), the Namespaces, and the data of the
+ * Secrets and ConfigMaps they reference (found with the operator's own reference finder, reconcile/references.ts),
+ * an Alertmanager's configSecret included. What `promop explain` and `promop diff` render from, so they judge
+ * exactly as the running operator does.
  */
 import type { KeyValueSource } from '@promop/config-generator';
+import { configSecretName as alertmanagerConfigSecretName } from '../alertmanager/alertmanager-children.ts';
 import { referencedObjects } from '../reconcile/references.ts';
 import { configSecretName } from '../workload/shard-names.ts';
 import { workloadKind, type PrometheusWorkload } from '../workload/workload-kind.ts';
@@ -29,6 +31,9 @@ export interface ClusterSnapshot extends ClusterObjects {
  */
 export async function readReferencedData(reader: KubeReader, objects: ClusterObjects): Promise<Pick<ClusterSnapshot, 'secrets' | 'configMaps' | 'unreadable'>> {
   const references = referencedObjects(objects);
+  // An Alertmanager's base configuration is the data of its configSecret, which its reconciler reads beside the
+  // Secrets its AlertmanagerConfigs reference.
+  const secretKeys = new Set([...references.secrets, ...objects.alertmanagers.map((each) => `${each.metadata.namespace}/${alertmanagerConfigSecretName(each)}`)]);
   const unreadable: string[] = [];
   const read = async (kind: 'Secret' | 'ConfigMap', key: string): Promise<KeyValueSource | undefined> => {
     const [namespace, name] = key.split('/') as [string, string];
@@ -47,7 +52,7 @@ export async function readReferencedData(reader: KubeReader, objects: ClusterObj
       throw error;
     }
   };
-  const secrets = await inBatches([...references.secrets].sort(), (key) => read('Secret', key));
+  const secrets = await inBatches([...secretKeys].sort(), (key) => read('Secret', key));
   const configMaps = await inBatches([...references.configMaps].sort(), (key) => read('ConfigMap', key));
   return { secrets: secrets.filter(isPresent), configMaps: configMaps.filter(isPresent), unreadable };
 }

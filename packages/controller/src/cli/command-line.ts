@@ -49,7 +49,10 @@ export interface CommandSpec {
   name: string;
   /** One line for `promop --help`. */
   summary: string;
-  /** The synopsis after the program name, e.g. `render -f <file|dir> [-f <file|dir>...] [-o <dir>]`. */
+  /**
+   * The synopsis after the program name, e.g. `render -f <file|dir> [-f <file|dir>...] [-o <dir>]`; one line per
+   * form of the command when it has several.
+   */
   synopsis: string;
   /** Paragraphs explaining what the command does. */
   description: string;
@@ -156,8 +159,10 @@ export function commandHelp(spec: CommandSpec, program: string): string {
     return [`  ${left[index]!.padEnd(width)}${first}`, ...rest.map((line) => `  ${' '.repeat(width)}${line}`)];
   });
   const examples = spec.examples.flatMap((example) => [`  # ${example.comment}`, `  ${program} ${example.args}`, '']);
+  const [firstForm, ...otherForms] = spec.synopsis.split('\n');
   return [
-    `Usage: ${program} ${spec.synopsis}`,
+    `Usage: ${program} ${firstForm}`,
+    ...otherForms.map((form) => `       ${program} ${form}`),
     '',
     spec.description,
     '',

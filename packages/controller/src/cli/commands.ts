@@ -2,10 +2,11 @@
  * Every `promop` subcommand: its description (help, parsing, completion) and how to load its code. The code of a
  * command is imported only when that command runs, so `promop render` never loads the Kubernetes client and
  * `promop --help` loads nothing but this file. Nothing here may import more than command-line.ts and the registry of
- * kinds (a table of names, without the schemas).
+ * kinds (a table of names, without the schemas; program-kinds.ts reads only that table).
  */
-import { PROMETHEUS_WORKLOAD_KINDS, PROMETHEUS_SELECTED_KINDS, type PrometheusWorkloadKind, type PrometheusSelectedKind } from '@promop/crds/kinds';
+import type { Kind } from '@promop/crds/kinds';
 import type { CommandSpec, FlagSpec } from './command-line.ts';
+import { ALERTMANAGER_SOURCE_KINDS, PROMETHEUS_SOURCE_KINDS } from './program-kinds.ts';
 
 /** The standard streams, as functions so tests can capture them. */
 export interface CommandIo {
@@ -28,10 +29,13 @@ export interface CommandEntry {
 }
 
 /**
- * The kinds `explain` takes, the teams' kinds first: on the command line each is accepted by its name, plural or
- * short name, as kubectl accepts them (kindNamed in the registry of kinds).
+ * The kinds `explain` takes, per program and the teams' kinds first: on the command line each is accepted by its
+ * name, plural or short name, as kubectl accepts them (kindNamed in the registry of kinds).
  */
-export const EXPLAIN_KINDS: readonly (PrometheusSelectedKind | PrometheusWorkloadKind)[] = [...PROMETHEUS_SELECTED_KINDS, ...PROMETHEUS_WORKLOAD_KINDS];
+export const EXPLAIN_KINDS: readonly Kind[] = [...PROMETHEUS_SOURCE_KINDS, ...ALERTMANAGER_SOURCE_KINDS];
+
+/** `a|b|c`: the kinds as the synopsis spells them. */
+const kindChoices = (kinds: readonly Kind[]) => kinds.map((kind) => kind.toLowerCase()).join('|');
 
 /** The flags that choose the cluster, named and meant as kubectl's. */
 export const CLUSTER_FLAGS: readonly FlagSpec[] = [
@@ -98,8 +102,9 @@ const renderSpec: CommandSpec = {
 
 const explainSpec: CommandSpec = {
   name: 'explain',
-  summary: 'why a monitor or rule is (not) scraped, or what a Prometheus or agent selects, on a live cluster',
-  synopsis: `explain ${EXPLAIN_KINDS.map((kind) => kind.toLowerCase()).join('|')} [-n <namespace>] <name> [-o json|yaml]`,
+  summary: 'why a monitor, rule or AlertmanagerConfig is (not) used, or what a Prometheus, agent or Alertmanager selects, on a live cluster',
+  // One line per program: the two families are judged by different generators and read different kinds.
+  synopsis: [PROMETHEUS_SOURCE_KINDS, ALERTMANAGER_SOURCE_KINDS].map((kinds) => `explain ${kindChoices(kinds)} [-n <namespace>] <name> [-o json|yaml]`).join('\n'),
   description: [
     'Reads the cluster (list and get requests only) and runs the selection and generation code of the',
     'operator. For a ServiceMonitor, PodMonitor, Probe, ScrapeConfig or PrometheusRule it tells, for every',
@@ -107,8 +112,12 @@ const explainSpec: CommandSpec = {
     '(or which selector and which requirement excluded it, with the labels it saw), accepted or rejected',
     '(the field path and why), the scrape jobs or rule file it becomes, and whether the running Prometheus',
     'has loaded it (from its status). For a Prometheus or PrometheusAgent it lists what it selects and',
-    'rejects per kind, with counts and reasons. The kind may also be given as <kind>/<name>, and in',
-    'kubectl\'s short forms (smon, pmon, prb, scfg, promrule, prom, promagent).',
+    'rejects per kind, with counts and reasons. For an AlertmanagerConfig it tells the same for every',
+    'Alertmanager (selected by alertmanagerConfigSelector and alertmanagerConfigNamespaceSelector, accepted',
+    'or rejected with the field path); for an Alertmanager, what it selects and rejects, and why its base',
+    'configuration (spec.configSecret) is refused when it is. Secret values are never printed. The kind may',
+    'also be given as <kind>/<name>, and in kubectl\'s short forms (smon, pmon, prb, scfg, promrule, prom,',
+    'promagent, amcfg, am).',
   ].join('\n'),
   flags: [
     NAMESPACE_FLAG,
@@ -123,13 +132,15 @@ const explainSpec: CommandSpec = {
     { comment: 'Why is team-a\'s ServiceMonitor "checkout" (not) scraped?', args: 'explain servicemonitor -n team-a checkout' },
     { comment: 'What does the Prometheus "main" select and reject, as JSON', args: 'explain prometheus -n monitoring main -o json' },
     { comment: 'In CI: fail when the rule is rejected or selected by no Prometheus', args: 'explain promrule/checkout-alerts -n team-a --context prod >/dev/null' },
+    { comment: 'Does an Alertmanager take team-a\'s routes and receivers?', args: 'explain alertmanagerconfig -n team-a paging' },
   ],
   exitStatus: [
-    '0 when the monitor or rule is selected by at least one Prometheus or PrometheusAgent and accepted',
-    'by every one that selects it (for a Prometheus or agent: when it has no problem of its own); 3 when',
-    'it is rejected (for a Prometheus or agent: when its spec has problems and promop keeps its previous',
-    'configuration); 4 when none selects it; 1 when the cluster cannot be read or the object does not exist;',
-    '2 for wrong usage.',
+    '0 when the monitor, rule or AlertmanagerConfig is selected by at least one Prometheus, PrometheusAgent',
+    'or Alertmanager and accepted by every one that selects it (for a Prometheus, agent or Alertmanager:',
+    'when it has no problem of its own); 3 when it is rejected, or selected by an Alertmanager whose base',
+    'configuration is refused (for a Prometheus, agent or Alertmanager: when it has problems and promop',
+    'keeps its previous configuration); 4 when none selects it; 1 when the cluster cannot be read or the',
+    'object does not exist; 2 for wrong usage.',
   ].join('\n'),
 };
 

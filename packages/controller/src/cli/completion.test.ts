@@ -11,7 +11,8 @@ describe('what completion offers', () => {
   it.each([
     [[''], ['explain', 'diff', 'render', 'completion', 'run'], DIRECTIVE.noFileComp],
     [['ex'], ['explain'], DIRECTIVE.noFileComp],
-    [['explain', ''], ['servicemonitor', 'podmonitor', 'probe', 'scrapeconfig', 'prometheusrule', 'prometheus', 'prometheusagent'], DIRECTIVE.noFileComp],
+    [['explain', ''], ['servicemonitor', 'podmonitor', 'probe', 'scrapeconfig', 'prometheusrule', 'prometheus', 'prometheusagent', 'alertmanagerconfig', 'alertmanager'], DIRECTIVE.noFileComp],
+    [['explain', 'al'], ['alertmanagerconfig', 'alertmanager'], DIRECTIVE.noFileComp],
     [['explain', 'prom'], ['prometheusrule', 'prometheus', 'prometheusagent'], DIRECTIVE.noFileComp],
     [['explain', '-o', ''], ['json', 'yaml'], DIRECTIVE.noFileComp],
     [['explain', 'smon', 'web', '--'], ['--namespace', '--output', '--kubeconfig', '--context', '--help'], DIRECTIVE.noFileComp],

@@ -1,25 +1,27 @@
 /**
  * `promop explain <kind> [-n NS] NAME [-o json|yaml]` (any kind of the registry): reads the cluster
- * (list and get only), explains with the operator's code (explanation.ts) and prints the answer for a person or a
- * script. The exit status tells CI the outcome (commands.ts describes it).
+ * (list and get only), explains with the operator's code (explanation.ts; alertmanager-explain.ts for the alerting
+ * kinds) and prints the answer for a person or a script. The exit status tells CI the outcome (commands.ts
+ * describes it).
  */
-import { kindNamed } from '@promop/crds/kinds';
+import { kindNamed, type Kind } from '@promop/crds/kinds';
 import { dump } from 'js-yaml';
-import type { PrometheusWorkload, WorkloadKind } from '../workload/workload-kind.ts';
+import type { PrometheusWorkload } from '../workload/workload-kind.ts';
 import { commandHelp, flagValue, parseCommandLine, type ParsedCommandLine } from './command-line.ts';
 import { EXPLAIN_KINDS, specOf, type CommandIo } from './commands.ts';
 import { describeReadError, openCluster } from './cluster-access.ts';
 import { readClusterObjects } from './cluster-objects.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
-import type { LoadState, PrometheusExplanation, ResourceExplanation, SelectableKind } from './explanation.ts';
+import type { LoadState, PrometheusExplanation, ResourceExplanation } from './explanation.ts';
+import { labelsText } from './labels-text.ts';
+import { ALERTMANAGER_SOURCE_KINDS, PROMETHEUS_SOURCE_KINDS, isAlertmanagerSourceKind } from './program-kinds.ts';
 
 /** Exit statuses. */
 export const EXPLAIN_EXIT = { ok: 0, failed: 1, usage: 2, rejected: 3, notSelected: 4 } as const;
 
-
 /** What to explain, from the command line. */
 export interface ExplainTarget {
-  kind: SelectableKind | WorkloadKind;
+  kind: Kind;
   /** From -n; undefined: the context's namespace. */
   namespace: string | undefined;
   name: string;
@@ -60,12 +62,23 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
   const cluster = await openCluster(parsed.line);
   if (!cluster.ok) return fail(cluster.message);
   const { reader, connection } = cluster;
+  const { kind, name } = target.target;
+  // Only the kinds of the program that judges the object are listed: each program's are all it needs.
+  const kinds = isAlertmanagerSourceKind(kind) ? ALERTMANAGER_SOURCE_KINDS : PROMETHEUS_SOURCE_KINDS;
+  const format = flagValue(parsed.line, 'output');
+  const print = (explanation: object, text: () => string) => io.stdout(format === 'json' ? `${JSON.stringify(explanation, null, 2)}\n` : format === 'yaml' ? dump(explanation, { lineWidth: -1, noRefs: true }) : text());
   try {
     const namespace = target.target.namespace ?? connection.namespace;
-    const { kind, name } = target.target;
     // The lists go out first; the generator loads while the API server answers.
-    const listing = readClusterObjects(reader);
+    const listing = readClusterObjects(reader, kinds);
     listing.catch(() => {});
+    if (isAlertmanagerSourceKind(kind)) {
+      const { explainAlertingTarget } = await import('./alertmanager-explain.ts');
+      const answer = await explainAlertingTarget(reader, listing, { kind, namespace, name });
+      if (!answer.found) return fail(`${kind.toLowerCase()} "${name}" not found in namespace "${namespace}"`);
+      print(answer.explanation, () => answer.text);
+      return EXPLAIN_EXIT[answer.exit];
+    }
     const [{ readClusterSnapshot, readConfigSecretUids }, { explainPrometheus, explainResource, findResource, renderFromSnapshot, workloadKeyOf, workloadsOf }] = await Promise.all([
       import('./cluster-snapshot.ts'),
       import('./explanation.ts'),
@@ -74,9 +87,8 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
     try {
       snapshot = await readClusterSnapshot(reader, await listing);
     } catch (error) {
-      return fail(describeReadError(error, connection));
+      return fail(describeReadError(error, connection, kinds));
     }
-    const format = flagValue(parsed.line, 'output');
     if (kind === 'Prometheus' || kind === 'PrometheusAgent') {
       const list: PrometheusWorkload[] = kind === 'Prometheus' ? snapshot.prometheuses : snapshot.prometheusAgents;
       const prometheus = list.find((candidate) => candidate.metadata.namespace === namespace && candidate.metadata.name === name);
@@ -84,7 +96,7 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
       const output = renderFromSnapshot(snapshot, prometheus);
       const uids = await readConfigSecretUids(reader, prometheus, output.configs.length);
       const explanation = explainPrometheus(snapshot, prometheus, uids, output);
-      io.stdout(format === 'json' ? `${JSON.stringify(explanation, null, 2)}\n` : format === 'yaml' ? dump(explanation, { lineWidth: -1, noRefs: true }) : formatPrometheusExplanation(explanation));
+      print(explanation, () => formatPrometheusExplanation(explanation));
       return explanation.problems.length > 0 ? EXPLAIN_EXIT.rejected : EXPLAIN_EXIT.ok;
     }
     const resource = { kind, namespace, name };
@@ -93,10 +105,10 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
     const outputs = new Map(workloads.map((workload) => [workloadKeyOf(workload), renderFromSnapshot(snapshot, workload)]));
     const uids = new Map(await Promise.all(workloads.map(async (workload) => [workloadKeyOf(workload), await readConfigSecretUids(reader, workload, outputs.get(workloadKeyOf(workload))!.configs.length)] as const)));
     const explanation = explainResource(snapshot, resource, uids, outputs);
-    io.stdout(format === 'json' ? `${JSON.stringify(explanation, null, 2)}\n` : format === 'yaml' ? dump(explanation, { lineWidth: -1, noRefs: true }) : formatResourceExplanation(explanation));
+    print(explanation, () => formatResourceExplanation(explanation));
     return explanation.outcome === 'accepted' ? EXPLAIN_EXIT.ok : explanation.outcome === 'rejected' ? EXPLAIN_EXIT.rejected : EXPLAIN_EXIT.notSelected;
   } catch (error) {
-    return fail(describeReadError(error, connection));
+    return fail(describeReadError(error, connection, kinds));
   } finally {
     reader.close();
   }
@@ -165,9 +177,4 @@ export function formatPrometheusExplanation(explanation: PrometheusExplanation):
 function loadedLine(state: LoadState): string {
   const word = { loaded: 'loaded', 'partly-loaded': 'partly loaded', 'not-loaded': 'NOT loaded', 'not-written': 'NOT loaded', changing: 'changing', unknown: 'unknown' }[state.state];
   return `loaded: ${word}: ${state.message}`;
-}
-
-function labelsText(labels: Record<string, string>): string {
-  const keys = Object.keys(labels).sort();
-  return keys.length === 0 ? 'none' : keys.map((key) => `${key}=${labels[key]}`).join(', ');
 }

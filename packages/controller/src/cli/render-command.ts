@@ -8,13 +8,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   generate,
-  generateAlertmanagerConfiguration,
   type FieldProblem,
   type GeneratorOutput,
   type ResourceRef,
   type Verdict,
 } from '@promop/config-generator';
 import { ALL_KINDS, KINDS, PROMETHEUS_SELECTED_KINDS, VALIDATORS, WORKLOAD_KINDS, kindsSelectedBy, type ResourceOfKind, type ValidationError } from '@promop/crds';
+import { ALERTMANAGER_CONFIG_KEY } from '../alertmanager/alertmanager-children.ts';
+import { renderAlertmanagerConfiguration } from './alertmanager-rendering.ts';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
@@ -122,18 +123,11 @@ export function renderManifests(manifests: Manifests): RenderResult {
 
 /** One Alertmanager with the manifests' AlertmanagerConfigs, and its configSecret when the manifests hold it. */
 function renderAlertmanager(alertmanager: ResourceOfKind['Alertmanager'], alertmanagerConfigs: ResourceOfKind['AlertmanagerConfig'][], manifests: Manifests): RenderedAlertmanager {
-  const namespace = alertmanager.metadata?.namespace ?? '';
-  const name = alertmanager.metadata?.name ?? '';
-  const configSecretName = alertmanager.spec?.configSecret || `alertmanager-${name}`;
-  const output = generateAlertmanagerConfiguration({
-    alertmanager, alertmanagerConfigs, configSecretName,
-    baseConfig: manifests.secrets.find((secret) => secret.namespace === namespace && secret.name === configSecretName)?.data['alertmanager.yaml'],
-    namespaces: manifests.namespaces, secrets: manifests.secrets,
-  });
-  const ref: ResourceRef = { kind: 'Alertmanager', namespace, name };
+  const { output } = renderAlertmanagerConfiguration(alertmanager, { alertmanagerConfigs, namespaces: manifests.namespaces, secrets: manifests.secrets });
+  const ref: ResourceRef = { kind: 'Alertmanager', namespace: alertmanager.metadata?.namespace ?? '', name: alertmanager.metadata?.name ?? '' };
   const verdictsFile = `${JSON.stringify(output.verdicts, null, 2)}\n`;
   return output.ok
-    ? { alertmanager: ref, verdicts: output.verdicts, files: { 'alertmanager.yaml': output.text, 'alertmanager-verdicts.json': verdictsFile } }
+    ? { alertmanager: ref, verdicts: output.verdicts, files: { [ALERTMANAGER_CONFIG_KEY]: output.text, 'alertmanager-verdicts.json': verdictsFile } }
     : { alertmanager: ref, problem: output.problem, verdicts: output.verdicts, files: { 'alertmanager-verdicts.json': verdictsFile } };
 }
 
