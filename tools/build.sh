@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the real programs promop's tests talk to (etcd, kube-apiserver, kube-controller-manager,
-# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, prometheus, promtool, alertmanager, amtool, helm, and
+# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, coredns, prometheus, promtool, alertmanager, amtool, helm, and
 # prometheus-operator with its config-reloader) from Go modules into .tools/bin, or into
 # $PROMOP_TOOLS_DIR. runc, the CNI plugins and iptables come from Debian packages
 # (scripts/system-deps.sh): runc needs cgo and libseccomp.
@@ -31,6 +31,7 @@ HELM_VERSION=v4.3.1
 CONTAINERD_VERSION=v2.4.2
 ALERTMANAGER_VERSION=0.35.0
 ALERTMANAGER_MODULE_VERSION=v0.35.0
+COREDNS_VERSION=v1.15.0
 
 export CGO_ENABLED=0
 export GOFLAGS="${GOFLAGS:-} -mod=mod"
@@ -51,6 +52,7 @@ require_pin "$here/prometheus-previous/go.mod" github.com/prometheus/prometheus 
 require_pin "$here/helm/go.mod" helm.sh/helm/v4 "$HELM_VERSION"
 require_pin "$here/containerd/go.mod" github.com/containerd/containerd/v2 "$CONTAINERD_VERSION"
 require_pin "$here/alertmanager/go.mod" github.com/prometheus/alertmanager "$ALERTMANAGER_MODULE_VERSION"
+require_pin "$here/coredns/go.mod" github.com/coredns/coredns "$COREDNS_VERSION"
 
 # up_to_date <binary> <stamp>: 0 when nothing needs building.
 up_to_date() {
@@ -157,6 +159,9 @@ build_alertmanager
 
 build helm "helm $HELM_VERSION" "-X helm.sh/helm/v4/internal/version.version=$HELM_VERSION -X helm.sh/helm/v4/internal/version.metadata=" \
   "helm=helm.sh/helm/v4/cmd/helm"
+
+# The test node's cluster DNS (its kubernetes plugin serves the Services' and StatefulSet pods' names).
+build coredns "coredns $COREDNS_VERSION" "" "coredns=github.com/coredns/coredns"
 
 # The test node's container runtime. CGO is off like everything else here, which leaves out the
 # btrfs snapshotter (cgo only); the node uses overlayfs. The version package stamps what

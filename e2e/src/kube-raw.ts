@@ -1,5 +1,5 @@
 /**
- * Raw GETs against the API server with a kubeconfig's credentials — in particular the pod proxy
+ * Raw GETs (and POSTs) against the API server with a kubeconfig's credentials — in particular the pod proxy
  * (`/api/v1/namespaces/<ns>/pods/<pod>:<port>/proxy/<path>`), which reaches a pod's HTTP port on any cluster
  * (the real node, kind) without the test process touching the pod network itself.
  */
@@ -14,10 +14,19 @@ export interface RawResponse {
 
 /** GET `path` (with query) from the kubeconfig's current cluster. Rejects on a network error only. */
 export async function rawGet(kc: KubeConfig, path: string, timeoutMs = 10_000): Promise<RawResponse> {
+  return rawRequest(kc, 'GET', path, undefined, timeoutMs);
+}
+
+/** POST `body` (JSON) to `path`, e.g. a pod's API through the pod proxy. Rejects on a network error only. */
+export async function rawPost(kc: KubeConfig, path: string, body: unknown, timeoutMs = 10_000): Promise<RawResponse> {
+  return rawRequest(kc, 'POST', path, JSON.stringify(body), timeoutMs);
+}
+
+async function rawRequest(kc: KubeConfig, method: 'GET' | 'POST', path: string, body: string | undefined, timeoutMs: number): Promise<RawResponse> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
   const url = new URL(path, cluster.server);
-  const options: RequestOptions = { method: 'GET', timeout: timeoutMs };
+  const options: RequestOptions = { method, timeout: timeoutMs, ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' } }) };
   await kc.applyToHTTPSOptions(options);
   return new Promise((resolve, reject) => {
     const req = request(url, options, (res) => {
@@ -26,9 +35,9 @@ export async function rawGet(kc: KubeConfig, path: string, timeoutMs = 10_000): 
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer for ${path} in ${timeoutMs} ms`)));
+    req.on('timeout', () => req.destroy(new Error(`no answer for ${method} ${path} in ${timeoutMs} ms`)));
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 

@@ -2,7 +2,8 @@
  * The used-by story, end to end, with real pods: promop installed by Helm from the image built here runs as a pod;
  * a platform team's Prometheus and a team's app run as pods; Prometheus scrapes the app and fires the team's
  * alert; another team's mistake is rejected alone; replicas, an upgrade and the operator's absence are survived;
- * and the platform's Alertmanager delivers a team's new alert to that team's webhook only (its AlertmanagerConfig).
+ * and the platform's Alertmanager delivers a team's new alert to that team's webhook only (its AlertmanagerConfig);
+ * another team's broken AlertmanagerConfig is rejected alone, and a team's silence holds back only what it matches.
  *
  * Cluster: by default a real one-node cluster started here (node/node-cluster.ts: kubelet, containerd, kube-proxy
  * in a network namespace of its own). With PROMOP_E2E_KUBECONFIG set, any cluster whose node already has the
@@ -16,7 +17,7 @@ import { load } from 'js-yaml';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterCli, waitFor } from './cluster-cli.ts';
-import { queryPrometheus, rawGet, podProxyPath } from './kube-raw.ts';
+import { queryPrometheus, rawGet, rawPost, podProxyPath } from './kube-raw.ts';
 import { buildImages, WEBHOOK_RECEIVER_IMAGE, type BuiltImages } from './images/index.ts';
 import { describeNetworkNamespace } from './node/netns.ts';
 import { startNodeCluster, type NodeCluster } from './node/node-cluster.ts';
@@ -362,13 +363,23 @@ test(`P5: ServiceMonitor changed → new config loaded in every replica, over ${
 /** Where the teams' webhooks land in the alerting step: one receiver pod, a path per team (tools/webhook-receiver). */
 const WEBHOOKS_NS = 'webhooks';
 const RECEIVER_POD = 'webhook-receiver';
-/** The story's Alertmanager; its pod is `alertmanager-main-0`. */
+/** The story's Alertmanager, and its two pods. */
 const ALERTMANAGER = 'main';
+const ALERTMANAGER_PODS = [`alertmanager-${ALERTMANAGER}-0`, `alertmanager-${ALERTMANAGER}-1`];
+
+interface AlertmanagerStatus { config: { original: string }; cluster: { status: string; peers: { name: string; address: string }[] } }
+
+/** GET /api/v2/status of one Alertmanager pod, through the pod proxy; undefined while it does not answer. */
+async function alertmanagerStatus(pod: string): Promise<AlertmanagerStatus | undefined> {
+  const response = await rawGet(kc, podProxyPath(MONITORING, pod, 9093, 'api/v2/status')).catch(() => undefined);
+  return response?.status === 200 ? JSON.parse(response.body) as AlertmanagerStatus : undefined;
+}
 
 interface Delivery {
   path: string;
   receivedAt: string;
-  body: { receiver: string; status: string; alerts: { status: string; labels: Record<string, string> }[] };
+  /** As Alertmanager sends it; `externalURL` names the replica that sent it (its pod name, without --web.external-url). */
+  body: { receiver: string; status: string; externalURL: string; alerts: { status: string; labels: Record<string, string> }[] };
 }
 
 async function deliveries(): Promise<Delivery[]> {
@@ -380,7 +391,7 @@ async function deliveries(): Promise<Delivery[]> {
 const manifest = (objects: Record<string, unknown>[]): string => objects.map((object) => JSON.stringify(object)).join('\n---\n');
 
 test('alerting: Alertmanager runs on the node; team-a\'s new rule reaches team-a\'s webhook through its AlertmanagerConfig, and only team-b\'s own alert reaches team-b\'s', async () => {
-  // The teams' endpoints: a pod the test reads back, behind a Service (no cluster DNS here: Alertmanager dials its IP).
+  // The teams' endpoints: a pod the test reads back, behind a Service (named by its IP here; examples/ names it by DNS).
   await cli.kubectlOk(['apply', '-f', '-'], manifest([
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: WEBHOOKS_NS } },
     {
@@ -417,24 +428,27 @@ test('alerting: Alertmanager runs on the node; team-a\'s new rule reaches team-a
     {
       apiVersion: 'monitoring.coreos.com/v1', kind: 'Alertmanager', metadata: { name: ALERTMANAGER, namespace: MONITORING },
       spec: {
-        replicas: 1,
+        // Two meshed replicas: Prometheus sends every alert to both, the mesh makes one notification of it.
+        replicas: 2,
+        clusterPeerTimeout: '5s',
         alertmanagerConfigSelector: { matchLabels: { 'team-monitoring': 'enabled' } },
         alertmanagerConfigNamespaceSelector: { matchLabels: { monitoring: 'enabled' } },
       },
     },
   ]));
   const amPod = `alertmanager-${ALERTMANAGER}-0`;
-  await waitFor(`${amPod} Ready with both teams' receivers`, async () => {
-    const secret = await cli.getJson<{ data?: Record<string, string> }>(['secret', `alertmanager-${ALERTMANAGER}-generated`, '-n', MONITORING]).catch(() => undefined);
-    const config = Buffer.from(secret?.data?.['alertmanager.yaml'] ?? '', 'base64').toString('utf8');
-    if (!config.includes('team-a/paging/pager') || !config.includes('team-b/all-pages/pager')) return undefined;
-    const pod = await cli.getJson<PodJson & { metadata: { annotations?: Record<string, string> } }>(['pod', amPod, '-n', MONITORING]).catch(() => undefined);
-    const ready = pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-    // The pod runs the configuration with both receivers (a new configuration rolls the pod).
-    const loaded = ready ? await rawGet(kc, podProxyPath(MONITORING, amPod, 9093, 'api/v2/status')) : undefined;
-    return loaded?.status === 200 && loaded.body.includes('team-b/all-pages/pager') ? pod : undefined;
-  }, 180_000);
-  report(`Alertmanager + AlertmanagerConfigs applied → its pod Ready with both receivers: ${Date.now() - amApplied} ms`);
+  for (const pod of ALERTMANAGER_PODS) {
+    await waitFor(`${pod} Ready with both teams' receivers, in a mesh of ${ALERTMANAGER_PODS.length}`, async () => {
+      const secret = await cli.getJson<{ data?: Record<string, string> }>(['secret', `alertmanager-${ALERTMANAGER}-generated`, '-n', MONITORING]).catch(() => undefined);
+      const config = Buffer.from(secret?.data?.['alertmanager.yaml'] ?? '', 'base64').toString('utf8');
+      if (!config.includes('team-a/paging/pager') || !config.includes('team-b/all-pages/pager')) return undefined;
+      const status = await alertmanagerStatus(pod);
+      // The pod runs the configuration with both receivers (promop reloads it as soon as it is Ready), and found its
+      // peer by its DNS name (the node's cluster DNS).
+      return status?.config.original.includes('team-b/all-pages/pager') && status.cluster.status === 'ready' && status.cluster.peers.length === ALERTMANAGER_PODS.length ? status : undefined;
+    }, 180_000);
+  }
+  report(`Alertmanager (${ALERTMANAGER_PODS.length} replicas) + AlertmanagerConfigs applied → its pods Ready and meshed with both receivers: ${Date.now() - amApplied} ms`);
   const amImage = (await cli.getJson<PodJson>(['pod', amPod, '-n', MONITORING])).spec.containers.find((c) => c.name === 'alertmanager')?.image;
   if (images) expect(amImage).toBe(images.alertmanager.name);
   for (const team of ['team-a', 'team-b']) {
@@ -450,14 +464,14 @@ test('alerting: Alertmanager runs on the node; team-a\'s new rule reaches team-a
   })]);
   const prometheusReplicas = (await prometheusPods(cli)).map((p) => p.name);
   for (const pod of prometheusReplicas) {
-    await waitFor(`${pod} sends to ${amPod}`, async () => {
+    await waitFor(`${pod} sends to both Alertmanager replicas`, async () => {
       const response = await rawGet(kc, podProxyPath(MONITORING, pod, 9090, 'api/v1/alertmanagers'));
       if (response.status !== 200) return undefined;
       const active = (JSON.parse(response.body) as { data: { activeAlertmanagers: { url: string }[] } }).data.activeAlertmanagers;
-      return active.length === 1 ? active : undefined;
+      return active.length === ALERTMANAGER_PODS.length ? active : undefined;
     }, 120_000, 250);
   }
-  report(`Prometheus spec.alerting set → every replica (${prometheusReplicas.length}) sends to Alertmanager: ${Date.now() - prometheusPatched} ms`);
+  report(`Prometheus spec.alerting set → every replica (${prometheusReplicas.length}) sends to both Alertmanagers: ${Date.now() - prometheusPatched} ms`);
   expect((await deliveries()).length).toBe(0);
 
   // team-a's new rule, and one of team-b's own, both paging.
@@ -484,11 +498,117 @@ test('alerting: Alertmanager runs on the node; team-a\'s new rule reaches team-a
   expect(Object.keys(teamA.body.alerts[0]!.labels)).not.toContain('prometheus_replica');
   expect(teamB.body.receiver).toBe('team-b/all-pages/pager');
 
-  // A while longer (past the routes' 5 s group interval): each webhook got its own team's alerts and nothing else.
-  await new Promise((resolve) => setTimeout(resolve, 7_000));
+  // A while longer (past the routes' 5 s group interval, and the second replica's turn, 5 s after the first's):
+  // each webhook got its own team's alerts and nothing else, and each alert once though both replicas have it.
+  await new Promise((resolve) => setTimeout(resolve, 12_000));
   const all = await deliveries();
+  expect(all.filter((d) => d.path === '/team-a' && d.body.alerts.some((a) => a.labels.alertname === 'CheckoutFailing'))).toHaveLength(1);
+  for (const pod of ALERTMANAGER_PODS) {
+    const alerts = await rawGet(kc, podProxyPath(MONITORING, pod, 9093, `api/v2/alerts?filter=${encodeURIComponent('alertname="CheckoutFailing"')}`));
+    expect({ pod, received: (JSON.parse(alerts.body) as unknown[]).length }).toEqual({ pod, received: 1 });
+  }
   const alertsAt = (path: string): string[] => [...new Set(all.filter((d) => d.path === path).flatMap((d) => d.body.alerts.map((a) => `${a.labels.namespace}/${a.labels.alertname}`)))].sort();
   expect(alertsAt('/team-a')).toEqual(['team-a/CheckoutFailing']);
   expect(alertsAt('/team-b')).toEqual(['team-b/SearchPaged']);
   expect(all.filter((d) => d.path !== '/team-a' && d.path !== '/team-b')).toEqual([]);
+}, 600_000);
+
+interface AlertmanagerConfigJson { status?: { bindings?: { name: string; conditions?: { type: string; status: string; reason?: string; message?: string }[] }[] } }
+
+test('team-b\'s broken AlertmanagerConfig is rejected alone with its reason; team-a\'s silence through Alertmanager\'s API holds back only the silenced alert', async () => {
+  const amPod = `alertmanager-${ALERTMANAGER}-0`;
+  const hook = (await cli.getJson<{ spec: { clusterIP: string } }>(['service', RECEIVER_POD, '-n', WEBHOOKS_NS])).spec.clusterIP;
+  // A route naming a receiver the object does not define.
+  await cli.kubectlOk(['apply', '-f', '-'], manifest([{
+    apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'AlertmanagerConfig',
+    metadata: { name: 'broken-pages', namespace: 'team-b', labels: { 'team-monitoring': 'enabled' } },
+    spec: { route: { receiver: 'nobody' }, receivers: [{ name: 'pager', webhookConfigs: [{ url: `http://${hook}:8080/team-b` }] }] },
+  }]));
+  const rejected = await waitFor('team-b/broken-pages rejected', async () => {
+    const object = await cli.getJson<AlertmanagerConfigJson>(['alertmanagerconfig', 'broken-pages', '-n', 'team-b']);
+    const accepted = object.status?.bindings?.find((b) => b.name === ALERTMANAGER)?.conditions?.find((c) => c.type === 'Accepted');
+    return accepted?.status === 'False' ? accepted : undefined;
+  }, 60_000);
+  expect(rejected).toMatchObject({ reason: 'InvalidConfiguration', message: 'spec.route.receiver: no receiver named "nobody" in spec.receivers' });
+  const events = await waitFor('a Warning Event on team-b/broken-pages', async () => {
+    const list = await cli.getJson<{ items: { type: string; message?: string; involvedObject: { kind: string; name: string } }[] }>(['events', '-n', 'team-b']);
+    const found = list.items.filter((e) => e.type === 'Warning' && e.involvedObject.kind === 'AlertmanagerConfig' && e.involvedObject.name === 'broken-pages');
+    return found.length > 0 ? found : undefined;
+  }, 60_000);
+  expect(events[0]?.message).toContain('no receiver named "nobody"');
+  // The others are written and loaded: the Alertmanager stays Reconciled and its pod runs team-a's route.
+  const alertmanager = await cli.getJson<{ status?: { conditions?: { type: string; status: string }[]; configStatus?: { loadedReplicas?: string[] } } }>(['alertmanager', ALERTMANAGER, '-n', MONITORING]);
+  expect(alertmanager.status?.conditions?.find((c) => c.type === 'Reconciled')?.status).toBe('True');
+  const loaded = await rawGet(kc, podProxyPath(MONITORING, amPod, 9093, 'api/v2/status'));
+  expect(loaded.body).toContain('team-a/paging/pager');
+  expect(loaded.body).not.toContain('broken-pages');
+
+  // team-a silences one alert for a maintenance window, through Alertmanager's API, before it fires.
+  // One replica is asked; the mesh gives the silence to the other.
+  const silence = await rawPost(kc, podProxyPath(MONITORING, amPod, 9093, 'api/v2/silences'), {
+    matchers: [{ name: 'alertname', value: 'CheckoutMaintenance', isRegex: false, isEqual: true }, { name: 'namespace', value: 'team-a', isRegex: false, isEqual: true }],
+    startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + 3_600_000).toISOString(), createdBy: 'team-a', comment: 'maintenance window',
+  });
+  expect(silence.status).toBe(200);
+  // Two alerts of one rule group, evaluated together: the silenced one and one that still pages.
+  await cli.kubectlOk(['apply', '-f', '-'], manifest([{
+    apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { name: 'checkout-maintenance', namespace: 'team-a', labels: { 'team-monitoring': 'enabled' } },
+    spec: { groups: [{ name: 'checkout-maintenance', rules: ['CheckoutMaintenance', 'CheckoutStillPaging'].map((alert) => ({ alert, expr: 'vector(1)', labels: { severity: 'page' } })) }] },
+  }]));
+  await waitFor('CheckoutStillPaging delivered to /team-a', async () =>
+    (await deliveries()).find((d) => d.path === '/team-a' && d.body.alerts.some((a) => a.labels.alertname === 'CheckoutStillPaging')), 180_000, 200);
+  // Alertmanager received the silenced alert too, and holds it back.
+  const suppressed = await waitFor('CheckoutMaintenance suppressed in Alertmanager', async () => {
+    const response = await rawGet(kc, podProxyPath(MONITORING, amPod, 9093, `api/v2/alerts?filter=${encodeURIComponent('alertname="CheckoutMaintenance"')}`));
+    const alerts = response.status === 200 ? JSON.parse(response.body) as { status: { state: string; silencedBy: string[] } }[] : [];
+    return alerts.length > 0 ? alerts : undefined;
+  }, 60_000, 500);
+  expect(suppressed[0]?.status).toMatchObject({ state: 'suppressed', silencedBy: [JSON.parse(silence.body).silenceID] });
+  const otherReplica = await rawGet(kc, podProxyPath(MONITORING, ALERTMANAGER_PODS[1]!, 9093, 'api/v2/silences'));
+  expect((JSON.parse(otherReplica.body) as { id: string }[]).map((each) => each.id)).toContain(JSON.parse(silence.body).silenceID);
+  // Past the routes' group wait and interval: the silenced alert reached no webhook.
+  await new Promise((resolve) => setTimeout(resolve, 7_000));
+  expect((await deliveries()).filter((d) => d.body.alerts.some((a) => a.labels.alertname === 'CheckoutMaintenance'))).toEqual([]);
+}, 600_000);
+
+test('one Alertmanager replica down: the other still delivers team-a\'s next alert, and the replica rejoins the mesh', async () => {
+  const [first, second] = ALERTMANAGER_PODS as [string, string];
+  // The replica that notifies first (the mesh's first in order) goes, and cannot come back while the nodes are
+  // cordoned: its StatefulSet's new pod waits unscheduled.
+  const nodes = (await cli.getJson<{ items: { metadata: { name: string } }[] }>(['nodes'])).items.map((each) => each.metadata.name);
+  await cli.kubectlOk(['cordon', ...nodes]);
+  try {
+    await cli.kubectlOk(['delete', 'pod', first, '-n', MONITORING, '--grace-period=0', '--force', '--wait=true']);
+    // Every Prometheus replica now sends to the remaining Alertmanager only (it follows alertmanager-operated).
+    for (const pod of (await prometheusPods(cli)).map((p) => p.name)) {
+      await waitFor(`${pod} sends to ${second} only`, async () => {
+        const response = await rawGet(kc, podProxyPath(MONITORING, pod, 9090, 'api/v1/alertmanagers'));
+        if (response.status !== 200) return undefined;
+        const active = (JSON.parse(response.body) as { data: { activeAlertmanagers: { url: string }[] } }).data.activeAlertmanagers;
+        return active.length === 1 ? active : undefined;
+      }, 120_000, 250);
+    }
+    const ruleCreated = Date.now();
+    await cli.kubectlOk(['apply', '-f', '-'], manifest([{
+      apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { name: 'checkout-failover', namespace: 'team-a', labels: { 'team-monitoring': 'enabled' } },
+      spec: { groups: [{ name: 'checkout-failover', rules: [{ alert: 'CheckoutDuringFailover', expr: 'vector(1)', labels: { severity: 'page' } }] }] },
+    }]));
+    const delivered = await waitFor('CheckoutDuringFailover delivered to /team-a', async () =>
+      (await deliveries()).find((d) => d.path === '/team-a' && d.body.alerts.some((a) => a.labels.alertname === 'CheckoutDuringFailover')), 180_000, 200);
+    report(`one of two Alertmanager replicas down: PrometheusRule created → delivered by the other: ${Date.parse(delivered.receivedAt) - ruleCreated} ms`);
+    expect(delivered.body.externalURL).toContain(second);
+    expect(delivered.body.alerts[0]?.labels).toMatchObject({ alertname: 'CheckoutDuringFailover', namespace: 'team-a' });
+  } finally {
+    await cli.kubectlOk(['uncordon', ...nodes]);
+  }
+  // Back: the new pod loads the configuration, finds its peer again, and has the silence the mesh kept.
+  const rejoined = await waitFor(`${first} back in the mesh`, async () => {
+    const status = await alertmanagerStatus(first);
+    return status?.cluster.status === 'ready' && status.cluster.peers.length === ALERTMANAGER_PODS.length && status.config.original.includes('team-a/paging/pager') ? status : undefined;
+  }, 180_000, 500);
+  expect(rejoined.cluster.peers.map((peer) => peer.name)).toHaveLength(2);
+  await waitFor(`${first} has team-a's silence again`, async () => {
+    const response = await rawGet(kc, podProxyPath(MONITORING, first, 9093, 'api/v2/silences'));
+    return response.status === 200 && response.body.includes('maintenance window') ? true : undefined;
+  }, 60_000, 500);
 }, 600_000);

@@ -1,7 +1,7 @@
 /**
  * A real one-node Kubernetes cluster without Docker: the control plane of test-env.ts plus kube-scheduler,
- * containerd 2.x, runc, the CNI bridge, kubelet and kube-proxy, all inside one network namespace of our own that
- * has no interface to the outside (netns.ts). Pods run from images imported as OCI archives (images/), so nothing
+ * containerd 2.x, runc, the CNI bridge, kubelet, kube-proxy and CoreDNS (cluster DNS), all inside one network
+ * namespace of our own that has no interface to the outside (netns.ts). Pods run from images imported as OCI archives (images/), so nothing
  * is ever pulled. The test process reaches the API server and pod IPs through netns-bridge.ts.
  *
  * The kubelet and containerd use a few fixed host paths (the kubepods cgroups, /var/lib/kubelet/device-plugins,
@@ -17,7 +17,7 @@ import { createClientCert, isAlive, startProcess, stopProcess, waitUntil, type M
 import { NamespaceBridge } from './bridge-client.ts';
 import { createNetworkNamespace, NODE_ADDRESS, type NetworkNamespace } from './netns.ts';
 import {
-  API_SERVER_PORT, NODE_NETWORKS, cniConflist, containerdConfig, kubeProxyConfig, kubeletConfig, nodePaths, type NodeLayout,
+  API_SERVER_PORT, NODE_NETWORKS, cniConflist, containerdConfig, coreDnsConfig, kubeProxyConfig, kubeletConfig, nodePaths, type NodeLayout,
 } from './node-config.ts';
 
 /** The lock that keeps a second node off this machine; also the teardown's list of what to remove. */
@@ -181,6 +181,9 @@ export async function startNodeCluster(options: NodeClusterOptions): Promise<Nod
     ]);
     writeFileSync(paths.kubeProxyConfig, kubeProxyConfig(layout, controlPlane.innerKubeconfigPath));
     inNode('kube-proxy', toolPath('kube-proxy'), [`--config=${paths.kubeProxyConfig}`, '--v=0'], nodeEnv);
+    // Cluster DNS: StatefulSet pods find their peers by name (an Alertmanager mesh does), as in any cluster.
+    writeFileSync(paths.coreDnsConfig, coreDnsConfig(layout, controlPlane.innerKubeconfigPath));
+    inNode('coredns', toolPath('coredns'), ['-conf', paths.coreDnsConfig]);
 
     // Asynchronous on purpose: kubectl reaches the API server through the forwarder in this very process, so a
     // synchronous child would block the event loop that forwards its connection.

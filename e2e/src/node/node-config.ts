@@ -49,6 +49,7 @@ export function nodePaths(layout: NodeLayout) {
     podLogsDir: join(dir, 'pod-logs'),
     volumePluginDir: join(dir, 'volume-plugins'),
     kubeProxyConfig: join(dir, 'kube-proxy-config.yaml'),
+    coreDnsConfig: join(dir, 'Corefile'),
     bridgeSocket: join(dir, 'bridge.sock'),
   };
 }
@@ -154,8 +155,11 @@ export function kubeletConfig(layout: NodeLayout, pki: { caCert: string }): stri
     address: layout.nodeAddress,
     healthzBindAddress: '127.0.0.1',
     readOnlyPort: 0,
-    // No cluster DNS: pods get no resolv.conf from the host (whose resolvers are outside the sandbox).
+    // Cluster DNS is CoreDNS on the node's address (coreDnsConfig); pods get no resolv.conf from the host (whose
+    // resolvers are outside the sandbox), so a name outside the cluster resolves nowhere.
     resolvConf: '',
+    clusterDNS: [layout.nodeAddress],
+    clusterDomain: CLUSTER_DOMAIN,
     // Imported images can never be pulled again: never collect them.
     imageGCHighThresholdPercent: 100,
     imageGCLowThresholdPercent: 99,
@@ -173,6 +177,31 @@ export function kubeletConfig(layout: NodeLayout, pki: { caCert: string }): stri
     nodeStatusUpdateFrequency: '5s',
     shutdownGracePeriod: '0s',
   }, null, 2)}\n`;
+}
+
+/** The cluster's DNS domain: `<pod>.<service>.<namespace>.svc.cluster.local`, as every Kubernetes distribution's. */
+export const CLUSTER_DOMAIN = 'cluster.local';
+
+/**
+ * CoreDNS' Corefile: the cluster's names from the API server (its kubernetes plugin), served on the node's address,
+ * port 53, where the kubelet points every pod. No forward plugin: a name outside the cluster is never asked of
+ * anybody (there is nobody to ask in the sandbox, and nothing may leave it).
+ */
+export function coreDnsConfig(layout: NodeLayout, kubeconfigPath: string): string {
+  return [
+    '.:53 {',
+    `    bind ${layout.nodeAddress}`,
+    '    errors',
+    `    kubernetes ${CLUSTER_DOMAIN} in-addr.arpa ip6.arpa {`,
+    `        kubeconfig ${kubeconfigPath}`,
+    '        pods insecure',
+    '        fallthrough in-addr.arpa ip6.arpa',
+    '        ttl 5',
+    '    }',
+    '    cache 5',
+    '}',
+    '',
+  ].join('\n');
 }
 
 /** KubeProxyConfiguration: iptables mode inside the node's namespace, so Services (the `kubernetes` one too) work. */

@@ -19,7 +19,9 @@ export type ToolName =
   // prometheus-operator v0.93.1 and its config-reloader sidecar (tools/build-prometheus-operator.sh): the takeover test.
   | 'prometheus-operator' | 'prometheus-config-reloader'
   // Alertmanager 0.35.0 and amtool (tools/alertmanager): amtool check-config reads Alertmanager configurations as Alertmanager does.
-  | 'alertmanager' | 'amtool';
+  | 'alertmanager' | 'amtool'
+  // CoreDNS 1.15.0 (tools/coredns): the test node's cluster DNS, so StatefulSet pods find their peers by name.
+  | 'coredns';
 
 /** The repository root (this file is packages/testkit/src/tools.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
