@@ -1,8 +1,9 @@
 /**
  * The local demo: promop doing its main job on a real one-node cluster started here (no Docker needed). It builds
  * the images, starts the node (kubelet, containerd, kube-proxy and the control plane, in a network namespace of
- * their own), installs promop with Helm, applies examples/team-monitoring, waits until team-a's target is up and
- * its alert fires, then prints what to look at and keeps running until Ctrl-C, which removes everything.
+ * their own), installs promop with Helm, applies examples/team-monitoring, waits until team-a's target is up, its
+ * alert fires and the platform's Alertmanager (two replicas) delivers it to team-a's pager through team-a's
+ * AlertmanagerConfig, then prints what to look at and keeps running until Ctrl-C, which removes everything.
  *
  * Run it with `bash scripts/demo.sh` (sets up Node, dependencies and the tools first) or `pnpm demo`.
  * `--exit-after-ready` stops once the story is shown (used to capture the README's transcript).
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterCli, waitFor } from '../e2e/src/cluster-cli.ts';
 import { buildImages } from '../e2e/src/images/index.ts';
+import { rawGet } from '../e2e/src/kube-raw.ts';
 import { startNodeCluster } from '../e2e/src/node/node-cluster.ts';
 import {
   EXAMPLES, FIRST_POD, MONITORING, installPromop, teamAAlertFiring, teamATargetUp,
@@ -25,7 +27,7 @@ say('promop demo: building images (cached after the first run)...');
 const images = await buildImages();
 say(`  ${Object.values(images).map((image) => image.name).join(', ')}`);
 
-say('starting a real node: control plane, containerd, kubelet, kube-proxy in their own network namespace...');
+say('starting a real node: control plane, containerd, kubelet, kube-proxy, CoreDNS in their own network namespace...');
 const node = await startNodeCluster({
   sandboxImage: images.pause.name,
   images: Object.values(images).map((image) => image.archive),
@@ -51,14 +53,27 @@ try {
 
   say(`[${elapsed()}] helm install promop charts/promop (image ${images.promop.name})...`);
   await installPromop(cli, images.promop.name);
-  say(`[${elapsed()}] promop is Ready. Applying examples/team-monitoring (platform Prometheus, team-a, team-b)...`);
-  for (const file of ['namespaces.yaml', 'prometheus.yaml', 'team-a.yaml', 'team-b.yaml']) {
+  say(`[${elapsed()}] promop is Ready. Applying examples/team-monitoring (platform Prometheus and Alertmanager, team-a with its pager, team-b)...`);
+  for (const file of ['namespaces.yaml', 'prometheus.yaml', 'team-a.yaml', 'team-b.yaml', 'alerting.yaml']) {
     await cli.kubectlOk(['apply', '-f', join(EXAMPLES, file)]);
   }
+  // The platform's Prometheus sends to its Alertmanager and labels the teams' alerts with their namespace (the
+  // command alerting.yaml gives).
+  await cli.kubectlOk(['patch', 'prometheus', 'main', '-n', MONITORING, '--type=merge', '-p', JSON.stringify({
+    spec: { enforcedNamespaceLabel: 'namespace', alerting: { alertmanagers: [{ namespace: MONITORING, name: 'alertmanager-operated', port: 'web' }] } },
+  })]);
   await waitFor('team-a\'s target up', async () => ((await teamATargetUp(kc, FIRST_POD)) ? true : undefined), 300_000, 1000);
   say(`[${elapsed()}] team-a's target is up: up{namespace="team-a"} == 1`);
-  await waitFor('team-a\'s alert firing', async () => ((await teamAAlertFiring(kc, FIRST_POD)) ? true : undefined), 300_000, 1000);
+  await waitFor('team-a\'s alert firing', async () => ((await teamAAlertFiring(kc, FIRST_POD)) ? true : undefined), 300_000, 250);
+  const firingSeenAt = Date.now();
   say(`[${elapsed()}] team-a's alert CheckoutErrorsHigh is firing`);
+  const page = await waitFor('team-a\'s pager notified', async () => {
+    const response = await rawGet(kc, `/api/v1/namespaces/team-a/services/pager:8080/proxy/received`).catch(() => undefined);
+    const received = response?.status === 200 ? JSON.parse(response.body) as { receivedAt: string; body: { externalURL: string; alerts: { labels: Record<string, string> }[] } }[] : [];
+    return received.find((each) => each.body.alerts.some((alert) => alert.labels.alertname === 'CheckoutErrorsHigh'));
+  }, 300_000, 250);
+  const sender = new URL(page.body.externalURL).hostname;
+  say(`[${elapsed()}] team-a's pager got CheckoutErrorsHigh{namespace="${page.body.alerts[0]?.labels.namespace}"} from ${sender}, through team-a's AlertmanagerConfig: firing → delivered ${((Date.parse(page.receivedAt) - firingSeenAt) / 1000).toFixed(1)} s`);
 
   // Prometheus' HTTP API on this machine's loopback, following the pod if it is replaced.
   const forward = await node.bridge.forward(async () => {
@@ -67,18 +82,18 @@ try {
     return { host: pod.status.podIP, port: 9090 };
   });
   const kubectl = toolPath('kubectl');
-  const table = await cli.kubectlOk(['get', 'prom,smon,promrule', '-A']);
+  const table = await cli.kubectlOk(['get', 'prom,smon,promrule,am,amcfg', '-A']);
   const rejected = await cli.getJson<{ status?: { bindings?: { conditions?: { type: string; message?: string }[] }[] } }>(['servicemonitor', 'search', '-n', 'team-b']);
   const reason = rejected.status?.bindings?.[0]?.conditions?.find((c) => c.type === 'Accepted')?.message ?? '(not yet reported)';
 
   say(`
 promop is running its main job (ready in ${elapsed()}).
 
-$ kubectl get prom,smon,promrule -A
+$ kubectl get prom,smon,promrule,am,amcfg -A
 ${table.trimEnd()}
 
 Rejected: team-b/search — ${reason}
-(team-a's monitoring is unaffected: its target is up and its alert fires.)
+(team-a's monitoring is unaffected: its target is up, its alert fires and reaches its pager.)
 
 Prometheus' HTTP API: http://127.0.0.1:${forward.port}
   curl -s 'http://127.0.0.1:${forward.port}/api/v1/query?query=up'
@@ -88,6 +103,7 @@ The cluster:
   export KUBECONFIG=${node.kubeconfigPath}
   ${kubectl} get pods -A
   ${kubectl} describe servicemonitor search -n team-b
+  ${kubectl} get --raw /api/v1/namespaces/team-a/services/pager:8080/proxy/received
   ${kubectl} logs -n promop-system deploy/promop
 
 Press Ctrl-C to stop; the node, its pods and every file it made are removed.`);
