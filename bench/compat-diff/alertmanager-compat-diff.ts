@@ -65,10 +65,59 @@ interface CreatedCase {
   refusedByApiServer: string[];
 }
 
+const secretKey = (key: string) => ({ name: RECEIVER_SECRET_NAME, key });
+
+/** Cases whose configuration comes from an AlertmanagerConfig named by `spec.alertmanagerConfiguration`. */
+const CONFIGURATION_OBJECT_CASES: AlertmanagerCase[] = [
+  {
+    name: 'configuration-object',
+    about: 'alertmanagerConfiguration: the named object is the root (no namespace matcher), global SMTP and Slack from Secrets, another object of the namespace merged as a team\'s',
+    alertmanagerSpec: {
+      alertmanagerConfiguration: {
+        name: 'platform',
+        global: {
+          resolveTimeout: '90s',
+          smtp: { smartHost: { host: 'mail.example.com', port: '587' }, from: 'alerts@example.com', authUsername: 'alice', authPassword: secretKey('password'), requireTLS: false },
+          slackApiUrl: secretKey('slack'),
+        },
+      },
+    },
+    configs: [
+      {
+        name: 'platform',
+        spec: {
+          route: { receiver: 'default', groupBy: ['alertname'], routes: [{ receiver: 'mail', matchers: [{ name: 'severity', value: 'critical' }] }] },
+          receivers: [{ name: 'default', slackConfigs: [{ channel: '#alerts' }] }, { name: 'mail', emailConfigs: [{ to: 'oncall@example.com' }] }],
+          inhibitRules: [{ sourceMatch: [{ name: 'severity', value: 'critical' }], targetMatch: [{ name: 'severity', value: 'warning' }], equal: ['alertname'] }],
+          muteTimeIntervals: [{ name: 'weekends', timeIntervals: [{ weekdays: ['saturday', 'sunday'] }] }],
+        },
+      },
+      { name: 'team', spec: { route: { receiver: 'hook' }, receivers: [{ name: 'hook', webhookConfigs: [{ url: 'http://team.example/hook' }] }] } },
+    ],
+  },
+  {
+    name: 'configuration-http',
+    about: 'alertmanagerConfiguration without alertmanagerConfigSelector: global HTTP client with basic auth, PagerDuty, WeChat and Telegram defaults',
+    alertmanagerSpec: {
+      alertmanagerConfigSelector: undefined,
+      alertmanagerConfiguration: {
+        name: 'platform',
+        global: {
+          httpConfig: { basicAuth: { username: secretKey('username'), password: secretKey('password') }, followRedirects: true },
+          pagerdutyUrl: 'https://events.pagerduty.example/v2/enqueue',
+          wechat: { apiURL: 'https://wechat.example/', apiCorpID: 'corp', apiSecret: secretKey('token') },
+          telegram: { apiURL: 'https://telegram.example' },
+        },
+      },
+    },
+    configs: [{ name: 'platform', spec: { route: { receiver: 'hook', groupWait: '1m' }, receivers: [{ name: 'hook', webhookConfigs: [{ url: 'http://platform.example/hook' }] }] } }],
+  },
+];
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: 'string' }, out: { type: 'string' } } });
   const only = values.only?.split(',');
-  const cases = ALERTMANAGER_CASES.filter((c) => !only || only.includes(c.name));
+  const cases = [...ALERTMANAGER_CASES, ...CONFIGURATION_OBJECT_CASES].filter((c) => !only || only.includes(c.name));
   const operator = prometheusOperator();
   console.log(`building/finding ${operator.prepare()}`);
 

@@ -9,6 +9,12 @@
  *   only its namespace's alerts), its receivers and time intervals after the base's, every name prefixed with
  *   `<namespace>/<name>/`, and its inhibit rules confined to its namespace the same way.
  * - An object with a problem is rejected alone, with the field path in its verdict; the others are merged.
+ * - With `alertmanagerConfiguration`, the AlertmanagerConfig it names (in the Alertmanager's namespace) replaces the
+ *   configSecret: its route is the root route, with no namespace matcher, its receivers, time intervals and inhibit
+ *   rules are the top level's (named `<namespace>/<name>/…` as every AlertmanagerConfig's), `global` is rendered
+ *   from the Alertmanager itself, and the teams' selected objects are merged after it as above. That object is never
+ *   merged as a team's, and any problem with it or with `global` is the Alertmanager's (the running configuration
+ *   stays). `templates` is refused: promop does not mount template files in the Alertmanager pod.
  */
 import type { Alertmanager, AlertmanagerConfig, LabelSelector } from '@promop/crds';
 import { load } from 'js-yaml';
@@ -27,6 +33,8 @@ import { shownValue } from './shown-value.ts';
 import { renderReceiver } from './receivers.ts';
 import { renderRoute } from './routes.ts';
 import { renderTimeInterval } from './time-intervals.ts';
+import { olderThan } from './alertmanager-version.ts';
+import { renderGlobalConfiguration } from './global-configuration.ts';
 
 /** The Alertmanager release promop runs when `spec.version` and `spec.image` are unset. */
 export const DEFAULT_ALERTMANAGER_VERSION = '0.35.0';
@@ -49,7 +57,10 @@ export interface AlertmanagerConfigurationInput {
   /** Every AlertmanagerConfig promop sees; the Alertmanager's selectors pick among them. */
   alertmanagerConfigs: readonly AlertmanagerConfig[];
   namespaces: readonly NamespaceInfo[];
-  /** The Secrets the AlertmanagerConfigs reference (each read only from its own namespace). */
+  /**
+   * The Secrets the AlertmanagerConfigs reference (each read only from its own namespace), and those
+   * `spec.alertmanagerConfiguration.global` references (read only from the Alertmanager's namespace).
+   */
   secrets: readonly KeyValueSource[];
 }
 
@@ -72,19 +83,31 @@ export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurati
     const problems = selector ? validateLabelSelector(selector, `spec.${field}`) : [];
     if (problems[0]) return { ok: false, problem: problems[0], verdicts: [] };
   }
-  const selection = selectResources('AlertmanagerConfig', input.alertmanagerConfigs, owner, pair, indexNamespaces(input.namespaces));
-  const secretName = input.configSecretName ?? `alertmanager-${owner.name}`;
-  const base = parseBase(input.baseConfig, secretName, pair.selector !== undefined && pair.selector !== null);
-  if (!base.ok) return { ok: false, problem: base.problem, verdicts: selection.notSelected };
-  // Without a selector the platform's configuration runs exactly as written (as upstream runs it).
-  if (!pair.selector) return { ok: true, text: base.text, verdicts: selection.notSelected };
-  const config = base.config;
-  const route = config.route as Record<string, unknown>;
-
+  const configuration = spec.alertmanagerConfiguration;
+  const isTopLevel = (object: AlertmanagerConfig) => configuration !== undefined && object.metadata.namespace === owner.namespace && object.metadata.name === configuration.name;
+  // Upstream never merges the object that makes the top level as a team's, whatever the selectors say.
+  const candidates = configuration ? input.alertmanagerConfigs.filter((object) => !isTopLevel(object)) : input.alertmanagerConfigs;
+  const selection = selectResources('AlertmanagerConfig', candidates, owner, pair, indexNamespaces(input.namespaces));
   const version = alertmanagerVersion(spec.version);
   const supportsMatchers = version === undefined || !olderThan(version, OLDEST_MATCHERS_VERSION);
-  const strategy = spec.alertmanagerConfigMatcherStrategy?.type ?? 'OnNamespace';
   const secrets = new SecretStore([...input.secrets], []);
+  let config: Record<string, unknown>;
+  if (configuration) {
+    if (!supportsMatchers) return { ok: false, problem: { path: 'spec.version', message: `promop writes spec.alertmanagerConfiguration for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later` }, verdicts: selection.notSelected };
+    const top = topLevelConfiguration(configuration, input.alertmanagerConfigs.find(isTopLevel), { namespace: owner.namespace, secrets, version });
+    if (!top.ok) return { ok: false, problem: top.problem, verdicts: selection.notSelected };
+    config = top.config;
+  } else {
+    const secretName = input.configSecretName ?? `alertmanager-${owner.name}`;
+    const base = parseBase(input.baseConfig, secretName, pair.selector !== undefined && pair.selector !== null);
+    if (!base.ok) return { ok: false, problem: base.problem, verdicts: selection.notSelected };
+    // Without a selector the platform's configuration runs exactly as written (as upstream runs it).
+    if (!pair.selector) return { ok: true, text: base.text, verdicts: selection.notSelected };
+    config = base.config;
+  }
+  const route = config.route as Record<string, unknown>;
+
+  const strategy = spec.alertmanagerConfigMatcherStrategy?.type ?? 'OnNamespace';
   const verdicts: Verdict[] = [...selection.notSelected];
   const routes: unknown[] = [];
   const receivers: unknown[] = [];
@@ -125,10 +148,13 @@ interface ConfigPart {
   timeIntervals: Record<string, unknown>[];
 }
 
-/** One AlertmanagerConfig in Alertmanager's format; problems go to `context.findings`. */
+/**
+ * One AlertmanagerConfig in Alertmanager's format; problems go to `context.findings`. A team's route is made to
+ * continue (and confined with `confineTo`); with `topLevel` the route is the root route and is kept as written.
+ */
 export function renderAlertmanagerConfig(
   object: AlertmanagerConfig,
-  context: { findings: Findings; secrets: SecretStore; confineTo: string | undefined; globals?: Readonly<Record<string, unknown>> },
+  context: { findings: Findings; secrets: SecretStore; confineTo: string | undefined; globals?: Readonly<Record<string, unknown>>; topLevel?: boolean },
 ): ConfigPart {
   const { findings, secrets, confineTo, globals } = context;
   const namespace = object.metadata.namespace ?? '';
@@ -173,12 +199,55 @@ export function renderAlertmanagerConfig(
   let route: Record<string, unknown> | undefined;
   if (spec.route) {
     route = renderRoute(spec.route, 'spec.route', { findings, qualified, receivers: receiverNames, timeIntervals: new Set(intervalNames.keys()) });
+    if (context.topLevel) return { route, receivers, inhibitRules, timeIntervals };
     // The team's route sees only its namespace's alerts, and never stops the alerts from reaching the routes after
     // it (the next team's, and the platform's).
     const matchers = [...asList(route.matchers), ...(namespaceMatcher === undefined ? [] : [namespaceMatcher])];
     route = ordered({ ...route, matchers, continue: true }, ROUTE_KEY_ORDER);
   }
   return { route, receivers, inhibitRules, timeIntervals };
+}
+
+/**
+ * The top of the configuration from `spec.alertmanagerConfiguration`: the `global` section and the named
+ * AlertmanagerConfig as the root route, or the first problem with either, as the Alertmanager's.
+ */
+function topLevelConfiguration(
+  configuration: NonNullable<Alertmanager['spec']>['alertmanagerConfiguration'] & {},
+  object: AlertmanagerConfig | undefined,
+  context: { namespace: string; secrets: SecretStore; version: readonly [number, number] | undefined },
+): { ok: true; config: Record<string, unknown> } | { ok: false; problem: FieldProblem } {
+  const namePath = 'spec.alertmanagerConfiguration.name';
+  const findings = new Findings();
+  const global = configuration.global ? renderGlobalConfiguration(configuration.global, { ...context, findings }) : undefined;
+  const [globalProblem] = findings.problems;
+  if (globalProblem) return { ok: false, problem: globalProblem };
+  if (configuration.templates !== undefined && configuration.templates.length > 0) {
+    return { ok: false, problem: { path: 'spec.alertmanagerConfiguration.templates', message: 'template files are not supported yet: promop does not mount them in the Alertmanager pod, so Alertmanager would not find them' } };
+  }
+  if (!configuration.name) return { ok: false, problem: { path: namePath, message: 'names no AlertmanagerConfig; give the one whose route and receivers make the configuration' } };
+  if (!object) {
+    return { ok: false, problem: { path: namePath, message: `AlertmanagerConfig ${shownValue(configuration.name)} not found in namespace ${shownValue(context.namespace)} (it must be in the Alertmanager's namespace)` } };
+  }
+  const part = renderAlertmanagerConfig(object, { findings, secrets: context.secrets, confineTo: undefined, globals: global ?? {}, topLevel: true });
+  const route = object.spec?.route;
+  if (!route) findings.problem('spec.route', 'is required: this object\'s route is the root of the configuration');
+  if (route?.continue === true) findings.problem('spec.route.continue', 'the root route cannot continue');
+  if (route?.matchers && route.matchers.length > 0) findings.problem('spec.route.matchers', 'the root route matches every alert and cannot have matchers');
+  for (const field of ['muteTimeIntervals', 'activeTimeIntervals'] as const) {
+    if (route?.[field] && route[field].length > 0) findings.problem(`spec.route.${field}`, 'the root route cannot be muted or limited to time intervals');
+  }
+  const [problem] = findings.problems;
+  if (problem) return { ok: false, problem: { path: namePath, message: `AlertmanagerConfig ${context.namespace}/${configuration.name}: ${problem.path}: ${problem.message}` } };
+  const config = ordered({
+    global,
+    route: part.route,
+    inhibit_rules: part.inhibitRules,
+    receivers: part.receivers,
+    mute_time_intervals: part.timeIntervals,
+    templates: [],
+  }, CONFIG_KEY_ORDER, ['templates']);
+  return { ok: true, config };
 }
 
 /**
@@ -240,10 +309,6 @@ function undefinedReference(config: Record<string, unknown>): string | undefined
 function alertmanagerVersion(version: string | undefined): readonly [number, number] | undefined {
   const match = /^v?(\d{1,4})\.(\d{1,4})(?:\.|$)/.exec(version || DEFAULT_ALERTMANAGER_VERSION);
   return match ? [Number(match[1]), Number(match[2])] : undefined;
-}
-
-function olderThan(version: readonly [number, number], than: readonly [number, number]): boolean {
-  return version[0] < than[0] || (version[0] === than[0] && version[1] < than[1]);
 }
 
 function keyOf(object: AlertmanagerConfig): string {

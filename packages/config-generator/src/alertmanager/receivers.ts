@@ -23,6 +23,7 @@ import { compareCodePoints, sortedByKey } from '../go-map-order.ts';
 import type { SecretStore } from '../secret-store.ts';
 import { keyPath } from '../values/field-path.ts';
 import { goUrlHostError } from '../values/go-url.ts';
+import { formatModelDuration } from './model-duration.ts';
 import { shownValue } from './shown-value.ts';
 
 /** What rendering one receiver needs. */
@@ -86,7 +87,27 @@ export function renderReceiver(receiver: AlertmanagerConfigReceiver, context: Re
   });
 }
 
-class ReceiverRenderer {
+/** The pieces of a receiver's rendering that Alertmanager's `global` section shares (its HTTP client, TLS, Secrets and URLs). */
+export interface SharedRenderers {
+  httpConfig(http: HttpConfig | undefined, path: string): Record<string, unknown> | undefined;
+  tlsConfig(tls: SafeTLSConfig | undefined, path: string): Record<string, unknown> | undefined;
+  /** A Secret key's value (a problem when it is missing). */
+  secret(ref: SecretKeySelector | undefined, path: string): string | undefined;
+  /** A URL from a Secret, checked as Alertmanager parses it; `trim` drops surrounding white space first. */
+  secretUrl(ref: SecretKeySelector | undefined, path: string, trim: boolean): string | undefined;
+  /** A problem when `url` is not an http(s) URL Alertmanager can use. */
+  checkUrl(url: string | undefined, path: string): void;
+}
+
+/**
+ * The receiver renderers that also serve Alertmanager's `global` section, reading Secrets from `context.namespace`
+ * only, with the same checks and output as in a receiver.
+ */
+export function sharedRenderers(context: Pick<ReceiverContext, 'namespace' | 'secrets' | 'findings'>): SharedRenderers {
+  return new ReceiverRenderer({ ...context, path: '', name: '' });
+}
+
+class ReceiverRenderer implements SharedRenderers {
   private readonly context: ReceiverContext;
 
   constructor(context: ReceiverContext) {
@@ -584,7 +605,7 @@ class ReceiverRenderer {
   }
 
   /** `tls_config` without files: TLS material from Secrets or ConfigMaps is refused until promop can mount it. */
-  private tlsConfig(tls: SafeTLSConfig | undefined, p: string): Output | undefined {
+  tlsConfig(tls: SafeTLSConfig | undefined, p: string): Output | undefined {
     if (!tls) return undefined;
     const named = (ref: SafeTLSConfig['ca']) => ref?.secret !== undefined || ref?.configMap !== undefined;
     const material = [named(tls.ca) && 'ca', named(tls.cert) && 'cert', tls.keySecret !== undefined && 'keySecret'].filter((field) => typeof field === 'string');
@@ -603,7 +624,7 @@ class ReceiverRenderer {
   }
 
   /** A Secret key's value, or undefined (with a problem) when it is missing. `optional` does not make it so: upstream needs it. */
-  private secret(ref: SecretKeySelector | undefined, p: string): string | undefined {
+  secret(ref: SecretKeySelector | undefined, p: string): string | undefined {
     if (!ref) return undefined;
     const result = this.context.secrets.secretKey(this.context.namespace, ref.optional ? { ...ref, optional: false } : ref, p);
     if (!result.ok) {
@@ -631,7 +652,7 @@ class ReceiverRenderer {
   }
 
   /** A URL read from a Secret, checked as Alertmanager reads it; the message never shows it. */
-  private secretUrl(ref: SecretKeySelector | undefined, p: string, trim: boolean): string | undefined {
+  secretUrl(ref: SecretKeySelector | undefined, p: string, trim: boolean): string | undefined {
     const raw = this.secret(ref, p);
     if (raw === undefined || !ref) return undefined;
     const value = trim ? raw.trim() : raw;
@@ -644,7 +665,7 @@ class ReceiverRenderer {
   }
 
   /** An http(s) URL Alertmanager parses when it loads the configuration (upstream's ValidateURL). */
-  private checkUrl(url: string | undefined, p: string): void {
+  checkUrl(url: string | undefined, p: string): void {
     if (!url) return;
     const reason = urlReason(url, ['http', 'https']);
     if (reason) this.problem(p, `"${url}" is not a URL Alertmanager can use: ${reason}`);
@@ -663,7 +684,7 @@ class ReceiverRenderer {
       this.problem(p, `"${value}" is not a duration like 30s or 1m`);
       return undefined;
     }
-    return formatDuration(ms);
+    return formatModelDuration(ms);
   }
 
   private problem(path: string, message: string): void {
@@ -760,30 +781,4 @@ function webhookTemplateError(url: string): string | undefined {
     }
     at = close + 2;
   }
-}
-
-const DURATION_UNITS: ReadonlyArray<[unit: string, ms: number, exact: boolean]> = [
-  ['y', 365 * 24 * 3600_000, true],
-  ['w', 7 * 24 * 3600_000, true],
-  ['d', 24 * 3600_000, false],
-  ['h', 3600_000, false],
-  ['m', 60_000, false],
-  ['s', 1000, false],
-  ['ms', 1, false],
-];
-
-/** Milliseconds as Prometheus' model.Duration prints them: years and weeks only when they divide exactly. */
-function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  let rest = ms;
-  let text = '';
-  for (const [unit, size, exact] of DURATION_UNITS) {
-    if (exact && rest % size !== 0) continue;
-    const count = Math.floor(rest / size);
-    if (count > 0) {
-      text += `${count}${unit}`;
-      rest -= count * size;
-    }
-  }
-  return text;
 }

@@ -140,14 +140,23 @@ export class AlertmanagerReconciler {
   }
 
   /**
-   * The Secrets whose data the Alertmanagers need: every Alertmanager's configSecret and every Secret an
-   * AlertmanagerConfig references (each in its own namespace). All of them at once, as one instance of
-   * ReferencedObjects serves every Alertmanager and its changes enqueue them (operator.ts).
+   * The Secrets whose data the Alertmanagers need: every Alertmanager's configSecret, the Secrets its
+   * `spec.alertmanagerConfiguration.global` references (in the Alertmanager's namespace: the schema says where a
+   * reference is, as for every kind) and every Secret an AlertmanagerConfig references (each in its own namespace).
+   * All of them at once, as one instance of ReferencedObjects serves every Alertmanager and its changes enqueue
+   * them (operator.ts).
    */
   #references(alertmanagerConfigs: readonly AlertmanagerConfig[]) {
     const found = referencedObjects({ alertmanagerConfigs });
     const secrets = new Set(found.secrets);
-    for (const each of this.#deps.alertmanagers.list()) secrets.add(`${each.metadata.namespace}/${configSecretName(each)}`);
+    for (const each of this.#deps.alertmanagers.list()) {
+      secrets.add(`${each.metadata.namespace}/${configSecretName(each)}`);
+      const global = each.spec?.alertmanagerConfiguration?.global;
+      if (!global) continue;
+      // Only the global section: the rest of an Alertmanager's references (templates) are not read.
+      const globalOnly = { ...each, spec: { alertmanagerConfiguration: { global } } } as Alertmanager;
+      for (const key of referencedObjects({ alertmanagers: [globalOnly] }).secrets) secrets.add(key);
+    }
     return { secrets, configMaps: found.configMaps };
   }
 

@@ -5,9 +5,12 @@
  * each.
  */
 import {
-  bool, byteSize, count, embedded, embeddedList, embeddedObjectMetadataSchema, labelSelectorSchema, oneOf,
-  secretOrConfigMapSchema, str, stringList, stringMap,
+  bool, byteSize, count, duration, embedded, embeddedList, embeddedObjectMetadataSchema, labelSelectorSchema, oneOf,
+  secretKeySelectorSchema, secretOrConfigMapSchema, str, stringList, stringMap, URL_PATTERN,
 } from './common.ts';
+import { basicAuthSchema, oauth2Schema, proxyProperties, safeAuthorizationSchema } from './http-auth.ts';
+import { safeTlsConfigSchema } from './tls-config.ts';
+import { withShallowDescriptions } from '../schema-node.ts';
 import { alertmanagerConfigStatusSchema, workloadConditionsSchema } from './prometheus-status.ts';
 import { storageSpecSchema } from './prometheus.ts';
 
@@ -33,6 +36,87 @@ const matcherStrategySchema = {
   },
 } as const;
 
+function url<const D extends string>(description: D) {
+  return { type: 'string', pattern: URL_PATTERN, description } as const;
+}
+
+function secretKey<const D extends string>(description: D) {
+  return { ...secretKeySelectorSchema, description } as const;
+}
+
+/**
+ * Alertmanager's `global` section as prometheus-operator v0.93's AlertmanagerGlobalConfig has it. Its fields are
+ * typed, so the API server checks them, but unknown fields are kept rather than pruned: the generator refuses them
+ * with their path (upstream's CRD refuses them at admission), where pruning would drop a setting silently. Every
+ * Secret is read from the Alertmanager's namespace.
+ */
+const alertmanagerGlobalConfigSchema = withShallowDescriptions({
+  type: 'object',
+  description: 'Global settings (SMTP, HTTP client, resolve timeout, receiver API URLs).',
+  'x-kubernetes-preserve-unknown-fields': true,
+  properties: {
+    smtp: {
+      type: 'object',
+      description: 'Default SMTP settings of email receivers.',
+      additionalProperties: false,
+      properties: {
+        from: str('Default From header.'),
+        smartHost: {
+          type: 'object',
+          description: 'Default SMTP server.',
+          required: ['host', 'port'],
+          additionalProperties: false,
+          properties: { host: { type: 'string', minLength: 1, description: 'Host name or IP address.' }, port: { type: 'string', minLength: 1, description: 'Port number or name.' } },
+        },
+        hello: str('Host name sent to the SMTP server.'),
+        authUsername: str('SMTP authentication username.'),
+        authPassword: secretKey('SMTP password (LOGIN and PLAIN authentication).'),
+        authIdentity: str('SMTP identity (PLAIN authentication).'),
+        authSecret: secretKey('SMTP secret (CRAM-MD5 authentication).'),
+        requireTLS: bool('Require STARTTLS.'),
+        tlsConfig: safeTlsConfigSchema,
+        forceImplicitTLS: bool('Force (true) or disable (false) implicit TLS; unset: by port. Alertmanager 0.31 and later.'),
+      },
+    },
+    resolveTimeout: duration('Time after which an alert without an end time is declared resolved.'),
+    httpConfig: {
+      type: 'object',
+      description: 'Default HTTP client of the notifiers.',
+      additionalProperties: false,
+      properties: {
+        authorization: safeAuthorizationSchema,
+        basicAuth: basicAuthSchema,
+        oauth2: oauth2Schema,
+        bearerTokenSecret: secretKey('Deprecated: bearer token for the Authorization header (use authorization).'),
+        tlsConfig: safeTlsConfigSchema,
+        ...proxyProperties,
+        followRedirects: bool('Follow HTTP 3xx redirects.'),
+        enableHttp2: bool('Allow HTTP/2.'),
+      },
+    },
+    slackApiUrl: secretKey('Default Slack webhook URL.'),
+    opsGenieApiUrl: secretKey('Default OpsGenie API URL.'),
+    opsGenieApiKey: secretKey('Default OpsGenie API key.'),
+    pagerdutyUrl: url('Default PagerDuty URL.'),
+    telegram: { type: 'object', description: 'Telegram defaults.', additionalProperties: false, properties: { apiURL: url('Default Telegram API URL (Alertmanager 0.24 and later).') } },
+    jira: { type: 'object', description: 'Jira defaults.', additionalProperties: false, properties: { apiURL: url('Default Jira API URL (Alertmanager 0.28 and later).') } },
+    victorops: {
+      type: 'object', description: 'VictorOps defaults.', additionalProperties: false,
+      properties: { apiURL: url('Default VictorOps API URL.'), apiKey: secretKey('Default VictorOps API key.') },
+    },
+    rocketChat: {
+      type: 'object', description: 'Rocket.Chat defaults (Alertmanager 0.28 and later).', additionalProperties: false,
+      properties: { apiURL: url('Default Rocket.Chat API URL.'), token: secretKey('Default token.'), tokenID: secretKey('Default token ID.') },
+    },
+    webex: { type: 'object', description: 'Webex defaults.', additionalProperties: false, properties: { apiURL: url('Default Webex API URL (Alertmanager 0.25 and later).') } },
+    wechat: {
+      type: 'object', description: 'WeChat defaults.', additionalProperties: false,
+      properties: { apiURL: url('Default WeChat API URL.'), apiSecret: secretKey('Default API secret.'), apiCorpID: { type: 'string', minLength: 1, description: 'Default corporate ID.' } },
+    },
+    mattermost: { type: 'object', description: 'Mattermost defaults (Alertmanager 0.32 and later).', additionalProperties: false, properties: { webhookURL: secretKey('Default webhook URL.') } },
+  },
+} as const);
+
 /** The global part of the configuration, taken from one AlertmanagerConfig of the Alertmanager's namespace. */
 const alertmanagerConfigurationSchema = {
   type: 'object',
@@ -40,7 +124,7 @@ const alertmanagerConfigurationSchema = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, description: 'The AlertmanagerConfig, in the Alertmanager\'s namespace, whose route and receivers are the top level (not confined to a namespace).' },
-    global: embedded('Global settings (SMTP, HTTP client, resolve timeout, receiver API URLs).'),
+    global: alertmanagerGlobalConfigSchema,
     templates: { type: 'array', items: secretOrConfigMapSchema, description: 'Notification templates, from Secrets or ConfigMaps.' },
   },
 } as const;
