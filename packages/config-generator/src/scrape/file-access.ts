@@ -12,6 +12,7 @@
 import type { TLSConfig } from '@promop/crds';
 import { tlsFilePaths } from '../http-client/index.ts';
 import type { FieldProblem } from '../model.ts';
+import { OPAQUE_DISCOVERY_FIELDS } from './discovery/registry.ts';
 
 /** The one reason every kind gives for a file path under the deny flag. */
 export const FILE_ACCESS_DENIED = 'reading files of the Prometheus container is forbidden by this Prometheus (arbitraryFSAccessThroughSMs.deny)';
@@ -61,6 +62,13 @@ export function scrapeConfigFileProblems(spec: {
   (spec.fileSDConfigs ?? []).forEach((_, i) => problems.push({ path: `spec.fileSDConfigs[${i}].files`, message: FILE_ACCESS_DENIED }));
   for (const field of ['httpSDConfigs', 'kubernetesSDConfigs', 'consulSDConfigs'] as const) {
     (spec[field] ?? []).forEach((sd, i) => problems.push(...clientFileProblems(sd, `spec.${field}[${i}]`)));
+  }
+  for (const field of OPAQUE_DISCOVERY_FIELDS) {
+    const list = (spec as Record<string, unknown>)[field];
+    if (!Array.isArray(list)) continue;
+    list.forEach((sd, i) => {
+      if (typeof sd === 'object' && sd !== null) problems.push(...clientFileProblems(sd, `spec.${field}[${i}]`));
+    });
   }
   return problems;
 }

@@ -1,6 +1,6 @@
 /**
  * ScrapeConfig rendering: goldens under test/golden/scrape/scrapeconfig-*.yaml for every rendered discovery kind
- * (static, file, HTTP, Kubernetes, Consul, DNS) with their auth/TLS from the ScrapeConfig's namespace, promtool's
+ * (static, file, HTTP, Kubernetes, Consul, DNS; the opaque-list kinds are in discovery/) with their auth/TLS from the ScrapeConfig's namespace, promtool's
  * acceptance, and the rejections (an unrendered discovery kind is never dropped silently).
  */
 import type { ScrapeConfig } from '@promop/crds';
@@ -114,8 +114,8 @@ describe('a bad ScrapeConfig', () => {
   };
 
   it.each([
-    ['EC2 discovery, which promop does not render', { ec2SDConfigs: [{ region: 'eu-west-1' }] }, 'spec.ec2SDConfigs', 'EC2 service discovery is not rendered by promop'],
-    ['Nomad discovery next to a supported one', { staticConfigs: [{ targets: ['a:80'] }], nomadSDConfigs: [{ server: 'http://nomad:4646' }] }, 'spec.nomadSDConfigs', 'Nomad service discovery is not rendered'],
+    ['OpenStack discovery, which promop does not render', { openstackSDConfigs: [{ role: 'Instance', region: 'r' }] }, 'spec.openstackSDConfigs', 'OpenStack service discovery is not rendered by promop'],
+    ['Docker Swarm discovery next to a supported one', { staticConfigs: [{ targets: ['a:80'] }], dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'Tasks' }] }, 'spec.dockerSwarmSDConfigs', 'Docker Swarm service discovery is not rendered'],
     ['a timeout longer than the interval', { scrapeInterval: '10s', scrapeTimeout: '20s' }, 'spec.scrapeTimeout', 'longer than scrapeInterval 10s'],
     ['a relabeling with a bad regex', { relabelings: [{ regex: '(', action: 'drop' }] }, 'spec.relabelings[0].regex', ''],
     ['two authentication methods', { basicAuth, authorization: { credentials: { name: 'creds', key: 'token' } } }, 'spec', 'only one authentication method'],

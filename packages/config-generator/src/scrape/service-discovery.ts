@@ -1,8 +1,8 @@
 /**
  * A ScrapeConfig's service discovery lists → Prometheus' `*_sd_configs`, in prometheus-operator v0.93's key order:
- * static, file, HTTP, Kubernetes, Consul and DNS discovery, with the HTTP client settings of the remote ones (auth,
- * TLS, proxy) read from the ScrapeConfig's namespace. The discovery kinds promop does not render are problems at
- * their field, never dropped.
+ * static, file, HTTP, Kubernetes, Consul and DNS discovery here, then the kinds whose CRD lists are opaque
+ * (discovery/registry.ts), with the HTTP client settings of the remote ones (auth, TLS, proxy) read from the
+ * ScrapeConfig's namespace. The discovery kinds promop does not render are problems at their field, never dropped.
  */
 import { checkHttpUrl, goUrlHostError } from '../values/go-url.ts';
 import type { ProxyConfig, ScrapeConfig } from '@promop/crds';
@@ -13,6 +13,7 @@ import {
 } from '../http-client/index.ts';
 import { isValidLabelName, labelNameRule, type NameValidationScheme } from '../values/prometheus-names.ts';
 import { parseDuration } from '@promop/prometheus-lang';
+import { appendOpaqueDiscovery } from './discovery/registry.ts';
 import { KUBERNETES_SD_ROLES, kubernetesSdSelectorProblems, type KubernetesSdSelector } from './kubernetes-sd-selectors.ts';
 
 type Spec = ScrapeConfig['spec'];
@@ -20,15 +21,6 @@ type HttpSd = NonNullable<Spec['httpSDConfigs']>[number];
 type KubernetesSd = NonNullable<Spec['kubernetesSDConfigs']>[number];
 type ConsulSd = NonNullable<Spec['consulSDConfigs']>[number];
 type Entry = Record<string, unknown>;
-
-/** The discovery lists prometheus-operator accepts that promop does not render, with their Prometheus names. */
-const UNRENDERED: ReadonlyArray<[keyof Spec & string, string]> = [
-  ['ec2SDConfigs', 'EC2'], ['azureSDConfigs', 'Azure'], ['gceSDConfigs', 'GCE'], ['openstackSDConfigs', 'OpenStack'],
-  ['digitalOceanSDConfigs', 'DigitalOcean'], ['kumaSDConfigs', 'Kuma'], ['eurekaSDConfigs', 'Eureka'], ['dockerSDConfigs', 'Docker'],
-  ['linodeSDConfigs', 'Linode'], ['hetznerSDConfigs', 'Hetzner'], ['nomadSDConfigs', 'Nomad'], ['dockerSwarmSDConfigs', 'Docker Swarm'],
-  ['puppetDBSDConfigs', 'PuppetDB'], ['lightSailSDConfigs', 'Lightsail'], ['ovhcloudSDConfigs', 'OVHcloud'],
-  ['scalewaySDConfigs', 'Scaleway'], ['ionosSDConfigs', 'IONOS'],
-];
 
 /** What the discovery lists depend on besides the ScrapeConfig's spec. */
 export interface DiscoveryOptions {
@@ -59,12 +51,6 @@ function checkDiscoveryUrl(url: string, path: string, hc: HttpClientContext): vo
 /** Appends the `*_sd_configs` keys of `spec` to `cfg`; problems (and unrendered kinds) go to `hc.findings`. */
 export function appendServiceDiscovery(cfg: Entry, spec: Spec, hc: HttpClientContext, options: DiscoveryOptions): void {
   const scheme = options.nameValidationScheme;
-  for (const [field, name] of UNRENDERED) {
-    const list = spec[field] as unknown[] | undefined;
-    if (list && list.length > 0) {
-      hc.findings.problem(`spec.${field}`, `${name} service discovery is not rendered by promop yet; use the supported kinds (static, file, HTTP, Kubernetes, Consul, DNS) or additionalScrapeConfigs`);
-    }
-  }
   const list = <T>(field: string, configs: readonly T[] | undefined, key: string, render: (sd: T, path: string) => Entry) => {
     if (configs && configs.length > 0) cfg[key] = configs.map((sd, i) => render(sd, `spec.${field}[${i}]`));
   };
@@ -106,6 +92,7 @@ export function appendServiceDiscovery(cfg: Entry, spec: Spec, hc: HttpClientCon
     }
     return entry;
   });
+  appendOpaqueDiscovery(cfg, spec, hc);
 }
 
 /** `refresh_interval` when set, after checking it is a duration. */

@@ -1,0 +1,193 @@
+/**
+ * The discovery kinds whose CRD lists are opaque (EC2, Azure, GCE, DigitalOcean, Kuma, Eureka, Docker, Linode,
+ * Hetzner, Nomad): goldens under test/golden/scrape/sd-*.yaml in prometheus-operator v0.93's key order, accepted by
+ * the real promtool; the checks the CRD would make at `kubectl apply` and Prometheus makes when it loads them, each
+ * at its field path; credentials read only from the ScrapeConfig's namespace and never echoed.
+ */
+import type { ScrapeConfig } from '@promop/crds';
+import { renderScrapeConfig } from '../scrape-config.ts';
+import { describeGoldens, testContext, type GoldenCaseBase } from '../../test-support/scrape-harness.ts';
+
+function scrapeConfig(spec: Record<string, unknown>, namespace = 'default'): ScrapeConfig {
+  return { apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'ScrapeConfig', metadata: { name: 'sd', namespace }, spec: spec as ScrapeConfig['spec'] };
+}
+
+const creds = (key: string) => ({ name: 'creds', key });
+const basicAuth = { username: creds('user'), password: creds('password') };
+const bearer = { credentials: creds('token') };
+const ca = { ca: { secret: { name: 'tls', key: 'ca.crt' } } };
+const oauth2 = { clientId: { secret: creds('client-id') }, clientSecret: creds('client-secret'), tokenUrl: 'https://auth.example.com/token', scopes: ['sd'] };
+const proxy = { proxyUrl: 'http://proxy.example.com:3128', noProxy: 'localhost' };
+
+interface GoldenCase extends GoldenCaseBase {
+  spec: Record<string, unknown>;
+}
+
+const cases: GoldenCase[] = [
+  {
+    name: 'sd-ec2',
+    spec: {
+      ec2SDConfigs: [
+        {
+          region: 'eu-west-1', accessKey: creds('user'), secretKey: creds('password'), roleARN: 'arn:aws:iam::123456789012:role/prometheus', port: 9100, refreshInterval: '1m',
+          filters: [{ name: 'tag:team', values: ['a', 'b'] }, { name: 'instance-state-name', values: ['running'] }], ...proxy, followRedirects: false, enableHTTP2: true, tlsConfig: ca,
+        },
+        {},
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    // Filters (2.3) are kept; the HTTP client settings (2.41) are dropped with a warning, as prometheus-operator does.
+    name: 'sd-ec2-v2.40',
+    spec: { ec2SDConfigs: [{ region: 'us-east-1', filters: [{ name: 'tag:a', values: ['x'] }], followRedirects: true, tlsConfig: { serverName: 'ec2' } }] },
+    version: 'v2.40.0',
+    warnings: [
+      'spec.ec2SDConfigs[0].followRedirects: ignored because Prometheus v2.40.0 does not support "follow_redirects" (needs v2.41.0 or later)',
+      'spec.ec2SDConfigs[0].tlsConfig: ignored because Prometheus v2.40.0 does not support "tls_config" (needs v2.41.0 or later)',
+    ],
+  },
+  {
+    name: 'sd-azure',
+    spec: {
+      azureSDConfigs: [
+        { subscriptionID: '11111111-2222', tenantID: 'tenant', clientID: 'client', clientSecret: creds('client-secret'), resourceGroup: 'rg', refreshInterval: '5m', port: 9100, ...proxy, tlsConfig: ca, followRedirects: true, enableHTTP2: false },
+        { environment: 'AzureChinaCloud', authenticationMethod: 'ManagedIdentity', subscriptionID: '3333', clientID: 'identity' },
+        { authenticationMethod: 'SDK', subscriptionID: '4444' },
+        { authenticationMethod: 'WorkloadIdentity', subscriptionID: '5555', oauth2 },
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  { name: 'sd-gce', spec: { gceSDConfigs: [{ project: 'my-project', zone: 'europe-west1-b', filter: 'labels.team=a', refreshInterval: '2m', port: 9100, tagSeparator: ';' }, { project: 'p', zone: 'z' }] } },
+  {
+    name: 'sd-digitalocean',
+    spec: { digitalOceanSDConfigs: [{ authorization: bearer, ...proxy, followRedirects: true, enableHTTP2: true, tlsConfig: ca, port: 9100, refreshInterval: '1m' }, { oauth2 }] },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'sd-kuma',
+    spec: { kumaSDConfigs: [{ server: 'https://kuma-control-plane.kuma-system:5676', clientID: 'prometheus', refreshInterval: '30s', fetchTimeout: '2m', basicAuth, ...proxy, tlsConfig: ca, followRedirects: false, enableHTTP2: true }, { server: 'http://kuma:5676', authorization: bearer }] },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'sd-eureka',
+    spec: { eurekaSDConfigs: [{ server: 'http://eureka.example.com:8761/eureka', basicAuth, tlsConfig: ca, ...proxy, followRedirects: true, enableHTTP2: false, refreshInterval: '30s' }, { server: 'https://eureka', oauth2 }] },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'sd-docker',
+    spec: {
+      dockerSDConfigs: [
+        {
+          host: 'tcp://docker.example.com:2376', port: 9100, hostNetworkingHost: 'node-1', matchFirstNetwork: false, filters: [{ name: 'label', values: ['prometheus=true'] }, { name: 'health', values: ['healthy'] }],
+          refreshInterval: '1m', authorization: bearer, tlsConfig: ca, ...proxy, followRedirects: true, enableHTTP2: false,
+        },
+        { host: 'unix:///var/run/docker.sock', basicAuth },
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'sd-linode',
+    spec: { linodeSDConfigs: [{ region: 'eu-west', port: 9100, tagSeparator: ';', refreshInterval: '1m', authorization: bearer, ...proxy, tlsConfig: ca, followRedirects: true, enableHTTP2: true }, { oauth2 }] },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'sd-hetzner',
+    spec: { hetznerSDConfigs: [{ role: 'Hcloud', authorization: bearer, port: 9100, refreshInterval: '1m', labelSelector: 'env=prod', ...proxy, tlsConfig: ca, followRedirects: true, enableHTTP2: false }, { role: 'robot', basicAuth }] },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'sd-nomad',
+    spec: {
+      nomadSDConfigs: [
+        { server: 'https://nomad.example.com:4646', allowStale: false, namespace: 'apps', region: 'eu', tagSeparator: ';', refreshInterval: '30s', authorization: bearer, ...proxy, tlsConfig: ca, followRedirects: true, enableHTTP2: true },
+        { server: 'http://nomad:4646', basicAuth },
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    // The oldest release where each kind exists without its newer fields.
+    name: 'sd-oldest-releases',
+    spec: {
+      kumaSDConfigs: [{ server: 'http://kuma:5676' }],
+      eurekaSDConfigs: [{ server: 'http://eureka:8761' }],
+      dockerSDConfigs: [{ host: 'unix:///var/run/docker.sock' }],
+      linodeSDConfigs: [{ authorization: bearer }],
+      hetznerSDConfigs: [{ role: 'hcloud', authorization: bearer }],
+      nomadSDConfigs: [{ server: 'http://nomad:4646' }],
+    },
+    version: 'v2.37.0',
+  },
+];
+
+describeGoldens('opaque discovery goldens', cases, (c, ctx) => renderScrapeConfig(scrapeConfig(c.spec), ctx));
+
+describe('an opaque discovery entry with bad input', () => {
+  const problems = (spec: Record<string, unknown>, version = '', namespace = 'default') => {
+    const result = renderScrapeConfig(scrapeConfig(spec, namespace), testContext({}, version));
+    return result.ok ? [] : result.problems;
+  };
+
+  it.each([
+    ['an unknown field', { ec2SDConfigs: [{ regoin: 'eu-west-1' }] }, '', 'spec.ec2SDConfigs[0].regoin', 'is not a field of EC2 discovery'],
+    ['a port out of range', { gceSDConfigs: [{ project: 'p', zone: 'z', port: 70000 }] }, '', 'spec.gceSDConfigs[0].port', 'from 0 to 65535'],
+    ['a missing GCE zone', { gceSDConfigs: [{ project: 'p' }] }, '', 'spec.gceSDConfigs[0].zone', 'is required by GCE discovery'],
+    ['a refresh interval that is not a duration', { digitalOceanSDConfigs: [{ refreshInterval: 'often' }] }, '', 'spec.digitalOceanSDConfigs[0].refreshInterval', 'must be a duration'],
+    ['an access key without its secret', { ec2SDConfigs: [{ accessKey: creds('user') }] }, '', 'spec.ec2SDConfigs[0].secretKey', 'must be set together'],
+    ['an EC2 filter without values', { ec2SDConfigs: [{ filters: [{ name: 'tag:a', values: [] }] }] }, '', 'spec.ec2SDConfigs[0].filters', 'needs at least one value'],
+    ['Azure OAuth without a client secret', { azureSDConfigs: [{ subscriptionID: 's', tenantID: 't', clientID: 'c' }] }, '', 'spec.azureSDConfigs[0].clientSecret', 'required with the OAuth authentication method'],
+    ['Azure without a subscription', { azureSDConfigs: [{ authenticationMethod: 'ManagedIdentity' }] }, '', 'spec.azureSDConfigs[0].subscriptionID', 'is required by Azure discovery'],
+    ['an unknown Azure authentication method', { azureSDConfigs: [{ subscriptionID: 's', authenticationMethod: 'Password' }] }, '', 'spec.azureSDConfigs[0].authenticationMethod', 'must be one of: OAuth, ManagedIdentity, SDK, WorkloadIdentity'],
+    ['an unknown Azure cloud', { azureSDConfigs: [{ subscriptionID: 's', authenticationMethod: 'SDK', environment: 'AzureMoon' }] }, '', 'spec.azureSDConfigs[0].environment', 'not an Azure cloud Prometheus knows'],
+    ['WorkloadIdentity before Prometheus 3.11', { azureSDConfigs: [{ subscriptionID: 's', authenticationMethod: 'WorkloadIdentity' }] }, 'v3.10.0', 'spec.azureSDConfigs[0].authenticationMethod', 'needs Prometheus v3.11.0 or later'],
+    ['a resource group before Prometheus 2.35', { azureSDConfigs: [{ subscriptionID: 's', authenticationMethod: 'ManagedIdentity', resourceGroup: 'rg' }] }, 'v2.34.0', 'spec.azureSDConfigs[0].resourceGroup', 'needs Prometheus v2.35.0'],
+    ['DigitalOcean before Prometheus 2.20', { digitalOceanSDConfigs: [{}] }, 'v2.19.0', 'spec.digitalOceanSDConfigs', 'DigitalOcean service discovery needs Prometheus v2.20.0'],
+    ['Nomad before Prometheus 2.37', { nomadSDConfigs: [{ server: 'http://nomad:4646' }] }, 'v2.36.0', 'spec.nomadSDConfigs', 'needs Prometheus v2.37.0'],
+    ['a Kuma server that is not a URL', { kumaSDConfigs: [{ server: 'kuma:5676' }] }, '', 'spec.kumaSDConfigs[0].server', 'http:// or https:// URL'],
+    ['a Eureka server without a host', { eurekaSDConfigs: [{ server: 'http:///eureka' }] }, '', 'spec.eurekaSDConfigs[0].server', 'has no host'],
+    ['a missing Nomad server', { nomadSDConfigs: [{ region: 'eu' }] }, '', 'spec.nomadSDConfigs[0].server', 'is required by Nomad discovery'],
+    ['a Kuma clientID before Prometheus 2.50', { kumaSDConfigs: [{ server: 'http://kuma:5676', clientID: 'p' }] }, 'v2.49.0', 'spec.kumaSDConfigs[0].clientID', 'needs Prometheus v2.50.0'],
+    ['a Docker host without a scheme', { dockerSDConfigs: [{ host: 'docker:2375' }] }, '', 'spec.dockerSDConfigs[0].host', 'daemon address with a scheme'],
+    ['matchFirstNetwork before Prometheus 2.54.1', { dockerSDConfigs: [{ host: 'unix:///d.sock', matchFirstNetwork: true }] }, 'v2.54.0', 'spec.dockerSDConfigs[0].matchFirstNetwork', 'needs Prometheus v2.54.1'],
+    ['a Linode region before Prometheus 2.52', { linodeSDConfigs: [{ region: 'eu' }] }, 'v2.51.0', 'spec.linodeSDConfigs[0].region', 'needs Prometheus v2.52.0'],
+    ['an unknown Hetzner role', { hetznerSDConfigs: [{ role: 'cloud' }] }, '', 'spec.hetznerSDConfigs[0].role', 'must be one of: hcloud, Hcloud, robot, Robot'],
+    ['a Hetzner label selector before Prometheus 3.5', { hetznerSDConfigs: [{ role: 'hcloud', labelSelector: 'a=b' }] }, 'v3.4.0', 'spec.hetznerSDConfigs[0].labelSelector', 'needs Prometheus v3.5.0'],
+    ['basic auth where the kind has none', { linodeSDConfigs: [{ basicAuth }] }, '', 'spec.linodeSDConfigs[0].basicAuth', 'is not a field of Linode discovery'],
+    ['two authentication methods', { kumaSDConfigs: [{ server: 'http://kuma:5676', basicAuth, authorization: bearer }] }, '', 'spec.kumaSDConfigs[0]', 'only one authentication method'],
+    ['a TLS field the CRD does not have', { eurekaSDConfigs: [{ server: 'http://e:1', tlsConfig: { caFile: '/etc/ca.crt' } }] }, '', 'spec.eurekaSDConfigs[0].tlsConfig.caFile', 'is not a known field'],
+    ['a proxy URL that is not a URL', { nomadSDConfigs: [{ server: 'http://n:1', proxyUrl: 'proxy:3128' }] }, '', 'spec.nomadSDConfigs[0].proxyUrl', 'socks5'],
+    ['a missing credentials Secret', { hetznerSDConfigs: [{ role: 'hcloud', authorization: { credentials: { name: 'absent', key: 'token' } } }] }, '', 'spec.hetznerSDConfigs[0].authorization.credentials', 'absent'],
+    ['an entry that is not an object', { gceSDConfigs: ['my-project'] }, '', 'spec.gceSDConfigs[0]', 'must be an object'],
+    ['a still unrendered kind', { openstackSDConfigs: [{ role: 'Instance', region: 'r' }] }, '', 'spec.openstackSDConfigs', 'OpenStack service discovery is not rendered by promop yet'],
+  ] as const)('with %s is rejected at its path', (_what, spec, version, path, words) => {
+    const found = problems(spec as Record<string, unknown>, version);
+    const problem = found.find((p) => p.path === path);
+    expect(problem?.message ?? JSON.stringify(found)).toContain(words);
+  });
+
+  it('never puts a credential value into a problem', () => {
+    const found = problems({
+      ec2SDConfigs: [{ accessKey: creds('user'), secretKey: creds('password'), port: -1 }],
+      azureSDConfigs: [{ subscriptionID: 's', clientSecret: creds('client-secret'), environment: 'nowhere' }],
+      kumaSDConfigs: [{ server: 'http://k:1', basicAuth, authorization: bearer }],
+      // A credential typed inline where a reference belongs is refused without being repeated.
+      nomadSDConfigs: [{ server: 'http://n:1', basicAuth: { username: creds('user'), password: 's3cret' } }],
+      dockerSDConfigs: [{ host: 'unix:///d', authorization: { credentials: 'tok3n' }, apiKey: 'cl1ent' }],
+    });
+    expect(found.length).toBeGreaterThan(0);
+    expect(JSON.stringify(found)).not.toMatch(/s3cret|tok3n|cl1ent|alice/);
+  });
+
+  it('never reads a Secret of another namespace: the same references from namespace "other" find nothing there', () => {
+    const found = problems(
+      { ec2SDConfigs: [{ accessKey: creds('user'), secretKey: creds('password') }], eurekaSDConfigs: [{ server: 'http://e:1', basicAuth }], azureSDConfigs: [{ subscriptionID: 's', tenantID: 't', clientID: 'c', clientSecret: creds('client-secret') }] },
+      '',
+      'other',
+    );
+    expect(found.map((p) => p.path)).toEqual(expect.arrayContaining(['spec.ec2SDConfigs[0].secretKey', 'spec.eurekaSDConfigs[0].basicAuth.password', 'spec.azureSDConfigs[0].clientSecret']));
+    expect(JSON.stringify(found)).not.toMatch(/mallory|s3cret|cl1ent/);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The discovery kinds whose CRD lists are opaque: the ones promop renders, in the order prometheus-operator v0.93
+ * writes their keys (after static, file, HTTP, Kubernetes, Consul and DNS discovery), and the ones it refuses.
+ * UNRENDERED is the one place that says which kinds a ScrapeConfig may not use.
+ */
+import type { ScrapeConfig } from '@promop/crds';
+import type { HttpClientContext } from '../../http-client/index.ts';
+import { isAtLeast } from '../../prometheus-version.ts';
+import { azureDiscovery } from './azure.ts';
+import type { DiscoveryKind } from './discovery-kind.ts';
+import { digitalOceanDiscovery } from './digitalocean.ts';
+import { dockerDiscovery } from './docker.ts';
+import { ec2Discovery } from './ec2.ts';
+import { eurekaDiscovery } from './eureka.ts';
+import { gceDiscovery } from './gce.ts';
+import { hetznerDiscovery } from './hetzner.ts';
+import { kumaDiscovery } from './kuma.ts';
+import { linodeDiscovery } from './linode.ts';
+import { nomadDiscovery } from './nomad.ts';
+
+type Spec = ScrapeConfig['spec'];
+
+/** Rendered kinds, in prometheus-operator's key order. */
+export const OPAQUE_DISCOVERY_KINDS: readonly DiscoveryKind[] = [
+  ec2Discovery, azureDiscovery, gceDiscovery, digitalOceanDiscovery, kumaDiscovery, eurekaDiscovery, dockerDiscovery, linodeDiscovery,
+  hetznerDiscovery, nomadDiscovery,
+];
+
+/** The discovery lists prometheus-operator accepts that promop does not render, with their names. */
+export const UNRENDERED: ReadonlyArray<[keyof Spec & string, string]> = [
+  ['openstackSDConfigs', 'OpenStack'], ['dockerSwarmSDConfigs', 'Docker Swarm'], ['puppetDBSDConfigs', 'PuppetDB'],
+  ['lightSailSDConfigs', 'Lightsail'], ['ovhcloudSDConfigs', 'OVHcloud'], ['scalewaySDConfigs', 'Scaleway'], ['ionosSDConfigs', 'IONOS'],
+];
+
+/** Every spec field of a discovery kind promop renders from an opaque list (the file-access check walks them). */
+export const OPAQUE_DISCOVERY_FIELDS: readonly string[] = OPAQUE_DISCOVERY_KINDS.map((kind) => kind.field);
+
+/**
+ * Appends the `*_sd_configs` key of each rendered opaque kind `spec` uses; a kind the Prometheus version does not
+ * know, and every kind of UNRENDERED, is a problem at its field.
+ */
+export function appendOpaqueDiscovery(cfg: Record<string, unknown>, spec: Spec, hc: HttpClientContext): void {
+  for (const [field, name] of UNRENDERED) {
+    const list = spec[field] as unknown[] | undefined;
+    if (list && list.length > 0) {
+      hc.findings.problem(`spec.${field}`, `${name} service discovery is not rendered by promop yet; use a rendered kind or additionalScrapeConfigs`);
+    }
+  }
+  for (const kind of OPAQUE_DISCOVERY_KINDS) {
+    const list = (spec as Record<string, unknown>)[kind.field];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) {
+      hc.findings.problem(`spec.${kind.field}`, 'must be a list');
+      continue;
+    }
+    if (list.length === 0) continue;
+    if (!isAtLeast(hc.version, kind.since)) {
+      hc.findings.problem(`spec.${kind.field}`, `${kind.name} service discovery needs Prometheus v${kind.since} or later (configured: ${hc.version.text})`);
+      continue;
+    }
+    const entries = list.map((entry, i) => kind.render(entry, `spec.${kind.field}[${i}]`, hc));
+    if (entries.every((entry) => entry !== undefined)) cfg[kind.key] = entries;
+  }
+}
