@@ -197,6 +197,30 @@ const scrapeConfigCases: CompatCase[] = [
   { name: 'sc-global-limits', prometheusSpec: { sampleLimit: 1000, targetLimit: 20, labelLimit: 30, keepDroppedTargets: 4, bodySizeLimit: '2MB' }, objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }], sampleLimit: 3 })] },
   { name: 'sc-timeout-over-interval', objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'] }], scrapeInterval: '5s', scrapeTimeout: '10s' })] },
   { name: 'sc-static-labels-non-legacy', objects: [scrapeConfig('s', { staticConfigs: [{ targets: ['x:1'], labels: { 'service.name': 'a' } }] })] },
+  // The discovery kinds whose CRD lists promop keeps opaque (scrape/discovery/), one case each.
+  {
+    name: 'sc-ec2-sd',
+    objects: [scrapeConfig('s', { ec2SDConfigs: [{ region: 'eu-west-1', accessKey: creds('user'), secretKey: creds('password'), roleARN: 'arn:aws:iam::1:role/p', port: 9100, refreshInterval: '1m', filters: [{ name: 'tag:b', values: ['x'] }, { name: 'tag:a', values: ['y', 'z'] }], proxyUrl: 'http://proxy:3128', followRedirects: true, enableHTTP2: false, tlsConfig: caFromConfigMap }, {}] })],
+  },
+  {
+    // Without environment and client settings: prometheus-operator drops those (docs/compatibility.md, ScrapeConfigs).
+    name: 'sc-azure-sd',
+    objects: [scrapeConfig('s', { azureSDConfigs: [{ subscriptionID: 'sub', tenantID: 't', clientID: 'c', clientSecret: creds('client-secret'), resourceGroup: 'rg', refreshInterval: '5m', port: 9100, basicAuth: { username: creds('user'), password: creds('password') } }, { authenticationMethod: 'ManagedIdentity', subscriptionID: 'sub2' }] })],
+  },
+  { name: 'sc-gce-sd', objects: [scrapeConfig('s', { gceSDConfigs: [{ project: 'p', zone: 'europe-west1-b', filter: 'labels.a=b', refreshInterval: '2m', port: 9100, tagSeparator: ';' }] })] },
+  { name: 'sc-digitalocean-sd', objects: [scrapeConfig('s', { digitalOceanSDConfigs: [{ authorization: { credentials: creds('token') }, proxyUrl: 'http://proxy:3128', followRedirects: true, enableHTTP2: true, tlsConfig: fullTls, port: 9100, refreshInterval: '1m' }, { oauth2 }] })] },
+  { name: 'sc-kuma-sd', objects: [scrapeConfig('s', { kumaSDConfigs: [{ server: 'https://kuma:5676', clientID: 'p', refreshInterval: '30s', fetchTimeout: '2m', basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: caFromConfigMap, followRedirects: false, enableHTTP2: true }] })] },
+  { name: 'sc-eureka-sd', objects: [scrapeConfig('s', { eurekaSDConfigs: [{ server: 'http://eureka:8761/eureka', authorization: { credentials: creds('token') }, tlsConfig: caFromConfigMap, proxyUrl: 'http://proxy:3128', followRedirects: true, enableHTTP2: false, refreshInterval: '30s' }] })] },
+  {
+    name: 'sc-docker-sd',
+    objects: [scrapeConfig('s', { dockerSDConfigs: [{ host: 'tcp://docker:2376', port: 9100, hostNetworkingHost: 'node', matchFirstNetwork: false, filters: [{ name: 'label', values: ['a=b'] }, { name: 'health', values: ['healthy'] }], refreshInterval: '1m', basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: false }, { host: 'unix:///var/run/docker.sock', oauth2 }] })],
+  },
+  { name: 'sc-linode-sd', objects: [scrapeConfig('s', { linodeSDConfigs: [{ region: 'eu-west', port: 9100, tagSeparator: ';', refreshInterval: '1m', authorization: { credentials: creds('token') }, tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: true }] })] },
+  { name: 'sc-hetzner-sd', objects: [scrapeConfig('s', { hetznerSDConfigs: [{ role: 'Hcloud', authorization: { credentials: creds('token') }, port: 9100, refreshInterval: '1m', labelSelector: 'env=prod', tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: false }, { role: 'robot', basicAuth: { username: creds('user'), password: creds('password') } }] })] },
+  { name: 'sc-nomad-sd', objects: [scrapeConfig('s', { nomadSDConfigs: [{ server: 'https://nomad:4646', allowStale: false, namespace: 'apps', region: 'eu', tagSeparator: ';', refreshInterval: '30s', authorization: { credentials: creds('token') }, proxyUrl: 'http://proxy:3128', tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: true }] })] },
+  // v2.40: prometheus-operator v0.93 refuses every ScrapeConfig for an older Prometheus (its OVHcloud check runs
+  // whatever the object holds). EC2's TLS is dropped with a warning on both sides; a Hetzner labelSelector refused.
+  { name: 'sc-opaque-sd-v2-40', prometheusSpec: { version: 'v2.40.0' }, objects: [scrapeConfig('s', { ec2SDConfigs: [{ region: 'r', tlsConfig: caFromConfigMap }], linodeSDConfigs: [{ authorization: { credentials: creds('token') } }] }), scrapeConfig('h', { hetznerSDConfigs: [{ role: 'hcloud', labelSelector: 'a=b' }] })] },
 ];
 
 const monitorCases: CompatCase[] = [
