@@ -51,3 +51,10 @@ export async function readClusterObjects(reader: KubeReader, kinds: readonly Kin
   });
   return { ...objects, namespaces: namespaceListing!.value as V1Namespace[] };
 }
+
+/** `objects` with the lists of `kinds` taken from `other` (listed apart, by another program's needs). */
+export function withListsOf(objects: ClusterObjects, other: ClusterObjects, kinds: readonly Kind[]): ClusterObjects {
+  const merged = { ...objects };
+  for (const kind of kinds) (merged as unknown as Record<string, unknown[]>)[KINDS[kind].list] = (other as unknown as Record<string, unknown[]>)[KINDS[kind].list]!;
+  return merged;
+}

@@ -10,12 +10,16 @@ import { outputFiles } from './render-command.ts';
 import { redactSecretValues } from './secret-redaction.ts';
 import { unifiedDiff } from './unified-diff.ts';
 
-/** A resource's standing with one Prometheus. */
+/** A resource's standing with one Prometheus or Alertmanager. */
 export interface Standing {
-  state: 'not-selected' | 'accepted' | 'rejected';
-  /** Why not selected, or the problems of a rejected resource as `path: message`. */
+  /** `not-judged`: selected by an Alertmanager that cannot use its own configuration. */
+  state: 'not-selected' | 'accepted' | 'rejected' | 'not-judged';
+  /** Why not selected or not judged, or the problems of a rejected resource as `path: message`. */
   reason?: string;
 }
+
+/** A resource's standing, keyed by a string unique per resource (see standingsOf). */
+export type Standings = Map<string, { resource: ResourceRef; standing: Standing }>;
 
 /** A verdict that differs; `before`/`after` null when the resource is not a candidate on that side. */
 export interface VerdictChange {
@@ -37,21 +41,30 @@ export interface FileChange {
   hidden?: 'tls-asset' | 'secret-values-only';
 }
 
-/** Everything that changes for one Prometheus or PrometheusAgent. */
-export interface PrometheusDiff {
-  prometheus: { kind: WorkloadKind; namespace: string; name: string };
-  /** `created`: a Prometheus or agent the manifests add (an apply never removes one). */
+/** Everything that changes in one program's configuration: a Prometheus', an agent's or an Alertmanager's. */
+export interface ConfigurationChanges {
+  /** `created`: an object the manifests add (an apply never removes one). */
   change: 'created' | 'modified' | 'unchanged';
+  /** The object's own problems: with one, promop keeps its previous configuration. */
   problemsBefore: FieldProblem[];
   problemsAfter: FieldProblem[];
   verdictChanges: VerdictChange[];
   files: FileChange[];
 }
 
+/** Everything that changes for one Prometheus or PrometheusAgent. */
+export interface PrometheusDiff extends ConfigurationChanges {
+  prometheus: { kind: WorkloadKind; namespace: string; name: string };
+}
+
+/** A file's text by a key stable across versions (its path, unless its name changes with its content). */
+export type FilesByKey = Map<string, { path: string; text: string }>;
+
 /** Compares two renderings of `prometheus`; `before` undefined for a new Prometheus. `secrets`: values to redact. */
 export function diffPrometheus(prometheus: PrometheusDiff['prometheus'], before: GeneratorOutput | undefined, after: GeneratorOutput, secrets: readonly string[]): PrometheusDiff {
-  const verdictChanges = compareVerdicts(before?.verdicts ?? [], after.verdicts);
-  const files = compareFiles(`${prometheus.namespace}/${prometheus.name}`, before ? filesOf(before) : new Map(), filesOf(after), secrets);
+  const verdictChanges = compareStandings(standingsOf(before?.verdicts ?? []), standingsOf(after.verdicts));
+  const redact = (text: string) => redactSecretValues(text, secrets);
+  const files = compareFiles(`${prometheus.namespace}/${prometheus.name}`, before ? filesOf(before) : new Map(), filesOf(after), redact);
   const problemsBefore = before?.prometheusProblems ?? [];
   const problemsAfter = after.prometheusProblems;
   const same = files.length === 0 && verdictChanges.length === 0 && JSON.stringify(problemsBefore) === JSON.stringify(problemsAfter);
@@ -66,17 +79,25 @@ export function standingOf(verdict: Verdict): Standing {
   return { state: 'rejected', reason };
 }
 
-function compareVerdicts(before: readonly Verdict[], after: readonly Verdict[]): VerdictChange[] {
-  const key = (ref: ResourceRef) => `${ref.kind}\u0000${ref.namespace}\u0000${ref.name}`;
-  const monitors = (verdicts: readonly Verdict[]) => new Map(verdicts.filter((v) => v.resource.kind !== 'Prometheus' && v.resource.kind !== 'PrometheusAgent').map((v) => [key(v.resource), v]));
-  const old = monitors(before);
-  const next = monitors(after);
+/** The standings of the selected kinds' verdicts (a workload's own verdict is its problems, compared apart). */
+function standingsOf(verdicts: readonly Verdict[]): Standings {
+  const selectedKinds = verdicts.filter((v) => v.resource.kind !== 'Prometheus' && v.resource.kind !== 'PrometheusAgent');
+  return new Map(selectedKinds.map((v) => [standingKey(v.resource), { resource: v.resource, standing: standingOf(v) }]));
+}
+
+/** The key of a resource in Standings. */
+export function standingKey(ref: ResourceRef): string {
+  return `${ref.kind}\u0000${ref.namespace}\u0000${ref.name}`;
+}
+
+/** The standings that differ, in key order; a resource missing on one side has the standing null there. */
+export function compareStandings(before: Standings, after: Standings): VerdictChange[] {
   const changes: VerdictChange[] = [];
-  for (const k of [...new Set([...old.keys(), ...next.keys()])].sort()) {
-    const a = old.get(k);
-    const b = next.get(k);
-    const standingA = a ? standingOf(a) : null;
-    const standingB = b ? standingOf(b) : null;
+  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const a = before.get(key);
+    const b = after.get(key);
+    const standingA = a?.standing ?? null;
+    const standingB = b?.standing ?? null;
     if (JSON.stringify(standingA) === JSON.stringify(standingB)) continue;
     changes.push({ resource: (b ?? a)!.resource, before: standingA, after: standingB });
   }
@@ -84,8 +105,8 @@ function compareVerdicts(before: readonly Verdict[], after: readonly Verdict[]):
 }
 
 /** The files of a rendering by a key stable across versions: scrape files by shard and slot, not by content hash. */
-function filesOf(output: GeneratorOutput): Map<string, { path: string; text: string }> {
-  const files = new Map<string, { path: string; text: string }>();
+function filesOf(output: GeneratorOutput): FilesByKey {
+  const files: FilesByKey = new Map();
   for (const [path, text] of Object.entries(outputFiles(output))) {
     if (path === 'verdicts.json') continue;
     const scrape = /^(scrape-files\/(?:shard-\d+\/)?)scrape-(\d+)-[0-9a-f]+\.yaml$/.exec(path);
@@ -94,7 +115,11 @@ function filesOf(output: GeneratorOutput): Map<string, { path: string; text: str
   return files;
 }
 
-function compareFiles(prefix: string, before: Map<string, { path: string; text: string }>, after: Map<string, { path: string; text: string }>, secrets: readonly string[]): FileChange[] {
+/**
+ * The files that differ between `before` and `after`, each diffed after `redact` (which masks Secret values); a
+ * file whose redacted texts are equal is marked as changing in Secret values only. `prefix`: `<namespace>/<name>`.
+ */
+export function compareFiles(prefix: string, before: FilesByKey, after: FilesByKey, redact: (text: string) => string): FileChange[] {
   const changes: FileChange[] = [];
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort(byFileOrder);
   for (const key of keys) {
@@ -108,8 +133,8 @@ function compareFiles(prefix: string, before: Map<string, { path: string; text: 
       changes.push({ ...base, diff: '', hidden: 'tls-asset' });
       continue;
     }
-    const oldText = a ? redactSecretValues(a.text, secrets) : '';
-    const newText = b ? redactSecretValues(b.text, secrets) : '';
+    const oldText = a ? redact(a.text) : '';
+    const newText = b ? redact(b.text) : '';
     const diff = unifiedDiff(oldText, newText, { old: a ? `a/${prefix}/${a.path}` : '/dev/null', new: b ? `b/${prefix}/${b.path}` : '/dev/null' });
     changes.push(diff === '' ? { ...base, diff: '', hidden: 'secret-values-only' } : { ...base, diff });
   }
