@@ -1,10 +1,15 @@
 /**
- * Where things live inside the Prometheus pod, and the names of the objects that carry them.
+ * Where things live inside the Prometheus (and Alertmanager) pod, and the names of the objects that carry them.
  * The generator writes these paths into prometheus.yaml and the controller mounts volumes at the
  * same paths: this module is the one place both read them from.
  */
 import type { PrometheusWorkloadKind } from '@promop/crds';
 
+/**
+ * Where an Alertmanager pod reads its generated configuration Secret: alertmanager.yaml, and beside it the TLS
+ * material its receivers reference (one Secret, so the kubelet swaps configuration and certificates in one step).
+ */
+export const ALERTMANAGER_CONFIG_DIR = '/etc/alertmanager/config';
 /** Directory of TLS material taken from Secrets/ConfigMaps (the tls-assets Secret is mounted here). */
 export const CERTS_DIR = '/etc/prometheus/certs';
 /** Parent directory of the rule ConfigMap mounts. */

@@ -215,7 +215,7 @@ export class Operator {
    * What enqueues an Alertmanager: a change of it (every Alertmanager of the namespace when one goes, so the shared
    * Service's owners follow), of a child promop made for it (a StatefulSet's replica counts, an edited or deleted
    * configuration Secret, the deleted governing Service), and of the Secret holding its base configuration. Any
-   * change of an AlertmanagerConfig, of a Namespace (its labels decide selection) or of a Secret an
+   * change of an AlertmanagerConfig, of a Namespace (its labels decide selection) or of a Secret or ConfigMap an
    * AlertmanagerConfig references enqueues every Alertmanager: there are few, and the generator decides which
    * selects what.
    */
@@ -241,6 +241,11 @@ export class Operator {
       for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) {
         if (configSecretName(each) === name) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
       }
+    });
+    // A referenced ConfigMap (a receiver's CA, an OAuth2 client id) changes what is written too.
+    caches.configMaps.onChange((configMap) => {
+      const { namespace, name } = configMap.metadata ?? {};
+      if (namespace !== undefined && name !== undefined && this.#alertmanagerReferenced.isReferenced('ConfigMap', namespace, name)) everyAlertmanager();
     });
     caches.alertmanagerConfigs.onChange(everyAlertmanager);
     caches.namespaces.onChange(everyAlertmanager);

@@ -12,6 +12,7 @@ import { load } from 'js-yaml';
 import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
 import { toolPath } from '@promop/testkit';
 import type { Verdict } from '../model.ts';
+import { TEST_CERT } from '../test-support/index.ts';
 import { DEFAULT_ALERTMANAGER_CONFIG, generateAlertmanagerConfiguration, type AlertmanagerConfigurationInput } from './alertmanager-configuration.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'promop-am-config-'));
@@ -186,6 +187,37 @@ describe('a hostile team', () => {
     for (let depth = 0; depth < 40; depth++) route = { receiver: 'r', routes: [route] };
     const verdict = verdictOf(generate({ alertmanagerConfigs: [amcfg('team-b', 'deep', { route, receivers: [{ name: 'r' }] })] }).verdicts, 'team-b', 'deep');
     expect(verdict).toMatchObject({ accepted: false, reason: expect.stringContaining('routes nest more than 16 levels deep') });
+  });
+});
+
+describe('TLS material of the teams\' receivers', () => {
+  const withCa = (namespace: string, key: string) => amcfg(namespace, 'tls', {
+    route: { receiver: 'oncall' },
+    receivers: [{ name: 'oncall', webhookConfigs: [{ url: `https://${namespace}.example/hook`, httpConfig: { tlsConfig: { ca: { secret: { name: 'hook-ca', key } } } } }] }],
+  });
+  const secrets = [
+    { namespace: 'team-a', name: 'hook-ca', data: { 'ca.crt': TEST_CERT } },
+    { namespace: 'team-b', name: 'hook-ca', data: { 'ca.crt': 'not a certificate' } },
+  ];
+
+  it('goes with the configuration as files of accepted objects only, and a digest of them heads the text so Alertmanager\'s hash of the file changes with them', () => {
+    const output = generate({ alertmanagerConfigs: [withCa('team-a', 'ca.crt'), withCa('team-b', 'ca.crt')], secrets });
+    if (!output.ok) throw new Error(output.problem.message);
+    expect(output.tlsAssets).toEqual({ '0_team-a_hook-ca_ca.crt': TEST_CERT });
+    expect(output.text).toContain('ca_file: /etc/alertmanager/config/0_team-a_hook-ca_ca.crt');
+    expect(output.text).toMatch(/^# TLS files: 1, sha256 [0-9a-f]{16}\n/);
+    expect(output.verdicts.find((verdict) => verdict.resource.namespace === 'team-b')).toMatchObject({ accepted: false });
+    expect(spawnSync(toolPath('amtool'), ['check-config', written(output.text)], { encoding: 'utf8' }).status).toBe(0);
+    const rotated = generate({ alertmanagerConfigs: [withCa('team-a', 'ca.crt')], secrets: [{ ...secrets[0]!, data: { 'ca.crt': `${TEST_CERT}\n` } }] });
+    if (!rotated.ok) throw new Error(rotated.problem.message);
+    expect(rotated.text.split('\n')[0]).not.toBe(output.text.split('\n')[0]);
+    expect(rotated.text.split('\n').slice(1)).toEqual(output.text.split('\n').slice(1));
+  });
+
+  it('leaves a configuration without TLS files as it was', () => {
+    const output = generate({ alertmanagerConfigs: [teamConfig('team-a')] });
+    expect(output.ok && output.text.startsWith('#')).toBe(false);
+    expect(output.ok && output.tlsAssets).toEqual({});
   });
 });
 

@@ -16,6 +16,7 @@
  *   merged as a team's, and any problem with it or with `global` is the Alertmanager's (the running configuration
  *   stays). `templates` is refused: promop does not mount template files in the Alertmanager pod.
  */
+import { createHash } from 'node:crypto';
 import type { Alertmanager, AlertmanagerConfig, LabelSelector } from '@promop/crds';
 import { load } from 'js-yaml';
 import { Findings } from '../findings.ts';
@@ -62,11 +63,16 @@ export interface AlertmanagerConfigurationInput {
    * `spec.alertmanagerConfiguration.global` references (read only from the Alertmanager's namespace).
    */
   secrets: readonly KeyValueSource[];
+  /** The ConfigMaps they reference (TLS certificates, OAuth2 client ids), on the same terms. */
+  configMaps?: readonly KeyValueSource[];
 }
 
 export type AlertmanagerConfiguration =
-  /** `text` is the configuration to run; `verdicts` one per candidate AlertmanagerConfig. */
-  | { ok: true; text: string; verdicts: Verdict[] }
+  /**
+   * `text` is the configuration to run; `tlsAssets` the TLS files it names (file name → content), written beside
+   * it in ALERTMANAGER_CONFIG_DIR; `verdicts` one per candidate AlertmanagerConfig.
+   */
+  | { ok: true; text: string; tlsAssets: Record<string, string>; verdicts: Verdict[] }
   /** The base configuration cannot be used: the Alertmanager keeps running what it has. */
   | { ok: false; problem: FieldProblem; verdicts: Verdict[] };
 
@@ -90,19 +96,22 @@ export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurati
   const selection = selectResources('AlertmanagerConfig', candidates, owner, pair, indexNamespaces(input.namespaces));
   const version = alertmanagerVersion(spec.version);
   const supportsMatchers = version === undefined || !olderThan(version, OLDEST_MATCHERS_VERSION);
-  const secrets = new SecretStore([...input.secrets], []);
+  const secrets = new SecretStore([...input.secrets], [...(input.configMaps ?? [])]);
+  /** The TLS files of the accepted parts: a rejected object's never reach the pod. */
+  const tlsAssets: Record<string, string> = {};
   let config: Record<string, unknown>;
   if (configuration) {
     if (!supportsMatchers) return { ok: false, problem: { path: 'spec.version', message: `promop writes spec.alertmanagerConfiguration for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later` }, verdicts: selection.notSelected };
     const top = topLevelConfiguration(configuration, input.alertmanagerConfigs.find(isTopLevel), { namespace: owner.namespace, secrets, version });
     if (!top.ok) return { ok: false, problem: top.problem, verdicts: selection.notSelected };
     config = top.config;
+    Object.assign(tlsAssets, top.tlsAssets);
   } else {
     const secretName = input.configSecretName ?? `alertmanager-${owner.name}`;
     const base = parseBase(input.baseConfig, secretName, pair.selector !== undefined && pair.selector !== null);
     if (!base.ok) return { ok: false, problem: base.problem, verdicts: selection.notSelected };
     // Without a selector the platform's configuration runs exactly as written (as upstream runs it).
-    if (!pair.selector) return { ok: true, text: base.text, verdicts: selection.notSelected };
+    if (!pair.selector) return { ok: true, text: base.text, tlsAssets, verdicts: selection.notSelected };
     config = base.config;
   }
   const route = config.route as Record<string, unknown>;
@@ -119,9 +128,11 @@ export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurati
     if (!supportsMatchers) findings.problem('spec', `promop writes AlertmanagerConfigs for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later; spec.version of Alertmanager ${owner.namespace}/${owner.name} is older`);
     const namespace = object.metadata.namespace ?? '';
     const confined = strategy === 'OnNamespace' || (strategy === 'OnNamespaceExceptForAlertmanagerNamespace' && namespace !== owner.namespace);
-    const part = renderAlertmanagerConfig(object, { findings, secrets, confineTo: confined ? namespace : undefined, globals: isRecord(config.global) ? config.global : {} });
+    const assets: Record<string, string> = {};
+    const part = renderAlertmanagerConfig(object, { findings, secrets, confineTo: confined ? namespace : undefined, globals: isRecord(config.global) ? config.global : {}, tlsAssets: assets });
     verdicts.push(selectedVerdict(resourceRef('AlertmanagerConfig', object), findings.problems, findings.warnings));
     if (findings.problems.length > 0) continue;
+    Object.assign(tlsAssets, assets);
     inhibitRules.push(...part.inhibitRules);
     if (part.route === undefined) continue;
     routes.push(part.route);
@@ -137,7 +148,21 @@ export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurati
     // prometheus-operator always writes the templates list, empty or not.
     templates: asList(config.templates),
   }, CONFIG_KEY_ORDER, ['templates']);
-  return { ok: true, text: toPrometheusYaml(merged), verdicts };
+  return { ok: true, text: withTlsAssetsDigest(toPrometheusYaml(merged), tlsAssets), tlsAssets, verdicts };
+}
+
+/**
+ * The configuration with a first comment line naming a digest of its TLS files, when it has any. Alertmanager's
+ * own hash of the file (what promop verifies a reload by) then changes when only a certificate does, so promop
+ * waits until the pod runs the new certificate, not only the same text (the files come in the same Secret, so
+ * the kubelet swaps both at once).
+ */
+function withTlsAssetsDigest(text: string, tlsAssets: Readonly<Record<string, string>>): string {
+  const names = Object.keys(tlsAssets).sort(compareCodePoints);
+  if (names.length === 0) return text;
+  const digest = createHash('sha256');
+  for (const name of names) digest.update(`${Buffer.byteLength(name)}:${name}${Buffer.byteLength(tlsAssets[name]!)}:`).update(tlsAssets[name]!);
+  return `# TLS files: ${names.length}, sha256 ${digest.digest('hex').slice(0, 16)}\n${text}`;
 }
 
 /** What one AlertmanagerConfig adds to the configuration (its route absent: it adds only its inhibit rules, as upstream). */
@@ -154,9 +179,13 @@ interface ConfigPart {
  */
 export function renderAlertmanagerConfig(
   object: AlertmanagerConfig,
-  context: { findings: Findings; secrets: SecretStore; confineTo: string | undefined; globals?: Readonly<Record<string, unknown>>; topLevel?: boolean },
+  context: {
+    findings: Findings; secrets: SecretStore; confineTo: string | undefined; globals?: Readonly<Record<string, unknown>>; topLevel?: boolean;
+    /** Where the object's TLS files go. */
+    tlsAssets: Record<string, string>;
+  },
 ): ConfigPart {
-  const { findings, secrets, confineTo, globals } = context;
+  const { findings, secrets, confineTo, globals, tlsAssets } = context;
   const namespace = object.metadata.namespace ?? '';
   const prefix = `${namespace}/${object.metadata.name ?? ''}/`;
   const qualified = (name: string) => `${prefix}${name}`;
@@ -167,7 +196,7 @@ export function renderAlertmanagerConfig(
     const path = `spec.receivers[${i}]`;
     if (receiverNames.has(receiver.name)) findings.problem(`${path}.name`, `another receiver is named ${JSON.stringify(receiver.name)}`);
     receiverNames.add(receiver.name);
-    return renderReceiver(receiver, { namespace, path, secrets, findings, name: qualified(receiver.name), globals });
+    return renderReceiver(receiver, { namespace, path, secrets, findings, name: qualified(receiver.name), globals, tlsAssets });
   });
 
   // Alertmanager refuses two intervals of one name anywhere in the file; the prefix makes names unique across objects.
@@ -216,10 +245,11 @@ function topLevelConfiguration(
   configuration: NonNullable<Alertmanager['spec']>['alertmanagerConfiguration'] & {},
   object: AlertmanagerConfig | undefined,
   context: { namespace: string; secrets: SecretStore; version: readonly [number, number] | undefined },
-): { ok: true; config: Record<string, unknown> } | { ok: false; problem: FieldProblem } {
+): { ok: true; config: Record<string, unknown>; tlsAssets: Record<string, string> } | { ok: false; problem: FieldProblem } {
   const namePath = 'spec.alertmanagerConfiguration.name';
   const findings = new Findings();
-  const global = configuration.global ? renderGlobalConfiguration(configuration.global, { ...context, findings }) : undefined;
+  const tlsAssets: Record<string, string> = {};
+  const global = configuration.global ? renderGlobalConfiguration(configuration.global, { ...context, findings, tlsAssets }) : undefined;
   const [globalProblem] = findings.problems;
   if (globalProblem) return { ok: false, problem: globalProblem };
   if (configuration.templates !== undefined && configuration.templates.length > 0) {
@@ -229,7 +259,7 @@ function topLevelConfiguration(
   if (!object) {
     return { ok: false, problem: { path: namePath, message: `AlertmanagerConfig ${shownValue(configuration.name)} not found in namespace ${shownValue(context.namespace)} (it must be in the Alertmanager's namespace)` } };
   }
-  const part = renderAlertmanagerConfig(object, { findings, secrets: context.secrets, confineTo: undefined, globals: global ?? {}, topLevel: true });
+  const part = renderAlertmanagerConfig(object, { findings, secrets: context.secrets, confineTo: undefined, globals: global ?? {}, topLevel: true, tlsAssets });
   const route = object.spec?.route;
   if (!route) findings.problem('spec.route', 'is required: this object\'s route is the root of the configuration');
   if (route?.continue === true) findings.problem('spec.route.continue', 'the root route cannot continue');
@@ -247,7 +277,7 @@ function topLevelConfiguration(
     mute_time_intervals: part.timeIntervals,
     templates: [],
   }, CONFIG_KEY_ORDER, ['templates']);
-  return { ok: true, config };
+  return { ok: true, config, tlsAssets };
 }
 
 /**

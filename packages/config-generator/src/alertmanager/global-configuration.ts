@@ -30,6 +30,8 @@ export interface GlobalContext {
   namespace: string;
   secrets: SecretStore;
   findings: Findings;
+  /** Where TLS files the section names go (file name → content). */
+  tlsAssets: Record<string, string>;
   /** `major.minor` of the Alertmanager release; undefined when spec.version is not a version (the image decides). */
   version: readonly [number, number] | undefined;
 }

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import type { AlertmanagerConfigReceiver } from '@promop/crds';
 import { toolPath } from '@promop/testkit';
+import { generateKeyPairSync } from 'node:crypto';
+import { TEST_CERT, TEST_KEY } from '../test-support/index.ts';
 import { Findings } from '../findings.ts';
 import { SecretStore } from '../secret-store.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
@@ -34,20 +36,22 @@ const SECRETS: Record<string, Record<string, string>> = {
   rocketchat: { token: 'rc-token-s3cr3t', id: 'rc-id-s3cr3t' },
   webhook: { url: 'https://hooks.example.com/alerts?token=wh-s3cr3t', bearer: 'bearer-s3cr3t', user: 'wh-user', password: 'wh-password-s3cr3t', proxy: 'Basic proxy-s3cr3t', notaurl: 'not a url s3cr3t' },
   oauth: { secret: 'oauth-s3cr3t' },
+  tls: { 'tls.crt': TEST_CERT, 'tls.key': TEST_KEY, 'other.key': generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), garbage: 'not a certificate s3cr3t' },
 };
 const ALL_SECRET_VALUES = Object.values(SECRETS).flatMap((data) => Object.values(data)).filter((value) => value.includes('s3cr3t'));
 
 function secretStore(): SecretStore {
   return new SecretStore(
     Object.entries(SECRETS).map(([name, data]) => ({ namespace: NAMESPACE, name, data })),
-    [{ namespace: NAMESPACE, name: 'oauth-client', data: { id: 'client-id' } }],
+    [{ namespace: NAMESPACE, name: 'oauth-client', data: { id: 'client-id' } }, { namespace: NAMESPACE, name: 'ca', data: { 'ca.crt': TEST_CERT } }],
   );
 }
 
 function render(receiver: Omit<AlertmanagerConfigReceiver, 'name'>, path = 'spec.receivers[0]') {
   const findings = new Findings();
-  const rendered = renderReceiver({ name: 'oncall', ...receiver }, { namespace: NAMESPACE, path, secrets: secretStore(), findings, name: NAME });
-  return { rendered, findings };
+  const tlsAssets: Record<string, string> = {};
+  const rendered = renderReceiver({ name: 'oncall', ...receiver }, { namespace: NAMESPACE, path, secrets: secretStore(), findings, name: NAME, tlsAssets });
+  return { rendered, findings, tlsAssets };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'promop-am-receivers-'));
@@ -557,7 +561,7 @@ describe('an AlertmanagerConfig receiver whose Secret is missing', () => {
 
   it('reads Secrets from the AlertmanagerConfig\'s namespace only', () => {
     const findings = new Findings();
-    renderReceiver({ name: 'x', opsgenieConfigs: [{ apiKey: sk('opsgenie', 'apiKey') }] }, { namespace: 'team-b', path: 'spec.receivers[0]', secrets: secretStore(), findings, name: 'team-b/x/x' });
+    renderReceiver({ name: 'x', opsgenieConfigs: [{ apiKey: sk('opsgenie', 'apiKey') }] }, { namespace: 'team-b', path: 'spec.receivers[0]', secrets: secretStore(), findings, name: 'team-b/x/x', tlsAssets: {} });
     expect(findings.problems).toEqual([{ path: 'spec.receivers[0].opsgenieConfigs[0].apiKey', message: 'Secret "opsgenie" not found in namespace "team-b"' }]);
   });
 
@@ -734,15 +738,48 @@ describe('an AlertmanagerConfig receiver that prometheus-operator would refuse',
 });
 
 describe('an AlertmanagerConfig receiver with TLS or OAuth2 settings', () => {
-  it('refuses TLS material from Secrets or ConfigMaps for now, naming the tlsConfig and what it holds', () => {
-    const { findings } = render({
-      webhookConfigs: [{ url: 'https://a.example.com/', httpConfig: { tlsConfig: { ca: { configMap: { name: 'ca', key: 'ca.crt' } }, cert: { secret: sk('tls', 'tls.crt') }, keySecret: sk('tls', 'tls.key') } } }],
-      emailConfigs: [{ to: 'a@example.com', tlsConfig: { ca: { secret: sk('tls', 'ca.crt') } } }],
+  it('writes TLS material from the object\'s Secrets and ConfigMaps as files beside alertmanager.yaml, named as upstream names them', () => {
+    const { rendered, findings, tlsAssets } = render({
+      webhookConfigs: [{ url: 'https://a.example.com/', httpConfig: { tlsConfig: { ca: { configMap: { name: 'ca', key: 'ca.crt' } }, cert: { secret: sk('tls', 'tls.crt') }, keySecret: sk('tls', 'tls.key'), serverName: 'a' } } }],
+      emailConfigs: [{ to: 'a@example.com', smarthost: 'smtp.example.com:587', from: 'am@example.com', tlsConfig: { ca: { secret: sk('tls', 'tls.crt') } } }],
+    });
+    expect(findings.problems).toEqual([]);
+    expect(rendered.webhook_configs).toEqual([{
+      url: 'https://a.example.com/',
+      http_config: { tls_config: { ca_file: '/etc/alertmanager/config/1_team-a_ca_ca.crt', cert_file: '/etc/alertmanager/config/0_team-a_tls_tls.crt', key_file: '/etc/alertmanager/config/0_team-a_tls_tls.key', server_name: 'a' } },
+    }]);
+    expect((rendered.email_configs as { tls_config: unknown }[])[0]?.tls_config).toEqual({ ca_file: '/etc/alertmanager/config/0_team-a_tls_tls.crt' });
+    expect(tlsAssets).toEqual({ '1_team-a_ca_ca.crt': TEST_CERT, '0_team-a_tls_tls.crt': TEST_CERT, '0_team-a_tls_tls.key': TEST_KEY });
+    expect(amtoolCheck(rendered).code).toBe(0);
+  });
+
+  it('refuses TLS material Alertmanager could not use, on the field that names it, never quoting it', () => {
+    const { findings, tlsAssets } = render({
+      webhookConfigs: [
+        { url: 'https://a.example.com/', httpConfig: { tlsConfig: { ca: { secret: sk('tls', 'garbage') } } } },
+        { url: 'https://a.example.com/', httpConfig: { tlsConfig: { cert: { secret: sk('tls', 'tls.crt') }, keySecret: sk('tls', 'other.key') } } },
+        { url: 'https://a.example.com/', httpConfig: { tlsConfig: { cert: { secret: sk('tls', 'tls.crt') } } } },
+        { url: 'https://a.example.com/', httpConfig: { tlsConfig: { ca: { secret: sk('tls', 'missing') } } } },
+        { url: 'https://a.example.com/', httpConfig: { tlsConfig: { ca: { secret: sk('tls', 'tls.crt'), configMap: { name: 'ca', key: 'ca.crt' } } } } },
+      ],
     });
     expect(findings.problems).toEqual([
-      { path: 'spec.receivers[0].webhookConfigs[0].httpConfig.tlsConfig', message: 'TLS material from Secrets or ConfigMaps (ca, cert, keySecret) is not supported yet for Alertmanager receivers: promop does not mount it in the Alertmanager pod' },
-      { path: 'spec.receivers[0].emailConfigs[0].tlsConfig', message: 'TLS material from Secrets or ConfigMaps (ca) is not supported yet for Alertmanager receivers: promop does not mount it in the Alertmanager pod' },
+      { path: 'spec.receivers[0].webhookConfigs[0].httpConfig.tlsConfig.ca', message: 'does not hold a PEM-encoded certificate' },
+      { path: 'spec.receivers[0].webhookConfigs[1].httpConfig.tlsConfig.keySecret', message: 'the private key does not match the client certificate' },
+      { path: 'spec.receivers[0].webhookConfigs[2].httpConfig.tlsConfig', message: 'a client certificate (cert) needs a client key (keySecret)' },
+      { path: 'spec.receivers[0].webhookConfigs[3].httpConfig.tlsConfig.ca.secret', message: 'key "missing" not found in Secret "tls" in namespace "team-a"' },
+      { path: 'spec.receivers[0].webhookConfigs[4].httpConfig.tlsConfig.ca', message: 'names both a Secret and a ConfigMap; give one' },
     ]);
+    expect(JSON.stringify(findings.problems)).not.toContain('s3cr3t');
+    expect(Object.keys(tlsAssets)).toContain('0_team-a_tls_garbage');
+  });
+
+  it('reads TLS material from the object\'s namespace only', () => {
+    const findings = new Findings();
+    const tlsAssets: Record<string, string> = {};
+    renderReceiver({ name: 'x', webhookConfigs: [{ url: 'https://a.example.com/', httpConfig: { tlsConfig: { ca: { secret: sk('tls', 'tls.crt') } } } }] }, { namespace: 'team-b', path: 'spec.receivers[0]', secrets: secretStore(), findings, name: 'team-b/x/x', tlsAssets });
+    expect(findings.problems).toEqual([{ path: 'spec.receivers[0].webhookConfigs[0].httpConfig.tlsConfig.ca.secret', message: 'Secret "tls" not found in namespace "team-b"' }]);
+    expect(tlsAssets).toEqual({});
   });
 
   it('writes the TLS settings that need no file, and refuses a maximum version below the minimum', () => {

@@ -9,9 +9,11 @@
  * configuration is stored in a Secret, as upstream's is). A missing Secret or key, or an invalid field, becomes a
  * problem with the field path; the field is then left out. Messages never contain a Secret's value.
  *
- * TLS material (tlsConfig ca, cert, keySecret) is refused for now: upstream writes it as files into the
- * Alertmanager pod (/etc/alertmanager/certs), and promop does not mount such a volume yet. The other TLS settings
- * (serverName, insecureSkipVerify, minVersion, maxVersion) need no file and are written.
+ * TLS material (tlsConfig ca, cert, keySecret) read from the object's namespace becomes files of the generated
+ * configuration Secret (`context.tlsAssets`, named as upstream names them), beside alertmanager.yaml in
+ * ALERTMANAGER_CONFIG_DIR, and the configuration points at them; it is parsed first, so a CA that is no
+ * certificate or a key that does not match its certificate is reported on the object instead of failing the
+ * reload of every team's configuration.
  *
  * Keys are emitted in the order of upstream's Alertmanager config structs; maps (details, headers, attributes…)
  * in Go's sorted order; empty and unset values are left out.
@@ -23,6 +25,8 @@ import { compareCodePoints, sortedByKey } from '../go-map-order.ts';
 import type { SecretStore } from '../secret-store.ts';
 import { keyPath } from '../values/field-path.ts';
 import { goUrlHostError } from '../values/go-url.ts';
+import { parseCertificate, parsePrivateKey } from '../http-client/index.ts';
+import { ALERTMANAGER_CONFIG_DIR, tlsAssetFileName } from '../pod-layout.ts';
 import { formatModelDuration } from './model-duration.ts';
 import { shownValue } from './shown-value.ts';
 
@@ -42,6 +46,8 @@ export interface ReceiverContext {
    * since Alertmanager would refuse the whole file. Undefined: not checked.
    */
   globals?: Readonly<Record<string, unknown>>;
+  /** Where TLS material goes: file name → content (the caller keeps it only if the object is accepted). */
+  tlsAssets: Record<string, string>;
 }
 
 type Receiver = AlertmanagerConfigReceiver;
@@ -103,7 +109,7 @@ export interface SharedRenderers {
  * The receiver renderers that also serve Alertmanager's `global` section, reading Secrets from `context.namespace`
  * only, with the same checks and output as in a receiver.
  */
-export function sharedRenderers(context: Pick<ReceiverContext, 'namespace' | 'secrets' | 'findings'>): SharedRenderers {
+export function sharedRenderers(context: Pick<ReceiverContext, 'namespace' | 'secrets' | 'findings' | 'tlsAssets'>): SharedRenderers {
   return new ReceiverRenderer({ ...context, path: '', name: '' });
 }
 
@@ -604,23 +610,50 @@ class ReceiverRenderer implements SharedRenderers {
     });
   }
 
-  /** `tls_config` without files: TLS material from Secrets or ConfigMaps is refused until promop can mount it. */
+  /** `tls_config`: TLS material from Secrets or ConfigMaps becomes files beside alertmanager.yaml. */
   tlsConfig(tls: SafeTLSConfig | undefined, p: string): Output | undefined {
     if (!tls) return undefined;
-    const named = (ref: SafeTLSConfig['ca']) => ref?.secret !== undefined || ref?.configMap !== undefined;
-    const material = [named(tls.ca) && 'ca', named(tls.cert) && 'cert', tls.keySecret !== undefined && 'keySecret'].filter((field) => typeof field === 'string');
-    if (material.length > 0) {
-      this.problem(p, `TLS material from Secrets or ConfigMaps (${material.join(', ')}) is not supported yet for Alertmanager receivers: promop does not mount it in the Alertmanager pod`);
-    }
     const min = tls.minVersion === undefined ? -1 : TLS_VERSIONS.indexOf(tls.minVersion);
     const max = tls.maxVersion === undefined ? -1 : TLS_VERSIONS.indexOf(tls.maxVersion);
     if (min >= 0 && max >= 0 && max < min) this.problem(p, `maxVersion ${tls.maxVersion} is lower than minVersion ${tls.minVersion}`);
+    const ca = this.tlsMaterial(tls.ca, `${p}.ca`);
+    const cert = this.tlsMaterial(tls.cert, `${p}.cert`);
+    const key = tls.keySecret ? this.tlsMaterial({ secret: tls.keySecret }, `${p}.keySecret`) : undefined;
+    if (ca && !parseCertificate(ca.value)) this.problem(`${p}.ca`, 'does not hold a PEM-encoded certificate');
+    const certificate = cert ? parseCertificate(cert.value) : undefined;
+    if (cert && !certificate) this.problem(`${p}.cert`, 'does not hold a PEM-encoded certificate');
+    const privateKey = key ? parsePrivateKey(key.value) : undefined;
+    if (key && !privateKey) this.problem(`${p}.keySecret`, 'does not hold a PEM-encoded private key');
+    if (certificate && privateKey && !certificate.checkPrivateKey(privateKey)) this.problem(`${p}.keySecret`, 'the private key does not match the client certificate');
+    // Alertmanager refuses one without the other when it loads the file.
+    const certSet = tls.cert?.secret !== undefined || tls.cert?.configMap !== undefined;
+    if (certSet && tls.keySecret === undefined) this.problem(p, 'a client certificate (cert) needs a client key (keySecret)');
+    if (!certSet && tls.keySecret !== undefined) this.problem(p, 'a client key (keySecret) needs a client certificate (cert)');
     return compact({
+      ca_file: ca?.file,
+      cert_file: cert?.file,
+      key_file: key?.file,
       server_name: tls.serverName,
       insecure_skip_verify: tls.insecureSkipVerify,
       min_version: tls.minVersion,
       max_version: tls.maxVersion,
     });
+  }
+
+  /** The content of a Secret or ConfigMap key for a TLS file, recorded as a file of the configuration Secret. */
+  private tlsMaterial(ref: SafeTLSConfig['ca'], p: string): { value: string; file: string } | undefined {
+    if (!ref || (ref.secret === undefined && ref.configMap === undefined)) return undefined;
+    if (ref.secret !== undefined && ref.configMap !== undefined) {
+      this.problem(p, 'names both a Secret and a ConfigMap; give one');
+      return undefined;
+    }
+    const source = ref.secret !== undefined ? 'secret' as const : 'configMap' as const;
+    const selector = (ref.secret ?? ref.configMap)!;
+    const value = source === 'secret' ? this.secret(ref.secret, `${p}.secret`) : this.configMapValue(ref.configMap, `${p}.configMap`);
+    if (value === undefined) return undefined;
+    const name = tlsAssetFileName(source, this.context.namespace, selector.name ?? '', selector.key);
+    this.context.tlsAssets[name] = value;
+    return { value, file: `${ALERTMANAGER_CONFIG_DIR}/${name}` };
   }
 
   /** A Secret key's value, or undefined (with a problem) when it is missing. `optional` does not make it so: upstream needs it. */

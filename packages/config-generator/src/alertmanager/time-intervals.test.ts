@@ -233,7 +233,7 @@ describe('a team\'s mute time interval', () => {
         apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'AlertmanagerConfig', metadata: { namespace: 'team-a', name: 'alerting' },
         spec: { muteTimeIntervals: [{ name: 'maintenance', timeIntervals: [{ weekdays: ['saturday'] }] }, { name: 'night', timeIntervals: [] }, { name: 'maintenance', timeIntervals: [{ weekdays: ['sunday'] }] }] },
       } as AlertmanagerConfig;
-      const part = renderAlertmanagerConfig(object, { findings, secrets: new SecretStore([], []), confineTo: 'team-a' });
+      const part = renderAlertmanagerConfig(object, { findings, secrets: new SecretStore([], []), confineTo: 'team-a', tlsAssets: {} });
       expect(findings.problems).toEqual([{
         path: 'spec.muteTimeIntervals[2].name',
         message: '"maintenance" is already the name of spec.muteTimeIntervals[0]; names must be unique in an AlertmanagerConfig',
@@ -241,7 +241,7 @@ describe('a team\'s mute time interval', () => {
       // Written as is, the pair would be refused by Alertmanager for everyone.
       expect(amtoolCheck([part.timeIntervals[0]!, part.timeIntervals[2]!]).output).toMatch(/time interval "team-a\/alerting\/maintenance" is not unique/);
       // Another object may use the same name: its intervals are named after it.
-      const other = renderAlertmanagerConfig({ ...object, metadata: { namespace: 'team-a', name: 'other' }, spec: { muteTimeIntervals: [{ name: 'maintenance', timeIntervals: [] }] } }, { findings: new Findings(), secrets: new SecretStore([], []), confineTo: 'team-a' });
+      const other = renderAlertmanagerConfig({ ...object, metadata: { namespace: 'team-a', name: 'other' }, spec: { muteTimeIntervals: [{ name: 'maintenance', timeIntervals: [] }] } }, { findings: new Findings(), secrets: new SecretStore([], []), confineTo: 'team-a', tlsAssets: {} });
       expect(other.timeIntervals[0]?.name).toBe('team-a/other/maintenance');
     });
 

@@ -9,6 +9,6 @@ export { readSecretKey, readSecretOrConfigMap, type ResolvedValue } from './secr
 export { renderBasicAuth } from './basic-auth.ts';
 export { renderAuthorization } from './authorization.ts';
 export { renderOAuth2 } from './oauth2.ts';
-export { renderTlsConfig, tlsFilePaths } from './tls-config.ts';
+export { parseCertificate, parsePrivateKey, renderTlsConfig, tlsFilePaths } from './tls-config.ts';
 export { appendProxy, hasProxy } from './proxy.ts';
 export { checkAuthExclusivity, type AuthMethods } from './auth-exclusivity.ts';

@@ -96,7 +96,8 @@ function describe(resolved: { source: 'secret' | 'configMap'; name: string; key:
   return `key "${resolved.key}" of ${resolved.source === 'secret' ? 'Secret' : 'ConfigMap'} "${resolved.name}"`;
 }
 
-function parseCertificate(pem: string): X509Certificate | undefined {
+/** The first certificate of a PEM text, or undefined when there is none Node can read. */
+export function parseCertificate(pem: string): X509Certificate | undefined {
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) return undefined;
   try {
     return new X509Certificate(pem);
@@ -105,7 +106,8 @@ function parseCertificate(pem: string): X509Certificate | undefined {
   }
 }
 
-function parsePrivateKey(pem: string): KeyObject | undefined {
+/** A PEM private key, or undefined when there is none Node can read. */
+export function parsePrivateKey(pem: string): KeyObject | undefined {
   if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) return undefined;
   try {
     return createPrivateKey(pem);

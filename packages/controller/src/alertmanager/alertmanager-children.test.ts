@@ -71,6 +71,12 @@ describe('the configuration Secret and the governing Service', () => {
     expect(Buffer.from(secret.data?.['alertmanager.yaml'] ?? '', 'base64').toString('utf8')).toBe('route:\n  receiver: x\n');
   });
 
+  it('puts the TLS files the configuration names beside it, in name order, in the same Secret', () => {
+    const secret = buildConfigSecret(alertmanager('main', {}), 'route:\n  receiver: x\n', { '1_team-b_ca_ca.crt': 'B', '0_team-a_ca_ca.crt': 'A' });
+    expect(Object.keys(secret.data ?? {})).toEqual(['0_team-a_ca_ca.crt', '1_team-b_ca_ca.crt', 'alertmanager.yaml']);
+    expect(Buffer.from(secret.data?.['0_team-a_ca_ca.crt'] ?? '', 'base64').toString('utf8')).toBe('A');
+  });
+
   it('serves web and the mesh (TCP and UDP) for every Alertmanager of the namespace, not-ready pods included', () => {
     const service = buildAlertmanagerService('monitoring', [alertmanager('b', {}), alertmanager('a', {})]);
     expect(service.metadata?.name).toBe('alertmanager-operated');

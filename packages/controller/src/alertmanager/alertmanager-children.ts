@@ -12,12 +12,13 @@ import type {
   V1Container, V1OwnerReference, V1PersistentVolumeClaim, V1PodSecurityContext, V1ResourceRequirements, V1Secret, V1Service, V1StatefulSet,
   V1Volume, V1VolumeMount,
 } from '@kubernetes/client-node';
-import { DEFAULT_ALERTMANAGER_VERSION } from '@promop/config-generator';
+import { ALERTMANAGER_CONFIG_DIR, DEFAULT_ALERTMANAGER_VERSION } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type Alertmanager } from '@promop/crds';
 import { asEmbedded } from '../workload/embedded-field.ts';
 import { passedThroughPodFields } from '../workload/pod-fields.ts';
 import { managedByLabels } from '../workload/labels.ts';
 import { withCanonicalQuantities } from '../workload/quantity.ts';
+import { base64Data } from '../workload/secret-size.ts';
 
 /** The governing Service of every Alertmanager of a namespace, as prometheus-operator names it. */
 export const ALERTMANAGER_SERVICE_NAME = 'alertmanager-operated';
@@ -28,7 +29,7 @@ export const ROLLING_CONFIG_HASH_ANNOTATION = 'promop.prometheus.io/alertmanager
 
 const WEB_PORT = 9093;
 const MESH_PORT = 9094;
-const CONFIG_DIR = '/etc/alertmanager/config';
+const CONFIG_DIR = ALERTMANAGER_CONFIG_DIR;
 const STORAGE_DIR = '/alertmanager';
 const CONTAINER_NAME = 'alertmanager';
 
@@ -61,16 +62,24 @@ function ownerReference(alertmanager: Alertmanager, controller: boolean): V1Owne
   return { apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}`, kind: 'Alertmanager', name, uid, controller, blockOwnerDeletion: true };
 }
 
-/** The generated configuration Secret. */
-export function buildConfigSecret(alertmanager: Alertmanager, config: string): V1Secret {
+/**
+ * The generated configuration Secret: alertmanager.yaml and the TLS files it names (one Secret, so the kubelet
+ * gives the pod both at once).
+ */
+export function buildConfigSecret(alertmanager: Alertmanager, config: string, tlsAssets: Readonly<Record<string, string>> = {}): V1Secret {
   const { name, namespace } = alertmanager.metadata;
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { name: generatedConfigSecretName(name), namespace, labels: { ...managedByLabels(), alertmanager: name }, ownerReferences: [ownerReference(alertmanager, true)] },
     type: 'Opaque',
-    data: { [ALERTMANAGER_CONFIG_KEY]: Buffer.from(config, 'utf8').toString('base64') },
+    data: base64Data({ ...sortedByName(tlsAssets), [ALERTMANAGER_CONFIG_KEY]: config }),
   };
+}
+
+/** The entries of `files` in name order: the same files give a byte-identical Secret, never rewritten. */
+function sortedByName(files: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**

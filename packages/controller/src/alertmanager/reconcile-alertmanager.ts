@@ -31,6 +31,7 @@ import {
 } from './alertmanager-children.ts';
 import { alertmanagerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
 import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
+import { MAX_SECRET_DATA_BYTES, formatBytes, secretDataBytes } from '../workload/secret-size.ts';
 
 /** Reason of Reconciled=False when a ready pod could not be made to run the written configuration. */
 export const RELOAD_FAILED_REASON = 'ReloadFailed';
@@ -105,27 +106,25 @@ export class AlertmanagerReconciler {
         alertmanager, baseConfig: baseSecret?.data[ALERTMANAGER_CONFIG_KEY], configSecretName: secretName, alertmanagerConfigs,
         namespaces: this.#deps.namespaces.list().map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
         secrets: data.secrets,
+        configMaps: data.configMaps,
       });
     this.#verdicts.hand(key, result.verdicts, log, alertmanager);
-    if (!result.ok) {
-      const message = `${result.problem.path}: ${result.problem.message}`;
-      await this.#writeStatus(alertmanager, this.#status(alertmanager, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
-      await this.#deps.events.record({
-        type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: message,
-        regarding: { apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}`, kind: 'Alertmanager', namespace, name, uid: alertmanager.metadata.uid ?? '' },
-      });
-      return 'done';
+    if (!result.ok) return this.#refuse(alertmanager, `${result.problem.path}: ${result.problem.message}`);
+    const bytes = secretDataBytes({ ...result.tlsAssets, [ALERTMANAGER_CONFIG_KEY]: result.text });
+    if (bytes > MAX_SECRET_DATA_BYTES) {
+      return this.#refuse(alertmanager, `spec: the configuration and the TLS files its receivers name are ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold`);
     }
     const generated = generatedConfigSecretName(name);
+    const configSecret = buildConfigSecret(alertmanager, result.text, result.tlsAssets);
     const current = this.#deps.ownedSecrets.get(generated, namespace);
-    const written = await this.#deps.children.writeSecret(buildConfigSecret(alertmanager, result.text), current);
+    const written = await this.#deps.children.writeSecret(configSecret, current);
     const writtenAt = written.metadata?.resourceVersion !== current?.metadata?.resourceVersion ? new Date() : undefined;
     // The namespace's Service is owned by every Alertmanager that uses it (not those naming a Service of their own).
     const owners = this.#deps.alertmanagers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!alertmanager.spec?.serviceName) await this.#deps.children.applyService(buildAlertmanagerService(namespace, owners));
     // Keyed with the Secret's uid, as a Prometheus shard's hash is: the text holds credentials, and the hash is
     // published in the pods and the status, where more people read than can read the Secret.
-    const hash = shardFilesHash(written.metadata?.uid ?? '', result.text, {}, {});
+    const hash = shardFilesHash(written.metadata?.uid ?? '', result.text, {}, result.tlsAssets);
     const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, hash));
     const reload = await this.#deps.reloader.reloadAlertmanager(
       { metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name) },
@@ -137,6 +136,17 @@ export class AlertmanagerReconciler {
       : { status: 'False' as const, reason: RELOAD_FAILED_REASON, message: reload.message };
     await this.#writeStatus(alertmanager, { ...this.#status(alertmanager, statefulSet, reconciled), configStatus: reload.status });
     return reload.ok ? 'done' : 'retry';
+  }
+
+  /** Reconciled=False with `message` and a Warning Event: the configuration cannot be used, the running one stays. */
+  async #refuse(alertmanager: Alertmanager, message: string): Promise<ProcessOutcome> {
+    const { namespace, name } = alertmanager.metadata;
+    await this.#writeStatus(alertmanager, this.#status(alertmanager, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
+    await this.#deps.events.record({
+      type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: message,
+      regarding: { apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}`, kind: 'Alertmanager', namespace, name, uid: alertmanager.metadata.uid ?? '' },
+    });
+    return 'done';
   }
 
   /**
