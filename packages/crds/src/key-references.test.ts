@@ -63,6 +63,23 @@ describe('the Secrets a Prometheus references', () => {
     expect(keyReferences('PrometheusAgent', agent).map((ref) => `${ref.kind} ${ref.name}`).sort()).toEqual(['Secret extra-scrape', 'Secret rw-token']);
   });
 
+  it('are found inside the blocks whose nested descriptions are dropped: an AlertmanagerConfig receiver\'s HTTP client and an Alertmanager\'s global section', () => {
+    const receivers = {
+      spec: {
+        receivers: [{
+          name: 'pager',
+          webhookConfigs: [{
+            url: 'https://hooks.example/',
+            httpConfig: { authorization: { credentials: { name: 'hook-token', key: 'token' } }, tlsConfig: { ca: { configMap: { name: 'hook-ca', key: 'ca.crt' } }, keySecret: { name: 'hook-tls', key: 'tls.key' } } },
+          }],
+        }],
+      },
+    };
+    expect(keyReferences('AlertmanagerConfig', receivers).map((ref) => `${ref.kind} ${ref.name}`).sort()).toEqual(['ConfigMap hook-ca', 'Secret hook-tls', 'Secret hook-token']);
+    const alertmanager = { spec: { alertmanagerConfiguration: { global: { slackApiUrl: { name: 'slack', key: 'url' }, smtp: { authPassword: { name: 'smtp', key: 'password' } } } } } };
+    expect(keyReferences('Alertmanager', alertmanager).map((ref) => `${ref.kind} ${ref.name}`).sort()).toEqual(['Secret slack', 'Secret smtp']);
+  });
+
   it('are none for a PodMonitor without credentials', () => {
     const podMonitor: PodMonitor = {
       apiVersion: 'monitoring.coreos.com/v1', kind: 'PodMonitor', metadata: { name: 'pods', namespace: 'team-a' },

@@ -5,7 +5,7 @@
  * found without touching this module, and nothing else in a spec (an embedded container's env, a volume) is taken
  * for one. promop reads the data of just these objects instead of holding every Secret of the cluster.
  */
-import { configMapKeySelectorSchema, secretKeySelectorSchema } from './schemas/common.ts';
+import { keySelectorKind } from './schema-node.ts';
 import type { Kind } from './kinds.ts';
 import { RESOURCE_SCHEMAS } from './resource-schemas.ts';
 
@@ -64,10 +64,7 @@ function mayReference(schema: SchemaNode): boolean {
 }
 
 function referencedKind(schema: SchemaNode): KeyReference['kind'] | undefined {
-  // A field written as `{...secretKeySelectorSchema, description}` is a copy of the object but shares its
-  // `properties`: comparing those finds every SecretKeySelector however it is described.
-  if (schema.properties === secretKeySelectorSchema.properties) return 'Secret';
-  return schema.properties === configMapKeySelectorSchema.properties ? 'ConfigMap' : undefined;
+  return keySelectorKind(schema.properties);
 }
 
 function collect(schema: SchemaNode, value: unknown, found: Map<string, KeyReference>): void {

@@ -17,7 +17,8 @@ import { API_VERSIONS, GROUP, PLURALS, type Alertmanager, type AlertmanagerConfi
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ReferencedObjects } from '../kube/referenced-objects.ts';
-import { referencedObjects } from '../reconcile/references.ts';
+import { ReferencesMemo } from '../reconcile/references.ts';
+import { alertmanagerReferences, renderAlertmanagerConfiguration } from './alertmanager-rendering.ts';
 import { VerdictRecorder } from '../reconcile/verdict-recorder.ts';
 import type { ReconcilerCaches } from '../reconcile/reconciler-ports.ts';
 import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
@@ -67,6 +68,8 @@ export class AlertmanagerReconciler {
   readonly #deps: AlertmanagerReconcilerDeps;
   /** Writes each Alertmanager's bindings into its AlertmanagerConfigs' status, beside the work queue. */
   readonly #verdicts: VerdictRecorder;
+  /** The references of unchanged AlertmanagerConfigs, kept between reconciles. */
+  readonly #referencesMemo = new ReferencesMemo();
 
   constructor(deps: AlertmanagerReconcilerDeps) {
     this.#deps = deps;
@@ -96,18 +99,14 @@ export class AlertmanagerReconciler {
       await this.#writeStatus(alertmanager, { ...alertmanager.status, paused: true } as Status);
       return 'done';
     }
-    const secretName = configSecretName(alertmanager);
     const alertmanagerConfigs = this.#deps.alertmanagerConfigs.list();
-    const data = await this.#deps.referenced.resolve(this.#references(alertmanagerConfigs));
-    const baseSecret = data.secrets.find((secret) => secret.namespace === namespace && secret.name === secretName);
-    const result = baseSecret && baseSecret.data[ALERTMANAGER_CONFIG_KEY] === undefined
-      ? { ok: false as const, problem: { path: 'spec.configSecret', message: `Secret ${secretName} has no key ${ALERTMANAGER_CONFIG_KEY}` }, verdicts: [] }
-      : generateAlertmanagerConfiguration({
-        alertmanager, baseConfig: baseSecret?.data[ALERTMANAGER_CONFIG_KEY], configSecretName: secretName, alertmanagerConfigs,
-        namespaces: this.#deps.namespaces.list().map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
-        secrets: data.secrets,
-        configMaps: data.configMaps,
-      });
+    const data = await this.#deps.referenced.resolve(alertmanagerReferences(this.#deps.alertmanagers.list(), alertmanagerConfigs, this.#referencesMemo));
+    const { configSecret: base, output: result } = renderAlertmanagerConfiguration(alertmanager, {
+      alertmanagerConfigs,
+      namespaces: this.#deps.namespaces.list().map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
+      secrets: data.secrets,
+      configMaps: data.configMaps,
+    });
     this.#verdicts.hand(key, result.verdicts, log, alertmanager);
     if (!result.ok) return this.#refuse(alertmanager, `${result.problem.path}: ${result.problem.message}`);
     const bytes = secretDataBytes({ ...result.tlsAssets, [ALERTMANAGER_CONFIG_KEY]: result.text });
@@ -130,7 +129,7 @@ export class AlertmanagerReconciler {
       { metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name) },
       result.text, hash, { log, ...(writtenAt ? { writtenAt } : {}) },
     );
-    const note = baseSecret ? '' : `spec.configSecret: Secret ${secretName} does not exist; running a configuration that sends no notification`;
+    const note = base.state === 'missing' ? `spec.configSecret: Secret ${base.name} does not exist; running a configuration that sends no notification` : '';
     const reconciled = reload.ok
       ? { status: 'True' as const, reason: 'Reconciled', message: note }
       : { status: 'False' as const, reason: RELOAD_FAILED_REASON, message: reload.message };
@@ -147,27 +146,6 @@ export class AlertmanagerReconciler {
       regarding: { apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}`, kind: 'Alertmanager', namespace, name, uid: alertmanager.metadata.uid ?? '' },
     });
     return 'done';
-  }
-
-  /**
-   * The Secrets whose data the Alertmanagers need: every Alertmanager's configSecret, the Secrets its
-   * `spec.alertmanagerConfiguration.global` references (in the Alertmanager's namespace: the schema says where a
-   * reference is, as for every kind) and every Secret an AlertmanagerConfig references (each in its own namespace).
-   * All of them at once, as one instance of ReferencedObjects serves every Alertmanager and its changes enqueue
-   * them (operator.ts).
-   */
-  #references(alertmanagerConfigs: readonly AlertmanagerConfig[]) {
-    const found = referencedObjects({ alertmanagerConfigs });
-    const secrets = new Set(found.secrets);
-    for (const each of this.#deps.alertmanagers.list()) {
-      secrets.add(`${each.metadata.namespace}/${configSecretName(each)}`);
-      const global = each.spec?.alertmanagerConfiguration?.global;
-      if (!global) continue;
-      // Only the global section: the rest of an Alertmanager's references (templates) are not read.
-      const globalOnly = { ...each, spec: { alertmanagerConfiguration: { global } } } as Alertmanager;
-      for (const key of referencedObjects({ alertmanagers: [globalOnly] }).secrets) secrets.add(key);
-    }
-    return { secrets, configMaps: found.configMaps };
   }
 
   /** Resolves once the bindings handed so far are written (tests, and a clean stop). */

@@ -12,7 +12,7 @@ import {
   alertmanagerKeyOf, alertmanagersOf, explainAlertmanager, renderAlertmanagerFromSnapshot,
   type AlertingSnapshot, type AlertmanagerConfigStanding, type AlertmanagerExplanation,
 } from './alertmanager-explanation.ts';
-import type { AlertmanagerRendering } from './alertmanager-rendering.ts';
+import type { AlertmanagerRendering } from '../alertmanager/alertmanager-rendering.ts';
 import { redactAlertmanagerSecrets } from './alertmanager-secret-redaction.ts';
 import { compareFiles, compareStandings, standingKey, type ConfigurationChanges, type FilesByKey, type Standing, type Standings } from './config-diff.ts';
 import { redactSecretValues } from './secret-redaction.ts';

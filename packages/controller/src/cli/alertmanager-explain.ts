@@ -71,7 +71,7 @@ export function formatAlertmanagerConfigExplanation(explanation: AlertmanagerCon
 export function formatAlertmanagerExplanation(explanation: AlertmanagerExplanation): string {
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
   const lines = [`${explanation.kind} ${explanation.namespace}/${explanation.name} (version ${explanation.version}, ${plural(explanation.replicas, 'replica')}${explanation.paused ? ', PAUSED' : ''})`];
-  lines.push(`  configSecret: ${explanation.configSecret.name} (${{ present: 'read', missing: 'does not exist', unreadable: 'may not be read' }[explanation.configSecret.state]})`);
+  lines.push(`  configSecret: ${explanation.configSecret.name} (${{ present: 'read', missing: 'does not exist', unreadable: 'may not be read', unused: 'not read: spec.alertmanagerConfiguration makes the configuration' }[explanation.configSecret.state]})`);
   if (explanation.problem) lines.push(`  problem: ${explanation.problem.path}: ${explanation.problem.message} (promop keeps the running configuration)`);
   for (const note of explanation.notes) lines.push(`  note: ${note}`);
   const counts = explanation.alertmanagerConfigs;

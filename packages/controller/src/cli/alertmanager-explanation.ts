@@ -7,11 +7,11 @@
  */
 import type { FieldProblem, NamespaceInfo, Verdict } from '@promop/config-generator';
 import type { Alertmanager } from '@promop/crds';
-import { renderAlertmanagerConfiguration, type AlertmanagerRendering, type ConfigSecretState } from './alertmanager-rendering.ts';
+import { renderAlertmanagerConfiguration, type AlertmanagerRendering, type ConfigSecretState } from '../alertmanager/alertmanager-rendering.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
 
 /** The lists an Alertmanager explanation reads. */
-export type AlertingSnapshot = Pick<ClusterSnapshot, 'alertmanagers' | 'alertmanagerConfigs' | 'namespaces' | 'secrets' | 'unreadable'>;
+export type AlertingSnapshot = Pick<ClusterSnapshot, 'alertmanagers' | 'alertmanagerConfigs' | 'namespaces' | 'secrets' | 'configMaps' | 'unreadable'>;
 
 /** An Alertmanager or an AlertmanagerConfig, by name. */
 export interface NamespacedName {
@@ -87,6 +87,7 @@ export function renderAlertmanagerFromSnapshot(snapshot: AlertingSnapshot, alert
     alertmanagerConfigs: snapshot.alertmanagerConfigs,
     namespaces: namespaceInfos(snapshot),
     secrets: snapshot.secrets,
+    configMaps: snapshot.configMaps,
     unreadable: snapshot.unreadable,
   });
 }

@@ -6,7 +6,7 @@
  * exactly as the running operator does.
  */
 import type { KeyValueSource } from '@promop/config-generator';
-import { configSecretName as alertmanagerConfigSecretName } from '../alertmanager/alertmanager-children.ts';
+import { alertmanagerReferences } from '../alertmanager/alertmanager-rendering.ts';
 import { referencedObjects } from '../reconcile/references.ts';
 import { configSecretName } from '../workload/shard-names.ts';
 import { workloadKind, type PrometheusWorkload } from '../workload/workload-kind.ts';
@@ -30,10 +30,11 @@ export interface ClusterSnapshot extends ClusterObjects {
  * selection and the other verdicts right.
  */
 export async function readReferencedData(reader: KubeReader, objects: ClusterObjects): Promise<Pick<ClusterSnapshot, 'secrets' | 'configMaps' | 'unreadable'>> {
-  const references = referencedObjects(objects);
-  // An Alertmanager's base configuration is the data of its configSecret, which its reconciler reads beside the
-  // Secrets its AlertmanagerConfigs reference.
-  const secretKeys = new Set([...references.secrets, ...objects.alertmanagers.map((each) => `${each.metadata.namespace}/${alertmanagerConfigSecretName(each)}`)]);
+  // The Prometheus family's references, and what the Alertmanagers' reconciler reads (alertmanager-rendering.ts).
+  const references = referencedObjects({ ...objects, alertmanagers: [], alertmanagerConfigs: [] });
+  const ofAlertmanagers = alertmanagerReferences(objects.alertmanagers, objects.alertmanagerConfigs);
+  const secretKeys = new Set([...references.secrets, ...ofAlertmanagers.secrets]);
+  const configMapKeys = new Set([...references.configMaps, ...ofAlertmanagers.configMaps]);
   const unreadable: string[] = [];
   const read = async (kind: 'Secret' | 'ConfigMap', key: string): Promise<KeyValueSource | undefined> => {
     const [namespace, name] = key.split('/') as [string, string];
@@ -53,7 +54,7 @@ export async function readReferencedData(reader: KubeReader, objects: ClusterObj
     }
   };
   const secrets = await inBatches([...secretKeys].sort(), (key) => read('Secret', key));
-  const configMaps = await inBatches([...references.configMaps].sort(), (key) => read('ConfigMap', key));
+  const configMaps = await inBatches([...configMapKeys].sort(), (key) => read('ConfigMap', key));
   return { secrets: secrets.filter(isPresent), configMaps: configMaps.filter(isPresent), unreadable };
 }
 

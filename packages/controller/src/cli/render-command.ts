@@ -15,7 +15,7 @@ import {
 } from '@promop/config-generator';
 import { ALL_KINDS, KINDS, PROMETHEUS_SELECTED_KINDS, VALIDATORS, WORKLOAD_KINDS, kindsSelectedBy, type ResourceOfKind, type ValidationError } from '@promop/crds';
 import { ALERTMANAGER_CONFIG_KEY } from '../alertmanager/alertmanager-children.ts';
-import { renderAlertmanagerConfiguration } from './alertmanager-rendering.ts';
+import { renderAlertmanagerConfiguration } from '../alertmanager/alertmanager-rendering.ts';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
@@ -123,7 +123,7 @@ export function renderManifests(manifests: Manifests): RenderResult {
 
 /** One Alertmanager with the manifests' AlertmanagerConfigs, and its configSecret when the manifests hold it. */
 function renderAlertmanager(alertmanager: ResourceOfKind['Alertmanager'], alertmanagerConfigs: ResourceOfKind['AlertmanagerConfig'][], manifests: Manifests): RenderedAlertmanager {
-  const { output } = renderAlertmanagerConfiguration(alertmanager, { alertmanagerConfigs, namespaces: manifests.namespaces, secrets: manifests.secrets });
+  const { output } = renderAlertmanagerConfiguration(alertmanager, { alertmanagerConfigs, namespaces: manifests.namespaces, secrets: manifests.secrets, configMaps: manifests.configMaps });
   const ref: ResourceRef = { kind: 'Alertmanager', namespace: alertmanager.metadata?.namespace ?? '', name: alertmanager.metadata?.name ?? '' };
   const verdictsFile = `${JSON.stringify(output.verdicts, null, 2)}\n`;
   return output.ok

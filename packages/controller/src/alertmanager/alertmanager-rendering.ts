@@ -1,0 +1,89 @@
+/**
+ * An Alertmanager's configuration built from a set of objects: what its reconciler (reconcile-alertmanager.ts)
+ * writes, and what `promop render`, `explain` and `diff` show, so the four judge an Alertmanager alike. The base
+ * configuration is key alertmanager.yaml of its configSecret (`spec.configSecret`, else `alertmanager-<name>`);
+ * the configuration that sends nothing when that Secret does not exist; a refusal when the Secret lacks the key;
+ * no configSecret at all when `spec.alertmanagerConfiguration` names the AlertmanagerConfig that makes the top
+ * level (as upstream). Every AlertmanagerConfig is a candidate. Pure.
+ */
+import { generateAlertmanagerConfiguration, type AlertmanagerConfiguration, type KeyValueSource, type NamespaceInfo } from '@promop/config-generator';
+import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
+import { referencedObjects, type ReferencesMemo } from '../reconcile/references.ts';
+import { ALERTMANAGER_CONFIG_KEY, configSecretName } from './alertmanager-children.ts';
+
+/** What an Alertmanager's configuration is built from besides the Alertmanager. */
+export interface AlertmanagerSources {
+  /** Every AlertmanagerConfig: the Alertmanager's selectors pick among them. */
+  alertmanagerConfigs: readonly AlertmanagerConfig[];
+  namespaces: readonly NamespaceInfo[];
+  /** The Secrets alertmanagerReferences names, those that exist. */
+  secrets: readonly KeyValueSource[];
+  /** The ConfigMaps it names, those that exist. */
+  configMaps?: readonly KeyValueSource[];
+  /** Objects the reader may not read, as `Secret <namespace>/<name>` (cluster-snapshot.ts). */
+  unreadable?: readonly string[];
+}
+
+/**
+ * The state of the configSecret: `missing` runs the configuration that sends nothing; `unreadable` is judged as
+ * missing; `unused`: spec.alertmanagerConfiguration makes the top level instead.
+ */
+export type ConfigSecretState = 'present' | 'missing' | 'unreadable' | 'unused';
+
+/** The generator's answer, with the configSecret it read. */
+export interface AlertmanagerRendering {
+  configSecret: { name: string; state: ConfigSecretState };
+  output: AlertmanagerConfiguration;
+}
+
+/** Builds the configuration of `alertmanager` from `sources`. */
+export function renderAlertmanagerConfiguration(alertmanager: Alertmanager, sources: AlertmanagerSources): AlertmanagerRendering {
+  const namespace = alertmanager.metadata.namespace ?? '';
+  const name = configSecretName(alertmanager);
+  const generate = (baseConfig: string | undefined) => generateAlertmanagerConfiguration({
+    alertmanager,
+    baseConfig,
+    configSecretName: name,
+    alertmanagerConfigs: sources.alertmanagerConfigs,
+    namespaces: sources.namespaces,
+    secrets: sources.secrets,
+    configMaps: sources.configMaps ?? [],
+  });
+  if (alertmanager.spec?.alertmanagerConfiguration) return { configSecret: { name, state: 'unused' }, output: generate(undefined) };
+  const secret = sources.secrets.find((each) => each.namespace === namespace && each.name === name);
+  // An unreadable Secret stands in with every key (cluster-snapshot.ts): judged as missing instead, never parsed.
+  const state: ConfigSecretState = sources.unreadable?.includes(`Secret ${namespace}/${name}`) ? 'unreadable' : secret ? 'present' : 'missing';
+  const base = state === 'present' ? secret : undefined;
+  const output = generate(base?.data[ALERTMANAGER_CONFIG_KEY]);
+  if (base && !Object.hasOwn(base.data, ALERTMANAGER_CONFIG_KEY)) {
+    // Refused as upstream refuses it. Which objects the selectors leave out does not depend on the base
+    // configuration, so they keep their verdicts, as when the generator itself refuses a base configuration.
+    const problem = { path: 'spec.configSecret', message: `Secret ${name} has no key ${ALERTMANAGER_CONFIG_KEY}` };
+    return { configSecret: { name, state }, output: { ok: false, problem, verdicts: output.verdicts.filter((verdict) => !verdict.selected) } };
+  }
+  return { configSecret: { name, state }, output };
+}
+
+/**
+ * The Secrets and ConfigMaps (`namespace/name`) the configurations of `alertmanagers` are built from: each one's
+ * configSecret and the Secrets of its `alertmanagerConfiguration.global` (its own namespace), and what the
+ * AlertmanagerConfigs reference (each in its own namespace). Nothing else of an Alertmanager is read. `memo`
+ * keeps the references of unchanged AlertmanagerConfigs between calls.
+ */
+export function alertmanagerReferences(
+  alertmanagers: readonly Alertmanager[], alertmanagerConfigs: readonly AlertmanagerConfig[], memo?: ReferencesMemo,
+): { secrets: Set<string>; configMaps: Set<string> } {
+  const found = referencedObjects({ alertmanagerConfigs }, memo);
+  const secrets = new Set(found.secrets);
+  const configMaps = new Set(found.configMaps);
+  for (const each of alertmanagers) {
+    secrets.add(`${each.metadata.namespace}/${configSecretName(each)}`);
+    const global = each.spec?.alertmanagerConfiguration?.global;
+    if (!global) continue;
+    const globalOnly = { ...each, spec: { alertmanagerConfiguration: { global } } } as Alertmanager;
+    const ofGlobal = referencedObjects({ alertmanagers: [globalOnly] });
+    for (const key of ofGlobal.secrets) secrets.add(key);
+    for (const key of ofGlobal.configMaps) configMaps.add(key);
+  }
+  return { secrets, configMaps };
+}
