@@ -230,6 +230,26 @@ test('an Alertmanager the instance selector does not match gets no children and 
   expect(service.metadata?.ownerReferences?.map((owner) => owner.name)).not.toContain('foreign');
 }, 60_000);
 
+test('spec.alertmanagerConfiguration: the named AlertmanagerConfig makes the configuration, its global section reads the Alertmanager\'s namespace, and no configSecret is looked for', async () => {
+  const SLACK = `https://hooks.slack.example/services/${id}`;
+  await world.createSecret(MONITORING, 'slack', { url: SLACK });
+  await world.createObject('AlertmanagerConfig', MONITORING, 'platform-routing', {
+    route: { receiver: 'platform-slack', groupBy: ['alertname'] },
+    receivers: [{ name: 'platform-slack', slackConfigs: [{ channel: '#alerts' }] }],
+  });
+  await world.createObject('Alertmanager', MONITORING, 'toplevel', {
+    replicas: 1, alertmanagerConfiguration: { name: 'platform-routing', global: { slackApiUrl: { name: 'slack', key: 'url' } } },
+  }, INSTANCE);
+  const stored = await eventually(() => readAlertmanager('toplevel'), (alertmanager) => reconciled(alertmanager)?.status === 'True');
+  expect(reconciled(stored)?.message).toBeUndefined();
+  const config = load(await generatedConfig('toplevel')) as { global?: Record<string, unknown>; route?: { receiver?: string }; receivers?: { name: string }[] };
+  expect(config.global?.slack_api_url).toBe(SLACK);
+  expect(config.route?.receiver).toBe(`${MONITORING}/platform-routing/platform-slack`);
+  const file = join(mkdtempSync(join(tmpdir(), 'promop-am-')), 'alertmanager.yaml');
+  writeFileSync(file, await generatedConfig('toplevel'));
+  expect(spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' }).status).toBe(0);
+}, 60_000);
+
 describe('an Alertmanager selecting the teams\' AlertmanagerConfigs', () => {
   const TEAMS_BASE = 'route:\n  receiver: platform\nreceivers:\n- name: platform\n';
   const HOOK_MARKER = `hook-token-${id}`;
