@@ -57,6 +57,8 @@ export interface StatefulSetIdentity {
   /** Its `app.kubernetes.io/managed-by` label: `promop`, `prometheus-operator`, or absent. */
   managedBy: string | undefined;
   ownerUids: string[];
+  /** `spec.replicas` (1 when unset, as Kubernetes defaults it). */
+  replicas: number;
 }
 
 /** The child kinds promop writes. */
@@ -184,12 +186,23 @@ export class ChildWriter {
    */
   async statefulSetIdentity(namespace: string, name: string): Promise<StatefulSetIdentity | undefined> {
     try {
-      const { metadata } = await this.#api.getJson<V1StatefulSet>(this.#path('StatefulSet', namespace, name));
+      const { metadata, spec } = await this.#api.getJson<V1StatefulSet>(this.#path('StatefulSet', namespace, name));
       return {
         uid: metadata?.uid ?? '',
         managedBy: metadata?.labels?.[MANAGED_BY_LABEL],
         ownerUids: (metadata?.ownerReferences ?? []).map((owner) => owner.uid),
+        replicas: spec?.replicas ?? 1,
       };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** The uid of pod `namespace/name` as the API server has it now; undefined when absent. */
+  async podUid(namespace: string, name: string): Promise<string | undefined> {
+    try {
+      return (await this.#api.getJson<{ metadata?: { uid?: string } }>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`)).metadata?.uid;
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;

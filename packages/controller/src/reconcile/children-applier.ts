@@ -18,6 +18,7 @@ import type { DesiredChildren } from './desired-children.ts';
 import { KnownContents } from './known-contents.ts';
 import type { ReconcilerCaches, ReconcilerChildren } from './reconciler-ports.ts';
 import { DELETION_DEADLINE_ANNOTATION, removedShardAction } from './shard-retention.ts';
+import { OrphanedPods } from './orphaned-pods.ts';
 
 /** Applies of independent children (rule ConfigMaps, scrape file Secrets) in flight at once. */
 const CHILD_APPLIES_IN_FLIGHT = 8;
@@ -44,15 +45,27 @@ export class ChildrenApplier {
   readonly #writes: ChildWrites;
   /** Per Prometheus key, what its Secrets and ConfigMaps are known to hold (known-contents.ts). */
   readonly #known = new Map<string, KnownContents>();
+  /** Pods of replaced StatefulSets of other operators, until they are gone (orphaned-pods.ts). */
+  readonly #orphans: OrphanedPods;
 
   constructor(deps: ChildrenApplierDependencies) {
     this.#deps = deps;
     this.#writes = new ChildWrites(deps);
+    this.#orphans = new OrphanedPods(deps.children);
   }
 
   /** Forgets what the children of Prometheus `key` hold (it is gone). */
   forget(key: string): void {
     this.#known.delete(key);
+    this.#orphans.forget(key);
+  }
+
+  /**
+   * Makes promop's StatefulSets start the pods whose names orphans of a replaced StatefulSet held, as soon as those
+   * are gone; resolves true while orphans remain (reconcile again in ORPHAN_CHECK_INTERVAL_MS).
+   */
+  replaceGoneOrphans(key: string, log: Logger): Promise<boolean> {
+    return this.#orphans.replaceGone(key, log);
   }
 
   #knownOf(key: string): KnownContents {
@@ -100,7 +113,7 @@ export class ChildrenApplier {
     if (desired.service) await writes.applyOne('Service', desired.service, caches.ownedServices.get(nameOf(desired.service), namespace), (b) => children.applyService(b), log);
     const statefulSets: V1StatefulSet[] = [];
     for (const statefulSet of desired.statefulSets) {
-      statefulSets.push(await this.#applyStatefulSet(statefulSet, caches.ownedStatefulSets.get(nameOf(statefulSet), namespace), log));
+      statefulSets.push(await this.#applyStatefulSet(key, statefulSet, caches.ownedStatefulSets.get(nameOf(statefulSet), namespace), log));
     }
     return { statefulSets, writtenAt, configSecretUids };
   }
@@ -112,12 +125,12 @@ export class ChildrenApplier {
    * new StatefulSet adopts them (same selector). A shard that was retained after a scale-down and is wanted again
    * loses its deletion deadline.
    */
-  async #applyStatefulSet(statefulSet: V1StatefulSet, cached: V1StatefulSet | undefined, log: Logger): Promise<V1StatefulSet> {
+  async #applyStatefulSet(key: string, statefulSet: V1StatefulSet, cached: V1StatefulSet | undefined, log: Logger): Promise<V1StatefulSet> {
     const { children } = this.#deps;
     const apply = (body: V1StatefulSet) => children.applyStatefulSet(body);
     const namespace = statefulSet.metadata?.namespace ?? '';
     const name = nameOf(statefulSet);
-    if (!cached) await this.#replaceForeignStatefulSet(statefulSet, log);
+    if (!cached) await this.#replaceForeignStatefulSet(key, statefulSet, log);
     let stored: V1StatefulSet;
     try {
       stored = (await this.#writes.applyOne('StatefulSet', statefulSet, cached, apply, log)).stored;
@@ -149,7 +162,7 @@ export class ChildrenApplier {
    * is before promop created one; a StatefulSet the Prometheus does not own is left to the apply, whose refusal is
    * reported in status.
    */
-  async #replaceForeignStatefulSet(statefulSet: V1StatefulSet, log: Logger): Promise<void> {
+  async #replaceForeignStatefulSet(key: string, statefulSet: V1StatefulSet, log: Logger): Promise<void> {
     const { children } = this.#deps;
     const namespace = statefulSet.metadata?.namespace ?? '';
     const name = nameOf(statefulSet);
@@ -161,6 +174,7 @@ export class ChildrenApplier {
     await children.untilStatefulSetGone(namespace, name, existing.uid);
     log.info({ child: 'StatefulSet', childName: name, previousUid: existing.uid, previousManager: existing.managedBy ?? '(none)' },
       'StatefulSet another operator created for this Prometheus deleted (pods orphaned, not deleted); creating promop\'s');
+    await this.#orphans.record(key, namespace, name, existing.replicas, log);
   }
 
   /** Deletes children of Prometheus `key` that the current spec no longer wants (removed shards, emptied scrape file slots, fewer rule ConfigMaps). */

@@ -8,6 +8,7 @@
  * the reconciler is tested by the operator's API-server tests.
  */
 import type { Prometheus, ServiceMonitor } from '@promop/crds';
+import { ORPHAN_CHECK_INTERVAL_MS, ORPHAN_GONE_ANNOTATION } from './orphaned-pods.ts';
 import { pino } from 'pino';
 import { PrometheusReconciler } from './reconcile-prometheus.ts';
 import { apiError, FakeCluster, FakeReloader } from './test-reconciler-fakes.ts';
@@ -305,17 +306,35 @@ describe('reconcile of one Prometheus', () => {
   });
 
   it('prometheus-operator\'s StatefulSet of the same Prometheus is deleted without its pods, then promop\'s created; another\'s is left to the apply', async () => {
-    const { cluster, logLines, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
-    cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['uid-main'] });
+    const { cluster, logLines, requeued, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
+    cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['uid-main'], replicas: 2 });
+    cluster.pods.set('monitoring/prometheus-main-0', 'uid-po-0');
+    cluster.pods.set('monitoring/prometheus-main-1', 'uid-po-1');
     await expect(reconcileAndBind()).resolves.toBe('done');
     const statefulSetWrites = (writes: typeof cluster.writes) => writes.flatMap((write) => (write.to === 'child' && write.kind === 'StatefulSet' ? [write.op] : []));
     expect(statefulSetWrites(cluster.writes)).toEqual(['orphan-delete', 'apply']);
     expect(logLines.find((line) => line.previousUid === 'uid-po-sts')).toMatchObject({ previousManager: 'prometheus-operator', childName: 'prometheus-main' });
     expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+    // Its pods keep running: promop looks again shortly, and touches its StatefulSet as soon as one is gone, so the
+    // StatefulSet controller starts promop's pod then instead of after its back-off.
+    expect(requeued).toEqual([{ key: KEY, delayMs: ORPHAN_CHECK_INTERVAL_MS }]);
+    cluster.writes.length = 0;
+    await reconcileAndBind();
+    expect(statefulSetWrites(cluster.writes)).toEqual([]);
+    cluster.pods.delete('monitoring/prometheus-main-0');
+    await reconcileAndBind();
+    expect(statefulSetWrites(cluster.writes)).toEqual(['annotate']);
+    expect(cluster.caches.ownedStatefulSets.get('prometheus-main', 'monitoring')?.metadata?.annotations?.[ORPHAN_GONE_ANNOTATION]).toBe('prometheus-main-0/uid-po-0');
+    expect(requeued).toHaveLength(3);
+    cluster.pods.set('monitoring/prometheus-main-1', 'uid-promop-1');
+    await reconcileAndBind();
+    expect(statefulSetWrites(cluster.writes)).toEqual(['annotate', 'annotate']);
+    // None left: no more looking.
+    expect(requeued).toHaveLength(3);
 
     // A StatefulSet of that name the Prometheus does not own is not promop's to delete.
     const other = setUp(prometheus(), serviceMonitor('good'));
-    other.cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-someone', managedBy: 'someone', ownerUids: ['uid-other'] });
+    other.cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-someone', managedBy: 'someone', ownerUids: ['uid-other'], replicas: 1 });
     await other.reconcileAndBind();
     expect(statefulSetWrites(other.cluster.writes)).toEqual(['apply']);
   });

@@ -39,6 +39,7 @@ import type { ReconciledVerdict } from './prometheus-status.ts';
 import { ReferencesMemo, referencedObjects } from './references.ts';
 import type { CacheReader, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus } from './reconciler-ports.ts';
 import { reloadShards } from './shard-reload.ts';
+import { ORPHAN_CHECK_INTERVAL_MS } from './orphaned-pods.ts';
 import { VerdictRecorder } from './verdict-recorder.ts';
 import type { ProcessOutcome } from './work-queue.ts';
 
@@ -184,6 +185,7 @@ export class PrometheusReconciler {
     // config, and waiting for them held back the next reconcile.
     handVerdicts();
     await this.#children.deleteLeftovers(key, prometheus, built.value, log);
+    if (await this.#children.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
 
     const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log);
     const reconciled: ReconciledVerdict = reload.failures.length > 0

@@ -23,7 +23,8 @@ export type ReconcilerCaches = { readonly [K in keyof ClusterCaches]: CacheReade
 /** The writes of promop's children (StatefulSets, Services, Secrets, ConfigMaps) the reconciler makes. */
 export type ReconcilerChildren = Pick<ChildWriter,
   | 'writeSecret' | 'writeConfigMap' | 'read' | 'applyService' | 'applyStatefulSet' | 'mergePatch'
-  | 'statefulSetUid' | 'statefulSetIdentity' | 'deleteStatefulSetKeepingPods' | 'untilStatefulSetGone' | 'annotateStatefulSet' | 'delete'>;
+  | 'statefulSetUid' | 'statefulSetIdentity' | 'deleteStatefulSetKeepingPods' | 'untilStatefulSetGone' | 'annotateStatefulSet' | 'delete'
+  | 'podUid'>;
 
 /** Status writes of Prometheus objects, monitors and rules (a 409 when the resourceVersion is stale). */
 export type ReconcilerStatus = Pick<StatusWriter, 'apply'>;

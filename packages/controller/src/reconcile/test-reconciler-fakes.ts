@@ -96,6 +96,8 @@ export class FakeCluster {
   readonly existing = new Set<string>();
   /** StatefulSets by `namespace/name` that another operator wrote: not in promop's owned cache (statefulSetIdentity). */
   readonly foreignStatefulSets = new Map<string, StatefulSetIdentity>();
+  /** Pods by `namespace/name` → uid (the orphans of a replaced StatefulSet). */
+  readonly pods = new Map<string, string>();
   /** Throws the returned error for a write it returns one for. */
   fail: (write: Write) => Error | undefined = () => undefined;
   /** Called when a status write starts; the write waits for the promise it returns, if any. */
@@ -156,7 +158,7 @@ export class FakeCluster {
     statefulSetUid: async (namespace, name) => (this.caches.ownedStatefulSets.get(name, namespace)?.metadata?.uid ?? this.foreignStatefulSets.get(`${namespace}/${name}`)?.uid),
     statefulSetIdentity: async (namespace, name) => {
       const owned = this.caches.ownedStatefulSets.get(name, namespace);
-      if (owned) return { uid: owned.metadata?.uid ?? '', managedBy: MANAGED_BY, ownerUids: (owned.metadata?.ownerReferences ?? []).map((owner) => owner.uid) };
+      if (owned) return { uid: owned.metadata?.uid ?? '', managedBy: MANAGED_BY, ownerUids: (owned.metadata?.ownerReferences ?? []).map((owner) => owner.uid), replicas: owned.spec?.replicas ?? 1 };
       return this.foreignStatefulSets.get(`${namespace}/${name}`);
     },
     deleteStatefulSetKeepingPods: async (namespace, name) => {
@@ -165,6 +167,7 @@ export class FakeCluster {
       this.foreignStatefulSets.delete(`${namespace}/${name}`);
     },
     untilStatefulSetGone: async () => undefined,
+    podUid: async (namespace, name) => this.pods.get(`${namespace}/${name}`),
     annotateStatefulSet: async (namespace, name, annotations) => {
       this.#write({ to: 'child', op: 'annotate', kind: 'StatefulSet', name });
       const current = this.caches.ownedStatefulSets.get(name, namespace);
