@@ -2,10 +2,10 @@
  * A real Alertmanager for tests, listening on 127.0.0.1 only, without the cluster mesh (an empty
  * `--cluster.listen-address` turns it off, so it gossips with nobody and dials no peer).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, logTail, startProcess, stopProcess, waitUntil, type ManagedProcess } from './child-processes.ts';
+import { freePort, logTail, startProcess, startUntilReady, type ManagedProcess } from './child-processes.ts';
 import { toolPath } from './tools.ts';
 
 /** A running Alertmanager. */
@@ -31,22 +31,6 @@ export async function startAlertmanager(configFile: string, options: { routePref
     '--cluster.listen-address=',
     ...(prefix ? [`--web.route-prefix=${prefix}`] : []),
   ], join(dir, 'alertmanager.log'));
-  const stop = async (): Promise<void> => {
-    await stopProcess(managed);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const isReady = async (): Promise<boolean> => {
-    try {
-      return (await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) })).ok;
-    } catch {
-      return false; // not listening yet
-    }
-  };
-  try {
-    await waitUntil('alertmanager', managed, isReady);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const { stop } = await startUntilReady(managed, `${url}/-/ready`, dir);
   return { url, pid: managed.pid, log: () => logTail(managed), stop };
 }

@@ -5,7 +5,7 @@
  * the owning Node process is gone, even after SIGKILL, when no exit handler runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A started child. */
@@ -132,4 +132,30 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(address.port));
     });
   });
+}
+
+/**
+ * A started program that serves `readyUrl` once it can take requests (Prometheus' and Alertmanager's `/-/ready`):
+ * resolves when that answers 2xx; `stop` ends the program and removes `dir`, its working directory. A program
+ * that never becomes ready is stopped and the wait's error thrown.
+ */
+export async function startUntilReady(managed: ManagedProcess, readyUrl: string, dir: string): Promise<{ stop: () => Promise<void> }> {
+  const stop = async (): Promise<void> => {
+    await stopProcess(managed);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const isReady = async (): Promise<boolean> => {
+    try {
+      return (await fetch(readyUrl, { signal: AbortSignal.timeout(1000) })).ok;
+    } catch {
+      return false; // not listening yet
+    }
+  };
+  try {
+    await waitUntil(managed.name, managed, isReady);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
 }

@@ -11,7 +11,7 @@ export { toolPath, REPO_ROOT, type ToolName } from './tools.ts';
 export { runPromtool, type PromtoolResult } from './promtool.ts';
 export { startPrometheus, type PrometheusProcess, type PrometheusStartOptions } from './prometheus-process.ts';
 export { startAlertmanager, type AlertmanagerProcess } from './alertmanager-process.ts';
-export { freePort, isAlive, logTail, startProcess, stopProcess, waitUntil, type ManagedProcess } from './child-processes.ts';
+export { freePort, isAlive, logTail, startProcess, startUntilReady, stopProcess, waitUntil, type ManagedProcess } from './child-processes.ts';
 export { tcpSockets, isLoopback, type ProcessSocket } from './process-sockets.ts';
 export { createClientCert, createPki, type Pki, type PkiOptions } from './pki.ts';
 export {

@@ -3,10 +3,10 @@
  * in-cluster Kubernetes settings, so kubernetes_sd_configs without `api_server` cannot discover
  * (and therefore never dial) anything.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, logTail, startProcess, stopProcess, waitUntil, type ManagedProcess } from './child-processes.ts';
+import { freePort, logTail, startProcess, startUntilReady, type ManagedProcess } from './child-processes.ts';
 import { toolPath } from './tools.ts';
 
 /** A running Prometheus. */
@@ -48,23 +48,7 @@ export async function startPrometheus(configFile: string, env: Record<string, st
     '--web.enable-lifecycle',
     ...(options.args ?? []),
   ], join(dir, 'prometheus.log'), childEnv);
-  const stop = async (): Promise<void> => {
-    await stopProcess(managed);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const isReady = async (): Promise<boolean> => {
-    try {
-      return (await fetch(`${url}/-/ready`, { signal: AbortSignal.timeout(1000) })).ok;
-    } catch {
-      return false; // not listening yet
-    }
-  };
-  try {
-    await waitUntil('prometheus', managed, isReady);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const { stop } = await startUntilReady(managed, `${url}/-/ready`, dir);
   return {
     url,
     pid: managed.pid,
