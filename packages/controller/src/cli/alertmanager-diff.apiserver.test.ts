@@ -3,15 +3,14 @@
  * with a kubeconfig). No operator runs: diff renders with the generator alone, from what it reads. Other suites'
  * Alertmanagers and Prometheus objects share the cluster, so each test reads this suite's Alertmanager's section.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS } from '@promop/crds';
-import { applyCrds, REPO_ROOT, sharedTestEnv, untilServed } from '@promop/testkit';
+import { applyCrds, sharedTestEnv, untilServed } from '@promop/testkit';
+import { runPromop } from '../test-support/promop-cli.ts';
 
 const id = randomBytes(3).toString('hex');
 const MONITORING = `amdiff-monitoring-${id}`;
@@ -19,24 +18,12 @@ const TEAM = `amdiff-team-${id}`;
 const ALERTING = { 'promop.test/alerting-by': `diff-${id}` };
 /** A credential in the base configuration, in a team's Secret and in the manifests' Secrets: no output may hold it. */
 const MARKER = `secret-marker-${id}`;
-const BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
 
 let core: CoreV1Api;
 let custom: CustomObjectsApi;
 let dir: string;
 
-async function promop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, '--kubeconfig', sharedTestEnv().kubeconfigPath], {
-      cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 256 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const promop = runPromop;
 
 /** The lines about this suite's Alertmanager, up to the next object's. */
 function sectionOfMain(report: string): string {

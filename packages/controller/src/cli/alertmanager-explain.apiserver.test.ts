@@ -4,15 +4,13 @@
  * reads. Other suites' Alertmanagers share the cluster, so each test looks at this suite's Alertmanager and checks
  * the exit status against the outcome over all of them.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS } from '@promop/crds';
-import { applyCrds, REPO_ROOT, sharedTestEnv, untilServed } from '@promop/testkit';
+import { applyCrds, sharedTestEnv, untilServed } from '@promop/testkit';
 import { load } from 'js-yaml';
 import type { AlertmanagerConfigExplanation, AlertmanagerExplanation } from './alertmanager-explanation.ts';
+import { runPromop } from '../test-support/promop-cli.ts';
 
 const id = randomBytes(3).toString('hex');
 const MONITORING = `am-monitoring-${id}`;
@@ -21,24 +19,12 @@ const OUTSIDER = `am-outsider-${id}`;
 const ALERTING = { 'promop.test/alerting-by': id };
 /** A credential in the base configuration and in a team's Secret: no output may hold it. */
 const MARKER = `secret-marker-${id}`;
-const BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
 const EXIT = { accepted: 0, rejected: 3, 'not-judged': 3, 'not-selected': 4 } as const;
 
 let core: CoreV1Api;
 let custom: CustomObjectsApi;
 
-async function promop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, '--kubeconfig', sharedTestEnv().kubeconfigPath], {
-      cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 256 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const promop = runPromop;
 
 const createObject = (kind: 'Alertmanager' | 'AlertmanagerConfig', namespace: string, name: string, spec: object) => custom.createNamespacedCustomObject({
   group: GROUP, version: API_VERSIONS[kind], plural: PLURALS[kind], namespace,

@@ -4,20 +4,20 @@
  * diff printed for a new ServiceMonitor, applied with patch(1) to the operator's prometheus.yaml, gives exactly the
  * prometheus.yaml the operator writes once the manifest is really applied.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed } from '@promop/testkit';
-import { REPO_ROOT, sharedTestEnv, toolPath } from '@promop/testkit';
+import { sharedTestEnv, toolPath } from '@promop/testkit';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
 import { eventually } from '@promop/testkit';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
+import { runPromop } from '../test-support/promop-cli.ts';
 
 const id = randomBytes(3).toString('hex');
 const OPERATOR_NS = `promop-system-${id}`;
@@ -26,7 +26,6 @@ const TEAM = `team-${id}`;
 const LIVE_PASSWORD = `live-pw-${id}-Zq8`;
 const NEW_PASSWORD = `new-pw-${id}-Xr5`;
 const SCRAPED = { 'promop.test/scraped-by': id };
-const BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
 
 let admin: KubeConfig;
 let core: CoreV1Api;
@@ -36,16 +35,7 @@ let dir: string;
 
 const crd = (plural: string, namespace: string) => ({ group: GROUP, version: VERSION, plural, namespace });
 
-async function promop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, '--kubeconfig', sharedTestEnv().kubeconfigPath], { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const promop = runPromop;
 
 /** The part of the report about this suite's Prometheus (other suites' Prometheus objects share the cluster). */
 function sectionOfMain(report: string, header = `Prometheus ${MONITORING}/main`): string {

@@ -5,21 +5,20 @@
  * configuration: the test then writes a loaded replica into the Prometheus' status (as the reloader does once it has
  * verified a pod) with the operator stopped, and explain must say "loaded", having checked the hash.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed } from '@promop/testkit';
-import { REPO_ROOT, sharedTestEnv } from '@promop/testkit';
+import { sharedTestEnv } from '@promop/testkit';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
 import { eventually } from '@promop/testkit';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
 import type { PrometheusExplanation, ResourceExplanation } from './explanation.ts';
+import { runPromop } from '../test-support/promop-cli.ts';
 
 const id = randomBytes(3).toString('hex');
 const OPERATOR_NS = `promop-system-${id}`;
@@ -29,7 +28,6 @@ const UNLABELLED = `unlabelled-${id}`;
 const EDGE = `edge-${id}`;
 const SCRAPED = { 'promop.test/scraped-by': id };
 const SCRAPED_BY_AGENT = { 'promop.test/agent-scraped-by': id };
-const BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
 
 let admin: KubeConfig;
 let core: CoreV1Api;
@@ -40,22 +38,7 @@ let dir: string;
 const crd = (plural: string, namespace: string) => ({ group: GROUP, version: VERSION, plural, namespace });
 
 /** Runs the command as a user does; a non-zero exit is a result, not an error. */
-async function promop(args: string[], kubeconfig = sharedTestEnv().kubeconfigPath): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, '--kubeconfig', kubeconfig], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, NODE_OPTIONS: '' },
-      // The shared control plane holds every suite's monitors, and explain of a Prometheus lists those it does not
-      // select: more than execFile's default 1 MiB when a large suite ran first.
-      maxBuffer: 256 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const promop = runPromop;
 
 /** The judgement of this suite's Prometheus (other suites' Prometheus objects share the cluster). */
 const ofMain = (explanation: ResourceExplanation) => explanation.prometheuses.find((judgement) => judgement.prometheus.kind === 'Prometheus' && judgement.prometheus.namespace === MONITORING && judgement.prometheus.name === 'main');
