@@ -208,6 +208,21 @@ const scrapeConfigCases: CompatCase[] = [
     objects: [scrapeConfig('s', { azureSDConfigs: [{ subscriptionID: 'sub', tenantID: 't', clientID: 'c', clientSecret: creds('client-secret'), resourceGroup: 'rg', refreshInterval: '5m', port: 9100, basicAuth: { username: creds('user'), password: creds('password') } }, { authenticationMethod: 'ManagedIdentity', subscriptionID: 'sub2' }] })],
   },
   { name: 'sc-gce-sd', objects: [scrapeConfig('s', { gceSDConfigs: [{ project: 'p', zone: 'europe-west1-b', filter: 'labels.a=b', refreshInterval: '2m', port: 9100, tagSeparator: ';' }] })] },
+  {
+    name: 'sc-openstack-sd',
+    objects: [
+      scrapeConfig('s', {
+        openstackSDConfigs: [
+          {
+            role: 'Instance', region: 'RegionOne', identityEndpoint: 'https://keystone:5000/v3', username: 'u', userid: 'uid', password: creds('password'), domainName: 'Default', domainID: 'd', projectName: 'p', projectID: 'pid',
+            applicationCredentialName: 'ac', applicationCredentialId: 'acid', applicationCredentialSecret: creds('client-secret'), allTenants: true, refreshInterval: '2m', port: 9100, availability: 'internal', tlsConfig: caFromConfigMap,
+          },
+          { role: 'Hypervisor', region: 'RegionTwo' },
+          { role: 'LoadBalancer', region: 'r', availability: 'admin' },
+        ],
+      }),
+    ],
+  },
   { name: 'sc-digitalocean-sd', objects: [scrapeConfig('s', { digitalOceanSDConfigs: [{ authorization: { credentials: creds('token') }, proxyUrl: 'http://proxy:3128', followRedirects: true, enableHTTP2: true, tlsConfig: fullTls, port: 9100, refreshInterval: '1m' }, { oauth2 }] })] },
   { name: 'sc-kuma-sd', objects: [scrapeConfig('s', { kumaSDConfigs: [{ server: 'https://kuma:5676', clientID: 'p', refreshInterval: '30s', fetchTimeout: '2m', basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: caFromConfigMap, followRedirects: false, enableHTTP2: true }] })] },
   { name: 'sc-eureka-sd', objects: [scrapeConfig('s', { eurekaSDConfigs: [{ server: 'http://eureka:8761/eureka', authorization: { credentials: creds('token') }, tlsConfig: caFromConfigMap, proxyUrl: 'http://proxy:3128', followRedirects: true, enableHTTP2: false, refreshInterval: '30s' }] })] },
@@ -220,6 +235,18 @@ const scrapeConfigCases: CompatCase[] = [
   { name: 'sc-nomad-sd', objects: [scrapeConfig('s', { nomadSDConfigs: [{ server: 'https://nomad:4646', allowStale: false, namespace: 'apps', region: 'eu', tagSeparator: ';', refreshInterval: '30s', authorization: { credentials: creds('token') }, proxyUrl: 'http://proxy:3128', tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: true }] })] },
   // v2.40: prometheus-operator v0.93 refuses every ScrapeConfig for an older Prometheus (its OVHcloud check runs
   // whatever the object holds). EC2's TLS is dropped with a warning on both sides; a Hetzner labelSelector refused.
+  {
+    name: 'sc-dockerswarm-sd',
+    objects: [
+      scrapeConfig('s', {
+        dockerSwarmSDConfigs: [
+          { host: 'tcp://swarm:2376', role: 'Tasks', port: 9100, filters: [{ name: 'label', values: ['a=b'] }, { name: 'desired-state', values: ['running'] }], refreshInterval: '1m', basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: caFromConfigMap, proxyUrl: 'http://proxy:3128', followRedirects: true, enableHTTP2: false },
+          { host: 'unix:///var/run/docker.sock', role: 'Nodes', authorization: { credentials: creds('token') } },
+          { host: 'http://swarm:2375', role: 'Services', oauth2 },
+        ],
+      }),
+    ],
+  },
   { name: 'sc-opaque-sd-v2-40', prometheusSpec: { version: 'v2.40.0' }, objects: [scrapeConfig('s', { ec2SDConfigs: [{ region: 'r', tlsConfig: caFromConfigMap }], linodeSDConfigs: [{ authorization: { credentials: creds('token') } }] }), scrapeConfig('h', { hetznerSDConfigs: [{ role: 'hcloud', labelSelector: 'a=b' }] })] },
 ];
 

@@ -114,8 +114,8 @@ describe('a bad ScrapeConfig', () => {
   };
 
   it.each([
-    ['OpenStack discovery, which promop does not render', { openstackSDConfigs: [{ role: 'Instance', region: 'r' }] }, 'spec.openstackSDConfigs', 'OpenStack service discovery is not rendered by promop'],
-    ['Docker Swarm discovery next to a supported one', { staticConfigs: [{ targets: ['a:80'] }], dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'Tasks' }] }, 'spec.dockerSwarmSDConfigs', 'Docker Swarm service discovery is not rendered'],
+    ['IONOS discovery, which promop does not render', { ionosSDConfigs: [{ datacenterID: 'd', authorization: { credentials: { name: 'creds', key: 'token' } } }] }, 'spec.ionosSDConfigs', 'IONOS service discovery is not rendered by promop'],
+    ['IONOS discovery next to a supported one', { staticConfigs: [{ targets: ['a:80'] }], ionosSDConfigs: [{ datacenterID: 'd', authorization: { credentials: { name: 'creds', key: 'token' } } }] }, 'spec.ionosSDConfigs', 'IONOS service discovery is not rendered'],
     ['a timeout longer than the interval', { scrapeInterval: '10s', scrapeTimeout: '20s' }, 'spec.scrapeTimeout', 'longer than scrapeInterval 10s'],
     ['a relabeling with a bad regex', { relabelings: [{ regex: '(', action: 'drop' }] }, 'spec.relabelings[0].regex', ''],
     ['two authentication methods', { basicAuth, authorization: { credentials: { name: 'creds', key: 'token' } } }, 'spec', 'only one authentication method'],

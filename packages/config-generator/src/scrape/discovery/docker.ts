@@ -8,13 +8,16 @@ import { opaqueKind, put, requireVersion } from './discovery-kind.ts';
 import { duration, filters, flag, port, renderFilters, text } from './opaque-fields.ts';
 import { ALL_CLIENT_FIELDS } from './sd-client.ts';
 
+/** The CRD's pattern for a Docker daemon address (Docker and Docker Swarm discovery): a URL with a scheme. */
+export const DAEMON_ADDRESS_RULE = { regex: /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/.+$/, says: 'must be a daemon address with a scheme, such as unix:///var/run/docker.sock or tcp://docker:2375' };
+
 export const dockerDiscovery = opaqueKind({
   field: 'dockerSDConfigs',
   key: 'docker_sd_configs',
   name: 'Docker',
   since: '2.27.0',
   rules: {
-    host: text({ nonEmpty: true, pattern: { regex: /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/.+$/, says: 'must be a daemon address with a scheme, such as unix:///var/run/docker.sock or tcp://docker:2375' } }),
+    host: text({ nonEmpty: true, pattern: DAEMON_ADDRESS_RULE }),
     port,
     hostNetworkingHost: text({ nonEmpty: true }),
     matchFirstNetwork: flag,

@@ -1,6 +1,6 @@
 /**
- * The discovery kinds whose CRD lists are opaque (EC2, Azure, GCE, DigitalOcean, Kuma, Eureka, Docker, Linode,
- * Hetzner, Nomad): goldens under test/golden/scrape/sd-*.yaml in prometheus-operator v0.93's key order, accepted by
+ * The discovery kinds whose CRD lists are opaque (EC2, Azure, GCE, OpenStack, DigitalOcean, Kuma, Eureka, Docker,
+ * Linode, Hetzner, Nomad, Docker Swarm...): goldens under test/golden/scrape/sd-*.yaml in prometheus-operator v0.93's key order, accepted by
  * the real promtool; the checks the CRD would make at `kubectl apply` and Prometheus makes when it loads them, each
  * at its field path; credentials read only from the ScrapeConfig's namespace and never echoed.
  */
@@ -59,6 +59,21 @@ const cases: GoldenCase[] = [
     },
     tlsAssets: ['0_default_tls_ca.crt'],
   },
+  {
+    name: 'sd-openstack',
+    spec: {
+      openstackSDConfigs: [
+        {
+          role: 'Instance', region: 'RegionOne', identityEndpoint: 'https://keystone.example.com:5000/v3', username: 'prometheus', userid: 'u-1', password: creds('password'),
+          domainName: 'Default', domainID: 'd-1', projectName: 'monitoring', projectID: 'p-1', applicationCredentialName: 'sd', applicationCredentialId: 'ac-1',
+          applicationCredentialSecret: creds('client-secret'), allTenants: true, refreshInterval: '2m', port: 9100, availability: 'internal', tlsConfig: ca,
+        },
+        { role: 'Hypervisor', region: 'RegionTwo' },
+        { role: 'LoadBalancer', region: 'RegionOne', availability: 'admin' },
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
   { name: 'sd-gce', spec: { gceSDConfigs: [{ project: 'my-project', zone: 'europe-west1-b', filter: 'labels.team=a', refreshInterval: '2m', port: 9100, tagSeparator: ';' }, { project: 'p', zone: 'z' }] } },
   {
     name: 'sd-digitalocean',
@@ -109,6 +124,20 @@ const cases: GoldenCase[] = [
     tlsAssets: ['0_default_tls_ca.crt'],
   },
   {
+    name: 'sd-dockerswarm',
+    spec: {
+      dockerSwarmSDConfigs: [
+        {
+          host: 'tcp://swarm.example.com:2376', role: 'Tasks', port: 9100, filters: [{ name: 'label', values: ['prometheus=true'] }, { name: 'desired-state', values: ['running'] }],
+          refreshInterval: '1m', basicAuth, tlsConfig: ca, ...proxy, followRedirects: true, enableHTTP2: false,
+        },
+        { host: 'unix:///var/run/docker.sock', role: 'Nodes', authorization: bearer },
+        { host: 'http://swarm:2375', role: 'Services', oauth2 },
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
     // The oldest release where each kind exists without its newer fields.
     name: 'sd-oldest-releases',
     spec: {
@@ -118,6 +147,8 @@ const cases: GoldenCase[] = [
       linodeSDConfigs: [{ authorization: bearer }],
       hetznerSDConfigs: [{ role: 'hcloud', authorization: bearer }],
       nomadSDConfigs: [{ server: 'http://nomad:4646' }],
+      openstackSDConfigs: [{ role: 'Instance', region: 'r', availability: 'public', allTenants: false, applicationCredentialId: 'a', applicationCredentialSecret: creds('client-secret') }],
+      dockerSwarmSDConfigs: [{ host: 'unix:///var/run/docker.sock', role: 'Services', filters: [{ name: 'name', values: ['web'] }] }],
     },
     version: 'v2.37.0',
   },
@@ -161,7 +192,24 @@ describe('an opaque discovery entry with bad input', () => {
     ['a proxy URL that is not a URL', { nomadSDConfigs: [{ server: 'http://n:1', proxyUrl: 'proxy:3128' }] }, '', 'spec.nomadSDConfigs[0].proxyUrl', 'socks5'],
     ['a missing credentials Secret', { hetznerSDConfigs: [{ role: 'hcloud', authorization: { credentials: { name: 'absent', key: 'token' } } }] }, '', 'spec.hetznerSDConfigs[0].authorization.credentials', 'absent'],
     ['an entry that is not an object', { gceSDConfigs: ['my-project'] }, '', 'spec.gceSDConfigs[0]', 'must be an object'],
-    ['a still unrendered kind', { openstackSDConfigs: [{ role: 'Instance', region: 'r' }] }, '', 'spec.openstackSDConfigs', 'OpenStack service discovery is not rendered by promop yet'],
+    ['a missing OpenStack region', { openstackSDConfigs: [{ role: 'Instance' }] }, '', 'spec.openstackSDConfigs[0].region', 'is required by OpenStack discovery'],
+    ['an empty OpenStack region', { openstackSDConfigs: [{ role: 'Instance', region: '' }] }, '', 'spec.openstackSDConfigs[0].region', 'must not be empty'],
+    ['an unknown OpenStack role', { openstackSDConfigs: [{ role: 'instance', region: 'r' }] }, '', 'spec.openstackSDConfigs[0].role', 'must be one of: Instance, Hypervisor, LoadBalancer'],
+    ['the LoadBalancer role before Prometheus 3.2', { openstackSDConfigs: [{ role: 'LoadBalancer', region: 'r' }] }, 'v3.1.0', 'spec.openstackSDConfigs[0].role', 'needs Prometheus v3.2.0'],
+    ['a capitalised OpenStack availability Prometheus refuses', { openstackSDConfigs: [{ role: 'Instance', region: 'r', availability: 'Public' }] }, '', 'spec.openstackSDConfigs[0].availability', 'only the lower-case spelling: use public'],
+    ['an OpenStack availability before Prometheus 2.20', { openstackSDConfigs: [{ role: 'Instance', region: 'r', availability: 'public' }] }, 'v2.19.0', 'spec.openstackSDConfigs[0].availability', 'needs Prometheus v2.20.0'],
+    ['an application credential before Prometheus 2.7', { openstackSDConfigs: [{ role: 'Instance', region: 'r', applicationCredentialId: 'a' }] }, 'v2.6.0', 'spec.openstackSDConfigs[0].applicationCredentialId', 'needs Prometheus v2.7.0'],
+    ['an identity endpoint that is not a URL', { openstackSDConfigs: [{ role: 'Instance', region: 'r', identityEndpoint: 'keystone:5000' }] }, '', 'spec.openstackSDConfigs[0].identityEndpoint', 'http:// or https:// URL'],
+    ['an HTTP client field OpenStack does not have', { openstackSDConfigs: [{ role: 'Instance', region: 'r', proxyUrl: 'http://p:1' }] }, '', 'spec.openstackSDConfigs[0].proxyUrl', 'is not a field of OpenStack discovery'],
+    ['a missing OpenStack password Secret', { openstackSDConfigs: [{ role: 'Instance', region: 'r', password: { name: 'absent', key: 'password' } }] }, '', 'spec.openstackSDConfigs[0].password', 'absent'],
+    ['a missing Docker Swarm role', { dockerSwarmSDConfigs: [{ host: 'unix:///d.sock' }] }, '', 'spec.dockerSwarmSDConfigs[0].role', 'is required by Docker Swarm discovery'],
+    ['an unknown Docker Swarm role', { dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'containers' }] }, '', 'spec.dockerSwarmSDConfigs[0].role', 'must be one of: Services, Tasks, Nodes'],
+    ['a Docker Swarm host without a scheme', { dockerSwarmSDConfigs: [{ host: 'swarm:2375', role: 'Nodes' }] }, '', 'spec.dockerSwarmSDConfigs[0].host', 'daemon address with a scheme'],
+    ['a Docker Swarm host Go cannot parse', { dockerSwarmSDConfigs: [{ host: 'tcp://swarm:port', role: 'Nodes' }] }, '', 'spec.dockerSwarmSDConfigs[0].host', 'invalid port'],
+    ['Docker Swarm before Prometheus 2.20', { dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'Nodes' }] }, 'v2.19.0', 'spec.dockerSwarmSDConfigs', 'Docker Swarm service discovery needs Prometheus v2.20.0'],
+    ['Docker Swarm filters before Prometheus 2.23', { dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'Nodes', filters: [{ name: 'role', values: ['manager'] }] }] }, 'v2.22.0', 'spec.dockerSwarmSDConfigs[0].filters', 'needs Prometheus v2.23.0'],
+    ['a repeated Docker Swarm filter name', { dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'Nodes', filters: [{ name: 'role', values: ['a'] }, { name: 'role', values: ['b'] }] }] }, '', 'spec.dockerSwarmSDConfigs[0].filters', 'repeats the filter name'],
+    ['a still unrendered kind', { ionosSDConfigs: [{ datacenterID: 'd', authorization: bearer }] }, '', 'spec.ionosSDConfigs', 'IONOS service discovery is not rendered by promop yet'],
   ] as const)('with %s is rejected at its path', (_what, spec, version, path, words) => {
     const found = problems(spec as Record<string, unknown>, version);
     const problem = found.find((p) => p.path === path);
@@ -176,6 +224,8 @@ describe('an opaque discovery entry with bad input', () => {
       // A credential typed inline where a reference belongs is refused without being repeated.
       nomadSDConfigs: [{ server: 'http://n:1', basicAuth: { username: creds('user'), password: 's3cret' } }],
       dockerSDConfigs: [{ host: 'unix:///d', authorization: { credentials: 'tok3n' }, apiKey: 'cl1ent' }],
+      openstackSDConfigs: [{ role: 'Instance', region: 'r', password: 's3cret', applicationCredentialSecret: creds('client-secret'), availability: 'nowhere' }],
+      dockerSwarmSDConfigs: [{ host: 'unix:///d', role: 'Nodes', oauth2: { ...oauth2, clientSecret: 'cl1ent' } }],
     });
     expect(found.length).toBeGreaterThan(0);
     expect(JSON.stringify(found)).not.toMatch(/s3cret|tok3n|cl1ent|alice/);
@@ -183,11 +233,19 @@ describe('an opaque discovery entry with bad input', () => {
 
   it('never reads a Secret of another namespace: the same references from namespace "other" find nothing there', () => {
     const found = problems(
-      { ec2SDConfigs: [{ accessKey: creds('user'), secretKey: creds('password') }], eurekaSDConfigs: [{ server: 'http://e:1', basicAuth }], azureSDConfigs: [{ subscriptionID: 's', tenantID: 't', clientID: 'c', clientSecret: creds('client-secret') }] },
+      {
+        ec2SDConfigs: [{ accessKey: creds('user'), secretKey: creds('password') }],
+        eurekaSDConfigs: [{ server: 'http://e:1', basicAuth }],
+        azureSDConfigs: [{ subscriptionID: 's', tenantID: 't', clientID: 'c', clientSecret: creds('client-secret') }],
+        openstackSDConfigs: [{ role: 'Instance', region: 'r', password: creds('password'), applicationCredentialSecret: creds('client-secret') }],
+        dockerSwarmSDConfigs: [{ host: 'unix:///d', role: 'Nodes', basicAuth }],
+      },
       '',
       'other',
     );
-    expect(found.map((p) => p.path)).toEqual(expect.arrayContaining(['spec.ec2SDConfigs[0].secretKey', 'spec.eurekaSDConfigs[0].basicAuth.password', 'spec.azureSDConfigs[0].clientSecret']));
+    expect(found.map((p) => p.path)).toEqual(
+      expect.arrayContaining(['spec.ec2SDConfigs[0].secretKey', 'spec.eurekaSDConfigs[0].basicAuth.password', 'spec.azureSDConfigs[0].clientSecret', 'spec.openstackSDConfigs[0].password', 'spec.openstackSDConfigs[0].applicationCredentialSecret', 'spec.dockerSwarmSDConfigs[0].basicAuth.password']),
+    );
     expect(JSON.stringify(found)).not.toMatch(/mallory|s3cret|cl1ent/);
   });
 });

@@ -10,6 +10,7 @@ import { azureDiscovery } from './azure.ts';
 import type { DiscoveryKind } from './discovery-kind.ts';
 import { digitalOceanDiscovery } from './digitalocean.ts';
 import { dockerDiscovery } from './docker.ts';
+import { dockerSwarmDiscovery } from './dockerswarm.ts';
 import { ec2Discovery } from './ec2.ts';
 import { eurekaDiscovery } from './eureka.ts';
 import { gceDiscovery } from './gce.ts';
@@ -17,18 +18,19 @@ import { hetznerDiscovery } from './hetzner.ts';
 import { kumaDiscovery } from './kuma.ts';
 import { linodeDiscovery } from './linode.ts';
 import { nomadDiscovery } from './nomad.ts';
+import { openStackDiscovery } from './openstack.ts';
 
 type Spec = ScrapeConfig['spec'];
 
 /** Rendered kinds, in prometheus-operator's key order. */
 export const OPAQUE_DISCOVERY_KINDS: readonly DiscoveryKind[] = [
-  ec2Discovery, azureDiscovery, gceDiscovery, digitalOceanDiscovery, kumaDiscovery, eurekaDiscovery, dockerDiscovery, linodeDiscovery,
-  hetznerDiscovery, nomadDiscovery,
+  ec2Discovery, azureDiscovery, gceDiscovery, openStackDiscovery, digitalOceanDiscovery, kumaDiscovery, eurekaDiscovery, dockerDiscovery, linodeDiscovery,
+  hetznerDiscovery, nomadDiscovery, dockerSwarmDiscovery,
 ];
 
 /** The discovery lists prometheus-operator accepts that promop does not render, with their names. */
 export const UNRENDERED: ReadonlyArray<[keyof Spec & string, string]> = [
-  ['openstackSDConfigs', 'OpenStack'], ['dockerSwarmSDConfigs', 'Docker Swarm'], ['puppetDBSDConfigs', 'PuppetDB'],
+  ['puppetDBSDConfigs', 'PuppetDB'],
   ['lightSailSDConfigs', 'Lightsail'], ['ovhcloudSDConfigs', 'OVHcloud'], ['scalewaySDConfigs', 'Scaleway'], ['ionosSDConfigs', 'IONOS'],
 ];
 
