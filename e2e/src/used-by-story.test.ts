@@ -418,7 +418,9 @@ test('alerting: Alertmanager runs on the node; team-a\'s new rule reaches team-a
     metadata: { name: object, namespace: team, labels: { 'team-monitoring': 'enabled' } },
     spec: {
       route: { receiver: 'pager', groupBy: ['alertname'], groupWait: '1s', groupInterval: '5s', matchers: [{ name: 'severity', value: 'page' }] },
-      receivers: [{ name: 'pager', webhookConfigs: [{ url: hook(team), sendResolved: false }] }],
+      // A CA from a ConfigMap of the team's namespace (every namespace has kube-root-ca.crt): promop writes it beside
+      // the configuration, and Alertmanager reads it when it loads it. The hooks are plain HTTP, so it is not used.
+      receivers: [{ name: 'pager', webhookConfigs: [{ url: hook(team), sendResolved: false, httpConfig: { tlsConfig: { ca: { configMap: { name: 'kube-root-ca.crt', key: 'ca.crt' } } } } }] }],
     },
   });
   const amApplied = Date.now();
@@ -449,6 +451,12 @@ test('alerting: Alertmanager runs on the node; team-a\'s new rule reaches team-a
     }, 180_000);
   }
   report(`Alertmanager (${ALERTMANAGER_PODS.length} replicas) + AlertmanagerConfigs applied → its pods Ready and meshed with both receivers: ${Date.now() - amApplied} ms`);
+  // The teams' CA files came with the configuration, and the pods loaded the configuration that names them.
+  const generatedSecret = await cli.getJson<{ data: Record<string, string> }>(['secret', `alertmanager-${ALERTMANAGER}-generated`, '-n', MONITORING]);
+  expect(Object.keys(generatedSecret.data).sort()).toEqual(['1_team-a_kube-root-ca.crt_ca.crt', '1_team-b_kube-root-ca.crt_ca.crt', 'alertmanager.yaml']);
+  for (const pod of ALERTMANAGER_PODS) {
+    expect((await alertmanagerStatus(pod))?.config.original).toContain('ca_file: /etc/alertmanager/config/1_team-a_kube-root-ca.crt_ca.crt');
+  }
   const amImage = (await cli.getJson<PodJson>(['pod', amPod, '-n', MONITORING])).spec.containers.find((c) => c.name === 'alertmanager')?.image;
   if (images) expect(amImage).toBe(images.alertmanager.name);
   for (const team of ['team-a', 'team-b']) {
