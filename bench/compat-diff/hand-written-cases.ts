@@ -247,6 +247,54 @@ const scrapeConfigCases: CompatCase[] = [
       }),
     ],
   },
+  {
+    name: 'sc-puppetdb-sd',
+    objects: [
+      scrapeConfig('s', {
+        puppetDBSDConfigs: [
+          { url: 'https://puppetdb:8081', query: 'nodes { deactivated is null }', includeParameters: true, port: 9100, refreshInterval: '1m', basicAuth: { username: creds('user'), password: creds('password') }, tlsConfig: caFromConfigMap, proxyUrl: 'http://proxy:3128', followRedirects: false, enableHTTP2: true },
+          { url: 'http://puppetdb:8080', query: 'nodes {}', oauth2 },
+        ],
+      }),
+    ],
+  },
+  {
+    name: 'sc-lightsail-sd',
+    objects: [
+      scrapeConfig('s', {
+        lightSailSDConfigs: [
+          { region: 'eu-west-1', endpoint: 'https://lightsail.example.com', accessKey: creds('user'), secretKey: creds('password'), roleARN: 'arn:aws:iam::1:role/p', port: 9100, refreshInterval: '1m', proxyUrl: 'http://proxy:3128', tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: false },
+          { authorization: { credentials: creds('token') } },
+        ],
+      }),
+    ],
+  },
+  {
+    name: 'sc-ovhcloud-sd',
+    objects: [
+      scrapeConfig('s', {
+        ovhcloudSDConfigs: [
+          { applicationKey: 'k', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'VPS', endpoint: 'ovh-ca', refreshInterval: '2m' },
+          { applicationKey: 'k2', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'DedicatedServer' },
+        ],
+      }),
+    ],
+  },
+  {
+    // The planted Secrets hold no UUID, so Scaleway's client (and promop) refuse the secret key: the difference is
+    // explained by promtool refusing prometheus-operator's job. A Secret holding a UUID is compared in the goldens.
+    name: 'sc-scaleway-sd',
+    objects: [
+      scrapeConfig('s', {
+        scalewaySDConfigs: [
+          {
+            accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance', port: 9100, apiURL: 'https://api.scaleway.com', zone: 'fr-par-2',
+            nameFilter: 'web', tagsFilter: ['a', 'b'], refreshInterval: '1m', proxyUrl: 'http://proxy:3128', tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: false,
+          },
+        ],
+      }),
+    ],
+  },
   { name: 'sc-opaque-sd-v2-40', prometheusSpec: { version: 'v2.40.0' }, objects: [scrapeConfig('s', { ec2SDConfigs: [{ region: 'r', tlsConfig: caFromConfigMap }], linodeSDConfigs: [{ authorization: { credentials: creds('token') } }] }), scrapeConfig('h', { hetznerSDConfigs: [{ role: 'hcloud', labelSelector: 'a=b' }] })] },
 ];
 

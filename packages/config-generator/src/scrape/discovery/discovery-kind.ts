@@ -5,7 +5,8 @@
  */
 import { isAtLeast } from '../../prometheus-version.ts';
 import { goUrlHostError } from '../../values/go-url.ts';
-import type { HttpClientContext } from '../../http-client/index.ts';
+import type { SecretKeySelector } from '@promop/crds';
+import { readSecretKey, type HttpClientContext } from '../../http-client/index.ts';
 import { readOpaqueEntry, type FieldRules, type FieldsOf } from './opaque-fields.ts';
 import { checkSdClient, sdClientWriter, type ClientField, type SdClientWriter } from './sd-client.ts';
 
@@ -81,4 +82,14 @@ export function checkServerUrl(url: string, path: string, hc: HttpClientContext)
     const hostError = goUrlHostError(url);
     if (hostError) hc.findings.problem(path, `is not a URL Prometheus can read: ${hostError}`);
   }
+}
+
+/**
+ * The value of a Secret key in the ScrapeConfig's namespace that Prometheus refuses to load empty (OVHcloud's
+ * application secret and consumer key, Scaleway's secret key): an empty value is a problem at `path`.
+ */
+export function readNonEmptySecret(ref: SecretKeySelector, path: string, hc: HttpClientContext): string | undefined {
+  const value = readSecretKey(ref, path, hc);
+  if (value === '') hc.findings.problem(path, 'the Secret key is empty, and Prometheus refuses an empty value here');
+  return value;
 }

@@ -1,12 +1,13 @@
 /**
  * The discovery kinds whose CRD lists are opaque (EC2, Azure, GCE, OpenStack, DigitalOcean, Kuma, Eureka, Docker,
- * Linode, Hetzner, Nomad, Docker Swarm...): goldens under test/golden/scrape/sd-*.yaml in prometheus-operator v0.93's key order, accepted by
+ * Linode, Hetzner, Nomad, Docker Swarm, PuppetDB, Lightsail, OVHcloud, Scaleway): goldens under test/golden/scrape/sd-*.yaml in prometheus-operator v0.93's key order, accepted by
  * the real promtool; the checks the CRD would make at `kubectl apply` and Prometheus makes when it loads them, each
  * at its field path; credentials read only from the ScrapeConfig's namespace and never echoed.
  */
 import type { ScrapeConfig } from '@promop/crds';
 import { renderScrapeConfig } from '../scrape-config.ts';
-import { describeGoldens, testContext, type GoldenCaseBase } from '../../test-support/scrape-harness.ts';
+import { SecretStore } from '../../secret-store.ts';
+import { describeGoldens, TEST_CONFIG_MAPS, TEST_SECRETS, testContext, type GoldenCaseBase } from '../../test-support/scrape-harness.ts';
 
 function scrapeConfig(spec: Record<string, unknown>, namespace = 'default'): ScrapeConfig {
   return { apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'ScrapeConfig', metadata: { name: 'sd', namespace }, spec: spec as ScrapeConfig['spec'] };
@@ -18,6 +19,12 @@ const bearer = { credentials: creds('token') };
 const ca = { ca: { secret: { name: 'tls', key: 'ca.crt' } } };
 const oauth2 = { clientId: { secret: creds('client-id') }, clientSecret: creds('client-secret'), tokenUrl: 'https://auth.example.com/token', scopes: ['sd'] };
 const proxy = { proxyUrl: 'http://proxy.example.com:3128', noProxy: 'localhost' };
+
+// Scaleway's client refuses a secret key that is not a UUID when Prometheus loads the file.
+const SCALEWAY_SECRET = '0b6a4b52-0f0e-4f3c-9d1a-7c5e2f1a3b4c';
+const withScalewaySecret = {
+  secrets: new SecretStore([...TEST_SECRETS, { namespace: 'default', name: 'scaleway', data: { 'secret-key': SCALEWAY_SECRET, empty: '' } }], TEST_CONFIG_MAPS),
+};
 
 interface GoldenCase extends GoldenCaseBase {
   spec: Record<string, unknown>;
@@ -138,6 +145,50 @@ const cases: GoldenCase[] = [
     tlsAssets: ['0_default_tls_ca.crt'],
   },
   {
+    name: 'sd-puppetdb',
+    spec: {
+      puppetDBSDConfigs: [
+        { url: 'https://puppetdb.example.com:8081', query: 'resources { type = "Class" and title = "Prometheus::Node_exporter" }', includeParameters: true, port: 9100, refreshInterval: '1m', basicAuth, tlsConfig: ca, ...proxy, followRedirects: true, enableHTTP2: false },
+        { url: 'http://puppetdb:8080', query: 'nodes {}', authorization: bearer },
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'sd-lightsail',
+    spec: {
+      lightSailSDConfigs: [
+        { region: 'eu-west-1', endpoint: 'https://lightsail.eu-west-1.amazonaws.com', accessKey: creds('user'), secretKey: creds('password'), roleARN: 'arn:aws:iam::123456789012:role/prometheus', port: 9100, refreshInterval: '1m', ...proxy, tlsConfig: ca, followRedirects: true, enableHTTP2: false },
+        {},
+        { authorization: bearer },
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
+    name: 'sd-ovhcloud',
+    spec: {
+      ovhcloudSDConfigs: [
+        { applicationKey: 'app-key', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'VPS', endpoint: 'ovh-ca', refreshInterval: '2m' },
+        { applicationKey: 'app-key', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'DedicatedServer' },
+      ],
+    },
+  },
+  {
+    name: 'sd-scaleway',
+    spec: {
+      scalewaySDConfigs: [
+        {
+          accessKey: 'SCW0123456789ABCDEFG', secretKey: { name: 'scaleway', key: 'secret-key' }, projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance', port: 9100, apiURL: 'https://api.scaleway.com',
+          zone: 'nl-ams-1', nameFilter: 'web', tagsFilter: ['prometheus', 'prod'], refreshInterval: '1m', ...proxy, tlsConfig: ca, followRedirects: true, enableHTTP2: false,
+        },
+        { accessKey: 'SCW0123456789ABCDEFG', secretKey: { name: 'scaleway', key: 'secret-key' }, projectID: '11111111-2222-3333-4444-555555555555', role: 'Baremetal' },
+      ],
+    },
+    ctx: withScalewaySecret,
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
     // The oldest release where each kind exists without its newer fields.
     name: 'sd-oldest-releases',
     spec: {
@@ -149,7 +200,11 @@ const cases: GoldenCase[] = [
       nomadSDConfigs: [{ server: 'http://nomad:4646' }],
       openstackSDConfigs: [{ role: 'Instance', region: 'r', availability: 'public', allTenants: false, applicationCredentialId: 'a', applicationCredentialSecret: creds('client-secret') }],
       dockerSwarmSDConfigs: [{ host: 'unix:///var/run/docker.sock', role: 'Services', filters: [{ name: 'name', values: ['web'] }] }],
+      puppetDBSDConfigs: [{ url: 'http://puppetdb:8080', query: 'nodes {}' }],
+      lightSailSDConfigs: [{ region: 'us-east-1', accessKey: creds('user'), secretKey: creds('password') }],
+      scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: { name: 'scaleway', key: 'secret-key' }, projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance' }],
     },
+    ctx: withScalewaySecret,
     version: 'v2.37.0',
   },
 ];
@@ -209,11 +264,42 @@ describe('an opaque discovery entry with bad input', () => {
     ['Docker Swarm before Prometheus 2.20', { dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'Nodes' }] }, 'v2.19.0', 'spec.dockerSwarmSDConfigs', 'Docker Swarm service discovery needs Prometheus v2.20.0'],
     ['Docker Swarm filters before Prometheus 2.23', { dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'Nodes', filters: [{ name: 'role', values: ['manager'] }] }] }, 'v2.22.0', 'spec.dockerSwarmSDConfigs[0].filters', 'needs Prometheus v2.23.0'],
     ['a repeated Docker Swarm filter name', { dockerSwarmSDConfigs: [{ host: 'unix:///d.sock', role: 'Nodes', filters: [{ name: 'role', values: ['a'] }, { name: 'role', values: ['b'] }] }] }, '', 'spec.dockerSwarmSDConfigs[0].filters', 'repeats the filter name'],
+    ['a PuppetDB URL without a host', { puppetDBSDConfigs: [{ url: 'http:///pdb', query: 'nodes {}' }] }, '', 'spec.puppetDBSDConfigs[0].url', 'has no host'],
+    ['a PuppetDB URL that is not http(s)', { puppetDBSDConfigs: [{ url: 'ftp://pdb', query: 'nodes {}' }] }, '', 'spec.puppetDBSDConfigs[0].url', 'http:// or https:// URL'],
+    ['a missing PuppetDB query', { puppetDBSDConfigs: [{ url: 'http://pdb:8080' }] }, '', 'spec.puppetDBSDConfigs[0].query', 'is required by PuppetDB discovery'],
+    ['PuppetDB before Prometheus 2.31', { puppetDBSDConfigs: [{ url: 'http://pdb:8080', query: 'nodes {}' }] }, 'v2.30.0', 'spec.puppetDBSDConfigs', 'PuppetDB service discovery needs Prometheus v2.31.0'],
+    ['a Lightsail secret key without its access key', { lightSailSDConfigs: [{ secretKey: creds('password') }] }, '', 'spec.lightSailSDConfigs[0].accessKey', 'must be set together'],
+    ['a Lightsail HTTP client setting before Prometheus 2.41', { lightSailSDConfigs: [{ region: 'r', tlsConfig: ca }] }, 'v2.40.0', 'spec.lightSailSDConfigs[0]', 'needs Prometheus v2.41.0'],
+    ['Lightsail before Prometheus 2.27', { lightSailSDConfigs: [{ region: 'r' }] }, 'v2.26.0', 'spec.lightSailSDConfigs', 'Lightsail service discovery needs Prometheus v2.27.0'],
+    ['a missing OVHcloud consumer key', { ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: creds('client-secret'), service: 'VPS' }] }, '', 'spec.ovhcloudSDConfigs[0].consumerKey', 'is required by OVHcloud discovery'],
+    ['an unknown OVHcloud service', { ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'vps' }] }, '', 'spec.ovhcloudSDConfigs[0].service', 'must be one of: VPS, DedicatedServer'],
+    ['an OVHcloud HTTP client field', { ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'VPS', tlsConfig: ca }] }, '', 'spec.ovhcloudSDConfigs[0].tlsConfig', 'is not a field of OVHcloud discovery'],
+    ['OVHcloud before Prometheus 2.40', { ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'VPS' }] }, 'v2.39.0', 'spec.ovhcloudSDConfigs', 'OVHcloud service discovery needs Prometheus v2.40.0'],
+    ['a missing Scaleway project', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), role: 'Instance' }] }, '', 'spec.scalewaySDConfigs[0].projectID', 'is required by Scaleway discovery'],
+    ['a malformed Scaleway access key', { scalewaySDConfigs: [{ accessKey: 'scw-key', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance' }] }, '', 'spec.scalewaySDConfigs[0].accessKey', 'SCW and 17 upper-case letters or digits'],
+    ['a Scaleway project ID that is not a UUID', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: 'my-project', role: 'Instance' }] }, '', 'spec.scalewaySDConfigs[0].projectID', 'UUID form'],
+    ['a Scaleway secret key that is not a UUID', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance' }] }, '', 'spec.scalewaySDConfigs[0].secretKey', 'does not hold a Scaleway secret key'],
+    ['an unknown Scaleway zone', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance', zone: 'paris' }] }, '', 'spec.scalewaySDConfigs[0].zone', 'such as fr-par-1'],
+    ['a Scaleway API URL with a trailing slash', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance', apiURL: 'https://api.scaleway.com/' }] }, '', 'spec.scalewaySDConfigs[0].apiURL', 'must not end with a slash'],
+    ['an unknown Scaleway role', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'instance' }] }, '', 'spec.scalewaySDConfigs[0].role', 'must be one of: Instance, Baremetal'],
+    ['Scaleway basic auth, which it does not have', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance', basicAuth }] }, '', 'spec.scalewaySDConfigs[0].basicAuth', 'is not a field of Scaleway discovery'],
     ['a still unrendered kind', { ionosSDConfigs: [{ datacenterID: 'd', authorization: bearer }] }, '', 'spec.ionosSDConfigs', 'IONOS service discovery is not rendered by promop yet'],
   ] as const)('with %s is rejected at its path', (_what, spec, version, path, words) => {
     const found = problems(spec as Record<string, unknown>, version);
     const problem = found.find((p) => p.path === path);
     expect(problem?.message ?? JSON.stringify(found)).toContain(words);
+  });
+
+  it('refuses an OVHcloud or Scaleway Secret key that holds an empty value, which Prometheus refuses to load', () => {
+    const spec = {
+      ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: { name: 'scaleway', key: 'empty' }, consumerKey: creds('token'), service: 'VPS' }],
+      scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: { name: 'scaleway', key: 'empty' }, projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance' }],
+    };
+    const result = renderScrapeConfig(scrapeConfig(spec), testContext(withScalewaySecret));
+    expect(result.ok ? [] : result.problems).toEqual([
+      { path: 'spec.ovhcloudSDConfigs[0].applicationSecret', message: 'the Secret key is empty, and Prometheus refuses an empty value here' },
+      { path: 'spec.scalewaySDConfigs[0].secretKey', message: 'the Secret key is empty, and Prometheus refuses an empty value here' },
+    ]);
   });
 
   it('never puts a credential value into a problem', () => {
@@ -226,6 +312,11 @@ describe('an opaque discovery entry with bad input', () => {
       dockerSDConfigs: [{ host: 'unix:///d', authorization: { credentials: 'tok3n' }, apiKey: 'cl1ent' }],
       openstackSDConfigs: [{ role: 'Instance', region: 'r', password: 's3cret', applicationCredentialSecret: creds('client-secret'), availability: 'nowhere' }],
       dockerSwarmSDConfigs: [{ host: 'unix:///d', role: 'Nodes', oauth2: { ...oauth2, clientSecret: 'cl1ent' } }],
+      // A Scaleway secret key that is not a UUID is refused without being repeated.
+      scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance' }],
+      lightSailSDConfigs: [{ accessKey: 's3cret' }],
+      ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: 'cl1ent', consumerKey: creds('token'), service: 'VPS' }],
+      puppetDBSDConfigs: [{ url: 'http://pdb:1', query: 'q', basicAuth: { username: creds('user'), password: 's3cret' } }],
     });
     expect(found.length).toBeGreaterThan(0);
     expect(JSON.stringify(found)).not.toMatch(/s3cret|tok3n|cl1ent|alice/);
@@ -239,12 +330,20 @@ describe('an opaque discovery entry with bad input', () => {
         azureSDConfigs: [{ subscriptionID: 's', tenantID: 't', clientID: 'c', clientSecret: creds('client-secret') }],
         openstackSDConfigs: [{ role: 'Instance', region: 'r', password: creds('password'), applicationCredentialSecret: creds('client-secret') }],
         dockerSwarmSDConfigs: [{ host: 'unix:///d', role: 'Nodes', basicAuth }],
+        puppetDBSDConfigs: [{ url: 'http://pdb:1', query: 'q', authorization: bearer }],
+        lightSailSDConfigs: [{ accessKey: creds('user'), secretKey: creds('password') }],
+        ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'VPS' }],
+        scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance' }],
       },
       '',
       'other',
     );
     expect(found.map((p) => p.path)).toEqual(
-      expect.arrayContaining(['spec.ec2SDConfigs[0].secretKey', 'spec.eurekaSDConfigs[0].basicAuth.password', 'spec.azureSDConfigs[0].clientSecret', 'spec.openstackSDConfigs[0].password', 'spec.openstackSDConfigs[0].applicationCredentialSecret', 'spec.dockerSwarmSDConfigs[0].basicAuth.password']),
+      expect.arrayContaining([
+        'spec.ec2SDConfigs[0].secretKey', 'spec.eurekaSDConfigs[0].basicAuth.password', 'spec.azureSDConfigs[0].clientSecret', 'spec.openstackSDConfigs[0].password', 'spec.openstackSDConfigs[0].applicationCredentialSecret', 'spec.dockerSwarmSDConfigs[0].basicAuth.password',
+        'spec.puppetDBSDConfigs[0].authorization.credentials', 'spec.lightSailSDConfigs[0].secretKey', 'spec.ovhcloudSDConfigs[0].applicationSecret', 'spec.ovhcloudSDConfigs[0].consumerKey',
+        'spec.scalewaySDConfigs[0].secretKey',
+      ]),
     );
     expect(JSON.stringify(found)).not.toMatch(/mallory|s3cret|cl1ent/);
   });

@@ -16,22 +16,25 @@ import { eurekaDiscovery } from './eureka.ts';
 import { gceDiscovery } from './gce.ts';
 import { hetznerDiscovery } from './hetzner.ts';
 import { kumaDiscovery } from './kuma.ts';
+import { lightsailDiscovery } from './lightsail.ts';
 import { linodeDiscovery } from './linode.ts';
 import { nomadDiscovery } from './nomad.ts';
 import { openStackDiscovery } from './openstack.ts';
+import { ovhCloudDiscovery } from './ovhcloud.ts';
+import { puppetDbDiscovery } from './puppetdb.ts';
+import { scalewayDiscovery } from './scaleway.ts';
 
 type Spec = ScrapeConfig['spec'];
 
 /** Rendered kinds, in prometheus-operator's key order. */
 export const OPAQUE_DISCOVERY_KINDS: readonly DiscoveryKind[] = [
   ec2Discovery, azureDiscovery, gceDiscovery, openStackDiscovery, digitalOceanDiscovery, kumaDiscovery, eurekaDiscovery, dockerDiscovery, linodeDiscovery,
-  hetznerDiscovery, nomadDiscovery, dockerSwarmDiscovery,
+  hetznerDiscovery, nomadDiscovery, dockerSwarmDiscovery, puppetDbDiscovery, lightsailDiscovery, ovhCloudDiscovery, scalewayDiscovery,
 ];
 
 /** The discovery lists prometheus-operator accepts that promop does not render, with their names. */
 export const UNRENDERED: ReadonlyArray<[keyof Spec & string, string]> = [
-  ['puppetDBSDConfigs', 'PuppetDB'],
-  ['lightSailSDConfigs', 'Lightsail'], ['ovhcloudSDConfigs', 'OVHcloud'], ['scalewaySDConfigs', 'Scaleway'], ['ionosSDConfigs', 'IONOS'],
+  ['ionosSDConfigs', 'IONOS'],
 ];
 
 /** Every spec field of a discovery kind promop renders from an opaque list (the file-access check walks them). */
