@@ -100,6 +100,28 @@ const renderSpec: CommandSpec = {
   exitStatus: '0 when rendered (even if some resources were rejected), 1 when the input cannot be\nread or the output cannot be written, 2 for wrong usage.',
 };
 
+const checkSpec: CommandSpec = {
+  name: 'check',
+  summary: 'fail when local manifests hold an object promop would refuse (for CI pipelines)',
+  synopsis: 'check -f <file|dir> [-f <file|dir>...] [-o json|yaml]',
+  description: [
+    'Judges the given manifests as `promop render` does (offline, with the generators the operator runs) and',
+    'fails when any object would be refused: one the API server would reject, one a Prometheus,',
+    'PrometheusAgent or Alertmanager of the manifests selects and rejects, or one of those that cannot',
+    'render. Prints each refused object with every field path and reason, and a count of all.',
+  ].join('\n'),
+  flags: [
+    FILENAME_FLAG,
+    { name: 'output', short: 'o', value: 'json|yaml', choices: ['json', 'yaml'], help: 'print the whole report (every object, its outcome, who judged it, its problems) for a program' },
+  ],
+  positionals: [],
+  examples: [
+    { comment: 'Gate a merge request on the team\'s manifests and the platform\'s Prometheus', args: 'check -f platform/prometheus.yaml -f team-a/' },
+    { comment: 'The same, as JSON for a pipeline to read', args: 'check -f platform/ -f team-a/ -o json' },
+  ],
+  exitStatus: '0 when nothing would be refused, 3 when something would, 1 when the input cannot be read,\n2 for wrong usage.',
+};
+
 const explainSpec: CommandSpec = {
   name: 'explain',
   summary: 'why a monitor, rule or AlertmanagerConfig is (not) used, or what a Prometheus, agent or Alertmanager selects, on a live cluster',
@@ -210,6 +232,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { spec: explainSpec, load: async () => (await import('./explain-command.ts')).runExplainCommand },
   { spec: diffSpec, load: async () => (await import('./diff-command.ts')).runDiffCommand },
   { spec: renderSpec, load: async () => (await import('./render-command.ts')).runRenderCommand },
+  { spec: checkSpec, load: async () => (await import('./check-command.ts')).runCheckCommand },
   { spec: completionSpec, load: async () => (await import('./completion.ts')).runCompletionCommand },
   { spec: runSpec, load: async () => (await import('../run-command.ts')).runOperatorCommand, ownHelp: true },
 ];
