@@ -221,6 +221,8 @@ const scrapeConfigCases: CompatCase[] = [
           { role: 'LoadBalancer', region: 'r', availability: 'admin' },
         ],
       }),
+      // The CRD admits a capitalised availability, which prometheus-operator writes unchanged and Prometheus refuses.
+      scrapeConfig('capitalised', { openstackSDConfigs: [{ role: 'Instance', region: 'r', availability: 'Public' }] }),
     ],
   },
   { name: 'sc-digitalocean-sd', objects: [scrapeConfig('s', { digitalOceanSDConfigs: [{ authorization: { credentials: creds('token') }, proxyUrl: 'http://proxy:3128', followRedirects: true, enableHTTP2: true, tlsConfig: fullTls, port: 9100, refreshInterval: '1m' }, { oauth2 }] })] },
@@ -291,6 +293,17 @@ const scrapeConfigCases: CompatCase[] = [
             accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance', port: 9100, apiURL: 'https://api.scaleway.com', zone: 'fr-par-2',
             nameFilter: 'web', tagsFilter: ['a', 'b'], refreshInterval: '1m', proxyUrl: 'http://proxy:3128', tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: false,
           },
+        ],
+      }),
+    ],
+  },
+  {
+    name: 'sc-ionos-sd',
+    objects: [
+      scrapeConfig('s', {
+        ionosSDConfigs: [
+          { datacenterID: 'dc-1', port: 9100, refreshInterval: '1m', authorization: { credentials: creds('token') }, proxyUrl: 'http://proxy:3128', tlsConfig: caFromConfigMap, followRedirects: true, enableHTTP2: false },
+          { datacenterID: 'dc-2', authorization: { credentials: creds('token') }, oauth2 },
         ],
       }),
     ],

@@ -1,8 +1,9 @@
 /**
  * ScrapeConfigs (monitoring.coreos.com/v1alpha1) against the real API server, the operator running as the
  * ServiceAccount its ClusterRole rules give: a selected ScrapeConfig becomes a job in the config Secret with its
- * Consul token read from its namespace; one using a discovery kind promop does not render (IONOS) is rejected alone,
- * with the field in its v1alpha1 status binding and a Warning Event, never dropped silently.
+ * Consul token read from its namespace; one whose OpenStack discovery has a field OpenStack lacks (the CRD keeps
+ * these lists opaque, so promop checks them when rendering) is rejected alone, with the field in its v1alpha1 status
+ * binding and a Warning Event, never dropped silently.
  */
 import { GROUP } from '@promop/crds';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +32,7 @@ beforeAll(async () => {
     staticConfigs: [{ targets: ['node-1:9100'] }],
     consulSDConfigs: [{ server: 'consul.example:8500', tokenRef: { name: 'consul', key: 'token' }, services: ['web'] }],
   });
-  await create('cloud', { ionosSDConfigs: [{ datacenterID: 'dc-1', authorization: { credentials: { name: 'consul', key: 'token' } } }] });
+  await create('cloud', { openstackSDConfigs: [{ role: 'Instance', region: 'eu-west-1', proxyUrl: 'http://proxy:3128' }] });
   await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
@@ -48,9 +49,9 @@ describe('a Prometheus selecting ScrapeConfigs', () => {
     expect(text).not.toContain(`scrapeConfig/${TEAM}/cloud`);
   });
 
-  it('rejects the one with IONOS discovery, naming the field in its status binding and a Warning Event', async () => {
+  it('rejects the one whose OpenStack discovery has a field OpenStack lacks, naming the field in its status binding and a Warning Event', async () => {
     const cloud = await eventually(() => read('cloud'), (o) => accepted(o)?.status === 'False');
-    expect(accepted(cloud)?.message).toContain('spec.ionosSDConfigs: IONOS service discovery is not rendered by promop');
+    expect(accepted(cloud)?.message).toContain('spec.openstackSDConfigs[0].proxyUrl: is not a field of OpenStack discovery');
     expect((await eventually(() => read('nodes'), (o) => accepted(o)?.status === 'True')).status).toMatchObject({ acceptedBy: 1, rejectedBy: 0 });
     const found = await eventually(() => world.warningEvents(TEAM, 'ScrapeConfig', 'cloud'), (items) => items.length > 0);
     expect(found).toHaveLength(1);

@@ -114,8 +114,8 @@ describe('a bad ScrapeConfig', () => {
   };
 
   it.each([
-    ['IONOS discovery, which promop does not render', { ionosSDConfigs: [{ datacenterID: 'd', authorization: { credentials: { name: 'creds', key: 'token' } } }] }, 'spec.ionosSDConfigs', 'IONOS service discovery is not rendered by promop'],
-    ['IONOS discovery next to a supported one', { staticConfigs: [{ targets: ['a:80'] }], ionosSDConfigs: [{ datacenterID: 'd', authorization: { credentials: { name: 'creds', key: 'token' } } }] }, 'spec.ionosSDConfigs', 'IONOS service discovery is not rendered'],
+    ['OpenStack discovery with a field its CRD lacks', { openstackSDConfigs: [{ role: 'Instance', region: 'r', proxyUrl: 'http://proxy:3128' }] }, 'spec.openstackSDConfigs[0].proxyUrl', 'is not a field of OpenStack discovery'],
+    ['IONOS discovery without its data center, next to a supported one', { staticConfigs: [{ targets: ['a:80'] }], ionosSDConfigs: [{ authorization: { credentials: { name: 'creds', key: 'token' } } }] }, 'spec.ionosSDConfigs[0].datacenterID', 'is required by IONOS discovery'],
     ['a timeout longer than the interval', { scrapeInterval: '10s', scrapeTimeout: '20s' }, 'spec.scrapeTimeout', 'longer than scrapeInterval 10s'],
     ['a relabeling with a bad regex', { relabelings: [{ regex: '(', action: 'drop' }] }, 'spec.relabelings[0].regex', ''],
     ['two authentication methods', { basicAuth, authorization: { credentials: { name: 'creds', key: 'token' } } }, 'spec', 'only one authentication method'],

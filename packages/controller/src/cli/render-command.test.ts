@@ -135,12 +135,12 @@ describe('promop render with Probes and ScrapeConfigs', () => {
         'apiVersion: monitoring.coreos.com/v1alpha1',
         'kind: ScrapeConfig',
         'metadata: {name: cloud, namespace: team-a}',
-        'spec: {ionosSDConfigs: [{datacenterID: dc-1, authorization: {credentials: {name: creds, key: token}}}]}',
+        'spec: {openstackSDConfigs: [{role: Instance, region: eu-west-1, proxyUrl: "http://proxy:3128"}]}',
       ].join('\n'),
     );
     const result = await renderInProcess(['-f', out, '-o', join(out, 'rendered')]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/ScrapeConfig\s+team-a\s+cloud\s+yes\s+NO\s+spec\.ionosSDConfigs: IONOS service discovery is not rendered by promop yet/);
+    expect(result.stdout).toMatch(/ScrapeConfig\s+team-a\s+cloud\s+yes\s+NO\s+spec\.openstackSDConfigs\[0\]\.proxyUrl: is not a field of OpenStack discovery/);
     expect(result.stdout).toContain('Probes: 1/1 selected, 1 accepted; ScrapeConfigs: 2/2 selected, 1 accepted');
     const config = readFileSync(join(out, 'rendered', 'monitoring', 'main', 'prometheus.yaml'), 'utf8');
     expect([...config.matchAll(/^- job_name: (.+)$/gm)].map((m) => m[1])).toEqual(['probe/team-a/site', 'scrapeConfig/team-a/nodes']);

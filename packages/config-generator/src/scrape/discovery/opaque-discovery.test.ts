@@ -1,6 +1,6 @@
 /**
  * The discovery kinds whose CRD lists are opaque (EC2, Azure, GCE, OpenStack, DigitalOcean, Kuma, Eureka, Docker,
- * Linode, Hetzner, Nomad, Docker Swarm, PuppetDB, Lightsail, OVHcloud, Scaleway): goldens under test/golden/scrape/sd-*.yaml in prometheus-operator v0.93's key order, accepted by
+ * Linode, Hetzner, Nomad, Docker Swarm, PuppetDB, Lightsail, OVHcloud, Scaleway, IONOS): goldens under test/golden/scrape/sd-*.yaml in prometheus-operator v0.93's key order, accepted by
  * the real promtool; the checks the CRD would make at `kubectl apply` and Prometheus makes when it loads them, each
  * at its field path; credentials read only from the ScrapeConfig's namespace and never echoed.
  */
@@ -189,6 +189,17 @@ const cases: GoldenCase[] = [
     tlsAssets: ['0_default_tls_ca.crt'],
   },
   {
+    // With OAuth2 the required authorization is left out, as prometheus-operator does.
+    name: 'sd-ionos',
+    spec: {
+      ionosSDConfigs: [
+        { datacenterID: '8feda53f-15f0-447f-badf-ebe32dad2fc0', port: 9100, refreshInterval: '1m', authorization: bearer, ...proxy, tlsConfig: ca, followRedirects: true, enableHTTP2: false },
+        { datacenterID: 'dc-2', authorization: { credentials: { name: 'absent', key: 'token' } }, oauth2 },
+      ],
+    },
+    tlsAssets: ['0_default_tls_ca.crt'],
+  },
+  {
     // The oldest release where each kind exists without its newer fields.
     name: 'sd-oldest-releases',
     spec: {
@@ -201,6 +212,7 @@ const cases: GoldenCase[] = [
       openstackSDConfigs: [{ role: 'Instance', region: 'r', availability: 'public', allTenants: false, applicationCredentialId: 'a', applicationCredentialSecret: creds('client-secret') }],
       dockerSwarmSDConfigs: [{ host: 'unix:///var/run/docker.sock', role: 'Services', filters: [{ name: 'name', values: ['web'] }] }],
       puppetDBSDConfigs: [{ url: 'http://puppetdb:8080', query: 'nodes {}' }],
+      ionosSDConfigs: [{ datacenterID: 'dc', authorization: bearer }],
       lightSailSDConfigs: [{ region: 'us-east-1', accessKey: creds('user'), secretKey: creds('password') }],
       scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: { name: 'scaleway', key: 'secret-key' }, projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance' }],
     },
@@ -283,7 +295,11 @@ describe('an opaque discovery entry with bad input', () => {
     ['a Scaleway API URL with a trailing slash', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance', apiURL: 'https://api.scaleway.com/' }] }, '', 'spec.scalewaySDConfigs[0].apiURL', 'must not end with a slash'],
     ['an unknown Scaleway role', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'instance' }] }, '', 'spec.scalewaySDConfigs[0].role', 'must be one of: Instance, Baremetal'],
     ['Scaleway basic auth, which it does not have', { scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance', basicAuth }] }, '', 'spec.scalewaySDConfigs[0].basicAuth', 'is not a field of Scaleway discovery'],
-    ['a still unrendered kind', { ionosSDConfigs: [{ datacenterID: 'd', authorization: bearer }] }, '', 'spec.ionosSDConfigs', 'IONOS service discovery is not rendered by promop yet'],
+    ['a missing IONOS data center', { ionosSDConfigs: [{ authorization: bearer }] }, '', 'spec.ionosSDConfigs[0].datacenterID', 'is required by IONOS discovery'],
+    ['a missing IONOS authorization', { ionosSDConfigs: [{ datacenterID: 'd', oauth2 }] }, '', 'spec.ionosSDConfigs[0].authorization', 'is required by IONOS discovery'],
+    ['IONOS basic auth, which it does not have', { ionosSDConfigs: [{ datacenterID: 'd', authorization: bearer, basicAuth }] }, '', 'spec.ionosSDConfigs[0].basicAuth', 'is not a field of IONOS discovery'],
+    ['IONOS before Prometheus 2.36', { ionosSDConfigs: [{ datacenterID: 'd', authorization: bearer }] }, 'v2.35.0', 'spec.ionosSDConfigs', 'IONOS service discovery needs Prometheus v2.36.0'],
+    ['a missing IONOS token Secret', { ionosSDConfigs: [{ datacenterID: 'd', authorization: { credentials: { name: 'absent', key: 'token' } } }] }, '', 'spec.ionosSDConfigs[0].authorization.credentials', 'absent'],
   ] as const)('with %s is rejected at its path', (_what, spec, version, path, words) => {
     const found = problems(spec as Record<string, unknown>, version);
     const problem = found.find((p) => p.path === path);
@@ -317,6 +333,7 @@ describe('an opaque discovery entry with bad input', () => {
       lightSailSDConfigs: [{ accessKey: 's3cret' }],
       ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: 'cl1ent', consumerKey: creds('token'), service: 'VPS' }],
       puppetDBSDConfigs: [{ url: 'http://pdb:1', query: 'q', basicAuth: { username: creds('user'), password: 's3cret' } }],
+      ionosSDConfigs: [{ datacenterID: 'd', authorization: { credentials: 'tok3n' } }],
     });
     expect(found.length).toBeGreaterThan(0);
     expect(JSON.stringify(found)).not.toMatch(/s3cret|tok3n|cl1ent|alice/);
@@ -334,6 +351,7 @@ describe('an opaque discovery entry with bad input', () => {
         lightSailSDConfigs: [{ accessKey: creds('user'), secretKey: creds('password') }],
         ovhcloudSDConfigs: [{ applicationKey: 'k', applicationSecret: creds('client-secret'), consumerKey: creds('token'), service: 'VPS' }],
         scalewaySDConfigs: [{ accessKey: 'SCW0123456789ABCDEFG', secretKey: creds('password'), projectID: '11111111-2222-3333-4444-555555555555', role: 'Instance' }],
+        ionosSDConfigs: [{ datacenterID: 'd', authorization: bearer }],
       },
       '',
       'other',
@@ -342,7 +360,7 @@ describe('an opaque discovery entry with bad input', () => {
       expect.arrayContaining([
         'spec.ec2SDConfigs[0].secretKey', 'spec.eurekaSDConfigs[0].basicAuth.password', 'spec.azureSDConfigs[0].clientSecret', 'spec.openstackSDConfigs[0].password', 'spec.openstackSDConfigs[0].applicationCredentialSecret', 'spec.dockerSwarmSDConfigs[0].basicAuth.password',
         'spec.puppetDBSDConfigs[0].authorization.credentials', 'spec.lightSailSDConfigs[0].secretKey', 'spec.ovhcloudSDConfigs[0].applicationSecret', 'spec.ovhcloudSDConfigs[0].consumerKey',
-        'spec.scalewaySDConfigs[0].secretKey',
+        'spec.scalewaySDConfigs[0].secretKey', 'spec.ionosSDConfigs[0].authorization.credentials',
       ]),
     );
     expect(JSON.stringify(found)).not.toMatch(/mallory|s3cret|cl1ent/);

@@ -1,7 +1,7 @@
 /**
- * The discovery kinds whose CRD lists are opaque: the ones promop renders, in the order prometheus-operator v0.93
- * writes their keys (after static, file, HTTP, Kubernetes, Consul and DNS discovery), and the ones it refuses.
- * UNRENDERED is the one place that says which kinds a ScrapeConfig may not use.
+ * The discovery kinds whose CRD lists are opaque (all seventeen prometheus-operator v0.93 has besides static, file,
+ * HTTP, Kubernetes, Consul and DNS discovery), in the order it writes their keys after those six. A new kind is one
+ * entry here plus its module.
  */
 import type { ScrapeConfig } from '@promop/crds';
 import type { HttpClientContext } from '../../http-client/index.ts';
@@ -15,6 +15,7 @@ import { ec2Discovery } from './ec2.ts';
 import { eurekaDiscovery } from './eureka.ts';
 import { gceDiscovery } from './gce.ts';
 import { hetznerDiscovery } from './hetzner.ts';
+import { ionosDiscovery } from './ionos.ts';
 import { kumaDiscovery } from './kuma.ts';
 import { lightsailDiscovery } from './lightsail.ts';
 import { linodeDiscovery } from './linode.ts';
@@ -26,31 +27,21 @@ import { scalewayDiscovery } from './scaleway.ts';
 
 type Spec = ScrapeConfig['spec'];
 
-/** Rendered kinds, in prometheus-operator's key order. */
+/** The kinds, in prometheus-operator's key order. */
 export const OPAQUE_DISCOVERY_KINDS: readonly DiscoveryKind[] = [
   ec2Discovery, azureDiscovery, gceDiscovery, openStackDiscovery, digitalOceanDiscovery, kumaDiscovery, eurekaDiscovery, dockerDiscovery, linodeDiscovery,
   hetznerDiscovery, nomadDiscovery, dockerSwarmDiscovery, puppetDbDiscovery, lightsailDiscovery, ovhCloudDiscovery, scalewayDiscovery,
-];
-
-/** The discovery lists prometheus-operator accepts that promop does not render, with their names. */
-export const UNRENDERED: ReadonlyArray<[keyof Spec & string, string]> = [
-  ['ionosSDConfigs', 'IONOS'],
+  ionosDiscovery,
 ];
 
 /** Every spec field of a discovery kind promop renders from an opaque list (the file-access check walks them). */
 export const OPAQUE_DISCOVERY_FIELDS: readonly string[] = OPAQUE_DISCOVERY_KINDS.map((kind) => kind.field);
 
 /**
- * Appends the `*_sd_configs` key of each rendered opaque kind `spec` uses; a kind the Prometheus version does not
- * know, and every kind of UNRENDERED, is a problem at its field.
+ * Appends the `*_sd_configs` key of each opaque kind `spec` uses; a kind the Prometheus version does not know is a
+ * problem at its field.
  */
 export function appendOpaqueDiscovery(cfg: Record<string, unknown>, spec: Spec, hc: HttpClientContext): void {
-  for (const [field, name] of UNRENDERED) {
-    const list = spec[field] as unknown[] | undefined;
-    if (list && list.length > 0) {
-      hc.findings.problem(`spec.${field}`, `${name} service discovery is not rendered by promop yet; use a rendered kind or additionalScrapeConfigs`);
-    }
-  }
   for (const kind of OPAQUE_DISCOVERY_KINDS) {
     const list = (spec as Record<string, unknown>)[kind.field];
     if (list === undefined || list === null) continue;
