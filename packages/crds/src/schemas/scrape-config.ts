@@ -1,8 +1,8 @@
 /**
  * ScrapeConfig (monitoring.coreos.com/v1alpha1): one Prometheus scrape job written almost as Prometheus' own
- * scrape_config, with targets from static lists or service discovery. promop renders static, file, HTTP,
- * Kubernetes, DNS and Consul discovery; the other discovery kinds prometheus-operator accepts are kept as opaque
- * lists here (so existing manifests apply) and a ScrapeConfig using one is rejected with that reason.
+ * scrape_config, with targets from static lists or service discovery. Static, file, HTTP, Kubernetes, DNS and
+ * Consul discovery have full schemas; the other seventeen discovery kinds prometheus-operator accepts are kept as
+ * opaque lists here (so existing manifests apply) and promop's generator checks their entries when it renders.
  */
 import { bool, byteSize, duration, embeddedList, oneOf, secretKeySelectorSchema, str, stringList, stringMap, URL_PATTERN } from './common.ts';
 import { configResourceStatusSchema } from './config-resource-status.ts';
@@ -11,7 +11,7 @@ import { relabelConfigList } from './relabel-config.ts';
 import { nativeHistogramProperties, scrapeClassProperty, scrapeLimitProperties, scrapeProtocolProperties } from './scrape-endpoint.ts';
 import { safeTlsConfigSchema } from './tls-config.ts';
 
-/** Discovery kinds of prometheus-operator's ScrapeConfig that promop does not render (yet). */
+/** Discovery kinds of prometheus-operator's ScrapeConfig kept as opaque lists (checked by the generator, not the schema). */
 export const UNRENDERED_SD_FIELDS = [
   'ec2SDConfigs', 'azureSDConfigs', 'gceSDConfigs', 'openstackSDConfigs', 'digitalOceanSDConfigs', 'kumaSDConfigs',
   'eurekaSDConfigs', 'dockerSDConfigs', 'linodeSDConfigs', 'hetznerSDConfigs', 'nomadSDConfigs', 'dockerSwarmSDConfigs',
@@ -151,23 +151,23 @@ export const scrapeConfigSpecSchema = {
     kubernetesSDConfigs: { type: 'array', items: kubernetesSdConfigSchema, description: 'Kubernetes discovery.' },
     consulSDConfigs: { type: 'array', items: consulSdConfigSchema, description: 'Consul discovery.' },
     dnsSDConfigs: { type: 'array', items: dnsSdConfigSchema, description: 'DNS discovery.' },
-    ec2SDConfigs: embeddedList('AWS EC2 discovery (accepted; not rendered by promop, which rejects the object).'),
-    azureSDConfigs: embeddedList('Azure discovery (accepted; not rendered by promop, which rejects the object).'),
-    gceSDConfigs: embeddedList('GCE discovery (accepted; not rendered by promop, which rejects the object).'),
-    openstackSDConfigs: embeddedList('OpenStack discovery (accepted; not rendered by promop, which rejects the object).'),
-    digitalOceanSDConfigs: embeddedList('DigitalOcean discovery (accepted; not rendered by promop, which rejects the object).'),
-    kumaSDConfigs: embeddedList('Kuma discovery (accepted; not rendered by promop, which rejects the object).'),
-    eurekaSDConfigs: embeddedList('Eureka discovery (accepted; not rendered by promop, which rejects the object).'),
-    dockerSDConfigs: embeddedList('Docker discovery (accepted; not rendered by promop, which rejects the object).'),
-    linodeSDConfigs: embeddedList('Linode discovery (accepted; not rendered by promop, which rejects the object).'),
-    hetznerSDConfigs: embeddedList('Hetzner discovery (accepted; not rendered by promop, which rejects the object).'),
-    nomadSDConfigs: embeddedList('Nomad discovery (accepted; not rendered by promop, which rejects the object).'),
-    dockerSwarmSDConfigs: embeddedList('Docker Swarm discovery (accepted; not rendered by promop, which rejects the object).'),
-    puppetDBSDConfigs: embeddedList('PuppetDB discovery (accepted; not rendered by promop, which rejects the object).'),
-    lightSailSDConfigs: embeddedList('AWS Lightsail discovery (accepted; not rendered by promop, which rejects the object).'),
-    ovhcloudSDConfigs: embeddedList('OVHcloud discovery (accepted; not rendered by promop, which rejects the object).'),
-    scalewaySDConfigs: embeddedList('Scaleway discovery (accepted; not rendered by promop, which rejects the object).'),
-    ionosSDConfigs: embeddedList('IONOS discovery (accepted; not rendered by promop, which rejects the object).'),
+    ec2SDConfigs: embeddedList('AWS EC2 discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    azureSDConfigs: embeddedList('Azure discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    gceSDConfigs: embeddedList('GCE discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    openstackSDConfigs: embeddedList('OpenStack discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    digitalOceanSDConfigs: embeddedList('DigitalOcean discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    kumaSDConfigs: embeddedList('Kuma discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    eurekaSDConfigs: embeddedList('Eureka discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    dockerSDConfigs: embeddedList('Docker discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    linodeSDConfigs: embeddedList('Linode discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    hetznerSDConfigs: embeddedList('Hetzner discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    nomadSDConfigs: embeddedList('Nomad discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    dockerSwarmSDConfigs: embeddedList('Docker Swarm discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    puppetDBSDConfigs: embeddedList('PuppetDB discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    lightSailSDConfigs: embeddedList('AWS Lightsail discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    ovhcloudSDConfigs: embeddedList('OVHcloud discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    scalewaySDConfigs: embeddedList('Scaleway discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
+    ionosSDConfigs: embeddedList('IONOS discovery (stored as written; promop checks each entry when it renders the ScrapeConfig and rejects the object, naming the field, when one is wrong).'),
     relabelings: relabelConfigList('Relabeling applied to targets before they are scraped.'),
     metricRelabelings: relabelConfigList('Relabeling applied to samples before they are stored.'),
     metricsPath: str('HTTP path to scrape (default /metrics).'),
