@@ -4,7 +4,8 @@
  * Prometheus 2.3+), then the HTTP client flags and TLS (Prometheus 2.41+, dropped with a warning before).
  * EC2 has no basic auth, authorization or OAuth2: AWS signs its requests with the key pair or the role.
  */
-import { readSecretKey, supports } from '../../http-client/index.ts';
+import { supports } from '../../http-client/index.ts';
+import { appendAccessKeyPair } from './aws-key-pair.ts';
 import { opaqueKind, put } from './discovery-kind.ts';
 import { duration, filters, renderFilters, port, secretKey, text } from './opaque-fields.ts';
 import { PROXY_FIELDS } from './sd-client.ts';
@@ -21,13 +22,7 @@ export const ec2Discovery = opaqueKind({
     const entry: Record<string, unknown> = {};
     client.proxy(entry);
     put(entry, 'region', sd.region);
-    // A key without its secret half would make Prometheus sign with an empty secret (prometheus-operator writes neither).
-    if ((sd.accessKey === undefined) !== (sd.secretKey === undefined)) {
-      hc.findings.problem(sd.accessKey ? `${path}.secretKey` : `${path}.accessKey`, 'accessKey and secretKey must be set together');
-    } else if (sd.accessKey && sd.secretKey) {
-      entry.access_key = readSecretKey(sd.accessKey, `${path}.accessKey`, hc) ?? '';
-      entry.secret_key = readSecretKey(sd.secretKey, `${path}.secretKey`, hc) ?? '';
-    }
+    appendAccessKeyPair(entry, sd, path, hc);
     put(entry, 'role_arn', sd.roleARN);
     put(entry, 'refresh_interval', sd.refreshInterval);
     put(entry, 'port', sd.port);

@@ -3,7 +3,7 @@
  * refresh interval, the access key pair (read from Secrets in the ScrapeConfig's namespace), role ARN, TLS and the
  * two HTTP client flags, in prometheus-operator v0.93's order.
  */
-import { readSecretKey } from '../../http-client/index.ts';
+import { appendAccessKeyPair } from './aws-key-pair.ts';
 import { opaqueKind, put, requireVersion } from './discovery-kind.ts';
 import { duration, port, secretKey, text } from './opaque-fields.ts';
 import { ALL_CLIENT_FIELDS } from './sd-client.ts';
@@ -29,13 +29,7 @@ export const lightsailDiscovery = opaqueKind({
     put(entry, 'endpoint', sd.endpoint);
     put(entry, 'port', sd.port);
     put(entry, 'refresh_interval', sd.refreshInterval);
-    // A key without its secret half would be dropped by prometheus-operator without a word: refused instead.
-    if ((sd.accessKey === undefined) !== (sd.secretKey === undefined)) {
-      hc.findings.problem(sd.accessKey ? `${path}.secretKey` : `${path}.accessKey`, 'accessKey and secretKey must be set together');
-    } else if (sd.accessKey && sd.secretKey) {
-      entry.access_key = readSecretKey(sd.accessKey, `${path}.accessKey`, hc) ?? '';
-      entry.secret_key = readSecretKey(sd.secretKey, `${path}.secretKey`, hc) ?? '';
-    }
+    appendAccessKeyPair(entry, sd, path, hc);
     put(entry, 'role_arn', sd.roleARN);
     client.tls(entry);
     client.followRedirects(entry);
