@@ -161,6 +161,15 @@ describe('reloading the pods of a shard', () => {
     expect(result.status).not.toHaveProperty('loadedReplicas');
   });
 
+  it('does not ask an agent for rules: it loads none, and its API has no rules endpoint', async () => {
+    const agentPod: V1Pod = { ...pod('prom-agent-main-0', { ip: '10.244.1.6' }), metadata: { name: 'prom-agent-main-0', namespace: 'monitoring', uid: 'uid-agent', labels: shardSelectorLabels('main', 0, 'PrometheusAgent') } };
+    const t = setup([agentPod]);
+    const agent = { apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'PrometheusAgent', metadata: { name: 'main', namespace: 'monitoring', uid: 'a-1' }, spec: {} } as unknown as Prometheus;
+    const result = await t.reloader.reload(agent, 0, { configText: 'global: {}\n', ruleFiles: {}, hash: 'h1' }, { log });
+    expect(t.calls).toEqual([{ baseUrl: 'http://10.244.1.6:9090', expectedConfigText: 'global: {}\n' }]);
+    expect(result).toMatchObject({ ok: true, status: { loadedReplicas: ['prom-agent-main-0'] } });
+  });
+
   it('calls Prometheus below its route prefix', async () => {
     const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })]);
     await t.reload('h1', undefined, { routePrefix: '/prom/' });
