@@ -620,3 +620,44 @@ test('one Alertmanager replica down: the other still delivers team-a\'s next ale
     return response.status === 200 && response.body.includes('maintenance window') ? true : undefined;
   }, 60_000, 500);
 }, 600_000);
+
+test('a PrometheusAgent on the node: its pod scrapes team-a and remote-writes the samples into another Prometheus', async () => {
+  const applied = Date.now();
+  // The receiving end: a Prometheus of its own namespace that accepts remote write and scrapes nothing itself.
+  await cli.kubectlOk(['apply', '-f', '-'], manifest([
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } },
+    { apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { name: 'sink', namespace: 'edge' }, spec: { replicas: 1, enableRemoteWriteReceiver: true } },
+    {
+      apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'PrometheusAgent', metadata: { name: 'edge', namespace: MONITORING },
+      spec: {
+        replicas: 1,
+        serviceAccountName: 'prometheus',
+        scrapeInterval: '10s',
+        serviceMonitorSelector: { matchLabels: { 'team-monitoring': 'enabled' } },
+        serviceMonitorNamespaceSelector: { matchLabels: { monitoring: 'enabled' } },
+        // Found by its Service's DNS name (the node's cluster DNS).
+        remoteWrite: [{ url: 'http://prometheus-operated.edge.svc:9090/api/v1/write' }],
+      },
+    },
+  ]));
+  const agentPod = 'prom-agent-edge-0';
+  const agent = await waitFor(`${agentPod} Ready`, async () => {
+    const pod = await cli.getJson<PodJson>(['pod', agentPod, '-n', MONITORING]).catch(() => undefined);
+    return pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? pod : undefined;
+  }, 180_000);
+  // promop reloads it itself: Prometheus in agent mode, no sidecar.
+  expect(agent.spec.containers.map((c) => c.name)).toEqual(['prometheus']);
+  const received = await waitFor('team-a\'s up in the sink, from the agent', async () => {
+    const result = await queryPrometheus(kc, 'edge', 'prometheus-sink-0', `up{namespace="team-a", prometheus="${MONITORING}/edge"} == 1`).catch(() => undefined);
+    return result && result.length > 0 ? result : undefined;
+  }, 180_000, 1000);
+  report(`PrometheusAgent and a remote-write sink applied → team-a's samples scraped by the agent are in the sink: ${Date.now() - applied} ms`);
+  expect(received[0]?.metric).toMatchObject({ namespace: 'team-a', job: 'checkout', prometheus_replica: agentPod });
+  // promop verified what the agent loaded (reloaded through its API, as a server's).
+  type AgentJson = { status?: { conditions?: { type: string; status: string; message?: string }[]; configStatus?: { loadedReplicas?: string[] }[] } };
+  const read = () => cli.getJson<AgentJson>(['prometheusagent', 'edge', '-n', MONITORING]);
+  const loaded = (agentObject: AgentJson) => agentObject.status?.conditions?.find((c) => c.type === 'Reconciled')?.status === 'True' && agentObject.status.configStatus?.[0]?.loadedReplicas?.includes(agentPod);
+  const stored = await waitFor('the agent Reconciled, its pod verified', async () => { const found = await read(); return loaded(found) ? found : undefined; }, 60_000).catch(read);
+  expect(stored.status?.conditions?.find((c) => c.type === 'Reconciled')).toMatchObject({ status: 'True' });
+  expect(stored.status?.configStatus?.[0]?.loadedReplicas).toEqual([agentPod]);
+}, 600_000);
