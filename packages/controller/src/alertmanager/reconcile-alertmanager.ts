@@ -12,7 +12,6 @@
  * refused the text, or is unreachable) makes Reconciled False with the reason and the reconcile is retried.
  */
 import type { V1StatefulSet } from '@kubernetes/client-node';
-import { DEFAULT_ALERTMANAGER_CONFIG, generateAlertmanagerConfiguration } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, PLURALS, type Alertmanager, type AlertmanagerConfig } from '@promop/crds';
 import type { V1Namespace } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
@@ -28,7 +27,7 @@ import { splitKey } from '../reconcile/key.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
 import {
   ALERTMANAGER_CONFIG_KEY, alertmanagerSelectorLabels, buildAlertmanagerService,
-  buildAlertmanagerStatefulSet, buildConfigSecret, configSecretName, generatedConfigSecretName,
+  buildAlertmanagerStatefulSet, buildConfigSecret, generatedConfigSecretName,
 } from './alertmanager-children.ts';
 import { alertmanagerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
 import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
