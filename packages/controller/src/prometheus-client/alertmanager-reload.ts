@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PrometheusClient } from './prometheus-client.ts';
-import { errorOutcome, type ReloadOutcome } from './reload-and-verify.ts';
+import { errorOutcome, reloadUntilLoaded, type ReloadOutcome } from './reload-and-verify.ts';
 
 /** Alertmanager's hash of the configuration it runs. */
 export const CONFIG_HASH_METRIC = 'alertmanager_config_hash';
@@ -55,41 +55,25 @@ export function configMetrics(metricsText: string): { hash?: number; lastReloadS
 
 /** Reloads `client`'s Alertmanager until it runs `expectedConfigText` or `timeoutMs` passes. Never throws for Alertmanager's answers. */
 export async function reloadAndVerifyAlertmanager(options: AlertmanagerReloadOptions): Promise<ReloadOutcome> {
-  const { client, timeoutMs } = options;
+  const { client } = options;
   const expectedHash = alertmanagerConfigHash(options.expectedConfigText);
-  const started = Date.now();
-  const deadline = started + timeoutMs;
-  let delay = options.initialDelayMs ?? 250;
-  const maxDelay = options.maxDelayMs ?? 5_000;
-  let attempts = 0;
-  const counts = () => ({ attempts, elapsedMs: Date.now() - started });
-
-  for (;;) {
-    attempts += 1;
-    const attemptStarted = Date.now();
+  return reloadUntilLoaded(options, async (attemptStarted) => {
     const reload = await client.reload();
     const state = await client.metrics([CONFIG_HASH_METRIC, LAST_RELOAD_SUCCESSFUL_METRIC]);
     if (!reload.ok) {
       const { error } = reload;
-      if (error.kind === 'http' && error.status === 500) {
-        // Confirmed by the metric, so that an unrelated server error is not reported as a bad configuration.
-        const failedLoad = state.ok && configMetrics(state.value).lastReloadSuccessful === false;
-        const reason = error.body === '' ? 'Alertmanager refused the configuration without a reason' : error.body;
-        return failedLoad
-          ? { outcome: 'rejected', reason, ...counts() }
-          : { outcome: 'failed', reason: `reload answered 500 but Alertmanager does not report a failed load: ${reason}`, ...counts() };
-      }
-      return { ...errorOutcome(error), ...counts() };
+      if (error.kind !== 'http' || error.status !== 500) return errorOutcome(error);
+      // Confirmed by the metric, so that an unrelated server error is not reported as a bad configuration.
+      const failedLoad = state.ok && configMetrics(state.value).lastReloadSuccessful === false;
+      const reason = error.body === '' ? 'Alertmanager refused the configuration without a reason' : error.body;
+      return failedLoad
+        ? { outcome: 'rejected', reason }
+        : { outcome: 'failed', reason: `reload answered 500 but Alertmanager does not report a failed load: ${reason}` };
     }
-    if (!state.ok) return { ...errorOutcome(state.error), ...counts() };
+    if (!state.ok) return errorOutcome(state.error);
     const loaded = configMetrics(state.value).hash;
-    if (loaded === undefined) return { outcome: 'failed', reason: `GET /metrics: no ${CONFIG_HASH_METRIC}; is this an Alertmanager?`, ...counts() };
-    if (loaded === expectedHash) return { outcome: 'verified', verifyMs: Date.now() - attemptStarted, ...counts() };
-
-    // The kubelet has not written the new file yet (or promop wrote a newer one since): wait and reload again.
-    const difference = `the loaded configuration has hash ${loaded}, the written one ${expectedHash}`;
-    if (Date.now() + delay >= deadline) return { outcome: 'stale', difference, ...counts() };
-    await new Promise((resolve) => setTimeout(resolve, delay));
-    delay = Math.min(delay * 2, maxDelay);
-  }
+    if (loaded === undefined) return { outcome: 'failed', reason: `GET /metrics: no ${CONFIG_HASH_METRIC}; is this an Alertmanager?` };
+    if (loaded === expectedHash) return { outcome: 'verified', verifyMs: Date.now() - attemptStarted };
+    return { outcome: 'pending', difference: `the loaded configuration has hash ${loaded}, the written one ${expectedHash}` };
+  });
 }

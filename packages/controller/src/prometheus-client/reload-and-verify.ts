@@ -60,55 +60,68 @@ export interface ReloadAndVerifyOptions {
   maxDelayMs?: number;
 }
 
-/** Reloads `client`'s Prometheus until it runs the expected files or `timeoutMs` passes. Never throws for Prometheus' answers. */
-export async function reloadAndVerify(options: ReloadAndVerifyOptions): Promise<ReloadOutcome> {
-  const { client, expectedConfigText, expectedRuleFiles, expectedScrapeFileJobs, timeoutMs } = options;
+/** One attempt's answer: how the reload ended, or what the pod still runs differently (try again). */
+export type AttemptResult = OutcomeWithoutCounts | { outcome: 'pending'; difference: string };
+
+/**
+ * Runs `attempt` (one reload and check; `attemptStarted` is when it began, for `verifyMs`) until it ends or
+ * `timeoutMs` passes (stale, with the last difference), waiting between attempts with a backoff that doubles
+ * from `initialDelayMs` to `maxDelayMs`: the kubelet has not written the new files yet, or promop wrote newer ones
+ * since. Both programs' reloads poll this way.
+ */
+export async function reloadUntilLoaded(
+  options: Pick<ReloadAndVerifyOptions, 'timeoutMs' | 'initialDelayMs' | 'maxDelayMs'>,
+  attempt: (attemptStarted: number) => Promise<AttemptResult>,
+): Promise<ReloadOutcome> {
   const started = Date.now();
-  const deadline = started + timeoutMs;
+  const deadline = started + options.timeoutMs;
   let delay = options.initialDelayMs ?? 250;
   const maxDelay = options.maxDelayMs ?? 5_000;
   let attempts = 0;
   const end = (result: OutcomeWithoutCounts): ReloadOutcome => ({ ...result, attempts, elapsedMs: Date.now() - started }) as ReloadOutcome;
-
   for (;;) {
     attempts += 1;
-    const attemptStarted = Date.now();
-    const reload = await client.reload();
-    if (!reload.ok) {
-      if (reload.error.kind === 'http' && reload.error.status === 500) return end(await rejection(client, reload.error.body));
-      return end(errorOutcome(reload.error));
-    }
-
-    const runtime = await client.runtimeInfo();
-    if (!runtime.ok) return end(errorOutcome(runtime.error));
-    const loaded = await client.loadedConfig();
-    if (!loaded.ok) return end(errorOutcome(loaded.error));
-    let difference: string | undefined;
-    const config = compareLoadedConfig(expectedConfigText, loaded.value);
-    if (!config.equal) {
-      difference = `the loaded config differs at ${config.path || '(root)'}: expected ${config.expected}, loaded ${config.loaded}`;
-    }
-    if (difference === undefined && expectedScrapeFileJobs !== undefined) {
-      const jobs = await client.loadedScrapeJobs();
-      if (!jobs.ok) return end(errorOutcome(jobs.error));
-      const missing = expectedScrapeFileJobs.filter((job) => !jobs.value.has(job));
-      if (missing.length > 0) {
-        difference = `${missing.length} of the ${expectedScrapeFileJobs.length} jobs of the scrape files are not loaded, e.g. ${missing[0]}: a scrape file the config names was not on disk`;
-      }
-    }
-    if (difference === undefined && expectedRuleFiles !== undefined) {
-      const groups = await client.ruleGroups();
-      if (!groups.ok) return end(errorOutcome(groups.error));
-      const rules = compareLoadedRules(expectedRuleFiles, groups.value);
-      if (!rules.equal) difference = `the loaded rules differ: ${rules.reason}`;
-    }
-    if (difference === undefined) return end({ outcome: 'verified', verifyMs: Date.now() - attemptStarted, lastConfigTime: runtime.value.lastConfigTime });
-
-    // The kubelet has not written the new files yet (or promop wrote newer ones since): wait and reload again.
-    if (Date.now() + delay >= deadline) return end({ outcome: 'stale', difference });
+    const result = await attempt(Date.now());
+    if (result.outcome !== 'pending') return end(result);
+    if (Date.now() + delay >= deadline) return end({ outcome: 'stale', difference: result.difference });
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, maxDelay);
   }
+}
+
+/** Reloads `client`'s Prometheus until it runs the expected files or `timeoutMs` passes. Never throws for Prometheus' answers. */
+export async function reloadAndVerify(options: ReloadAndVerifyOptions): Promise<ReloadOutcome> {
+  const { client, expectedConfigText, expectedRuleFiles, expectedScrapeFileJobs } = options;
+  return reloadUntilLoaded(options, async (attemptStarted) => {
+    const reload = await client.reload();
+    if (!reload.ok) {
+      if (reload.error.kind === 'http' && reload.error.status === 500) return rejection(client, reload.error.body);
+      return errorOutcome(reload.error);
+    }
+    const runtime = await client.runtimeInfo();
+    if (!runtime.ok) return errorOutcome(runtime.error);
+    const loaded = await client.loadedConfig();
+    if (!loaded.ok) return errorOutcome(loaded.error);
+    const config = compareLoadedConfig(expectedConfigText, loaded.value);
+    if (!config.equal) {
+      return { outcome: 'pending', difference: `the loaded config differs at ${config.path || '(root)'}: expected ${config.expected}, loaded ${config.loaded}` };
+    }
+    if (expectedScrapeFileJobs !== undefined) {
+      const jobs = await client.loadedScrapeJobs();
+      if (!jobs.ok) return errorOutcome(jobs.error);
+      const missing = expectedScrapeFileJobs.filter((job) => !jobs.value.has(job));
+      if (missing.length > 0) {
+        return { outcome: 'pending', difference: `${missing.length} of the ${expectedScrapeFileJobs.length} jobs of the scrape files are not loaded, e.g. ${missing[0]}: a scrape file the config names was not on disk` };
+      }
+    }
+    if (expectedRuleFiles !== undefined) {
+      const groups = await client.ruleGroups();
+      if (!groups.ok) return errorOutcome(groups.error);
+      const rules = compareLoadedRules(expectedRuleFiles, groups.value);
+      if (!rules.equal) return { outcome: 'pending', difference: `the loaded rules differ: ${rules.reason}` };
+    }
+    return { outcome: 'verified', verifyMs: Date.now() - attemptStarted, lastConfigTime: runtime.value.lastConfigTime };
+  });
 }
 
 /**
