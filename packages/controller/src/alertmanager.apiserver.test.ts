@@ -183,7 +183,8 @@ describe('a running Alertmanager pod, with the kubelet played by the test', () =
   });
 
   test('loads the written configuration, verified by Alertmanager\'s own hash of the file, and reports the pod loaded', async () => {
-    const stored = await eventually(live, (each) => each.status?.configStatus?.loadedReplicas?.includes(POD) ?? false);
+    // Until the StatefulSet controller has created its own pod, the status has no pending one to name.
+    const stored = await eventually(live, (each) => (each.status?.configStatus?.loadedReplicas?.includes(POD) ?? false) && each.status?.configStatus?.pendingReplicas !== undefined);
     expect(reconciled(stored)).toMatchObject({ status: 'True' });
     const pod = await core.readNamespacedPod({ namespace: MONITORING, name: POD });
     expect(pod.metadata?.annotations?.[CONFIG_HASH_ANNOTATION]).toBe(stored.status?.configStatus?.configHash);
