@@ -2,10 +2,10 @@
  * The operator: caches → work queues → PrometheusReconcilers, wired in sample-controller's shape: one work queue
  * and one reconciler per kind (Prometheus, PrometheusAgent), sharing the caches, the writers and the reloader. `start()` waits
  * until every cache has listed (so the first reconcile sees the whole cluster, not a partial one that would
- * render a config without some monitors), then starts the workers; `stop()` stops watches, timers, workers and
- * binding writers and leaves everything promop created in place: stopping the operator never stops a Prometheus.
+ * render a config without some monitors), then starts the workers; `stop()` stops watches, timers, workers,
+ * binding writers and reload jobs and leaves everything promop created in place: stopping the operator never stops a Prometheus.
  * The reconciler's ConfigReloader is the ShardReloader (reload/): it reloads and verifies the pods of each shard
- * over HTTP.
+ * over HTTP, beside the work queues, and requeues a key when a round of that work has news for its status.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, KINDS, PLURALS, PROMETHEUS_WORKLOAD_KINDS } from '@promop/crds';
@@ -101,6 +101,8 @@ export class Operator {
   /** One work queue and one reconciler per kind. */
   readonly #queues: Readonly<Record<WorkloadKind, WorkQueue>>;
   readonly #reconcilers: Readonly<Record<WorkloadKind, PrometheusReconciler>>;
+  /** Reloads the pods of every Prometheus shard and Alertmanager, beside the work queues. */
+  readonly #reloader: ShardReloader;
   /** Alertmanagers: a queue and reconciler of their own (alertmanager/reconcile-alertmanager.ts). */
   readonly #alertmanagerQueue: WorkQueue;
   readonly #alertmanagers: AlertmanagerReconciler;
@@ -147,7 +149,7 @@ export class Operator {
       allowedNetworks: () => networks.allowList(),
       ...(options.reloadTimeoutMs === undefined ? {} : { timeoutMs: options.reloadTimeoutMs }),
     });
-    const reloader = new ShardReloader({
+    const reloader = this.#reloader = new ShardReloader({
       pods: this.#caches.pods,
       annotator: new ApiPodAnnotator(writes),
       verifier: this.#podClient,
@@ -300,12 +302,14 @@ export class Operator {
   }
 
   /**
-   * Stops both work queues and the binding writers at once: no binding write starts after this call, even while a
-   * reconcile in progress (which may wait seconds for a reload) finishes; what it hands the writer then is dropped,
-   * and the next leader or start writes it. Resolves once the reconciles and the binding writes in progress ended.
+   * Stops the work queues, the binding writers and the reload jobs at once: no binding write or reload starts after
+   * this call, even while a reconcile in progress finishes; what it hands the writer or the reloader then is
+   * dropped, and the next leader or start does it. Resolves once the reconciles, binding writes and reload
+   * attempts in progress ended.
    */
   async #shutdownQueues(): Promise<void> {
     await Promise.all([
+      this.#reloader.stop(),
       ...PROMETHEUS_WORKLOAD_KINDS.flatMap((kind) => [this.#queues[kind].shutdown(), this.#reconcilers[kind].stopBindingWrites()]),
       this.#alertmanagerQueue.shutdown(),
       this.#alertmanagers.stopBindingWrites(),

@@ -126,14 +126,15 @@ export class AlertmanagerReconciler {
     const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, hash));
     const reload = await this.#deps.reloader.reloadAlertmanager(
       { metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name) },
-      result.text, hash, { log, ...(writtenAt ? { writtenAt } : {}) },
+      result.text, hash, { log, onRoundEnd: () => this.#deps.requeue(key, 0), ...(writtenAt ? { writtenAt } : {}) },
     );
     const note = base.state === 'missing' ? `spec.configSecret: Secret ${base.name} does not exist; running a configuration that sends no notification` : '';
-    const reconciled = reload.ok
-      ? { status: 'True' as const, reason: 'Reconciled', message: note }
-      : { status: 'False' as const, reason: RELOAD_FAILED_REASON, message: reload.message };
+    const reconciled = reload.state === 'failed'
+      ? { status: 'False' as const, reason: RELOAD_FAILED_REASON, message: reload.message }
+      : { status: 'True' as const, reason: 'Reconciled', message: note };
     await this.#writeStatus(alertmanager, { ...this.#status(alertmanager, statefulSet, reconciled), configStatus: reload.status });
-    return reload.ok ? 'done' : 'retry';
+    // A failed reload is retried by the reloader, with a backoff of its own; its rounds requeue the key.
+    return 'done';
   }
 
   /** Reconciled=False with `message` and a Warning Event: the configuration cannot be used, the running one stays. */

@@ -58,12 +58,16 @@ describe('the operator metrics', () => {
     metrics.reconcileStarting('monitoring/main', 40_000);
     metrics.recordReconcile('retry', 1, 'monitoring/main');
     metrics.reconcileStarting('monitoring/main', 45_000);
-    metrics.recordConfigLoaded(1.4, 1.1, 'monitoring/main');
+    // The files written then: the reloader keeps when their change was seen, and they load after the reconcile.
+    const firstSeen = metrics.changeSeenAt('monitoring/main');
     metrics.recordReconcile('success', 2, 'monitoring/main');
+    expect(metrics.changeSeenAt('monitoring/main')).toBeUndefined();
+    metrics.recordConfigLoaded(1.4, 1.1, firstSeen);
     // A later change, loaded 0.3 s after the write and 2 s after it was seen.
     metrics.reconcileStarting('monitoring/main', 60_000);
+    const secondSeen = metrics.changeSeenAt('monitoring/main');
     now = 62_000;
-    metrics.recordConfigLoaded(0.3, 0.2, 'monitoring/main');
+    metrics.recordConfigLoaded(0.3, 0.2, secondSeen);
     const text = await metrics.metricsText();
     expect(text).toMatch(/^promop_config_apply_to_loaded_seconds_count 2$/m);
     expect(text).toMatch(/^promop_config_apply_to_loaded_seconds_sum 1\.7$/m);

@@ -310,15 +310,23 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
   }
 
   /**
-   * A shard's written files were verified in every ready replica `applyToLoadedSeconds` after the write, of which
-   * `kubeletWaitSeconds` went by before the files were in the pods; with `prometheusKey`, also observes the time
-   * since the change that caused the write was seen (reconcileStarting).
+   * When the oldest change of `prometheusKey` not yet reconciled successfully was seen (reconcileStarting), in
+   * this registry's clock: the reloader keeps it with the files that change caused, which are loaded after the
+   * reconcile that wrote them ended.
    */
-  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number, prometheusKey?: string): void {
+  changeSeenAt(prometheusKey: string): number | undefined {
+    return this.#changeSeenAt.get(prometheusKey);
+  }
+
+  /**
+   * A shard's written files were verified in every ready replica `applyToLoadedSeconds` after the write, of which
+   * `kubeletWaitSeconds` went by before the files were in the pods; with `changeSeenAt` (changeSeenAt() when the
+   * files were written), also observes the time since the change that caused them was seen.
+   */
+  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number, changeSeenAt?: number): void {
     this.#applyToLoaded.observe(applyToLoadedSeconds);
     this.#kubeletWait.observe(kubeletWaitSeconds);
-    const seenAt = prometheusKey === undefined ? undefined : this.#changeSeenAt.get(prometheusKey);
-    if (seenAt !== undefined) this.#changeToLoaded.observe(Math.max(0, this.#now() - seenAt) / 1000);
+    if (changeSeenAt !== undefined) this.#changeToLoaded.observe(Math.max(0, this.#now() - changeSeenAt) / 1000);
   }
 
   /** Where promop_prometheus_reconciled counts from at each scrape (the operator's Prometheus cache). */

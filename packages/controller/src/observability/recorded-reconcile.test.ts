@@ -13,7 +13,7 @@ describe('a recorded reconcile', () => {
         clock += 1_000;
         wall = 112_000;
         // The reload verified the written config during this run.
-        metrics.recordConfigLoaded(0.8, 0.5, 'monitoring/main');
+        metrics.recordConfigLoaded(0.8, 0.5, metrics.changeSeenAt('monitoring/main'));
         return 'done';
       },
     ];

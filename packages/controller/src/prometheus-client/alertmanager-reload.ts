@@ -29,6 +29,8 @@ export interface AlertmanagerReloadOptions {
   timeoutMs: number;
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /** Aborted when a newer configuration supersedes this one (see reloadUntilLoaded). */
+  signal?: AbortSignal;
 }
 
 /**

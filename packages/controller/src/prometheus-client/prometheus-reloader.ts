@@ -35,6 +35,8 @@ export interface ReloadRequest {
   expectedScrapeFileJobs?: readonly string[];
   /** Overrides the reloader's default deadline. */
   timeoutMs?: number;
+  /** Aborted when newer files supersede these: no further attempt starts (reload-and-verify.ts). */
+  signal?: AbortSignal;
 }
 
 /** One Alertmanager pod to reload: it must run exactly `expectedConfigText` (alertmanager-reload.ts). */
@@ -44,6 +46,7 @@ export interface AlertmanagerReloadRequest {
   baseUrl: string;
   expectedConfigText: string;
   timeoutMs?: number;
+  signal?: AbortSignal;
 }
 
 /** What the controller depends on (a fake in controller unit tests, PrometheusReloader in the operator). */
@@ -95,6 +98,7 @@ export class PrometheusReloader implements PodConfigVerifier {
       timeoutMs: request.timeoutMs ?? this.#options.timeoutMs ?? 90_000,
       ...(this.#options.initialDelayMs !== undefined ? { initialDelayMs: this.#options.initialDelayMs } : {}),
       ...(this.#options.maxDelayMs !== undefined ? { maxDelayMs: this.#options.maxDelayMs } : {}),
+      ...(request.signal !== undefined ? { signal: request.signal } : {}),
     };
     const client = this.client(request.baseUrl);
     if (request.program === 'alertmanager') return reloadAndVerifyAlertmanager({ client, expectedConfigText: request.expectedConfigText, ...polling });

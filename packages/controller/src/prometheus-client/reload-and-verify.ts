@@ -58,6 +58,11 @@ export interface ReloadAndVerifyOptions {
   /** First wait between attempts; doubles up to maxDelayMs. */
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * Aborted when newer files were written for the pod: no attempt starts after that (the one in flight ends), and
+   * the outcome is stale. The caller drops it.
+   */
+  signal?: AbortSignal;
 }
 
 /** One attempt's answer: how the reload ended, or what the pod still runs differently (try again). */
@@ -70,7 +75,7 @@ export type AttemptResult = OutcomeWithoutCounts | { outcome: 'pending'; differe
  * since. Both programs' reloads poll this way.
  */
 export async function reloadUntilLoaded(
-  options: Pick<ReloadAndVerifyOptions, 'timeoutMs' | 'initialDelayMs' | 'maxDelayMs'>,
+  options: Pick<ReloadAndVerifyOptions, 'timeoutMs' | 'initialDelayMs' | 'maxDelayMs' | 'signal'>,
   attempt: (attemptStarted: number) => Promise<AttemptResult>,
 ): Promise<ReloadOutcome> {
   const started = Date.now();
@@ -79,14 +84,32 @@ export async function reloadUntilLoaded(
   const maxDelay = options.maxDelayMs ?? 5_000;
   let attempts = 0;
   const end = (result: OutcomeWithoutCounts): ReloadOutcome => ({ ...result, attempts, elapsedMs: Date.now() - started }) as ReloadOutcome;
+  const { signal } = options;
   for (;;) {
     attempts += 1;
     const result = await attempt(Date.now());
     if (result.outcome !== 'pending') return end(result);
+    const superseded = () => end({ outcome: 'stale', difference: `superseded by newer files (${result.difference})` });
+    if (signal?.aborted) return superseded();
     if (Date.now() + delay >= deadline) return end({ outcome: 'stale', difference: result.difference });
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    await abortableDelay(delay, signal);
+    if (signal?.aborted) return superseded();
     delay = Math.min(delay * 2, maxDelay);
   }
+}
+
+/** Resolves after `ms`, or as soon as `signal` is aborted. */
+export function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Reloads `client`'s Prometheus until it runs the expected files or `timeoutMs` passes. Never throws for Prometheus' answers. */

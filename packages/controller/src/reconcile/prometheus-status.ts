@@ -13,7 +13,8 @@ import { withTransitionTime, type Condition } from './conditions.ts';
 
 /** The Reconciled condition without its time. */
 export interface ReconciledVerdict {
-  status: 'True' | 'False';
+  /** Unknown: the files are written and promop is reloading the replicas (reason Reloading). */
+  status: 'True' | 'False' | 'Unknown';
   reason: string;
   message: string;
 }

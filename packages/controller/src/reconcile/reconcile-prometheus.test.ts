@@ -280,10 +280,10 @@ describe('reconcile of one Prometheus', () => {
     expect(reloader.reloads).toEqual([]);
   });
 
-  it('a failed reload: Reconciled=False (ReloadFailed) with the shard, and a retry', async () => {
+  it('a failed reload: Reconciled=False (ReloadFailed) with the shard; the reloader retries, not the work queue', async () => {
     const { cluster, reloader, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
     reloader.failure = 'POST /-/reload: connection refused';
-    await expect(reconcileAndBind()).resolves.toBe('retry');
+    await expect(reconcileAndBind()).resolves.toBe('done');
     expect(reconciledOf(cluster)).toMatchObject({ status: 'False', reason: 'ReloadFailed', message: 'shard 0: POST /-/reload: connection refused' });
     expect(cluster.caches.prometheuses.get('main', 'monitoring')?.status?.configStatus?.[0]).toMatchObject({ shardID: '0', pendingReplicas: [{ reason: 'ReloadFailed' }] });
     // The bindings are written all the same.
@@ -292,6 +292,35 @@ describe('reconcile of one Prometheus', () => {
     reloader.failure = undefined;
     await expect(reconcileAndBind()).resolves.toBe('done');
     expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+  });
+
+  it('a reload under way: Reconciled=Unknown (Reloading) naming the pods, and the end of the reloader\'s round requeues the key at once', async () => {
+    const { cluster, reloader, requeued, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
+    reloader.reloading = true;
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    const hash = reloader.reloads[0]!.expected.hash;
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'Unknown', reason: 'Reloading', message: `shard 0: prometheus-main-0 loading config ${hash}` });
+    expect(cluster.caches.prometheuses.get('main', 'monitoring')?.status?.configStatus).toEqual([{ shardID: '0', configHash: hash, pendingReplicas: [{ pod: 'prometheus-main-0', reason: 'Reloading', message: 'reloading' }] }]);
+    expect(requeued).toEqual([]);
+    reloader.reloads[0]!.onRoundEnd?.();
+    expect(requeued).toEqual([{ key: 'monitoring/main', delayMs: 0 }]);
+
+    reloader.reloading = false;
+    await reconcileAndBind();
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+    expect(cluster.caches.prometheuses.get('main', 'monitoring')?.status?.configStatus).toEqual([{ shardID: '0', configHash: hash, loadedReplicas: ['prometheus-main-0'] }]);
+  });
+
+  it('a restarted promop confirming files the status already shows writes no status while it confirms', async () => {
+    const { cluster, reloader, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
+    await reconcileAndBind();
+    const written = cluster.writes.length;
+    const before = cluster.caches.prometheuses.get('main', 'monitoring')?.status;
+    // The reloader of a new process knows no pod yet: the same files are "reloading" until its round ends.
+    reloader.reloading = true;
+    await reconcileAndBind();
+    expect(cluster.writes.slice(written)).toEqual([]);
+    expect(cluster.caches.prometheuses.get('main', 'monitoring')?.status).toEqual(before);
   });
 
   it('a StatefulSet the API server refuses (422) is Reconciled=False naming it, not a throw', async () => {

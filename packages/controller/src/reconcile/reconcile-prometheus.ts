@@ -187,12 +187,13 @@ export class PrometheusReconciler {
     await this.#children.deleteLeftovers(key, prometheus, built.value, log);
     if (await this.#children.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
 
-    const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log);
-    const reconciled: ReconciledVerdict = reload.failures.length > 0
-      ? { status: 'False', reason: 'ReloadFailed', message: reload.failures.join('; ') }
-      : { status: 'True', ...successReason(output), message: output.prometheusWarnings.join('; ') };
+    const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log, () => this.#deps.requeue(key, 0));
+    // A failed reload is retried by the reloader, with a backoff of its own, not by the work queue.
+    const reconciled: ReconciledVerdict | undefined = reload.reconciled?.status === 'True'
+      ? { status: 'True', ...successReason(output), message: output.prometheusWarnings.join('; ') }
+      : reload.reconciled;
     await this.#status.write(prometheus, applied.statefulSets, reconciled, log, reload.configStatus);
-    return reload.failures.length > 0 ? 'retry' : 'done';
+    return 'done';
   }
 }
 

@@ -12,7 +12,7 @@ import type { ChildKind, ChildOf, EventSpec, PartialObjectMetadata, ReferencedDa
 import { replacementOf, type StatefulSetIdentity } from '../kube/child-writer.ts';
 import { MANAGED_BY } from '../workload/index.ts';
 import { protobufBodyOf } from '../kube/protobuf-body.ts';
-import type { ExpectedShardFiles, ReloadResult, ShardConfigStatus } from './config-reloader.ts';
+import type { ExpectedShardFiles, ReloadContext, ReloadResult } from './config-reloader.ts';
 import type {
   CacheReader, CachedKind, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus,
 } from './reconciler-ports.ts';
@@ -232,20 +232,22 @@ export class FakeCluster {
   }
 }
 
-/** A reloader whose every shard runs what was written, unless `failure` says otherwise. */
+/** A reloader whose every shard runs what was written, unless `failure` or `reloading` says otherwise. */
 export class FakeReloader implements ReconcilerReloader {
-  readonly reloads: { key: string; shard: number; expected: ExpectedShardFiles }[] = [];
+  readonly reloads: { key: string; shard: number; expected: ExpectedShardFiles; onRoundEnd?: () => void }[] = [];
   readonly forgotten: string[] = [];
   /** When set, every reload fails with this message. */
   failure: string | undefined;
+  /** When true, every shard's replica is still being reloaded. */
+  reloading = false;
 
-  async reload(prometheus: { metadata: { namespace: string; name: string } }, shard: number, expected: ExpectedShardFiles): Promise<ReloadResult> {
-    this.reloads.push({ key: `${prometheus.metadata.namespace}/${prometheus.metadata.name}`, shard, expected });
+  async reload(prometheus: { metadata: { namespace: string; name: string } }, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult> {
+    this.reloads.push({ key: `${prometheus.metadata.namespace}/${prometheus.metadata.name}`, shard, expected, ...(context.onRoundEnd ? { onRoundEnd: context.onRoundEnd } : {}) });
     const pod = `prometheus-${prometheus.metadata.name}-${shard === 0 ? '' : `shard-${shard}-`}0`;
-    const status: ShardConfigStatus = this.failure
-      ? { shardID: String(shard), configHash: expected.hash, pendingReplicas: [{ pod, reason: 'ReloadFailed', message: this.failure }] }
-      : { shardID: String(shard), configHash: expected.hash, loadedReplicas: [pod] };
-    return this.failure ? { ok: false, message: this.failure, status } : { ok: true, status };
+    const shardID = String(shard);
+    if (this.failure) return { state: 'failed', message: this.failure, status: { shardID, configHash: expected.hash, pendingReplicas: [{ pod, reason: 'ReloadFailed', message: this.failure }] } };
+    if (this.reloading) return { state: 'reloading', status: { shardID, configHash: expected.hash, pendingReplicas: [{ pod, reason: 'Reloading', message: 'reloading' }] } };
+    return { state: 'loaded', status: { shardID, configHash: expected.hash, loadedReplicas: [pod] } };
   }
 
   forget(key: string): void {

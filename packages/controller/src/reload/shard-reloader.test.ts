@@ -34,7 +34,7 @@ function pod(name: string, options: { ip?: string; ready?: boolean; uid?: string
 }
 
 /** Fakes around one ShardReloader; `answer` decides what each pod's Prometheus answers. */
-function setup(pods: V1Pod[], answer: (request: ReloadRequest | AlertmanagerReloadRequest) => ReloadOutcome = () => ({ outcome: 'verified', attempts: 1, elapsedMs: 40, verifyMs: 10 })) {
+function setup(pods: V1Pod[], answer: (request: ReloadRequest | AlertmanagerReloadRequest) => ReloadOutcome | Promise<ReloadOutcome> = () => ({ outcome: 'verified', attempts: 1, elapsedMs: 40, verifyMs: 10 })) {
   let now = 10_000;
   const annotated: string[] = [];
   const calls: (ReloadRequest | AlertmanagerReloadRequest)[] = [];
@@ -42,6 +42,10 @@ function setup(pods: V1Pod[], answer: (request: ReloadRequest | AlertmanagerRelo
   const reloadSeconds: number[] = [];
   const timings: [number, number][] = [];
   const shardLoaded: string[] = [];
+  const rounds: string[] = [];
+  /** The backoffs the jobs waited (ms), and how to end the waits under way. */
+  const waited: number[] = [];
+  const waits: (() => void)[] = [];
   const annotator: PodAnnotator = {
     annotate: async (namespace, name, key, value) => {
       annotated.push(`${namespace}/${name} ${key}=${value}`);
@@ -51,7 +55,7 @@ function setup(pods: V1Pod[], answer: (request: ReloadRequest | AlertmanagerRelo
   const verifier: PodConfigVerifier = {
     reloadAndVerify: async (request) => {
       calls.push(request);
-      const outcome = answer(request);
+      const outcome = await answer(request);
       now += outcome.elapsedMs;
       return outcome;
     },
@@ -63,16 +67,37 @@ function setup(pods: V1Pod[], answer: (request: ReloadRequest | AlertmanagerRelo
     networks: new FixedPodNetworks(['10.244.0.0/16']),
     metrics: {
       recordReload: (outcome, seconds) => { reloads.push(outcome); reloadSeconds.push(seconds); },
+      changeSeenAt: () => undefined,
       recordConfigLoaded: (a, k) => timings.push([a, k]),
       setShardConfigLoaded: (key, shard, loaded) => shardLoaded.push(`${key}/${shard} ${loaded}`),
     },
     now: () => now,
+    wait: (ms, signal) => new Promise((resolve) => {
+      waited.push(ms);
+      waits.push(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    }),
   });
+  /** What a reconcile's call answers at once. */
+  const reloadNow = (hash: string, writtenAt?: Date, spec?: Prometheus['spec']) =>
+    reloader.reload(prometheus(spec), 0, files(hash), { log, onRoundEnd: () => rounds.push(hash), ...(writtenAt ? { writtenAt } : {}) });
   return {
-    reloader, annotated, calls, reloads, reloadSeconds, timings, shardLoaded,
+    reloader, annotated, calls, reloads, reloadSeconds, timings, shardLoaded, rounds, waited,
     advance: (ms: number) => { now += ms; },
     at: () => new Date(now),
-    reload: (hash: string, writtenAt?: Date, spec?: Prometheus['spec']) => reloader.reload(prometheus(spec), 0, files(hash), { log, ...(writtenAt ? { writtenAt } : {}) }),
+    reloadNow,
+    /** A reconcile's call, then what the next reconcile's call answers once the job's rounds ended. */
+    reload: async (hash: string, writtenAt?: Date, spec?: Prometheus['spec']) => {
+      await reloadNow(hash, writtenAt, spec);
+      await reloader.settled();
+      return reloadNow(hash, undefined, spec);
+    },
+    /** Ends the backoffs under way, and waits for the rounds they start. */
+    retry: async () => {
+      for (const resolve of waits.splice(0)) resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+      await reloader.settled();
+    },
   };
 }
 
@@ -84,9 +109,9 @@ describe('reloading the pods of a shard', () => {
       `monitoring/prometheus-main-0 ${CONFIG_HASH_ANNOTATION}=h1`,
       `monitoring/prometheus-main-1 ${CONFIG_HASH_ANNOTATION}=h1`,
     ]);
-    expect(t.calls).toEqual([{ baseUrl: 'http://10.244.1.5:9090', expectedConfigText: files('h1').configText, expectedRuleFiles: files('h1').ruleFiles }]);
+    expect(t.calls).toEqual([{ baseUrl: 'http://10.244.1.5:9090', expectedConfigText: files('h1').configText, expectedRuleFiles: files('h1').ruleFiles, signal: expect.any(AbortSignal) }]);
     expect(result).toEqual({
-      ok: true,
+      state: 'loaded',
       status: {
         shardID: '0', configHash: 'h1', loadedReplicas: ['prometheus-main-0'],
         pendingReplicas: [{ pod: 'prometheus-main-1', reason: 'NotReady', message: 'Prometheus is not ready; it reads the current files when it starts' }],
@@ -125,39 +150,106 @@ describe('reloading the pods of a shard', () => {
     const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' }), pod('prometheus-main-1', { ip: '192.168.7.7' })]);
     const result = await t.reload('h1');
     expect(t.calls.map((c) => c.baseUrl)).toEqual(['http://10.244.1.5:9090']);
-    expect(result.ok).toBe(false);
-    expect(!result.ok && result.message).toBe('pod prometheus-main-1: not called: 192.168.7.7 is outside the pod networks given with --pod-network (10.244.0.0/16)');
+    expect(result.state).toBe('failed');
+    expect(result.state === 'failed' && result.message).toBe('pod prometheus-main-1: not called: 192.168.7.7 is outside the pod networks given with --pod-network (10.244.0.0/16)');
     expect(result.status.pendingReplicas).toEqual([{ pod: 'prometheus-main-1', reason: 'Refused', message: expect.stringContaining('192.168.7.7 is outside') }]);
     expect(result.status.loadedReplicas).toEqual(['prometheus-main-0']);
     expect(t.reloads.sort()).toEqual(['refused', 'verified']);
   });
 
-  it('reports a config Prometheus refuses as a failure with its reason, and calls the pod again next time', async () => {
+  it('reports a config Prometheus refuses as a failure with its reason, and tries the pod again after a backoff that doubles', async () => {
     let answer: ReloadOutcome = { outcome: 'rejected', attempts: 1, elapsedMs: 5, reason: 'parsing YAML file /etc/prometheus/config/prometheus.yaml: unknown unit "x"' };
     const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })], () => answer);
     const failed = await t.reload('h1', t.at());
-    expect(failed).toMatchObject({ ok: false, message: 'pod prometheus-main-0: Prometheus refused the configuration: parsing YAML file /etc/prometheus/config/prometheus.yaml: unknown unit "x"' });
+    expect(failed).toMatchObject({ state: 'failed', message: 'pod prometheus-main-0: Prometheus refused the configuration: parsing YAML file /etc/prometheus/config/prometheus.yaml: unknown unit "x"' });
     expect(failed.status.pendingReplicas).toEqual([{ pod: 'prometheus-main-0', reason: 'Rejected', message: expect.stringContaining('unknown unit') }]);
+    // A reconcile does not retry it (each round's end requeues the key: retrying then would loop); the job's backoff does.
+    await t.reload('h1');
+    expect(t.calls).toHaveLength(1);
     answer = { outcome: 'stale', attempts: 9, elapsedMs: 90_000, difference: 'the loaded config differs at scrape_configs' };
-    const stale = await t.reload('h1');
-    expect(!stale.ok && stale.message).toBe('pod prometheus-main-0: the files were not loaded within 90 s (9 reloads): the loaded config differs at scrape_configs');
+    await t.retry();
+    const stale = await t.reloadNow('h1');
+    expect(stale.state === 'failed' && stale.message).toBe('pod prometheus-main-0: the files were not loaded within 90 s (9 reloads): the loaded config differs at scrape_configs');
     expect(stale.status.pendingReplicas?.[0]?.reason).toBe('Stale');
     answer = { outcome: 'verified', attempts: 1, elapsedMs: 20, verifyMs: 20 };
-    const verified = await t.reload('h1');
-    expect(verified).toMatchObject({ ok: true, status: { loadedReplicas: ['prometheus-main-0'] } });
+    await t.retry();
+    const verified = await t.reloadNow('h1');
+    expect(verified).toMatchObject({ state: 'loaded', status: { loadedReplicas: ['prometheus-main-0'] } });
     // No pending pod: the list is left out, not empty (server-side apply would drop an empty one; see the schema).
     expect(verified.status).not.toHaveProperty('pendingReplicas');
     expect(t.reloads).toEqual(['rejected', 'stale', 'verified']);
     expect(t.reloadSeconds).toEqual([0.005, 90, 0.02]);
+    expect(t.waited).toEqual([1_000, 2_000]);
+    expect(t.rounds).toEqual(['h1', 'h1', 'h1']);
     // promop_shard_config_loaded: 0 while the pod fails, 1 once it runs the files.
-    expect(t.shardLoaded).toEqual(['monitoring/main/0 false', 'monitoring/main/0 false', 'monitoring/main/0 true']);
+    expect(t.shardLoaded.at(-1)).toBe('monitoring/main/0 true');
+    expect(t.shardLoaded.slice(0, -2).every((line) => line.endsWith('false'))).toBe(true);
+  });
+
+  it('answers at once that a ready pod is being reloaded, and says so again at the end of the round', async () => {
+    let release: (outcome: ReloadOutcome) => void = () => undefined;
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })], () => new Promise((resolve) => { release = resolve; }));
+    const first = await t.reloadNow('h1', t.at());
+    expect(first).toEqual({ state: 'reloading', status: { shardID: '0', configHash: 'h1', pendingReplicas: [{ pod: 'prometheus-main-0', reason: 'Reloading', message: 'promop is reloading it with config h1' }] } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.calls).toHaveLength(1);
+    // A reconcile meanwhile starts nothing more.
+    expect((await t.reloadNow('h1')).state).toBe('reloading');
+    expect(t.rounds).toEqual([]);
+    release({ outcome: 'verified', attempts: 2, elapsedMs: 900, verifyMs: 40 });
+    await t.reloader.settled();
+    expect(t.rounds).toEqual(['h1']);
+    expect(t.calls).toHaveLength(1);
+    expect((await t.reloadNow('h1')).state).toBe('loaded');
+  });
+
+  it('newer files supersede a reload in flight: its outcome is dropped, and the newer files are called once it ended', async () => {
+    const releases: ((outcome: ReloadOutcome) => void)[] = [];
+    const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })], () => new Promise((resolve) => releases.push(resolve)));
+    await t.reloadNow('h1', t.at());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await t.reloadNow('h2', t.at())).toMatchObject({ state: 'reloading', status: { configHash: 'h2' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    // One reload in flight per pod: h2 waits for h1's attempt, which is told to start no other.
+    expect(t.calls.map((c) => c.expectedConfigText)).toEqual([files('h1').configText]);
+    const firstSignal = (t.calls[0] as ReloadRequest).signal;
+    expect(firstSignal?.aborted).toBe(true);
+    releases[0]!({ outcome: 'stale', attempts: 3, elapsedMs: 2_000, difference: 'superseded by newer files' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.calls.map((c) => c.expectedConfigText)).toEqual([files('h1').configText, files('h2').configText]);
+    releases[1]!({ outcome: 'verified', attempts: 1, elapsedMs: 30, verifyMs: 30 });
+    await t.reloader.settled();
+    // h1's outcome was neither reported nor counted, and its round never ended.
+    expect(t.reloads).toEqual(['verified']);
+    expect(t.rounds).toEqual(['h2']);
+    expect(await t.reloadNow('h2')).toMatchObject({ state: 'loaded', status: { configHash: 'h2', loadedReplicas: ['prometheus-main-0'] } });
+    expect(t.timings).toHaveLength(1);
+  });
+
+  it('a pod that becomes ready while the job waits to retry a failed one is called without waiting; stop ends every job', async () => {
+    const pods = [pod('prometheus-main-0', { ip: '10.244.1.5' }), pod('prometheus-main-1', { ip: '10.244.2.5', ready: false })];
+    const t = setup(pods, (request) => (request.baseUrl.includes('10.244.1.5')
+      ? { outcome: 'unreachable', attempts: 1, elapsedMs: 5, reason: 'connect ECONNREFUSED' }
+      : { outcome: 'verified', attempts: 1, elapsedMs: 5, verifyMs: 5 }));
+    expect((await t.reload('h1')).state).toBe('failed');
+    expect(t.waited).toEqual([1_000]);
+    pods[1] = pod('prometheus-main-1', { ip: '10.244.2.5' });
+    await t.reloadNow('h1');
+    await new Promise((resolve) => setImmediate(resolve));
+    await t.reloader.settled();
+    expect(t.calls.map((c) => c.baseUrl)).toEqual(['http://10.244.1.5:9090', 'http://10.244.1.5:9090', 'http://10.244.2.5:9090']);
+    expect(await t.reloadNow('h1')).toMatchObject({ state: 'failed', status: { loadedReplicas: ['prometheus-main-1'] } });
+    await t.reloader.stop();
+    await t.reloadNow('h2');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.calls).toHaveLength(3);
   });
 
   it('does not call pods of a Prometheus listening on 127.0.0.1 only, and says why', async () => {
     const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })]);
     const result = await t.reload('h1', undefined, { listenLocal: true });
     expect(t.calls).toEqual([]);
-    expect(result).toMatchObject({ ok: true, status: { pendingReplicas: [{ pod: 'prometheus-main-0', reason: 'ListenLocal' }] } });
+    expect(result).toMatchObject({ state: 'loaded', status: { pendingReplicas: [{ pod: 'prometheus-main-0', reason: 'ListenLocal' }] } });
     expect(result.status).not.toHaveProperty('loadedReplicas');
   });
 
@@ -165,9 +257,10 @@ describe('reloading the pods of a shard', () => {
     const agentPod: V1Pod = { ...pod('prom-agent-main-0', { ip: '10.244.1.6' }), metadata: { name: 'prom-agent-main-0', namespace: 'monitoring', uid: 'uid-agent', labels: shardSelectorLabels('main', 0, 'PrometheusAgent') } };
     const t = setup([agentPod]);
     const agent = { apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'PrometheusAgent', metadata: { name: 'main', namespace: 'monitoring', uid: 'a-1' }, spec: {} } as unknown as Prometheus;
-    const result = await t.reloader.reload(agent, 0, { configText: 'global: {}\n', ruleFiles: {}, hash: 'h1' }, { log });
-    expect(t.calls).toEqual([{ baseUrl: 'http://10.244.1.6:9090', expectedConfigText: 'global: {}\n' }]);
-    expect(result).toMatchObject({ ok: true, status: { loadedReplicas: ['prom-agent-main-0'] } });
+    await t.reloader.reload(agent, 0, { configText: 'global: {}\n', ruleFiles: {}, hash: 'h1' }, { log });
+    await t.reloader.settled();
+    expect(t.calls).toEqual([{ baseUrl: 'http://10.244.1.6:9090', expectedConfigText: 'global: {}\n', signal: expect.any(AbortSignal) }]);
+    expect(await t.reloader.reload(agent, 0, { configText: 'global: {}\n', ruleFiles: {}, hash: 'h1' }, { log })).toMatchObject({ state: 'loaded', status: { loadedReplicas: ['prom-agent-main-0'] } });
   });
 
   it('calls Prometheus below its route prefix', async () => {
@@ -195,13 +288,13 @@ describe('reloading the pods of a shard', () => {
     const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })], () => answer);
     await t.reload('h1');
     answer = { outcome: 'verified', attempts: 1, elapsedMs: 5, verifyMs: 5 };
-    await t.reload('h1');
+    await t.retry();
     expect(t.timings).toEqual([]);
     answer = { outcome: 'unreachable', attempts: 1, elapsedMs: 5, reason: 'connect ECONNREFUSED' };
     await t.reload('h2', t.at());
     expect(t.timings).toEqual([]);
     answer = { outcome: 'verified', attempts: 1, elapsedMs: 5, verifyMs: 5 };
-    await t.reload('h2');
+    await t.retry();
     expect(t.timings).toHaveLength(1);
   });
 });
@@ -223,9 +316,9 @@ describe('reloading the pods of an Alertmanager', () => {
     ]);
     const result = await t.reloader.reloadAlertmanager(alertmanager({ routePrefix: '/am' }), 'route: {receiver: x}\n', 'a1', { log, writtenAt: t.at() });
     expect(t.annotated.sort()).toEqual([`monitoring/alertmanager-main-0 ${CONFIG_HASH_ANNOTATION}=a1`, `monitoring/alertmanager-main-1 ${CONFIG_HASH_ANNOTATION}=a1`]);
-    expect(t.calls).toEqual([{ program: 'alertmanager', baseUrl: 'http://10.244.1.7:9093/am', expectedConfigText: 'route: {receiver: x}\n' }]);
+    expect(t.calls).toEqual([{ program: 'alertmanager', baseUrl: 'http://10.244.1.7:9093/am', expectedConfigText: 'route: {receiver: x}\n', signal: expect.any(AbortSignal) }]);
     expect(result).toEqual({
-      ok: true,
+      state: 'loaded',
       status: {
         configHash: 'a1', loadedReplicas: ['alertmanager-main-0'],
         pendingReplicas: [{ pod: 'alertmanager-main-1', reason: 'NotReady', message: 'Alertmanager is not ready; it reads the current files when it starts' }],
@@ -241,10 +334,10 @@ describe('reloading the pods of an Alertmanager', () => {
   it('reports a configuration Alertmanager refuses with its reason, and never calls a listenLocal one', async () => {
     const t = setup([alertmanagerPod('alertmanager-main-0', { ip: '10.244.1.7' })], () => ({ outcome: 'rejected', attempts: 1, elapsedMs: 3, reason: 'undefined receiver "x" used in route' }));
     const rejected = await t.reloader.reloadAlertmanager(alertmanager(), 'route: {receiver: x}\n', 'a1', { log });
-    expect(rejected).toMatchObject({ ok: false, message: 'pod alertmanager-main-0: Alertmanager refused the configuration: undefined receiver "x" used in route' });
+    expect(rejected).toMatchObject({ state: 'failed', message: 'pod alertmanager-main-0: Alertmanager refused the configuration: undefined receiver "x" used in route' });
     const local = await t.reloader.reloadAlertmanager(alertmanager({ listenLocal: true }), 'route: {receiver: y}\n', 'a2', { log });
     expect(t.calls).toHaveLength(1);
-    expect(local).toMatchObject({ ok: true, status: { pendingReplicas: [{ pod: 'alertmanager-main-0', reason: 'ListenLocal' }] } });
+    expect(local).toMatchObject({ state: 'loaded', status: { pendingReplicas: [{ pod: 'alertmanager-main-0', reason: 'ListenLocal' }] } });
   });
 });
 

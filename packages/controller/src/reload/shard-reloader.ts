@@ -14,8 +14,18 @@
  *    repeating while the kubelet has not caught up (prometheus-client/reload-and-verify.ts); for Alertmanager
  *    the same at port 9093, compared through its configuration hash (prometheus-client/alertmanager-reload.ts).
  *    An IP outside the pod networks is refused and never dialled.
- * 3. **Remember** each verified pod (uid, IP, hash): the next reconcile calls no pod that already runs the files;
- *    a restarted pod (new uid), a new IP, a new hash or an earlier failure calls it again.
+ * 3. **Remember** each verified pod (uid, IP, hash): no pod that already runs the files is called again; a
+ *    restarted pod (new uid), a new IP or a new hash is.
+ *
+ * **Beside the work queue.** Steps 1–3 run in a job per set of pods, not in the reconcile: `reload` says at once
+ * how the set stands (loaded, reloading, or failed) and starts the job when there is work. A reconcile therefore
+ * writes the next config as soon as it is rendered, instead of waiting seconds for the kubelet and a reload of
+ * thousands of jobs while the changes made meanwhile queue up. Newer files supersede the job for older ones: it
+ * starts no further attempt, its outcome is dropped (never reported as a failure), and the job for the newer files
+ * starts when it ended, so a pod has one reload in flight at most. Every round of a job ends with the context's
+ * `onRoundEnd` (the reconciler requeues its key, and the next reconcile's status says what the round found). A
+ * round with failures is followed by a backoff (1 s doubling up to 2 minutes) before the failed pods are tried
+ * again; a pod that is new, restarted or became ready ends the wait.
  *
  * Pods that are not Running and Ready are reported pending, not failed: they read the current files when
  * the program starts. Timing (the P5 figure's operator part): from the write that changed the shard's files to the
@@ -26,7 +36,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { describeError, type PodAnnotator } from '../kube/index.ts';
 import {
-  prometheusPodUrl, type AlertmanagerReloadRequest, type PodConfigVerifier, type ReloadOutcome, type ReloadOutcomeKind, type ReloadRequest,
+  abortableDelay, prometheusPodUrl, type AlertmanagerReloadRequest, type PodConfigVerifier, type ReloadOutcome, type ReloadOutcomeKind, type ReloadRequest,
 } from '../prometheus-client/index.ts';
 import type { ConfigReloader, ExpectedShardFiles, ReloadContext, ReloadResult, ShardConfigStatus } from '../reconcile/config-reloader.ts';
 import { workloadKey } from '../reconcile/key.ts';
@@ -37,13 +47,19 @@ import { CONFIG_HASH_ANNOTATION, needsConfigHash, podCallability, podsOfShard, p
 /** The port of Alertmanager's web listener in its pods. */
 const ALERTMANAGER_PORT = 9093;
 
+/** The wait before a job tries its failed pods again: 1 s, doubling up to 2 minutes. */
+const RETRY_BASE_MS = 1_000;
+const RETRY_MAX_MS = 120_000;
+
 /** What the reloader records (OperatorMetrics implements it). */
 export interface ReloadMetrics {
   /** One pod's reload-and-verify ended with `outcome` after `durationSeconds` (0: not called). */
   recordReload(outcome: ReloadOutcomeKind, durationSeconds: number): void;
-  /** The files written for a shard of `prometheusKey` were verified in every ready pod (see #recordTiming). */
-  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number, prometheusKey: string): void;
-  /** After this reload, whether every ready pod of the shard runs its files. */
+  /** When the oldest change of `key` not yet reconciled was seen; kept with the files it caused. */
+  changeSeenAt(key: string): number | undefined;
+  /** The files written for a set were verified in every ready pod (see #recordTiming), caused by a change seen at `changeSeenAt`. */
+  recordConfigLoaded(applyToLoadedSeconds: number, kubeletWaitSeconds: number, changeSeenAt: number | undefined): void;
+  /** Whether every ready pod of the shard runs its newest files. */
   setShardConfigLoaded(prometheusKey: string, shard: number, loaded: boolean): void;
 }
 
@@ -64,6 +80,8 @@ export interface ShardReloaderOptions {
   alertmanagerPortOf?: (pod: V1Pod) => number;
   /** The clock, in ms (tests fix it). */
   now?: () => number;
+  /** The wait before a failed round is tried again; resolves early once `signal` aborts (tests play it). */
+  wait?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** The pods of an Alertmanager: its metadata and the fields that decide how to call them. */
@@ -77,10 +95,10 @@ export interface AlertmanagerPods {
 /** Which replicas run the written files (a shard's `status.configStatus` entry without its shardID). */
 export type LoadedConfigStatus = Omit<ShardConfigStatus, 'shardID'>;
 
-/** What reloading one set of pods ended with (see ReloadResult). */
+/** How one set of pods stands (see ReloadResult). */
 export type PodSetReloadResult =
-  | { ok: true; status: LoadedConfigStatus }
-  | { ok: false; message: string; status: LoadedConfigStatus };
+  | { state: 'loaded' | 'reloading'; status: LoadedConfigStatus }
+  | { state: 'failed'; message: string; status: LoadedConfigStatus };
 
 /** One set of pods that must all run the same files: a Prometheus shard, or an Alertmanager's pods. */
 interface PodSet {
@@ -90,17 +108,20 @@ interface PodSet {
   index: number;
   program: 'Prometheus' | 'Alertmanager';
   namespace: string;
-  pods: readonly V1Pod[];
+  /** The pods of the set now (listed again every round: pods come, go and become ready meanwhile). */
+  listPods(): readonly V1Pod[];
   hash: string;
   writtenAt: Date | undefined;
   /** Why no pod of the set can be called (listenLocal), if so: every ready pod is then pending with this message. */
   notCallable?: string;
   /** The request that reloads and verifies the pod at `ip`. */
   request(ip: string, pod: V1Pod): ReloadRequest | AlertmanagerReloadRequest;
+  /** Called when a round of the job ends (not when it was superseded). */
+  onRoundEnd?: () => void;
   log: Logger;
 }
 
-/** A pod verified to run a shard's files. */
+/** A pod verified to run a set's files. */
 interface VerifiedPod {
   uid: string;
   ip: string;
@@ -109,15 +130,33 @@ interface VerifiedPod {
   verifiedAt: number;
 }
 
-/** What is known about one shard's current files. */
-interface ShardMemory {
+/** What is known about one set's newest files, and the job making its pods run them. */
+interface SetMemory {
   hash: string;
   /** When promop wrote these files, if this process did. */
   writtenAt: number | undefined;
+  /**
+   * When the change that caused them was seen (ReloadMetrics.changeSeenAt when written): the oldest of those not
+   * yet loaded, since files that supersede others carry their changes too.
+   */
+  changeSeenAt: number | undefined;
   /** The timing of these files was recorded (or there was nothing to time). */
   timed: boolean;
   /** By pod name. */
   verified: Map<string, VerifiedPod>;
+  /** By pod name: the last failure of a pod (with the uid and IP it had), until it is verified. */
+  failed: Map<string, { uid: string; ip: string; failure: PodFailure }>;
+  /** The newest description of the set. */
+  set: PodSet;
+  /** Aborted when newer files replace these, or the set is forgotten: its job starts no further attempt. */
+  superseded: AbortController;
+  /** The job for these files while it runs; it runs after the job of the files these replaced has ended. */
+  job: Promise<void> | undefined;
+  /** The job waits before trying its failed pods again; aborting `wake` ends the wait. */
+  retrying: { wake: AbortController } | undefined;
+  failedRounds: number;
+  /** Resolved when the job's current round (or the job) ends. */
+  roundEnded: (() => void)[];
 }
 
 /** How one pod stands. */
@@ -134,6 +173,9 @@ interface PodFailure {
   message: string;
 }
 
+/** The pendingReplicas reason of a ready pod whose reload is under way. */
+const RELOADING_REASON = 'Reloading';
+
 const FAILURE_REASONS: Record<Exclude<ReloadOutcomeKind, 'verified'>, string> = {
   stale: 'Stale',
   rejected: 'Rejected',
@@ -146,22 +188,25 @@ const FAILURE_REASONS: Record<Exclude<ReloadOutcomeKind, 'verified'>, string> = 
 export class ShardReloader implements ConfigReloader {
   readonly #options: ShardReloaderOptions;
   readonly #now: () => number;
-  /** Prometheus key → shard → memory. */
-  readonly #memory = new Map<string, Map<number, ShardMemory>>();
+  readonly #wait: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Set key → index → memory of its newest files. */
+  readonly #memory = new Map<string, Map<number, SetMemory>>();
+  #stopped = false;
 
   constructor(options: ShardReloaderOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#wait = options.wait ?? ((ms, signal) => abortableDelay(ms, signal));
   }
 
   async reload(prometheus: PrometheusWorkload, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult> {
     const { namespace, name } = prometheus.metadata;
     const kind = workloadKind(prometheus);
-    const key = workloadKey(kind, namespace, name);
     const baseUrlOf = (ip: string, pod: V1Pod) => prometheusPodUrl(ip, this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT, routePrefix(prometheus.spec ?? {}));
-    const result = await this.#reloadPods({
-      key, index: shard, program: 'Prometheus', namespace, hash: expected.hash, writtenAt: context.writtenAt, log: context.log.child({ shard }),
-      pods: podsOfShard(this.#options.pods.list(namespace), name, shard, kind),
+    const result = this.#reloadSet({
+      key: workloadKey(kind, namespace, name), index: shard, program: 'Prometheus', namespace, hash: expected.hash, writtenAt: context.writtenAt,
+      log: context.log.child({ shard }), ...(context.onRoundEnd ? { onRoundEnd: context.onRoundEnd } : {}),
+      listPods: () => podsOfShard(this.#options.pods.list(namespace), name, shard, kind),
       // Prometheus listens on the pod's 127.0.0.1 only; upstream reaches it from a sidecar, promop has none.
       ...(prometheus.spec?.listenLocal === true ? { notCallable: 'spec.listenLocal: Prometheus is not reachable from promop; it loads new files only when it restarts' } : {}),
       request: (ip, pod) => ({
@@ -172,21 +217,22 @@ export class ShardReloader implements ConfigReloader {
         ...(expected.scrapeFileJobs !== undefined ? { expectedScrapeFileJobs: expected.scrapeFileJobs } : {}),
       }),
     });
-    this.#options.metrics.setShardConfigLoaded(key, shard, result.ok);
-    const status: ShardConfigStatus = { shardID: String(shard), ...result.status };
-    return result.ok ? { ok: true, status } : { ok: false, message: result.message, status };
+    return { ...result, status: { shardID: String(shard), ...result.status } };
   }
 
   /**
    * Makes every ready pod of an Alertmanager run `configText` (alertmanager-reload.ts proves it by Alertmanager's
-   * own hash of the file), as `reload` does for a Prometheus shard: the same nudge, memory, network check and timing.
+   * own hash of the file), as `reload` does for a Prometheus shard: the same nudge, memory, network check, timing
+   * and job. Unlike `reload` it waits until the job's round for these files ended: an Alertmanager's configuration
+   * changes seldom, and its reconcile reports the outcome (loaded or failed, never reloading).
    */
   async reloadAlertmanager(alertmanager: AlertmanagerPods, configText: string, hash: string, context: ReloadContext): Promise<PodSetReloadResult> {
     const { namespace, name } = alertmanager.metadata;
     const spec = alertmanager.spec ?? {};
-    return this.#reloadPods({
+    const set: PodSet = {
       key: alertmanagerReloadKey(namespace, name), index: 0, program: 'Alertmanager', namespace, hash, writtenAt: context.writtenAt, log: context.log,
-      pods: podsWithLabels(this.#options.pods.list(namespace), alertmanager.selectorLabels),
+      ...(context.onRoundEnd ? { onRoundEnd: context.onRoundEnd } : {}),
+      listPods: () => podsWithLabels(this.#options.pods.list(namespace), alertmanager.selectorLabels),
       // Alertmanager then listens on the pod's 127.0.0.1 only: a new configuration rolls the pods instead.
       ...(spec.listenLocal === true ? { notCallable: 'spec.listenLocal: Alertmanager is not reachable from promop; a new configuration restarts the pods' } : {}),
       request: (ip, pod) => ({
@@ -194,20 +240,154 @@ export class ShardReloader implements ConfigReloader {
         baseUrl: prometheusPodUrl(ip, this.#options.alertmanagerPortOf?.(pod) ?? ALERTMANAGER_PORT, spec.routePrefix || '/'),
         expectedConfigText: configText,
       }),
-    });
+    };
+    let result = this.#reloadSet(set);
+    const memory = this.#memory.get(set.key)?.get(0);
+    while (result.state === 'reloading' && memory?.job && !memory.superseded.signal.aborted) {
+      await this.#roundEnd(memory);
+      result = this.#standing(memory);
+    }
+    return result;
   }
 
-  /** Nudges, reloads and verifies the pods of one set, then reports which run its files. */
-  async #reloadPods(set: PodSet): Promise<PodSetReloadResult> {
-    const memory = this.#shardMemory(set.key, set.index, set.hash, set.writtenAt);
-    const present = new Set(set.pods.map(podName));
-    for (const pod of memory.verified.keys()) if (!present.has(pod)) memory.verified.delete(pod);
+  /** Forgets `key` (workloadKey of a Prometheus or agent that is gone, or alertmanagerReloadKey): its jobs stop. */
+  forget(key: string): void {
+    for (const memory of this.#memory.get(key)?.values() ?? []) memory.superseded.abort();
+    this.#memory.delete(key);
+  }
 
-    await this.#annotate(set.namespace, set.pods, set.hash, set.log);
-    const states = await Promise.all(set.pods.map((pod) => this.#reloadPod(set, pod, memory, set.log)));
+  /**
+   * Resolves once no job is in a round: each has ended, or waits before trying its failed pods again (tests, and
+   * what the operator waits for).
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      const busy = [...this.#memory.values()].flatMap((sets) => [...sets.values()]).filter((memory) => memory.job && !memory.retrying);
+      if (busy.length === 0) return;
+      await Promise.race(busy.map((memory) => this.#roundEnd(memory)));
+    }
+  }
 
+  /** Stops every job (the operator stops, or lost its leadership) and resolves once they ended; no job starts after. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    const jobs = [...this.#memory.values()].flatMap((sets) => [...sets.values()]).flatMap((memory) => {
+      memory.superseded.abort();
+      return memory.job ? [memory.job] : [];
+    });
+    this.#memory.clear();
+    await Promise.all(jobs);
+  }
+
+  /** Says how the set stands with its newest files, and starts (or wakes) the job that makes its pods run them. */
+  #reloadSet(set: PodSet): PodSetReloadResult {
+    const memory = this.#memoryOf(set);
+    memory.set = set;
+    const standing = this.#standing(memory);
+    const underWay = standing.status.pendingReplicas?.some((pod) => pod.reason === RELOADING_REASON) ?? false;
+    if (!this.#stopped && (underWay || standing.state === 'failed')) this.#startJob(memory, underWay);
+    return standing;
+  }
+
+  /** The memory of the set's newest files; a new hash starts one afresh and supersedes the job of the old files. */
+  #memoryOf(set: PodSet): SetMemory {
+    let sets = this.#memory.get(set.key);
+    if (!sets) this.#memory.set(set.key, (sets = new Map()));
+    const old = sets.get(set.index);
+    if (old?.hash === set.hash) return old;
+    old?.superseded.abort();
+    // New files: no pod is known to run them. Without a write by this process (promop restarted, the files
+    // were written by its predecessor) there is no start time to measure from.
+    const seen = [set.writtenAt ? this.#options.metrics.changeSeenAt(set.key) : undefined, old && !old.timed ? old.changeSeenAt : undefined].filter((at) => at !== undefined);
+    const memory: SetMemory = {
+      hash: set.hash, writtenAt: set.writtenAt?.getTime(), changeSeenAt: seen.length > 0 ? Math.min(...seen) : undefined,
+      timed: set.writtenAt === undefined, verified: new Map(), failed: new Map(),
+      set, superseded: new AbortController(), job: undefined, retrying: undefined, failedRounds: 0, roundEnded: [],
+    };
+    sets.set(set.index, memory);
+    // The old job ends after its attempt in flight; the new one starts then (one reload in flight per pod).
+    if (old?.job) memory.job = this.#run(memory, old.job);
+    return memory;
+  }
+
+  #startJob(memory: SetMemory, newWork: boolean): void {
+    if (!memory.job) {
+      memory.job = this.#run(memory, undefined);
+      return;
+    }
+    // A pod that is new, restarted or became ready is not made to wait for the failed ones' backoff.
+    if (newWork) memory.retrying?.wake.abort();
+  }
+
+  /**
+   * The job: rounds of nudging, reloading and verifying every callable pod not yet verified, until none is left
+   * or newer files supersede these. Each round ends with `onRoundEnd`; a round with failures is followed by a
+   * backoff. Never rejects.
+   */
+  async #run(memory: SetMemory, after: Promise<void> | undefined): Promise<void> {
+    const signal = memory.superseded.signal;
+    try {
+      await after;
+      for (;;) {
+        if (signal.aborted) return;
+        const { set } = memory;
+        const pods = set.listPods();
+        const todo = set.notCallable === undefined ? pods.filter((pod) => this.#needsCall(memory, pod)) : [];
+        if (todo.length === 0) return;
+        await this.#annotate(set.namespace, pods, set.hash, set.log);
+        await Promise.all(todo.map((pod) => this.#reloadPod(set, pod, memory, signal)));
+        if (signal.aborted) return;
+        const standing = this.#standing(memory);
+        this.#recordTiming(memory, standing, set.log);
+        this.#endRound(memory);
+        set.onRoundEnd?.();
+        if (standing.state !== 'failed') {
+          memory.failedRounds = 0;
+          continue;
+        }
+        memory.failedRounds += 1;
+        const wake = new AbortController();
+        memory.retrying = { wake };
+        await this.#wait(Math.min(RETRY_BASE_MS * 2 ** (memory.failedRounds - 1), RETRY_MAX_MS), AbortSignal.any([signal, wake.signal]));
+        memory.retrying = undefined;
+      }
+    } catch (error) {
+      // Only a bug gets here (the verifier and the annotator do not throw): say so, and let a later reconcile start again.
+      memory.set.log.error({ err: describeError(error) }, 'bug: the reload job failed');
+    } finally {
+      // Runs in the same turn as the `return` above, so a reconcile never sees a job that will not look at its pods.
+      memory.job = undefined;
+      memory.retrying = undefined;
+      this.#endRound(memory);
+    }
+  }
+
+  #endRound(memory: SetMemory): void {
+    const waiting = memory.roundEnded.splice(0);
+    for (const resolve of waiting) resolve();
+  }
+
+  #roundEnd(memory: SetMemory): Promise<void> {
+    return new Promise((resolve) => memory.roundEnded.push(resolve));
+  }
+
+  /** Whether `pod` is to be called: ready, with an IP, and not known to run the files in its current incarnation. */
+  #needsCall(memory: SetMemory, pod: V1Pod): boolean {
+    const callability = podCallability(pod, memory.set.program);
+    if (!callability.callable) return false;
+    const known = memory.verified.get(podName(pod));
+    return !(known && known.uid === (pod.metadata?.uid ?? '') && known.ip === callability.ip);
+  }
+
+  /** How the set stands now, from the pods in the cache and what the job found. */
+  #standing(memory: SetMemory): PodSetReloadResult {
+    const { set } = memory;
+    const pods = set.listPods();
+    const present = new Set(pods.map(podName));
+    for (const name of memory.verified.keys()) if (!present.has(name)) memory.verified.delete(name);
+    for (const name of memory.failed.keys()) if (!present.has(name)) memory.failed.delete(name);
+    const states = pods.map((pod) => this.#podState(memory, pod));
     const failures = states.filter((s): s is PodFailure => s.state === 'failed');
-    this.#recordTiming(set.key, memory, states, failures.length === 0, set.log);
     const loadedReplicas = states.filter((s) => s.state === 'loaded').map((s) => s.pod);
     const pendingReplicas = states.flatMap((s) => (s.state === 'loaded' ? [] : [{ pod: s.pod, reason: s.reason, message: s.message }]));
     // Empty lists are left out (see the CRD schema: server-side apply would drop them and fail validation).
@@ -216,27 +396,24 @@ export class ShardReloader implements ConfigReloader {
       ...(loadedReplicas.length > 0 ? { loadedReplicas } : {}),
       ...(pendingReplicas.length > 0 ? { pendingReplicas } : {}),
     };
-    if (failures.length === 0) return { ok: true, status };
-    return { ok: false, message: failures.map((f) => `pod ${f.pod}: ${f.message}`).join('; '), status };
+    const result: PodSetReloadResult = failures.length > 0
+      ? { state: 'failed', message: failures.map((f) => `pod ${f.pod}: ${f.message}`).join('; '), status }
+      : { state: pendingReplicas.some((p) => p.reason === RELOADING_REASON) ? 'reloading' : 'loaded', status };
+    if (set.program === 'Prometheus') this.#options.metrics.setShardConfigLoaded(set.key, set.index, result.state === 'loaded');
+    return result;
   }
 
-  /** Forgets `key`: workloadKey of a Prometheus or agent that is gone. */
-  forget(key: string): void {
-    this.#memory.delete(key);
-  }
-
-  /** The memory of this shard, started afresh when the files changed. */
-  #shardMemory(key: string, shard: number, hash: string, writtenAt: Date | undefined): ShardMemory {
-    let shards = this.#memory.get(key);
-    if (!shards) this.#memory.set(key, (shards = new Map()));
-    let memory = shards.get(shard);
-    if (memory?.hash !== hash) {
-      // New files: no pod is known to run them. Without a write by this process (promop restarted, the files
-      // were written by its predecessor) there is no start time to measure from.
-      memory = { hash, writtenAt: writtenAt?.getTime(), timed: writtenAt === undefined, verified: new Map() };
-      shards.set(shard, memory);
-    }
-    return memory;
+  #podState(memory: SetMemory, pod: V1Pod): PodState {
+    const name = podName(pod);
+    const callability = podCallability(pod, memory.set.program);
+    if (!callability.callable) return { pod: name, state: 'pending', reason: callability.reason, message: callability.message };
+    if (memory.set.notCallable !== undefined) return { pod: name, state: 'pending', reason: 'ListenLocal', message: memory.set.notCallable };
+    const uid = pod.metadata?.uid ?? '';
+    const same = (known: { uid: string; ip: string } | undefined) => known !== undefined && known.uid === uid && known.ip === callability.ip;
+    if (same(memory.verified.get(name))) return { pod: name, state: 'loaded' };
+    const failed = memory.failed.get(name);
+    if (same(failed)) return failed!.failure;
+    return { pod: name, state: 'pending', reason: RELOADING_REASON, message: `promop is reloading it with config ${memory.hash}` };
   }
 
   /** Sets the config-hash annotation on every pod that lacks this hash (see the module comment for why). */
@@ -253,41 +430,43 @@ export class ShardReloader implements ConfigReloader {
     if (annotated.length > 0) log.info({ pods: annotated.sort(), configHash: hash }, 'pods annotated with the new config hash, so the kubelet updates their files now');
   }
 
-  async #reloadPod(set: PodSet, pod: V1Pod, memory: ShardMemory, log: Logger): Promise<PodState> {
+  /** Reloads and verifies one pod, and remembers how it ended (nothing when newer files superseded these meanwhile). */
+  async #reloadPod(set: PodSet, pod: V1Pod, memory: SetMemory, signal: AbortSignal): Promise<void> {
     const name = podName(pod);
     const callability = podCallability(pod, set.program);
-    if (!callability.callable) return { pod: name, state: 'pending', reason: callability.reason, message: callability.message };
-    if (set.notCallable !== undefined) return { pod: name, state: 'pending', reason: 'ListenLocal', message: set.notCallable };
+    if (!callability.callable) return;
     const uid = pod.metadata?.uid ?? '';
-    const known = memory.verified.get(name);
-    if (known && known.uid === uid && known.ip === callability.ip) return { pod: name, state: 'loaded' };
-
+    const fail = (reason: string, message: string) => {
+      memory.verified.delete(name);
+      memory.failed.set(name, { uid, ip: callability.ip, failure: { pod: name, state: 'failed', reason, message } });
+    };
     const admission = await this.#options.networks.admit(callability.ip);
+    if (signal.aborted) return;
     if (!admission.ok) {
       this.#options.metrics.recordReload('refused', 0);
-      return { pod: name, state: 'failed', reason: FAILURE_REASONS.refused, message: `not called: ${admission.reason}` };
+      return fail(FAILURE_REASONS.refused, `not called: ${admission.reason}`);
     }
-    const outcome = await this.#options.verifier.reloadAndVerify(set.request(callability.ip, pod));
+    const outcome = await this.#options.verifier.reloadAndVerify({ ...set.request(callability.ip, pod), signal });
+    // Superseded: the outcome is about files no longer wanted; neither reported nor counted.
+    if (signal.aborted) return;
     this.#options.metrics.recordReload(outcome.outcome, outcome.elapsedMs / 1000);
-    if (outcome.outcome === 'verified') {
-      const verifiedAt = this.#now();
-      memory.verified.set(name, { uid, ip: callability.ip, verifiedAt, filesSeenAt: verifiedAt - outcome.verifyMs });
-      log.debug({ pod: name, attempts: outcome.attempts, elapsedMs: outcome.elapsedMs }, 'pod verified');
-      return { pod: name, state: 'loaded' };
-    }
-    return { pod: name, state: 'failed', reason: FAILURE_REASONS[outcome.outcome], message: failureMessage(outcome, set.program) };
+    if (outcome.outcome !== 'verified') return fail(FAILURE_REASONS[outcome.outcome], failureMessage(outcome, set.program));
+    const verifiedAt = this.#now();
+    memory.failed.delete(name);
+    memory.verified.set(name, { uid, ip: callability.ip, verifiedAt, filesSeenAt: verifiedAt - outcome.verifyMs });
+    set.log.debug({ pod: name, attempts: outcome.attempts, elapsedMs: outcome.elapsedMs }, 'pod verified');
   }
 
   /** Records how long the files took to be loaded everywhere, once per write, when every ready pod runs them. */
-  #recordTiming(key: string, memory: ShardMemory, states: readonly PodState[], noFailures: boolean, log: Logger): void {
-    if (memory.timed || !noFailures || memory.writtenAt === undefined) return;
-    const verified = states.flatMap((s) => (s.state === 'loaded' ? [memory.verified.get(s.pod)] : [])).filter((v) => v !== undefined);
+  #recordTiming(memory: SetMemory, standing: PodSetReloadResult, log: Logger): void {
+    if (memory.timed || standing.state !== 'loaded' || memory.writtenAt === undefined) return;
+    const verified = (standing.status.loadedReplicas ?? []).map((pod) => memory.verified.get(pod)).filter((v) => v !== undefined);
     memory.timed = true;
     // No ready pod: nothing was loaded by a running Prometheus, so there is nothing to time (pods starting later
     // read the files at start; their start-up time is not promop's).
     if (verified.length === 0) return;
     const timing = configTiming(memory.writtenAt, verified);
-    this.#options.metrics.recordConfigLoaded(timing.applyToLoadedMs / 1000, timing.kubeletWaitMs / 1000, key);
+    this.#options.metrics.recordConfigLoaded(timing.applyToLoadedMs / 1000, timing.kubeletWaitMs / 1000, memory.changeSeenAt);
     log.info({ configHash: memory.hash, replicas: verified.length, ...timing }, 'written config loaded by every ready replica');
   }
 }
