@@ -8,7 +8,7 @@
  * - the latency from a change (its PATCH answered) to the first config Secret holding it (a watch on the Secrets)
  *   stays bounded, and does not grow from the first half of the load to the second;
  * - the latency from a change to Prometheus running it (its loaded config, `/api/v1/status/config`, read every
- *   quarter second) is within LOADED_P99_MS at the 99th percentile, in either minute;
+ *   quarter second: see LoadedGenerations) is within LOADED_P99_MS at the 99th percentile, in either minute;
  * - its resident memory (VmRSS of the process, every second) is flat: the second half of the load holds no more
  *   than the first half plus a margin;
  * - every change ends in the config and in what Prometheus runs: every target carries its monitor's latest value,
@@ -54,6 +54,9 @@ const namespaceOf = (index: number): string => TEAMS[index % TEAMS.length] as st
 const jobOf = (index: number): string => `serviceMonitor/${namespaceOf(index)}/load-${index}/0`;
 const marker = (index: number, generation: number): string => `load-${index}-${generation}`;
 const MARKER = /\bload-(\d+)-(\d+)\b/g;
+/** A scrape file's name, as a key of its Secret and in the loaded config's `scrape_config_files`. */
+const SCRAPE_FILE = /^scrape-\d+-[0-9a-z]+\.yaml$/;
+const LISTED_SCRAPE_FILE = /\bscrape-\d+-[0-9a-z]+\.yaml\b/g;
 
 function endpoints(index: number, generation: number) {
   return [{ port: 'metrics', relabelings: [{ action: 'replace', targetLabel: 'chaos_gen', replacement: marker(index, generation) }] }];
@@ -80,6 +83,8 @@ async function inParallel(count: number, parallel: number, job: (index: number) 
  */
 class WrittenGenerations {
   readonly seen = new Int32Array(MONITORS).fill(-1);
+  /** Every scrape file seen in a Secret (its name is a hash of its content), with the generations it holds. */
+  readonly scrapeFiles = new Map<string, [index: number, generation: number][]>();
   #stopped = false;
   #abort: AbortController | undefined;
   readonly #watch: Watch;
@@ -94,12 +99,16 @@ class WrittenGenerations {
     this.#abort = await this.#watch.watch(`/api/v1/namespaces/${MONITORING}/secrets`, { labelSelector: `operator.prometheus.io/name=${PROMETHEUS}` }, (phase, secret: V1Secret) => {
       const at = Date.now();
       if (phase !== 'ADDED' && phase !== 'MODIFIED') return;
-      for (const value of Object.values(secret.data ?? {})) {
+      for (const [key, value] of Object.entries(secret.data ?? {})) {
+        const markers: [number, number][] = [];
         for (const match of Buffer.from(value, 'base64').toString('utf8').matchAll(MARKER)) {
           const index = Number(match[1]);
           const generation = Number(match[2]);
-          if (index < MONITORS && generation > (this.seen[index] as number)) this.seen[index] = generation;
+          if (index >= MONITORS) continue;
+          markers.push([index, generation]);
+          if (generation > (this.seen[index] as number)) this.seen[index] = generation;
         }
+        if (SCRAPE_FILE.test(key)) this.scrapeFiles.set(key, markers);
       }
       this.#onChange(at);
     }, () => {
@@ -115,18 +124,24 @@ class WrittenGenerations {
 }
 
 /**
- * The latest generation of each monitor in the config Prometheus runs, read from its API every quarter second:
- * `seen[i]` is the highest generation of monitor i loaded, and `onChange` runs after every read.
+ * The latest generation of each monitor in the config Prometheus runs, read from its API every quarter second.
+ * The jobs of 1,000 monitors are in scrape files, which the loaded config (`/api/v1/status/config`) names without
+ * showing them; each name is a hash of the file's content, so a listed name is a known version, whose generations
+ * the Secret watch saw. (Prometheus skips a listed file that is not on disk yet without a word; promop checks the
+ * loaded jobs for that, this observer does not, and the next test checks every target's labels.) `seen[i]` is the
+ * highest generation of monitor i in a listed file, and `onChange` runs after every read.
  */
 class LoadedGenerations {
   readonly seen = new Int32Array(MONITORS).fill(-1);
   #stopped = false;
   #loop: Promise<void> | undefined;
   readonly #readConfig: () => Promise<string>;
+  readonly #files: ReadonlyMap<string, readonly [number, number][]>;
   readonly #onChange: (at: number) => void;
 
-  constructor(readConfig: () => Promise<string>, onChange: (at: number) => void) {
+  constructor(readConfig: () => Promise<string>, files: ReadonlyMap<string, readonly [number, number][]>, onChange: (at: number) => void) {
     this.#readConfig = readConfig;
+    this.#files = files;
     this.#onChange = onChange;
   }
 
@@ -136,10 +151,10 @@ class LoadedGenerations {
         try {
           const text = await this.#readConfig();
           const at = Date.now();
-          for (const match of text.matchAll(MARKER)) {
-            const index = Number(match[1]);
-            const generation = Number(match[2]);
-            if (index < MONITORS && generation > (this.seen[index] as number)) this.seen[index] = generation;
+          for (const [name] of text.matchAll(LISTED_SCRAPE_FILE)) {
+            for (const [index, generation] of this.#files.get(name) ?? []) {
+              if (generation > (this.seen[index] as number)) this.seen[index] = generation;
+            }
           }
           this.#onChange(at);
         } catch {
@@ -240,7 +255,7 @@ describe('chaos 9: 1,000 monitors changing at 20 changes/s for 2 minutes', () =>
     const toLoaded = new ChangeLatencies();
     const written = new WrittenGenerations(new Watch(world.cluster.admin), (at) => toSecret.seenAt(at, written.seen));
     await written.start();
-    const loaded = new LoadedGenerations(async () => (await world.prometheusApi<{ yaml: string }>('/api/v1/status/config')).yaml, (at) => toLoaded.seenAt(at, loaded.seen));
+    const loaded = new LoadedGenerations(async () => (await world.prometheusApi<{ yaml: string }>('/api/v1/status/config')).yaml, written.scrapeFiles, (at) => toLoaded.seenAt(at, loaded.seen));
     loaded.start();
 
     const rss: { at: number; bytes: number }[] = [];
@@ -334,7 +349,9 @@ describe('chaos 9: 1,000 monitors changing at 20 changes/s for 2 minutes', () =>
     figures.push(`promop's metrics over the load: ${delta('promop_reconcile_total')} reconciles (${(workMeanMs / 1000).toFixed(2)} s each on average), `
       + `queue wait ${(queueWaitMeanMs / 1000).toFixed(2)} s on average (a key added during a reconcile waits for it), ${delta('promop_reload_total')} verified or failed pod reloads `
       + `(superseded ones are not counted), ${delta('promop_config_apply_to_loaded_seconds_count')} configs verified in every replica`);
-    figures.push(`promop RSS: ${mib(baseline)} before the load, at most ${mib(firstHalfRss)} in the first minute, ${mib(secondHalfRss)} in the second, ${mib(rss.at(-1)?.bytes ?? 0)} at the end`);
+    const every20s = [0, 20, 40, 60, 80, 100, 120].map((second) => during.find((sample) => sample.at >= start + second * 1000)?.bytes ?? Number.NaN);
+    figures.push(`promop RSS: ${mib(baseline)} before the load, at most ${mib(firstHalfRss)} in the first minute, ${mib(secondHalfRss)} in the second, ${mib(rss.at(-1)?.bytes ?? 0)} at the end; `
+      + `every 20 s of the load: ${every20s.map((bytes) => (bytes / 1024 / 1024).toFixed(0)).join(', ')} MiB`);
 
     // At least half the rate reached, or the load proved little (reported, since a busy API server slows it).
     expect(sent).toBeGreaterThanOrEqual(total / 2);

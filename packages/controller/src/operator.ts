@@ -82,6 +82,9 @@ async function prometheusExists(api: RawApi, kind: WorkloadKind, namespace: stri
   }
 }
 
+/** The least time between two reconciles of one Prometheus (WorkQueue's minIntervalMs). */
+const RECONCILE_MIN_INTERVAL_MS = 200;
+
 /** One value per workload kind of the Prometheus family (each has a work queue and a reconciler of its own). */
 function perWorkloadKind<T>(make: (kind: WorkloadKind) => T): Record<WorkloadKind, T> {
   return Object.fromEntries(PROMETHEUS_WORKLOAD_KINDS.map((kind) => [kind, make(kind)])) as Record<WorkloadKind, T>;
@@ -136,6 +139,10 @@ export class Operator {
     this.#alertmanagerReferenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
     const queue = (kind: WorkloadKind) => new WorkQueue({
       workers: options.workers ?? 1,
+      // Under a stream of changes (a deploy touching hundreds of monitors, a team's automation), each reconcile of
+      // a Prometheus renders and writes its whole config: at most five a second fold every change of their window,
+      // and a single change still starts at once.
+      minIntervalMs: RECONCILE_MIN_INTERVAL_MS,
       onError: (key, error, failures) => this.#log.error({ prometheus: key, kind, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
       metrics,
     });

@@ -121,6 +121,9 @@ export async function reloadAndVerify(options: ReloadAndVerifyOptions): Promise<
       if (reload.error.kind === 'http' && reload.error.status === 500) return rejection(client, reload.error.body);
       return errorOutcome(reload.error);
     }
+    // Superseded during the reload: what it loaded cannot be the newest files, so reading it back is wasted work
+    // for a Prometheus that is about to reload again.
+    if (options.signal?.aborted) return { outcome: 'pending', difference: 'newer files were written during the reload' };
     const runtime = await client.runtimeInfo();
     if (!runtime.ok) return errorOutcome(runtime.error);
     const loaded = await client.loadedConfig();

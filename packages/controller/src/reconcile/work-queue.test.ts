@@ -181,6 +181,50 @@ describe('the work queue metrics', () => {
   let queue: WorkQueue;
   afterEach(async () => queue.shutdown());
 
+  it('with a minimum interval, holds a key added during or just after its processing until the interval passed, folding every add meanwhile; other keys and a quiet key do not wait', async () => {
+    queue = new WorkQueue({ minIntervalMs: 150 });
+    const started: { key: string; at: number }[] = [];
+    const t0 = Date.now();
+    queue.start(async (key) => {
+      started.push({ key, at: Date.now() - t0 });
+      await sleep(10);
+      return 'done';
+    });
+    queue.add('monitoring/main');
+    await until(() => started.length === 1);
+    // Added during the processing and right after it: folded into one processing, 150 ms after the first ended.
+    queue.add('monitoring/main');
+    await sleep(30);
+    queue.add('monitoring/main');
+    queue.add('monitoring/main');
+    // Another key is not held by this one's interval.
+    queue.add('team-a/other');
+    await until(() => started.length === 3);
+    await sleep(250);
+    expect(started.map((s) => s.key)).toEqual(['monitoring/main', 'team-a/other', 'monitoring/main']);
+    expect(started[1]!.at).toBeLessThan(100);
+    expect(started[2]!.at - started[0]!.at).toBeGreaterThanOrEqual(150);
+    // Long after its last processing, a key is processed at once.
+    await sleep(200);
+    const before = Date.now() - t0;
+    queue.add('monitoring/main');
+    await until(() => started.length === 4);
+    expect(started[3]!.at - before).toBeLessThan(100);
+  });
+
+  it('with a minimum interval, drops a held key on shutdown', async () => {
+    queue = new WorkQueue({ minIntervalMs: 100 });
+    const seen: string[] = [];
+    queue.start(async (key) => { seen.push(key); return 'done'; });
+    queue.add('monitoring/main');
+    await until(() => seen.length === 1);
+    await sleep(5);
+    queue.add('monitoring/main');
+    await queue.shutdown();
+    await sleep(150);
+    expect(seen).toEqual(['monitoring/main']);
+  });
+
   it('count adds (folded ones not), retries and depth, time each wait from the add and each piece of work, and hand the add time to the worker', async () => {
     let clock = 1_000;
     const recorded = { adds: 0, retries: 0, depths: [] as number[], queued: [] as number[], worked: [] as number[], processing: 0, delayed: 0, mostProcessing: 0, mostDelayed: 0 };

@@ -5,6 +5,9 @@
  *   (the "dirty" set), so no change is lost and no key is processed twice at once;
  * - a failed key comes back after a per-key exponential backoff, 5 ms doubling up to 1000 s (client-go's
  *   `DefaultItemBasedRateLimiter`); success forgets its failures;
+ * - a key processed less than `minIntervalMs` ago waits out the rest of it before it is processed again (default
+ *   0: no wait): under a stream of changes to one Prometheus, each reconcile folds the changes of that window,
+ *   instead of rendering and writing its whole config for every one of them;
  * - a fixed number of workers (1 or 2 for promop: reconciles are I/O-bound and few);
  * - client-go's metrics: depth, adds, retries, time waiting (add → taken) and time worked.
  */
@@ -27,6 +30,8 @@ export interface WorkQueueOptions {
   baseDelayMs?: number;
   /** Longest retry delay (default 1000 s). */
   maxDelayMs?: number;
+  /** The least time from the end of a key's processing to the start of its next (default 0). */
+  minIntervalMs?: number;
   /** Called when processing a key throws (a bug or an unexpected API failure). Must not throw. */
   onError?: (key: string, error: unknown, failures: number) => void;
   /** Where to record depth, adds, retries and durations (default nowhere). */
@@ -51,6 +56,11 @@ export class WorkQueue {
   readonly #workers: number;
   readonly #baseDelayMs: number;
   readonly #maxDelayMs: number;
+  readonly #minIntervalMs: number;
+  /** When each key's last processing ended (only with a minimum interval). */
+  readonly #doneAt = new Map<string, number>();
+  /** Keys added (dirty) that wait out the minimum interval, with the timer that queues them. */
+  readonly #held = new Map<string, NodeJS.Timeout>();
   readonly #onError: NonNullable<WorkQueueOptions['onError']>;
   readonly #metrics: WorkQueueMetrics | undefined;
   readonly #now: () => number;
@@ -72,6 +82,7 @@ export class WorkQueue {
     this.#workers = options.workers ?? 1;
     this.#baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
     this.#maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+    this.#minIntervalMs = options.minIntervalMs ?? 0;
     this.#onError = options.onError ?? (() => {});
     this.#metrics = options.metrics;
     this.#now = options.now ?? Date.now;
@@ -89,7 +100,7 @@ export class WorkQueue {
     this.#addedAt.set(key, this.#now());
     this.#metrics?.added();
     if (!this.#processing.has(key)) {
-      this.#push(key);
+      if (!this.#pushWhenDue(key)) return;
       if (!this.#pumpScheduled) {
         this.#pumpScheduled = true;
         queueMicrotask(() => {
@@ -149,6 +160,11 @@ export class WorkQueue {
       this.#metrics?.delayed(-1);
     }
     this.#delayed.clear();
+    for (const timer of this.#held.values()) {
+      clearTimeout(timer);
+      this.#metrics?.delayed(-1);
+    }
+    this.#held.clear();
     this.#queue.length = 0;
     this.#dirty.clear();
     this.#addedAt.clear();
@@ -193,12 +209,38 @@ export class WorkQueue {
         this.#running.delete(run);
         this.#processing.delete(key);
         this.#metrics?.processing(-1);
-        // Added while it was processed: it waited in #dirty only; queue it now.
-        if (this.#dirty.has(key) && !this.#shuttingDown) this.#push(key);
+        if (this.#minIntervalMs > 0) this.#doneAt.set(key, this.#now());
+        // Added while it was processed: it waited in #dirty only; queue it now (or once its interval passed).
+        if (this.#dirty.has(key) && !this.#shuttingDown) this.#pushWhenDue(key);
         this.#pump();
       });
       this.#running.add(run);
     }
+  }
+
+  /**
+   * Queues the dirty `key` now, or holds it until `minIntervalMs` after its last processing ended (it stays dirty
+   * meanwhile, so adds fold into it; the wait shows in the delayed gauge). Whether it was queued now.
+   */
+  #pushWhenDue(key: string): boolean {
+    const doneAt = this.#doneAt.get(key);
+    const wait = doneAt === undefined ? 0 : doneAt + this.#minIntervalMs - this.#now();
+    if (wait <= 0) {
+      this.#doneAt.delete(key);
+      this.#push(key);
+      return true;
+    }
+    if (this.#held.has(key)) return false;
+    this.#metrics?.delayed(1);
+    this.#held.set(key, setTimeout(() => {
+      this.#held.delete(key);
+      this.#metrics?.delayed(-1);
+      if (this.#shuttingDown || !this.#dirty.has(key) || this.#processing.has(key)) return;
+      this.#doneAt.delete(key);
+      this.#push(key);
+      this.#pump();
+    }, wait));
+    return false;
   }
 
   #push(key: string): void {

@@ -212,6 +212,12 @@ describe('reloading the pods of a shard', () => {
     await new Promise((resolve) => setImmediate(resolve));
     // One reload in flight per pod: h2 waits for h1's attempt, which is told to start no other.
     expect(t.calls.map((c) => c.expectedConfigText)).toEqual([files('h1').configText]);
+    // But the kubelet is nudged for h2 meanwhile, a quarter second after the nudge for h1 (not at once: a stream of
+    // writes makes at most four pod writes a second), so the files are in the pod when h2's reload starts.
+    expect(t.annotated).toEqual([`monitoring/prometheus-main-0 ${CONFIG_HASH_ANNOTATION}=h1`]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(t.annotated).toEqual([`monitoring/prometheus-main-0 ${CONFIG_HASH_ANNOTATION}=h1`, `monitoring/prometheus-main-0 ${CONFIG_HASH_ANNOTATION}=h2`]);
+    expect(t.calls).toHaveLength(1);
     const firstSignal = (t.calls[0] as ReloadRequest).signal;
     expect(firstSignal?.aborted).toBe(true);
     releases[0]!({ outcome: 'stale', attempts: 3, elapsedMs: 2_000, difference: 'superseded by newer files' });
@@ -249,6 +255,8 @@ describe('reloading the pods of a shard', () => {
     const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5' })]);
     const result = await t.reload('h1', undefined, { listenLocal: true });
     expect(t.calls).toEqual([]);
+    // Nudged all the same: the files are there when Prometheus restarts.
+    expect(t.annotated).toEqual([`monitoring/prometheus-main-0 ${CONFIG_HASH_ANNOTATION}=h1`]);
     expect(result).toMatchObject({ state: 'loaded', status: { pendingReplicas: [{ pod: 'prometheus-main-0', reason: 'ListenLocal' }] } });
     expect(result.status).not.toHaveProperty('loadedReplicas');
   });

@@ -47,6 +47,13 @@ import { CONFIG_HASH_ANNOTATION, needsConfigHash, podCallability, podsOfShard, p
 /** The port of Alertmanager's web listener in its pods. */
 const ALERTMANAGER_PORT = 9093;
 
+/**
+ * The least time between two nudges of a set's pods. New files are nudged at once, before the reload under way
+ * ends, so that the kubelet copies them meanwhile; under a stream of writes, the pods get at most four writes a
+ * second, the last with the newest hash.
+ */
+const NUDGE_INTERVAL_MS = 250;
+
 /** The wait before a job tries its failed pods again: 1 s, doubling up to 2 minutes. */
 const RETRY_BASE_MS = 1_000;
 const RETRY_MAX_MS = 120_000;
@@ -146,6 +153,8 @@ interface SetMemory {
   verified: Map<string, VerifiedPod>;
   /** By pod name: the last failure of a pod (with the uid and IP it had), until it is verified. */
   failed: Map<string, { uid: string; ip: string; failure: PodFailure }>;
+  /** The pods (`name/uid`) this process annotated with this hash, or is annotating. */
+  annotated: Set<string>;
   /** The newest description of the set. */
   set: PodSet;
   /** Aborted when newer files replace these, or the set is forgotten: its job starts no further attempt. */
@@ -191,6 +200,8 @@ export class ShardReloader implements ConfigReloader {
   readonly #wait: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Set key → index → memory of its newest files. */
   readonly #memory = new Map<string, Map<number, SetMemory>>();
+  /** `key#index` → when its pods were last nudged, and the nudge due if one is. */
+  readonly #nudges = new Map<string, { lastAt: number; due: ReturnType<typeof setTimeout> | undefined }>();
   #stopped = false;
 
   constructor(options: ShardReloaderOptions) {
@@ -254,6 +265,7 @@ export class ShardReloader implements ConfigReloader {
   forget(key: string): void {
     for (const memory of this.#memory.get(key)?.values() ?? []) memory.superseded.abort();
     this.#memory.delete(key);
+    this.#forgetNudges(key);
   }
 
   /**
@@ -276,6 +288,7 @@ export class ShardReloader implements ConfigReloader {
       return memory.job ? [memory.job] : [];
     });
     this.#memory.clear();
+    this.#forgetNudges(undefined);
     await Promise.all(jobs);
   }
 
@@ -301,13 +314,43 @@ export class ShardReloader implements ConfigReloader {
     const seen = [set.writtenAt ? this.#options.metrics.changeSeenAt(set.key) : undefined, old && !old.timed ? old.changeSeenAt : undefined].filter((at) => at !== undefined);
     const memory: SetMemory = {
       hash: set.hash, writtenAt: set.writtenAt?.getTime(), changeSeenAt: seen.length > 0 ? Math.min(...seen) : undefined,
-      timed: set.writtenAt === undefined, verified: new Map(), failed: new Map(),
+      timed: set.writtenAt === undefined, verified: new Map(), failed: new Map(), annotated: new Set(),
       set, superseded: new AbortController(), job: undefined, retrying: undefined, failedRounds: 0, roundEnded: [],
     };
     sets.set(set.index, memory);
     // The old job ends after its attempt in flight; the new one starts then (one reload in flight per pod).
     if (old?.job) memory.job = this.#run(memory, old.job);
+    this.#nudgeSoon(set.key, set.index);
     return memory;
+  }
+
+  /**
+   * Nudges the kubelet of every pod of the set (not-ready and listenLocal ones too: they read the files when they
+   * start) for the set's newest files: now, or NUDGE_INTERVAL_MS after the last nudge.
+   */
+  #nudgeSoon(key: string, index: number): void {
+    const id = `${key}#${index}`;
+    let nudge = this.#nudges.get(id);
+    if (!nudge) this.#nudges.set(id, (nudge = { lastAt: Number.NEGATIVE_INFINITY, due: undefined }));
+    if (nudge.due !== undefined) return;
+    const run = (): void => {
+      nudge.due = undefined;
+      nudge.lastAt = performance.now();
+      const newest = this.#memory.get(key)?.get(index);
+      if (newest && !this.#stopped) void this.#annotate(newest, newest.set.listPods());
+    };
+    const wait = nudge.lastAt + NUDGE_INTERVAL_MS - performance.now();
+    if (wait <= 0) return run();
+    nudge.due = setTimeout(run, wait);
+    nudge.due.unref();
+  }
+
+  #forgetNudges(key: string | undefined): void {
+    for (const [id, nudge] of this.#nudges) {
+      if (key !== undefined && !id.startsWith(`${key}#`)) continue;
+      clearTimeout(nudge.due);
+      this.#nudges.delete(id);
+    }
   }
 
   #startJob(memory: SetMemory, newWork: boolean): void {
@@ -334,7 +377,7 @@ export class ShardReloader implements ConfigReloader {
         const pods = set.listPods();
         const todo = set.notCallable === undefined ? pods.filter((pod) => this.#needsCall(memory, pod)) : [];
         if (todo.length === 0) return;
-        await this.#annotate(set.namespace, pods, set.hash, set.log);
+        await this.#annotate(memory, pods);
         await Promise.all(todo.map((pod) => this.#reloadPod(set, pod, memory, signal)));
         if (signal.aborted) return;
         const standing = this.#standing(memory);
@@ -416,18 +459,26 @@ export class ShardReloader implements ConfigReloader {
     return { pod: name, state: 'pending', reason: RELOADING_REASON, message: `promop is reloading it with config ${memory.hash}` };
   }
 
-  /** Sets the config-hash annotation on every pod that lacks this hash (see the module comment for why). */
-  async #annotate(namespace: string, pods: readonly V1Pod[], hash: string, log: Logger): Promise<void> {
+  /**
+   * Sets the config-hash annotation on every pod that lacks this hash and that this process has not annotated with
+   * it yet (the cache may not show that write yet); see the module comment for why.
+   */
+  async #annotate(memory: SetMemory, pods: readonly V1Pod[]): Promise<void> {
+    const { namespace, log } = memory.set;
     const annotated: string[] = [];
-    await Promise.all(pods.filter((pod) => needsConfigHash(pod, hash)).map(async (pod) => {
+    const identity = (pod: V1Pod) => `${podName(pod)}/${pod.metadata?.uid ?? ''}`;
+    const due = pods.filter((pod) => needsConfigHash(pod, memory.hash) && !memory.annotated.has(identity(pod)));
+    for (const pod of due) memory.annotated.add(identity(pod));
+    await Promise.all(due.map(async (pod) => {
       try {
-        if (await this.#options.annotator.annotate(namespace, podName(pod), CONFIG_HASH_ANNOTATION, hash)) annotated.push(podName(pod));
+        if (await this.#options.annotator.annotate(namespace, podName(pod), CONFIG_HASH_ANNOTATION, memory.hash)) annotated.push(podName(pod));
       } catch (error) {
+        memory.annotated.delete(identity(pod));
         // Only a delay: without the nudge the kubelet still refreshes the files on its periodic sync.
         log.warn({ pod: podName(pod), err: describeError(error) }, 'could not annotate the pod; the kubelet will update its files on its next periodic sync');
       }
     }));
-    if (annotated.length > 0) log.info({ pods: annotated.sort(), configHash: hash }, 'pods annotated with the new config hash, so the kubelet updates their files now');
+    if (annotated.length > 0) log.info({ pods: annotated.sort(), configHash: memory.hash }, 'pods annotated with the new config hash, so the kubelet updates their files now');
   }
 
   /** Reloads and verifies one pod, and remembers how it ended (nothing when newer files superseded these meanwhile). */
