@@ -82,8 +82,8 @@ async function prometheusExists(api: RawApi, kind: WorkloadKind, namespace: stri
   }
 }
 
-/** The least time between two reconciles of one Prometheus (WorkQueue's minIntervalMs). */
-const RECONCILE_MIN_INTERVAL_MS = 200;
+/** The least time from a reconcile of one Prometheus that wrote files to its next (WorkQueue's minIntervalMs). */
+const RECONCILE_MIN_INTERVAL_MS = 1_000;
 
 /** One value per workload kind of the Prometheus family (each has a work queue and a reconciler of its own). */
 function perWorkloadKind<T>(make: (kind: WorkloadKind) => T): Record<WorkloadKind, T> {
@@ -140,9 +140,9 @@ export class Operator {
     const queue = (kind: WorkloadKind) => new WorkQueue({
       workers: options.workers ?? 1,
       // Under a stream of changes (a deploy touching hundreds of monitors, a team's automation), each reconcile of
-      // a Prometheus renders and writes its whole config: at most five a second fold every change of their window,
-      // and a single change still starts at once.
-      minIntervalMs: RECONCILE_MIN_INTERVAL_MS,
+      // a Prometheus renders and writes its whole config: one a second that wrote files folds every change of its
+      // window; a single change, and one after a reconcile that wrote nothing, still start at once.
+      minIntervalMs: (key) => (this.#reconcilers[kind].wroteFiles(key) ? RECONCILE_MIN_INTERVAL_MS : 0),
       onError: (key, error, failures) => this.#log.error({ prometheus: key, kind, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
       metrics,
     });

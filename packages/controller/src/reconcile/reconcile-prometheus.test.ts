@@ -124,14 +124,17 @@ describe('reconcile of one Prometheus', () => {
   });
 
   it('nothing changed since the last reconcile: zero writes, and the shards are still asked to run their files', async () => {
-    const { cluster, reloader, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+    const { cluster, reloader, reconciler, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
     await expect(reconcileAndBind()).resolves.toBe('done');
     const first = cluster.writes.length;
     expect(cluster.writesTo('child').map((w) => w.kind)).toEqual(expect.arrayContaining(['Secret', 'ConfigMap', 'Service', 'StatefulSet']));
     expect(cluster.writesTo('status').map((w) => `${w.kind}/${w.name}`).sort()).toEqual(['Prometheus/main', 'ServiceMonitor/bad', 'ServiceMonitor/good']);
 
+    expect(reconciler.wroteFiles('monitoring/main')).toBe(true);
     await expect(reconcileAndBind()).resolves.toBe('done');
     expect(cluster.writes.slice(first)).toEqual([]);
+    // Nothing written: the operator does not hold back the next reconcile after this one.
+    expect(reconciler.wroteFiles('monitoring/main')).toBe(false);
     expect(reloader.reloads).toHaveLength(2);
     // Known from its own writes (their cache holds metadata only): no Secret or ConfigMap was read.
     expect(cluster.reads).toBe(0);

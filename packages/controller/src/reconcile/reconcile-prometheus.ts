@@ -86,6 +86,8 @@ export class PrometheusReconciler {
   readonly #children: ChildrenApplier;
   readonly #verdicts: VerdictRecorder;
   readonly #status: PrometheusStatusWriter;
+  /** The keys whose last reconcile wrote changed files for some shard (see wroteFiles). */
+  readonly #wroteFiles = new Set<string>();
 
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
@@ -112,6 +114,16 @@ export class PrometheusReconciler {
     return this.#verdicts.stop();
   }
 
+  /**
+   * Whether the last reconcile of `key` wrote changed files (a config, scrape or rule file) for some shard: the
+   * operator keeps such a reconcile and the next apart (the work queue's minIntervalMs), so that a stream of
+   * changes is written a window at a time; a reconcile that wrote nothing (a status update after a reload) does not
+   * hold back the next change.
+   */
+  wroteFiles(key: string): boolean {
+    return this.#wroteFiles.has(key);
+  }
+
   /** The cache of this reconciler's kind. */
   #workloads(): CacheReader<PrometheusWorkload> {
     const { caches } = this.#deps;
@@ -120,6 +132,7 @@ export class PrometheusReconciler {
 
   /** Makes the cluster match the Prometheus (or agent) `key` (`namespace/name`). */
   async reconcile(key: string): Promise<ProcessOutcome> {
+    this.#wroteFiles.delete(key);
     const { namespace, name } = splitKey(key);
     const { caches } = this.#deps;
     const kind = this.#naming.kind;
@@ -179,6 +192,7 @@ export class PrometheusReconciler {
       await this.#status.fail(prometheus, `${what ? `${what}: ` : ''}${api.message}`, log);
       return handVerdicts();
     }
+    if (applied.writtenAt.size > 0) this.#wroteFiles.add(key);
     // The bindings (one status write per selected monitor and rule whose verdict changed: a thousand on a first
     // reconcile) go after the config, to the binding writer, which writes them alongside the reload and the
     // reconciles after this one: writing them first made a new Prometheus wait for all of them before it had any

@@ -212,6 +212,30 @@ describe('the work queue metrics', () => {
     expect(started[3]!.at - before).toBeLessThan(100);
   });
 
+  it('asks a function for the interval when a processing ends: a key whose processing it answers 0 for is not held', async () => {
+    let holdNext = true;
+    queue = new WorkQueue({ minIntervalMs: () => (holdNext ? 150 : 0) });
+    const started: number[] = [];
+    const t0 = Date.now();
+    queue.start(async () => {
+      started.push(Date.now() - t0);
+      return 'done';
+    });
+    queue.add('monitoring/main');
+    await until(() => started.length === 1);
+    await sleep(5);
+    holdNext = false;
+    queue.add('monitoring/main');
+    await until(() => started.length === 2);
+    // Held: the first processing asked for 150 ms.
+    expect(started[1]! - started[0]!).toBeGreaterThanOrEqual(140);
+    await sleep(5);
+    queue.add('monitoring/main');
+    await until(() => started.length === 3);
+    // Not held: the second processing's answer was 0.
+    expect(started[2]! - started[1]!).toBeLessThan(100);
+  });
+
   it('with a minimum interval, drops a held key on shutdown', async () => {
     queue = new WorkQueue({ minIntervalMs: 100 });
     const seen: string[] = [];

@@ -5,9 +5,10 @@
  *   (the "dirty" set), so no change is lost and no key is processed twice at once;
  * - a failed key comes back after a per-key exponential backoff, 5 ms doubling up to 1000 s (client-go's
  *   `DefaultItemBasedRateLimiter`); success forgets its failures;
- * - a key processed less than `minIntervalMs` ago waits out the rest of it before it is processed again (default
- *   0: no wait): under a stream of changes to one Prometheus, each reconcile folds the changes of that window,
- *   instead of rendering and writing its whole config for every one of them;
+ * - a key whose processing ended less than `minIntervalMs` ago (asked of the option when it ends: a number, or a
+ *   function of the key) waits out the rest before it is processed again (default 0: no wait): under a stream of
+ *   changes to one Prometheus, each reconcile folds the changes of that window, instead of rendering and writing
+ *   its whole config for every one of them;
  * - a fixed number of workers (1 or 2 for promop: reconciles are I/O-bound and few);
  * - client-go's metrics: depth, adds, retries, time waiting (add → taken) and time worked.
  */
@@ -30,8 +31,8 @@ export interface WorkQueueOptions {
   baseDelayMs?: number;
   /** Longest retry delay (default 1000 s). */
   maxDelayMs?: number;
-  /** The least time from the end of a key's processing to the start of its next (default 0). */
-  minIntervalMs?: number;
+  /** The least time from the end of a key's processing to the start of its next, asked when it ends (default 0). */
+  minIntervalMs?: number | ((key: string) => number);
   /** Called when processing a key throws (a bug or an unexpected API failure). Must not throw. */
   onError?: (key: string, error: unknown, failures: number) => void;
   /** Where to record depth, adds, retries and durations (default nowhere). */
@@ -56,9 +57,9 @@ export class WorkQueue {
   readonly #workers: number;
   readonly #baseDelayMs: number;
   readonly #maxDelayMs: number;
-  readonly #minIntervalMs: number;
-  /** When each key's last processing ended (only with a minimum interval). */
-  readonly #doneAt = new Map<string, number>();
+  readonly #minIntervalMs: (key: string) => number;
+  /** Until when each key waits after its last processing (only with a minimum interval). */
+  readonly #heldUntil = new Map<string, number>();
   /** Keys added (dirty) that wait out the minimum interval, with the timer that queues them. */
   readonly #held = new Map<string, NodeJS.Timeout>();
   readonly #onError: NonNullable<WorkQueueOptions['onError']>;
@@ -82,7 +83,8 @@ export class WorkQueue {
     this.#workers = options.workers ?? 1;
     this.#baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
     this.#maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
-    this.#minIntervalMs = options.minIntervalMs ?? 0;
+    const interval = options.minIntervalMs ?? 0;
+    this.#minIntervalMs = typeof interval === 'number' ? () => interval : interval;
     this.#onError = options.onError ?? (() => {});
     this.#metrics = options.metrics;
     this.#now = options.now ?? Date.now;
@@ -209,7 +211,9 @@ export class WorkQueue {
         this.#running.delete(run);
         this.#processing.delete(key);
         this.#metrics?.processing(-1);
-        if (this.#minIntervalMs > 0) this.#doneAt.set(key, this.#now());
+        const interval = this.#minIntervalMs(key);
+        if (interval > 0) this.#heldUntil.set(key, this.#now() + interval);
+        else this.#heldUntil.delete(key);
         // Added while it was processed: it waited in #dirty only; queue it now (or once its interval passed).
         if (this.#dirty.has(key) && !this.#shuttingDown) this.#pushWhenDue(key);
         this.#pump();
@@ -223,10 +227,10 @@ export class WorkQueue {
    * meanwhile, so adds fold into it; the wait shows in the delayed gauge). Whether it was queued now.
    */
   #pushWhenDue(key: string): boolean {
-    const doneAt = this.#doneAt.get(key);
-    const wait = doneAt === undefined ? 0 : doneAt + this.#minIntervalMs - this.#now();
+    const until = this.#heldUntil.get(key);
+    const wait = until === undefined ? 0 : until - this.#now();
     if (wait <= 0) {
-      this.#doneAt.delete(key);
+      this.#heldUntil.delete(key);
       this.#push(key);
       return true;
     }
@@ -236,7 +240,7 @@ export class WorkQueue {
       this.#held.delete(key);
       this.#metrics?.delayed(-1);
       if (this.#shuttingDown || !this.#dirty.has(key) || this.#processing.has(key)) return;
-      this.#doneAt.delete(key);
+      this.#heldUntil.delete(key);
       this.#push(key);
       this.#pump();
     }, wait));
