@@ -120,6 +120,19 @@ describe('reloading the pods of a shard', () => {
     expect(t.reloads).toEqual(['verified']);
   });
 
+  it('annotates a pod created after the files were written at the next call, even one that is not ready (level-based)', async () => {
+    const pods: V1Pod[] = [];
+    const t = setup(pods);
+    await t.reload('h1', t.at());
+    expect(t.annotated).toEqual([]);
+    pods.push(pod('prometheus-main-0', { ip: '10.244.1.5', ready: false }));
+    await t.reload('h1');
+    expect(t.annotated).toEqual([`monitoring/prometheus-main-0 ${CONFIG_HASH_ANNOTATION}=h1`]);
+    // Annotated once: the cache may not show the annotation yet, and the pod is not annotated again meanwhile.
+    await t.reload('h1');
+    expect(t.annotated).toHaveLength(1);
+  });
+
   it('does not annotate a pod that carries the hash already', async () => {
     const t = setup([pod('prometheus-main-0', { ip: '10.244.1.5', hash: 'h1' })]);
     await t.reload('h1');

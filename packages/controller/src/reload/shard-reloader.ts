@@ -269,8 +269,8 @@ export class ShardReloader implements ConfigReloader {
   }
 
   /**
-   * Resolves once no job is in a round: each has ended, or waits before trying its failed pods again (tests, and
-   * what the operator waits for).
+   * Resolves once no job is in a round: each has ended, or waits before trying its failed pods again (for tests:
+   * the operator never waits for its jobs, except through stop()).
    */
   async settled(): Promise<void> {
     for (;;) {
@@ -296,6 +296,9 @@ export class ShardReloader implements ConfigReloader {
   #reloadSet(set: PodSet): PodSetReloadResult {
     const memory = this.#memoryOf(set);
     memory.set = set;
+    // Level-based like the rest: every pod of the set (a pod created after the files were written too) is
+    // nudged until it carries their hash.
+    if (!this.#stopped && this.#unnudged(memory, set.listPods()).length > 0) this.#nudgeSoon(set.key, set.index);
     const standing = this.#standing(memory);
     const underWay = standing.status.pendingReplicas?.some((pod) => pod.reason === RELOADING_REASON) ?? false;
     if (!this.#stopped && (underWay || standing.state === 'failed')) this.#startJob(memory, underWay);
@@ -320,7 +323,6 @@ export class ShardReloader implements ConfigReloader {
     sets.set(set.index, memory);
     // The old job ends after its attempt in flight; the new one starts then (one reload in flight per pod).
     if (old?.job) memory.job = this.#run(memory, old.job);
-    this.#nudgeSoon(set.key, set.index);
     return memory;
   }
 
@@ -459,6 +461,11 @@ export class ShardReloader implements ConfigReloader {
     return { pod: name, state: 'pending', reason: RELOADING_REASON, message: `promop is reloading it with config ${memory.hash}` };
   }
 
+  /** The pods of `pods` without the hash of `memory` that this process has not annotated (or is annotating) with it. */
+  #unnudged(memory: SetMemory, pods: readonly V1Pod[]): V1Pod[] {
+    return pods.filter((pod) => needsConfigHash(pod, memory.hash) && !memory.annotated.has(podIdentity(pod)));
+  }
+
   /**
    * Sets the config-hash annotation on every pod that lacks this hash and that this process has not annotated with
    * it yet (the cache may not show that write yet); see the module comment for why.
@@ -466,14 +473,13 @@ export class ShardReloader implements ConfigReloader {
   async #annotate(memory: SetMemory, pods: readonly V1Pod[]): Promise<void> {
     const { namespace, log } = memory.set;
     const annotated: string[] = [];
-    const identity = (pod: V1Pod) => `${podName(pod)}/${pod.metadata?.uid ?? ''}`;
-    const due = pods.filter((pod) => needsConfigHash(pod, memory.hash) && !memory.annotated.has(identity(pod)));
-    for (const pod of due) memory.annotated.add(identity(pod));
+    const due = this.#unnudged(memory, pods);
+    for (const pod of due) memory.annotated.add(podIdentity(pod));
     await Promise.all(due.map(async (pod) => {
       try {
         if (await this.#options.annotator.annotate(namespace, podName(pod), CONFIG_HASH_ANNOTATION, memory.hash)) annotated.push(podName(pod));
       } catch (error) {
-        memory.annotated.delete(identity(pod));
+        memory.annotated.delete(podIdentity(pod));
         // Only a delay: without the nudge the kubelet still refreshes the files on its periodic sync.
         log.warn({ pod: podName(pod), err: describeError(error) }, 'could not annotate the pod; the kubelet will update its files on its next periodic sync');
       }
@@ -549,4 +555,9 @@ function failureMessage(outcome: Exclude<ReloadOutcome, { outcome: 'verified' }>
 
 function podName(pod: V1Pod): string {
   return pod.metadata?.name ?? '';
+}
+
+/** A pod's name and uid: a pod recreated under the same name is another pod. */
+function podIdentity(pod: V1Pod): string {
+  return `${podName(pod)}/${pod.metadata?.uid ?? ''}`;
 }
