@@ -44,6 +44,12 @@ export interface ReloadContext {
   onRoundEnd?: () => void;
 }
 
+/**
+ * The reason of a ready replica being reloaded now: in its `pendingReplicas` entry, and of Reconciled=Unknown
+ * meanwhile.
+ */
+export const RELOADING_REASON = 'Reloading';
+
 /** One shard's entry of `status.configStatus`. */
 export type ShardConfigStatus = NonNullable<PrometheusStatus['configStatus']>[number];
 

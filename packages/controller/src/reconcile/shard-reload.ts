@@ -9,7 +9,7 @@ import type { GeneratorOutput } from '@promop/config-generator';
 import type { Logger } from 'pino';
 import type { PrometheusWorkload } from '../workload/index.ts';
 import type { AppliedChildren } from './children-applier.ts';
-import type { ShardConfigStatus } from './config-reloader.ts';
+import { RELOADING_REASON, type ShardConfigStatus } from './config-reloader.ts';
 import { expectedShardFiles } from './expected-shard-files.ts';
 import type { ReconciledVerdict } from './prometheus-status.ts';
 import type { ReconcilerReloader } from './reconciler-ports.ts';
@@ -48,14 +48,14 @@ export async function reloadShards(
       confirming = true;
       return entry;
     }
-    const pods = (result.status.pendingReplicas ?? []).filter((pod) => pod.reason === 'Reloading').map((pod) => pod.pod);
+    const pods = (result.status.pendingReplicas ?? []).filter((pod) => pod.reason === RELOADING_REASON).map((pod) => pod.pod);
     reloading.push(`shard ${shard}: ${pods.join(', ')} loading config ${result.status.configHash}`);
     return result.status;
   });
   if (failures.length > 0) return { reconciled: { status: 'False', reason: 'ReloadFailed', message: failures.join('; ') }, configStatus };
-  if (reloading.length > 0) return { reconciled: { status: 'Unknown', reason: 'Reloading', message: reloading.join('; ') }, configStatus };
+  if (reloading.length > 0) return { reconciled: { status: 'Unknown', reason: RELOADING_REASON, message: reloading.join('; ') }, configStatus };
   const hasCondition = prometheus.status?.conditions?.some((condition) => condition.type === 'Reconciled') ?? false;
   if (confirming && hasCondition) return { reconciled: undefined, configStatus };
-  if (confirming) return { reconciled: { status: 'Unknown', reason: 'Reloading', message: 'confirming that every ready replica runs the written files' }, configStatus };
+  if (confirming) return { reconciled: { status: 'Unknown', reason: RELOADING_REASON, message: 'confirming that every ready replica runs the written files' }, configStatus };
   return { reconciled: { status: 'True', reason: '', message: '' }, configStatus };
 }

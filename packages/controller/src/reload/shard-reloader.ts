@@ -38,7 +38,7 @@ import { describeError, type PodAnnotator } from '../kube/index.ts';
 import {
   abortableDelay, prometheusPodUrl, type AlertmanagerReloadRequest, type PodConfigVerifier, type ReloadOutcome, type ReloadOutcomeKind, type ReloadRequest,
 } from '../prometheus-client/index.ts';
-import type { ConfigReloader, ExpectedShardFiles, ReloadContext, ReloadResult, ShardConfigStatus } from '../reconcile/config-reloader.ts';
+import { RELOADING_REASON, type ConfigReloader, type ExpectedShardFiles, type ReloadContext, type ReloadResult, type ShardConfigStatus } from '../reconcile/config-reloader.ts';
 import { workloadKey } from '../reconcile/key.ts';
 import { PROMETHEUS_PORT, routePrefix, workloadKind, type PrometheusWorkload } from '../workload/index.ts';
 import type { PodNetworks } from './pod-networks.ts';
@@ -181,9 +181,6 @@ interface PodFailure {
   reason: string;
   message: string;
 }
-
-/** The pendingReplicas reason of a ready pod whose reload is under way. */
-const RELOADING_REASON = 'Reloading';
 
 const FAILURE_REASONS: Record<Exclude<ReloadOutcomeKind, 'verified'>, string> = {
   stale: 'Stale',
