@@ -166,6 +166,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     ruleConfigMaps: renderedRules.ruleConfigMaps,
     tlsAssets: sortedByKey(tlsAssets),
     verdicts,
+    version,
   };
 }
 

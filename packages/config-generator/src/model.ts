@@ -4,6 +4,7 @@
  * so the same input always gives byte-identical output.
  */
 import type { RenderMemo } from './render-memo.ts';
+import type { PrometheusVersion } from './prometheus-version.ts';
 import type { Kind, Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, PrometheusRule, ScrapeConfig } from '@promop/crds';
 
 /** The kinds the generator reports verdicts for: every kind of the registry. */
@@ -138,4 +139,10 @@ export interface GeneratorOutput {
   tlsAssets: Record<string, string>;
   /** One verdict per candidate ServiceMonitor, PodMonitor, Probe, ScrapeConfig and PrometheusRule, plus one for the Prometheus. */
   verdicts: Verdict[];
+  /**
+   * The Prometheus version the files were written for, read once from `spec.version` (the default when empty), so
+   * the pods' flags and every later decision agree with the files. When `spec.version` does not parse (a problem,
+   * so `ok` is false) the monitors were judged against the default version, and this is that default.
+   */
+  version: PrometheusVersion;
 }

@@ -1,5 +1,5 @@
 /** Test fixtures for the workload builders: a Prometheus as read from the API server, and a generator output. */
-import { ruleConfigMapName, type GeneratorOutput } from '@promop/config-generator';
+import { DEFAULT_PROMETHEUS_VERSION, parsePrometheusVersion, ruleConfigMapName, type GeneratorOutput, type PrometheusVersion } from '@promop/config-generator';
 import type { Prometheus, PrometheusAgent } from '@promop/crds';
 
 /** A Prometheus `monitoring/main` with a uid, as the API server returns it, with `spec` as given. */
@@ -22,6 +22,13 @@ export function testPrometheusAgent(spec: NonNullable<PrometheusAgent['spec']> =
   } as PrometheusAgent;
 }
 
+/** The version the generator reads from `spec.version` (the default when empty); throws for text that is not one. */
+export function versionOf(spec: { version?: string | null } = {}): PrometheusVersion {
+  const version = parsePrometheusVersion(spec.version ?? DEFAULT_PROMETHEUS_VERSION);
+  if (!version) throw new Error(`test fixture: ${spec.version} is not a version`);
+  return version;
+}
+
 /** A successful generator output with one config per entry of `configs` and `ruleConfigMapCount` rule ConfigMaps. */
 export function testOutput(configs: string[] = ['global: {}\n'], ruleConfigMapCount = 1, name = 'main'): GeneratorOutput {
   return {
@@ -36,5 +43,6 @@ export function testOutput(configs: string[] = ['global: {}\n'], ruleConfigMapCo
     })),
     tlsAssets: {},
     verdicts: [],
+    version: versionOf(),
   };
 }

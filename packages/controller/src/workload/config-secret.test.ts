@@ -1,7 +1,7 @@
 import { CONFIG_FILE_NAME } from '@promop/config-generator';
 import { buildConfigSecrets } from './config-secret.ts';
 import { MAX_SECRET_DATA_BYTES } from './secret-size.ts';
-import { testOutput, testPrometheus } from '../test-support/workload-fixtures.ts';
+import { testOutput, testPrometheus, versionOf } from '../test-support/workload-fixtures.ts';
 
 const decode = (value: string | undefined) => Buffer.from(value ?? '', 'base64').toString('utf8');
 
@@ -33,13 +33,13 @@ describe('config Secrets', () => {
 
   it('tell a Prometheus before 2.43, which cannot read scrape files, to upgrade; and a newer one what is left to shorten', () => {
     const large = testOutput(['x'.repeat(MAX_SECRET_DATA_BYTES + 1)]);
-    const old = buildConfigSecrets(testPrometheus({ version: 'v2.42.0' }), large);
+    const old = buildConfigSecrets(testPrometheus({ version: 'v2.42.0' }), { ...large, version: versionOf({ version: 'v2.42.0' }) });
     expect(!old.ok && old.problems[0]?.message).toMatch(/Prometheus v2\.42\.0 cannot read scrape_config_files, .*: set spec\.version to v2\.43\.0 or later, or select fewer monitors/);
-    const current = buildConfigSecrets(testPrometheus({ version: 'v3.16.0' }), large);
+    const current = buildConfigSecrets(testPrometheus({ version: 'v3.16.0' }), { ...large, version: versionOf({ version: 'v3.16.0' }) });
     expect(!current.ok && current.problems[0]?.message).toMatch(/the generated scrape jobs are already in scrape files, so shorten additionalScrapeConfigs/);
   });
 
   it('refuse to be built without a config (generation failed: the running config must stay)', () => {
-    expect(() => buildConfigSecrets(testPrometheus(), { configs: [] })).toThrow(/keep the running config/);
+    expect(() => buildConfigSecrets(testPrometheus(), { configs: [], version: versionOf() })).toThrow(/keep the running config/);
   });
 });

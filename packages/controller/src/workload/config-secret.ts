@@ -17,7 +17,7 @@
  * kubelet, which is what lets promop write a new config and call `/-/reload` without restarting the pod.
  */
 import type { V1Secret } from '@kubernetes/client-node';
-import { CONFIG_FILE_NAME, SCRAPE_CONFIG_FILES_SINCE, isAtLeast, parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
+import { CONFIG_FILE_NAME, SCRAPE_CONFIG_FILES_SINCE, isAtLeast, type GeneratorOutput, type PrometheusVersion } from '@promop/config-generator';
 import { workloadKind, type PrometheusWorkload } from './workload-kind.ts';
 import type { BuildResult } from './build-result.ts';
 import { PROMETHEUS_NAME_LABEL, SHARD_LABEL, managedByLabels } from './labels.ts';
@@ -31,13 +31,13 @@ import { MAX_SECRET_DATA_BYTES, base64Data, formatBytes, secretDataBytes } from 
  * path `spec`. Throws when `output.configs` is empty: generation failed and the caller must keep the running
  * config, not call this.
  */
-export function buildConfigSecrets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'configs'>): BuildResult<V1Secret[]> {
+export function buildConfigSecrets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'configs' | 'version'>): BuildResult<V1Secret[]> {
   const { name, namespace } = prometheus.metadata;
   if (output.configs.length === 0) throw new Error(`bug: no config for Prometheus ${namespace}/${name}; keep the running config when generation fails`);
   const problems = output.configs.flatMap((config, shard) => {
     const bytes = secretDataBytes({ [CONFIG_FILE_NAME]: config });
     if (bytes <= MAX_SECRET_DATA_BYTES) return [];
-    return [{ path: 'spec', message: `the configuration of shard ${shard} is ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold; ${remedy(prometheus)}` }];
+    return [{ path: 'spec', message: `the configuration of shard ${shard} is ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold; ${remedy(output.version)}` }];
   });
   if (problems.length > 0) return { ok: false, problems };
   const owner = prometheusOwnerReference(prometheus);
@@ -57,9 +57,8 @@ export function buildConfigSecrets(prometheus: PrometheusWorkload, output: Pick<
 }
 
 /** What a user can do about a prometheus.yaml over 1 MiB, depending on whether promop could split it. */
-function remedy(prometheus: PrometheusWorkload): string {
-  const version = parsePrometheusVersion(prometheus.spec?.version ?? undefined);
-  if (version && !isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE)) {
+function remedy(version: PrometheusVersion): string {
+  if (!isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE)) {
     return `Prometheus ${version.text} cannot read scrape_config_files, which promop uses to spread the scrape jobs over several Secrets: ` +
       `set spec.version to v${SCRAPE_CONFIG_FILES_SINCE} or later, or select fewer monitors (sharding does not help: every shard has every scrape job)`;
   }

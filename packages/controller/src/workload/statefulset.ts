@@ -6,7 +6,7 @@
 import type {
   V1Container, V1PodSecurityContext, V1StatefulSet, V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy,
 } from '@kubernetes/client-node';
-import { invalidVersionProblem, parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
+import type { GeneratorOutput } from '@promop/config-generator';
 import { MODE_LABEL, namingOf, type PrometheusWorkload } from './workload-kind.ts';
 import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
@@ -43,18 +43,18 @@ function copiedAnnotations(prometheus: PrometheusWorkload): Record<string, strin
  * with a selector that depends only on name and shard, and the input-hash annotation (see input-hash.ts) over
  * everything else in the object. Rule ConfigMap mounts follow `output.ruleConfigMaps.length`.
  *
- * Problems (values, not throws): an unparseable `spec.version`, `additionalArgs` that override promop's flags.
+ * Problems (values, not throws): `additionalArgs` that override promop's flags. The flags follow `output.version`,
+ * the version the generator wrote the files for (an unreadable `spec.version` never gets this far: generation fails).
  * Invalid embedded Kubernetes fields (tolerations, resources, affinity...) are passed through unchecked: the API
  * server rejects the StatefulSet with a 422 naming the field, which the controller reports in status.
  * Throws when `output.configs` is empty (generation failed: the caller keeps the running workload).
  */
-export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'configs' | 'ruleConfigMaps'>): BuildResult<V1StatefulSet[]> {
+export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'configs' | 'ruleConfigMaps' | 'version'>): BuildResult<V1StatefulSet[]> {
   const { name, namespace } = prometheus.metadata;
   if (output.configs.length === 0) throw new Error(`bug: no config for Prometheus ${namespace}/${name}; keep the running workload when generation fails`);
   const spec: Spec = prometheus.spec ?? {};
   const naming = namingOf(prometheus);
-  const version = parsePrometheusVersion(spec.version ?? undefined);
-  if (!version) return { ok: false, problems: [invalidVersionProblem(spec.version)] };
+  const version = output.version;
   const args = prometheusArgs(prometheus, version);
   if (!args.ok) return args;
   const statefulSets = output.configs.map((_config, shard) => {
