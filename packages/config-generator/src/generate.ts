@@ -13,7 +13,7 @@ import type { ObjectMeta, PodMonitor, Probe, Prometheus, PrometheusAgent, Promet
 import { ALL_KINDS, KINDS, SCRAPE_KINDS, PROMETHEUS_SELECTED_KINDS, type ScrapeKind, type PrometheusSelectedKind, type SelectorStem } from '@promop/crds/kinds';
 import type { FieldProblem, GeneratorInput, GeneratorOutput, ResourceKind, Verdict } from './model.ts';
 import { formatCount } from '@promop/prometheus-lang';
-import { compareCodePoints, sortedByKey } from './go-map-order.ts';
+import { sortedByKey } from './go-map-order.ts';
 import { supports } from './http-client/index.ts';
 import { nameValidationSchemeFor } from './values/prometheus-names.ts';
 import { DEFAULT_PROMETHEUS_VERSION, invalidVersionProblem, isAtLeast, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
@@ -37,7 +37,7 @@ import { buildStorageConfig } from './prometheus/storage-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
 import { renderPodMonitor, renderProbe, renderScrapeConfig, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
-import { settingsKeyOf, type RenderMemo } from './render-memo.ts';
+import { callCache, type RenderCache } from './render-memo.ts';
 import { SecretStore } from './secret-store.ts';
 import { resourceRef, selectedVerdict } from './verdict.ts';
 import { boundedVerdict } from './verdict-bounds.ts';
@@ -79,46 +79,42 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const apiServerSdKeys = buildApiServerSdKeys(spec.apiserverConfig, context);
   const scrapeContext = buildScrapeContext(prometheus, spec, version, secrets, isExcluded, shards, context);
   if (apiServerSdKeys) scrapeContext.kubernetesSdApiServer = apiServerSdKeys;
-  // With a memo, a monitor unchanged since the previous call (same object, same Prometheus-wide settings, same
-  // Secret keys read) keeps its rendering (render-memo.ts).
-  const memo = input.memo;
+  // With the caller's memo, a monitor unchanged since the previous call (same object, same Prometheus-wide
+  // settings, same Secret keys read) keeps its rendering (render-memo.ts); without one, nothing outlives this call.
+  const cache: RenderCache = input.memo ?? callCache();
   // Of the Prometheus' metadata only its identity: renderings read its name and namespace, never its labels or
   // resourceVersion. Its resourceVersion moves with every status write promop makes (one per config change), and
   // keying on it made each ServiceMonitor change after the first a miss for all 1,000 monitors.
   const { namespace: prometheusNamespace, name: prometheusName, uid: prometheusUid } = prometheus.metadata ?? {};
-  const monitorSettings = memo
-    ? memo.settingsKey(settingsKeyOf({ ...scrapeContext, secrets: undefined, prometheus: { metadata: { namespace: prometheusNamespace, name: prometheusName, uid: prometheusUid }, spec } }))
-    : '';
+  const monitorSettings = cache.settings(() => ({ ...scrapeContext, secrets: undefined, prometheus: { metadata: { namespace: prometheusNamespace, name: prometheusName, uid: prometheusUid }, spec } }));
   // A rendering is kept with its verdict and owner (the same objects from call to call), so the controller
   // recognises an unchanged verdict by identity and the scrape file slots find their monitors' homes without
   // building 10,000 strings per change.
   const renderedAll = <T extends MonitorObject>(kind: ResourceKind, render: (monitor: T, context: ScrapeContext) => MonitorRendering) => (sorted: readonly T[]): SummarisedRendering[] => {
     const summarised = (monitor: T, context: ScrapeContext) => summarise(kind, monitor, render(monitor, context));
-    return memo
-      ? memo.renderings(kind, sorted, monitorSettings, secrets, (monitor, store) => summarised(monitor, { ...scrapeContext, secrets: store ?? secrets }))
-      : sorted.map((monitor) => summarised(monitor, scrapeContext));
+    return cache.renderings(kind, sorted, monitorSettings, secrets, (monitor, store) => summarised(monitor, { ...scrapeContext, secrets: store ?? secrets }));
   };
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [], tlsAssets: [] };
   // Each scrape kind in the registry's order, which is prometheus-operator's order of jobs: the monitors', then
   // Probes', then ScrapeConfigs'.
   const scrapeSelections = SCRAPE_KINDS.map((kind) => {
     const candidates = (input[KINDS[kind].list] ?? []) as readonly MonitorObject[];
-    return { kind, selection: select(kind, candidates, identity, pairFor(spec, kind), namespaces, invalidSelectors, memo) };
+    return { kind, selection: select(kind, candidates, identity, pairFor(spec, kind), namespaces, invalidSelectors, cache) };
   });
   let monitorVerdicts = scrapeSelections.flatMap(({ kind, selection }) =>
-    renderMonitors(kind, selection, renderedAll(kind, SCRAPE_RENDERERS[kind] as (monitor: MonitorObject, context: ScrapeContext) => MonitorRendering), generatedJobs, memo));
+    renderMonitors(kind, selection, renderedAll(kind, SCRAPE_RENDERERS[kind] as (monitor: MonitorObject, context: ScrapeContext) => MonitorRendering), generatedJobs, cache));
 
   // Rules: only selected objects are rendered; there is always at least one (maybe empty) ConfigMap, but an agent
   // evaluates no rules, selects none and has no ConfigMap.
-  const rules = agent ? { selected: [], notSelected: [] } : select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'PrometheusRule'), namespaces, invalidSelectors, memo);
+  const rules = agent ? { selected: [], notSelected: [] } : select('PrometheusRule', input.prometheusRules, identity, pairFor(spec, 'PrometheusRule'), namespaces, invalidSelectors, cache);
   const enforcedNamespaceLabel = spec.enforcedNamespaceLabel || undefined;
   const renderedRules = agent ? { ruleConfigMaps: [], verdicts: [] } : renderRules({
     prometheus,
-    rules: sortByIdentity(rules.selected),
+    rules: cache.sortedBy('PrometheusRule', rules.selected, identityKey),
     version,
     ...(enforcedNamespaceLabel ? { enforcedNamespaceLabel } : {}),
     isExcludedFromEnforcement: (namespace, name) => isExcluded('PrometheusRule', namespace, name),
-    ...(memo ? { memo } : {}),
+    cache,
   });
 
   // The reloader upstream substitutes `$(SHARD)` anywhere, so hand-written jobs may use it too.
@@ -138,7 +134,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     const rendered = renderShardConfigs(config, shards, generatedJobs.owners, {
       scrapeConfigFiles: isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE),
       hashKey: prometheus.metadata?.uid ?? '',
-      ...(memo ? { memo } : {}),
+      cache,
     });
     if (rendered.ok) files = rendered.value;
     else problems.push(rendered.problem);
@@ -154,8 +150,8 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   // Bounded, since each becomes a status the API server must accept: a hostile object's problems can quote it back.
   const verdicts: Verdict[] = [
     selectedVerdict(identity, problems, prometheusWarnings),
-    ...sortVerdicts('monitors', [...monitorVerdicts, ...scrapeSelections.flatMap(({ selection }) => selection.notSelected)], memo),
-    ...sortVerdicts('rules', [...renderedRules.verdicts, ...rules.notSelected], memo),
+    ...sortVerdicts('monitors', [...monitorVerdicts, ...scrapeSelections.flatMap(({ selection }) => selection.notSelected)], cache),
+    ...sortVerdicts('rules', [...renderedRules.verdicts, ...rules.notSelected], cache),
   ].map(boundedVerdict);
   return {
     ok,
@@ -259,10 +255,10 @@ function select<T extends ServiceMonitor | PodMonitor | Probe | ScrapeConfig | P
   pair: SelectorPair,
   namespaces: NamespaceLabels,
   invalidSelectors: ReadonlySet<string>,
-  memo: RenderMemo | undefined,
+  cache: RenderCache,
 ): ResourceSelection<T> {
   const invalid = [pair.selectorField, pair.namespaceSelectorField].filter((field) => invalidSelectors.has(field));
-  if (invalid.length === 0) return selectResources(kind, candidates, identity, pair, namespaces, memo);
+  if (invalid.length === 0) return selectResources(kind, candidates, identity, pair, namespaces, cache);
   const reason = `${identity.kind} ${identity.namespace}/${identity.name}'s ${invalid.join(' and ')} ${invalid.length > 1 ? 'are' : 'is'} invalid, so no ${kind} is selected (see the ${identity.kind === 'Prometheus' ? "Prometheus'" : `${identity.kind}'s`} status)`;
   return {
     selected: [],
@@ -307,9 +303,9 @@ function renderMonitors<T extends MonitorObject>(
   selection: ResourceSelection<T>,
   renderAll: (sorted: readonly T[]) => SummarisedRendering[],
   jobs: GeneratedJobs,
-  memo: RenderMemo | undefined,
+  cache: RenderCache,
 ): Verdict[] {
-  const sorted = memo ? memo.sortedBy(kind, selection.selected, identityKey) : sortByIdentity(selection.selected);
+  const sorted = cache.sortedBy(kind, selection.selected, identityKey);
   return renderAll(sorted).map(({ rendering, verdict, owner, hasTlsAssets }) => {
     if (!rendering.ok) return verdict;
     const scrapeConfigs = rendering.scrapeConfigs;
@@ -374,32 +370,16 @@ function identityKey(object: { metadata: Pick<ObjectMeta, 'namespace' | 'name'> 
   return `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`;
 }
 
-/** Objects sorted by `<namespace>/<name>`, the order prometheus-operator writes jobs in. */
-function sortByIdentity<T extends { metadata: Pick<ObjectMeta, 'namespace' | 'name'> }>(objects: readonly T[]): T[] {
-  return objects
-    .map((object) => ({ object, key: identityKey(object) }))
-    .sort((a, b) => compareCodePoints(a.key, b.key))
-    .map((entry) => entry.object);
-}
-
 /** Verdicts list the workload first, then the selected kinds in the registry's order. */
 const VERDICT_KIND_ORDER = Object.fromEntries(
   ALL_KINDS.map((kind) => [kind, KINDS[kind].role === 'workload' ? 0 : 1 + PROMETHEUS_SELECTED_KINDS.indexOf(kind as PrometheusSelectedKind)]),
 ) as Record<ResourceKind, number>;
 
 /**
- * Verdicts by kind, then namespace, then name. With a memo (`list` names the sequence) by a key that sorts the same
- * way: a NUL ends the namespace, so a namespace that is a prefix of another comes first, as compareCodePoints has
- * it; the memo then places a verdict kept from the previous call without comparing 10,000 of them again.
+ * Verdicts by kind, then namespace, then name (`list` names the sequence), by a key that sorts that way: a NUL ends
+ * the namespace, so a namespace that is a prefix of another comes first, as compareCodePoints has it. A memo then
+ * places a verdict kept from the previous call without comparing 10,000 of them again.
  */
-function sortVerdicts(list: string, verdicts: Verdict[], memo: RenderMemo | undefined): Verdict[] {
-  if (memo) {
-    return memo.sortedBy(`verdicts|${list}`, verdicts, ({ resource }) => `${String(VERDICT_KIND_ORDER[resource.kind]).padStart(3, '0')}\u0000${resource.namespace}\u0000${resource.name}`);
-  }
-  return verdicts.sort(
-    (a, b) =>
-      VERDICT_KIND_ORDER[a.resource.kind] - VERDICT_KIND_ORDER[b.resource.kind] ||
-      compareCodePoints(a.resource.namespace, b.resource.namespace) ||
-      compareCodePoints(a.resource.name, b.resource.name),
-  );
+function sortVerdicts(list: string, verdicts: Verdict[], cache: RenderCache): Verdict[] {
+  return cache.sortedBy(`verdicts|${list}`, verdicts, ({ resource }) => `${String(VERDICT_KIND_ORDER[resource.kind]).padStart(3, '0')}\u0000${resource.namespace}\u0000${resource.name}`);
 }

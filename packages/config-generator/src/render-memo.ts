@@ -67,8 +67,59 @@ export interface RenderMemoStats {
   misses: number;
 }
 
+/**
+ * What the renderers may reuse, and the one seam through which they ask for it: generate() hands every renderer a
+ * RenderCache — the caller's RenderMemo, which keeps things from one call to the next, or a cache for this call
+ * alone (callCache()) — so no renderer has a path of its own for "no memo", and the output cannot depend on which one
+ * it was given except through what RenderMemo documents above.
+ */
+export interface RenderCache {
+  /** The key of the settings `describe()` gives, for comparing renderings; computed only by a cache that keeps them. */
+  settings(describe: () => unknown): string;
+  rendering<T>(object: object, settingsKey: string, secrets: SecretStore | undefined, render: (secrets: SecretStore | undefined) => T): T;
+  renderings<T extends object, R>(list: string, objects: readonly T[], settingsKey: string, secrets: SecretStore | undefined, render: (object: T, secrets: SecretStore | undefined) => R): R[];
+  atPositions<T, R>(list: string, objects: readonly T[], context: string, compute: (object: T) => R, stillValid?: (kept: R) => boolean): R[];
+  sequence<T>(key: string, parts: readonly object[], build: () => T): T;
+  forgetUnusedSequences(): void;
+  homeSlots(slots: number, compute: (owner: string, slots: number) => number): (owner: string) => number;
+  derived<T>(from: object, build: () => T): T;
+  sortedBy<T extends object>(list: string, objects: readonly T[], keyOf: (object: T) => string): T[];
+  serialised<T extends object, R>(value: T, serialise: (value: T) => R): R;
+}
+
+/**
+ * A RenderCache for one generate() call (`promop render`, tests, a caller without a memo): nothing is kept past the
+ * call, but within it a job is still serialised once and a monitor's home slot hashed once, as the files need both
+ * several times.
+ */
+export function callCache(): RenderCache {
+  const serialised = new WeakMap<object, unknown>();
+  return {
+    settings: () => '',
+    rendering: (_object, _settingsKey, secrets, render) => render(secrets),
+    renderings: (_list, objects, _settingsKey, secrets, render) => objects.map((object) => render(object, secrets)),
+    atPositions: (_list, objects, _context, compute) => objects.map(compute),
+    sequence: (_key, _parts, build) => build(),
+    forgetUnusedSequences: () => {},
+    homeSlots: (slots, compute) => {
+      const homes = new Map<string, number>();
+      return (owner) => {
+        let slot = homes.get(owner);
+        if (slot === undefined) homes.set(owner, (slot = compute(owner, slots)));
+        return slot;
+      };
+    },
+    derived: (_from, build) => build(),
+    sortedBy: (_list, objects, keyOf) => objects
+      .map((object) => ({ object, key: keyOf(object) }))
+      .sort((a, b) => compareCodePoints(a.key, b.key))
+      .map((entry) => entry.object),
+    serialised: <T extends object, R>(value: T, serialise: (value: T) => R): R => oncePerObject(serialised, value, () => serialise(value)) as R,
+  };
+}
+
 /** Renderings kept between generate() calls; pass the same instance as `GeneratorInput.memo`. */
-export class RenderMemo {
+export class RenderMemo implements RenderCache {
   readonly #renderings = new WeakMap<object, Entry<unknown>>();
   readonly #renderingsByUid = new Map<string, { generation: number; entry: Entry<unknown> }>();
   readonly #serialised = new WeakMap<object, unknown>();
@@ -183,6 +234,10 @@ export class RenderMemo {
       }
       return slot;
     };
+  }
+
+  settings(describe: () => unknown): string {
+    return this.settingsKey(settingsKeyOf(describe()));
   }
 
   /**

@@ -212,7 +212,7 @@ describe('the number of files, by size', () => {
   const configOf = (jobs: number) => ({ global: {}, scrape_configs: allJobs.slice(0, jobs) });
   const ownersOf = (jobs: number) => Array.from({ length: jobs }, (_, index) => `ServiceMonitor/ns/monitor-${Math.floor(index / 2)}`);
   const filesOf = (jobs: number, memo?: RenderMemo) => {
-    const result = renderShardConfigs(configOf(jobs), 1, ownersOf(jobs), { scrapeConfigFiles: true, hashKey: 'k', limits, ...(memo ? { memo } : {}) });
+    const result = renderShardConfigs(configOf(jobs), 1, ownersOf(jobs), { scrapeConfigFiles: true, hashKey: 'k', limits, ...(memo ? { cache: memo } : {}) });
     if (!result.ok) throw new Error(result.problem.message);
     return result.value;
   };

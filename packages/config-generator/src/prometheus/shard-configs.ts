@@ -18,8 +18,7 @@ import {
 } from './scrape-config-files.ts';
 import { sharedItemsSaving, sharedItemsText } from './scrape-file-text.ts';
 import { substituteShard } from './sharding.ts';
-import type { RenderMemo } from '../render-memo.ts';
-import { oncePerObject } from '../per-object.ts';
+import { callCache, type RenderCache } from '../render-memo.ts';
 
 /** prometheus.yaml per shard and the scrape files each names (empty lists when inline). */
 export interface ShardConfigs {
@@ -55,8 +54,8 @@ export interface ShardLayoutOptions {
   hashKey: string;
   /** Test only: other limits than the real ones. */
   limits?: Limits;
-  /** The YAML of jobs rendered by previous calls, kept (render-memo.ts). */
-  memo?: RenderMemo;
+  /** The YAML of jobs and the files rendered by previous calls (a RenderMemo), or by this call alone (the default). */
+  cache?: RenderCache;
 }
 
 /**
@@ -80,6 +79,7 @@ export function renderShardConfigs(
   owners: readonly string[],
   options: ShardLayoutOptions,
 ): { ok: true; value: ShardConfigs } | { ok: false; problem: FieldProblem } {
+  const cache = options.cache ?? callCache();
   const limits: Limits = options.limits ?? {
     slots: SCRAPE_FILE_SLOTS, maxFileBytes: SCRAPE_FILE_MAX_BYTES, inlineMaxBytes: INLINE_SCRAPE_JOBS_MAX_BYTES, fileCounts: SCRAPE_FILE_COUNTS, targetFileBytes: SCRAPE_FILE_TARGET_BYTES,
     maxPlainFileBytes: SCRAPE_FILE_MAX_PLAIN_BYTES,
@@ -89,10 +89,10 @@ export function renderShardConfigs(
   // A monitor found oversized in one shard is left out of every shard, and the shards are rendered again without
   // it; each pass removes at least one monitor, and only a configuration holding one pays for a second pass.
   for (;;) {
-    const rendered = renderShards(generated.config, shards, generated.owners, options, limits);
+    const rendered = renderShards(generated.config, shards, generated.owners, options.scrapeConfigFiles, { cache, hashKey: options.hashKey }, limits);
     if (rendered.ok !== 'oversized') {
       // Every shard's texts were asked for; the rest belongs to a layout no longer used.
-      options.memo?.forgetUnusedSequences();
+      cache.forgetUnusedSequences();
       return rendered.ok ? { ok: true, value: { ...rendered.value, oversized } } : rendered;
     }
     oversized.push(...rendered.monitors);
@@ -101,15 +101,13 @@ export function renderShardConfigs(
 }
 
 /** Every shard's files, or the monitors whose jobs do not fit into one scrape file (in some shard). */
-function renderShards(config: Record<string, unknown>, shards: number, owners: readonly string[], options: ShardLayoutOptions, limits: Limits):
+function renderShards(config: Record<string, unknown>, shards: number, owners: readonly string[], scrapeConfigFiles: boolean, files: FileCache, limits: Limits):
   { ok: true; value: Omit<ShardConfigs, 'oversized'> } | { ok: false; problem: FieldProblem } | { ok: 'oversized'; monitors: OversizedMonitor[] } {
-  const homes = options.scrapeConfigFiles ? homeSlots(owners, limits.slots, options.memo) : [];
+  const homes = scrapeConfigFiles ? homeSlots(owners, limits.slots, files.cache) : [];
   const result: Omit<ShardConfigs, 'oversized'> = { configs: [], scrapeFiles: [] };
   for (let shard = 0; shard < shards; shard += 1) {
     const shardConfig = shards > 1 ? substituteShard(config, shard) : singleShardConfig(config, owners.length);
-    const rendered = options.scrapeConfigFiles
-      ? renderShard(shardConfig, owners, homes, limits, options.hashKey, options.memo && { memo: options.memo, key: `${options.hashKey}|${shard}` })
-      : renderInline(shardConfig, owners, limits);
+    const rendered = scrapeConfigFiles ? renderShard(shardConfig, owners, homes, limits, files, shard) : renderInline(shardConfig, owners, limits);
     if (rendered.ok !== true) return rendered;
     result.configs.push(rendered.config);
     result.scrapeFiles.push(rendered.scrapeFiles);
@@ -141,20 +139,17 @@ function withoutOwners(config: Record<string, unknown>, owners: readonly string[
 }
 
 /**
- * The home slot of each generated job, hashing each monitor once (its jobs are adjacent). With a memo, a job whose
- * owner is the one at the same position last time keeps its home without a lookup (20,000 of them per change).
+ * The home slot of each generated job, hashing each monitor once. With a memo, a job whose owner is the one at the
+ * same position last time keeps its home without a lookup (20,000 of them per change).
  */
-function homeSlots(owners: readonly string[], slots: number, memo: RenderMemo | undefined): number[] {
-  if (memo) {
-    const home = memo.homeSlots(slots, homeSlot);
-    return memo.atPositions(`homes|${slots}`, owners, '', home);
-  }
-  const homes: number[] = new Array<number>(owners.length);
-  for (let index = 0; index < owners.length; index += 1) {
-    const owner = owners[index]!;
-    homes[index] = index > 0 && owners[index - 1] === owner ? homes[index - 1]! : homeSlot(owner, slots);
-  }
-  return homes;
+function homeSlots(owners: readonly string[], slots: number, cache: RenderCache): number[] {
+  return cache.atPositions(`homes|${slots}`, owners, '', cache.homeSlots(slots, homeSlot));
+}
+
+/** Where a shard's texts and files are kept, and the key of their names' HMAC (with the shard, the key they are kept under). */
+interface FileCache {
+  cache: RenderCache;
+  hashKey: string;
 }
 
 type Job = Record<string, unknown>;
@@ -211,27 +206,25 @@ function renderShard(
   owners: readonly string[],
   homes: readonly number[],
   limits: Limits,
-  hashKey: string,
-  kept: { memo: RenderMemo; key: string } | undefined,
+  { cache, hashKey }: FileCache,
+  shard: number,
 ): { ok: true; config: string; scrapeFiles: ScrapeFile[] } | { ok: false; problem: FieldProblem } | { ok: 'oversized'; monitors: OversizedMonitor[] } {
+  const key = `${hashKey}|${shard}`;
   const jobs = config.scrape_configs as Job[];
   const bySubSlot: Job[][] = Array.from({ length: limits.slots }, () => []);
   for (let index = 0; index < homes.length; index += 1) bySubSlot[homes[index]!]!.push(jobs[index]!);
-  // With a memo (`kept`) each job keeps its text for as long as it is the same object, a sub-slot whose jobs are the
-  // very objects of the previous call keeps its texts, a file whose sub-slots are the same objects keeps its jobs,
-  // and those keep their file (the shared items' text and the name's HMAC included).
+  // With a memo each job keeps its text for as long as it is the same object, a sub-slot whose jobs are the very
+  // objects of the previous call keeps its texts, a file whose sub-slots are the same objects keeps its jobs, and
+  // those keep their file (the shared items' text and the name's HMAC included); without one, the texts measured for
+  // the monitors' sizes are still kept for the files, for this call.
   // Each text is kept with its UTF-8 size: otherwise every change would measure every unchanged text (up to 1 MiB
   // each) again, work in proportion to the whole configuration rather than to the change.
-  const memo = kept?.memo;
-  // Without a memo the texts measured for the monitors' sizes are kept for the files, for this call only.
-  const texts = memo ? undefined : new WeakMap<Job, JobText>();
-  const jobText = (job: Job): JobText => (memo ? memo.serialised(job, serialisedJob) : oncePerObject(texts!, job, () => serialisedJob(job)));
+  const jobText = (job: Job): JobText => cache.serialised(job, serialisedJob);
   const monitors = oversizedMonitors(jobs, owners, limits.maxFileBytes - Buffer.byteLength(SCRAPE_FILE_HEADER), jobText, 'scrape file');
   if (monitors.length > 0) return { ok: 'oversized', monitors };
   const subSlotTexts = bySubSlot.map((subSlotJobs, subSlot) => {
     if (subSlotJobs.length === 0) return EMPTY_SLOT;
-    if (!kept) return slotTextOf(subSlotJobs.map(jobText));
-    return kept.memo.sequence(`text|${kept.key}|${subSlot}`, subSlotJobs, () => slotTextOf(subSlotJobs.map(jobText)));
+    return cache.sequence(`text|${key}|${subSlot}`, subSlotJobs, () => slotTextOf(subSlotJobs.map(jobText)));
   });
   const jobsBytes = subSlotTexts.reduce((sum, slotText) => sum + slotText.bytes, 0);
   if (jobsBytes <= limits.inlineMaxBytes) return { ok: true, config: toPrometheusYaml(config), scrapeFiles: [] };
@@ -279,7 +272,7 @@ function renderShard(
       if (parts.length === 0) return EMPTY_SLOT;
       // Always a new object, even for one part: the file derived from a text object is named after its slot.
       const join = (): FileJobs => ({ jobs: parts.flatMap((part) => part.jobs), bytes: parts.reduce((sum, part) => sum + part.bytes, 0) });
-      return kept ? kept.memo.sequence(`file|${kept.key}|${files}|${file}`, parts, join) : join();
+      return cache.sequence(`file|${key}|${files}|${file}`, parts, join);
     });
     const file = (slotJobs: readonly Job[], slot: number) => scrapeFile(slot, fileText(slotTexts[slot]!.jobs), slotJobs.map(jobName), hashKey);
     const result: ScrapeFile[] = [];
@@ -287,7 +280,7 @@ function renderShard(
       if (slotJobs.length === 0) continue;
       if (slotTexts[slot]!.bytes > (limits.maxPlainFileBytes ?? Infinity)) return undefined;
       // A kept text was made for this slot and key (hashKey and shard), from these jobs: its file follows from it.
-      const made = kept ? kept.memo.derived(slotTexts[slot]!, () => file(slotJobs, slot)) : file(slotJobs, slot);
+      const made = cache.derived(slotTexts[slot]!, () => file(slotJobs, slot));
       if (Buffer.byteLength(made.text) > limits.maxFileBytes) return undefined;
       result.push(made);
     }

@@ -6,7 +6,7 @@
 import type { Prometheus, PrometheusRule } from '@promop/crds';
 import type { RuleConfigMap, Verdict } from '../model.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
-import { settingsKeyOf, type RenderMemo } from '../render-memo.ts';
+import { callCache, type RenderCache } from '../render-memo.ts';
 import { selectedVerdict } from '../verdict.ts';
 import { toPrometheusYaml } from '../yaml-output.ts';
 import { isRecord } from '../values/is-record.ts';
@@ -29,8 +29,8 @@ export interface RenderRulesInput {
   enforcedNamespaceLabel?: string;
   /** True for rules listed in `spec.excludedFromEnforcement`. */
   isExcludedFromEnforcement?: (namespace: string, name: string) => boolean;
-  /** Rule files kept from previous calls (render-memo.ts); the output is the same without it. */
-  memo?: RenderMemo;
+  /** Rule files kept from previous calls (render-memo.ts); the output is the same with a cache for this call alone. */
+  cache?: RenderCache;
 }
 
 /** The rule ConfigMaps (always at least one) and one verdict per input rule, in input order. */
@@ -49,12 +49,13 @@ export function renderRules(input: RenderRulesInput): RenderRulesOutput {
   const promql: PromqlTarget = { version: input.version, features: enabledFeatures };
   const files = new Map<string, string>();
   // Everything a rule file depends on besides its PrometheusRule (and whether enforcement exempts it).
-  const settings = input.memo ? settingsKeyOf({ version: input.version, scheme, enabledFeatures, enforcedNamespaceLabel: input.enforcedNamespaceLabel }) : '';
+  const cache = input.cache ?? callCache();
+  const settings = cache.settings(() => ({ version: input.version, scheme, enabledFeatures, enforcedNamespaceLabel: input.enforcedNamespaceLabel }));
   const verdicts: Verdict[] = input.rules.map((rule) => {
     const { namespace, name } = identityOf(rule);
     const render = () => renderRuleFile(rule, input, { scheme, support, promql });
     const excluded = input.isExcludedFromEnforcement?.(namespace, name) === true;
-    const rendered = input.memo ? input.memo.rendering(rule, `${settings}|${excluded}`, undefined, render) : render();
+    const rendered = cache.rendering(rule, `${settings}|${excluded}`, undefined, render);
     if (rendered.file) files.set(rendered.file.name, rendered.file.text);
     return rendered.verdict;
   });

@@ -8,7 +8,7 @@
 import type { NamespaceInfo, ResourceKind, Verdict } from '../model.ts';
 import type { LabelSelector, ObjectMeta } from '@promop/crds';
 import { describeLabelSelector, describeLabels, matchLabelSelector } from './label-selector.ts';
-import type { RenderMemo } from '../render-memo.ts';
+import { callCache, type RenderCache } from '../render-memo.ts';
 
 /** What selection needs to know about a candidate resource. */
 export interface SelectableResource {
@@ -46,7 +46,7 @@ interface CandidateDecision {
 
 /**
  * Selects `candidates` of `kind` for the Prometheus `prometheus` (namespace/name) using `pair`.
- * Selectors must already have passed validateLabelSelector. With a memo, a candidate that is the very object of
+ * Selectors must already have passed validateLabelSelector. With a RenderMemo, a candidate that is the very object of
  * the previous call at the same position, under the same selector and with the same decision for its namespace,
  * keeps its decision (and its verdict object) without matching labels again.
  */
@@ -56,7 +56,7 @@ export function selectResources<T extends SelectableResource>(
   prometheus: { kind?: ResourceKind; namespace: string; name: string },
   pair: SelectorPair,
   namespaces: NamespaceLabels,
-  memo?: RenderMemo,
+  cache: RenderCache = callCache(),
 ): ResourceSelection<T> {
   const owner = `${prometheus.kind ?? 'Prometheus'} ${prometheus.namespace}/${prometheus.name}'s`;
   // Many candidates share a namespace: decide each namespace once ('' stands for "selected": no reason is empty).
@@ -88,10 +88,8 @@ export function selectResources<T extends SelectableResource>(
       },
     };
   };
-  const decisions = memo
-    // The object and the selectors are as before; its namespace's labels may not be.
-    ? memo.atPositions(`selection|${kind}`, candidates, `${owner}|${JSON.stringify(pair)}`, decide, (kept) => kept.namespaceReason === namespaceReasonOf(kept.namespace))
-    : candidates.map(decide);
+  // A kept decision's object and selectors are as before; its namespace's labels may not be.
+  const decisions = cache.atPositions(`selection|${kind}`, candidates, `${owner}|${JSON.stringify(pair)}`, decide, (kept) => kept.namespaceReason === namespaceReasonOf(kept.namespace));
   const selected: T[] = [];
   const notSelected: Verdict[] = [];
   for (let index = 0; index < candidates.length; index += 1) {
