@@ -84,7 +84,12 @@ export function bindResource(resource: BoundResource, owner: BindingOwner, verdi
   let mine: Binding | undefined;
   if (next) {
     const condition = withTransitionTime<Condition>(next, previous, now) as BindingCondition;
-    mine = { group: GROUP, resource: resourceOf(owner), namespace: owner.namespace, name: owner.name, conditions: [condition] };
+    // What the health reporter wrote into the binding (health/binding-health.ts) stays: a verdict says nothing of it.
+    const healthy = current?.conditions?.filter((c) => c.type !== 'Accepted') ?? [];
+    mine = {
+      group: GROUP, resource: resourceOf(owner), namespace: owner.namespace, name: owner.name, conditions: [condition, ...healthy],
+      ...(current?.targets ? { targets: current.targets } : {}), ...(current?.rules ? { rules: current.rules } : {}),
+    };
   }
   const all = mine ? [...others, mine] : others;
   // Sorted so the same bindings always give the same object (no needless write).
@@ -93,7 +98,7 @@ export function bindResource(resource: BoundResource, owner: BindingOwner, verdi
   const accepted = (b: Binding) => b.conditions?.some((c) => c.type === 'Accepted' && c.status === 'True') ?? false;
   const rejected = (b: Binding) => b.conditions?.some((c) => c.type === 'Accepted' && c.status === 'False') ?? false;
   const status: ConfigResourceStatus = { bindings: all, acceptedBy: all.filter(accepted).length, rejectedBy: all.filter(rejected).length };
-  const nextCondition = mine?.conditions?.[0];
+  const nextCondition = mine?.conditions?.find((c) => c.type === 'Accepted');
   // A resource without status that nobody selects stays without one: no status is the same as no bindings and
   // zero counts, and writing `{acceptedBy: 0}` into every unselected monitor would cost a write per monitor for
   // each Prometheus that does not select it.

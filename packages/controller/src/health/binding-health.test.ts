@@ -1,0 +1,52 @@
+import { GROUP } from '@promop/crds';
+import { bindingWithHealth, healthChangesClass, type Binding, type BindingHealth } from './binding-health.ts';
+import { bindResource } from '../reconcile/bindings.ts';
+
+const now = new Date('2026-12-07T08:00:00Z');
+const later = new Date('2026-12-07T09:00:00Z');
+const bare: Binding = {
+  group: GROUP, resource: 'prometheuses', namespace: 'monitoring', name: 'main',
+  conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', lastTransitionTime: '2026-12-07T07:00:00Z' }],
+};
+const targets = (active: number, up: number, down: number, lastError?: string): BindingHealth =>
+  ({ kind: 'targets', summary: { active, up, down, unknown: active - up - down, ...(lastError ? { lastError, lastErrorCount: down } : {}) } });
+
+describe('the health written into a binding', () => {
+  it('adds the counts and a Healthy condition beside Accepted', () => {
+    const written = bindingWithHealth(bare, targets(2, 2, 0), now);
+    expect(written.targets).toEqual({ active: 2, up: 2, down: 0, unknown: 0 });
+    expect(written.conditions).toEqual([
+      bare.conditions![0],
+      { type: 'Healthy', status: 'True', reason: 'TargetsUp', message: '2/2 up', lastTransitionTime: '2026-12-07T08:00:00Z' },
+    ]);
+  });
+
+  it('changes class only when the reason, the error kind or a bucket changes', () => {
+    const written = bindingWithHealth(bare, targets(20, 20, 0), now);
+    expect(healthChangesClass(bare, targets(20, 20, 0))).toBe(true);
+    expect(healthChangesClass(written, targets(20, 20, 0))).toBe(false);
+    // 20 → 25 targets stays in [16, 32).
+    expect(healthChangesClass(written, targets(25, 25, 0))).toBe(false);
+    expect(healthChangesClass(written, targets(40, 40, 0))).toBe(true);
+    expect(healthChangesClass(written, targets(20, 19, 1, 'EOF'))).toBe(true);
+    const down = bindingWithHealth(bare, targets(3, 1, 2, 'dial tcp 10.0.0.1:80: connect: connection refused'), now);
+    // The same kind of error on other addresses is the same class; another error is not.
+    expect(healthChangesClass(down, targets(3, 1, 2, 'dial tcp 10.0.0.2:81: connect: connection refused'))).toBe(false);
+    expect(healthChangesClass(down, targets(3, 1, 2, 'context deadline exceeded'))).toBe(true);
+  });
+
+  it('keeps the Healthy condition\'s transition time while its status stays', () => {
+    const first = bindingWithHealth(bare, targets(3, 1, 2, 'EOF'), now);
+    const second = bindingWithHealth(first, targets(9, 1, 8, 'EOF'), later);
+    expect(second.conditions?.find((c) => c.type === 'Healthy')?.lastTransitionTime).toBe('2026-12-07T08:00:00Z');
+    expect(bindingWithHealth(second, targets(9, 9, 0), later).conditions?.find((c) => c.type === 'Healthy')?.lastTransitionTime).toBe('2026-12-07T09:00:00Z');
+  });
+
+  it('survives the verdict recorder\'s next write of the binding', () => {
+    const withHealth = bindingWithHealth(bare, targets(2, 1, 1, 'EOF'), now);
+    const verdict = { selected: true, accepted: true, warnings: [], problems: [], reason: '', resource: { kind: 'ServiceMonitor', namespace: 'team-a', name: 'api' } };
+    const change = bindResource({ metadata: { generation: 1 }, status: { bindings: [withHealth], acceptedBy: 1, rejectedBy: 0 } }, { namespace: 'monitoring', name: 'main' }, verdict as never, later);
+    expect(change.status.bindings?.[0]?.targets).toEqual(withHealth.targets);
+    expect(change.status.bindings?.[0]?.conditions?.map((c) => c.type)).toEqual(['Accepted', 'Healthy']);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * What the health reporter writes into a binding (pure): the `targets` of a monitor or the `rules` of a
+ * PrometheusRule, and the `Healthy` condition, beside the binding's `Accepted` condition, which stays as the
+ * verdict recorder wrote it (and which, in turn, keeps these fields: reconcile/bindings.ts).
+ *
+ * A summary is written only when it changes class: its condition reason, the kind of its error (errorKind), or a
+ * count moving to another bucket (count-buckets.ts). Counts that wander inside their buckets (a pod replaced, an
+ * evaluation a millisecond slower) therefore write nothing, and a stable cluster sees no status writes at all.
+ */
+import type { ConfigResourceStatus } from '@promop/crds';
+import { withTransitionTime, type Condition } from '../reconcile/conditions.ts';
+import { countBucket } from './count-buckets.ts';
+import { errorKind } from './redact-error.ts';
+import { rulesCondition, type RulesSummary } from './rule-health.ts';
+import { targetsCondition, type TargetsSummary } from './target-health.ts';
+
+/** One binding of a monitor or rule. */
+export type Binding = NonNullable<ConfigResourceStatus['bindings']>[number];
+type BindingCondition = NonNullable<Binding['conditions']>[number];
+
+/** The condition type of the health of a binding. */
+export const HEALTHY_CONDITION = 'Healthy';
+
+/** What one Prometheus reports of one object. */
+export type BindingHealth = { kind: 'targets'; summary: TargetsSummary } | { kind: 'rules'; summary: RulesSummary };
+
+/**
+ * Evaluation times jitter by milliseconds between evaluations: below this they are all one bucket, above it powers
+ * of two, so only a real slowdown changes the class.
+ */
+const FAST_EVALUATION_MS = 100;
+
+function evaluationBucket(ms: number): number {
+  return ms < FAST_EVALUATION_MS ? 0 : 2 ** Math.floor(Math.log2(ms));
+}
+
+/** The class of `health`: equal classes write nothing (see the file comment). */
+export function healthClass(health: BindingHealth): string {
+  if (health.kind === 'targets') {
+    const s = health.summary;
+    return ['targets', targetsCondition(s).reason, countBucket(s.active), countBucket(s.up), countBucket(s.down), countBucket(s.unknown),
+      s.lastError === undefined ? '' : errorKind(s.lastError), countBucket(s.lastErrorCount ?? 0)].join('\n');
+  }
+  const s = health.summary;
+  return ['rules', rulesCondition(s).reason, countBucket(s.groups), countBucket(s.rules), countBucket(s.failing),
+    s.lastError === undefined ? '' : errorKind(s.lastError), countBucket(s.firingAlerts), evaluationBucket(s.evaluationMilliseconds)].join('\n');
+}
+
+/** The health a binding carries now, as last written; undefined when none was written. */
+export function writtenHealth(binding: Binding): BindingHealth | undefined {
+  if (binding.targets) {
+    const { active = 0, up = 0, down = 0, unknown = 0, lastError, lastErrorCount } = binding.targets;
+    return { kind: 'targets', summary: { active, up, down, unknown, ...(lastError === undefined ? {} : { lastError }), ...(lastErrorCount === undefined ? {} : { lastErrorCount }) } };
+  }
+  if (binding.rules) {
+    const { groups = 0, rules = 0, failing = 0, lastError, firingAlerts = 0, evaluationMilliseconds = 0 } = binding.rules;
+    return { kind: 'rules', summary: { groups, rules, failing, firingAlerts, evaluationMilliseconds, ...(lastError === undefined ? {} : { lastError }) } };
+  }
+  return undefined;
+}
+
+/** Whether writing `health` into `binding` would change its class (a binding without health always changes). */
+export function healthChangesClass(binding: Binding, health: BindingHealth): boolean {
+  const written = writtenHealth(binding);
+  return written === undefined || healthClass(written) !== healthClass(health) ||
+    !binding.conditions?.some((condition) => condition.type === HEALTHY_CONDITION);
+}
+
+/** `binding` with `health` written in: its counts, and the Healthy condition (its time moves only with its status). */
+export function bindingWithHealth(binding: Binding, health: BindingHealth, now: Date): Binding {
+  const { status, reason, message } = health.kind === 'targets' ? targetsCondition(health.summary) : rulesCondition(health.summary);
+  const previous = binding.conditions?.find((condition) => condition.type === HEALTHY_CONDITION);
+  const healthy = withTransitionTime<Condition>({ type: HEALTHY_CONDITION, status, reason, message }, previous as Condition | undefined, now) as BindingCondition;
+  const conditions = [...(binding.conditions ?? []).filter((condition) => condition.type !== HEALTHY_CONDITION), healthy];
+  const { targets: _targets, rules: _rules, ...rest } = binding;
+  return health.kind === 'targets' ? { ...rest, conditions, targets: { ...health.summary } } : { ...rest, conditions, rules: { ...health.summary } };
+}

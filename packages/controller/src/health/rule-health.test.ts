@@ -1,0 +1,49 @@
+import { rulesCondition, summariseRules, type EvaluatedGroup } from './rule-health.ts';
+
+const FILES = new Map([
+  ['team-a-rules-0000-uid-a.yaml', 'PrometheusRule/team-a/rules'],
+  ['team-b-rules-0000-uid-b.yaml', 'PrometheusRule/team-b/rules'],
+]);
+const dir = '/etc/prometheus/rules/prometheus-main-rulefiles-0';
+
+describe('the rule groups of a PrometheusRule', () => {
+  const shard0: EvaluatedGroup[] = [
+    { name: 'a', file: `${dir}/team-a-rules-0000-uid-a.yaml`, evaluationTime: 0.0042, rules: [
+      { type: 'recording', health: 'ok' },
+      { type: 'alerting', health: 'ok', alerts: [{ state: 'firing' }, { state: 'pending' }] },
+    ] },
+    { name: 'b', file: `${dir}/team-b-rules-0000-uid-b.yaml`, evaluationTime: 0.25, rules: [
+      { type: 'recording', health: 'err', lastError: 'Get "http://u:p@remote/api?key=zzz": vector cannot contain metrics with the same labelset' },
+      { type: 'recording', health: 'unknown' },
+    ] },
+    { name: 'platform', file: '/etc/prometheus/platform.yaml', rules: [{ health: 'err', lastError: 'platform' }] },
+  ];
+  const shard1: EvaluatedGroup[] = [
+    { name: 'a', file: `${dir}/team-a-rules-0000-uid-a.yaml`, evaluationTime: 0.0061, rules: [
+      { type: 'recording', health: 'ok' },
+      { type: 'alerting', health: 'ok', alerts: [{ state: 'firing' }] },
+    ] },
+  ];
+
+  it('counts each object\'s groups, rules, failures and firing alerts (alerts summed over shards)', () => {
+    const summaries = summariseRules([shard0, shard1], FILES);
+    expect(summaries.get('PrometheusRule/team-a/rules')).toEqual({ groups: 1, rules: 2, failing: 0, firingAlerts: 2, evaluationMilliseconds: 6 });
+    expect(summaries.get('PrometheusRule/team-b/rules')).toEqual({
+      groups: 1, rules: 2, failing: 1, firingAlerts: 0, evaluationMilliseconds: 250,
+      lastError: 'Get "http://remote/api?key=<redacted>": vector cannot contain metrics with the same labelset',
+    });
+    expect(summaries.size).toBe(2);
+  });
+
+  it('gives each object only its own file\'s errors', () => {
+    const summaries = summariseRules([shard0], FILES);
+    expect(JSON.stringify(summaries.get('PrometheusRule/team-a/rules'))).not.toContain('labelset');
+  });
+
+  it('has a Healthy condition per outcome', () => {
+    const summaries = summariseRules([shard0, shard1], FILES);
+    expect(rulesCondition(summaries.get('PrometheusRule/team-a/rules')!)).toEqual({ status: 'True', reason: 'RulesEvaluated', message: '1 group, 2 rules evaluated, 2 alerts firing' });
+    expect(rulesCondition(summaries.get('PrometheusRule/team-b/rules')!)).toMatchObject({ status: 'False', reason: 'RulesFailing' });
+    expect(rulesCondition({ groups: 0, rules: 0, failing: 0, firingAlerts: 0, evaluationMilliseconds: 0 })).toMatchObject({ status: 'False', reason: 'NoRuleGroups' });
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * Per PrometheusRule, how its groups fare in one Prometheus: from GET /api/v1/rules of one replica per shard, the
+ * groups loaded from its rule file, their rules, the rules whose last evaluation failed (with one redacted error),
+ * the firing alerts and the longest group evaluation. Pure: the health reporter reads and writes.
+ *
+ * The generator names each object's rule file `<namespace>-<name>-<uid>.yaml` (ruleFileName of
+ * @promop/config-generator) and Prometheus reports the path of the file a group came from; the file's base name is
+ * matched exactly against the names of the objects in the cache, so a group names its object without parsing a
+ * name that may itself hold dashes. Every shard loads every rule file, so groups, rules and failures are those of
+ * the shard that reports most (they are the same on a healthy Prometheus), while firing alerts add up: each shard
+ * evaluates on the series of its own targets.
+ */
+import { errorKind, redactError } from './redact-error.ts';
+
+/** One rule as GET /api/v1/rules reports it (the fields read). */
+export interface EvaluatedRule {
+  type?: string;
+  /** `ok`, `err` or `unknown` (not evaluated yet). */
+  health?: string;
+  lastError?: string;
+  /** Alerting rules: their alerts, each `pending` or `firing`. */
+  alerts?: readonly { state?: string }[];
+}
+
+/** One group as GET /api/v1/rules reports it (the fields read). */
+export interface EvaluatedGroup {
+  name: string;
+  file: string;
+  rules: readonly EvaluatedRule[];
+  /** Duration of the last evaluation, in seconds. */
+  evaluationTime?: number;
+}
+
+/** The condition reason of a PrometheusRule's Healthy condition. */
+export type RulesReason = 'RulesEvaluated' | 'RulesFailing' | 'NoRuleGroups';
+
+/** The rule groups of one PrometheusRule in one Prometheus. */
+export interface RulesSummary {
+  groups: number;
+  rules: number;
+  failing: number;
+  /** A redacted last evaluation error of a failing rule (the most frequent kind). */
+  lastError?: string;
+  firingAlerts: number;
+  /** The longest last evaluation of one of its groups, in whole milliseconds. */
+  evaluationMilliseconds: number;
+}
+
+/** A PrometheusRule none of whose groups this Prometheus has loaded. */
+export const NO_RULE_GROUPS: RulesSummary = { groups: 0, rules: 0, failing: 0, firingAlerts: 0, evaluationMilliseconds: 0 };
+
+/** The base name of a path (`/etc/prometheus/rules/<ConfigMap>/<file>` → `<file>`). */
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * The rule groups of every PrometheusRule in `objectOfFile` (rule file base name → the object's key) that has any,
+ * from `answers` (the groups of each shard); a group from a file of no object in the map is ignored.
+ */
+export function summariseRules(answers: readonly (readonly EvaluatedGroup[])[], objectOfFile: ReadonlyMap<string, string>): Map<string, RulesSummary> {
+  const perShard = answers.map((groups) => {
+    const byObject = new Map<string, { summary: RulesSummary; errors: Map<string, { count: number; example: string }> }>();
+    for (const group of groups) {
+      const key = objectOfFile.get(baseName(group.file));
+      if (key === undefined) continue;
+      let entry = byObject.get(key);
+      if (!entry) byObject.set(key, (entry = { summary: { ...NO_RULE_GROUPS }, errors: new Map() }));
+      const { summary, errors } = entry;
+      summary.groups += 1;
+      summary.evaluationMilliseconds = Math.max(summary.evaluationMilliseconds, Math.round((group.evaluationTime ?? 0) * 1000));
+      for (const rule of group.rules) {
+        summary.rules += 1;
+        summary.firingAlerts += (rule.alerts ?? []).filter((alert) => alert.state === 'firing').length;
+        if (rule.health !== 'err') continue;
+        summary.failing += 1;
+        const text = redactError(rule.lastError ?? '');
+        if (text === '') continue;
+        const kind = errorKind(text);
+        const seen = errors.get(kind);
+        if (seen) {
+          seen.count += 1;
+          if (text < seen.example) seen.example = text;
+        } else errors.set(kind, { count: 1, example: text });
+      }
+    }
+    return new Map([...byObject].map(([key, { summary, errors }]) => {
+      const top = [...errors.entries()].sort(([kindA, a], [kindB, b]) => b.count - a.count || (kindA < kindB ? -1 : kindA > kindB ? 1 : 0))[0];
+      return [key, top ? { ...summary, lastError: top[1].example } : summary];
+    }));
+  });
+  const result = new Map<string, RulesSummary>();
+  for (const shard of perShard) {
+    for (const [key, summary] of shard) {
+      const seen = result.get(key);
+      if (!seen) {
+        result.set(key, summary);
+        continue;
+      }
+      // The shard with more failures (then more groups) speaks for the object; firing alerts add up.
+      const worse = summary.failing > seen.failing || (summary.failing === seen.failing && summary.groups > seen.groups) ? summary : seen;
+      result.set(key, {
+        ...worse,
+        firingAlerts: seen.firingAlerts + summary.firingAlerts,
+        evaluationMilliseconds: Math.max(seen.evaluationMilliseconds, summary.evaluationMilliseconds),
+      });
+    }
+  }
+  return result;
+}
+
+/** The Healthy condition of a PrometheusRule with `summary`: its status, reason and a one-line message. */
+export function rulesCondition(summary: RulesSummary): { status: 'True' | 'False'; reason: RulesReason; message: string } {
+  const { groups, rules, failing, firingAlerts } = summary;
+  if (groups === 0) return { status: 'False', reason: 'NoRuleGroups', message: 'no rule group of this object is loaded' };
+  const firing = firingAlerts > 0 ? `, ${plural(firingAlerts, 'alert')} firing` : '';
+  if (failing === 0) return { status: 'True', reason: 'RulesEvaluated', message: `${plural(groups, 'group')}, ${plural(rules, 'rule')} evaluated${firing}` };
+  const error = summary.lastError ? `: ${summary.lastError}` : '';
+  return { status: 'False', reason: 'RulesFailing', message: `${failing} of ${plural(rules, 'rule')} failed their last evaluation${firing}${error}` };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

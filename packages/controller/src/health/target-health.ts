@@ -1,0 +1,127 @@
+/**
+ * Per monitor object, how its scrape targets fare in one Prometheus: from GET /api/v1/targets?state=active of one
+ * replica per shard (each shard scrapes its own share of the targets, so the counts add up), the active, up, down
+ * and not-yet-scraped targets and the most frequent scrape error among the down ones, redacted (redact-error.ts).
+ * Pure: the health reporter (health-reporter.ts) reads the endpoints and writes what this computes.
+ *
+ * A scrape pool is the job name the generator gave the object (`scrape/*.ts` of @promop/config-generator):
+ * `serviceMonitor/<namespace>/<name>/<endpoint>`, `podMonitor/<namespace>/<name>/<endpoint>`,
+ * `probe/<namespace>/<name>`, `scrapeConfig/<namespace>/<name>`. Namespaces and names cannot hold `/`, so the pool
+ * names its object exactly; a pool of another form (the platform's `additionalScrapeConfigs`) belongs to no object.
+ */
+import type { ScrapeKind } from '@promop/crds';
+import { errorKind, redactError } from './redact-error.ts';
+
+/** One active target as GET /api/v1/targets reports it (the fields read). */
+export interface ActiveTarget {
+  scrapePool: string;
+  /** `up`, `down` or `unknown` (not scraped yet). */
+  health: string;
+  lastError?: string;
+}
+
+/** The `data` of GET /api/v1/targets (the fields read). */
+export interface TargetsAnswer {
+  activeTargets: readonly ActiveTarget[];
+}
+
+/** The condition reason of a monitor's Healthy condition. */
+export type TargetsReason = 'TargetsUp' | 'TargetsDown' | 'NoTargets';
+
+/** The targets of one monitor object in one Prometheus. */
+export interface TargetsSummary {
+  active: number;
+  up: number;
+  down: number;
+  unknown: number;
+  /** The most frequent kind of error among the down targets (errorKind), as one redacted example. */
+  lastError?: string;
+  /** How many down targets have an error of that kind. */
+  lastErrorCount?: number;
+}
+
+/** The form of each kind's job names (see the file comment). */
+const JOB_NAMES: Record<ScrapeKind, { prefix: string; endpointIndex: boolean }> = {
+  ServiceMonitor: { prefix: 'serviceMonitor', endpointIndex: true },
+  PodMonitor: { prefix: 'podMonitor', endpointIndex: true },
+  Probe: { prefix: 'probe', endpointIndex: false },
+  ScrapeConfig: { prefix: 'scrapeConfig', endpointIndex: false },
+};
+
+/** A monitor object: `<kind>/<namespace>/<name>`. */
+export function monitorKey(kind: ScrapeKind, namespace: string, name: string): string {
+  return `${kind}/${namespace}/${name}`;
+}
+
+/** The monitor object whose job `scrapePool` is, as monitorKey; undefined for a pool of no object. */
+export function monitorOfScrapePool(scrapePool: string): string | undefined {
+  const parts = scrapePool.split('/');
+  for (const [kind, { prefix, endpointIndex }] of Object.entries(JOB_NAMES) as [ScrapeKind, (typeof JOB_NAMES)[ScrapeKind]][]) {
+    if (parts[0] !== prefix) continue;
+    if (parts.length !== (endpointIndex ? 4 : 3)) return undefined;
+    const [, namespace, name, index] = parts;
+    if (!namespace || !name || (endpointIndex && !/^\d+$/.test(index ?? ''))) return undefined;
+    return monitorKey(kind, namespace, name);
+  }
+  return undefined;
+}
+
+/** Mutable tallies of one object while the answers are read. */
+interface Tally {
+  active: number;
+  up: number;
+  down: number;
+  unknown: number;
+  /** Error kind → the redacted texts of that kind and how many targets have one. */
+  errors: Map<string, { count: number; example: string }>;
+}
+
+/**
+ * The targets of every monitor object that has at least one, summed over `answers` (one per shard); objects
+ * absent from the result have no active target in this Prometheus.
+ */
+export function summariseTargets(answers: readonly TargetsAnswer[]): Map<string, TargetsSummary> {
+  const tallies = new Map<string, Tally>();
+  for (const answer of answers) {
+    for (const target of answer.activeTargets) {
+      const key = monitorOfScrapePool(target.scrapePool);
+      if (key === undefined) continue;
+      let tally = tallies.get(key);
+      if (!tally) tallies.set(key, (tally = { active: 0, up: 0, down: 0, unknown: 0, errors: new Map() }));
+      tally.active += 1;
+      if (target.health === 'up') tally.up += 1;
+      else if (target.health === 'down') {
+        tally.down += 1;
+        const text = redactError(target.lastError ?? '');
+        if (text === '') continue;
+        const kind = errorKind(text);
+        const seen = tally.errors.get(kind);
+        // The smallest text of a kind is its example: the same targets give the same example in every period.
+        if (seen) {
+          seen.count += 1;
+          if (text < seen.example) seen.example = text;
+        } else tally.errors.set(kind, { count: 1, example: text });
+      } else tally.unknown += 1;
+    }
+  }
+  const summaries = new Map<string, TargetsSummary>();
+  for (const [key, { errors, ...counts }] of tallies) {
+    // The most frequent kind; among equals the smallest kind, so the choice is stable.
+    const top = [...errors.entries()].sort(([kindA, a], [kindB, b]) => b.count - a.count || (kindA < kindB ? -1 : kindA > kindB ? 1 : 0))[0];
+    summaries.set(key, top ? { ...counts, lastError: top[1].example, lastErrorCount: top[1].count } : counts);
+  }
+  return summaries;
+}
+
+/** A monitor with no active target in this Prometheus (none discovered, or all dropped by relabelling). */
+export const NO_TARGETS: TargetsSummary = { active: 0, up: 0, down: 0, unknown: 0 };
+
+/** The Healthy condition of a monitor with `summary`: its status, reason and a one-line message. */
+export function targetsCondition(summary: TargetsSummary): { status: 'True' | 'False'; reason: TargetsReason; message: string } {
+  const { active, up, down, unknown } = summary;
+  if (active === 0) return { status: 'False', reason: 'NoTargets', message: 'no active target: service discovery found none, or relabelling dropped them all' };
+  const waiting = unknown > 0 ? `, ${unknown} not scraped yet` : '';
+  if (down === 0) return { status: 'True', reason: 'TargetsUp', message: `${up}/${active} up${waiting}` };
+  const error = summary.lastError ? `; ${summary.lastErrorCount ?? 1} with: ${summary.lastError}` : '';
+  return { status: 'False', reason: 'TargetsDown', message: `${down === active ? 'all' : `${down} of`} ${active} down (${up}/${active} up${waiting})${error}` };
+}
