@@ -13,7 +13,8 @@ import type { ExpectedShardFiles } from '../reconcile/index.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 import { FixedPodNetworks } from './pod-networks.ts';
 import { CONFIG_HASH_ANNOTATION } from './shard-pods.ts';
-import { ShardReloader, configTiming } from './shard-reloader.ts';
+import { configTiming } from './pod-set.ts';
+import { ShardReloader } from './shard-reloader.ts';
 
 const log = pino({ level: 'silent' });
 const prometheus = (spec: Prometheus['spec'] = {}): Prometheus => ({

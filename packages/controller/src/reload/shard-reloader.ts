@@ -3,12 +3,8 @@
  * ConfigReloader) or of an Alertmanager (`reloadAlertmanager`) run the files promop wrote, and reports which pods
  * do. For each pod of the set (label selector of its StatefulSet, from the pod cache):
  *
- * 1. **Nudge the kubelet.** The kubelet refreshes a mounted Secret or ConfigMap volume only when it syncs the pod:
- *    periodically (`--sync-frequency`, one minute by default, plus its cache TTL) or when the pod object changes.
- *    Measured: after a write, the new file appears in the pod after up to a minute on its own, and about a second
- *    after any update of the pod. So each pod of the shard gets the annotation `promop.prometheus.io/config-hash:
- *    <hash of the files>` as soon as the hash differs from the one it carries. Only the pod's own metadata is
- *    patched, never the StatefulSet's pod template: a template change would roll every pod.
+ * 1. **Nudge the kubelet** (kubelet-nudge.ts): each pod gets the annotation `promop.prometheus.io/config-hash` with
+ *    the files' hash, so the kubelet copies them now rather than on its next periodic sync.
  * 2. **Reload and verify** each Running, Ready pod with an IP inside the pod networks, in parallel:
  *    POST /-/reload at `http://<pod IP>:9090`, then compare the loaded config and rules with what was written,
  *    repeating while the kubelet has not caught up (prometheus-client/reload-and-verify.ts); for Alertmanager
@@ -28,31 +24,24 @@
  * again; a pod that is new, restarted or became ready ends the wait.
  *
  * Pods that are not Running and Ready are reported pending, not failed: they read the current files when
- * the program starts. Timing (the P5 figure's operator part): from the write that changed the shard's files to the
+ * the program starts (pod-set.ts says how a set stands). Timing (the P5 figure's operator part): from the write that changed the shard's files to the
  * moment every ready pod was verified, and of that the part until the files were seen in the pods (the kubelet's
  * share) as opposed to the final reload and check itself.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { describeError, type PodAnnotator } from '../kube/index.ts';
-import {
-  abortableDelay, prometheusPodUrl, type AlertmanagerReloadRequest, type PodConfigVerifier, type ReloadOutcome, type ReloadOutcomeKind, type ReloadRequest,
-} from '../prometheus-client/index.ts';
-import { RELOADING_REASON, type ConfigReloader, type ExpectedShardFiles, type ReloadContext, type ReloadResult, type ShardConfigStatus } from '../reconcile/config-reloader.ts';
+import { abortableDelay, prometheusPodUrl, type PodConfigVerifier, type ReloadOutcomeKind } from '../prometheus-client/index.ts';
+import { RELOADING_REASON, type ConfigReloader, type ExpectedShardFiles, type ReloadContext, type ReloadResult } from '../reconcile/config-reloader.ts';
 import { workloadKey } from '../reconcile/key.ts';
 import { PROMETHEUS_PORT, routePrefix, workloadKind, type PrometheusWorkload } from '../workload/index.ts';
+import { KubeletNudge } from './kubelet-nudge.ts';
 import type { PodNetworks } from './pod-networks.ts';
-import { CONFIG_HASH_ANNOTATION, needsConfigHash, podCallability, podsOfShard, podsWithLabels } from './shard-pods.ts';
+import { configTiming, needsCall, podName, recordFailure, standingOf, type PodSet, type PodSetReloadResult, type SetMemory } from './pod-set.ts';
+import { podCallability, podsOfShard, podsWithLabels } from './shard-pods.ts';
 
 /** The port of Alertmanager's web listener in its pods. */
 const ALERTMANAGER_PORT = 9093;
-
-/**
- * The least time between two nudges of a set's pods. New files are nudged at once, before the reload under way
- * ends, so that the kubelet copies them meanwhile; under a stream of writes, the pods get at most four writes a
- * second, the last with the newest hash.
- */
-const NUDGE_INTERVAL_MS = 250;
 
 /** The wait before a job tries its failed pods again: 1 s, doubling up to 2 minutes. */
 const RETRY_BASE_MS = 1_000;
@@ -99,97 +88,6 @@ export interface AlertmanagerPods {
   selectorLabels: Readonly<Record<string, string>>;
 }
 
-/** Which replicas run the written files (a shard's `status.configStatus` entry without its shardID). */
-export type LoadedConfigStatus = Omit<ShardConfigStatus, 'shardID'>;
-
-/** How one set of pods stands (see ReloadResult). */
-export type PodSetReloadResult =
-  | { state: 'loaded' | 'reloading'; status: LoadedConfigStatus }
-  | { state: 'failed'; message: string; status: LoadedConfigStatus };
-
-/** One set of pods that must all run the same files: a Prometheus shard, or an Alertmanager's pods. */
-interface PodSet {
-  /** Where the memory of verified pods lives: workloadKey, or `Alertmanager:namespace/name`. */
-  key: string;
-  /** The shard (0 for an Alertmanager). */
-  index: number;
-  program: 'Prometheus' | 'Alertmanager';
-  namespace: string;
-  /** The pods of the set now (listed again every round: pods come, go and become ready meanwhile). */
-  listPods(): readonly V1Pod[];
-  hash: string;
-  writtenAt: Date | undefined;
-  /** Why no pod of the set can be called (listenLocal), if so: every ready pod is then pending with this message. */
-  notCallable?: string;
-  /** The request that reloads and verifies the pod at `ip`. */
-  request(ip: string, pod: V1Pod): ReloadRequest | AlertmanagerReloadRequest;
-  /** Called when a round of the job ends (not when it was superseded). */
-  onRoundEnd?: () => void;
-  log: Logger;
-}
-
-/** A pod verified to run a set's files. */
-interface VerifiedPod {
-  uid: string;
-  ip: string;
-  /** When its final, successful reload attempt started: by then the kubelet had written the files. */
-  filesSeenAt: number;
-  verifiedAt: number;
-}
-
-/** What is known about one set's newest files, and the job making its pods run them. */
-interface SetMemory {
-  hash: string;
-  /** When promop wrote these files, if this process did. */
-  writtenAt: number | undefined;
-  /**
-   * When the change that caused them was seen (ReloadMetrics.changeSeenAt when written): the oldest of those not
-   * yet loaded, since files that supersede others carry their changes too.
-   */
-  changeSeenAt: number | undefined;
-  /** The timing of these files was recorded (or there was nothing to time). */
-  timed: boolean;
-  /** By pod name. */
-  verified: Map<string, VerifiedPod>;
-  /** By pod name: the last failure of a pod (with the uid and IP it had), until it is verified. */
-  failed: Map<string, { uid: string; ip: string; failure: PodFailure }>;
-  /** The pods (`name/uid`) this process annotated with this hash, or is annotating. */
-  annotated: Set<string>;
-  /** The newest description of the set. */
-  set: PodSet;
-  /** Aborted when newer files replace these, or the set is forgotten: its job starts no further attempt. */
-  superseded: AbortController;
-  /** The job for these files while it runs; it runs after the job of the files these replaced has ended. */
-  job: Promise<void> | undefined;
-  /** The job waits before trying its failed pods again; aborting `wake` ends the wait. */
-  retrying: { wake: AbortController } | undefined;
-  failedRounds: number;
-  /** Resolved when the job's current round (or the job) ends. */
-  roundEnded: (() => void)[];
-}
-
-/** How one pod stands. */
-type PodState =
-  | { pod: string; state: 'loaded' }
-  | { pod: string; state: 'pending'; reason: string; message: string }
-  | PodFailure;
-
-/** A ready pod that could not be made to run the files. */
-interface PodFailure {
-  pod: string;
-  state: 'failed';
-  reason: string;
-  message: string;
-}
-
-const FAILURE_REASONS: Record<Exclude<ReloadOutcomeKind, 'verified'>, string> = {
-  stale: 'Stale',
-  rejected: 'Rejected',
-  unreachable: 'Unreachable',
-  refused: 'Refused',
-  failed: 'ReloadFailed',
-};
-
 /** The ConfigReloader that reloads the pods of a shard over HTTP. */
 export class ShardReloader implements ConfigReloader {
   readonly #options: ShardReloaderOptions;
@@ -197,12 +95,12 @@ export class ShardReloader implements ConfigReloader {
   readonly #wait: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Set key → index → memory of its newest files. */
   readonly #memory = new Map<string, Map<number, SetMemory>>();
-  /** `key#index` → when its pods were last nudged, and the nudge due if one is. */
-  readonly #nudges = new Map<string, { lastAt: number; due: ReturnType<typeof setTimeout> | undefined }>();
+  readonly #nudge: KubeletNudge;
   #stopped = false;
 
   constructor(options: ShardReloaderOptions) {
     this.#options = options;
+    this.#nudge = new KubeletNudge(options.annotator);
     this.#now = options.now ?? Date.now;
     this.#wait = options.wait ?? ((ms, signal) => abortableDelay(ms, signal));
   }
@@ -262,7 +160,7 @@ export class ShardReloader implements ConfigReloader {
   forget(key: string): void {
     for (const memory of this.#memory.get(key)?.values() ?? []) memory.superseded.abort();
     this.#memory.delete(key);
-    this.#forgetNudges(key);
+    this.#nudge.forget(`${key}#`);
   }
 
   /**
@@ -285,7 +183,7 @@ export class ShardReloader implements ConfigReloader {
       return memory.job ? [memory.job] : [];
     });
     this.#memory.clear();
-    this.#forgetNudges(undefined);
+    this.#nudge.forget(undefined);
     await Promise.all(jobs);
   }
 
@@ -295,7 +193,9 @@ export class ShardReloader implements ConfigReloader {
     memory.set = set;
     // Level-based like the rest: every pod of the set (a pod created after the files were written too) is
     // nudged until it carries their hash.
-    if (!this.#stopped && this.#unnudged(memory, set.listPods()).length > 0) this.#nudgeSoon(set.key, set.index);
+    if (!this.#stopped && this.#nudge.unnudged(memory, set.listPods()).length > 0) {
+      this.#nudge.soon(`${set.key}#${set.index}`, () => (this.#stopped ? undefined : this.#memory.get(set.key)?.get(set.index)));
+    }
     const standing = this.#standing(memory);
     const underWay = standing.status.pendingReplicas?.some((pod) => pod.reason === RELOADING_REASON) ?? false;
     if (!this.#stopped && (underWay || standing.state === 'failed')) this.#startJob(memory, underWay);
@@ -323,35 +223,6 @@ export class ShardReloader implements ConfigReloader {
     return memory;
   }
 
-  /**
-   * Nudges the kubelet of every pod of the set (not-ready and listenLocal ones too: they read the files when they
-   * start) for the set's newest files: now, or NUDGE_INTERVAL_MS after the last nudge.
-   */
-  #nudgeSoon(key: string, index: number): void {
-    const id = `${key}#${index}`;
-    let nudge = this.#nudges.get(id);
-    if (!nudge) this.#nudges.set(id, (nudge = { lastAt: Number.NEGATIVE_INFINITY, due: undefined }));
-    if (nudge.due !== undefined) return;
-    const run = (): void => {
-      nudge.due = undefined;
-      nudge.lastAt = performance.now();
-      const newest = this.#memory.get(key)?.get(index);
-      if (newest && !this.#stopped) void this.#annotate(newest, newest.set.listPods());
-    };
-    const wait = nudge.lastAt + NUDGE_INTERVAL_MS - performance.now();
-    if (wait <= 0) return run();
-    nudge.due = setTimeout(run, wait);
-    nudge.due.unref();
-  }
-
-  #forgetNudges(key: string | undefined): void {
-    for (const [id, nudge] of this.#nudges) {
-      if (key !== undefined && !id.startsWith(`${key}#`)) continue;
-      clearTimeout(nudge.due);
-      this.#nudges.delete(id);
-    }
-  }
-
   #startJob(memory: SetMemory, newWork: boolean): void {
     if (!memory.job) {
       memory.job = this.#run(memory, undefined);
@@ -374,9 +245,9 @@ export class ShardReloader implements ConfigReloader {
         if (signal.aborted) return;
         const { set } = memory;
         const pods = set.listPods();
-        const todo = set.notCallable === undefined ? pods.filter((pod) => this.#needsCall(memory, pod)) : [];
+        const todo = set.notCallable === undefined ? pods.filter((pod) => needsCall(memory, pod)) : [];
         if (todo.length === 0) return;
-        await this.#annotate(memory, pods);
+        await this.#nudge.annotate(memory, pods);
         await Promise.all(todo.map((pod) => this.#reloadPod(set, pod, memory, signal)));
         if (signal.aborted) return;
         const standing = this.#standing(memory);
@@ -413,75 +284,11 @@ export class ShardReloader implements ConfigReloader {
     return new Promise((resolve) => memory.roundEnded.push(resolve));
   }
 
-  /** Whether `pod` is to be called: ready, with an IP, and not known to run the files in its current incarnation. */
-  #needsCall(memory: SetMemory, pod: V1Pod): boolean {
-    const callability = podCallability(pod, memory.set.program);
-    if (!callability.callable) return false;
-    const known = memory.verified.get(podName(pod));
-    return !(known && known.uid === (pod.metadata?.uid ?? '') && known.ip === callability.ip);
-  }
-
-  /** How the set stands now, from the pods in the cache and what the job found. */
+  /** How the set stands now (pod-set.ts), also as the metric of whether a shard's pods run their newest files. */
   #standing(memory: SetMemory): PodSetReloadResult {
-    const { set } = memory;
-    const pods = set.listPods();
-    const present = new Set(pods.map(podName));
-    for (const name of memory.verified.keys()) if (!present.has(name)) memory.verified.delete(name);
-    for (const name of memory.failed.keys()) if (!present.has(name)) memory.failed.delete(name);
-    const states = pods.map((pod) => this.#podState(memory, pod));
-    const failures = states.filter((s): s is PodFailure => s.state === 'failed');
-    const loadedReplicas = states.filter((s) => s.state === 'loaded').map((s) => s.pod);
-    const pendingReplicas = states.flatMap((s) => (s.state === 'loaded' ? [] : [{ pod: s.pod, reason: s.reason, message: s.message }]));
-    // Empty lists are left out (see the CRD schema: server-side apply would drop them and fail validation).
-    const status: LoadedConfigStatus = {
-      configHash: set.hash,
-      ...(loadedReplicas.length > 0 ? { loadedReplicas } : {}),
-      ...(pendingReplicas.length > 0 ? { pendingReplicas } : {}),
-    };
-    const result: PodSetReloadResult = failures.length > 0
-      ? { state: 'failed', message: failures.map((f) => `pod ${f.pod}: ${f.message}`).join('; '), status }
-      : { state: pendingReplicas.some((p) => p.reason === RELOADING_REASON) ? 'reloading' : 'loaded', status };
-    if (set.program === 'Prometheus') this.#options.metrics.setShardConfigLoaded(set.key, set.index, result.state === 'loaded');
+    const result = standingOf(memory);
+    if (memory.set.program === 'Prometheus') this.#options.metrics.setShardConfigLoaded(memory.set.key, memory.set.index, result.state === 'loaded');
     return result;
-  }
-
-  #podState(memory: SetMemory, pod: V1Pod): PodState {
-    const name = podName(pod);
-    const callability = podCallability(pod, memory.set.program);
-    if (!callability.callable) return { pod: name, state: 'pending', reason: callability.reason, message: callability.message };
-    if (memory.set.notCallable !== undefined) return { pod: name, state: 'pending', reason: 'ListenLocal', message: memory.set.notCallable };
-    const uid = pod.metadata?.uid ?? '';
-    const same = (known: { uid: string; ip: string } | undefined) => known !== undefined && known.uid === uid && known.ip === callability.ip;
-    if (same(memory.verified.get(name))) return { pod: name, state: 'loaded' };
-    const failed = memory.failed.get(name);
-    if (same(failed)) return failed!.failure;
-    return { pod: name, state: 'pending', reason: RELOADING_REASON, message: `promop is reloading it with config ${memory.hash}` };
-  }
-
-  /** The pods of `pods` without the hash of `memory` that this process has not annotated (or is annotating) with it. */
-  #unnudged(memory: SetMemory, pods: readonly V1Pod[]): V1Pod[] {
-    return pods.filter((pod) => needsConfigHash(pod, memory.hash) && !memory.annotated.has(podIdentity(pod)));
-  }
-
-  /**
-   * Sets the config-hash annotation on every pod that lacks this hash and that this process has not annotated with
-   * it yet (the cache may not show that write yet); see the module comment for why.
-   */
-  async #annotate(memory: SetMemory, pods: readonly V1Pod[]): Promise<void> {
-    const { namespace, log } = memory.set;
-    const annotated: string[] = [];
-    const due = this.#unnudged(memory, pods);
-    for (const pod of due) memory.annotated.add(podIdentity(pod));
-    await Promise.all(due.map(async (pod) => {
-      try {
-        if (await this.#options.annotator.annotate(namespace, podName(pod), CONFIG_HASH_ANNOTATION, memory.hash)) annotated.push(podName(pod));
-      } catch (error) {
-        memory.annotated.delete(podIdentity(pod));
-        // Only a delay: without the nudge the kubelet still refreshes the files on its periodic sync.
-        log.warn({ pod: podName(pod), err: describeError(error) }, 'could not annotate the pod; the kubelet will update its files on its next periodic sync');
-      }
-    }));
-    if (annotated.length > 0) log.info({ pods: annotated.sort(), configHash: memory.hash }, 'pods annotated with the new config hash, so the kubelet updates their files now');
   }
 
   /** Reloads and verifies one pod, and remembers how it ended (nothing when newer files superseded these meanwhile). */
@@ -490,21 +297,17 @@ export class ShardReloader implements ConfigReloader {
     const callability = podCallability(pod, set.program);
     if (!callability.callable) return;
     const uid = pod.metadata?.uid ?? '';
-    const fail = (reason: string, message: string) => {
-      memory.verified.delete(name);
-      memory.failed.set(name, { uid, ip: callability.ip, failure: { pod: name, state: 'failed', reason, message } });
-    };
     const admission = await this.#options.networks.admit(callability.ip);
     if (signal.aborted) return;
     if (!admission.ok) {
       this.#options.metrics.recordReload('refused', 0);
-      return fail(FAILURE_REASONS.refused, `not called: ${admission.reason}`);
+      return recordFailure(memory, name, uid, callability.ip, { outcome: 'refused', attempts: 0, elapsedMs: 0, reason: admission.reason });
     }
     const outcome = await this.#options.verifier.reloadAndVerify({ ...set.request(callability.ip, pod), signal });
     // Superseded: the outcome is about files no longer wanted; neither reported nor counted.
     if (signal.aborted) return;
     this.#options.metrics.recordReload(outcome.outcome, outcome.elapsedMs / 1000);
-    if (outcome.outcome !== 'verified') return fail(FAILURE_REASONS[outcome.outcome], failureMessage(outcome, set.program));
+    if (outcome.outcome !== 'verified') return recordFailure(memory, name, uid, callability.ip, outcome);
     const verifiedAt = this.#now();
     memory.failed.delete(name);
     memory.verified.set(name, { uid, ip: callability.ip, verifiedAt, filesSeenAt: verifiedAt - outcome.verifyMs });
@@ -528,33 +331,4 @@ export class ShardReloader implements ConfigReloader {
 /** Where the reloader remembers an Alertmanager's pods: apart from any Prometheus of the same name. */
 export function alertmanagerReloadKey(namespace: string, name: string): string {
   return `Alertmanager:${namespace}/${name}`;
-}
-
-/**
- * From the write to the last pod verified (`applyToLoadedMs`); of that, until the last pod had the files
- * (`kubeletWaitMs`, measured to the start of its successful attempt, so it is an upper bound) and the final
- * reload and check (`reloadMs`).
- */
-export function configTiming(writtenAt: number, verified: readonly { filesSeenAt: number; verifiedAt: number }[]): { applyToLoadedMs: number; kubeletWaitMs: number; reloadMs: number } {
-  const applyToLoadedMs = Math.max(0, ...verified.map((v) => v.verifiedAt - writtenAt));
-  const kubeletWaitMs = Math.min(applyToLoadedMs, Math.max(0, ...verified.map((v) => v.filesSeenAt - writtenAt)));
-  return { applyToLoadedMs, kubeletWaitMs, reloadMs: applyToLoadedMs - kubeletWaitMs };
-}
-
-function failureMessage(outcome: Exclude<ReloadOutcome, { outcome: 'verified' }>, program: PodSet['program']): string {
-  switch (outcome.outcome) {
-    case 'stale': return `the files were not loaded within ${Math.round(outcome.elapsedMs / 1000)} s (${outcome.attempts} reloads): ${outcome.difference}`;
-    case 'rejected': return `${program} refused the configuration: ${outcome.reason}`;
-    case 'refused': return `not called: ${outcome.reason}`;
-    default: return outcome.reason;
-  }
-}
-
-function podName(pod: V1Pod): string {
-  return pod.metadata?.name ?? '';
-}
-
-/** A pod's name and uid: a pod recreated under the same name is another pod. */
-function podIdentity(pod: V1Pod): string {
-  return `${podName(pod)}/${pod.metadata?.uid ?? ''}`;
 }
