@@ -15,6 +15,7 @@ import {
   stopClusterCaches, writeGatedAccess,
   type ClusterCaches, type KubeAccess, type NamespaceScope,
 } from './kube/index.ts';
+import { HealthReporter } from './health/health-reporter.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
 import { AlertmanagerReconciler, alertmanagerOwnerOf } from './alertmanager/reconcile-alertmanager.ts';
@@ -65,6 +66,13 @@ export interface OperatorOptions {
   /** Period of the resync that enqueues every Prometheus even without a change (default 5 minutes). */
   resyncIntervalMs?: number;
   /**
+   * Period of the health reporter's reads of every Prometheus' targets and rules (`promop run --health-interval`,
+   * default 30 s; 0 turns it off). See health/health-reporter.ts.
+   */
+  healthIntervalMs?: number;
+  /** Test only: the least time between two health writes of one object (default one minute). */
+  healthMinWriteIntervalMs?: number;
+  /**
    * Asked before every request of the writers (children, status, Events, pod annotations); false refuses it
    * locally (kube/write-gate.ts). `promop run` passes the leader elector's isLeader. Default: always true.
    */
@@ -111,6 +119,8 @@ export class Operator {
   readonly #alertmanagers: AlertmanagerReconciler;
   readonly #podClient: PrometheusReloader;
   readonly #metrics: OperatorMetrics;
+  /** Reads targets and rules from the pods and writes each object's health (none when the interval is 0). */
+  readonly #health: HealthReporter | undefined;
   #resyncTimer: NodeJS.Timeout | undefined;
   #started = false;
 
@@ -183,6 +193,13 @@ export class Operator {
       metrics,
     });
     this.#reconcilers = perWorkloadKind(reconciler);
+    const podClient = this.#podClient;
+    this.#health = options.healthIntervalMs === 0 ? undefined : new HealthReporter({
+      caches: this.#caches, client: (baseUrl) => podClient.client(baseUrl), networks, status, log: this.#log.child({ component: 'health' }),
+      ...(options.healthIntervalMs === undefined ? {} : { intervalMs: options.healthIntervalMs }),
+      ...(options.healthMinWriteIntervalMs === undefined ? {} : { minWriteIntervalMs: options.healthMinWriteIntervalMs }),
+      ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),
+    });
     this.#alertmanagerQueue = new WorkQueue({
       workers: 1,
       onError: (key, error, failures) => this.#log.error({ alertmanager: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
@@ -297,6 +314,7 @@ export class Operator {
       for (const alertmanager of this.#caches.alertmanagers.list()) this.#alertmanagerQueue.add(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
     }, this.#options.resyncIntervalMs ?? 5 * 60_000);
     this.#resyncTimer.unref();
+    this.#health?.start();
   }
 
   /**
@@ -317,6 +335,7 @@ export class Operator {
   async #shutdownQueues(): Promise<void> {
     await Promise.all([
       this.#reloader.stop(),
+      this.#health?.stop(),
       ...PROMETHEUS_WORKLOAD_KINDS.flatMap((kind) => [this.#queues[kind].shutdown(), this.#reconcilers[kind].stopBindingWrites()]),
       this.#alertmanagerQueue.shutdown(),
       this.#alertmanagers.stopBindingWrites(),

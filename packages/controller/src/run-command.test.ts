@@ -2,7 +2,7 @@ import { parseRunArguments, runOperatorCommand } from './run-command.ts';
 
 /** What `promop run` watches and logs without a scoping or logging flag: everything, at info, as JSON. */
 const SCOPE_DEFAULTS = {
-  scope: { kind: 'all' }, prometheusInstanceSelector: undefined, alertmanagerInstanceSelector: undefined, secretFieldSelector: undefined, secretLabelSelector: undefined, logLevel: 'info', logFormat: 'json', manageCrds: true,
+  scope: { kind: 'all' }, prometheusInstanceSelector: undefined, alertmanagerInstanceSelector: undefined, secretFieldSelector: undefined, secretLabelSelector: undefined, logLevel: 'info', logFormat: 'json', manageCrds: true, healthIntervalMs: 30_000,
 };
 
 describe('promop run', () => {
@@ -31,6 +31,14 @@ describe('promop run', () => {
     expect(parseRunArguments(['--leader-election-namespace', 'ops', '--leader-election-id=promop-a'])).toMatchObject({ ok: true, leaderElectionNamespace: 'ops', leaderElectionId: 'promop-a' });
     expect(parseRunArguments(['--leader-elect=maybe'])).toEqual({ ok: false, message: '--leader-elect is true or false' });
     expect(parseRunArguments(['--leader-election-id'])).toEqual({ ok: false, message: '--leader-election-id needs a Lease name' });
+  });
+
+  it('reads health every --health-interval (a duration, at least a second; 0 turns it off)', () => {
+    expect(parseRunArguments(['--health-interval', '2m'])).toMatchObject({ ok: true, healthIntervalMs: 120_000 });
+    expect(parseRunArguments(['--health-interval=0'])).toMatchObject({ ok: true, healthIntervalMs: 0 });
+    for (const bad of [['--health-interval'], ['--health-interval=500ms'], ['--health-interval', 'soon']]) {
+      expect(parseRunArguments(bad)).toEqual({ ok: false, message: '--health-interval is a duration of at least 1s (e.g. 30s, 2m), or 0 to turn it off' });
+    }
   });
 
   describe('scoping flags, as prometheus-operator\'s', () => {

@@ -18,6 +18,8 @@ import { LeaderElector, RawApi, apiLeaseClient, describeError, ensureCrds, leade
 import { OperatorMetrics, startMetricsServer, DEFAULT_LISTEN_ADDRESS } from './observability/index.ts';
 import { Operator } from './operator.ts';
 import { parsePodNetworks } from './reload/index.ts';
+import { parseDuration } from '@promop/config-generator';
+import { DEFAULT_HEALTH_INTERVAL_MS } from './health/health-reporter.ts';
 import { checkFieldSelector, checkLabelSelector, checkNamespaceName } from './kube/selector-syntax.ts';
 import type { NamespaceScope } from './kube/namespace-scope.ts';
 import { LOG_FORMATS, LOG_LEVELS, createLogger, type LogFormat, type LogLevel } from './observability/log-format.ts';
@@ -33,6 +35,8 @@ const USAGE = [
   '--leader-election-namespace (default: the pod\'s namespace; outside a pod, default) reconciles.',
   'With --manage-crds[=true|false] (default true) promop creates its CRDs, or upgrades those an older promop',
   'wrote, before it starts; false when the chart or another tool owns them.',
+  'Every --health-interval (a duration, default 30s; 0 turns it off) promop reads the targets and rules of one',
+  'ready replica per shard and writes their health into each monitor\'s and PrometheusRule\'s binding.',
   '',
   'Scoping and logging (as prometheus-operator\'s flags of the same names):',
   '  --namespaces <ns>[,<ns>...]              watch and manage only these namespaces (one list/watch per namespace)',
@@ -79,6 +83,8 @@ export interface RunArguments {
   logFormat: LogFormat;
   /** `--manage-crds`: whether promop creates and upgrades its CRDs at start (default true). */
   manageCrds: boolean;
+  /** `--health-interval`: period of the health reads, ms (default 30 s; 0: off). */
+  healthIntervalMs: number;
   help: boolean;
 }
 
@@ -99,10 +105,11 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
   let logLevel: LogLevel = 'info';
   let logFormat: LogFormat = 'json';
   let manageCrds = true;
+  let healthIntervalMs = DEFAULT_HEALTH_INTERVAL_MS;
   const scope = (): NamespaceScope => (namespaces ? { kind: 'only', namespaces } : deniedNamespaces ? { kind: 'deny', namespaces: deniedNamespaces } : { kind: 'all' });
   const result = (help: boolean) => ({
     ok: true as const, kubeconfig, metricsAddress, podNetworks, leaderElect, leaderElectionNamespace, leaderElectionId,
-    scope: scope(), prometheusInstanceSelector, alertmanagerInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, manageCrds, help,
+    scope: scope(), prometheusInstanceSelector, alertmanagerInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, manageCrds, healthIntervalMs, help,
   });
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
@@ -159,6 +166,12 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
       const value = arg === '--manage-crds' ? 'true' : arg.slice('--manage-crds='.length);
       if (value !== 'true' && value !== 'false') return { ok: false, message: '--manage-crds is true or false' };
       manageCrds = value === 'true';
+    } else if (arg === '--health-interval' || arg.startsWith('--health-interval=')) {
+      const value = arg === '--health-interval' ? argv[(i += 1)] : arg.slice('--health-interval='.length);
+      const ms = value === undefined ? undefined : parseDuration(value);
+      // Below a second the reads would cost the Prometheus pods more than a status could show.
+      if (ms === undefined || (ms !== 0 && ms < 1000)) return { ok: false, message: '--health-interval is a duration of at least 1s (e.g. 30s, 2m), or 0 to turn it off' };
+      healthIntervalMs = ms;
     } else {
       return { ok: false, message: `unknown argument "${arg}"` };
     }
@@ -251,7 +264,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
   const mayWrite = () => elector?.isLeader() ?? false;
   const operator = new Operator({
     kubeConfig, log, metrics, ...(parsed.podNetworks ? { podNetworks: parsed.podNetworks } : {}), ...(parsed.leaderElect ? { mayWrite } : {}),
-    scope: parsed.scope,
+    scope: parsed.scope, healthIntervalMs: parsed.healthIntervalMs,
     ...(parsed.prometheusInstanceSelector ? { prometheusSelector: parsed.prometheusInstanceSelector } : {}),
     ...(parsed.alertmanagerInstanceSelector ? { alertmanagerSelector: parsed.alertmanagerInstanceSelector } : {}),
     ...(parsed.secretFieldSelector ? { secretFieldSelector: parsed.secretFieldSelector } : {}),

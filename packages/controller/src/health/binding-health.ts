@@ -42,7 +42,7 @@ export function healthClass(health: BindingHealth): string {
       s.lastError === undefined ? '' : errorKind(s.lastError), countBucket(s.lastErrorCount ?? 0)].join('\n');
   }
   const s = health.summary;
-  return ['rules', rulesCondition(s).reason, countBucket(s.groups), countBucket(s.rules), countBucket(s.failing),
+  return ['rules', rulesCondition(s).reason, countBucket(s.groups), countBucket(s.rules), countBucket(s.failing), countBucket(s.pending),
     s.lastError === undefined ? '' : errorKind(s.lastError), countBucket(s.firingAlerts), evaluationBucket(s.evaluationMilliseconds)].join('\n');
 }
 
@@ -53,8 +53,8 @@ export function writtenHealth(binding: Binding): BindingHealth | undefined {
     return { kind: 'targets', summary: { active, up, down, unknown, ...(lastError === undefined ? {} : { lastError }), ...(lastErrorCount === undefined ? {} : { lastErrorCount }) } };
   }
   if (binding.rules) {
-    const { groups = 0, rules = 0, failing = 0, lastError, firingAlerts = 0, evaluationMilliseconds = 0 } = binding.rules;
-    return { kind: 'rules', summary: { groups, rules, failing, firingAlerts, evaluationMilliseconds, ...(lastError === undefined ? {} : { lastError }) } };
+    const { groups = 0, rules = 0, failing = 0, pending = 0, lastError, firingAlerts = 0, evaluationMilliseconds = 0 } = binding.rules;
+    return { kind: 'rules', summary: { groups, rules, failing, pending, firingAlerts, evaluationMilliseconds, ...(lastError === undefined ? {} : { lastError }) } };
   }
   return undefined;
 }

@@ -27,9 +27,9 @@ describe('the rule groups of a PrometheusRule', () => {
 
   it('counts each object\'s groups, rules, failures and firing alerts (alerts summed over shards)', () => {
     const summaries = summariseRules([shard0, shard1], FILES);
-    expect(summaries.get('PrometheusRule/team-a/rules')).toEqual({ groups: 1, rules: 2, failing: 0, firingAlerts: 2, evaluationMilliseconds: 6 });
+    expect(summaries.get('PrometheusRule/team-a/rules')).toEqual({ groups: 1, rules: 2, failing: 0, pending: 0, firingAlerts: 2, evaluationMilliseconds: 6 });
     expect(summaries.get('PrometheusRule/team-b/rules')).toEqual({
-      groups: 1, rules: 2, failing: 1, firingAlerts: 0, evaluationMilliseconds: 250,
+      groups: 1, rules: 2, failing: 1, pending: 1, firingAlerts: 0, evaluationMilliseconds: 250,
       lastError: 'Get "http://remote/api?key=<redacted>": vector cannot contain metrics with the same labelset',
     });
     expect(summaries.size).toBe(2);
@@ -44,6 +44,7 @@ describe('the rule groups of a PrometheusRule', () => {
     const summaries = summariseRules([shard0, shard1], FILES);
     expect(rulesCondition(summaries.get('PrometheusRule/team-a/rules')!)).toEqual({ status: 'True', reason: 'RulesEvaluated', message: '1 group, 2 rules evaluated, 2 alerts firing' });
     expect(rulesCondition(summaries.get('PrometheusRule/team-b/rules')!)).toMatchObject({ status: 'False', reason: 'RulesFailing' });
-    expect(rulesCondition({ groups: 0, rules: 0, failing: 0, firingAlerts: 0, evaluationMilliseconds: 0 })).toMatchObject({ status: 'False', reason: 'NoRuleGroups' });
+    expect(rulesCondition({ groups: 0, rules: 0, failing: 0, pending: 0, firingAlerts: 0, evaluationMilliseconds: 0 })).toMatchObject({ status: 'False', reason: 'NoRuleGroups' });
+    expect(rulesCondition({ groups: 1, rules: 2, failing: 0, pending: 2, firingAlerts: 0, evaluationMilliseconds: 0 })).toEqual({ status: 'Unknown', reason: 'RulesNotEvaluatedYet', message: '1 group loaded, not evaluated yet' });
   });
 });

@@ -32,13 +32,15 @@ export interface EvaluatedGroup {
 }
 
 /** The condition reason of a PrometheusRule's Healthy condition. */
-export type RulesReason = 'RulesEvaluated' | 'RulesFailing' | 'NoRuleGroups';
+export type RulesReason = 'RulesEvaluated' | 'RulesFailing' | 'NoRuleGroups' | 'RulesNotEvaluatedYet';
 
 /** The rule groups of one PrometheusRule in one Prometheus. */
 export interface RulesSummary {
   groups: number;
   rules: number;
   failing: number;
+  /** Rules not evaluated yet (a group just loaded). */
+  pending: number;
   /** A redacted last evaluation error of a failing rule (the most frequent kind). */
   lastError?: string;
   firingAlerts: number;
@@ -47,7 +49,7 @@ export interface RulesSummary {
 }
 
 /** A PrometheusRule none of whose groups this Prometheus has loaded. */
-export const NO_RULE_GROUPS: RulesSummary = { groups: 0, rules: 0, failing: 0, firingAlerts: 0, evaluationMilliseconds: 0 };
+export const NO_RULE_GROUPS: RulesSummary = { groups: 0, rules: 0, failing: 0, pending: 0, firingAlerts: 0, evaluationMilliseconds: 0 };
 
 /** The base name of a path (`/etc/prometheus/rules/<ConfigMap>/<file>` → `<file>`). */
 function baseName(path: string): string {
@@ -72,6 +74,7 @@ export function summariseRules(answers: readonly (readonly EvaluatedGroup[])[], 
       for (const rule of group.rules) {
         summary.rules += 1;
         summary.firingAlerts += (rule.alerts ?? []).filter((alert) => alert.state === 'firing').length;
+        if (rule.health !== 'ok' && rule.health !== 'err') summary.pending += 1;
         if (rule.health !== 'err') continue;
         summary.failing += 1;
         const text = redactError(rule.lastError ?? '');
@@ -110,9 +113,10 @@ export function summariseRules(answers: readonly (readonly EvaluatedGroup[])[], 
 }
 
 /** The Healthy condition of a PrometheusRule with `summary`: its status, reason and a one-line message. */
-export function rulesCondition(summary: RulesSummary): { status: 'True' | 'False'; reason: RulesReason; message: string } {
-  const { groups, rules, failing, firingAlerts } = summary;
+export function rulesCondition(summary: RulesSummary): { status: 'True' | 'False' | 'Unknown'; reason: RulesReason; message: string } {
+  const { groups, rules, failing, pending, firingAlerts } = summary;
   if (groups === 0) return { status: 'False', reason: 'NoRuleGroups', message: 'no rule group of this object is loaded' };
+  if (failing === 0 && pending === rules) return { status: 'Unknown', reason: 'RulesNotEvaluatedYet', message: `${plural(groups, 'group')} loaded, not evaluated yet` };
   const firing = firingAlerts > 0 ? `, ${plural(firingAlerts, 'alert')} firing` : '';
   if (failing === 0) return { status: 'True', reason: 'RulesEvaluated', message: `${plural(groups, 'group')}, ${plural(rules, 'rule')} evaluated${firing}` };
   const error = summary.lastError ? `: ${summary.lastError}` : '';

@@ -53,7 +53,8 @@ describe('the targets of a monitor, summed over shards', () => {
 });
 
 describe('the Healthy condition of a monitor', () => {
-  it('is TargetsUp when none is down, TargetsDown when some or all are, NoTargets without any', () => {
+  it('is TargetsUp when none is down, TargetsDown when some or all are, NoTargets without any, TargetsNotScrapedYet before the first scrape', () => {
+    expect(targetsCondition({ active: 2, up: 0, down: 0, unknown: 2 })).toEqual({ status: 'Unknown', reason: 'TargetsNotScrapedYet', message: '2 active, none scraped yet' });
     expect(targetsCondition({ active: 2, up: 1, down: 0, unknown: 1 })).toEqual({ status: 'True', reason: 'TargetsUp', message: '1/2 up, 1 not scraped yet' });
     expect(targetsCondition({ active: 3, up: 2, down: 1, unknown: 0, lastError: 'EOF', lastErrorCount: 1 })).toEqual({ status: 'False', reason: 'TargetsDown', message: '1 of 3 down (2/3 up); 1 with: EOF' });
     expect(targetsCondition({ active: 1, up: 0, down: 1, unknown: 0 })).toMatchObject({ status: 'False', reason: 'TargetsDown', message: 'all 1 down (0/1 up)' });

@@ -26,7 +26,7 @@ export interface TargetsAnswer {
 }
 
 /** The condition reason of a monitor's Healthy condition. */
-export type TargetsReason = 'TargetsUp' | 'TargetsDown' | 'NoTargets';
+export type TargetsReason = 'TargetsUp' | 'TargetsDown' | 'NoTargets' | 'TargetsNotScrapedYet';
 
 /** The targets of one monitor object in one Prometheus. */
 export interface TargetsSummary {
@@ -117,9 +117,11 @@ export function summariseTargets(answers: readonly TargetsAnswer[]): Map<string,
 export const NO_TARGETS: TargetsSummary = { active: 0, up: 0, down: 0, unknown: 0 };
 
 /** The Healthy condition of a monitor with `summary`: its status, reason and a one-line message. */
-export function targetsCondition(summary: TargetsSummary): { status: 'True' | 'False'; reason: TargetsReason; message: string } {
+export function targetsCondition(summary: TargetsSummary): { status: 'True' | 'False' | 'Unknown'; reason: TargetsReason; message: string } {
   const { active, up, down, unknown } = summary;
   if (active === 0) return { status: 'False', reason: 'NoTargets', message: 'no active target: service discovery found none, or relabelling dropped them all' };
+  // Just discovered (or just loaded): nothing is known of them yet.
+  if (up === 0 && down === 0) return { status: 'Unknown', reason: 'TargetsNotScrapedYet', message: `${active} active, none scraped yet` };
   const waiting = unknown > 0 ? `, ${unknown} not scraped yet` : '';
   if (down === 0) return { status: 'True', reason: 'TargetsUp', message: `${up}/${active} up${waiting}` };
   const error = summary.lastError ? `; ${summary.lastErrorCount ?? 1} with: ${summary.lastError}` : '';

@@ -28,6 +28,11 @@ export interface RuntimeInfo {
   startTime: string;
 }
 
+/** GET /api/v1/targets?state=active (the fields promop reads: the health reporter's, health/target-health.ts). */
+export interface ActiveTargets {
+  activeTargets: { scrapePool: string; health: string; lastError?: string }[];
+}
+
 /** GET /api/v1/status/buildinfo. */
 export interface BuildInfo {
   version: string;
@@ -129,6 +134,14 @@ export class PrometheusClient {
   async ruleGroups(): Promise<PrometheusResult<LoadedRuleGroup[]>> {
     const result = await this.#api<{ groups: LoadedRuleGroup[] }>('/api/v1/rules', (data) => Array.isArray(data.groups));
     return result.ok ? { ok: true, value: result.value.groups } : result;
+  }
+
+  /**
+   * GET /api/v1/targets?state=active: every active target with its scrape pool (the job name), health and last
+   * error. Dropped targets are left out: their discovered labels can be many times the size of the active ones.
+   */
+  async activeTargets(): Promise<PrometheusResult<ActiveTargets>> {
+    return this.#api<ActiveTargets>('/api/v1/targets?state=active', (data) => Array.isArray(data.activeTargets));
   }
 
   /** A JSON API call: `{status: "success", data}`, with `data` checked to have the shape we read. */

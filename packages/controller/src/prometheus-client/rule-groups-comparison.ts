@@ -20,6 +20,8 @@ export interface LoadedRuleGroup {
   /** Evaluation interval in seconds. */
   interval: number;
   rules: LoadedRule[];
+  /** Duration of the group's last evaluation, in seconds (read by the health reporter, not compared). */
+  evaluationTime?: number;
 }
 
 /** One rule as GET /api/v1/rules reports it (the fields compared). */
@@ -31,6 +33,11 @@ export interface LoadedRule {
   annotations?: Record<string, string>;
   /** `for`, in seconds (alerting rules). */
   duration?: number;
+  /** The last evaluation's outcome, `ok`, `err` or `unknown`, and its error (read by the health reporter, not compared). */
+  health?: string;
+  lastError?: string;
+  /** Alerting rules: their pending and firing alerts (read by the health reporter, not compared). */
+  alerts?: { state?: string }[];
 }
 
 /** The rule files promop expects Prometheus to have loaded: the path Prometheus sees (in the pod) → file text. */

@@ -9,8 +9,8 @@ import { count, str } from './common.ts';
 
 /**
  * The condition of one binding: `Accepted` (prometheus-operator's), and promop's `Healthy`, what the Prometheus
- * reports of the object's targets or rules (reason TargetsUp, TargetsDown, NoTargets, RulesEvaluated, RulesFailing
- * or NoRuleGroups).
+ * reports of the object's targets or rules (reason TargetsUp, TargetsDown, NoTargets, TargetsNotScrapedYet,
+ * RulesEvaluated, RulesFailing, NoRuleGroups or RulesNotEvaluatedYet).
  */
 const bindingConditionSchema = {
   type: 'object',
@@ -19,7 +19,7 @@ const bindingConditionSchema = {
   properties: {
     type: { type: 'string', enum: ['Accepted', 'Healthy'], description: 'Condition type.' },
     status: { type: 'string', enum: ['True', 'False', 'Unknown'], description: 'Condition status.' },
-    reason: str('Why; InvalidConfiguration when rejected; TargetsUp, TargetsDown, NoTargets, RulesEvaluated, RulesFailing or NoRuleGroups for Healthy.'),
+    reason: str('Why; InvalidConfiguration when rejected; TargetsUp, TargetsDown, NoTargets, TargetsNotScrapedYet, RulesEvaluated, RulesFailing, NoRuleGroups or RulesNotEvaluatedYet for Healthy.'),
     message: str('The validation error when rejected; a summary of the targets or rules for Healthy.'),
     lastTransitionTime: { type: 'string', format: 'date-time', description: 'When status last changed.' },
     observedGeneration: { type: 'integer', description: 'metadata.generation of the object this condition describes.' },
@@ -53,6 +53,7 @@ const bindingRulesSchema = {
     groups: count('Rule groups loaded from this object.'),
     rules: count('Rules of those groups.'),
     failing: count('Rules whose last evaluation failed.'),
+    pending: count('Rules not evaluated yet.'),
     lastError: str('The last evaluation error of a failing rule, with credentials, user info and query values removed.'),
     firingAlerts: count('Firing alerts of the alerting rules, summed over the shards.'),
     evaluationMilliseconds: count('The longest last evaluation of one of the groups, in milliseconds.'),

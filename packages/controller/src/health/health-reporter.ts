@@ -1,0 +1,237 @@
+/**
+ * The health reporter: every period (`promop run --health-interval`, default 30 s) it reads GET /api/v1/targets and
+ * GET /api/v1/rules from one Ready replica of each shard of every Prometheus (and the targets of every
+ * PrometheusAgent), sums them per monitor and PrometheusRule (target-health.ts, rule-health.ts), and writes into
+ * each object's binding of that Prometheus what changed class (binding-health.ts): at most one status write per
+ * object per minute, and none while nothing changes class.
+ *
+ * It reads a replica only once promop verified that it runs the files written for its shard (its Prometheus'
+ * `status.configStatus[].loadedReplicas`), so a monitor just added is not reported without targets by a replica
+ * that has not loaded it yet.
+ * It calls only the pods of promop's own StatefulSets (the pods cache holds nothing else), by the IP the API server
+ * reports, inside the pod networks (reload/pod-networks.ts), through the same client and URL policy as the
+ * reloader. A Prometheus one of whose shards cannot be read this period (no Ready replica, an error) is skipped
+ * whole: a sum over some of the shards would report targets missing that are only unread. What the bindings say
+ * then stays as last written.
+ *
+ * Only the leader runs it (the operator starts it with the work queues). Each object's status gets this
+ * Prometheus' health in this Prometheus' binding only; the summaries are keyed by the object the scrape pool or
+ * rule file names, so one team's object never carries another's targets or errors.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { ruleFileName } from '@promop/config-generator';
+import { KINDS, PLURALS, PROMETHEUS_SELECTED_KINDS, PROMETHEUS_WORKLOAD_KINDS, type ConfigResourceStatus, type PrometheusSelectedKind } from '@promop/crds';
+import type { Logger } from 'pino';
+import { apiErrorOf, describeError } from '../kube/index.ts';
+import { prometheusPodUrl, type PrometheusClient } from '../prometheus-client/index.ts';
+import { shardCount } from '../reconcile/prometheus-status.ts';
+import type { ReconcilerCaches, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
+import { podCallability, podsOfShard, type PodNetworks } from '../reload/index.ts';
+import { PROMETHEUS_PORT, routePrefix, type PrometheusWorkload, type WorkloadKind } from '../workload/index.ts';
+import { bindingWithHealth, healthChangesClass, HEALTHY_CONDITION, type Binding, type BindingHealth } from './binding-health.ts';
+import { NO_RULE_GROUPS, summariseRules, type EvaluatedGroup, type RulesSummary } from './rule-health.ts';
+import { NO_TARGETS, summariseTargets, type TargetsAnswer, type TargetsSummary } from './target-health.ts';
+
+/** The default period between two reads of every Prometheus. */
+export const DEFAULT_HEALTH_INTERVAL_MS = 30_000;
+/** At most one health write per object in this time. */
+export const MIN_HEALTH_WRITE_INTERVAL_MS = 60_000;
+
+/** What the reporter needs. */
+export interface HealthReporterOptions {
+  caches: Pick<ReconcilerCaches, 'pods' | 'prometheuses' | 'prometheusAgents' | (typeof KINDS)[PrometheusSelectedKind]['list']>;
+  /** A client for one pod's base URL (the reloader's: same Agent and allow-list). */
+  client: (baseUrl: string) => PrometheusClient;
+  networks: PodNetworks;
+  status: ReconcilerStatus;
+  log: Logger;
+  /** Period between two rounds (default DEFAULT_HEALTH_INTERVAL_MS). */
+  intervalMs?: number;
+  /** Least time between two health writes of one object (default MIN_HEALTH_WRITE_INTERVAL_MS; tests shorten it). */
+  minWriteIntervalMs?: number;
+  /** Test only: the port of a pod's Prometheus (see OperatorOptions.prometheusPortOf). */
+  prometheusPortOf?: (pod: V1Pod) => number;
+  now?: () => Date;
+}
+
+/** What one Prometheus reported this round, per object key (`<kind>/<namespace>/<name>`). */
+interface OwnerHealth {
+  targets: Map<string, TargetsSummary>;
+  /** Undefined for an agent: it evaluates no rules. */
+  rules: Map<string, RulesSummary> | undefined;
+}
+
+type ConfigResource = { metadata: { namespace: string; name: string; uid?: string | undefined; resourceVersion?: string | undefined }; status?: ConfigResourceStatus | undefined };
+
+/** `<resource>/<namespace>/<name>` of a binding's owner. */
+const ownerId = (resource: string, namespace: string, name: string) => `${resource}/${namespace}/${name}`;
+
+/** Reads the Prometheus pods' targets and rules every period and writes each object's health; see the file comment. */
+export class HealthReporter {
+  readonly #options: HealthReporterOptions;
+  readonly #now: () => Date;
+  /** Object key → when its status was last written by this reporter (ms). */
+  readonly #lastWrite = new Map<string, number>();
+  #timer: NodeJS.Timeout | undefined;
+  #round: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(options: HealthReporterOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Starts the periodic rounds (the first after one period: the reconciles of a new leader come first). */
+  start(): void {
+    if (this.#timer || this.#stopped) return;
+    this.#timer = setInterval(() => {
+      // A round that takes longer than the period is not overlapped by the next.
+      if (this.#round === undefined) this.#round = this.runOnce().finally(() => { this.#round = undefined; });
+    }, this.#options.intervalMs ?? DEFAULT_HEALTH_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  /** Stops: no round starts after this call; resolves once the one in progress ended. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#round;
+  }
+
+  /** One round: read every Prometheus, write what changed class. Never throws (failures are logged). */
+  async runOnce(): Promise<void> {
+    try {
+      const health = await this.#readAll();
+      if (!this.#stopped) await this.#writeAll(health);
+    } catch (error) {
+      this.#options.log.error({ err: describeError(error) }, 'health round failed');
+    }
+  }
+
+  /** What each readable Prometheus reports, by owner id. */
+  async #readAll(): Promise<Map<string, OwnerHealth>> {
+    const { caches } = this.#options;
+    const owners: [WorkloadKind, PrometheusWorkload][] = PROMETHEUS_WORKLOAD_KINDS.flatMap((kind) =>
+      (caches[KINDS[kind].list].list() as readonly PrometheusWorkload[]).map((workload): [WorkloadKind, PrometheusWorkload] => [kind, workload]));
+    // Rule file name → object key, for the groups Prometheus reports (rule-health.ts).
+    const objectOfFile = new Map(caches.prometheusRules.list().map((rule) =>
+      [ruleFileName(rule.metadata.namespace, rule.metadata.name, rule.metadata.uid ?? ''), `PrometheusRule/${rule.metadata.namespace}/${rule.metadata.name}`]));
+    const result = new Map<string, OwnerHealth>();
+    await Promise.all(owners.map(async ([kind, workload]) => {
+      const read = await this.#readOwner(kind, workload);
+      if (!read) return;
+      const targets = summariseTargets(read.targets);
+      const rules = read.rules === undefined ? undefined : summariseRules(read.rules, objectOfFile);
+      result.set(ownerId(PLURALS[kind], workload.metadata.namespace, workload.metadata.name), { targets, rules });
+    }));
+    return result;
+  }
+
+  /** The answers of one Ready replica per shard, or undefined when some shard cannot be read this round. */
+  async #readOwner(kind: WorkloadKind, workload: PrometheusWorkload): Promise<{ targets: TargetsAnswer[]; rules: EvaluatedGroup[][] | undefined } | undefined> {
+    const { namespace, name } = workload.metadata;
+    // Prometheus listens on the pod's loopback only: promop cannot reach it.
+    if (workload.spec?.listenLocal === true) return undefined;
+    const log = this.#options.log.child({ prometheus: `${namespace}/${name}`, kind });
+    const pods = this.#options.caches.pods.list(namespace);
+    const configStatus = workload.status?.configStatus;
+    const shards = await Promise.all(Array.from({ length: shardCount(workload) }, async (_, shard) => {
+      // Only a replica verified to run the files promop wrote (status.configStatus): one still on an older config
+      // would report a new monitor as having no targets. Without configStatus (a CRD that does not declare it,
+      // docs/compatibility.md) any ready replica.
+      const loaded = configStatus === undefined ? undefined : new Set(configStatus.find((entry) => entry.shardID === String(shard))?.loadedReplicas ?? []);
+      for (const pod of podsOfShard(pods, name, shard, kind)) {
+        if (loaded && !loaded.has(pod.metadata?.name ?? '')) continue;
+        const callable = podCallability(pod);
+        if (!callable.callable) continue;
+        const admission = await this.#options.networks.admit(callable.ip);
+        if (!admission.ok) continue;
+        const client = this.#options.client(prometheusPodUrl(callable.ip, this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT, routePrefix(workload.spec ?? {})));
+        const targets = await client.activeTargets();
+        // An agent has no rules endpoint.
+        const rules = kind === 'Prometheus' ? await client.ruleGroups() : undefined;
+        if (!targets.ok || (rules && !rules.ok)) {
+          log.debug({ shard, pod: pod.metadata?.name, err: !targets.ok ? targets.error.message : rules && !rules.ok ? rules.error.message : '' }, 'could not read health; trying the next replica');
+          continue;
+        }
+        return { targets: targets.value, rules: rules?.ok ? rules.value : undefined };
+      }
+      return undefined;
+    }));
+    if (shards.some((shard) => shard === undefined)) {
+      log.debug('no readable replica in some shard; health not updated this round');
+      return undefined;
+    }
+    const read = shards as { targets: TargetsAnswer; rules: EvaluatedGroup[] | undefined }[];
+    return { targets: read.map((shard) => shard.targets), rules: kind === 'Prometheus' ? read.map((shard) => shard.rules ?? []) : undefined };
+  }
+
+  /** Writes each object's bindings whose health changed class, at most once per object per minimum interval. */
+  async #writeAll(health: ReadonlyMap<string, OwnerHealth>): Promise<void> {
+    if (health.size === 0) return;
+    const now = this.#now();
+    const minInterval = this.#options.minWriteIntervalMs ?? MIN_HEALTH_WRITE_INTERVAL_MS;
+    for (const kind of PROMETHEUS_SELECTED_KINDS) {
+      const role = KINDS[kind].role;
+      const resources = this.#options.caches[KINDS[kind].list].list() as readonly ConfigResource[];
+      for (const resource of resources) {
+        if (this.#stopped) return;
+        const bindings = resource.status?.bindings;
+        if (!bindings || bindings.length === 0) continue;
+        const key = `${kind}/${resource.metadata.namespace}/${resource.metadata.name}`;
+        let changed = false;
+        const next = bindings.map((binding) => {
+          const owner = health.get(ownerId(binding.resource, binding.namespace, binding.name));
+          if (!owner) return binding;
+          const accepted = binding.conditions?.some((c) => c.type === 'Accepted' && c.status === 'True') ?? false;
+          if (!accepted) {
+            // A rejected object is not in the configuration: what was reported of it before no longer holds.
+            if (!binding.targets && !binding.rules && !binding.conditions?.some((c) => c.type === HEALTHY_CONDITION)) return binding;
+            changed = true;
+            const { targets: _targets, rules: _rules, ...rest } = binding;
+            return { ...rest, conditions: (binding.conditions ?? []).filter((c) => c.type !== HEALTHY_CONDITION) };
+          }
+          const reported = healthOf(role, owner, key);
+          if (!reported || !healthChangesClass(binding, reported)) return binding;
+          changed = true;
+          return bindingWithHealth(binding, reported, now);
+        });
+        if (!changed) continue;
+        const last = this.#lastWrite.get(key);
+        if (last !== undefined && now.getTime() - last < minInterval) continue;
+        await this.#write(kind, resource, { ...resource.status, bindings: next }, key, now.getTime());
+      }
+    }
+    // Forget the write times of objects that are gone (the map stays the size of the cluster).
+    if (this.#lastWrite.size > 0) {
+      const present = new Set(PROMETHEUS_SELECTED_KINDS.flatMap((kind) =>
+        (this.#options.caches[KINDS[kind].list].list() as readonly ConfigResource[]).map((r) => `${kind}/${r.metadata.namespace}/${r.metadata.name}`)));
+      for (const key of this.#lastWrite.keys()) if (!present.has(key)) this.#lastWrite.delete(key);
+    }
+  }
+
+  /** One status write; a 409 (the object changed since the cache saw it) waits for the next round. */
+  async #write(kind: PrometheusSelectedKind, resource: ConfigResource, status: ConfigResourceStatus, key: string, at: number): Promise<void> {
+    const { namespace, name, resourceVersion } = resource.metadata;
+    const log = this.#options.log.child({ kind, namespace, name });
+    try {
+      // The resourceVersion makes a write from a stale cache fail instead of dropping another Prometheus' binding.
+      const written = await this.#options.status.apply({ kind, namespace, name, ...(resourceVersion ? { resourceVersion } : {}) }, status);
+      this.#lastWrite.set(key, at);
+      if (written) log.info({ bindings: status.bindings?.map((b) => `${b.namespace}/${b.name}: ${b.conditions?.find((c) => c.type === HEALTHY_CONDITION)?.reason ?? '-'}`) }, 'health written');
+    } catch (error) {
+      if (apiErrorOf(error)?.code === 409) return;
+      // A CRD that does not declare the fields (prometheus-operator's own) refuses them: logged, tried next round.
+      this.#lastWrite.set(key, at);
+      log.warn({ err: describeError(error) }, 'could not write health');
+    }
+  }
+}
+
+/** The health `owner` reports of object `key`, by the role of its kind; undefined when it reports none of that kind. */
+function healthOf(role: string, owner: OwnerHealth, key: string): BindingHealth | undefined {
+  if (role === 'scrape') return { kind: 'targets', summary: owner.targets.get(key) ?? NO_TARGETS };
+  if (role === 'rules' && owner.rules) return { kind: 'rules', summary: owner.rules.get(key) ?? NO_RULE_GROUPS };
+  return undefined;
+}
