@@ -9,7 +9,7 @@ import { generate } from '../generate.ts';
 import { renderProbe } from './probe.ts';
 import { proberAddressError } from './prober-address.ts';
 import type { ScrapeContext } from './scrape-context.ts';
-import { describeGoldens, promtoolCheckConfigs, testContext, testPrometheus, type GoldenCaseBase } from '../test-support/scrape-harness.ts';
+import { describeGoldens, promtoolCheckConfigs, testContext, testPrometheus, wrapScrapeConfigs, type GoldenCaseBase } from '../test-support/scrape-harness.ts';
 
 function probe(spec: Probe['spec'], name = 'testprobe1', namespace = 'default'): Probe {
   return { apiVersion: 'monitoring.coreos.com/v1', kind: 'Probe', metadata: { name, namespace }, spec };
@@ -141,6 +141,39 @@ describe('a Probe with a static target', () => {
   it('shards by target, not by prober address', () => {
     const relabelings = job?.relabel_configs as Record<string, unknown>[];
     expect(relabelings.at(-3)).toMatchObject({ source_labels: ['__param_target', '__tmp_hash'], target_label: '__tmp_hash' });
+  });
+});
+
+describe('a Probe whose ingress selector holds a value no label can have', () => {
+  // prometheus-operator does not check this selector (checkProbe): the Probe is accepted and the value selects nothing.
+  const selector = {
+    matchLabels: { channel: 'a(b' },
+    matchExpressions: [{ key: 'version', operator: 'In' as const, values: ['v1', 'v2.0+beta'] }, { key: 'tier', operator: 'NotIn' as const, values: ['.*'] }],
+  };
+  const rendering = renderProbe(probe({ prober, targets: { ingress: { selector } } }), testContext());
+
+  it('is accepted, with a warning at each such value', () => {
+    expect(rendering.ok && rendering.warnings).toEqual([
+      'spec.targets.ingress.selector.matchLabels.channel: "a(b" is not a valid label value, so no Ingress has it: it selects nothing',
+      'spec.targets.ingress.selector.matchExpressions[0].values[1]: "v2.0+beta" is not a valid label value, so no Ingress has it: it selects nothing',
+      'spec.targets.ingress.selector.matchExpressions[1].values[0]: ".*" is not a valid label value, so no Ingress has it: it selects nothing',
+    ]);
+  });
+
+  it('keeps the valid values as they are and matches the others literally, so none can widen the selection or break the regex', async () => {
+    const job = rendering.ok ? rendering.scrapeConfigs[0]! : {};
+    expect((job.relabel_configs as Record<string, unknown>[]).slice(1, 4)).toEqual([
+      { action: 'keep', source_labels: ['__meta_kubernetes_ingress_label_channel', '__meta_kubernetes_ingress_labelpresent_channel'], regex: '(a\\(b);true' },
+      { action: 'keep', source_labels: ['__meta_kubernetes_ingress_label_version', '__meta_kubernetes_ingress_labelpresent_version'], regex: '(v1|v2\\.0\\+beta);true' },
+      { action: 'drop', source_labels: ['__meta_kubernetes_ingress_label_tier', '__meta_kubernetes_ingress_labelpresent_tier'], regex: '(\\.\\*);true' },
+    ]);
+    const check = await promtoolCheckConfigs([wrapScrapeConfigs([job])]);
+    expect(check.code).toBe(0);
+  });
+
+  it('is still rejected for what upstream\'s selector could not hold either: an unknown operator, a bad key', () => {
+    const result = renderProbe(probe({ prober, targets: { ingress: { selector: { matchExpressions: [{ key: 'a b', operator: 'In', values: ['x+'] }] } } } }), testContext());
+    expect(result.ok ? [] : result.problems).toEqual([{ path: 'spec.targets.ingress.selector.matchExpressions[0].key', message: '"a b" is not a valid label key' }]);
   });
 });
 

@@ -22,7 +22,7 @@ import { proberAddressError } from './prober-address.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import { resolveScrapeClass } from './scrape-class.ts';
 import type { MonitorRendering, ScrapeContext } from './scrape-context.ts';
-import { validateLabelSelector } from '../selection/label-selector.ts';
+import { literalSelector, validateLabelSelector } from '../selection/label-selector.ts';
 import { selectorRelabelings } from './selector-relabelings.ts';
 import { shardingRelabelings } from './sharding.ts';
 
@@ -120,9 +120,16 @@ function renderProbeJob(spec: ProbeSpec, frame: MonitorFrame): Record<string, un
       ...frame.namespaceEnforcement,
     );
   } else if (ingress) {
+    // prometheus-operator does not check this selector: a value no label can have is accepted, and selects nothing
+    // (it writes the value into the keep regex as it is). promop accepts it too, quoted, with a warning.
+    const path = 'spec.targets.ingress.selector';
     const selector = ingress.selector ?? {};
-    hc.findings.problems.push(...validateLabelSelector(selector, 'spec.targets.ingress.selector'));
-    relabelings.push(...selectorRelabelings(selector, 'ingress'));
+    hc.findings.problems.push(...validateLabelSelector(selector, path, { acceptInvalidValues: true }));
+    const literal = literalSelector(selector, path);
+    for (const { path: at, value } of literal.invalid) {
+      hc.findings.warn(`${at}: ${JSON.stringify(value)} is not a valid label value, so no Ingress has it: it selects nothing`);
+    }
+    relabelings.push(...selectorRelabelings(literal.selector, 'ingress'));
     cfg.kubernetes_sd_configs = kubernetesSdConfigs({ role: 'ingress', namespaceSelector: ingress.namespaceSelector, namespace }, ctx, hc);
     relabelings.push(
       {

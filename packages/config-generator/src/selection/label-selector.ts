@@ -33,13 +33,16 @@ export function isLabelValue(value: string): boolean {
 /**
  * Checks that the selector is one Kubernetes would accept: label keys and values well formed,
  * known operators, values present exactly when the operator needs them. Values end up inside
- * generated regexes, so this also keeps those regexes valid.
+ * generated regexes, so this also keeps those regexes valid; a caller that accepts values no label can have
+ * (`acceptInvalidValues`) must quote them in its regexes (literalSelector).
  */
-export function validateLabelSelector(selector: LabelSelector, path: string): FieldProblem[] {
+export function validateLabelSelector(selector: LabelSelector, path: string, options: { acceptInvalidValues?: boolean } = {}): FieldProblem[] {
   const problems: FieldProblem[] = [];
+  // acceptInvalidValues: the caller renders such values literally (a Probe's ingress selector, see scrape/probe.ts).
+  const badValue = (value: unknown) => typeof value !== 'string' || (!options.acceptInvalidValues && !isLabelValue(value));
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     if (!isQualifiedName(key)) problems.push({ path: `${path}.matchLabels`, message: `"${key}" is not a valid label key` });
-    else if (typeof value !== 'string' || !isLabelValue(value)) problems.push({ path: keyPath(`${path}.matchLabels`, key), message: `"${String(value)}" is not a valid label value` });
+    else if (badValue(value)) problems.push({ path: keyPath(`${path}.matchLabels`, key), message: `"${String(value)}" is not a valid label value` });
   }
   (selector.matchExpressions ?? []).forEach((expression, i) => {
     const at = `${path}.matchExpressions[${i}]`;
@@ -58,7 +61,7 @@ export function validateLabelSelector(selector: LabelSelector, path: string): Fi
         problems.push({ path: `${at}.operator`, message: `unknown operator "${expression.operator}"; expected In, NotIn, Exists or DoesNotExist` });
     }
     values.forEach((value, j) => {
-      if (!isLabelValue(value)) problems.push({ path: `${at}.values[${j}]`, message: `"${value}" is not a valid label value` });
+      if (badValue(value)) problems.push({ path: `${at}.values[${j}]`, message: `"${String(value)}" is not a valid label value` });
     });
   });
   return problems;
@@ -131,4 +134,40 @@ export function describeLabels(labels: Record<string, string>): string {
 
 function formatValues(values: readonly string[]): string {
   return `[${values.join(', ')}]`;
+}
+
+/** Go's regexp.QuoteMeta: `text` matched literally inside a regex. */
+function quoteRegex(text: string): string {
+  return text.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+}
+
+/** Where a selector holds a value no Kubernetes label can have, and the value. */
+export interface InvalidSelectorValue {
+  path: string;
+  value: string;
+}
+
+/**
+ * `selector` with every value that is not a valid label value quoted for a regex (Go's QuoteMeta), so that the
+ * relabelings made of it (scrape/selector-relabelings.ts, which writes valid values as they are) match it
+ * literally: no label has such a value, so it matches nothing, and none of its characters can change what the
+ * regex matches or make it invalid. Also returns where those values are.
+ */
+export function literalSelector(selector: LabelSelector, path: string): { selector: LabelSelector; invalid: InvalidSelectorValue[] } {
+  const invalid: InvalidSelectorValue[] = [];
+  const literal = (value: string, at: string) => {
+    if (isLabelValue(value)) return value;
+    invalid.push({ path: at, value });
+    return quoteRegex(value);
+  };
+  const matchLabels = selector.matchLabels === undefined
+    ? undefined
+    : Object.fromEntries(Object.entries(selector.matchLabels).map(([key, value]) => [key, literal(value, keyPath(`${path}.matchLabels`, key))]));
+  const matchExpressions = selector.matchExpressions?.map((expression, i) => (expression.values === undefined
+    ? expression
+    : { ...expression, values: expression.values.map((value, j) => literal(value, `${path}.matchExpressions[${i}].values[${j}]`)) }));
+  return {
+    selector: { ...selector, ...(matchLabels ? { matchLabels } : {}), ...(matchExpressions ? { matchExpressions } : {}) },
+    invalid,
+  };
 }
