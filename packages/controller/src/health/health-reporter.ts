@@ -72,6 +72,11 @@ export class HealthReporter {
   readonly #now: () => Date;
   /** Object key → when its status was last written by this reporter (ms). */
   readonly #lastWrite = new Map<string, number>();
+  /**
+   * Kinds whose CRD refused the health fields (prometheus-operator's own CRDs do not declare them; server-side apply
+   * refuses an undeclared field): not written again by this process.
+   */
+  readonly #undeclared = new Set<PrometheusSelectedKind>();
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> | undefined;
   #stopped = false;
@@ -173,6 +178,7 @@ export class HealthReporter {
     const now = this.#now();
     const minInterval = this.#options.minWriteIntervalMs ?? MIN_HEALTH_WRITE_INTERVAL_MS;
     for (const kind of PROMETHEUS_SELECTED_KINDS) {
+      if (this.#undeclared.has(kind)) continue;
       const role = KINDS[kind].role;
       const resources = this.#options.caches[KINDS[kind].list].list() as readonly ConfigResource[];
       for (const resource of resources) {
@@ -221,10 +227,15 @@ export class HealthReporter {
       this.#lastWrite.set(key, at);
       if (written) log.info({ bindings: status.bindings?.map((b) => `${b.namespace}/${b.name}: ${b.conditions?.find((c) => c.type === HEALTHY_CONDITION)?.reason ?? '-'}`) }, 'health written');
     } catch (error) {
-      if (apiErrorOf(error)?.code === 409) return;
-      // A CRD that does not declare the fields (prometheus-operator's own) refuses them: logged, tried next round.
+      const api = apiErrorOf(error);
+      if (api?.code === 409) return;
       this.#lastWrite.set(key, at);
-      log.warn({ err: describeError(error) }, 'could not write health');
+      if (api && /field not declared in schema/.test(api.message)) {
+        this.#undeclared.add(kind);
+        log.warn({ err: describeError(error) }, 'the CRD does not declare the health fields (not promop\'s CRD?); health of this kind is not written');
+        return;
+      }
+      log.warn({ err: describeError(error) }, 'could not write health; trying again in a later round');
     }
   }
 }

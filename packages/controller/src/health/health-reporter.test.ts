@@ -1,0 +1,146 @@
+/**
+ * The health reporter with in-memory caches, a fake Prometheus API per pod IP and a recording status writer: which
+ * pods it reads, when it writes and what.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { GROUP } from '@promop/crds';
+import { pino } from 'pino';
+import type { PrometheusClient } from '../prometheus-client/index.ts';
+import { shardSelectorLabels } from '../workload/index.ts';
+import { HealthReporter } from './health-reporter.ts';
+import type { Binding } from './binding-health.ts';
+
+type Listed = { metadata: { namespace: string; name: string; uid?: string; resourceVersion?: string }; spec?: object; status?: object };
+const cache = (items: Listed[]) => ({ get: () => undefined, list: (namespace?: string) => items.filter((i) => namespace === undefined || i.metadata.namespace === namespace) });
+
+function pod(name: string, ip: string, shard: number, ready = true): V1Pod {
+  return {
+    metadata: { name, namespace: 'monitoring', labels: shardSelectorLabels('main', shard) },
+    status: { phase: 'Running', podIP: ip, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+  };
+}
+
+const accepted = (): Binding => ({
+  group: GROUP, resource: 'prometheuses', namespace: 'monitoring', name: 'main',
+  conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', lastTransitionTime: '2026-12-07T07:00:00Z' }],
+});
+const monitor = (namespace: string, name: string, binding: Binding = accepted()): Listed =>
+  ({ metadata: { namespace, name, resourceVersion: '1' }, status: { bindings: [binding], acceptedBy: 1, rejectedBy: 0 } });
+
+interface World {
+  reporter: HealthReporter;
+  writes: { kind: string; namespace: string; name: string; status: { bindings?: Binding[] } }[];
+  called: string[];
+  clock: { now: number };
+  monitors: Listed[];
+}
+
+function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string, { targets: object[] } | 'error'>; monitors: Listed[]; loaded?: string[][] }): World {
+  const clock = { now: Date.parse('2026-12-07T08:00:00Z') };
+  const writes: World['writes'] = [];
+  const called: string[] = [];
+  const prometheus: Listed = {
+    metadata: { namespace: 'monitoring', name: 'main' },
+    spec: { shards: options.shards ?? 1 },
+    ...(options.loaded ? { status: { configStatus: options.loaded.map((replicas, shard) => ({ shardID: String(shard), configHash: 'h', loadedReplicas: replicas })) } } : {}),
+  };
+  const client = (baseUrl: string) => {
+    const ip = new URL(baseUrl).hostname;
+    called.push(ip);
+    const answer = options.answers[ip];
+    const failed = { ok: false as const, error: { kind: 'network' as const, code: 'ECONNREFUSED', message: 'refused' } };
+    return {
+      activeTargets: async () => (answer === undefined || answer === 'error' ? failed : { ok: true as const, value: { activeTargets: answer.targets } }),
+      ruleGroups: async () => ({ ok: true as const, value: [] }),
+    } as unknown as PrometheusClient;
+  };
+  const caches = {
+    pods: cache(options.pods as Listed[]), prometheuses: cache([prometheus]), prometheusAgents: cache([]),
+    serviceMonitors: cache(options.monitors), podMonitors: cache([]), probes: cache([]), scrapeConfigs: cache([]), prometheusRules: cache([]),
+  };
+  const reporter = new HealthReporter({
+    caches: caches as never, client,
+    networks: { allowList: () => { throw new Error('unused'); }, admit: async (ip) => (ip.startsWith('10.') ? { ok: true } : { ok: false, reason: 'outside' }) },
+    status: { apply: async (target, status) => { writes.push({ kind: target.kind, namespace: target.namespace, name: target.name, status: status as never }); return { resourceVersion: '2' }; } },
+    log: pino({ level: 'silent' }),
+    now: () => new Date(clock.now),
+  });
+  return { reporter, writes, called, clock, monitors: options.monitors };
+}
+
+const up = (pool: string) => ({ scrapePool: pool, health: 'up', lastError: '' });
+const down = (pool: string, lastError: string) => ({ scrapePool: pool, health: 'down', lastError });
+
+describe('the health reporter', () => {
+  it('writes each monitor its own targets, summed over the shards', async () => {
+    const w = world({
+      shards: 2, pods: [pod('p-0', '10.0.0.1', 0), pod('p-1', '10.0.0.2', 1)],
+      answers: {
+        '10.0.0.1': { targets: [up('serviceMonitor/team-a/api/0'), down('serviceMonitor/team-b/web/0', 'Get "http://u:p@10.1.1.1:80/m?k=v": EOF')] },
+        '10.0.0.2': { targets: [up('serviceMonitor/team-a/api/0')] },
+      },
+      monitors: [monitor('team-a', 'api'), monitor('team-b', 'web')],
+    });
+    await w.reporter.runOnce();
+    expect(w.writes.map((x) => `${x.namespace}/${x.name}`)).toEqual(['team-a/api', 'team-b/web']);
+    expect(w.writes[0]?.status.bindings?.[0]?.targets).toEqual({ active: 2, up: 2, down: 0, unknown: 0 });
+    expect(w.writes[1]?.status.bindings?.[0]?.targets).toEqual({ active: 1, up: 0, down: 1, unknown: 0, lastError: 'Get "http://10.1.1.1:80/m?k=<redacted>": EOF', lastErrorCount: 1 });
+    expect(JSON.stringify(w.writes[0])).not.toContain('EOF');
+  });
+
+  it('skips a Prometheus one of whose shards cannot be read, rather than report half its targets', async () => {
+    const w = world({
+      shards: 2, pods: [pod('p-0', '10.0.0.1', 0), pod('p-1', '10.0.0.2', 1)],
+      answers: { '10.0.0.1': { targets: [up('serviceMonitor/team-a/api/0')] }, '10.0.0.2': 'error' },
+      monitors: [monitor('team-a', 'api')],
+    });
+    await w.reporter.runOnce();
+    expect(w.writes).toEqual([]);
+  });
+
+  it('reads only a ready replica that runs the written files, inside the pod networks, and tries the next one', async () => {
+    const w = world({
+      pods: [pod('p-a', '10.0.0.1', 0, false), pod('p-b', '192.168.0.9', 0), pod('p-c', '10.0.0.3', 0), pod('p-d', '10.0.0.4', 0), pod('p-e', '10.0.0.5', 0)],
+      answers: { '10.0.0.3': 'error', '10.0.0.4': { targets: [up('serviceMonitor/team-a/api/0')] }, '10.0.0.5': { targets: [] } },
+      monitors: [monitor('team-a', 'api')],
+      loaded: [['p-a', 'p-b', 'p-c', 'p-d']],
+    });
+    await w.reporter.runOnce();
+    // p-a is not ready, p-b outside the pod networks, p-c fails, p-d answers; p-e has not loaded the files.
+    expect(w.called).toEqual(['10.0.0.3', '10.0.0.4']);
+    expect(w.writes[0]?.status.bindings?.[0]?.targets).toMatchObject({ up: 1 });
+  });
+
+  it('writes an object at most once per minute, and nothing while its class stays', async () => {
+    const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [up('serviceMonitor/team-a/api/0')] } };
+    const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [monitor('team-a', 'api')] });
+    await w.reporter.runOnce();
+    expect(w.writes).toHaveLength(1);
+    // The cache now holds what was written.
+    w.monitors[0] = { ...w.monitors[0]!, status: w.writes[0]!.status };
+    w.clock.now += 30_000;
+    await w.reporter.runOnce();
+    expect(w.writes).toHaveLength(1);
+    answers['10.0.0.1'] = { targets: [down('serviceMonitor/team-a/api/0', 'EOF')] };
+    w.clock.now += 20_000;
+    await w.reporter.runOnce();
+    expect(w.writes).toHaveLength(1);
+    w.clock.now += 10_000;
+    await w.reporter.runOnce();
+    expect(w.writes).toHaveLength(2);
+    expect(w.writes[1]?.status.bindings?.[0]?.conditions?.find((c) => c.type === 'Healthy')).toMatchObject({ status: 'False', reason: 'TargetsDown' });
+  });
+
+  it('removes what it reported from a binding that is no longer accepted, and leaves other Prometheus\' bindings alone', async () => {
+    const rejected: Binding = {
+      ...accepted(),
+      conditions: [{ type: 'Accepted', status: 'False', reason: 'InvalidConfiguration', lastTransitionTime: '2026-12-07T07:00:00Z' }, { type: 'Healthy', status: 'True', reason: 'TargetsUp', lastTransitionTime: '2026-12-07T07:00:00Z' }],
+      targets: { active: 1, up: 1, down: 0, unknown: 0 },
+    };
+    const other: Binding = { ...accepted(), name: 'other' };
+    const object: Listed = { metadata: { namespace: 'team-a', name: 'api' }, status: { bindings: [rejected, other], acceptedBy: 1, rejectedBy: 1 } };
+    const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers: { '10.0.0.1': { targets: [] } }, monitors: [object] });
+    await w.reporter.runOnce();
+    expect(w.writes[0]?.status.bindings).toEqual([{ ...accepted(), conditions: [rejected.conditions![0]] }, other]);
+  });
+});
