@@ -99,10 +99,18 @@ describe('the Prometheus CRD', () => {
 describe('monitor and rule CRDs', () => {
   it.each(['ServiceMonitor', 'PodMonitor', 'PrometheusRule'])('%s shows how many Prometheus objects accepted and rejected it', (kind) => {
     const crd = crdManifests().find((c) => c.spec.names.kind === kind);
-    expect(crd?.spec.versions[0]?.additionalPrinterColumns.map((c) => `${c.name}=${c.jsonPath}`)).toEqual([
+    expect(crd?.spec.versions[0]?.additionalPrinterColumns.filter((c) => !c.priority).map((c) => `${c.name}=${c.jsonPath}`)).toEqual([
       'Accepted=.status.acceptedBy',
       'Rejected=.status.rejectedBy',
       'Age=.metadata.creationTimestamp',
     ]);
+  });
+
+  it('shows a monitor\'s targets up and active and a rule\'s failing rules, with their Healthy reason, in -o wide', () => {
+    const wide = (kind: string) => crdManifests().find((c) => c.spec.names.kind === kind)?.spec.versions[0]?.additionalPrinterColumns.filter((c) => c.priority === 1).map((c) => c.name);
+    expect(wide('ServiceMonitor')).toEqual(['Up', 'Targets', 'Health']);
+    expect(wide('ScrapeConfig')).toEqual(['Up', 'Targets', 'Health']);
+    expect(wide('PrometheusRule')).toEqual(['Failing', 'Health']);
+    expect(wide('AlertmanagerConfig')).toEqual([]);
   });
 });

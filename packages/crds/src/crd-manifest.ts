@@ -3,7 +3,7 @@
  * crds/*.yaml is this output written by scripts/generate-crds.ts; a test fails when the two differ.
  */
 import { GROUP } from './group.ts';
-import { ALL_KINDS, API_VERSIONS, KINDS, PLURALS, type Kind, type WorkloadKind } from './kinds.ts';
+import { ALL_KINDS, API_VERSIONS, KINDS, PLURALS, type Kind, type KindRole, type WorkloadKind } from './kinds.ts';
 import { KIND_SCHEMAS } from './resource-schemas.ts';
 
 /** The shape of an apiextensions.k8s.io/v1 CustomResourceDefinition, as far as promop writes one. */
@@ -38,6 +38,24 @@ const CONFIG_RESOURCE_COLUMNS: PrinterColumn[] = [
   { name: 'Accepted', type: 'integer', jsonPath: '.status.acceptedBy', description: 'Selecting workloads that accepted this object' },
   { name: 'Rejected', type: 'integer', jsonPath: '.status.rejectedBy', description: 'Selecting workloads that rejected this object' },
   AGE_COLUMN,
+];
+
+/**
+ * With `-o wide`, what the health reporter wrote into the bindings (promop's `targets`, `rules` and Healthy
+ * condition). A column shows one value, so these are the first binding's: the whole story with one Prometheus, and
+ * `-o yaml` says it per Prometheus when there are several.
+ */
+const HEALTH_COLUMN: PrinterColumn = { name: 'Health', type: 'string', jsonPath: ".status.bindings[*].conditions[?(@.type == 'Healthy')].reason", priority: 1, description: 'Healthy reason of the first binding' };
+const SCRAPE_RESOURCE_COLUMNS: PrinterColumn[] = [
+  ...CONFIG_RESOURCE_COLUMNS,
+  { name: 'Up', type: 'integer', jsonPath: '.status.bindings[*].targets.up', priority: 1, description: 'Targets up, in the first binding' },
+  { name: 'Targets', type: 'integer', jsonPath: '.status.bindings[*].targets.active', priority: 1, description: 'Active targets, in the first binding' },
+  HEALTH_COLUMN,
+];
+const RULE_RESOURCE_COLUMNS: PrinterColumn[] = [
+  ...CONFIG_RESOURCE_COLUMNS,
+  { name: 'Failing', type: 'integer', jsonPath: '.status.bindings[*].rules.failing', priority: 1, description: 'Rules whose last evaluation failed, in the first binding' },
+  HEALTH_COLUMN,
 ];
 
 /** The columns every workload kind shows after its own: readiness, the two conditions, age, and (wide) paused. */
@@ -107,12 +125,19 @@ const WORKLOAD_PRESENTATION: Record<WorkloadKind, Pick<KindDefinition, 'columns'
 };
 
 
-/** Selected kinds (the teams' objects) all show how many workloads accepted and rejected them. */
-const SELECTED_PRESENTATION: Pick<KindDefinition, 'columns' | 'subresources'> = { columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } };
+/**
+ * Selected kinds (the teams' objects) all show how many workloads accepted and rejected them; monitors and rules
+ * also their health, with `-o wide`.
+ */
+const SELECTED_PRESENTATION: Record<Exclude<KindRole, 'workload'>, Pick<KindDefinition, 'columns' | 'subresources'>> = {
+  scrape: { columns: SCRAPE_RESOURCE_COLUMNS, subresources: { status: {} } },
+  rules: { columns: RULE_RESOURCE_COLUMNS, subresources: { status: {} } },
+  alerting: { columns: CONFIG_RESOURCE_COLUMNS, subresources: { status: {} } },
+};
 
 function definitionOf(kind: Kind): KindDefinition {
   const facts = KINDS[kind];
-  const presentation = facts.role === 'workload' ? WORKLOAD_PRESENTATION[kind as WorkloadKind] : SELECTED_PRESENTATION;
+  const presentation = facts.role === 'workload' ? WORKLOAD_PRESENTATION[kind as WorkloadKind] : SELECTED_PRESENTATION[facts.role];
   return { kind, shortName: facts.shortName, ...KIND_SCHEMAS[kind], ...presentation };
 }
 

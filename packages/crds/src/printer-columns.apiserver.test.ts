@@ -57,7 +57,10 @@ beforeAll(async () => {
     group: GROUP, resource: 'prometheuses', namespace: NAMESPACE, name,
     conditions: [{ type: 'Accepted', status, lastTransitionTime: now }],
   });
-  const configStatus = { bindings: [binding('a', 'True'), binding('b', 'True'), binding('c', 'False')], acceptedBy: 2, rejectedBy: 1 };
+  const healthy = (reason: string) => ({ type: 'Healthy', status: reason === 'TargetsUp' ? 'True' : 'False', reason, lastTransitionTime: now });
+  const monitorBinding = (name: string, up: number, active: number, reason: string) =>
+    ({ ...binding(name, 'True'), conditions: [...binding(name, 'True').conditions, healthy(reason)], targets: { active, up, down: active - up, unknown: 0 } });
+  const configStatus = { bindings: [monitorBinding('a', 2, 3, 'TargetsDown'), monitorBinding('b', 3, 3, 'TargetsUp'), binding('c', 'False')], acceptedBy: 2, rejectedBy: 1 };
   await createWithStatus('ServiceMonitor', 'web', { selector: {}, endpoints: [{ port: 'web' }] }, configStatus);
   await createWithStatus('PodMonitor', 'web', { selector: {}, podMetricsEndpoints: [{ port: 'web' }] }, configStatus);
   await createWithStatus('PrometheusRule', 'web', { groups: [{ name: 'g', rules: [{ alert: 'A', expr: 'up == 0' }] }] }, configStatus);
@@ -88,6 +91,14 @@ describe.each([['servicemonitors', 'smon'], ['podmonitors', 'pmon'], ['prometheu
       expect(row?.slice(0, 3)).toEqual(['web', '2', '1']);
       expect(row?.[3]).toMatch(/^\d+s$/);
     }
+  });
+});
+
+describe.each([['servicemonitors'], ['podmonitors']])('kubectl get %s -o wide', (plural) => {
+  it('adds the first binding\'s targets up, active targets and Healthy reason', async () => {
+    const [header, row] = table(await kubectl('get', plural, '-n', NAMESPACE, '-o', 'wide'));
+    expect(header).toEqual(['NAME', 'ACCEPTED', 'REJECTED', 'AGE', 'UP', 'TARGETS', 'HEALTH']);
+    expect(row?.slice(4)).toEqual(['2', '3', 'TargetsDown']);
   });
 });
 
