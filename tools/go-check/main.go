@@ -23,8 +23,10 @@ import (
 	"os"
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/model/relabel"
@@ -34,45 +36,64 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go-check yaml-v2|yaml-v3|regex < framed records")
+		fmt.Fprintln(os.Stderr, "usage: go-check yaml-v2|yaml-v3|regex|regex-relabel|regex-matcher < framed records")
 		os.Exit(2)
 	}
-	mode := os.Args[1]
+	read, known := readers[os.Args[1]]
+	if !known {
+		fmt.Fprintln(os.Stderr, "go-check: unknown mode", os.Args[1])
+		os.Exit(2)
+	}
 	in := bufio.NewReaderSize(os.Stdin, 1<<20)
-	out := bufio.NewWriterSize(os.Stdout, 1<<20)
-	defer out.Flush()
+	var records [][]byte
 	for {
 		record, err := readRecord(in)
 		if err == io.EOF {
-			return
+			break
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "go-check:", err)
 			os.Exit(2)
 		}
-		var answer map[string]any
-		switch mode {
-		case "yaml-v2":
-			answer = readYAMLv2(record)
-		case "yaml-v3":
-			answer = readYAMLv3(record)
-		case "regex":
-			answer = goRegex(string(record))
-		case "regex-relabel":
-			answer = relabelRegex(string(record))
-		case "regex-matcher":
-			answer = matcherRegex(string(record))
-		default:
-			fmt.Fprintln(os.Stderr, "go-check: unknown mode", mode)
-			os.Exit(2)
-		}
-		line, err := json.Marshal(answer)
-		if err != nil {
-			line, _ = json.Marshal(map[string]any{"error": "go-check cannot encode the answer: " + err.Error()})
-		}
+		records = append(records, record)
+	}
+	// The records are independent, and a test waits for all of them: read them on every core, answer in order.
+	answers := make([][]byte, len(records))
+	next := make(chan int)
+	var workers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for i := range next {
+				line, err := json.Marshal(read(records[i]))
+				if err != nil {
+					line, _ = json.Marshal(map[string]any{"error": "go-check cannot encode the answer: " + err.Error()})
+				}
+				answers[i] = line
+			}
+		}()
+	}
+	for i := range records {
+		next <- i
+	}
+	close(next)
+	workers.Wait()
+	out := bufio.NewWriterSize(os.Stdout, 1<<20)
+	defer out.Flush()
+	for _, line := range answers {
 		out.Write(line)
 		out.WriteByte('\n')
 	}
+}
+
+// readers answers one record in each mode.
+var readers = map[string]func(record []byte) map[string]any{
+	"yaml-v2":       readYAMLv2,
+	"yaml-v3":       readYAMLv3,
+	"regex":         func(record []byte) map[string]any { return goRegex(string(record)) },
+	"regex-relabel": func(record []byte) map[string]any { return relabelRegex(string(record)) },
+	"regex-matcher": func(record []byte) map[string]any { return matcherRegex(string(record)) },
 }
 
 func readRecord(in *bufio.Reader) ([]byte, error) {
@@ -155,12 +176,22 @@ func keyText(key any) string {
 // goRegex parses the pattern alone, then compiles it anchored: Go's verdict with the code of the user's own
 // pattern first (what promop's parser reports).
 func goRegex(pattern string) map[string]any {
-	if _, err := syntax.Parse(pattern, syntax.Perl|syntax.DotNL); err != nil {
-		return regexError(err)
+	// Both readings are needed (a pattern can parse anchored and not alone: "a)(b"); a pattern of megabytes takes
+	// Go seconds to read, so the two run side by side.
+	var compiled *regexp.Regexp
+	var compileErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		compiled, compileErr = regexp.Compile("^(?s:" + pattern + ")$")
+	}()
+	_, parseErr := syntax.Parse(pattern, syntax.Perl|syntax.DotNL)
+	<-done
+	if parseErr != nil {
+		return regexError(parseErr)
 	}
-	compiled, err := regexp.Compile("^(?s:" + pattern + ")$")
-	if err != nil {
-		return regexError(err)
+	if compileErr != nil {
+		return regexError(compileErr)
 	}
 	return map[string]any{"ok": true, "matchesEmpty": compiled.MatchString("")}
 }
