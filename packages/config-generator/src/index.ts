@@ -4,7 +4,7 @@
  */
 export { generate } from './generate.ts';
 export {
-  DEFAULT_ALERTMANAGER_CONFIG, DEFAULT_ALERTMANAGER_VERSION, generateAlertmanagerConfiguration,
+  DEFAULT_ALERTMANAGER_CONFIG, DEFAULT_ALERTMANAGER_VERSION, alertmanagerConfigSecretName, generateAlertmanagerConfiguration,
   type AlertmanagerConfiguration, type AlertmanagerConfigurationInput,
 } from './alertmanager/alertmanager-configuration.ts';
 export { RenderMemo, type RenderMemoStats } from './render-memo.ts';

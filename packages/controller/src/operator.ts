@@ -19,7 +19,8 @@ import { HealthReporter } from './health/health-reporter.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
 import { AlertmanagerReconciler, alertmanagerOwnerOf } from './alertmanager/reconcile-alertmanager.ts';
-import { ALERTMANAGER_SERVICE_NAME, configSecretName } from './alertmanager/alertmanager-children.ts';
+import { ALERTMANAGER_SERVICE_NAME } from './alertmanager/alertmanager-children.ts';
+import { alertmanagerConfigSecretName } from '@promop/config-generator';
 import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, podReloadState, splitKey, workloadKey } from './reconcile/index.ts';
 import type { WorkloadKind } from './workload/index.ts';
 import { FixedPodNetworks, NodePodNetworks, ShardReloader, alertmanagerReloadKey, type PodNetworks } from './reload/index.ts';
@@ -265,7 +266,7 @@ export class Operator {
       const { namespace, name } = secret.metadata ?? {};
       if (namespace !== undefined && name !== undefined && this.#alertmanagerReferenced.isReferenced('Secret', namespace, name)) return everyAlertmanager();
       for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) {
-        if (configSecretName(each) === name) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
+        if (alertmanagerConfigSecretName(each) === name) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
       }
     });
     // A referenced ConfigMap (a receiver's CA, an OAuth2 client id) changes what is written too.

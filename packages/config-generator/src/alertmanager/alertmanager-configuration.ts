@@ -49,12 +49,15 @@ export const DEFAULT_ALERTMANAGER_CONFIG = 'route:\n  receiver: "null"\nreceiver
 /** The oldest Alertmanager whose `matchers` syntax promop writes (0.22, from 2021). */
 const OLDEST_MATCHERS_VERSION: readonly [number, number] = [0, 22];
 
+/** The Secret holding the platform's base configuration (key alertmanager.yaml): `spec.configSecret`, else `alertmanager-<name>`. */
+export function alertmanagerConfigSecretName(alertmanager: Pick<Alertmanager, 'metadata' | 'spec'>): string {
+  return alertmanager.spec?.configSecret || `alertmanager-${alertmanager.metadata?.name ?? ''}`;
+}
+
 export interface AlertmanagerConfigurationInput {
   alertmanager: Alertmanager;
   /** `alertmanager.yaml` of the platform's configSecret; undefined when the Secret does not exist. */
   baseConfig: string | undefined;
-  /** The name of that Secret, for messages (default `alertmanager-<name>`). */
-  configSecretName?: string;
   /** Every AlertmanagerConfig promop sees; the Alertmanager's selectors pick among them. */
   alertmanagerConfigs: readonly AlertmanagerConfig[];
   namespaces: readonly NamespaceInfo[];
@@ -107,7 +110,7 @@ export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurati
     config = top.config;
     Object.assign(tlsAssets, top.tlsAssets);
   } else {
-    const secretName = input.configSecretName ?? `alertmanager-${owner.name}`;
+    const secretName = alertmanagerConfigSecretName(input.alertmanager);
     const base = parseBase(input.baseConfig, secretName, pair.selector !== undefined && pair.selector !== null);
     if (!base.ok) return { ok: false, problem: base.problem, verdicts: selection.notSelected };
     // Without a selector the platform's configuration runs exactly as written (as upstream runs it).

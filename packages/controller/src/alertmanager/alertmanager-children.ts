@@ -36,7 +36,7 @@ const CONTAINER_NAME = 'alertmanager';
 
 type Spec = NonNullable<Alertmanager['spec']>;
 
-/** `alertmanager-<name>`: the StatefulSet, and the default name of the platform's configSecret. */
+/** `alertmanager-<name>`: the StatefulSet (the platform's configSecret defaults to the same name, alertmanagerConfigSecretName). */
 export function alertmanagerStatefulSetName(name: string): string {
   return `alertmanager-${name}`;
 }
@@ -44,11 +44,6 @@ export function alertmanagerStatefulSetName(name: string): string {
 /** The Secret promop writes the configuration to. */
 export function generatedConfigSecretName(name: string): string {
   return `alertmanager-${name}-generated`;
-}
-
-/** The Secret holding the platform's base configuration (key alertmanager.yaml). */
-export function configSecretName(alertmanager: Alertmanager): string {
-  return alertmanager.spec?.configSecret || alertmanagerStatefulSetName(alertmanager.metadata.name);
 }
 
 /** The labels that select the pods of one Alertmanager (prometheus-operator's, with promop as manager). */

@@ -6,10 +6,10 @@
  * no configSecret at all when `spec.alertmanagerConfiguration` names the AlertmanagerConfig that makes the top
  * level (as upstream). Every AlertmanagerConfig is a candidate. Pure.
  */
-import { generateAlertmanagerConfiguration, type AlertmanagerConfiguration, type KeyValueSource, type NamespaceInfo } from '@promop/config-generator';
+import { alertmanagerConfigSecretName, generateAlertmanagerConfiguration, type AlertmanagerConfiguration, type KeyValueSource, type NamespaceInfo } from '@promop/config-generator';
 import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
 import { referencedObjects, type ReferencesMemo } from '../reconcile/references.ts';
-import { ALERTMANAGER_CONFIG_KEY, configSecretName } from './alertmanager-children.ts';
+import { ALERTMANAGER_CONFIG_KEY } from './alertmanager-children.ts';
 
 /** What an Alertmanager's configuration is built from besides the Alertmanager. */
 export interface AlertmanagerSources {
@@ -39,11 +39,10 @@ export interface AlertmanagerRendering {
 /** Builds the configuration of `alertmanager` from `sources`. */
 export function renderAlertmanagerConfiguration(alertmanager: Alertmanager, sources: AlertmanagerSources): AlertmanagerRendering {
   const namespace = alertmanager.metadata.namespace ?? '';
-  const name = configSecretName(alertmanager);
+  const name = alertmanagerConfigSecretName(alertmanager);
   const generate = (baseConfig: string | undefined) => generateAlertmanagerConfiguration({
     alertmanager,
     baseConfig,
-    configSecretName: name,
     alertmanagerConfigs: sources.alertmanagerConfigs,
     namespaces: sources.namespaces,
     secrets: sources.secrets,
@@ -77,7 +76,7 @@ export function alertmanagerReferences(
   const secrets = new Set(found.secrets);
   const configMaps = new Set(found.configMaps);
   for (const each of alertmanagers) {
-    secrets.add(`${each.metadata.namespace}/${configSecretName(each)}`);
+    secrets.add(`${each.metadata.namespace}/${alertmanagerConfigSecretName(each)}`);
     const global = each.spec?.alertmanagerConfiguration?.global;
     if (!global) continue;
     const globalOnly = { ...each, spec: { alertmanagerConfiguration: { global } } } as Alertmanager;
