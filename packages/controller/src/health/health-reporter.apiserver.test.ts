@@ -6,7 +6,8 @@
  *
  * team-a's ScrapeConfig scrapes the Prometheus itself on 127.0.0.1 (up); team-b's scrapes a closed port on 127.0.0.1
  * with a secret query parameter (down, connection refused). Each object's binding says what its own targets do, team-b's
- * error without the secret, and team-a's object never carries anything of team-b's. team-a's PrometheusRule evaluates.
+ * error without the secret, and team-a's object never carries anything of team-b's. team-a's PrometheusRule evaluates;
+ * team-b's fails at every evaluation (valid PromQL whose output has duplicate series), and says so in its own status.
  */
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,11 @@ beforeAll(async () => {
     scrapeInterval: '1s', scrapeTimeout: '1s', params: { token: [SECRET] }, staticConfigs: [{ targets: [`127.0.0.1:${closedPort}`] }],
   });
   await create('PrometheusRule', TEAM_A, 'rules', { groups: [{ name: 'team-a', interval: '1s', rules: [{ record: 'team_a:up:sum', expr: 'sum(up)' }] }] });
+  // Valid PromQL that fails at every evaluation once both targets exist: the two `up` series lose every label but
+  // their name, and a recording rule cannot output two series with the same labels.
+  await create('PrometheusRule', TEAM_B, 'rules', { groups: [{ name: 'team-b', interval: '1s', rules: [
+    { record: 'team_b:up:bare', expr: 'label_replace(label_replace(up, "instance", "", "", ""), "job", "", "", "")' },
+  ] }] });
 }, 120_000);
 
 afterAll(async () => {
@@ -146,6 +152,17 @@ describe('the health of each team\'s targets and rules, in its own objects', () 
     const rules = await eventually(() => read('PrometheusRule', TEAM_A, 'rules'), (o) => healthy(o)?.reason === 'RulesEvaluated', 90_000);
     expect(bindingOf(rules)?.rules).toMatchObject({ groups: 1, rules: 1, failing: 0, pending: 0, firingAlerts: 0 });
     expect(healthy(rules)).toMatchObject({ status: 'True', message: '1 group, 1 rule evaluated' });
+  }, 100_000);
+
+  it('shows team-b\'s PrometheusRule RulesFailing with its evaluation error, and none of it in team-a\'s', async () => {
+    const rules = await eventually(() => read('PrometheusRule', TEAM_B, 'rules'), (o) => healthy(o)?.reason === 'RulesFailing', 90_000);
+    expect(bindingOf(rules)?.rules).toMatchObject({ groups: 1, rules: 1, failing: 1 });
+    expect(bindingOf(rules)?.rules?.lastError).toContain('same labelset');
+    expect(healthy(rules)).toMatchObject({ status: 'False' });
+    expect(healthy(rules)?.message).toContain('1 of 1 rule failed');
+    const teamA = JSON.stringify((await read('PrometheusRule', TEAM_A, 'rules')).status);
+    expect(teamA).not.toContain('labelset');
+    expect(teamA).not.toContain(TEAM_B);
   }, 100_000);
 
   it('writes nothing more while nothing changes class', async () => {
