@@ -10,7 +10,7 @@
  * the shard that reports most (they are the same on a healthy Prometheus), while firing alerts add up: each shard
  * evaluates on the series of its own targets.
  */
-import { errorKind, redactError } from './redact-error.ts';
+import { ErrorTally } from './error-tally.ts';
 
 /** One rule as GET /api/v1/rules reports it (the fields read). */
 export interface EvaluatedRule {
@@ -62,12 +62,12 @@ function baseName(path: string): string {
  */
 export function summariseRules(answers: readonly (readonly EvaluatedGroup[])[], objectOfFile: ReadonlyMap<string, string>): Map<string, RulesSummary> {
   const perShard = answers.map((groups) => {
-    const byObject = new Map<string, { summary: RulesSummary; errors: Map<string, { count: number; example: string }> }>();
+    const byObject = new Map<string, { summary: RulesSummary; errors: ErrorTally }>();
     for (const group of groups) {
       const key = objectOfFile.get(baseName(group.file));
       if (key === undefined) continue;
       let entry = byObject.get(key);
-      if (!entry) byObject.set(key, (entry = { summary: { ...NO_RULE_GROUPS }, errors: new Map() }));
+      if (!entry) byObject.set(key, (entry = { summary: { ...NO_RULE_GROUPS }, errors: new ErrorTally() }));
       const { summary, errors } = entry;
       summary.groups += 1;
       summary.evaluationMilliseconds = Math.max(summary.evaluationMilliseconds, Math.round((group.evaluationTime ?? 0) * 1000));
@@ -77,19 +77,12 @@ export function summariseRules(answers: readonly (readonly EvaluatedGroup[])[], 
         if (rule.health !== 'ok' && rule.health !== 'err') summary.pending += 1;
         if (rule.health !== 'err') continue;
         summary.failing += 1;
-        const text = redactError(rule.lastError ?? '');
-        if (text === '') continue;
-        const kind = errorKind(text);
-        const seen = errors.get(kind);
-        if (seen) {
-          seen.count += 1;
-          if (text < seen.example) seen.example = text;
-        } else errors.set(kind, { count: 1, example: text });
+        errors.add(rule.lastError);
       }
     }
     return new Map([...byObject].map(([key, { summary, errors }]) => {
-      const top = [...errors.entries()].sort(([kindA, a], [kindB, b]) => b.count - a.count || (kindA < kindB ? -1 : kindA > kindB ? 1 : 0))[0];
-      return [key, top ? { ...summary, lastError: top[1].example } : summary];
+      const top = errors.mostFrequent();
+      return [key, top ? { ...summary, lastError: top.example } : summary];
     }));
   });
   const result = new Map<string, RulesSummary>();

@@ -10,7 +10,7 @@
  * names its object exactly; a pool of another form (the platform's `additionalScrapeConfigs`) belongs to no object.
  */
 import type { ScrapeKind } from '@promop/crds';
-import { errorKind, redactError } from './redact-error.ts';
+import { ErrorTally } from './error-tally.ts';
 
 /** One active target as GET /api/v1/targets reports it (the fields read). */
 export interface ActiveTarget {
@@ -72,8 +72,8 @@ interface Tally {
   up: number;
   down: number;
   unknown: number;
-  /** Error kind → the redacted texts of that kind and how many targets have one. */
-  errors: Map<string, { count: number; example: string }>;
+  /** The down targets' errors. */
+  errors: ErrorTally;
 }
 
 /**
@@ -87,28 +87,19 @@ export function summariseTargets(answers: readonly TargetsAnswer[]): Map<string,
       const key = monitorOfScrapePool(target.scrapePool);
       if (key === undefined) continue;
       let tally = tallies.get(key);
-      if (!tally) tallies.set(key, (tally = { active: 0, up: 0, down: 0, unknown: 0, errors: new Map() }));
+      if (!tally) tallies.set(key, (tally = { active: 0, up: 0, down: 0, unknown: 0, errors: new ErrorTally() }));
       tally.active += 1;
       if (target.health === 'up') tally.up += 1;
       else if (target.health === 'down') {
         tally.down += 1;
-        const text = redactError(target.lastError ?? '');
-        if (text === '') continue;
-        const kind = errorKind(text);
-        const seen = tally.errors.get(kind);
-        // The smallest text of a kind is its example: the same targets give the same example in every period.
-        if (seen) {
-          seen.count += 1;
-          if (text < seen.example) seen.example = text;
-        } else tally.errors.set(kind, { count: 1, example: text });
+        tally.errors.add(target.lastError);
       } else tally.unknown += 1;
     }
   }
   const summaries = new Map<string, TargetsSummary>();
   for (const [key, { errors, ...counts }] of tallies) {
-    // The most frequent kind; among equals the smallest kind, so the choice is stable.
-    const top = [...errors.entries()].sort(([kindA, a], [kindB, b]) => b.count - a.count || (kindA < kindB ? -1 : kindA > kindB ? 1 : 0))[0];
-    summaries.set(key, top ? { ...counts, lastError: top[1].example, lastErrorCount: top[1].count } : counts);
+    const top = errors.mostFrequent();
+    summaries.set(key, top ? { ...counts, lastError: top.example, lastErrorCount: top.count } : counts);
   }
   return summaries;
 }
