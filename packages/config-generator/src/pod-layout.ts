@@ -10,6 +10,14 @@ import type { PrometheusWorkloadKind } from '@promop/crds';
  * material its receivers reference (one Secret, so the kubelet swaps configuration and certificates in one step).
  */
 export const ALERTMANAGER_CONFIG_DIR = '/etc/alertmanager/config';
+/** The configuration's file (and key of the generated Secret) in that directory. */
+export const ALERTMANAGER_CONFIG_FILE = 'alertmanager.yaml';
+/**
+ * Where an Alertmanager pod reads the notification templates of `spec.alertmanagerConfiguration.templates`
+ * (prometheus-operator's path). promop copies each into the generated configuration Secret under its key and mounts
+ * that same volume here too, so a template and the configuration naming it reach the pod in one update.
+ */
+export const ALERTMANAGER_TEMPLATES_DIR = '/etc/alertmanager/templates';
 /** Directory of TLS material taken from Secrets/ConfigMaps (the tls-assets Secret is mounted here). */
 export const CERTS_DIR = '/etc/prometheus/certs';
 /** Parent directory of the rule ConfigMap mounts. */

@@ -231,21 +231,31 @@ test('an Alertmanager the instance selector does not match gets no children and 
   expect(service.metadata?.ownerReferences?.map((owner) => owner.name)).not.toContain('foreign');
 }, 60_000);
 
-test('spec.alertmanagerConfiguration: the named AlertmanagerConfig makes the configuration, its global section reads the Alertmanager\'s namespace, and no configSecret is looked for', async () => {
+test('spec.alertmanagerConfiguration: the named AlertmanagerConfig makes the configuration, its global section and templates read the Alertmanager\'s namespace, and no configSecret is looked for', async () => {
   const SLACK = `https://hooks.slack.example/services/${id}`;
+  const TEMPLATE = `{{ define "slack.title" }}${id} {{ .CommonLabels.alertname }}{{ end }}`;
   await world.createSecret(MONITORING, 'slack', { url: SLACK });
+  await world.core.createNamespacedConfigMap({ namespace: MONITORING, body: { metadata: { name: 'notification-templates' }, data: { 'slack.tmpl': TEMPLATE } } });
   await world.createObject('AlertmanagerConfig', MONITORING, 'platform-routing', {
     route: { receiver: 'platform-slack', groupBy: ['alertname'] },
     receivers: [{ name: 'platform-slack', slackConfigs: [{ channel: '#alerts' }] }],
   });
   await world.createObject('Alertmanager', MONITORING, 'toplevel', {
-    replicas: 1, alertmanagerConfiguration: { name: 'platform-routing', global: { slackApiUrl: { name: 'slack', key: 'url' } } },
+    replicas: 1,
+    alertmanagerConfiguration: {
+      name: 'platform-routing', global: { slackApiUrl: { name: 'slack', key: 'url' } }, templates: [{ configMap: { name: 'notification-templates', key: 'slack.tmpl' } }],
+    },
   }, INSTANCE);
   const stored = await eventually(() => readAlertmanager('toplevel'), (alertmanager) => reconciled(alertmanager)?.status === 'True');
   expect(reconciled(stored)?.message).toBeUndefined();
-  const config = load(await generatedConfig('toplevel')) as { global?: Record<string, unknown>; route?: { receiver?: string }; receivers?: { name: string }[] };
+  const config = load(await generatedConfig('toplevel')) as { global?: Record<string, unknown>; route?: { receiver?: string }; receivers?: { name: string }[]; templates?: string[] };
   expect(config.global?.slack_api_url).toBe(SLACK);
   expect(config.route?.receiver).toBe(`${MONITORING}/platform-routing/platform-slack`);
+  // The template is copied into the generated Secret, which the pod also mounts where the configuration names it.
+  expect(config.templates).toEqual(['/etc/alertmanager/templates/slack.tmpl']);
+  const generated = await world.core.readNamespacedSecret({ namespace: MONITORING, name: 'alertmanager-toplevel-generated' });
+  expect(Buffer.from(generated.data?.['slack.tmpl'] ?? '', 'base64').toString('utf8')).toBe(TEMPLATE);
+  expect((await statefulSet('toplevel')).spec?.template.spec?.containers[0]?.volumeMounts).toContainEqual({ name: 'config-volume', mountPath: '/etc/alertmanager/templates', readOnly: true });
   const file = join(mkdtempSync(join(tmpdir(), 'promop-am-')), 'alertmanager.yaml');
   writeFileSync(file, await generatedConfig('toplevel'));
   expect(spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' }).status).toBe(0);

@@ -196,7 +196,54 @@ describe('an alertmanagerConfiguration promop cannot run', () => {
     expect(problemOf(generate({ alertmanagerConfiguration: { name: 'platform' } }, [routeless])).message).toContain('spec.route: is required');
   });
 
-  it('asks for template files, which promop does not mount in the Alertmanager pod', () => {
-    expect(problemOf(generate({ alertmanagerConfiguration: { name: 'platform', templates: [{ configMap: { name: 'templates', key: 'slack.tmpl' } }] } })).path).toBe('spec.alertmanagerConfiguration.templates');
+});
+
+describe('the notification templates of spec.alertmanagerConfiguration', () => {
+  const SLACK = '{{ define "slack.title" }}[{{ .Status | toUpper }}] {{ .CommonLabels.alertname }}{{ end }}';
+  const MAIL = '{{ define "mail.subject" }}{{ len .Alerts }} alerts{{ end }}';
+  const webhookOnly = amcfg('monitoring', 'platform', { route: { receiver: 'default' }, receivers: [{ name: 'default', webhookConfigs: [{ url: 'http://default.example/hook' }] }] });
+  const withTemplates = (templates: unknown[], sources: { secrets?: KeyValueSource[]; configMaps?: KeyValueSource[] } = {}) => generateAlertmanagerConfiguration({
+    alertmanager: alertmanager({ alertmanagerConfiguration: { name: 'platform', templates } }), baseConfig: undefined, alertmanagerConfigs: [webhookOnly], namespaces: NAMESPACES,
+    secrets: sources.secrets ?? [{ namespace: 'monitoring', name: 'templates', data: { 'slack.tmpl': SLACK } }, { namespace: 'team-a', name: 'templates', data: { 'mail.tmpl': 'team-a' } }],
+    configMaps: sources.configMaps ?? [{ namespace: 'monitoring', name: 'templates', data: { 'mail.tmpl': MAIL } }],
+  });
+  const slack = { secret: { name: 'templates', key: 'slack.tmpl' } };
+  const mail = { configMap: { name: 'templates', key: 'mail.tmpl' } };
+
+  it('are listed where prometheus-operator mounts them, once per entry, and copied beside the configuration (the first of a key)', () => {
+    const result = withTemplates([slack, mail, { secret: { name: 'templates', key: 'slack.tmpl' } }]);
+    const text = okText(result);
+    expect((load(text) as { templates: string[] }).templates).toEqual(['/etc/alertmanager/templates/slack.tmpl', '/etc/alertmanager/templates/mail.tmpl', '/etc/alertmanager/templates/slack.tmpl']);
+    expect(result.ok && result.tlsAssets).toEqual({ 'slack.tmpl': SLACK, 'mail.tmpl': MAIL });
+  });
+
+  it('are read by Alertmanager\'s own template reader as the platform wrote them', () => {
+    const result = withTemplates([slack, mail]);
+    if (!result.ok) throw new Error(JSON.stringify(result.problem));
+    const templates = mkdtempSync(join(dir, 'templates-'));
+    for (const [file, content] of Object.entries(result.tlsAssets)) writeFileSync(join(templates, file), content);
+    // The configuration as the pod reads it, its template directory moved here.
+    okText({ ...result, text: result.text.replaceAll('/etc/alertmanager/templates/', `${templates}/`) });
+    const rendered = spawnSync(toolPath('amtool'), ['template', 'render', `--template.glob=${templates}/*.tmpl`, '--template.text={{ template "slack.title" . }} / {{ template "mail.subject" . }}'], { encoding: 'utf8' });
+    // amtool renders with its own sample data: status "alertstatus", two alerts, no common labels.
+    expect({ code: rendered.status, output: rendered.stdout.trim() }).toEqual({ code: 0, output: '[ALERTSTATUS]  / 2 alerts' });
+  });
+
+  it('change the configuration\'s text when only a template changes, so the reload is verified by Alertmanager\'s hash', () => {
+    const before = withTemplates([slack]);
+    const after = withTemplates([slack], { secrets: [{ namespace: 'monitoring', name: 'templates', data: { 'slack.tmpl': `${SLACK}\n` } }] });
+    expect(before.ok && after.ok && before.text !== after.text).toBe(true);
+  });
+
+  it('are read in the Alertmanager\'s namespace only; a missing one is the Alertmanager\'s problem, an optional one is listed without a file', () => {
+    expect(problemOf(withTemplates([slack], { secrets: [{ namespace: 'team-a', name: 'templates', data: { 'slack.tmpl': 'team-a' } }] }))).toEqual({
+      path: 'spec.alertmanagerConfiguration.templates[0].secret', message: 'Secret "templates" not found in namespace "monitoring"',
+    });
+    const optional = withTemplates([{ configMap: { name: 'absent', key: 'x.tmpl', optional: true } }]);
+    expect(optional.ok && [(load(optional.text) as { templates: string[] }).templates, optional.tlsAssets]).toEqual([['/etc/alertmanager/templates/x.tmpl'], {}]);
+  });
+
+  it('cannot take the configuration\'s own file name', () => {
+    expect(problemOf(withTemplates([{ secret: { name: 'templates', key: 'alertmanager.yaml' } }])).path).toBe('spec.alertmanagerConfiguration.templates[0].secret.key');
   });
 });

@@ -14,7 +14,8 @@
  *   rules are the top level's (named `<namespace>/<name>/…` as every AlertmanagerConfig's), `global` is rendered
  *   from the Alertmanager itself, and the teams' selected objects are merged after it as above. That object is never
  *   merged as a team's, and any problem with it or with `global` is the Alertmanager's (the running configuration
- *   stays). `templates` is refused: promop does not mount template files in the Alertmanager pod.
+ *   stays). Its `templates` are copied into the generated Secret (ALERTMANAGER_TEMPLATES_DIR says why) and listed
+ *   under their upstream paths.
  */
 import { createHash } from 'node:crypto';
 import type { Alertmanager, AlertmanagerConfig, LabelSelector } from '@promop/crds';
@@ -36,6 +37,7 @@ import { renderRoute } from './routes.ts';
 import { renderTimeInterval } from './time-intervals.ts';
 import { olderThan } from './alertmanager-version.ts';
 import { renderGlobalConfiguration } from './global-configuration.ts';
+import { ALERTMANAGER_CONFIG_FILE, ALERTMANAGER_TEMPLATES_DIR } from '../pod-layout.ts';
 
 /** The Alertmanager release promop runs when `spec.version` and `spec.image` are unset. */
 export const DEFAULT_ALERTMANAGER_VERSION = '0.35.0';
@@ -133,6 +135,10 @@ export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurati
     const confined = strategy === 'OnNamespace' || (strategy === 'OnNamespaceExceptForAlertmanagerNamespace' && namespace !== owner.namespace);
     const assets: Record<string, string> = {};
     const part = renderAlertmanagerConfig(object, { findings, secrets, confineTo: confined ? namespace : undefined, globals: isRecord(config.global) ? config.global : {}, tlsAssets: assets });
+    // The files share one directory with the platform's templates: a name taken by another content is refused here.
+    for (const [file, content] of Object.entries(assets)) {
+      if (Object.hasOwn(tlsAssets, file) && tlsAssets[file] !== content) findings.problem('spec', `its TLS file ${file} has the name of a notification template of Alertmanager ${owner.namespace}/${owner.name}; use another Secret or key`);
+    }
     verdicts.push(selectedVerdict(resourceRef('AlertmanagerConfig', object), findings.problems, findings.warnings));
     if (findings.problems.length > 0) continue;
     Object.assign(tlsAssets, assets);
@@ -255,9 +261,8 @@ function topLevelConfiguration(
   const global = configuration.global ? renderGlobalConfiguration(configuration.global, { ...context, findings, tlsAssets }) : undefined;
   const [globalProblem] = findings.problems;
   if (globalProblem) return { ok: false, problem: globalProblem };
-  if (configuration.templates !== undefined && configuration.templates.length > 0) {
-    return { ok: false, problem: { path: 'spec.alertmanagerConfiguration.templates', message: 'template files are not supported yet: promop does not mount them in the Alertmanager pod, so Alertmanager would not find them' } };
-  }
+  const templates = templateFiles(configuration.templates ?? [], context);
+  if (!templates.ok) return templates;
   if (!configuration.name) return { ok: false, problem: { path: namePath, message: 'names no AlertmanagerConfig; give the one whose route and receivers make the configuration' } };
   if (!object) {
     return { ok: false, problem: { path: namePath, message: `AlertmanagerConfig ${shownValue(configuration.name)} not found in namespace ${shownValue(context.namespace)} (it must be in the Alertmanager's namespace)` } };
@@ -278,9 +283,37 @@ function topLevelConfiguration(
     inhibit_rules: part.inhibitRules,
     receivers: part.receivers,
     mute_time_intervals: part.timeIntervals,
-    templates: [],
+    templates: templates.paths,
   }, CONFIG_KEY_ORDER, ['templates']);
-  return { ok: true, config, tlsAssets };
+  return { ok: true, config, tlsAssets: { ...tlsAssets, ...templates.files } };
+}
+
+/**
+ * The notification templates as prometheus-operator lists them (a ConfigMap's, then a Secret's, for each entry, at
+ * ALERTMANAGER_TEMPLATES_DIR/<key>) and their contents, file name → text, read in the Alertmanager's namespace. Two
+ * entries of one key give one file, the first's, as upstream's projected volume does. A template promop cannot read
+ * is a problem (upstream's pod would not start); an optional one that does not exist is listed without a file,
+ * which Alertmanager reads as a pattern matching nothing.
+ */
+function templateFiles(
+  templates: NonNullable<NonNullable<Alertmanager['spec']>['alertmanagerConfiguration']>['templates'] & {},
+  context: { namespace: string; secrets: SecretStore },
+): { ok: true; paths: string[]; files: Record<string, string> } | { ok: false; problem: FieldProblem } {
+  const paths: string[] = [];
+  const files: Record<string, string> = {};
+  for (const [index, template] of templates.entries()) {
+    const sources = [['configMap', template.configMap], ['secret', template.secret]] as const;
+    for (const [source, ref] of sources) {
+      if (!ref) continue;
+      const path = `spec.alertmanagerConfiguration.templates[${index}].${source}`;
+      if (ref.key === ALERTMANAGER_CONFIG_FILE) return { ok: false, problem: { path: `${path}.key`, message: `${ALERTMANAGER_CONFIG_FILE} is the configuration's own file name in the pod; give the template another key` } };
+      const read = source === 'secret' ? context.secrets.secretKey(context.namespace, ref, path) : context.secrets.configMapKey(context.namespace, ref, path);
+      if (!read.ok) return read;
+      paths.push(`${ALERTMANAGER_TEMPLATES_DIR}/${ref.key}`);
+      if (read.value !== undefined && !Object.hasOwn(files, ref.key)) files[ref.key] = read.value;
+    }
+  }
+  return { ok: true, paths, files };
 }
 
 /**

@@ -58,6 +58,13 @@ describe('the Alertmanager StatefulSet', () => {
     expect(statefulSet.metadata?.ownerReferences).toEqual([{ apiVersion: 'monitoring.coreos.com/v1', kind: 'Alertmanager', name: 'main', uid: 'uid-main', controller: true, blockOwnerDeletion: true }]);
   });
 
+  it('mounts the generated Secret where upstream mounts notification templates too, only when the configuration has some', () => {
+    const mounts = (spec: NonNullable<Alertmanager['spec']>) => buildAlertmanagerStatefulSet(alertmanager('main', spec), 'abc').spec?.template.spec?.containers[0]?.volumeMounts;
+    const templates = { name: 'config-volume', mountPath: '/etc/alertmanager/templates', readOnly: true };
+    expect(mounts({ alertmanagerConfiguration: { name: 'platform', templates: [{ secret: { name: 'templates', key: 'slack.tmpl' } }] } })).toContainEqual(templates);
+    expect(mounts({ alertmanagerConfiguration: { name: 'platform' } })).not.toContainEqual(templates);
+  });
+
   it('rolls the pods of a listenLocal Alertmanager, which promop cannot call, by the configuration\'s hash in the template', () => {
     const local = buildAlertmanagerStatefulSet(alertmanager('main', { listenLocal: true }), 'f00d');
     expect(local.spec?.template.metadata?.annotations?.[ROLLING_CONFIG_HASH_ANNOTATION]).toBe('f00d');

@@ -12,7 +12,7 @@ import type {
   V1Container, V1OwnerReference, V1PersistentVolumeClaim, V1PodSecurityContext, V1ResourceRequirements, V1Secret, V1Service, V1StatefulSet,
   V1Volume, V1VolumeMount,
 } from '@kubernetes/client-node';
-import { ALERTMANAGER_CONFIG_DIR, DEFAULT_ALERTMANAGER_VERSION } from '@promop/config-generator';
+import { ALERTMANAGER_CONFIG_DIR, ALERTMANAGER_CONFIG_FILE, ALERTMANAGER_TEMPLATES_DIR, DEFAULT_ALERTMANAGER_VERSION } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type Alertmanager } from '@promop/crds';
 import { asEmbedded } from '../workload/embedded-field.ts';
 import { passedThroughPodFields } from '../workload/pod-fields.ts';
@@ -23,7 +23,7 @@ import { base64Data } from '../workload/secret-size.ts';
 /** The governing Service of every Alertmanager of a namespace, as prometheus-operator names it. */
 export const ALERTMANAGER_SERVICE_NAME = 'alertmanager-operated';
 /** Key of the configuration in the platform's configSecret and in the generated Secret. */
-export const ALERTMANAGER_CONFIG_KEY = 'alertmanager.yaml';
+export const ALERTMANAGER_CONFIG_KEY = ALERTMANAGER_CONFIG_FILE;
 /** Pod template annotation of a listenLocal Alertmanager: the hash of the configuration, so a new one rolls the pods. */
 export const ROLLING_CONFIG_HASH_ANNOTATION = 'promop.prometheus.io/alertmanager-config-hash';
 
@@ -164,6 +164,8 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
   volumes.push(...asEmbedded<V1Volume[]>(spec.volumes ?? []));
   const mounts: V1VolumeMount[] = [
     { name: 'config-volume', mountPath: CONFIG_DIR, readOnly: true },
+    // The generated Secret holds the notification templates too: the same volume where upstream mounts them.
+    ...(spec.alertmanagerConfiguration?.templates?.length ? [{ name: 'config-volume', mountPath: ALERTMANAGER_TEMPLATES_DIR, readOnly: true }] : []),
     { name: storageName, mountPath: STORAGE_DIR, ...(claimTemplate && !spec.storage?.disableMountSubPath ? { subPath: 'alertmanager-db' } : {}) },
     ...(spec.secrets ?? []).map((secret) => ({ name: `secret-${secret}`, mountPath: `/etc/alertmanager/secrets/${secret}`, readOnly: true })),
     ...(spec.configMaps ?? []).map((configMap) => ({ name: `configmap-${configMap}`, mountPath: `/etc/alertmanager/configmaps/${configMap}`, readOnly: true })),

@@ -65,7 +65,7 @@ export function renderAlertmanagerConfiguration(alertmanager: Alertmanager, sour
 
 /**
  * The Secrets and ConfigMaps (`namespace/name`) the configurations of `alertmanagers` are built from: each one's
- * configSecret and the Secrets of its `alertmanagerConfiguration.global` (its own namespace), and what the
+ * configSecret and the Secrets and ConfigMaps of its `alertmanagerConfiguration.global` and `templates` (its own namespace), and what the
  * AlertmanagerConfigs reference (each in its own namespace). Nothing else of an Alertmanager is read. `memo`
  * keeps the references of unchanged AlertmanagerConfigs between calls.
  */
@@ -77,9 +77,9 @@ export function alertmanagerReferences(
   const configMaps = new Set(found.configMaps);
   for (const each of alertmanagers) {
     secrets.add(`${each.metadata.namespace}/${alertmanagerConfigSecretName(each)}`);
-    const global = each.spec?.alertmanagerConfiguration?.global;
-    if (!global) continue;
-    const globalOnly = { ...each, spec: { alertmanagerConfiguration: { global } } } as Alertmanager;
+    const { global, templates } = each.spec?.alertmanagerConfiguration ?? {};
+    if (!global && !templates?.length) continue;
+    const globalOnly = { ...each, spec: { alertmanagerConfiguration: { global, templates } } } as Alertmanager;
     const ofGlobal = referencedObjects({ alertmanagers: [globalOnly] });
     for (const key of ofGlobal.secrets) secrets.add(key);
     for (const key of ofGlobal.configMaps) configMaps.add(key);
