@@ -24,6 +24,7 @@ import { KINDS, PLURALS, PROMETHEUS_SELECTED_KINDS, PROMETHEUS_WORKLOAD_KINDS, t
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError } from '../kube/index.ts';
 import { prometheusPodUrl, type PrometheusClient } from '../prometheus-client/index.ts';
+import { forEachBounded } from '../reconcile/bounded-parallel.ts';
 import { shardCount } from '../reconcile/prometheus-status.ts';
 import type { ReconcilerCaches, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { podCallability, podsOfShard, type PodNetworks } from '../reload/index.ts';
@@ -34,6 +35,11 @@ import { NO_TARGETS, summariseTargets, type TargetsAnswer, type TargetsSummary }
 
 /** The default period between two reads of every Prometheus. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 30_000;
+/**
+ * Health writes in flight at once: after a Prometheus restarts every one of its objects changes class together, and
+ * one write at a time would take longer than a period (the verdict recorder's bound, for the same reason).
+ */
+const STATUS_WRITES_IN_FLIGHT = 16;
 /** At most one health write per object in this time. */
 export const MIN_HEALTH_WRITE_INTERVAL_MS = 60_000;
 
@@ -177,12 +183,12 @@ export class HealthReporter {
     if (health.size === 0) return;
     const now = this.#now();
     const minInterval = this.#options.minWriteIntervalMs ?? MIN_HEALTH_WRITE_INTERVAL_MS;
+    const writes: { kind: PrometheusSelectedKind; resource: ConfigResource; status: ConfigResourceStatus; key: string }[] = [];
     for (const kind of PROMETHEUS_SELECTED_KINDS) {
       if (this.#undeclared.has(kind)) continue;
       const role = KINDS[kind].role;
       const resources = this.#options.caches[KINDS[kind].list].list() as readonly ConfigResource[];
       for (const resource of resources) {
-        if (this.#stopped) return;
         const bindings = resource.status?.bindings;
         if (!bindings || bindings.length === 0) continue;
         const key = `${kind}/${resource.metadata.namespace}/${resource.metadata.name}`;
@@ -206,9 +212,12 @@ export class HealthReporter {
         if (!changed) continue;
         const last = this.#lastWrite.get(key);
         if (last !== undefined && now.getTime() - last < minInterval) continue;
-        await this.#write(kind, resource, { ...resource.status, bindings: next }, key, now.getTime());
+        writes.push({ kind, resource, status: { ...resource.status, bindings: next }, key });
       }
     }
+    await forEachBounded(writes, STATUS_WRITES_IN_FLIGHT, async ({ kind, resource, status, key }) => {
+      if (!this.#stopped && !this.#undeclared.has(kind)) await this.#write(kind, resource, status, key, now.getTime());
+    });
     // Forget the write times of objects that are gone (the map stays the size of the cluster).
     if (this.#lastWrite.size > 0) {
       const present = new Set(PROMETHEUS_SELECTED_KINDS.flatMap((kind) =>
