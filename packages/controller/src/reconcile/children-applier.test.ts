@@ -124,6 +124,19 @@ describe('the children applier', () => {
     expect(retaining.cluster.caches.ownedStatefulSets.get('prometheus-main-shard-1', 'monitoring')?.metadata?.annotations?.[DELETION_DEADLINE_ANNOTATION]).toBeUndefined();
   });
 
+  it('writes the web config Secret before the StatefulSet, and deletes it once the Prometheus has no web config', async () => {
+    const { cluster, applier } = setUp();
+    const webConfig = secret('prometheus-main-web-config', 'tls_server_config: {}');
+    await applier.apply(KEY, prometheus(), { ...desired(1), webConfig }, log);
+    expect(cluster.writesTo('child').map((w) => `${w.kind}/${w.name}`)).toEqual([
+      'ConfigMap/prometheus-main-rulefiles-0', 'Secret/prometheus-main-tls-assets-0', 'Secret/prometheus-main-web-config', 'Secret/prometheus-main',
+      'StatefulSet/prometheus-main',
+    ]);
+    const written = cluster.writes.length;
+    await applier.deleteLeftovers(KEY, prometheus(), desired(1), log);
+    expect(cluster.writes.slice(written).map(opOf)).toEqual(['delete Secret/prometheus-main-web-config']);
+  });
+
   it('a failed write names the child in `.child`', async () => {
     const { cluster, applier } = setUp();
     cluster.fail = (write) => (write.to === 'child' && write.kind === 'StatefulSet' ? new Error('refused') : undefined);

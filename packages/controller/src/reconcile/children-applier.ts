@@ -10,7 +10,7 @@ import type { V1ObjectMeta, V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ChildKind } from '../kube/index.ts';
 import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
-import { MANAGED_BY, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, type PrometheusWorkload } from '../workload/index.ts';
+import { MANAGED_BY, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, webConfigSecretName, type PrometheusWorkload } from '../workload/index.ts';
 import { forEachBounded } from './bounded-parallel.ts';
 import { nameOf } from './child-metadata.ts';
 import { ChildWrites } from './child-writes.ts';
@@ -98,6 +98,8 @@ export class ChildrenApplier {
       if ((await writes.writeData('ConfigMap', configMap, known, log)).changed) changed(allShards);
     });
     if ((await writes.writeData('Secret', desired.tlsAssets, known, log)).changed) changed(allShards);
+    // Before the StatefulSet that mounts it (a pod would wait for it); a new file changes the pod template too.
+    if (desired.webConfig) await writes.writeData('Secret', desired.webConfig, known, log);
     // Scrape files before the prometheus.yaml that names them, so the new names mostly find their files; a kubelet
     // sync between the writes can still show a mix (one slot's jobs missing), which verification sees and waits out.
     const scrapeSecrets = desired.scrapeSecrets.flatMap((secrets, shard) => secrets.map((secret) => ({ shard, secret })));
@@ -182,7 +184,10 @@ export class ChildrenApplier {
     const { caches, children } = this.#deps;
     const known = this.#knownOf(key);
     const { name, namespace, uid } = prometheus.metadata;
-    const wanted = new Set([...desired.ruleConfigMaps, desired.tlsAssets, ...desired.scrapeSecrets.flat(), ...desired.configSecrets, ...desired.statefulSets].map(nameOf));
+    const wanted = new Set([
+      ...desired.ruleConfigMaps, desired.tlsAssets, ...(desired.webConfig ? [desired.webConfig] : []), ...desired.scrapeSecrets.flat(), ...desired.configSecrets,
+      ...desired.statefulSets,
+    ].map(nameOf));
     // Only objects whose controller is this Prometheus: a same-named child of a deleted-and-recreated one is the
     // garbage collector's, not ours.
     const leftover = (meta: V1ObjectMeta | undefined) =>
@@ -204,6 +209,9 @@ export class ChildrenApplier {
         .map((s): [ChildKind, string] => ['StatefulSet', nameOf(s)]),
       ...caches.ownedSecrets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && s.metadata.labels[SHARD_LABEL] !== undefined && leftover(s.metadata))
         .filter((s) => !retainedShards.has(s.metadata?.labels?.[SHARD_LABEL] ?? ''))
+        .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
+      // The web config Secret once neither spec.web.tlsConfig nor spec.web.httpConfig is set.
+      ...caches.ownedSecrets.list(namespace).filter((s) => nameOf(s) === webConfigSecretName(prometheus) && leftover(s.metadata))
         .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
       ...caches.ownedConfigMaps.list(namespace).filter((c) => c.metadata?.labels?.[RULE_CONFIGMAP_PROMETHEUS_LABEL] === name && leftover(c.metadata))
         .map((c): [ChildKind, string] => ['ConfigMap', nameOf(c)]),

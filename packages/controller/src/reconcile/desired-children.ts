@@ -3,11 +3,11 @@
  * every one of them, or every problem the builders found, in which case nothing is applied (the running
  * configuration stays).
  */
-import type { GeneratorOutput } from '@promop/config-generator';
+import { parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
 import type { V1ConfigMap, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import {
-  buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret, workloadKind,
-  type PrometheusWorkload, type ScrapeSecretMemo,
+  buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret, buildWebConfigSecret,
+  webConfigOf, workloadKind, type PrometheusWorkload, type ScrapeSecretMemo,
 } from '../workload/index.ts';
 import { shardRetentionProblems } from './shard-retention.ts';
 
@@ -15,6 +15,8 @@ import { shardRetentionProblems } from './shard-retention.ts';
 export interface DesiredChildren {
   ruleConfigMaps: V1ConfigMap[];
   tlsAssets: V1Secret;
+  /** `<prefix>-<name>-web-config`; undefined when the Prometheus sets neither `web.tlsConfig` nor `web.httpConfig`. */
+  webConfig?: V1Secret;
   /** Per shard, the Secrets of its scrape files (empty when its jobs are inline). */
   scrapeSecrets: V1Secret[][];
   configSecrets: V1Secret[];
@@ -31,6 +33,10 @@ export function buildChildren(prometheus: PrometheusWorkload, output: GeneratorO
   const statefulSets = buildStatefulSets(prometheus, output);
   const problems = [...[tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems)), ...shardRetentionProblems(prometheus)];
   if (!tlsAssets.ok || !configSecrets.ok || !statefulSets.ok || problems.length > 0) return { ok: false, problems };
+  // buildStatefulSets has refused an unparseable version and a web config it cannot build.
+  const version = parsePrometheusVersion(prometheus.spec?.version ?? undefined)!;
+  const webConfig = webConfigOf(prometheus, version);
+  const webConfigSecret = webConfig.ok && webConfig.value ? buildWebConfigSecret(prometheus, webConfig.value) : undefined;
   // The shared Service is owned by every Prometheus of the namespace (non-controller ownerReferences), so the
   // garbage collector removes it only with the last one. Deleted ones are left out, and so are those that name their
   // own governing Service in spec.serviceName (prometheus-operator creates no prometheus-operated for them).
@@ -42,6 +48,7 @@ export function buildChildren(prometheus: PrometheusWorkload, output: GeneratorO
     value: {
       ruleConfigMaps: buildRuleConfigMaps(prometheus, output),
       tlsAssets: tlsAssets.value,
+      ...(webConfigSecret ? { webConfig: webConfigSecret } : {}),
       scrapeSecrets: buildScrapeSecrets(prometheus, output, scrapeSecretMemo),
       configSecrets: configSecrets.value,
       service: serviceOwners.length > 0 ? buildGoverningService(prometheus.metadata.namespace, serviceOwners, workloadKind(prometheus)) : undefined,

@@ -1,12 +1,17 @@
 /**
  * The Kubernetes objects promop applies for one Prometheus, built by pure functions from the Prometheus object
- * and the generator's output: config Secrets (one per shard) and their scrape Secrets, the TLS assets Secret, rule
- * ConfigMaps, the governing Service and one StatefulSet per shard. No I/O; the controller applies them.
+ * and the generator's output: config Secrets (one per shard) and their scrape Secrets, the TLS assets Secret, the
+ * web config Secret, rule ConfigMaps, the governing Service and one StatefulSet per shard. No I/O; the controller
+ * applies them.
  */
 export type { BuildResult } from './build-result.ts';
 export { buildConfigSecrets } from './config-secret.ts';
 export { buildScrapeSecrets, type ScrapeSecretMemo } from './scrape-secrets.ts';
 export { buildTlsAssetsSecret } from './tls-assets-secret.ts';
+export {
+  CLIENT_CERT_REQUIRED, WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, buildWebConfigSecret, webConfigOf,
+  webConfigSecretName, type WebConfig, type WebTlsReference,
+} from './web-config.ts';
 export { buildRuleConfigMaps } from './rule-configmaps.ts';
 export { buildGoverningService, GOVERNING_SERVICE_NAME } from './governing-service.ts';
 export { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';

@@ -4,13 +4,14 @@
  * prometheus-operator's (`config`, `tls-assets`, `prometheus-<name>-db`, `secret-<s>`, `configmap-<c>`, one per
  * rule ConfigMap), because users' extra containers mount them by name (e.g. a Thanos sidecar mounting the db).
  */
-import { createHash } from 'node:crypto';
 import type { V1PersistentVolumeClaim, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import {
   CERTS_DIR, CONFIG_DIR, RULES_DIR, SCRAPE_FILE_SLOTS, STORAGE_DIR, mountedRuleConfigMapNames, prefixedName, tlsAssetsSecretName,
 } from '@promop/config-generator';
 import { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
 import { asEmbedded } from './embedded-field.ts';
+import { volumeName } from './volume-name.ts';
+import { webConfigVolumes, type WebConfig } from './web-config.ts';
 import { configSecretName, scrapeSecretName } from './shard-names.ts';
 import { workloadKind, type PrometheusWorkload, type WorkloadKind } from './workload-kind.ts';
 
@@ -18,19 +19,6 @@ import { workloadKind, type PrometheusWorkload, type WorkloadKind } from './work
 export { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
 /** Sub path of the data volume when `spec.storage` is set, as prometheus-operator (existing PVCs keep their layout). */
 export const STORAGE_SUB_PATH = 'prometheus-db';
-
-/** Kubernetes volume names are DNS labels: at most 63 characters. */
-const MAX_VOLUME_NAME = 63;
-
-/**
- * A volume name from an object name: the name itself when it fits, else a prefix and a hash of the whole name,
- * so that `...-rulefiles-0` and `...-rulefiles-1` of a long Prometheus name stay distinct.
- */
-function volumeName(name: string): string {
-  if (name.length <= MAX_VOLUME_NAME) return name;
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
-  return `${name.slice(0, MAX_VOLUME_NAME - 9).replace(/-+$/, '')}-${hash}`;
-}
 
 /** The default name of the TSDB volume (and of its PersistentVolumeClaim template). */
 export function storageVolumeName(prometheusName: string, kind: WorkloadKind = 'Prometheus'): string {
@@ -81,13 +69,14 @@ function configVolume(prometheusName: string, shard: number, kind: WorkloadKind)
 
 /**
  * Volumes and mounts of shard `shard`, in prometheus-operator's order: config, tls-assets, `spec.secrets`,
- * `spec.configMaps`, rule ConfigMaps, storage, then `spec.volumes` / `spec.volumeMounts` as given.
+ * `spec.configMaps`, rule ConfigMaps, the web config file and the TLS material it names (web-config.ts), storage,
+ * then `spec.volumes` / `spec.volumeMounts` as given.
  * The config volume (configVolume) is mounted whole (no subPath) so the kubelet updates the files in place before
  * promop reloads Prometheus. A PrometheusAgent mounts no rule ConfigMaps (it evaluates no rules, as upstream's agent
  * pod). Rule ConfigMaps are `optional`: the padded names (at least three, see
  * mountedRuleConfigMapNames) may not exist, and a missing one is an empty directory instead of a stuck pod.
  */
-export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleConfigMapCount: number): PodVolumes {
+export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleConfigMapCount: number, webConfig?: WebConfig): PodVolumes {
   const name = prometheus.metadata.name;
   const kind = workloadKind(prometheus);
   const spec: Spec = prometheus.spec ?? {};
@@ -115,6 +104,11 @@ export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleCo
     const volume = volumeName(ruleConfigMap);
     volumes.push({ name: volume, configMap: { name: ruleConfigMap, optional: true } });
     mounts.push({ name: volume, mountPath: `${RULES_DIR}/${ruleConfigMap}`, readOnly: true });
+  }
+  if (webConfig) {
+    const web = webConfigVolumes(prometheus, webConfig);
+    volumes.push(...web.volumes);
+    mounts.push(...web.mounts);
   }
   const data = storage(name, kind, spec);
   volumes.push(...data.volumes, ...asEmbedded<V1Volume[]>(spec.volumes ?? []));

@@ -51,7 +51,7 @@ interface Flag {
 }
 
 /** The flags promop sets, before `additionalArgs`. */
-function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion): Flag[] {
+function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion, webConfigFile: string | undefined): Flag[] {
   const spec: Spec = workload.spec ?? {};
   const agent = isAgent(workload);
   const flags: Flag[] = [
@@ -78,6 +78,8 @@ function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion): 
   if (spec.web?.pageTitle) flags.push({ name: 'web.page-title', value: spec.web.pageTitle });
   if (spec.web?.maxConnections !== undefined) flags.push({ name: 'web.max-connections', value: String(spec.web.maxConnections) });
   if (spec.listenLocal) flags.push({ name: 'web.listen-address', value: `127.0.0.1:${PROMETHEUS_PORT}` });
+  // Last, where prometheus-operator appends it.
+  if (webConfigFile !== undefined) flags.push({ name: 'web.config.file', value: webConfigFile });
   return flags;
 }
 
@@ -122,13 +124,14 @@ function settingName(flag: string): string {
 }
 
 /**
- * The Prometheus container's args: promop's flags, then `spec.additionalArgs` (`{name, value?}`, name without
+ * The Prometheus container's args: promop's flags (`--web.config.file=<webConfigFile>` when the Prometheus has a
+ * web config, see web-config.ts), then `spec.additionalArgs` (`{name, value?}`, name without
  * the leading `--`). An additional argument that would set a flag promop sets is a problem, as in
  * prometheus-operator: a second `--config.file` would silently win and break reloads.
  */
-export function prometheusArgs(workload: PrometheusWorkload, version: PrometheusVersion): BuildResult<string[]> {
+export function prometheusArgs(workload: PrometheusWorkload, version: PrometheusVersion, webConfigFile?: string): BuildResult<string[]> {
   const spec: Spec = workload.spec ?? {};
-  const flags = promopFlags(workload, version);
+  const flags = promopFlags(workload, version, webConfigFile);
   const managed = new Set(flags.map((flag) => settingName(flag.name)));
   const problems: FieldProblem[] = [];
   (spec.additionalArgs ?? []).forEach((argument, index) => {

@@ -40,13 +40,15 @@ function probePath(spec: Spec, endpoint: string): string {
 /**
  * Startup, readiness and liveness probes with prometheus-operator's timings. The startup probe allows
  * `maximumStartupDurationSeconds` (default 15 min) for WAL replay. With `listenLocal` the kubelet cannot reach
- * 127.0.0.1 inside the pod, so the probes run wget (in the Prometheus image) in the container instead.
+ * 127.0.0.1 inside the pod, so the probes run wget (in the Prometheus image) in the container instead. `scheme` is
+ * `https` when Prometheus serves HTTPS (web-config.ts), as prometheus-operator switches its probes.
  */
-function probes(spec: Spec, portName: string): Pick<V1Container, 'startupProbe' | 'readinessProbe' | 'livenessProbe'> {
+function probes(spec: Spec, portName: string, scheme: 'http' | 'https'): Pick<V1Container, 'startupProbe' | 'readinessProbe' | 'livenessProbe'> {
   const handler = (endpoint: string): V1Probe =>
     spec.listenLocal
-      ? { exec: { command: ['sh', '-c', `wget -q -O /dev/null http://127.0.0.1:${PROMETHEUS_PORT}${probePath(spec, endpoint)}`] } }
-      : { httpGet: { path: probePath(spec, endpoint), port: portName, scheme: 'HTTP' } };
+      ? { exec: { command: ['sh', '-c', `wget -q -O /dev/null ${scheme}://127.0.0.1:${PROMETHEUS_PORT}${probePath(spec, endpoint)}`] } }
+      // The kubelet does not verify the serving certificate of an HTTPS probe (and presents no client certificate).
+      : { httpGet: { path: probePath(spec, endpoint), port: portName, scheme: scheme === 'https' ? 'HTTPS' : 'HTTP' } };
   const startupPeriod = 15;
   const startupFailures = Math.ceil((spec.maximumStartupDurationSeconds ?? 900) / startupPeriod);
   return {
@@ -61,7 +63,7 @@ function probes(spec: Spec, portName: string): Pick<V1Container, 'startupProbe' 
  * external label as `${POD_NAME}` and Prometheus expands it (see docs/compatibility.md). Root filesystem
  * read-only: everything Prometheus writes goes to the data volume.
  */
-export function prometheusContainer(spec: Spec, version: PrometheusVersion, args: string[], mounts: V1VolumeMount[]): V1Container {
+export function prometheusContainer(spec: Spec, version: PrometheusVersion, args: string[], mounts: V1VolumeMount[], scheme: 'http' | 'https' = 'http'): V1Container {
   const portName = spec.portName || WEB_PORT_NAME;
   return {
     name: PROMETHEUS_CONTAINER_NAME,
@@ -70,7 +72,7 @@ export function prometheusContainer(spec: Spec, version: PrometheusVersion, args
     args,
     env: [{ name: POD_NAME_ENV, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
     ...(spec.listenLocal ? {} : { ports: [{ name: portName, containerPort: PROMETHEUS_PORT, protocol: 'TCP' }] }),
-    ...probes(spec, portName),
+    ...probes(spec, portName, scheme),
     ...(spec.resources ? { resources: asEmbedded<V1ResourceRequirements>(spec.resources) } : {}),
     securityContext: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
     terminationMessagePolicy: 'FallbackToLogsOnError',

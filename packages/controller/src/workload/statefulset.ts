@@ -19,6 +19,7 @@ import { PROMETHEUS_CONTAINER_NAME, mergeContainers, prometheusContainer } from 
 import { podVolumes } from './pod-volumes.ts';
 import { passedThroughPodFields } from './pod-fields.ts';
 import { statefulSetName } from './shard-names.ts';
+import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webConfigHash, webConfigOf } from './web-config.ts';
 
 /** Grace period when `spec.terminationGracePeriodSeconds` is unset: Prometheus may need minutes to flush. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 600;
@@ -55,12 +56,16 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
   const spec: Spec = prometheus.spec ?? {};
   const naming = namingOf(prometheus);
   const version = output.version;
-  const args = prometheusArgs(prometheus, version);
+  const webConfig = webConfigOf(prometheus, version);
+  if (!webConfig.ok) return webConfig;
+  const web = webConfig.value;
+  const args = prometheusArgs(prometheus, version, web ? `${WEB_CONFIG_DIR}/${WEB_CONFIG_FILE_NAME}` : undefined);
   if (!args.ok) return args;
+  const scheme = web?.https ? 'https' : 'http';
   const statefulSets = output.configs.map((_config, shard) => {
     const selector = shardSelectorLabels(name, shard, naming.kind);
-    const volumes = podVolumes(prometheus, shard, output.ruleConfigMaps.length);
-    const containers = mergeContainers([prometheusContainer(spec, version, args.value, volumes.mounts)], asEmbedded<V1Container[]>(spec.containers ?? []));
+    const volumes = podVolumes(prometheus, shard, output.ruleConfigMaps.length, web);
+    const containers = mergeContainers([prometheusContainer(spec, version, args.value, volumes.mounts, scheme)], asEmbedded<V1Container[]>(spec.containers ?? []));
     const statefulSet: V1StatefulSet = {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
@@ -85,7 +90,11 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
           metadata: {
             // Our labels last: the selector must match whatever podMetadata says.
             labels: { ...spec.podMetadata?.labels, ...selector, 'app.kubernetes.io/version': `${version.major}.${version.minor}.${version.patch}` },
-            annotations: { 'kubectl.kubernetes.io/default-container': PROMETHEUS_CONTAINER_NAME, ...spec.podMetadata?.annotations },
+            annotations: {
+              'kubectl.kubernetes.io/default-container': PROMETHEUS_CONTAINER_NAME,
+              ...spec.podMetadata?.annotations,
+              ...(web ? { [WEB_CONFIG_HASH_ANNOTATION]: webConfigHash(web) } : {}),
+            },
           },
           spec: {
             ...passedThroughPodFields(spec),

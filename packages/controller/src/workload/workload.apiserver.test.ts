@@ -4,7 +4,7 @@
  * controller creates the pods, and the garbage collector removes everything once the Prometheus is deleted.
  */
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, type V1StatefulSet } from '@kubernetes/client-node';
-import { SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_SLOTS, generate, type GeneratorOutput } from '@promop/config-generator';
+import { SCRAPE_FILE_MAX_BYTES, SCRAPE_FILE_SLOTS, generate, parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
 import { GROUP, PLURALS, VERSION, type Prometheus } from '@promop/crds';
 import { applyCrds, ensureNamespace, untilServed, sharedTestEnv } from '@promop/testkit';
 import { buildConfigSecrets } from './config-secret.ts';
@@ -13,6 +13,7 @@ import { buildRuleConfigMaps } from './rule-configmaps.ts';
 import { buildScrapeSecrets } from './scrape-secrets.ts';
 import { buildStatefulSets } from './statefulset.ts';
 import { buildTlsAssetsSecret } from './tls-assets-secret.ts';
+import { buildWebConfigSecret, webConfigOf } from './web-config.ts';
 
 const NAMESPACE = 'workload-builders';
 const target = { group: GROUP, version: VERSION, namespace: NAMESPACE, plural: PLURALS.Prometheus };
@@ -155,4 +156,31 @@ describe('a Prometheus with two shards, as the API server sees what promop build
     const gone = await eventually(async () => (await remaining()).length === 0, 80_000);
     expect(gone ? [] : await remaining()).toEqual([]);
   }, 120_000);
+});
+
+describe('a Prometheus serving HTTPS (spec.web.tlsConfig), as the API server sees it and what promop builds for it', () => {
+  it('keeps every web field, and accepts the web config Secret and the StatefulSet mounting it, probing over HTTPS', async () => {
+    const web = {
+      tlsConfig: {
+        cert: { secret: { name: 'web-tls', key: 'tls.crt' } }, keySecret: { name: 'web-tls', key: 'tls.key' },
+        client_ca: { configMap: { name: 'clients-with-a-long-name-for-a-configmap-holding-the-ca', key: 'ca.crt' } },
+        clientAuthType: 'RequireAndVerifyClientCert', minVersion: 'TLS12', cipherSuites: ['TLS_AES_128_GCM_SHA256'], preferServerCipherSuites: true,
+        curvePreferences: ['X25519'],
+      },
+      httpConfig: { http2: true, headers: { xFrameOptions: 'SameOrigin', contentSecurityPolicy: "default-src 'self'" } },
+    };
+    const prometheus = await createPrometheus('https', { serviceMonitorSelector: {}, web });
+    expect(prometheus.spec?.web).toEqual(web);
+    const built = webConfigOf(prometheus, parsePrometheusVersion(prometheus.spec?.version ?? undefined)!);
+    if (!built.ok || !built.value) throw new Error(JSON.stringify(built));
+    const secret = await core.createNamespacedSecret({ namespace: NAMESPACE, body: buildWebConfigSecret(prometheus, built.value), dryRun: 'All' });
+    expect(secret.metadata?.name).toBe('prometheus-https-web-config');
+    const [statefulSet] = await createAll(prometheus, render(prometheus), 'All');
+    const pod = statefulSet!.spec!.template.spec!;
+    expect(pod.containers[0]?.readinessProbe?.httpGet?.scheme).toBe('HTTPS');
+    expect(pod.volumes?.filter((volume) => volume.name.startsWith('web-config')).map((volume) => volume.name)).toEqual([
+      'web-config', 'web-config-tls-secret-key-web-tls', 'web-config-tls-secret-cert-web-tls', expect.stringMatching(/^web-config-tls-configmap-client-ca-clients-with-a-long-[0-9a-f]{8}$/),
+    ]);
+    await custom.deleteNamespacedCustomObject({ ...target, name: 'https' });
+  });
 });

@@ -5,7 +5,7 @@
  */
 import {
   bool, byteSize, count, duration, durationWithDefault, embedded, embeddedList, embeddedObjectMetadataSchema,
-  labelSelectorSchema, oneOf, secretKeySelectorSchema, str, stringList, stringMap,
+  labelSelectorSchema, oneOf, secretKeySelectorSchema, secretOrConfigMapSchema, str, stringList, stringMap,
 } from './common.ts';
 import { alertingSpecSchema } from './alerting.ts';
 import { apiServerConfigSchema } from './api-server-config.ts';
@@ -69,6 +69,53 @@ const querySpecSchema = {
   },
 } as const;
 
+/**
+ * HTTPS of the Prometheus web server (prometheus-operator's WebTLSConfig), written into the web config file that
+ * Prometheus' exporter-toolkit reads. The string fields are free text as upstream's; promop checks their values
+ * when it reconciles (workload/web-config.ts), since a value exporter-toolkit refuses stops Prometheus from starting.
+ */
+const webTlsConfigSchema = {
+  type: 'object',
+  description: 'Serve HTTPS: certificate and key from a Secret/ConfigMap or from files in the container.',
+  additionalProperties: false,
+  properties: {
+    cert: secretOrConfigMapSchema,
+    certFile: str('Path of the serving certificate in the Prometheus container (instead of cert).'),
+    keySecret: secretKeySelectorSchema,
+    keyFile: str('Path of the private key in the Prometheus container (instead of keySecret).'),
+    client_ca: secretOrConfigMapSchema,
+    clientCAFile: str('Path of the CA that verifies client certificates, in the Prometheus container (instead of client_ca).'),
+    clientAuthType: str('Client certificate policy: NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven or RequireAndVerifyClientCert.'),
+    minVersion: str('Oldest TLS version accepted (TLS10, TLS11, TLS12, TLS13).'),
+    maxVersion: str('Newest TLS version accepted (TLS10, TLS11, TLS12, TLS13).'),
+    cipherSuites: stringList('Cipher suites for TLS 1.2 and older, by Go name (default: Go\'s).'),
+    preferServerCipherSuites: bool('Prefer the server\'s cipher suite order.'),
+    curvePreferences: stringList('Elliptic curves for ECDHE, in order of preference (CurveP256, CurveP384, CurveP521, X25519).'),
+  },
+} as const;
+
+/** HTTP settings of the Prometheus web server (prometheus-operator's WebHTTPConfig). */
+const webHttpConfigSchema = {
+  type: 'object',
+  description: 'HTTP/2 and response headers of the web server.',
+  additionalProperties: false,
+  properties: {
+    http2: bool('Serve HTTP/2 (only over TLS; Prometheus\' default is on).'),
+    headers: {
+      type: 'object',
+      description: 'Headers added to every response.',
+      additionalProperties: false,
+      properties: {
+        contentSecurityPolicy: str('Content-Security-Policy header.'),
+        xFrameOptions: oneOf(['', 'Deny', 'SameOrigin'], 'X-Frame-Options header.'),
+        xContentTypeOptions: oneOf(['', 'NoSniff'], 'X-Content-Type-Options header.'),
+        xXSSProtection: str('X-XSS-Protection header.'),
+        strictTransportSecurity: str('Strict-Transport-Security header.'),
+      },
+    },
+  },
+} as const;
+
 /** The web server of Prometheus. */
 const webSpecSchema = {
   type: 'object',
@@ -77,8 +124,8 @@ const webSpecSchema = {
   properties: {
     pageTitle: str('Title of the web UI pages.'),
     maxConnections: { type: 'integer', minimum: 0, description: 'Maximum simultaneous connections.' },
-    tlsConfig: embedded('Serve HTTPS (prometheus-operator WebTLSConfig).'),
-    httpConfig: embedded('HTTP/2 and response headers (prometheus-operator WebHTTPConfig).'),
+    tlsConfig: webTlsConfigSchema,
+    httpConfig: webHttpConfigSchema,
   },
 } as const;
 
