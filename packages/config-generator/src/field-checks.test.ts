@@ -26,6 +26,7 @@ const REFUSED_SENTINELS: Readonly<Record<string, string>> = {
   '*.version': 'parsed as a Prometheus version; only its effects are written',
   '*.**matchExpressions[].operator': 'one of In, NotIn, Exists, DoesNotExist (selection/label-selector.ts); only its effect is written',
   'Prometheus*.nameEscapingScheme': 'one of AllowUTF8, Underscores, Dots, Values (prometheus/global-config.ts; ScrapeConfig\'s is a schema enum)',
+  'Prometheus*.tracingConfig.samplingFraction': 'a quantity from 0 through 1 (prometheus/tracing-config.ts); only the number it stands for is written',
   '*.scrapeClass': 'must name a scrape class of the Prometheus; only the class\'s settings are written',
   '*.additional*Configs.*': 'the Secret key must hold a YAML list, which is written (checked in prometheus/additional-scrape-configs.ts and yaml-list-secret.ts)',
 };

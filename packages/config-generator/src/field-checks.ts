@@ -157,11 +157,20 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
 
   // Remote storage and alerting.
   { paths: ['*.remoteWrite[].name', '*.remoteRead[].name'], check: 'free text', where: `${FREE_TEXT}; prometheus/remote-endpoint-checks.ts checkUniqueNames refuses two endpoints of one list with the same name, as Prometheus does` },
-  { paths: ['*.remoteWrite[].headers{key}', '*.remoteRead[].headers{key}'], check: 'closed form', where: 'prometheus/remote-endpoint-checks.ts checkRemoteHeaders: not Authorization nor a header Prometheus sets itself (Content-Type, User-Agent…)', rejects: 'Content-Type' },
-  { paths: ['*.remoteWrite[].headers{}', '*.remoteRead[].headers{}'], check: 'free text', where: `${FREE_TEXT}: header values` },
+  { paths: ['*.remoteWrite[].headers{key}', '*.remoteRead[].headers{key}', '*.tracingConfig.headers{key}'], check: 'closed form', where: 'prometheus/remote-endpoint-checks.ts checkRemoteHeaders: not Authorization nor a header Prometheus sets itself (Content-Type, User-Agent…)', rejects: 'Content-Type' },
+  { paths: ['*.remoteWrite[].headers{}', '*.remoteRead[].headers{}', '*.tracingConfig.headers{}'], check: 'free text', where: `${FREE_TEXT}: header values` },
   { paths: ['*.remoteRead[].requiredMatchers{key}'], check: 'label-name', where: 'prometheus/remote-read-config.ts renderRemoteRead', rejects: '' },
   { paths: ['*.remoteRead[].requiredMatchers{}'], check: 'free text', where: `${FREE_TEXT}: label values` },
   { paths: ['*.**.sigv4.region', '*.**.sigv4.profile', '*.**.sigv4.roleArn'], check: 'free text', where: `${FREE_TEXT}: passed to the AWS SDK` },
+  {
+    paths: ['*.remoteWrite[].azureAd.managedIdentity.clientId', '*.remoteWrite[].azureAd.oauth.clientId', '*.remoteWrite[].azureAd.workloadIdentity.clientId', '*.remoteWrite[].azureAd.workloadIdentity.tenantId'],
+    check: 'closed form',
+    where: 'prometheus/azure-ad.ts checkUuid: a UUID as Go\'s uuid.Parse reads one, which Prometheus requires when it loads the file',
+    rejects: 'prometheus',
+  },
+  { paths: ['*.remoteWrite[].googleIam.credentialsFile'], check: 'free text', where: `${FREE_TEXT}: a path in the Prometheus container (the Prometheus owner's field)` },
+  { paths: ['*.otlp.promoteResourceAttributes[]', '*.otlp.ignoreResourceAttributes[]'], check: 'closed form', where: 'prometheus/otlp-config.ts checkAttributes: not blank and not listed twice once trimmed, as Prometheus checks them; otherwise an opaque attribute name', rejects: ' ' },
+  { paths: ['*.tracingConfig.endpoint'], check: 'free text', where: `${FREE_TEXT}: the host:port handed to the OpenTelemetry exporter (prometheus/tracing-config.ts requires it non-empty)` },
   { paths: ['*.scrapeFailureLogFile', '*.queryLogFile'], check: 'free text', where: `${FREE_TEXT}: a file path (prometheus/global-config.ts puts a bare name under the log directory)` },
 
   // Rules.

@@ -24,6 +24,7 @@ import { buildAlertingConfig, type EndpointsRole } from './prometheus/alerting-c
 import { enforcementExclusion, type EnforcementExclusion } from './prometheus/enforcement-exclusions.ts';
 import { replicaLabelName } from './prometheus/external-labels.ts';
 import { buildGlobalConfig } from './prometheus/global-config.ts';
+import { buildOtlpConfig } from './prometheus/otlp-config.ts';
 import { buildRemoteReadConfigs } from './prometheus/remote-read-config.ts';
 import { buildRemoteWriteConfigs } from './prometheus/remote-write-config.ts';
 import { createRenderContext, type PrometheusRenderContext } from './prometheus/render-context.ts';
@@ -34,6 +35,7 @@ import { renderShardConfigs, type OversizedMonitor, type ShardConfigs } from './
 import { repeatedSelectorProblem } from './prometheus/repeated-selector.ts';
 import { shardCount, tooManyShardsProblem } from './prometheus/sharding.ts';
 import { buildStorageConfig } from './prometheus/storage-config.ts';
+import { buildTracingConfig } from './prometheus/tracing-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
 import { renderRules } from './rules/index.ts';
 import { renderPodMonitor, renderProbe, renderScrapeConfig, renderServiceMonitor, type MonitorRendering, type ScrapeContext } from './scrape/index.ts';
@@ -189,9 +191,10 @@ function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: Ass
   if (alerting) config.alerting = alerting;
   if (spec.remoteWrite && spec.remoteWrite.length > 0) config.remote_write = buildRemoteWriteConfigs(spec.remoteWrite, context);
   if (!parts.agent && spec.remoteRead && spec.remoteRead.length > 0) config.remote_read = buildRemoteReadConfigs(spec.remoteRead, context);
-  for (const field of ['otlp', 'tracingConfig'] as const) {
-    if (spec[field] !== undefined) context.findings.warn(`spec.${field}: ignored because promop does not render it yet`);
-  }
+  const otlp = buildOtlpConfig(spec.otlp, spec.nameValidationScheme, context);
+  if (otlp) config.otlp = otlp;
+  const tracing = buildTracingConfig(spec.tracingConfig, context);
+  if (tracing) config.tracing = tracing;
   return config;
 }
 

@@ -38,6 +38,8 @@ const opaque = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 const opaqueList = { type: 'array', items: opaque };
 const objectList = { type: 'array', items: { type: 'object' } };
 const enumOf = (values: string[]) => ({ type: 'string', enum: values });
+const attributeSet = { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, 'x-kubernetes-list-type': 'set' };
+const AZURE_TENANT_ID = '^[0-9a-zA-Z-.]+$';
 const secretKeySelector = { type: 'object', required: ['key'], properties: { name: string, key: string, optional: boolean } };
 const secretOrConfigMap = { type: 'object', properties: { secret: secretKeySelector, configMap: { type: 'object', required: ['key'], properties: { name: string, key: string } } } };
 const labelSelector = {
@@ -199,6 +201,19 @@ const PROMETHEUS_ROWS: Row[] = [
   ...SHARED.basicAuth('remoteWrite[].basicAuth'),
   ...SHARED.oauth2('remoteWrite[].oauth2'),
   ...SHARED.proxy('remoteWrite[].'),
+  ['remoteWrite[].azureAd.cloud', enumOf(['AzureChina', 'AzureGovernment', 'AzurePublic'])],
+  ['remoteWrite[].azureAd.managedIdentity.clientId', { type: 'string', minLength: 1 }],
+  ['remoteWrite[].azureAd.oauth', { type: 'object', required: ['clientId', 'clientSecret', 'tenantId'] }],
+  ['remoteWrite[].azureAd.oauth.clientId', { type: 'string', minLength: 1 }],
+  ['remoteWrite[].azureAd.oauth.clientSecret', secretKeySelector],
+  ['remoteWrite[].azureAd.oauth.tenantId', { type: 'string', minLength: 1, pattern: AZURE_TENANT_ID }],
+  ['remoteWrite[].azureAd.sdk.tenantId', { type: 'string', pattern: AZURE_TENANT_ID }],
+  ['remoteWrite[].azureAd.workloadIdentity', { type: 'object', required: ['clientId', 'tenantId'] }],
+  ['remoteWrite[].azureAd.workloadIdentity.clientId', { type: 'string', minLength: 1 }],
+  ['remoteWrite[].azureAd.workloadIdentity.tenantId', { type: 'string', minLength: 1 }],
+  ['remoteWrite[].azureAd.scope', { type: 'string', pattern: '^[\\w\\s:/.\\\\-]+$' }],
+  // A promop addition (Prometheus' google_iam); prometheus-operator v0.93 has no such field.
+  ['remoteWrite[].googleIam.credentialsFile', string],
   ['paused', boolean],
   ['podMetadata.labels', stringMap],
   ['podMetadata.annotations', stringMap],
@@ -300,10 +315,23 @@ const PROMETHEUS_ROWS: Row[] = [
   ['scrapeNativeHistograms', boolean],
   ['scrapeClassicHistograms', boolean],
   ['tsdb', opaque],
-  ['otlp', opaque],
+  ['otlp', { type: 'object' }],
+  ['otlp.promoteAllResourceAttributes', boolean],
+  ['otlp.ignoreResourceAttributes', attributeSet],
+  ['otlp.promoteResourceAttributes', attributeSet],
+  ['otlp.translationStrategy', enumOf(['NoUTF8EscapingWithSuffixes', 'UnderscoreEscapingWithSuffixes', 'NoTranslation', 'UnderscoreEscapingWithoutSuffixes'])],
+  ...['keepIdentifyingResourceAttributes', 'convertHistogramsToNHCB', 'promoteScopeMetadata', 'labelNameUnderscoreSanitization', 'labelNamePreserveMultipleUnderscores'].map((name): Row => [`otlp.${name}`, boolean]),
   ['enableOTLPReceiver', boolean],
   ['remoteWriteReceiverMessageVersions', stringList],
-  ['tracingConfig', opaque],
+  ['tracingConfig', { type: 'object', required: ['endpoint'] }],
+  ['tracingConfig.clientType', enumOf(['http', 'grpc', 'HTTP', 'GRPC'])],
+  ['tracingConfig.endpoint', { type: 'string', minLength: 1 }],
+  ['tracingConfig.samplingFraction', intOrString],
+  ['tracingConfig.insecure', boolean],
+  ['tracingConfig.headers', stringMap],
+  ['tracingConfig.compression', enumOf(['gzip', 'Gzip'])],
+  ['tracingConfig.timeout', duration],
+  ...SHARED.tlsConfig('tracingConfig.tlsConfig'),
   ['runtime.goGC', integer],
   ['reloadStrategy', enumOf(['HTTP', 'ProcessSignal'])],
   ['maximumStartupDurationSeconds', { type: 'integer', minimum: 60 }],

@@ -12,11 +12,20 @@ const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'x-amz-date', 'x-amz-security-token', 'x-amz-content-sha256',
 ]);
 
-/** Records a problem for each header of `headers` (at `path`, e.g. `spec.remoteWrite[0].headers`) Prometheus refuses. */
-export function checkRemoteHeaders(headers: Readonly<Record<string, string>> | null | undefined, path: string, context: PrometheusRenderContext): void {
+/**
+ * Records a problem for each header of `headers` (at `path`, e.g. `spec.remoteWrite[0].headers`) Prometheus refuses.
+ * The tracing exporter refuses the same headers (config.go, validateHeadersForTracing); `authorization` says what
+ * to use instead of an Authorization header.
+ */
+export function checkRemoteHeaders(
+  headers: Readonly<Record<string, string>> | null | undefined,
+  path: string,
+  context: PrometheusRenderContext,
+  authorization = 'the Authorization header is set with basicAuth, authorization, oauth2 or sigv4, not headers',
+): void {
   for (const name of Object.keys(headers ?? {})) {
     const lower = name.toLowerCase();
-    if (lower === 'authorization') context.findings.problem(`${path}.${name}`, 'the Authorization header is set with basicAuth, authorization, oauth2 or sigv4, not headers');
+    if (lower === 'authorization') context.findings.problem(`${path}.${name}`, authorization);
     else if (RESERVED_HEADERS.has(lower)) context.findings.problem(`${path}.${name}`, `${name} is a header Prometheus sets itself and cannot be changed`);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * `remote_write` from `spec.remoteWrite`, in prometheus-operator's key order. Credentials are
  * read from Secrets in the Prometheus' namespace; a missing one is a Prometheus-level problem.
+ * Authentication is one of the HTTP client's methods, sigv4, Azure AD (azure-ad.ts) or Google IAM.
  */
 import type { RemoteWriteSpec } from '@promop/crds';
 import { sortedByKey } from '../go-map-order.ts';
@@ -9,8 +10,10 @@ import { appendRemoteStorageClient, renderClientPieces } from './client-auth.ts'
 import { checkHttpUrl } from '../values/go-url.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import { isPresent } from '../is-present.ts';
+import { isAtLeast } from '../prometheus-version.ts';
 import { checkRemoteHeaders, checkUniqueNames } from './remote-endpoint-checks.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
+import { renderAzureAd } from './azure-ad.ts';
 import { renderSigv4 } from './sigv4.ts';
 
 /** Remote write queue tuning. */
@@ -46,17 +49,7 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
   }
 
   appendRemoteStorageClient(out, renderClientPieces(spec, path, context));
-  if (spec.sigv4) {
-    // Prometheus accepts one way of authenticating per endpoint and sigv4 is one of them.
-    const others = (['basicAuth', 'authorization', 'oauth2', 'bearerToken', 'bearerTokenFile'] as const).filter((field) => spec[field]);
-    if (others.length > 0) context.findings.problem(`${path}.sigv4`, `sigv4 cannot be combined with ${others.join(' or ')}: set only one authentication method`);
-    else if (supports(context, '2.26.0', `${path}.sigv4`, 'sigv4')) out.sigv4 = renderSigv4(spec.sigv4, `${path}.sigv4`, context);
-  }
-  if (spec.azureAd) {
-    // Azure AD has many variants; promop passes none of them yet, and says so rather than
-    // silently sending unauthenticated writes.
-    context.findings.problem(`${path}.azureAd`, 'azureAd is not supported by promop yet');
-  }
+  appendTokenAuth(out, spec, path, context);
   if (isPresent(spec.followRedirects) && supports(context, '2.26.0', `${path}.followRedirects`, 'follow_redirects')) out.follow_redirects = spec.followRedirects;
   if (isPresent(spec.enableHTTP2) && supports(context, '2.35.0', `${path}.enableHTTP2`, 'enable_http2')) out.enable_http2 = spec.enableHTTP2;
   if (spec.queueConfig) out.queue_config = renderQueueConfig(spec.queueConfig, `${path}.queueConfig`, context);
@@ -71,6 +64,41 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
   }
   if (isPresent(spec.roundRobinDNS) && supports(context, '3.1.0', `${path}.roundRobinDNS`, 'round_robin_dns')) out.round_robin_dns = spec.roundRobinDNS;
   return out;
+}
+
+/** The first Prometheus with `google_iam` in remote write. */
+const GOOGLE_IAM_SINCE = '2.55.0';
+
+/** The authentication methods of the HTTP client (client-auth.ts), each of which excludes sigv4, azureAd and googleIam. */
+const CLIENT_AUTH_FIELDS = ['basicAuth', 'authorization', 'oauth2', 'bearerToken', 'bearerTokenFile'] as const;
+
+/**
+ * `sigv4`, `azuread` and `google_iam`, after the client's own fields as upstream orders them. Prometheus accepts one
+ * way of authenticating per endpoint (config.go, validateAuthConfigs; bearer_token counts as authorization), so
+ * each of the three set beside another method is a problem at its path, naming the others.
+ */
+function appendTokenAuth(out: Record<string, unknown>, spec: RemoteWriteSpec, path: string, context: PrometheusRenderContext): void {
+  const others: string[] = CLIENT_AUTH_FIELDS.filter((field) => spec[field]);
+  const conflicts = (field: 'sigv4' | 'azureAd' | 'googleIam'): boolean => {
+    const conflicting = others.length > 0;
+    if (conflicting) context.findings.problem(`${path}.${field}`, `${field} cannot be combined with ${others.join(' or ')}: set only one authentication method`);
+    others.push(field);
+    return conflicting;
+  };
+  if (spec.sigv4 && !conflicts('sigv4') && supports(context, '2.26.0', `${path}.sigv4`, 'sigv4')) out.sigv4 = renderSigv4(spec.sigv4, `${path}.sigv4`, context);
+  if (spec.azureAd && !conflicts('azureAd')) {
+    const azureAd = renderAzureAd(spec.azureAd, path, context);
+    if (azureAd) out.azuread = azureAd;
+  }
+  if (spec.googleIam && !conflicts('googleIam')) {
+    // Not a prometheus-operator field, so no upstream to follow: refused rather than dropped for an older
+    // Prometheus, since dropping it would send the samples without credentials.
+    if (!isAtLeast(context.version, GOOGLE_IAM_SINCE)) {
+      context.findings.problem(`${path}.googleIam`, `needs Prometheus ${GOOGLE_IAM_SINCE} or later (this Prometheus is ${context.version.text})`);
+    } else {
+      out.google_iam = spec.googleIam.credentialsFile ? { credentials_file: spec.googleIam.credentialsFile } : {};
+    }
+  }
 }
 
 function renderQueueConfig(queue: QueueConfig, path: string, context: PrometheusRenderContext): Record<string, unknown> {

@@ -15,9 +15,9 @@ export const SENTINEL = 'zqsentinel';
 
 /**
  * Plain-string sentinels, tried in order until one is accepted and found: a bare word (a name, a label, a regex, a
- * PromQL selector), then the shapes fields with a grammar of their own need.
+ * PromQL selector), then the shapes fields with a grammar of their own need (the last one a UUID, as Azure IDs are).
  */
-const PLAIN_SENTINELS = [SENTINEL, `${SENTINEL}:9115`, `/${SENTINEL}`, `http://${SENTINEL}.example/`, `app=${SENTINEL}`, '4.711', `/${SENTINEL}.json`];
+const PLAIN_SENTINELS = [SENTINEL, `${SENTINEL}:9115`, `/${SENTINEL}`, `http://${SENTINEL}.example/`, `app=${SENTINEL}`, '4.711', `/${SENTINEL}.json`, '2a5e4711-0000-4000-8000-00000000a711'];
 
 /**
  * Values for the schema patterns: each matches its pattern, is written as it is, and is unlikely anywhere else in
@@ -64,6 +64,8 @@ export function allStringFields(): { strings: (StringField & { kind: RenderedKin
   return { strings, opaque };
 }
 
+/** An Azure client or tenant ID the generator accepts (a UUID). */
+const AZURE_ID = '1f0c8a52-7d8e-4c5b-9a3e-2b6f4d1e8c70';
 const RELABELING_LIST = /(^|\.)(relabelings|metricRelabelings|writeRelabelConfigs|relabelingConfigs|alertRelabelings)\[\]$/;
 const PROXY_URL = 'http://proxy.example:3128/';
 
@@ -87,6 +89,7 @@ function hintFor(target: string): ValueHint {
   return (path, node) => {
     if (node.pattern && PATTERN_MINIMA[node.pattern]) return PATTERN_MINIMA[node.pattern];
     if (RELABELING_LIST.test(path)) return { sourceLabels: ['__address__'], targetLabel: 'zz_target' };
+    if (/(^|\.)azureAd\.\w+\.(clientId|tenantId)$/.test(path)) return AZURE_ID;
     if (/(^|\.)(ca|cert|clientId)$/.test(path)) {
       const from = target.startsWith(`${path}.configMap`) || (/(^|\.)ca$/.test(path) && !target.startsWith(`${path}.secret`)) ? 'configMap' : 'secret';
       return { [from]: referenceAt(`${path}.${from}`) };
@@ -120,6 +123,7 @@ const COMPANIONS: readonly [RegExp, (match: RegExpExecArray) => [string, unknown
   [/^\w+\.(?:(.*)\.)?sigv4\.accessKey\./, (m) => [[under(m[1], 'sigv4.secretKey'), referenceAt('secretKey')]]],
   [/^\w+\.(?:(.*)\.)?sigv4\.secretKey\./, (m) => [[under(m[1], 'sigv4.accessKey'), referenceAt('accessKey')]]],
   [/^Prometheus(Agent)?\.apiserverConfig\.(?!host$)/, () => [['apiserverConfig.host', 'https://kube.example:6443']]],
+  [/^Prometheus(Agent)?\.otlp\.ignoreResourceAttributes/, () => [['otlp.promoteAllResourceAttributes', true]]],
   [/^(ServiceMonitor\.endpoints|PodMonitor\.podMetricsEndpoints)\[\]\.targetPort$/, (m) => [[`${m[1]!.split('.')[1]}[].port`, undefined]]],
 ];
 

@@ -49,6 +49,21 @@ describe('Prometheus args', () => {
     });
   });
 
+  describe('the OTLP receiver', () => {
+    it('is on with enableOTLPReceiver, or with otlp unless enableOTLPReceiver is false (as prometheus-operator)', () => {
+      expect(args({ enableOTLPReceiver: true })).toContain('--web.enable-otlp-receiver');
+      expect(args({ otlp: { translationStrategy: 'NoTranslation' } })).toContain('--web.enable-otlp-receiver');
+      expect(args({ otlp: {}, enableOTLPReceiver: false }).join(' ')).not.toMatch(/otlp/);
+      expect(args({}).join(' ')).not.toMatch(/otlp/);
+    });
+
+    it('is the otlp-write-receiver feature on Prometheus 2.47 to 2.x, and absent before', () => {
+      expect(args({ otlp: {} }, 'v2.55.1')).toContain('--enable-feature=expand-external-labels,otlp-write-receiver');
+      expect(args({ enableOTLPReceiver: true, enableFeatures: ['otlp-write-receiver'] }, 'v2.47.0')).toContain('--enable-feature=otlp-write-receiver,expand-external-labels');
+      expect(args({ enableOTLPReceiver: true }, 'v2.46.0').join(' ')).not.toMatch(/otlp/);
+    });
+  });
+
   it('turn spec settings into flags', () => {
     expect(args({
       routePrefix: '/prom', externalUrl: 'https://p.example.com/prom', logLevel: 'debug', logFormat: 'json', enableFeatures: ['native-histograms'],

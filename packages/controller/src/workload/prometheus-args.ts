@@ -33,13 +33,30 @@ export function routePrefix(spec: Spec): string {
   return spec.routePrefix || '/';
 }
 
-/** The `--enable-feature` values: the user's, plus expand-external-labels for 2.27 <= version < 3. */
+/** The feature flag of Prometheus 2.47+ that 3.0 replaced with `--web.enable-otlp-receiver`. */
+export const OTLP_WRITE_RECEIVER_FEATURE = 'otlp-write-receiver';
+
+/**
+ * Whether Prometheus accepts OTLP metrics: `enableOTLPReceiver`, which defaults to on when `otlp` is set, as
+ * prometheus-operator derives it (an `otlp` section is for the receiver).
+ */
+function otlpReceiverEnabled(spec: Spec): boolean {
+  return spec.enableOTLPReceiver === true || ((spec.enableOTLPReceiver === undefined || spec.enableOTLPReceiver === null) && spec.otlp !== undefined && spec.otlp !== null);
+}
+
+/**
+ * The `--enable-feature` values: the user's, plus expand-external-labels for 2.27 <= version < 3 and
+ * otlp-write-receiver for an OTLP receiver on 2.47 <= version < 3 (older ones have no receiver).
+ */
 function enabledFeatures(spec: Spec, version: PrometheusVersion, agent: boolean): string[] {
   const features = [...(spec.enableFeatures ?? [])];
   if (agent && version.major < 3 && !features.includes(AGENT_FEATURE)) features.push(AGENT_FEATURE);
   // Prometheus 3 always expands; before 2.27 the flag does not exist (the replica label then stays literal).
   if (version.major < 3 && isAtLeast(version, '2.27.0') && !features.includes(EXPAND_EXTERNAL_LABELS_FEATURE)) {
     features.push(EXPAND_EXTERNAL_LABELS_FEATURE);
+  }
+  if (otlpReceiverEnabled(spec) && version.major < 3 && isAtLeast(version, '2.47.0') && !features.includes(OTLP_WRITE_RECEIVER_FEATURE)) {
+    features.push(OTLP_WRITE_RECEIVER_FEATURE);
   }
   return features;
 }
@@ -69,7 +86,7 @@ function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion, w
   const features = enabledFeatures(spec, version, agent);
   if (features.length > 0) flags.push({ name: 'enable-feature', value: features.join(',') });
   if (spec.enableRemoteWriteReceiver) flags.push({ name: 'web.enable-remote-write-receiver' });
-  if (spec.enableOTLPReceiver && version.major >= 3) flags.push({ name: 'web.enable-otlp-receiver' });
+  if (otlpReceiverEnabled(spec) && version.major >= 3) flags.push({ name: 'web.enable-otlp-receiver' });
   if (!isAgent(workload) && workload.spec?.enableAdminAPI) flags.push({ name: 'web.enable-admin-api' });
   const wal = agent ? 'storage.agent.wal-compression' : 'storage.tsdb.wal-compression';
   if (spec.walCompression === true) flags.push({ name: wal });

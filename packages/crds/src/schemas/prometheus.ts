@@ -10,10 +10,12 @@ import {
 import { alertingSpecSchema } from './alerting.ts';
 import { apiServerConfigSchema } from './api-server-config.ts';
 import { authorizationSchema } from './http-auth.ts';
+import { otlpConfigSchema } from './otlp-config.ts';
 import { relabelConfigList } from './relabel-config.ts';
 import { remoteReadSpecSchema, remoteWriteSpecSchema } from './remote-storage.ts';
 import { SCRAPE_PROTOCOLS } from './scrape-endpoint.ts';
 import { tlsConfigSchema } from './tls-config.ts';
+import { tracingConfigSchema } from './tracing-config.ts';
 
 /** A selector field of the Prometheus spec, with the meaning of "absent" spelled out. */
 function selector<const D extends string>(description: D) {
@@ -242,10 +244,10 @@ export const commonPrometheusProperties = {
   scrapeNativeHistograms: bool('Scrape native histograms.'),
   scrapeClassicHistograms: bool('Also scrape classic histograms exposed as native histograms.'),
   tsdb: embedded('TSDB settings (outOfOrderTimeWindow…).'),
-  otlp: embedded('OTLP receiver settings.'),
-  enableOTLPReceiver: bool('Accept OTLP metrics.'),
+  otlp: otlpConfigSchema,
+  enableOTLPReceiver: bool('Accept OTLP metrics (default: on when otlp is set).'),
   remoteWriteReceiverMessageVersions: stringList('Remote write protocol versions the receiver accepts.'),
-  tracingConfig: embedded('Tracing of Prometheus itself.'),
+  tracingConfig: tracingConfigSchema,
   runtime: {
     type: 'object',
     description: 'Go runtime settings of Prometheus.',

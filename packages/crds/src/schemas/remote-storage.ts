@@ -1,5 +1,5 @@
 /** remoteWrite and remoteRead entries of a Prometheus. */
-import { bool, count, duration, embedded, oneOf, sigv4Schema, str, stringMap, URL_PATTERN } from './common.ts';
+import { bool, count, duration, oneOf, secretKeySelectorSchema, sigv4Schema, str, stringMap, URL_PATTERN } from './common.ts';
 import { authorizationSchema, basicAuthSchema, oauth2Schema, proxyProperties } from './http-auth.ts';
 import { relabelConfigList } from './relabel-config.ts';
 import { tlsConfigSchema } from './tls-config.ts';
@@ -20,6 +20,66 @@ const remoteClientProperties = {
   ...proxyProperties,
 } as const;
 
+/** An Azure AD tenant ID as the CRD admits it. */
+const AZURE_TENANT_ID_PATTERN = '^[0-9a-zA-Z-.]+$';
+
+/** Azure AD authentication of remote write (Prometheus' `azuread`): one of four ways to get a token. */
+const azureAdSchema = {
+  type: 'object',
+  description: 'Azure AD authentication: set exactly one of managedIdentity, oauth, sdk and workloadIdentity.',
+  additionalProperties: false,
+  properties: {
+    cloud: oneOf(['AzureChina', 'AzureGovernment', 'AzurePublic'], 'Azure cloud (default AzurePublic).'),
+    managedIdentity: {
+      type: 'object',
+      description: 'A managed identity.',
+      additionalProperties: false,
+      properties: {
+        clientId: { type: 'string', minLength: 1, description: 'Client ID (a UUID) of a user-assigned identity; leave it out for the system-assigned one (Prometheus >= 3.5).' },
+      },
+    },
+    oauth: {
+      type: 'object',
+      description: 'An application\'s client credentials (Prometheus >= 2.48).',
+      required: ['clientId', 'clientSecret', 'tenantId'],
+      additionalProperties: false,
+      properties: {
+        clientId: { type: 'string', minLength: 1, description: 'Client ID (a UUID) of the application.' },
+        clientSecret: { ...secretKeySelectorSchema, description: 'Secret key, in the same namespace, holding the client secret.' },
+        tenantId: { type: 'string', minLength: 1, pattern: AZURE_TENANT_ID_PATTERN, description: 'Tenant of the application.' },
+      },
+    },
+    sdk: {
+      type: 'object',
+      description: 'Credentials the Azure SDK finds in the environment (Prometheus >= 2.52).',
+      additionalProperties: false,
+      properties: { tenantId: { type: 'string', pattern: AZURE_TENANT_ID_PATTERN, description: 'Tenant to authenticate in.' } },
+    },
+    workloadIdentity: {
+      type: 'object',
+      description: 'Azure Workload Identity (Prometheus >= 3.7).',
+      required: ['clientId', 'tenantId'],
+      additionalProperties: false,
+      properties: {
+        clientId: { type: 'string', minLength: 1, description: 'Client ID (a UUID) of the application or identity.' },
+        tenantId: { type: 'string', minLength: 1, description: 'Tenant ID (a UUID) of the application or identity.' },
+      },
+    },
+    scope: { type: 'string', pattern: '^[\\w\\s:/.\\\\-]+$', description: 'OAuth 2.0 scope requested for tokens (Prometheus >= 3.9).' },
+  },
+} as const;
+
+/**
+ * Google Cloud authentication of remote write (Prometheus' `google_iam`, Prometheus >= 2.55). Not a
+ * prometheus-operator field: promop accepts and renders it (docs/compatibility.md).
+ */
+const googleIamSchema = {
+  type: 'object',
+  description: 'Google Cloud authentication; without credentialsFile, the default credentials of the environment.',
+  additionalProperties: false,
+  properties: { credentialsFile: str('Path of a service account key file in the Prometheus container.') },
+} as const;
+
 /** One remote write endpoint. */
 export const remoteWriteSpecSchema = {
   type: 'object',
@@ -35,8 +95,8 @@ export const remoteWriteSpecSchema = {
     enableHTTP2: bool('Allow HTTP/2.'),
     roundRobinDNS: bool('Spread requests over all the IPs the host name resolves to.'),
     sigv4: sigv4Schema,
-    azureAd: embedded('Azure AD authentication.'),
-    googleIam: embedded('Google IAM authentication.'),
+    azureAd: azureAdSchema,
+    googleIam: googleIamSchema,
     queueConfig: {
       type: 'object',
       description: 'Tuning of the sending queue.',
