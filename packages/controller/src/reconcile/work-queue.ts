@@ -91,10 +91,10 @@ export class WorkQueue {
   }
 
   /**
-   * Queues `key` unless it is already waiting. Ignored after shutdown. Workers take keys in a microtask, not at
-   * once: every add of one event handler (a monitor's change enqueues every Prometheus, then those of its bindings)
-   * and of one batch of watch events folds into a single wait, instead of the first add starting a reconcile that
-   * the second add then repeats.
+   * Queues `key` unless it is already waiting. Ignored after shutdown. Workers take keys in a later turn of the
+   * event loop (#schedulePump), not at once: every add of one event handler (a monitor's change enqueues every
+   * Prometheus, then those of its bindings) and of every watch event read meanwhile folds into a single wait,
+   * instead of the first add starting a reconcile that the second add then repeats.
    */
   add(key: string): void {
     if (this.#shuttingDown || this.#dirty.has(key)) return;
@@ -103,14 +103,23 @@ export class WorkQueue {
     this.#metrics?.added();
     if (!this.#processing.has(key)) {
       if (!this.#pushWhenDue(key)) return;
-      if (!this.#pumpScheduled) {
-        this.#pumpScheduled = true;
-        queueMicrotask(() => {
-          this.#pumpScheduled = false;
-          this.#pump();
-        });
-      }
+      this.#schedulePump();
     }
+  }
+
+  /**
+   * Pumps once the event loop has turned (setImmediate), never in the microtasks of the code that queued: a
+   * reconcile that writes nothing awaits only settled promises, so reconciles started from microtasks would follow
+   * one another (each watch read adding the key again) without a timer running in between, and monitors created in
+   * bulk while another Prometheus exists would hold off the Lease renewal (a timer) past its deadline.
+   */
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
   }
 
   /** Queues `key` after its backoff and counts one more failure for it. */
@@ -216,7 +225,7 @@ export class WorkQueue {
         else this.#heldUntil.delete(key);
         // Added while it was processed: it waited in #dirty only; queue it now (or once its interval passed).
         if (this.#dirty.has(key) && !this.#shuttingDown) this.#pushWhenDue(key);
-        this.#pump();
+        this.#schedulePump();
       });
       this.#running.add(run);
     }
