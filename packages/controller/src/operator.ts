@@ -196,7 +196,7 @@ export class Operator {
     this.#reconcilers = perWorkloadKind(reconciler);
     const podClient = this.#podClient;
     this.#health = options.healthIntervalMs === 0 ? undefined : new HealthReporter({
-      caches: this.#caches, client: (baseUrl) => podClient.client(baseUrl), networks, status, log: this.#log.child({ component: 'health' }),
+      caches: this.#caches, client: (baseUrl) => podClient.client(baseUrl), networks, status, events, log: this.#log.child({ component: 'health' }),
       ...(options.healthIntervalMs === undefined ? {} : { intervalMs: options.healthIntervalMs }),
       ...(options.healthMinWriteIntervalMs === undefined ? {} : { minWriteIntervalMs: options.healthMinWriteIntervalMs }),
       ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),

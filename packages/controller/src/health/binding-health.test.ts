@@ -1,5 +1,5 @@
 import { GROUP } from '@promop/crds';
-import { bindingWithHealth, healthChangesClass, type Binding, type BindingHealth } from './binding-health.ts';
+import { bindingWithHealth, healthAlarm, healthChangesClass, type Binding, type BindingHealth } from './binding-health.ts';
 import { bindResource } from '../reconcile/bindings.ts';
 
 const now = new Date('2026-12-07T08:00:00Z');
@@ -10,6 +10,26 @@ const bare: Binding = {
 };
 const targets = (active: number, up: number, down: number, lastError?: string): BindingHealth =>
   ({ kind: 'targets', summary: { active, up, down, unknown: active - up - down, ...(lastError ? { lastError, lastErrorCount: down } : {}) } });
+
+describe('the Warning a change of health is worth', () => {
+  const after = (from: Binding, health: BindingHealth) => bindingWithHealth(from, health, now);
+  const rules = (failing: number): BindingHealth => ({ kind: 'rules', summary: { groups: 1, rules: 2, failing, pending: 0, firingAlerts: 0, evaluationMilliseconds: 1, ...(failing ? { lastError: 'many-to-many matching not allowed' } : {}) } });
+
+  it('is one when a monitor comes to find no target, or only down ones, or a rule to fail', () => {
+    const up = after(bare, targets(2, 2, 0));
+    expect(healthAlarm(up, after(up, targets(0, 0, 0)))).toEqual({ reason: 'NoTargets', message: expect.stringContaining('no active target') });
+    expect(healthAlarm(up, after(up, targets(2, 0, 2, 'EOF')))).toEqual({ reason: 'AllTargetsDown', message: 'all 2 down (0/2 up); 2 with: EOF' });
+    expect(healthAlarm(bare, after(bare, rules(1)))).toEqual({ reason: 'RulesFailing', message: expect.stringContaining('many-to-many') });
+  });
+
+  it('is none while the state stays, for some targets down, for a recovery, and for the first read of a healthy object', () => {
+    const allDown = after(bare, targets(2, 0, 2, 'EOF'));
+    expect(healthAlarm(allDown, after(allDown, targets(3, 0, 3, 'EOF')))).toBeUndefined();
+    expect(healthAlarm(bare, after(bare, targets(3, 2, 1, 'EOF')))).toBeUndefined();
+    expect(healthAlarm(allDown, after(allDown, targets(2, 2, 0)))).toBeUndefined();
+    expect(healthAlarm(bare, after(bare, targets(2, 2, 0)))).toBeUndefined();
+  });
+});
 
 describe('the health written into a binding', () => {
   it('adds the counts and a Healthy condition beside Accepted', () => {

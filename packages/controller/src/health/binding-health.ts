@@ -66,6 +66,22 @@ export function healthChangesClass(binding: Binding, health: BindingHealth): boo
     !binding.conditions?.some((condition) => condition.type === HEALTHY_CONDITION);
 }
 
+/**
+ * The Warning worth one Event when `binding` goes from `before` to its new health: a monitor that finds no target,
+ * or whose targets are all down, and a rule that fails to evaluate, each when it starts (not on every period, nor
+ * when only the counts of a failing state move). Undefined when nothing newly went wrong.
+ */
+export function healthAlarm(before: Binding, after: Binding): { reason: string; message: string } | undefined {
+  const alarm = (binding: Binding) => {
+    const healthy = binding.conditions?.find((condition) => condition.type === HEALTHY_CONDITION);
+    if (!healthy || healthy.status !== 'False' || !healthy.reason) return undefined;
+    if (healthy.reason === 'TargetsDown' && (binding.targets?.up ?? 0) > 0) return undefined;
+    return { reason: healthy.reason === 'TargetsDown' ? 'AllTargetsDown' : healthy.reason, message: healthy.message ?? '' };
+  };
+  const now = alarm(after);
+  return now && alarm(before)?.reason !== now.reason ? now : undefined;
+}
+
 /** `binding` with `health` written in: its counts, and the Healthy condition (its time moves only with its status). */
 export function bindingWithHealth(binding: Binding, health: BindingHealth, now: Date): Binding {
   const { status, reason, message } = health.kind === 'targets' ? targetsCondition(health.summary) : rulesCondition(health.summary);

@@ -30,6 +30,7 @@ const monitor = (namespace: string, name: string, binding: Binding = accepted())
 interface World {
   reporter: HealthReporter;
   writes: { kind: string; namespace: string; name: string; status: { bindings?: Binding[] } }[];
+  events: { type: string; reason: string; regarding: { kind?: string; namespace: string; name: string }; related?: { name?: string; uid?: string }; note: string }[];
   called: string[];
   clock: { now: number };
   monitors: Listed[];
@@ -38,9 +39,10 @@ interface World {
 function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string, { targets: object[] } | 'error'>; monitors: Listed[]; loaded?: string[][] }): World {
   const clock = { now: Date.parse('2026-12-07T08:00:00Z') };
   const writes: World['writes'] = [];
+  const events: World['events'] = [];
   const called: string[] = [];
   const prometheus: Listed = {
-    metadata: { namespace: 'monitoring', name: 'main' },
+    metadata: { namespace: 'monitoring', name: 'main', uid: 'prometheus-uid' },
     spec: { shards: options.shards ?? 1 },
     ...(options.loaded ? { status: { configStatus: options.loaded.map((replicas, shard) => ({ shardID: String(shard), configHash: 'h', loadedReplicas: replicas })) } } : {}),
   };
@@ -55,17 +57,19 @@ function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string
     } as unknown as PrometheusClient;
   };
   const caches = {
-    pods: cache(options.pods as Listed[]), prometheuses: cache([prometheus]), prometheusAgents: cache([]),
+    pods: cache(options.pods as Listed[]), prometheusAgents: cache([]),
+    prometheuses: { ...cache([prometheus]), get: (namespace: string, name: string) => (namespace === 'monitoring' && name === 'main' ? prometheus : undefined) },
     serviceMonitors: cache(options.monitors), podMonitors: cache([]), probes: cache([]), scrapeConfigs: cache([]), prometheusRules: cache([]),
   };
   const reporter = new HealthReporter({
     caches: caches as never, client,
     networks: { allowList: () => { throw new Error('unused'); }, admit: async (ip) => (ip.startsWith('10.') ? { ok: true } : { ok: false, reason: 'outside' }) },
     status: { apply: async (target, status) => { writes.push({ kind: target.kind, namespace: target.namespace, name: target.name, status: status as never }); return { resourceVersion: '2' }; } },
+    events: { record: async (event) => { events.push(event); } },
     log: pino({ level: 'silent' }),
     now: () => new Date(clock.now),
   });
-  return { reporter, writes, called, clock, monitors: options.monitors };
+  return { reporter, writes, events, called, clock, monitors: options.monitors };
 }
 
 const up = (pool: string) => ({ scrapePool: pool, health: 'up', lastError: '' });
@@ -129,6 +133,28 @@ describe('the health reporter', () => {
     await w.reporter.runOnce();
     expect(w.writes).toHaveLength(2);
     expect(w.writes[1]?.status.bindings?.[0]?.conditions?.find((c) => c.type === 'Healthy')).toMatchObject({ status: 'False', reason: 'TargetsDown' });
+  });
+
+  it('warns once, on the team\'s object, when a monitor\'s targets all go down or it finds none; not while it stays so, nor on recovery', async () => {
+    const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [up('serviceMonitor/team-a/api/0')] } };
+    const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [monitor('team-a', 'api')] });
+    const round = async (targets: object[]) => {
+      answers['10.0.0.1'] = { targets };
+      w.clock.now += 60_000;
+      await w.reporter.runOnce();
+      const last = w.writes.at(-1);
+      if (last) w.monitors[0] = { ...w.monitors[0]!, status: last.status };
+    };
+    await round([up('serviceMonitor/team-a/api/0')]);
+    await round([down('serviceMonitor/team-a/api/0', 'Get "http://10.1.1.1:80/m?token=s3cret": EOF')]);
+    await round([down('serviceMonitor/team-a/api/0', 'Get "http://10.1.1.1:80/m?token=s3cret": EOF'), down('serviceMonitor/team-a/api/0', 'EOF')]);
+    await round([up('serviceMonitor/team-a/api/0')]);
+    await round([]);
+    expect(w.events.map((e) => [e.type, e.reason, `${e.regarding.kind} ${e.regarding.namespace}/${e.regarding.name}`, e.related?.uid])).toEqual([
+      ['Warning', 'AllTargetsDown', 'ServiceMonitor team-a/api', 'prometheus-uid'],
+      ['Warning', 'NoTargets', 'ServiceMonitor team-a/api', 'prometheus-uid'],
+    ]);
+    expect(w.events[0]?.note).toBe('Prometheus monitoring/main: all 1 down (0/1 up); 1 with: Get "http://10.1.1.1:80/m?token=<redacted>": EOF');
   });
 
   it('removes what it reported from a binding that is no longer accepted, and leaves other Prometheus\' bindings alone', async () => {

@@ -20,16 +20,16 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { ruleFileName } from '@promop/config-generator';
-import { KINDS, PLURALS, PROMETHEUS_SELECTED_KINDS, PROMETHEUS_WORKLOAD_KINDS, type ConfigResourceStatus, type PrometheusSelectedKind } from '@promop/crds';
+import { API_VERSIONS, GROUP, KINDS, PLURALS, PROMETHEUS_SELECTED_KINDS, PROMETHEUS_WORKLOAD_KINDS, type ConfigResourceStatus, type PrometheusSelectedKind } from '@promop/crds';
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError } from '../kube/index.ts';
 import { prometheusPodUrl, type PrometheusClient } from '../prometheus-client/index.ts';
 import { forEachBounded } from '../reconcile/bounded-parallel.ts';
 import { shardCount } from '../reconcile/prometheus-status.ts';
-import type { ReconcilerCaches, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
+import type { ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { podCallability, podsOfShard, type PodNetworks } from '../reload/index.ts';
 import { PROMETHEUS_PORT, routePrefix, type PrometheusWorkload, type WorkloadKind } from '../workload/index.ts';
-import { bindingWithHealth, healthChangesClass, HEALTHY_CONDITION, type Binding, type BindingHealth } from './binding-health.ts';
+import { bindingWithHealth, healthAlarm, healthChangesClass, HEALTHY_CONDITION, type Binding, type BindingHealth } from './binding-health.ts';
 import { NO_RULE_GROUPS, summariseRules, type EvaluatedGroup, type RulesSummary } from './rule-health.ts';
 import { NO_TARGETS, summariseTargets, type TargetsAnswer, type TargetsSummary } from './target-health.ts';
 
@@ -50,6 +50,8 @@ export interface HealthReporterOptions {
   client: (baseUrl: string) => PrometheusClient;
   networks: PodNetworks;
   status: ReconcilerStatus;
+  /** Where the Warning of a monitor that newly finds no target or only down ones, or of a newly failing rule, goes. */
+  events?: ReconcilerEvents;
   log: Logger;
   /** Period between two rounds (default DEFAULT_HEALTH_INTERVAL_MS). */
   intervalMs?: number;
@@ -68,6 +70,18 @@ interface OwnerHealth {
 }
 
 type ConfigResource = { metadata: { namespace: string; name: string; uid?: string | undefined; resourceVersion?: string | undefined }; status?: ConfigResourceStatus | undefined };
+
+/** The action of the health Warning Events. */
+const HEALTH_ACTION = 'ReadingPrometheusHealth';
+
+/** One object's status write of a round, and the Warnings to record once it is written. */
+interface HealthWrite {
+  kind: PrometheusSelectedKind;
+  resource: ConfigResource;
+  status: ConfigResourceStatus;
+  key: string;
+  alarms: { reason: string; message: string; owner: Binding }[];
+}
 
 /** `<resource>/<namespace>/<name>` of a binding's owner. */
 const ownerId = (resource: string, namespace: string, name: string) => `${resource}/${namespace}/${name}`;
@@ -183,7 +197,7 @@ export class HealthReporter {
     if (health.size === 0) return;
     const now = this.#now();
     const minInterval = this.#options.minWriteIntervalMs ?? MIN_HEALTH_WRITE_INTERVAL_MS;
-    const writes: { kind: PrometheusSelectedKind; resource: ConfigResource; status: ConfigResourceStatus; key: string }[] = [];
+    const writes: HealthWrite[] = [];
     for (const kind of PROMETHEUS_SELECTED_KINDS) {
       if (this.#undeclared.has(kind)) continue;
       const role = KINDS[kind].role;
@@ -193,6 +207,7 @@ export class HealthReporter {
         if (!bindings || bindings.length === 0) continue;
         const key = `${kind}/${resource.metadata.namespace}/${resource.metadata.name}`;
         let changed = false;
+        const alarms: HealthWrite['alarms'] = [];
         const next = bindings.map((binding) => {
           const owner = health.get(ownerId(binding.resource, binding.namespace, binding.name));
           if (!owner) return binding;
@@ -207,16 +222,19 @@ export class HealthReporter {
           const reported = healthOf(role, owner, key);
           if (!reported || !healthChangesClass(binding, reported)) return binding;
           changed = true;
-          return bindingWithHealth(binding, reported, now);
+          const updated = bindingWithHealth(binding, reported, now);
+          const alarm = healthAlarm(binding, updated);
+          if (alarm) alarms.push({ ...alarm, owner: binding });
+          return updated;
         });
         if (!changed) continue;
         const last = this.#lastWrite.get(key);
         if (last !== undefined && now.getTime() - last < minInterval) continue;
-        writes.push({ kind, resource, status: { ...resource.status, bindings: next }, key });
+        writes.push({ kind, resource, status: { ...resource.status, bindings: next }, key, alarms });
       }
     }
-    await forEachBounded(writes, STATUS_WRITES_IN_FLIGHT, async ({ kind, resource, status, key }) => {
-      if (!this.#stopped && !this.#undeclared.has(kind)) await this.#write(kind, resource, status, key, now.getTime());
+    await forEachBounded(writes, STATUS_WRITES_IN_FLIGHT, async (write) => {
+      if (!this.#stopped && !this.#undeclared.has(write.kind) && await this.#write(write, now.getTime())) await this.#warn(write);
     });
     // Forget the write times of objects that are gone (the map stays the size of the cluster).
     if (this.#lastWrite.size > 0) {
@@ -226,8 +244,11 @@ export class HealthReporter {
     }
   }
 
-  /** One status write; a 409 (the object changed since the cache saw it) waits for the next round. */
-  async #write(kind: PrometheusSelectedKind, resource: ConfigResource, status: ConfigResourceStatus, key: string, at: number): Promise<void> {
+  /**
+   * One status write; a 409 (the object changed since the cache saw it) waits for the next round. Whether the new
+   * health was written (it is then the status, so the next round does not warn again).
+   */
+  async #write({ kind, resource, status, key }: HealthWrite, at: number): Promise<boolean> {
     const { namespace, name, resourceVersion } = resource.metadata;
     const log = this.#options.log.child({ kind, namespace, name });
     try {
@@ -235,16 +256,42 @@ export class HealthReporter {
       const written = await this.#options.status.apply({ kind, namespace, name, ...(resourceVersion ? { resourceVersion } : {}) }, status);
       this.#lastWrite.set(key, at);
       if (written) log.info({ bindings: status.bindings?.map((b) => `${b.namespace}/${b.name}: ${b.conditions?.find((c) => c.type === HEALTHY_CONDITION)?.reason ?? '-'}`) }, 'health written');
+      return written !== undefined;
     } catch (error) {
       const api = apiErrorOf(error);
-      if (api?.code === 409) return;
+      if (api?.code === 409) return false;
       this.#lastWrite.set(key, at);
       if (api && /field not declared in schema/.test(api.message)) {
         this.#undeclared.add(kind);
         log.warn({ err: describeError(error) }, 'the CRD does not declare the health fields (not promop\'s CRD?); health of this kind is not written');
-        return;
+        return false;
       }
       log.warn({ err: describeError(error) }, 'could not write health; trying again in a later round');
+      return false;
+    }
+  }
+
+  /** One Warning Event per alarm of a written health, on the team's object, related to the Prometheus that reported it. */
+  async #warn({ kind, resource, alarms }: HealthWrite): Promise<void> {
+    const { events, caches, log } = this.#options;
+    if (!events) return;
+    const { namespace, name, uid } = resource.metadata;
+    for (const { reason, message, owner } of alarms) {
+      const workload = owner.resource === PLURALS.PrometheusAgent ? 'PrometheusAgent' : 'Prometheus';
+      const related = caches[KINDS[workload].list].get(owner.namespace, owner.name);
+      try {
+        await events.record({
+          type: 'Warning',
+          reason,
+          action: HEALTH_ACTION,
+          regarding: { apiVersion: `${GROUP}/${API_VERSIONS[kind]}`, kind, namespace, name, ...(uid ? { uid } : {}) },
+          ...(related?.metadata.uid ? { related: { apiVersion: `${GROUP}/${API_VERSIONS[workload]}`, kind: workload, namespace: owner.namespace, name: owner.name, uid: related.metadata.uid } } : {}),
+          note: `${workload} ${owner.namespace}/${owner.name}: ${message}`,
+        });
+      } catch (error) {
+        // The status already says it; an Event that cannot be written is not worth more than a log line.
+        log.warn({ kind, namespace, name, err: describeError(error) }, 'could not write the health Warning event');
+      }
     }
   }
 }
