@@ -13,7 +13,7 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, EventsV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { RULES_DIR } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, PLURALS, type Kind } from '@promop/crds';
 import { applyCrds, eventually, FakeKubelet, freePort, PLACEHOLDER_CONFIG, sharedTestEnv, sleep, startPrometheus, untilServed, type PrometheusProcess } from '@promop/testkit';
@@ -140,6 +140,12 @@ describe('the health of each team\'s targets and rules, in its own objects', () 
     const answer = await prometheus!.apiGet<{ activeTargets: { scrapeUrl: string }[] }>('/api/v1/targets?state=active');
     expect(answer.activeTargets.map((t) => t.scrapeUrl).join(' ')).toContain(SECRET);
     expect(JSON.stringify(closed.status)).not.toContain(SECRET);
+    // One Warning on team-b's object (written with the health, so it is there by now), redacted as the status is.
+    const warnings = (await admin.makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: TEAM_B })).items
+      .filter((event) => event.reportingController === 'promop' && event.regarding?.name === 'closed');
+    expect(warnings.map((event) => [event.type, event.reason, event.regarding?.kind, event.related?.name])).toEqual([['Warning', 'AllTargetsDown', 'ScrapeConfig', NAME]]);
+    expect(warnings[0]?.note).toContain('token=<redacted>');
+    expect(JSON.stringify(warnings)).not.toContain(SECRET);
   }, 70_000);
 
   it('never gives team-a\'s object anything of team-b\'s targets', async () => {
@@ -163,6 +169,10 @@ describe('the health of each team\'s targets and rules, in its own objects', () 
     const teamA = JSON.stringify((await read('PrometheusRule', TEAM_A, 'rules')).status);
     expect(teamA).not.toContain('labelset');
     expect(teamA).not.toContain(TEAM_B);
+    const warnings = (await admin.makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: TEAM_B })).items.filter((event) => event.regarding?.kind === 'PrometheusRule');
+    expect(warnings.map((event) => [event.type, event.reason])).toEqual([['Warning', 'RulesFailing']]);
+    // team-a hears nothing: its target is up and its rule evaluates.
+    expect((await admin.makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: TEAM_A })).items.filter((event) => event.reportingController === 'promop')).toEqual([]);
   }, 100_000);
 
   it('writes nothing more while nothing changes class', async () => {

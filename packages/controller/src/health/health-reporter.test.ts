@@ -58,7 +58,7 @@ function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string
   };
   const caches = {
     pods: cache(options.pods as Listed[]), prometheusAgents: cache([]),
-    prometheuses: { ...cache([prometheus]), get: (namespace: string, name: string) => (namespace === 'monitoring' && name === 'main' ? prometheus : undefined) },
+    prometheuses: { ...cache([prometheus]), get: (name: string, namespace?: string) => (namespace === 'monitoring' && name === 'main' ? prometheus : undefined) },
     serviceMonitors: cache(options.monitors), podMonitors: cache([]), probes: cache([]), scrapeConfigs: cache([]), prometheusRules: cache([]),
   };
   const reporter = new HealthReporter({

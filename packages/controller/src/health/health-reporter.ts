@@ -278,7 +278,7 @@ export class HealthReporter {
     const { namespace, name, uid } = resource.metadata;
     for (const { reason, message, owner } of alarms) {
       const workload = owner.resource === PLURALS.PrometheusAgent ? 'PrometheusAgent' : 'Prometheus';
-      const related = caches[KINDS[workload].list].get(owner.namespace, owner.name);
+      const related = caches[KINDS[workload].list].get(owner.name, owner.namespace);
       try {
         await events.record({
           type: 'Warning',
