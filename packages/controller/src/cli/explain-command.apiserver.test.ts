@@ -155,6 +155,23 @@ describe('promop explain of a ServiceMonitor the Prometheus accepts', () => {
     );
     const stale = ofMain(JSON.parse((await promop(['explain', 'servicemonitor', '-n', TEAM, 'good', '-o', 'json'])).stdout) as ResourceExplanation);
     expect(stale?.loaded).toMatchObject({ state: 'changing' });
+
+    // What the health reporter writes into the binding: explain shows it beside the rest.
+    type Bound = { status: { bindings: { name: string; conditions: object[] }[] } };
+    const monitor = (await custom.getNamespacedCustomObject({ ...crd(PLURALS.ServiceMonitor, TEAM), name: 'good' })) as Bound;
+    const bindings = monitor.status.bindings.map((binding) => (binding.name !== 'main' ? binding : {
+      ...binding,
+      targets: { active: 1, up: 0, down: 1, unknown: 0, lastError: 'connection refused', lastErrorCount: 1 },
+      conditions: [...binding.conditions, { type: 'Healthy', status: 'False', reason: 'TargetsDown', message: 'all 1 down (0/1 up); 1 with: connection refused', lastTransitionTime: '2026-12-07T08:00:00Z' }],
+    }));
+    await custom.patchNamespacedCustomObjectStatus(
+      { ...crd(PLURALS.ServiceMonitor, TEAM), name: 'good', body: { status: { bindings } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const health = await promop(['explain', 'servicemonitor', '-n', TEAM, 'good']);
+    expect(health.stdout).toContain('\n  health: TargetsDown: all 1 down (0/1 up); 1 with: connection refused (since 2026-12-07T08:00:00Z)\n');
+    const healthJson = ofMain(JSON.parse((await promop(['explain', 'servicemonitor', '-n', TEAM, 'good', '-o', 'json'])).stdout) as ResourceExplanation);
+    expect(healthJson?.health).toMatchObject({ status: 'False', reason: 'TargetsDown', targets: { active: 1, down: 1 } });
   }, 60_000);
 });
 

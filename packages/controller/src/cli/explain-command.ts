@@ -138,6 +138,7 @@ export function formatResourceExplanation(explanation: ResourceExplanation): str
     for (const warning of judgement.warnings ?? []) lines.push(`  warning: ${warning}`);
     for (const problem of judgement.prometheusProblems ?? []) lines.push(`  problem of the ${judgement.prometheus.kind}: ${problem.path}: ${problem.message}`);
     if (judgement.loaded) lines.push(`  ${loadedLine(judgement.loaded)}`);
+    if (judgement.health) lines.push(`  health: ${judgement.health.reason}: ${judgement.health.message}${judgement.health.since ? ` (since ${judgement.health.since})` : ''}`);
   }
   const count = (test: (j: ResourceExplanation['prometheuses'][number]) => boolean) => explanation.prometheuses.filter(test).length;
   const judges = explanation.prometheuses.some((judgement) => judgement.prometheus.kind === 'PrometheusAgent') ? 'Prometheus and PrometheusAgent objects' : 'Prometheus objects';
