@@ -13,13 +13,19 @@
  * Per operator, on a fresh control plane (etcd + kube-apiserver with an audit log of write requests; no
  * kube-controller-manager and no kubelet, so no pod ever runs — only the control-plane side is measured):
  * 1. its own CRDs, then the operator, running as its own user in system:masters;
- * 2. for each size N: ServiceMonitors added up to N (none selected yet), then a Prometheus selecting them all is
- *    created: **first config** = until its configuration Secret(s) hold every monitor's jobs; the operator settles,
- *    **RSS** is sampled; **P2** = a monitor patched (a relabeling replacement) → the new value in the config, one
- *    change at a time, the next once the operator has been quiet for a second;
+ * 2. a small Prometheus of another team (20 monitors of its own) is created once; then for each size N:
+ *    ServiceMonitors added up to N (none selected yet), then a Prometheus selecting them all is created: **first
+ *    config** = until its configuration Secret(s) hold every monitor's jobs; then one of the other team's monitors
+ *    is patched: **others served** = from the first config until that change is in the other team's config;
+ *    **bindings written** = from the creation until the operator settles; **RSS** is sampled; **P2** = a monitor
+ *    patched (a relabeling replacement) → the new value in the config, one change at a time, the next once the
+ *    operator has been quiet for a second;
  *    in the full run the largest size is reached by adding its monitors while the previous Prometheus selects
  *    them (**settle** time), then RSS and P2 are measured on that Prometheus before it is deleted and a new one
  *    measures the first config;
+ *    a deletion (before the next size, and of the largest after the last) is measured the same way: **others
+ *    served** from the delete, **bindings written** = until the operator settles (a Prometheus of the largest
+ *    size is then created again for the steps below);
  * 3. **P4**: write requests in the audit log by the operator's user over the idle minutes, then for the minutes
  *    after a restart (and RSS once settled);
  * 4. **P3 Secrets**: unrelated Secrets are created, the operator is restarted, settles, and its RSS is sampled as long
@@ -36,10 +42,12 @@ import { ConfigWatch, contains, holdsMonitors } from './side-by-side/config-watc
 import { kubectl, prometheusOperator, promop, type OperatorUnderTest } from './side-by-side/operators.ts';
 import { BETWEEN_CHANGES, SETTLED, allowingProfiler, cpuSeconds, medianRssMiB, waitUntilQuiet, type QuietOptions } from './side-by-side/process-stats.ts';
 import { comparisonRows, markdownTable, percentile, type OperatorFigures, type SizeFigures } from './side-by-side/report.ts';
-import { ENDPOINTS_PER_MONITOR, PROMETHEUS_NAMESPACE, Workload } from './side-by-side/workload.ts';
+import { ENDPOINTS_PER_MONITOR, OTHERS, PROMETHEUS_NAMESPACE, Workload } from './side-by-side/workload.ts';
 
 /** The user of the benchmark's own requests (its client certificate's CN, packages/testkit/src/pki.ts): the changes of P2. */
 const ADMIN_USER = 'admin';
+/** Monitors of the other team's Prometheus: few, so its own reconcile is no part of what "served" measures. */
+const OTHER_MONITORS = 20;
 
 /** What one run measures. */
 interface Plan {
@@ -188,6 +196,26 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
     await running.settle('after starting');
     const operatorRunning = running;
     const configWatch = watch;
+    const otherConfig = configWatch.waitFor(OTHERS, holdsMonitors(OTHER_MONITORS, ENDPOINTS_PER_MONITOR), plan.firstConfigTimeoutMs);
+    await workload.createOthers(OTHER_MONITORS);
+    if (await otherConfig === undefined) throw new Error(`${operator.id} did not write the config of Prometheus ${OTHERS}`);
+    await running.settle(`after creating Prometheus ${OTHERS}`);
+
+    /**
+     * Patches one of the other team's monitors now; resolves with the time from `fromMs` to the change in that
+     * team's config (null: not within the timeout). Measures whether the operator serves others while it is busy
+     * with a large Prometheus: its work queue free again, its API client not starved.
+     */
+    let otherChanges = 0;
+    const othersServed = async (fromMs: number): Promise<number | null> => {
+      const marker = `others-${otherChanges}-end`;
+      const index = otherChanges % OTHER_MONITORS;
+      otherChanges += 1;
+      const seen = configWatch.waitFor(OTHERS, contains(marker), plan.changeTimeoutMs);
+      await workload.changeOtherMonitor(index, marker);
+      const at = await seen;
+      return at === undefined ? null : Math.max(0, at - fromMs);
+    };
 
     // Whose CPU a first config costs (the machine's cores are shared by all four): the control plane's processes,
     // the operator's and the benchmark's own (which parses every Secret the watch delivers).
@@ -196,7 +224,8 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
       operator: cpuSeconds(operatorRunning.pid),
       benchmark: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
     });
-    const firstConfig = async (name: string, monitors: number): Promise<Pick<SizeFigures, 'firstConfigMs' | 'configBytes' | 'firstConfigCpuS'>> => {
+    type FirstConfig = Pick<SizeFigures, 'firstConfigMs' | 'configBytes' | 'firstConfigCpuS' | 'createdServedMs' | 'createdSettleMs'>;
+    const firstConfig = async (name: string, monitors: number): Promise<FirstConfig> => {
       const reached = configWatch.waitFor(name, holdsMonitors(monitors, ENDPOINTS_PER_MONITOR), plan.firstConfigTimeoutMs);
       const cpuBefore = cpuOf();
       const profile = plan.apiserverProfile ? profileApiServer(env, join(rawDir, `apiserver-${operator.id}-${name}.pprof`), 6) : undefined;
@@ -209,7 +238,12 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
       const files = await configWatch.current(name);
       const figures = { firstConfigMs: at === undefined ? null : at - createdAt, configBytes: files ? files.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0) : null, firstConfigCpuS };
       log(`  first config of ${name} with ${monitors} monitors: ${figures.firstConfigMs === null ? 'NOT REACHED' : `${Math.round(figures.firstConfigMs)} ms`} (${((figures.configBytes ?? 0) / 1048576).toFixed(1)} MiB); CPU seconds meanwhile: ${JSON.stringify(firstConfigCpuS)}`);
-      return figures;
+      // Timed from the first config: once it is written, nothing the operator owes others may wait for the bindings.
+      const createdServedMs = at === undefined ? null : await othersServed(at);
+      const { settled, atMs } = await operatorRunning.settle(`after creating ${name}`);
+      const createdSettleMs = settled ? Math.max(0, atMs - createdAt) : null;
+      log(`  ${name} created: others served ${createdServedMs === null ? 'NOT' : `${Math.round(createdServedMs)} ms after its first config`}; settled (bindings written) ${createdSettleMs === null ? 'NOT' : `${Math.round(createdSettleMs)} ms after the create`}`);
+      return { ...figures, createdServedMs, createdSettleMs };
     };
 
     const changes = async (name: string, monitors: number): Promise<Pick<SizeFigures, 'changeMs' | 'changeTimeouts' | 'changeSplit'>> => {
@@ -250,10 +284,14 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
     const deletions: OperatorFigures['deletions'] = [];
     const deletePrometheus = async (name: string, monitors: number): Promise<void> => {
       const deletedAt = performance.now();
-      await workload.deletePrometheus(name);
+      const uid = await workload.deletePrometheus(name);
+      // The other team's change goes right after the delete, while the operator handles it.
+      const served = othersServed(deletedAt);
+      await workload.deleteChildrenOf(uid);
+      const servedMs = await served;
       const { settled, atMs } = await operatorRunning.settle(`after deleting ${name}`);
-      deletions.push({ monitors, settleMs: settled ? Math.max(0, atMs - deletedAt) : null });
-      log(`  ${name} deleted; settled ${settled ? `after ${Math.round((atMs - deletedAt) / 1000)} s` : 'NOT'}`);
+      deletions.push({ monitors, settleMs: settled ? Math.max(0, atMs - deletedAt) : null, servedMs });
+      log(`  ${name} deleted; others served ${servedMs === null ? 'NOT' : `after ${Math.round(servedMs)} ms`}; settled (bindings written) ${settled ? `after ${Math.round(atMs - deletedAt)} ms` : 'NOT'}`);
     };
     let grow: OperatorFigures['grow'];
     let current: string | undefined;
@@ -288,6 +326,13 @@ async function measureOperator(operator: OperatorUnderTest, plan: Plan, rawDir: 
       record({ sizes, deletions });
     }
     const largest = plan.sizes[plan.sizes.length - 1] as number;
+    // Without growing, the largest size's Prometheus is never deleted above: delete it and create it again, so the
+    // deletion is measured at every size and the steps below still run with it.
+    if (current !== undefined && !deletions.some((deletion) => deletion.monitors === largest)) {
+      await deletePrometheus(current, largest);
+      await firstConfig(current, largest);
+      record({ sizes, deletions });
+    }
 
     log(`${operator.id}: P4, ${plan.idleMinutes} idle minutes`);
     await running.settle('before the idle period');

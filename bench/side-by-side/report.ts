@@ -24,6 +24,13 @@ export interface SizeFigures {
    * the API server's storing that write. Absent in results written before it was measured.
    */
   changeSplit?: { operatorMs: number[]; writeMs: number[] };
+  /**
+   * Its first config → a change to the other team's Prometheus in that one's config: how soon the operator serves
+   * others while it writes this Prometheus' bindings. Absent in results written before it was measured.
+   */
+  createdServedMs?: number | null;
+  /** Prometheus created → the operator settled (its CPU quiet: promop's status bindings written). */
+  createdSettleMs?: number | null;
 }
 
 /** Everything measured for one operator. */
@@ -31,8 +38,11 @@ export interface OperatorFigures {
   id: string;
   version: string;
   sizes: SizeFigures[];
-  /** Prometheus deleted (with the size it selected) → the operator settled (promop removes its status bindings). */
-  deletions: { monitors: number; settleMs: number | null }[];
+  /**
+   * Prometheus deleted (with the size it selected) → the operator settled (promop removes its status bindings), and
+   * → a change to the other team's Prometheus in that one's config (absent in results written before it was measured).
+   */
+  deletions: { monitors: number; settleMs: number | null; servedMs?: number | null }[];
   /** Monitors added while a Prometheus selected the previous size: until its configuration held them all. */
   grow?: { from: number; to: number; createMs: number; settleAfterLastCreateMs: number | null };
   idle: { minutes: number; writes: WriteCount };
@@ -101,8 +111,21 @@ export function comparisonRows(promop: OperatorFigures, upstream: OperatorFigure
     add(`configuration size, ${count(monitors)} (uncompressed)`, sizeOf(promop, monitors)?.configBytes ?? null, sizeOf(upstream, monitors)?.configBytes ?? null,
       (bytes) => (bytes === null ? '–' : `${(bytes / 2 ** 20).toFixed(1)} MiB`));
   }
+  // Served: the other team's change written (the operator's queue serves others again); settled: the operator's CPU
+  // quiet, which for promop includes the bindings it writes or removes in the background.
+  for (const monitors of sizes) {
+    const a = sizeOf(promop, monitors);
+    const b = sizeOf(upstream, monitors);
+    if (a?.createdServedMs === undefined && b?.createdServedMs === undefined) continue;
+    add(`Prometheus selecting ${count(monitors)} created → others served (from its first config)`, a?.createdServedMs ?? null, b?.createdServedMs ?? null, seconds);
+    add(`Prometheus selecting ${count(monitors)} created → operator settled (bindings written)`, a?.createdSettleMs ?? null, b?.createdSettleMs ?? null, seconds);
+  }
   for (const [i, deletion] of promop.deletions.entries()) {
-    add(`Prometheus selecting ${count(deletion.monitors)} deleted → operator settled`, deletion.settleMs, upstream.deletions[i]?.settleMs ?? null, seconds);
+    const other = upstream.deletions[i];
+    if (deletion.servedMs !== undefined || other?.servedMs !== undefined) {
+      add(`Prometheus selecting ${count(deletion.monitors)} deleted → others served`, deletion.servedMs ?? null, other?.servedMs ?? null, seconds);
+    }
+    add(`Prometheus selecting ${count(deletion.monitors)} deleted → operator settled (bindings written)`, deletion.settleMs, other?.settleMs ?? null, seconds);
   }
   for (const monitors of sizes) add(`P3 RSS, ${count(monitors)}`, sizeOf(promop, monitors)?.rssMiB ?? null, sizeOf(upstream, monitors)?.rssMiB ?? null, mib);
   const largest = count(sizes[sizes.length - 1] ?? 0);

@@ -4,6 +4,10 @@
  * relabeling, as in bench/render.bench.ts), and Prometheus objects in `monitoring` selecting them through a label
  * selector and a namespace label selector. No Services: neither operator reads them (Prometheus discovers the
  * endpoints itself), so they would only cost requests.
+ *
+ * Beside them, a small Prometheus `others` (also in `monitoring`) selects its own monitors `other-<i>` in namespace
+ * `others`, which the large ones do not select: the other team whose changes must still be served while a large
+ * Prometheus is created or deleted.
  */
 import { BenchApi, inParallel } from './api-client.ts';
 
@@ -13,6 +17,8 @@ export const TEAM_NAMESPACES = 1_000;
 export const ENDPOINTS_PER_MONITOR = 2;
 export const PROMETHEUS_NAMESPACE = 'monitoring';
 export const BULK_SECRETS_NAMESPACE = 'bulk';
+/** The small Prometheus of another team, and the namespace of its monitors. */
+export const OTHERS = 'others';
 /** Requests in flight while creating objects. */
 const CREATE_CONCURRENCY = 24;
 
@@ -81,33 +87,64 @@ export class Workload {
 
   /** Sets the marker of monitor `index` (a JSON merge patch replaces the endpoints list whole). */
   async changeMonitor(index: number, marker: string): Promise<void> {
-    await this.#api.json('PATCH', `${monitorsPath(teamNamespace(index))}/${monitorName(index)}`, { spec: { endpoints: monitorEndpoints(marker) } }, { contentType: 'application/merge-patch+json' });
+    await this.#patchMonitor(teamNamespace(index), monitorName(index), marker);
   }
 
-  /** A Prometheus selecting every benchmark monitor. No kubelet runs, so its pods never start (for both operators). */
-  async createPrometheus(name: string): Promise<void> {
+  /** Sets the marker of the other team's monitor `index`. */
+  async changeOtherMonitor(index: number, marker: string): Promise<void> {
+    await this.#patchMonitor(OTHERS, `other-${index}`, marker);
+  }
+
+  async #patchMonitor(namespace: string, name: string, marker: string): Promise<void> {
+    await this.#api.json('PATCH', `${monitorsPath(namespace)}/${name}`, { spec: { endpoints: monitorEndpoints(marker) } }, { contentType: 'application/merge-patch+json' });
+  }
+
+  /** The other team: namespace `others`, `count` monitors in it and Prometheus `others` selecting them alone. */
+  async createOthers(count: number): Promise<void> {
+    await this.#api.json('POST', '/api/v1/namespaces', { metadata: { name: OTHERS, labels: { team: OTHERS } } });
+    await inParallel(Array.from({ length: count }, (_, i) => i), CREATE_CONCURRENCY, async (index) => {
+      await this.#api.json('POST', monitorsPath(OTHERS), {
+        apiVersion: GROUP_VERSION,
+        kind: 'ServiceMonitor',
+        metadata: { name: `other-${index}`, labels: { release: OTHERS } },
+        spec: { selector: { matchLabels: { app: OTHERS } }, endpoints: monitorEndpoints('initial') },
+      });
+    });
+    await this.createPrometheus(OTHERS, { release: OTHERS }, { team: OTHERS });
+  }
+
+  /**
+   * A Prometheus selecting every benchmark monitor (unless told otherwise). No kubelet runs, so its pods never
+   * start (for both operators).
+   */
+  async createPrometheus(name: string, monitorLabels: Record<string, string> = { release: 'bench' }, namespaceLabels: Record<string, string> = { monitored: 'true' }): Promise<void> {
     await this.#api.json('POST', prometheusesPath, {
       apiVersion: GROUP_VERSION,
       kind: 'Prometheus',
       metadata: { name },
       spec: {
         replicas: 1,
-        serviceMonitorSelector: { matchLabels: { release: 'bench' } },
-        serviceMonitorNamespaceSelector: { matchLabels: { monitored: 'true' } },
+        serviceMonitorSelector: { matchLabels: monitorLabels },
+        serviceMonitorNamespaceSelector: { matchLabels: namespaceLabels },
       },
     });
   }
 
-  /**
-   * Deletes a Prometheus and then what it owns in its namespace. No garbage collector runs here (no
-   * kube-controller-manager, which would cost CPU both operators share), so the benchmark removes the children.
-   */
-  async deletePrometheus(name: string): Promise<void> {
+  /** Deletes a Prometheus; returns its uid, for deleteChildrenOf. */
+  async deletePrometheus(name: string): Promise<string> {
     const prometheus = await this.#api.json<{ metadata: { uid: string } }>('GET', `${prometheusesPath}/${name}`);
     await this.#api.json('DELETE', `${prometheusesPath}/${name}`);
+    return prometheus.metadata.uid;
+  }
+
+  /**
+   * Deletes what the Prometheus of `uid` owns in its namespace. No garbage collector runs here (no
+   * kube-controller-manager, which would cost CPU both operators share), so the benchmark removes the children.
+   */
+  async deleteChildrenOf(uid: string): Promise<void> {
     for (const kind of ['/api/v1/namespaces/monitoring/secrets', '/api/v1/namespaces/monitoring/configmaps', '/api/v1/namespaces/monitoring/services', '/apis/apps/v1/namespaces/monitoring/statefulsets']) {
       const list = await this.#api.json<{ items: { metadata: { name: string; ownerReferences?: { uid: string }[] } }[] }>('GET', kind);
-      const owned = list.items.filter((item) => item.metadata.ownerReferences?.some((owner) => owner.uid === prometheus.metadata.uid));
+      const owned = list.items.filter((item) => item.metadata.ownerReferences?.some((owner) => owner.uid === uid));
       await inParallel(owned, CREATE_CONCURRENCY, async (item) => {
         await this.#api.json('DELETE', `${kind}/${item.metadata.name}`, undefined, { accepted: [200, 202, 404] });
       });
