@@ -2,7 +2,8 @@
  * promop's writes, counted in the audit log of a control plane this suite starts for itself (kube-controller-manager
  * included, so StatefulSets get pods and status updates like in a cluster; no kubelet, so the pods stay Pending).
  * Once a Prometheus with monitors and rules is reconciled: resyncs, relists and a restart of the operator write
- * nothing at all; one ServiceMonitor change costs one reconcile and writes only what it changes.
+ * nothing at all; one ServiceMonitor change costs one reconcile and writes only what it changes. Last, the
+ * Prometheus is deleted while the operator is stopped: the bindings it left are removed once it is back.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
@@ -169,4 +170,23 @@ describe('a child edited by hand', () => {
     const restored = await eventually(readConfig, (s) => configText(s) === configText(before));
     expect(configText(restored)).toBe(configText(before));
   }, 60_000);
+});
+
+describe('a Prometheus deleted while the operator was stopped', () => {
+  it('has its bindings removed once the operator is back: the monitors and rules that still name it enqueue it', async () => {
+    type Bound = { items: { metadata: { name: string }; status?: { bindings?: { name: string }[] } }[] };
+    const bindings = async () => {
+      const named: string[] = [];
+      for (const plural of [PLURALS.ServiceMonitor, PLURALS.PodMonitor, PLURALS.PrometheusRule]) {
+        const list = (await custom.listNamespacedCustomObject(crd(plural, TEAM))) as Bound;
+        for (const item of list.items) for (const binding of item.status?.bindings ?? []) named.push(`${plural}/${item.metadata.name} ${binding.name}`);
+      }
+      return named.sort();
+    };
+    await operator?.stop();
+    expect(await bindings()).toEqual([`${PLURALS.PodMonitor}/pods main`, `${PLURALS.PrometheusRule}/rules main`, `${PLURALS.ServiceMonitor}/api main`, `${PLURALS.ServiceMonitor}/broken main`]);
+    await custom.deleteNamespacedCustomObject({ ...crd(PLURALS.Prometheus, MONITORING), name: 'main' });
+    await startOperator();
+    await eventually(bindings, (named) => named.length === 0, 60_000);
+  }, 90_000);
 });
