@@ -166,6 +166,33 @@ const explainSpec: CommandSpec = {
   ].join('\n'),
 };
 
+const targetsSpec: CommandSpec = {
+  name: 'targets',
+  summary: 'the health of a namespace\'s monitors and rules, as each Prometheus last reported it, on a live cluster',
+  synopsis: 'targets [-n <namespace>] [-o json|yaml]',
+  description: [
+    'Lists the ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules of a namespace with',
+    'what each Prometheus and PrometheusAgent that selects them last reported, as the operator wrote it into',
+    'their status (promop run --health-interval): targets up of those active and the most frequent scrape',
+    'error (redacted), rules failing and why, or why the Prometheus rejects the object. Reads the objects\'',
+    'status only (list requests in the namespace); no Prometheus is called.',
+  ].join('\n'),
+  flags: [
+    { ...NAMESPACE_FLAG, help: "namespace whose monitors and rules to list (default: the context's namespace, else default)" },
+    { name: 'output', short: 'o', value: 'json|yaml', choices: ['json', 'yaml'], help: 'print the rows as JSON or YAML, for scripts' },
+    ...CLUSTER_FLAGS,
+  ],
+  positionals: [],
+  examples: [
+    { comment: 'Are team-a\'s targets up, and do its rules evaluate?', args: 'targets -n team-a' },
+    { comment: 'In CI or a script: fail when anything of team-a is down, failing or rejected', args: 'targets -n team-a -o json > health.json' },
+  ],
+  exitStatus: [
+    '0 when nothing listed is unhealthy, 3 when a monitor finds no target or has targets down, a rule',
+    'fails, or a Prometheus rejects one; 1 when the cluster cannot be read; 2 for wrong usage.',
+  ].join('\n'),
+};
+
 const diffSpec: CommandSpec = {
   name: 'diff',
   summary: 'what applying manifests would change in each Prometheus, agent or Alertmanager configuration (like kubectl diff)',
@@ -230,6 +257,7 @@ const runSpec: CommandSpec = {
 /** Every command, in the order `promop --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
   { spec: explainSpec, load: async () => (await import('./explain-command.ts')).runExplainCommand },
+  { spec: targetsSpec, load: async () => (await import('./targets-command.ts')).runTargetsCommand },
   { spec: diffSpec, load: async () => (await import('./diff-command.ts')).runDiffCommand },
   { spec: renderSpec, load: async () => (await import('./render-command.ts')).runRenderCommand },
   { spec: checkSpec, load: async () => (await import('./check-command.ts')).runCheckCommand },

@@ -9,7 +9,7 @@ const NO_CLUSTER = { HOME: '/nonexistent', KUBECONFIG: '/nonexistent/config' };
 
 describe('what completion offers', () => {
   it.each([
-    [[''], ['explain', 'diff', 'render', 'check', 'completion', 'run'], DIRECTIVE.noFileComp],
+    [[''], ['explain', 'targets', 'diff', 'render', 'check', 'completion', 'run'], DIRECTIVE.noFileComp],
     [['ex'], ['explain'], DIRECTIVE.noFileComp],
     [['explain', ''], ['servicemonitor', 'podmonitor', 'probe', 'scrapeconfig', 'prometheusrule', 'prometheus', 'prometheusagent', 'alertmanagerconfig', 'alertmanager'], DIRECTIVE.noFileComp],
     [['explain', 'al'], ['alertmanagerconfig', 'alertmanager'], DIRECTIVE.noFileComp],

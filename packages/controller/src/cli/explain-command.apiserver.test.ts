@@ -175,6 +175,26 @@ describe('promop explain of a ServiceMonitor the Prometheus accepts', () => {
   }, 60_000);
 });
 
+describe('promop targets of the namespace', () => {
+  it('lists each monitor with what each Prometheus reports of it, and exits 3 when one is down or rejected', async () => {
+    // After the steps above: "good" carries a TargetsDown report, "bad" is rejected.
+    const result = await promop(['targets', '-n', TEAM]);
+    expect(result.code).toBe(3);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^KIND +NAME +PROMETHEUS +HEALTH +UP +MESSAGE$/);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^ServiceMonitor +good +${MONITORING}/main +TargetsDown +0/1 +all 1 down \\(0/1 up\\); 1 with: connection refused$`)));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^ServiceMonitor +bad +${MONITORING}/main +Rejected +- +.*invalid regex`)));
+    const json = await promop(['targets', '-n', TEAM, '-o', 'json']);
+    const rows = (JSON.parse(json.stdout) as { rows: { name: string; prometheus: string; health: string; unhealthy: boolean }[] }).rows.filter((row) => row.prometheus === `${MONITORING}/main`);
+    expect(rows.map((row) => [row.name, row.health, row.unhealthy])).toEqual([['bad', 'Rejected', true], ['good', 'TargetsDown', true]]);
+  });
+
+  it('exits 0 for a namespace with nothing wrong in it', async () => {
+    const result = await promop(['targets', '-n', UNLABELLED]);
+    expect(result).toMatchObject({ code: 0 });
+  });
+});
+
 describe('promop explain of a Prometheus', () => {
   it('counts and lists what it accepts, rejects and does not select, per kind', async () => {
     const result = await promop(['explain', 'prometheus', '-n', MONITORING, 'main', '-o', 'yaml']);
