@@ -18,6 +18,7 @@ import {
 import { HealthReporter } from './health/health-reporter.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
+import type { ClientCertificate } from './prometheus-client/pod-tls.ts';
 import { AlertmanagerReconciler, alertmanagerOwnerOf } from './alertmanager/reconcile-alertmanager.ts';
 import { ALERTMANAGER_SERVICE_NAME } from './alertmanager/alertmanager-children.ts';
 import { alertmanagerConfigSecretName } from '@promop/config-generator';
@@ -71,6 +72,8 @@ export interface OperatorOptions {
    * default 30 s; 0 turns it off). See health/health-reporter.ts.
    */
   healthIntervalMs?: number;
+  /** promop's client certificate for Prometheus pods that ask for one (`promop run --prometheus-client-cert/-key`). */
+  prometheusClientCertificate?: () => ClientCertificate | undefined;
   /** Test only: the least time between two health writes of one object (default one minute). */
   healthMinWriteIntervalMs?: number;
   /**
@@ -166,6 +169,7 @@ export class Operator {
     this.#podClient = new PrometheusReloader({
       allowedNetworks: () => networks.allowList(),
       ...(options.reloadTimeoutMs === undefined ? {} : { timeoutMs: options.reloadTimeoutMs }),
+      ...(options.prometheusClientCertificate ? { clientCertificate: options.prometheusClientCertificate } : {}),
     });
     const reloader = this.#reloader = new ShardReloader({
       pods: this.#caches.pods,

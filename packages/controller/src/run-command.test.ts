@@ -3,6 +3,7 @@ import { parseRunArguments, runOperatorCommand } from './run-command.ts';
 /** What `promop run` watches and logs without a scoping or logging flag: everything, at info, as JSON. */
 const SCOPE_DEFAULTS = {
   scope: { kind: 'all' }, prometheusInstanceSelector: undefined, alertmanagerInstanceSelector: undefined, secretFieldSelector: undefined, secretLabelSelector: undefined, logLevel: 'info', logFormat: 'json', manageCrds: true, healthIntervalMs: 30_000,
+  prometheusClientCertificate: undefined,
 };
 
 describe('promop run', () => {
@@ -39,6 +40,14 @@ describe('promop run', () => {
     for (const bad of [['--health-interval'], ['--health-interval=500ms'], ['--health-interval', 'soon']]) {
       expect(parseRunArguments(bad)).toEqual({ ok: false, message: '--health-interval is a duration of at least 1s (e.g. 30s, 2m), or 0 to turn it off' });
     }
+  });
+
+  it('takes a client certificate for Prometheus pods that ask for one: certificate and key files, both or neither', () => {
+    expect(parseRunArguments(['--prometheus-client-cert', '/tls/tls.crt', '--prometheus-client-key=/tls/tls.key'])).toMatchObject({
+      ok: true, prometheusClientCertificate: { certFile: '/tls/tls.crt', keyFile: '/tls/tls.key' },
+    });
+    expect(parseRunArguments(['--prometheus-client-cert=/tls/tls.crt'])).toEqual({ ok: false, message: '--prometheus-client-cert and --prometheus-client-key go together: give both or neither' });
+    expect(parseRunArguments(['--prometheus-client-key'])).toEqual({ ok: false, message: '--prometheus-client-key needs the path of a PEM private key' });
   });
 
   describe('scoping flags, as prometheus-operator\'s', () => {

@@ -18,6 +18,9 @@ import { LeaderElector, RawApi, apiLeaseClient, describeError, ensureCrds, leade
 import { OperatorMetrics, startMetricsServer, DEFAULT_LISTEN_ADDRESS } from './observability/index.ts';
 import { Operator } from './operator.ts';
 import { parsePodNetworks } from './reload/index.ts';
+import type { ClientCertificate } from './prometheus-client/pod-tls.ts';
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
 import { parseDuration } from '@promop/config-generator';
 import { DEFAULT_HEALTH_INTERVAL_MS } from './health/health-reporter.ts';
 import { checkFieldSelector, checkLabelSelector, checkNamespaceName } from './kube/selector-syntax.ts';
@@ -35,6 +38,8 @@ const USAGE = [
   '--leader-election-namespace (default: the pod\'s namespace; outside a pod, default) reconciles.',
   'With --manage-crds[=true|false] (default true) promop creates its CRDs, or upgrades those an older promop',
   'wrote, before it starts; false when the chart or another tool owns them.',
+  'A Prometheus serving HTTPS that asks for client certificates (spec.web.tlsConfig.clientAuthType) gets the',
+  'certificate and key of --prometheus-client-cert <file> --prometheus-client-key <file> (PEM, read again on use).',
   'Every --health-interval (a duration, default 30s; 0 turns it off) promop reads the targets and rules of one',
   'ready replica per shard and writes their health into each monitor\'s and PrometheusRule\'s binding.',
   '',
@@ -85,6 +90,11 @@ export interface RunArguments {
   manageCrds: boolean;
   /** `--health-interval`: period of the health reads, ms (default 30 s; 0: off). */
   healthIntervalMs: number;
+  /**
+   * `--prometheus-client-cert` and `--prometheus-client-key`: promop's client certificate for Prometheus pods that
+   * ask for one (docs/security.md); both or neither.
+   */
+  prometheusClientCertificate: { certFile: string; keyFile: string } | undefined;
   help: boolean;
 }
 
@@ -106,10 +116,13 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
   let logFormat: LogFormat = 'json';
   let manageCrds = true;
   let healthIntervalMs = DEFAULT_HEALTH_INTERVAL_MS;
+  let clientCertFile: string | undefined;
+  let clientKeyFile: string | undefined;
   const scope = (): NamespaceScope => (namespaces ? { kind: 'only', namespaces } : deniedNamespaces ? { kind: 'deny', namespaces: deniedNamespaces } : { kind: 'all' });
   const result = (help: boolean) => ({
     ok: true as const, kubeconfig, metricsAddress, podNetworks, leaderElect, leaderElectionNamespace, leaderElectionId,
-    scope: scope(), prometheusInstanceSelector, alertmanagerInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, manageCrds, healthIntervalMs, help,
+    scope: scope(), prometheusInstanceSelector, alertmanagerInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, manageCrds, healthIntervalMs,
+    prometheusClientCertificate: clientCertFile && clientKeyFile ? { certFile: clientCertFile, keyFile: clientKeyFile } : undefined, help,
   });
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
@@ -172,9 +185,20 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
       // Below a second the reads would cost the Prometheus pods more than a status could show.
       if (ms === undefined || (ms !== 0 && ms < 1000)) return { ok: false, message: '--health-interval is a duration of at least 1s (e.g. 30s, 2m), or 0 to turn it off' };
       healthIntervalMs = ms;
+    } else if (arg === '--prometheus-client-cert' || arg.startsWith('--prometheus-client-cert=')) {
+      const value = arg === '--prometheus-client-cert' ? argv[(i += 1)] : arg.slice('--prometheus-client-cert='.length);
+      if (!value) return { ok: false, message: '--prometheus-client-cert needs the path of a PEM certificate' };
+      clientCertFile = value;
+    } else if (arg === '--prometheus-client-key' || arg.startsWith('--prometheus-client-key=')) {
+      const value = arg === '--prometheus-client-key' ? argv[(i += 1)] : arg.slice('--prometheus-client-key='.length);
+      if (!value) return { ok: false, message: '--prometheus-client-key needs the path of a PEM private key' };
+      clientKeyFile = value;
     } else {
       return { ok: false, message: `unknown argument "${arg}"` };
     }
+  }
+  if ((clientCertFile === undefined) !== (clientKeyFile === undefined)) {
+    return { ok: false, message: '--prometheus-client-cert and --prometheus-client-key go together: give both or neither' };
   }
   if (namespaces && deniedNamespaces) {
     // prometheus-operator ignores --deny-namespaces when --namespaces is given; a refusal says it instead.
@@ -238,6 +262,12 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     return 0;
   }
   const log = createLogger({ level: parsed.logLevel, format: parsed.logFormat });
+  const clientFiles = parsed.prometheusClientCertificate;
+  const prometheusClientCertificate = clientFiles ? clientCertificateReader(clientFiles, log) : undefined;
+  if (prometheusClientCertificate && !prometheusClientCertificate()) {
+    io.stderr(`promop run: cannot read --prometheus-client-cert ${clientFiles!.certFile} and --prometheus-client-key ${clientFiles!.keyFile}\n`);
+    return 1;
+  }
   let kubeConfig: Kubeconfig;
   try {
     kubeConfig = await loadKubeconfig({ kubeconfig: parsed.kubeconfig, inClusterBeforeHome: true });
@@ -265,6 +295,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
   const operator = new Operator({
     kubeConfig, log, metrics, ...(parsed.podNetworks ? { podNetworks: parsed.podNetworks } : {}), ...(parsed.leaderElect ? { mayWrite } : {}),
     scope: parsed.scope, healthIntervalMs: parsed.healthIntervalMs,
+    ...(prometheusClientCertificate ? { prometheusClientCertificate } : {}),
     ...(parsed.prometheusInstanceSelector ? { prometheusSelector: parsed.prometheusInstanceSelector } : {}),
     ...(parsed.alertmanagerInstanceSelector ? { alertmanagerSelector: parsed.alertmanagerInstanceSelector } : {}),
     ...(parsed.secretFieldSelector ? { secretFieldSelector: parsed.secretFieldSelector } : {}),
@@ -356,4 +387,23 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     await metricsServer.close(5000);
     return status;
   }
+}
+
+/**
+ * Reads promop's client certificate and key on every call, so that a certificate renewed in the mounted Secret is
+ * used without a restart; undefined (and one warning per failure run) when a file cannot be read.
+ */
+function clientCertificateReader(files: { certFile: string; keyFile: string }, log: Logger): () => ClientCertificate | undefined {
+  let failing = false;
+  return () => {
+    try {
+      const certificate = { cert: readFileSync(files.certFile, 'utf8'), key: readFileSync(files.keyFile, 'utf8') };
+      failing = false;
+      return certificate;
+    } catch (error) {
+      if (!failing) log.warn({ certFile: files.certFile, keyFile: files.keyFile, err: describeError(error) }, 'cannot read the client certificate for Prometheus pods');
+      failing = true;
+      return undefined;
+    }
+  };
 }

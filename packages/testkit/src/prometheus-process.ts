@@ -3,7 +3,8 @@
  * in-cluster Kubernetes settings, so kubernetes_sd_configs without `api_server` cannot discover
  * (and therefore never dial) anything.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, logTail, startProcess, startUntilReady, type ManagedProcess } from './child-processes.ts';
@@ -11,7 +12,7 @@ import { toolPath } from './tools.ts';
 
 /** A running Prometheus. */
 export interface PrometheusProcess {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port> (https:// with `https`) */
   url: string;
   pid: number;
   /** GETs `path` (e.g. `/api/v1/status/config`) and returns the parsed JSON `data`. */
@@ -26,6 +27,30 @@ export interface PrometheusStartOptions {
   agent?: boolean;
   /** Extra flags, e.g. `--web.enable-remote-write-receiver`. */
   args?: string[];
+  /**
+   * Serve HTTPS: `--web.config.file=<webConfigFile>`; readiness and `apiGet` then trust `caFile` (PEM) and present
+   * `clientCert`/`clientKey` (PEM files) when given. `url` is then `https://127.0.0.1:<port>`.
+   */
+  https?: { webConfigFile: string; caFile: string; clientCert?: string; clientKey?: string };
+}
+
+/** A GET over HTTPS with the test's CA and client certificate: status and body. */
+function httpsGet(url: string, tls: NonNullable<PrometheusStartOptions['https']>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, {
+      ca: readFileSync(tls.caFile),
+      ...(tls.clientCert && tls.clientKey ? { cert: readFileSync(tls.clientCert), key: readFileSync(tls.clientKey) } : {}),
+      timeout: 5000,
+    }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => { body += chunk; });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 /**
@@ -35,7 +60,7 @@ export interface PrometheusStartOptions {
 export async function startPrometheus(configFile: string, env: Record<string, string> = {}, options: PrometheusStartOptions = {}): Promise<PrometheusProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'promop-prometheus-'));
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${options.https ? 'https' : 'http'}://127.0.0.1:${port}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   // Never let a test Prometheus believe it runs in a cluster.
   delete childEnv.KUBERNETES_SERVICE_HOST;
@@ -46,15 +71,22 @@ export async function startPrometheus(configFile: string, env: Record<string, st
     // An agent keeps only a WAL, at a flag of its own (the tsdb flags are refused in agent mode).
     ...(options.agent ? ['--agent', `--storage.agent.path=${join(dir, 'data')}`] : [`--storage.tsdb.path=${join(dir, 'data')}`]),
     '--web.enable-lifecycle',
+    ...(options.https ? [`--web.config.file=${options.https.webConfigFile}`] : []),
     ...(options.args ?? []),
   ], join(dir, 'prometheus.log'), childEnv);
-  const { stop } = await startUntilReady(managed, `${url}/-/ready`, dir);
+  const { https } = options;
+  const get = async (path: string, timeoutMs: number): Promise<{ status: number; body: string }> => {
+    if (https) return httpsGet(`${url}${path}`, https);
+    const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
+    return { status: response.status, body: await response.text() };
+  };
+  const { stop } = await startUntilReady(managed, `${url}/-/ready`, dir, async () => (await get('/-/ready', 1000)).status === 200);
   return {
     url,
     pid: managed.pid,
     async apiGet<T>(path: string): Promise<T> {
-      const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(5000) });
-      const body = (await response.json()) as { status: string; data: T; error?: string };
+      const response = await get(path, 5000);
+      const body = JSON.parse(response.body) as { status: string; data: T; error?: string };
       if (body.status !== 'success') throw new Error(`GET ${path}: ${body.error ?? response.status}`);
       return body.data;
     },

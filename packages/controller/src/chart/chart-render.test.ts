@@ -116,6 +116,19 @@ describe('charts/promop with helm', () => {
     expect([pod?.spec.containers[0]?.livenessProbe, pod?.spec.containers[0]?.readinessProbe]).toEqual([undefined, undefined]);
   }, 60_000);
 
+  it('mounts prometheusClientCertificate.secretName into promop\'s pod and passes it as the client certificate for Prometheus pods', async () => {
+    const pod = ofKind<Deployment>(await render('--set', 'prometheusClientCertificate.secretName=promop-client-tls'), 'Deployment')[0]?.spec.template.spec as unknown as {
+      containers: { args: string[]; volumeMounts?: unknown[] }[]; volumes?: unknown[];
+    };
+    expect(pod.containers[0]?.args).toEqual([
+      'run', '--metrics-address=:8080', '--prometheus-client-cert=/etc/promop/prometheus-client/tls.crt', '--prometheus-client-key=/etc/promop/prometheus-client/tls.key',
+    ]);
+    expect(pod.containers[0]?.volumeMounts).toEqual([{ name: 'prometheus-client-certificate', mountPath: '/etc/promop/prometheus-client', readOnly: true }]);
+    expect(pod.volumes).toEqual([{ name: 'prometheus-client-certificate', secret: { secretName: 'promop-client-tls' } }]);
+    const without = ofKind<Deployment>(await render(), 'Deployment')[0]?.spec.template.spec as unknown as { containers: { volumeMounts?: unknown[] }[]; volumes?: unknown[] };
+    expect([without.containers[0]?.volumeMounts, without.volumes]).toEqual([undefined, undefined]);
+  }, 60_000);
+
   it('runs two replicas with a PodDisruptionBudget keeping one; without leader election, one pod and Recreate', async () => {
     const two = await render('--set', 'replicaCount=2');
     expect(ofKind<Deployment>(two, 'Deployment')[0]?.spec.replicas).toBe(2);

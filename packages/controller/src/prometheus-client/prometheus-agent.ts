@@ -19,14 +19,15 @@ export interface PrometheusAgentOptions {
 }
 
 /**
- * A new Agent. Create one per process (PrometheusReloader does) and close it on shutdown. The defaults are
+ * A new Agent. Create one per process, and one per TLS identity (PrometheusReloader does), and close it on shutdown. The defaults are
  * short because Prometheus answers these endpoints from memory; a reload of a large config takes long (it is
  * synchronous, and Prometheus parses scrape files twice per reload), hence the long headers timeout: as long as
  * the client's RELOAD_TIMEOUT_MS.
  */
-export function createPrometheusAgent(options: PrometheusAgentOptions = {}): Agent {
+export function createPrometheusAgent(options: PrometheusAgentOptions = {}, tls: Record<string, unknown> = {}): Agent {
   return new Agent({
-    connect: { timeout: options.connectTimeoutMs ?? 2_000 },
+    // `tls`: options of tls.connect for pods that serve HTTPS (pod-tls.ts).
+    connect: { timeout: options.connectTimeoutMs ?? 2_000, ...tls },
     headersTimeout: options.headersTimeoutMs ?? RELOAD_TIMEOUT_MS,
     bodyTimeout: options.bodyTimeoutMs ?? 10_000,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,

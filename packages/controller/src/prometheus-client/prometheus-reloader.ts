@@ -4,7 +4,8 @@
  *
  * Pods → URLs: the controller (reload/shard-reloader.ts) lists the pods of a Prometheus shard or of an Alertmanager
  * (label selector of its StatefulSet), skips those without `status.podIP` or not Running and Ready, and calls
- * `prometheusPodUrl(pod.status.podIP, port)`, i.e. `http://<pod IP>:9090` (Alertmanager: 9093) — the container
+ * `prometheusPodUrl(pod.status.podIP, port)`, i.e. `http://<pod IP>:9090` (`https://` when the Prometheus serves
+ * HTTPS, with the TLS of pod-tls.ts; Alertmanager: 9093) — the container
  * port of the `web` port. Pod
  * IPs, not Service or DNS names: each replica must be reloaded and verified on its own, and IPs let the network
  * policy below hold without DNS. In tests the URLs are the 127.0.0.1 ones of `startPrometheus`.
@@ -12,6 +13,7 @@
  * Network safety: every URL must have an IP-literal host inside `allowedNetworks` (in a cluster, the pod
  * CIDR(s); in tests, `['127.0.0.1']`); anything else is refused before a socket is opened (url-policy.ts).
  */
+import { createHash } from 'node:crypto';
 import type { BlockList } from 'node:net';
 import type { Agent } from 'undici';
 import { PROMETHEUS_PORT } from '../workload/index.ts';
@@ -21,6 +23,10 @@ import { reloadAndVerifyAlertmanager } from './alertmanager-reload.ts';
 import { reloadAndVerify, type ReloadOutcome } from './reload-and-verify.ts';
 import type { ExpectedRuleFiles } from './rule-groups-comparison.ts';
 import { allowListOf, type AllowedNetworks } from './url-policy.ts';
+import { tlsConnectOptions, type ClientCertificate, type PodTls } from './pod-tls.ts';
+
+/** TLS Agents kept at most: one per Prometheus serving HTTPS with a certificate of its own; beyond, the oldest is closed. */
+const MAX_TLS_AGENTS = 256;
 
 /** One Prometheus pod to reload. */
 export interface ReloadRequest {
@@ -37,6 +43,8 @@ export interface ReloadRequest {
   timeoutMs?: number;
   /** Aborted when newer files supersede these: no further attempt starts (reload-and-verify.ts). */
   signal?: AbortSignal;
+  /** How to call an `https://` baseUrl (pod-tls.ts); ignored for `http://`. */
+  tls?: PodTls;
 }
 
 /** One Alertmanager pod to reload: it must run exactly `expectedConfigText` (alertmanager-reload.ts). */
@@ -67,6 +75,11 @@ export interface PrometheusReloaderOptions {
   initialDelayMs?: number;
   maxDelayMs?: number;
   agent?: PrometheusAgentOptions;
+  /**
+   * promop's client certificate for pods that ask for one (`promop run --prometheus-client-cert/-key`), read on
+   * every HTTPS request so that a renewed certificate is used without a restart. Undefined: none.
+   */
+  clientCertificate?: () => ClientCertificate | undefined;
 }
 
 /** The PodConfigVerifier that calls pods over HTTP through one shared keep-alive Agent. Call `close()` on shutdown. */
@@ -74,6 +87,8 @@ export class PrometheusReloader implements PodConfigVerifier {
   readonly #options: PrometheusReloaderOptions;
   readonly #allowed: () => BlockList;
   readonly #agent: Agent;
+  /** One Agent per TLS identity (pinned serving certificate and client certificate), by a hash of both. */
+  readonly #tlsAgents = new Map<string, Agent>();
 
   /** Throws if `allowedNetworks` has a malformed entry (promop's own configuration). */
   constructor(options: PrometheusReloaderOptions) {
@@ -88,9 +103,26 @@ export class PrometheusReloader implements PodConfigVerifier {
     this.#agent = createPrometheusAgent(options.agent);
   }
 
-  /** A client for one pod, sharing this reloader's Agent and network policy. */
-  client(baseUrl: string): PrometheusClient {
-    return new PrometheusClient({ baseUrl, allowed: this.#allowed(), agent: this.#agent });
+  /** A client for one pod, sharing this reloader's Agent (for HTTPS, the Agent of `tls`) and network policy. */
+  client(baseUrl: string, tls?: PodTls): PrometheusClient {
+    return new PrometheusClient({ baseUrl, allowed: this.#allowed(), agent: baseUrl.startsWith('https:') ? this.#tlsAgent(tls ?? {}) : this.#agent });
+  }
+
+  #tlsAgent(tls: PodTls): Agent {
+    const client = this.#options.clientCertificate?.();
+    const key = createHash('sha256').update(JSON.stringify([tls.servingCertificate ?? '', client?.cert ?? '', client?.key ?? ''])).digest('hex');
+    let agent = this.#tlsAgents.get(key);
+    if (!agent) {
+      // A renewed certificate makes a new Agent; the previous one has no further use.
+      if (this.#tlsAgents.size >= MAX_TLS_AGENTS) {
+        const [oldest, old] = this.#tlsAgents.entries().next().value!;
+        this.#tlsAgents.delete(oldest);
+        void old.close();
+      }
+      agent = createPrometheusAgent(this.#options.agent, tlsConnectOptions(tls, client));
+      this.#tlsAgents.set(key, agent);
+    }
+    return agent;
   }
 
   async reloadAndVerify(request: ReloadRequest | AlertmanagerReloadRequest): Promise<ReloadOutcome> {
@@ -100,7 +132,13 @@ export class PrometheusReloader implements PodConfigVerifier {
       ...(this.#options.maxDelayMs !== undefined ? { maxDelayMs: this.#options.maxDelayMs } : {}),
       ...(request.signal !== undefined ? { signal: request.signal } : {}),
     };
-    const client = this.client(request.baseUrl);
+    if (request.program !== 'alertmanager' && request.baseUrl.startsWith('https:') && request.tls?.clientCertificateRequired && !this.#options.clientCertificate?.()) {
+      return {
+        outcome: 'failed', attempts: 0, elapsedMs: 0,
+        reason: 'spec.web.tlsConfig.clientAuthType makes Prometheus refuse clients without a certificate, and promop has none: start promop run with --prometheus-client-cert and --prometheus-client-key (docs/security.md)',
+      };
+    }
+    const client = request.program === 'alertmanager' ? this.client(request.baseUrl) : this.client(request.baseUrl, request.tls);
     if (request.program === 'alertmanager') return reloadAndVerifyAlertmanager({ client, expectedConfigText: request.expectedConfigText, ...polling });
     return reloadAndVerify({
       client,
@@ -113,7 +151,8 @@ export class PrometheusReloader implements PodConfigVerifier {
 
   /** Closes the Agent's idle connections; later calls fail. */
   async close(): Promise<void> {
-    await this.#agent.close();
+    await Promise.all([this.#agent, ...this.#tlsAgents.values()].map((agent) => agent.close()));
+    this.#tlsAgents.clear();
   }
 }
 
@@ -121,7 +160,7 @@ export class PrometheusReloader implements PodConfigVerifier {
  * `http://<ip>:9090`, with IPv6 addresses in brackets, followed by Prometheus' `--web.route-prefix` when it is
  * not `/` (Prometheus serves /-/reload and the API below the prefix).
  */
-export function prometheusPodUrl(podIP: string, port: number = PROMETHEUS_PORT, routePrefix = '/'): string {
+export function prometheusPodUrl(podIP: string, port: number = PROMETHEUS_PORT, routePrefix = '/', scheme: 'http' | 'https' = 'http'): string {
   const prefix = routePrefix.replace(/\/+$/, '');
-  return `http://${podIP.includes(':') ? `[${podIP}]` : podIP}:${port}${prefix === '' ? '' : prefix.startsWith('/') ? prefix : `/${prefix}`}`;
+  return `${scheme}://${podIP.includes(':') ? `[${podIP}]` : podIP}:${port}${prefix === '' ? '' : prefix.startsWith('/') ? prefix : `/${prefix}`}`;
 }

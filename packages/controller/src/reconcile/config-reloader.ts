@@ -14,6 +14,7 @@ import type { PrometheusStatus } from '@promop/crds';
 import type { PrometheusWorkload } from '../workload/index.ts';
 import type { Logger } from 'pino';
 import type { ExpectedRuleFiles } from '../prometheus-client/index.ts';
+import type { PodTls } from '../prometheus-client/pod-tls.ts';
 
 /** What every pod of one shard must run: the files promop wrote for it. */
 export interface ExpectedShardFiles {
@@ -32,6 +33,8 @@ export interface ExpectedShardFiles {
    * annotation and `status.configStatus[].configHash`.
    */
   hash: string;
+  /** How to call the pods when they serve HTTPS (reconcile/pod-tls-of.ts); undefined: plain HTTP. */
+  tls?: PodTls;
 }
 
 /** What the reconcile knows besides the files. */

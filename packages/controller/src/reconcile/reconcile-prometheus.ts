@@ -39,6 +39,7 @@ import type { ReconciledVerdict } from './prometheus-status.ts';
 import { ReferencesMemo, referencedObjects } from './references.ts';
 import type { CacheReader, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus } from './reconciler-ports.ts';
 import { reloadShards } from './shard-reload.ts';
+import { podTlsOf } from './pod-tls-of.ts';
 import { ORPHAN_CHECK_INTERVAL_MS } from './orphaned-pods.ts';
 import { VerdictRecorder } from './verdict-recorder.ts';
 import type { ProcessOutcome } from './work-queue.ts';
@@ -201,7 +202,7 @@ export class PrometheusReconciler {
     await this.#children.deleteLeftovers(key, prometheus, built.value, log);
     if (await this.#children.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
 
-    const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log, () => this.#deps.requeue(key, 0));
+    const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log, () => this.#deps.requeue(key, 0), podTlsOf(prometheus, referenced));
     // A failed reload is retried by the reloader, with a backoff of its own, not by the work queue.
     const reconciled: ReconciledVerdict | undefined = reload.reconciled?.status === 'True'
       ? { status: 'True', ...successReason(output), message: output.prometheusWarnings.join('; ') }

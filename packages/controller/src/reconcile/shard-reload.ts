@@ -8,6 +8,7 @@
 import type { GeneratorOutput } from '@promop/config-generator';
 import type { Logger } from 'pino';
 import type { PrometheusWorkload } from '../workload/index.ts';
+import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import type { AppliedChildren } from './children-applier.ts';
 import { RELOADING_REASON, type ShardConfigStatus } from './config-reloader.ts';
 import { expectedShardFiles } from './expected-shard-files.ts';
@@ -24,13 +25,18 @@ export interface ShardReloads {
   configStatus: ShardConfigStatus[];
 }
 
-/** Reloads every shard of `prometheus` whose config Secret `applied` names, with the files `output` says it runs. */
+/**
+ * Reloads every shard of `prometheus` whose config Secret `applied` names, with the files `output` says it runs, over
+ * HTTPS with `tls` when its pods serve HTTPS.
+ */
 export async function reloadShards(
   reloader: ReconcilerReloader, prometheus: PrometheusWorkload, output: GeneratorOutput, applied: AppliedChildren, log: Logger, onRoundEnd: () => void,
+  tls?: PodTls,
 ): Promise<ShardReloads> {
   const results = await Promise.all(applied.configSecretUids.map((uid, shard) => {
     const writtenAt = applied.writtenAt.get(shard);
-    return reloader.reload(prometheus, shard, expectedShardFiles(output, shard, uid), { log, onRoundEnd, ...(writtenAt ? { writtenAt } : {}) });
+    const expected = { ...expectedShardFiles(output, shard, uid), ...(tls ? { tls } : {}) };
+    return reloader.reload(prometheus, shard, expected, { log, onRoundEnd, ...(writtenAt ? { writtenAt } : {}) });
   }));
   const shown = prometheus.status?.configStatus ?? [];
   const failures: string[] = [];

@@ -108,7 +108,9 @@ export class ShardReloader implements ConfigReloader {
   async reload(prometheus: PrometheusWorkload, shard: number, expected: ExpectedShardFiles, context: ReloadContext): Promise<ReloadResult> {
     const { namespace, name } = prometheus.metadata;
     const kind = workloadKind(prometheus);
-    const baseUrlOf = (ip: string, pod: V1Pod) => prometheusPodUrl(ip, this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT, routePrefix(prometheus.spec ?? {}));
+    // HTTPS when the Prometheus serves it (spec.web.tlsConfig): expected.tls says how to verify and authenticate.
+    const scheme = expected.tls ? 'https' : 'http';
+    const baseUrlOf = (ip: string, pod: V1Pod) => prometheusPodUrl(ip, this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT, routePrefix(prometheus.spec ?? {}), scheme);
     const result = this.#reloadSet({
       key: workloadKey(kind, namespace, name), index: shard, program: 'Prometheus', namespace, hash: expected.hash, writtenAt: context.writtenAt,
       log: context.log.child({ shard }), ...(context.onRoundEnd ? { onRoundEnd: context.onRoundEnd } : {}),
@@ -121,6 +123,7 @@ export class ShardReloader implements ConfigReloader {
         // An agent loads no rules, and its API has no rules endpoint (it answers an error): nothing to compare.
         ...(kind === 'PrometheusAgent' ? {} : { expectedRuleFiles: expected.ruleFiles }),
         ...(expected.scrapeFileJobs !== undefined ? { expectedScrapeFileJobs: expected.scrapeFileJobs } : {}),
+        ...(expected.tls ? { tls: expected.tls } : {}),
       }),
     });
     return { ...result, status: { shardID: String(shard), ...result.status } };

@@ -1,0 +1,145 @@
+/**
+ * `promop run`'s reload path for a Prometheus that serves HTTPS (`spec.web.tlsConfig`, client certificates
+ * required), against the real API server and a real Prometheus on 127.0.0.1, the kubelet played by the test as in
+ * shard-reloader.apiserver.test.ts. The Prometheus serves HTTPS from the web config Secret promop wrote (its paths
+ * moved under a temporary root, where the test puts the Secret's and ConfigMap's files as the kubelet would mount
+ * them); promop must reload it over HTTPS, accepting only the certificate of `spec.web.tlsConfig.cert` and
+ * presenting its own client certificate (`--prometheus-client-cert/-key`).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { GROUP, PLURALS, VERSION } from '@promop/crds';
+import {
+  FakeKubelet, PLACEHOLDER_CONFIG, applyCrds, createClientCert, createPki, eventually, sharedTestEnv, startPrometheus, untilServed, type PrometheusProcess,
+} from '@promop/testkit';
+import { pino } from 'pino';
+import { OperatorMetrics } from '../observability/index.ts';
+import { Operator } from '../operator.ts';
+import { operatorIdentity } from '../test-support/operator-identity.ts';
+import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, shardSelectorLabels } from '../workload/index.ts';
+
+const id = randomBytes(3).toString('hex');
+const OPERATOR_NS = `promop-system-${id}`;
+const MONITORING = `monitoring-https-${id}`;
+const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+let admin: KubeConfig;
+let core: CoreV1Api;
+let custom: CustomObjectsApi;
+let operator: Operator | undefined;
+let prometheus: PrometheusProcess | undefined;
+let kubelet: FakeKubelet | undefined;
+let dir: string;
+const logLines: string[] = [];
+
+type ConfigStatus = { shardID: string; loadedReplicas?: string[]; pendingReplicas?: { pod: string; reason: string; message?: string }[] };
+type PrometheusObject = { status?: { conditions?: { type: string; status: string; reason?: string }[]; configStatus?: ConfigStatus[] } };
+const readPrometheus = async () => (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING, name: 'main' })) as PrometheusObject;
+const shard0 = (p: PrometheusObject) => p.status?.configStatus?.find((s) => s.shardID === '0');
+
+beforeAll(async () => {
+  admin = sharedTestEnv().kubeConfig();
+  core = admin.makeApiClient(CoreV1Api);
+  custom = admin.makeApiClient(CustomObjectsApi);
+  dir = mkdtempSync(join(tmpdir(), 'promop-https-pods-'));
+  const pki = createPki(dir);
+  const promopClient = createClientCert(dir, 'promop', 'promop', []);
+  await applyCrds(admin);
+  await core.createNamespace({ body: { metadata: { name: OPERATOR_NS } } });
+  await core.createNamespace({ body: { metadata: { name: MONITORING } } });
+  const operatorKc = await operatorIdentity(admin, OPERATOR_NS, `promop-https-${id}`);
+  await eventually(() => core.createNamespacedSecret({
+    namespace: MONITORING,
+    body: { metadata: { name: 'web-tls' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': readFileSync(pki.servingCert, 'utf8'), 'tls.key': readFileSync(pki.servingKey, 'utf8') } },
+  }), () => true);
+  await core.createNamespacedConfigMap({ namespace: MONITORING, body: { metadata: { name: 'client-ca' }, data: { 'ca.crt': readFileSync(pki.caCert, 'utf8') } } });
+
+  const ports = new Map<string, number>();
+  operator = new Operator({
+    kubeConfig: operatorKc, log: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }), metrics: new OperatorMetrics({ processMetrics: false }),
+    prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
+    podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000,
+    prometheusPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 9090,
+    prometheusClientCertificate: () => ({ cert: readFileSync(promopClient.cert, 'utf8'), key: readFileSync(promopClient.key, 'utf8') }),
+    healthIntervalMs: 0,
+  });
+  await operator.start();
+  await untilServed(() => custom.createNamespacedCustomObject({
+    group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'main', labels: { 'promop.test/instance': id } },
+      spec: {
+        replicas: 1, serviceMonitorSelector: { matchLabels: { 'promop.test/instance': id } },
+        web: {
+          tlsConfig: {
+            cert: { secret: { name: 'web-tls', key: 'tls.crt' } }, keySecret: { name: 'web-tls', key: 'tls.key' },
+            client_ca: { configMap: { name: 'client-ca', key: 'ca.crt' } }, clientAuthType: 'RequireAndVerifyClientCert',
+          },
+        },
+      },
+    },
+  }));
+
+  // The pod starts once promop has written its web config Secret, with the files the kubelet would mount.
+  const webConfigSecret = await eventually(
+    () => core.readNamespacedSecret({ namespace: MONITORING, name: 'prometheus-main-web-config' }),
+    (secret) => secret.data?.[WEB_CONFIG_FILE_NAME] !== undefined,
+  );
+  const root = join(dir, 'root');
+  const mounted: Record<string, string> = {
+    [`${WEB_CONFIG_DIR}/secret/web-tls-cert/tls.crt`]: pki.servingCert,
+    [`${WEB_CONFIG_DIR}/secret/web-tls-key/tls.key`]: pki.servingKey,
+    [`${WEB_CONFIG_DIR}/configmap/client-ca-ca/ca.crt`]: pki.caCert,
+  };
+  for (const [path, source] of Object.entries(mounted)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), readFileSync(source));
+  }
+  const webConfigFile = join(dir, WEB_CONFIG_FILE_NAME);
+  writeFileSync(webConfigFile, Buffer.from(webConfigSecret.data![WEB_CONFIG_FILE_NAME]!, 'base64').toString('utf8').replaceAll(WEB_CONFIG_DIR, join(root, WEB_CONFIG_DIR)));
+  const configFile = join(dir, 'replica-https.yaml');
+  writeFileSync(configFile, PLACEHOLDER_CONFIG);
+  prometheus = await startPrometheus(configFile, { POD_NAME: 'replica-https' }, {
+    https: { webConfigFile, caFile: pki.caCert, clientCert: promopClient.cert, clientKey: promopClient.key },
+  });
+  kubelet = new FakeKubelet({ core, namespace: MONITORING, pod: 'replica-https', configSecret: 'prometheus-main', configFile });
+  kubelet.start();
+  ports.set('replica-https', Number(new URL(prometheus.url).port));
+  await eventually(() => core.createNamespacedPod({
+    namespace: MONITORING,
+    body: {
+      metadata: { name: 'replica-https', labels: shardSelectorLabels('main', 0) },
+      spec: { automountServiceAccountToken: false, containers: [{ name: 'prometheus', image: 'quay.io/prometheus/prometheus:v3.16.0' }] },
+    },
+  }), () => true);
+  await core.patchNamespacedPodStatus({
+    namespace: MONITORING, name: 'replica-https',
+    body: { status: { phase: 'Running', podIP: '127.0.0.1', podIPs: [{ ip: '127.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] } },
+  }, MERGE_PATCH);
+}, 120_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  kubelet?.stop();
+  await prometheus?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+describe('a Prometheus serving HTTPS and requiring client certificates, reloaded by promop run', () => {
+  it('is reloaded and verified over HTTPS with promop\'s client certificate, and reported loaded', async () => {
+    const status = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas?.includes('replica-https') ?? false);
+    expect(shard0(status)).toMatchObject({ loadedReplicas: ['replica-https'] });
+    expect(status.status?.conditions?.find((c) => c.type === 'Reconciled')).toMatchObject({ status: 'True' });
+    const loaded = await prometheus!.apiGet<{ yaml: string }>('/api/v1/status/config');
+    expect(loaded.yaml).toContain(`prometheus: ${MONITORING}/main`);
+    expect(loaded.yaml).toContain('prometheus_replica: replica-https');
+  }, 60_000);
+
+  it('never writes a certificate or key into its log', () => {
+    const pem = /-----BEGIN/;
+    expect(logLines.filter((line) => pem.test(line))).toEqual([]);
+  });
+});
