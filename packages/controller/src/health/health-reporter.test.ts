@@ -150,11 +150,36 @@ describe('the health reporter', () => {
     await round([down('serviceMonitor/team-a/api/0', 'Get "http://10.1.1.1:80/m?token=s3cret": EOF'), down('serviceMonitor/team-a/api/0', 'EOF')]);
     await round([up('serviceMonitor/team-a/api/0')]);
     await round([]);
+    await round([]);
     expect(w.events.map((e) => [e.type, e.reason, `${e.regarding.kind} ${e.regarding.namespace}/${e.regarding.name}`, e.related?.uid])).toEqual([
       ['Warning', 'AllTargetsDown', 'ServiceMonitor team-a/api', 'prometheus-uid'],
       ['Warning', 'NoTargets', 'ServiceMonitor team-a/api', 'prometheus-uid'],
     ]);
     expect(w.events[0]?.note).toBe('Prometheus monitoring/main: all 1 down (0/1 up); 1 with: Get "http://10.1.1.1:80/m?token=<redacted>": EOF');
+  });
+
+  it('reports a monitor without targets only once it has found none for 10 s (service discovery takes seconds after a load)', async () => {
+    const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [] } };
+    const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [monitor('team-a', 'api')] });
+    await w.reporter.runOnce();
+    w.clock.now += 5_000;
+    await w.reporter.runOnce();
+    expect(w.writes).toEqual([]);
+    // Its targets came: up, at once.
+    answers['10.0.0.1'] = { targets: [up('serviceMonitor/team-a/api/0')] };
+    w.clock.now += 1_000;
+    await w.reporter.runOnce();
+    expect(w.writes.map((x) => x.status.bindings?.[0]?.conditions?.find((c) => c.type === 'Healthy')?.reason)).toEqual(['TargetsUp']);
+    w.monitors[0] = { ...w.monitors[0]!, status: w.writes[0]!.status };
+    // Gone for good: NoTargets once it stayed so for 10 s (and the minute between two writes passed).
+    answers['10.0.0.1'] = { targets: [] };
+    w.clock.now += 60_000;
+    await w.reporter.runOnce();
+    expect(w.writes).toHaveLength(1);
+    w.clock.now += 10_000;
+    await w.reporter.runOnce();
+    expect(w.writes.map((x) => x.status.bindings?.[0]?.conditions?.find((c) => c.type === 'Healthy')?.reason)).toEqual(['TargetsUp', 'NoTargets']);
+    expect(w.events.map((e) => e.reason)).toEqual(['NoTargets']);
   });
 
   it('removes what it reported from a binding that is no longer accepted, and leaves other Prometheus\' bindings alone', async () => {

@@ -40,6 +40,12 @@ export const DEFAULT_HEALTH_INTERVAL_MS = 30_000;
  * one write at a time would take longer than a period (the verdict recorder's bound, for the same reason).
  */
 const STATUS_WRITES_IN_FLIGHT = 16;
+/**
+ * How long a monitor must keep finding no target before it is reported so: Prometheus' service discovery hands the
+ * targets of a scrape pool it just loaded to the scrape manager within about five seconds, and a round in between
+ * would report a new monitor NoTargets (and warn) before its targets.
+ */
+export const NO_TARGETS_CONFIRM_MS = 10_000;
 /** At most one health write per object in this time. */
 export const MIN_HEALTH_WRITE_INTERVAL_MS = 60_000;
 
@@ -97,6 +103,8 @@ export class HealthReporter {
    * refuses an undeclared field): not written again by this process.
    */
   readonly #undeclared = new Set<PrometheusSelectedKind>();
+  /** `<object key>|<owner>` → when it was first seen without targets, while that is not yet what its binding says. */
+  readonly #noTargetsSince = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> | undefined;
   #stopped = false;
@@ -220,7 +228,8 @@ export class HealthReporter {
             return { ...rest, conditions: (binding.conditions ?? []).filter((c) => c.type !== HEALTHY_CONDITION) };
           }
           const reported = healthOf(role, owner, key);
-          if (!reported || !healthChangesClass(binding, reported)) return binding;
+          if (!reported || !this.#confirmed(`${key}|${binding.resource}/${binding.namespace}/${binding.name}`, binding, reported, now.getTime())) return binding;
+          if (!healthChangesClass(binding, reported)) return binding;
           changed = true;
           const updated = bindingWithHealth(binding, reported, now);
           const alarm = healthAlarm(binding, updated);
@@ -241,7 +250,24 @@ export class HealthReporter {
       const present = new Set(PROMETHEUS_SELECTED_KINDS.flatMap((kind) =>
         (this.#options.caches[KINDS[kind].list].list() as readonly ConfigResource[]).map((r) => `${kind}/${r.metadata.namespace}/${r.metadata.name}`)));
       for (const key of this.#lastWrite.keys()) if (!present.has(key)) this.#lastWrite.delete(key);
+      for (const id of this.#noTargetsSince.keys()) if (!present.has(id.slice(0, id.indexOf('|')))) this.#noTargetsSince.delete(id);
     }
+  }
+
+  /**
+   * Whether `reported` may be written into `binding`: anything but a monitor newly without targets at once, that one
+   * once it has found none for NO_TARGETS_CONFIRM_MS (see there).
+   */
+  #confirmed(id: string, binding: Binding, reported: BindingHealth, now: number): boolean {
+    const none = reported.kind === 'targets' && reported.summary.active === 0;
+    const said = binding.conditions?.find((condition) => condition.type === HEALTHY_CONDITION)?.reason === 'NoTargets';
+    if (!none || said) {
+      this.#noTargetsSince.delete(id);
+      return true;
+    }
+    const since = this.#noTargetsSince.get(id);
+    if (since === undefined) this.#noTargetsSince.set(id, now);
+    return since !== undefined && now - since >= NO_TARGETS_CONFIRM_MS;
   }
 
   /**
