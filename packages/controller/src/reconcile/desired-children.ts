@@ -3,7 +3,7 @@
  * every one of them, or every problem the builders found, in which case nothing is applied (the running
  * configuration stays).
  */
-import { parsePrometheusVersion, type GeneratorOutput } from '@promop/config-generator';
+import type { GeneratorOutput } from '@promop/config-generator';
 import type { V1ConfigMap, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import {
   buildConfigSecrets, buildGoverningService, buildRuleConfigMaps, buildScrapeSecrets, buildStatefulSets, buildTlsAssetsSecret, buildWebConfigSecret,
@@ -33,9 +33,8 @@ export function buildChildren(prometheus: PrometheusWorkload, output: GeneratorO
   const statefulSets = buildStatefulSets(prometheus, output);
   const problems = [...[tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems)), ...shardRetentionProblems(prometheus)];
   if (!tlsAssets.ok || !configSecrets.ok || !statefulSets.ok || problems.length > 0) return { ok: false, problems };
-  // buildStatefulSets has refused an unparseable version and a web config it cannot build.
-  const version = parsePrometheusVersion(prometheus.spec?.version ?? undefined)!;
-  const webConfig = webConfigOf(prometheus, version);
+  // buildStatefulSets has refused a web config it cannot build.
+  const webConfig = webConfigOf(prometheus, output.version);
   const webConfigSecret = webConfig.ok && webConfig.value ? buildWebConfigSecret(prometheus, webConfig.value) : undefined;
   // The shared Service is owned by every Prometheus of the namespace (non-controller ownerReferences), so the
   // garbage collector removes it only with the last one. Deleted ones are left out, and so are those that name their

@@ -1,5 +1,9 @@
 import type { Prometheus } from '@promop/crds';
-import { podTlsOf, type ReferencedKeyValues } from './pod-tls-of.ts';
+import { parsePrometheusVersion } from '@promop/config-generator';
+import { podTlsOf as podTlsOfVersion, type ReferencedKeyValues } from './pod-tls-of.ts';
+
+// The version as the generator reads it from spec.version and hands it on with the files.
+const podTlsOf = (object: Prometheus, keyValues: ReferencedKeyValues) => podTlsOfVersion(object, parsePrometheusVersion(object.spec?.version ?? undefined)!, keyValues);
 
 const prometheus = (web: NonNullable<Prometheus['spec']>['web'], version = '3.16.0'): Prometheus => ({
   apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { name: 'main', namespace: 'monitoring' }, spec: { version, web },

@@ -4,7 +4,7 @@
  * referenced objects, kube/referenced-objects.ts, which read it because the CRD types it as a key reference), and
  * whether the pods refuse a client without a certificate. See prometheus-client/pod-tls.ts for what is verified.
  */
-import { parsePrometheusVersion, type KeyValueSource } from '@promop/config-generator';
+import type { KeyValueSource, PrometheusVersion } from '@promop/config-generator';
 import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import { CLIENT_CERT_REQUIRED, webConfigOf, type PrometheusWorkload } from '../workload/index.ts';
 
@@ -19,9 +19,7 @@ export interface ReferencedKeyValues {
  * (Secret, ConfigMap or key missing) is the empty string, which pins nothing any pod can present: promop then
  * refuses to call the pods rather than call them unverified.
  */
-export function podTlsOf(prometheus: PrometheusWorkload, referenced: ReferencedKeyValues): PodTls | undefined {
-  const version = parsePrometheusVersion(prometheus.spec?.version ?? undefined);
-  if (!version) return undefined;
+export function podTlsOf(prometheus: PrometheusWorkload, version: PrometheusVersion, referenced: ReferencedKeyValues): PodTls | undefined {
   const web = webConfigOf(prometheus, version);
   if (!web.ok || !web.value?.https) return undefined;
   const { certReference, clientAuthType } = web.value;

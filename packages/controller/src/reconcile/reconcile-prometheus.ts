@@ -202,7 +202,7 @@ export class PrometheusReconciler {
     await this.#children.deleteLeftovers(key, prometheus, built.value, log);
     if (await this.#children.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
 
-    const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log, () => this.#deps.requeue(key, 0), podTlsOf(prometheus, referenced));
+    const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log, () => this.#deps.requeue(key, 0), podTlsOf(prometheus, output.version, referenced));
     // A failed reload is retried by the reloader, with a backoff of its own, not by the work queue.
     const reconciled: ReconciledVerdict | undefined = reload.reconciled?.status === 'True'
       ? { status: 'True', ...successReason(output), message: output.prometheusWarnings.join('; ') }
