@@ -200,7 +200,8 @@ export class Operator {
     this.#reconcilers = perWorkloadKind(reconciler);
     const podClient = this.#podClient;
     this.#health = options.healthIntervalMs === 0 ? undefined : new HealthReporter({
-      caches: this.#caches, client: (baseUrl) => podClient.client(baseUrl), networks, status, events, log: this.#log.child({ component: 'health' }),
+      caches: this.#caches, client: (baseUrl, tls) => podClient.client(baseUrl, tls), networks, status, events, log: this.#log.child({ component: 'health' }),
+      podTls: (kind, namespace, name) => this.#reconcilers[kind].podTls(objectKey(namespace, name)),
       ...(options.healthIntervalMs === undefined ? {} : { intervalMs: options.healthIntervalMs }),
       ...(options.healthMinWriteIntervalMs === undefined ? {} : { minWriteIntervalMs: options.healthMinWriteIntervalMs }),
       ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),

@@ -24,6 +24,7 @@ import { API_VERSIONS, GROUP, KINDS, PLURALS, PROMETHEUS_SELECTED_KINDS, PROMETH
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError } from '../kube/index.ts';
 import { prometheusPodUrl, type PrometheusClient } from '../prometheus-client/index.ts';
+import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import { forEachBounded } from '../reconcile/bounded-parallel.ts';
 import { shardCount } from '../reconcile/prometheus-status.ts';
 import type { ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
@@ -52,8 +53,10 @@ export const MIN_HEALTH_WRITE_INTERVAL_MS = 60_000;
 /** What the reporter needs. */
 export interface HealthReporterOptions {
   caches: Pick<ReconcilerCaches, 'pods' | 'prometheuses' | 'prometheusAgents' | (typeof KINDS)[PrometheusSelectedKind]['list']>;
-  /** A client for one pod's base URL (the reloader's: same Agent and allow-list). */
-  client: (baseUrl: string) => PrometheusClient;
+  /** A client for one pod's base URL (the reloader's: same Agent and allow-list), over HTTPS with `tls`. */
+  client: (baseUrl: string, tls?: PodTls) => PrometheusClient;
+  /** How the reloader calls the pods of a Prometheus that serves HTTPS; undefined: plain HTTP. */
+  podTls?: (kind: WorkloadKind, namespace: string, name: string) => PodTls | undefined;
   networks: PodNetworks;
   status: ReconcilerStatus;
   /** Where the Warning of a monitor that newly finds no target or only down ones, or of a newly failing rule, goes. */
@@ -167,6 +170,8 @@ export class HealthReporter {
     // Prometheus listens on the pod's loopback only: promop cannot reach it.
     if (workload.spec?.listenLocal === true) return undefined;
     const log = this.#options.log.child({ prometheus: `${namespace}/${name}`, kind });
+    // Pods serving HTTPS are called as the reloader calls them: the pinned certificate, promop's client certificate.
+    const tls = this.#options.podTls?.(kind, namespace, name);
     const pods = this.#options.caches.pods.list(namespace);
     const configStatus = workload.status?.configStatus;
     const shards = await Promise.all(Array.from({ length: shardCount(workload) }, async (_, shard) => {
@@ -180,7 +185,9 @@ export class HealthReporter {
         if (!callable.callable) continue;
         const admission = await this.#options.networks.admit(callable.ip);
         if (!admission.ok) continue;
-        const client = this.#options.client(prometheusPodUrl(callable.ip, this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT, routePrefix(workload.spec ?? {})));
+        const client = tls
+          ? this.#options.client(prometheusPodUrl(callable.ip, this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT, routePrefix(workload.spec ?? {}), 'https'), tls)
+          : this.#options.client(prometheusPodUrl(callable.ip, this.#options.prometheusPortOf?.(pod) ?? PROMETHEUS_PORT, routePrefix(workload.spec ?? {})));
         const targets = await client.activeTargets();
         // An agent has no rules endpoint.
         const rules = kind === 'Prometheus' ? await client.ruleGroups() : undefined;

@@ -40,6 +40,7 @@ import { ReferencesMemo, referencedObjects } from './references.ts';
 import type { CacheReader, ReconcilerCaches, ReconcilerChildren, ReconcilerEvents, ReconcilerReferenced, ReconcilerReloader, ReconcilerStatus } from './reconciler-ports.ts';
 import { reloadShards } from './shard-reload.ts';
 import { podTlsOf } from './pod-tls-of.ts';
+import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import { ORPHAN_CHECK_INTERVAL_MS } from './orphaned-pods.ts';
 import { VerdictRecorder } from './verdict-recorder.ts';
 import type { ProcessOutcome } from './work-queue.ts';
@@ -89,6 +90,8 @@ export class PrometheusReconciler {
   readonly #status: PrometheusStatusWriter;
   /** The keys whose last reconcile wrote changed files for some shard (see wroteFiles). */
   readonly #wroteFiles = new Set<string>();
+  /** Per key, how its pods were last called when they serve HTTPS (pod-tls-of.ts); absent: plain HTTP. */
+  readonly #podTls = new Map<string, PodTls>();
 
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
@@ -125,6 +128,14 @@ export class PrometheusReconciler {
     return this.#wroteFiles.has(key);
   }
 
+  /**
+   * How to call the pods of `key` as its last reconcile did: the serving certificate to pin and whether they want a
+   * client certificate when they serve HTTPS, undefined for plain HTTP (the health reporter calls them the same way).
+   */
+  podTls(key: string): PodTls | undefined {
+    return this.#podTls.get(key);
+  }
+
   /** The cache of this reconciler's kind. */
   #workloads(): CacheReader<PrometheusWorkload> {
     const { caches } = this.#deps;
@@ -146,6 +157,7 @@ export class PrometheusReconciler {
       this.#deps.reloader.forget(sharedKey);
       this.#status.forget(key);
       this.#memos.delete(key);
+      this.#podTls.delete(key);
       this.#children.forget(key);
       // Removed through the binding writer like any other change, so the removal runs after a pass still writing
       // this Prometheus' bindings, never beside it; and also when the cache shows none yet but such a pass runs
@@ -202,7 +214,10 @@ export class PrometheusReconciler {
     await this.#children.deleteLeftovers(key, prometheus, built.value, log);
     if (await this.#children.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
 
-    const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log, () => this.#deps.requeue(key, 0), podTlsOf(prometheus, output.version, referenced));
+    const tls = podTlsOf(prometheus, output.version, referenced);
+    if (tls) this.#podTls.set(key, tls);
+    else this.#podTls.delete(key);
+    const reload = await reloadShards(this.#deps.reloader, prometheus, output, applied, log, () => this.#deps.requeue(key, 0), tls);
     // A failed reload is retried by the reloader, with a backoff of its own, not by the work queue.
     const reconciled: ReconciledVerdict | undefined = reload.reconciled?.status === 'True'
       ? { status: 'True', ...successReason(output), message: output.prometheusWarnings.join('; ') }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
-import { GROUP, PLURALS, VERSION } from '@promop/crds';
+import { API_VERSIONS, GROUP, PLURALS, VERSION } from '@promop/crds';
 import {
   FakeKubelet, PLACEHOLDER_CONFIG, applyCrds, createClientCert, createPki, eventually, sharedTestEnv, startPrometheus, untilServed, type PrometheusProcess,
 } from '@promop/testkit';
@@ -64,7 +64,8 @@ beforeAll(async () => {
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000,
     prometheusPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 9090,
     prometheusClientCertificate: () => ({ cert: readFileSync(promopClient.cert, 'utf8'), key: readFileSync(promopClient.key, 'utf8') }),
-    healthIntervalMs: 0,
+    // Health is read as reloads are: over HTTPS, with the pinned certificate and promop's client certificate.
+    healthIntervalMs: 1000, healthMinWriteIntervalMs: 1000,
   });
   await operator.start();
   await untilServed(() => custom.createNamespacedCustomObject({
@@ -72,7 +73,7 @@ beforeAll(async () => {
     body: {
       apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'main', labels: { 'promop.test/instance': id } },
       spec: {
-        replicas: 1, serviceMonitorSelector: { matchLabels: { 'promop.test/instance': id } },
+        replicas: 1, serviceMonitorSelector: { matchLabels: { 'promop.test/instance': id } }, scrapeConfigSelector: { matchLabels: { 'promop.test/instance': id } },
         web: {
           tlsConfig: {
             cert: { secret: { name: 'web-tls', key: 'tls.crt' } }, keySecret: { name: 'web-tls', key: 'tls.key' },
@@ -80,6 +81,15 @@ beforeAll(async () => {
           },
         },
       },
+    },
+  }));
+
+  // A team's target that refuses connections: its health can only come from reading the Prometheus over HTTPS.
+  await untilServed(() => custom.createNamespacedCustomObject({
+    group: GROUP, version: API_VERSIONS.ScrapeConfig, plural: PLURALS.ScrapeConfig, namespace: MONITORING,
+    body: {
+      apiVersion: `${GROUP}/${API_VERSIONS.ScrapeConfig}`, kind: 'ScrapeConfig', metadata: { name: 'closed', labels: { 'promop.test/instance': id } },
+      spec: { staticConfigs: [{ targets: ['127.0.0.1:1'] }], scrapeInterval: '1s' },
     },
   }));
 
@@ -137,6 +147,15 @@ describe('a Prometheus serving HTTPS and requiring client certificates, reloaded
     expect(loaded.yaml).toContain(`prometheus: ${MONITORING}/main`);
     expect(loaded.yaml).toContain('prometheus_replica: replica-https');
   }, 60_000);
+
+  it('has its targets read over HTTPS for the health in the team\'s ScrapeConfig', async () => {
+    type Bound = { status?: { bindings?: { name: string; targets?: { down?: number; lastError?: string }; conditions?: { type: string; reason?: string }[] }[] } };
+    const read = async () => (await custom.getNamespacedCustomObject({ group: GROUP, version: API_VERSIONS.ScrapeConfig, plural: PLURALS.ScrapeConfig, namespace: MONITORING, name: 'closed' })) as Bound;
+    const binding = (object: Bound) => object.status?.bindings?.find((b) => b.name === 'main');
+    const closed = await eventually(read, (object) => binding(object)?.conditions?.some((c) => c.type === 'Healthy' && c.reason === 'TargetsDown') ?? false, 60_000);
+    expect(binding(closed)?.targets).toMatchObject({ down: 1 });
+    expect(binding(closed)?.targets?.lastError).toContain('connection refused');
+  }, 70_000);
 
   it('never writes a certificate or key into its log', () => {
     const pem = /-----BEGIN/;
