@@ -48,6 +48,29 @@ function report(line: string): void {
   process.stderr.write(`[used-by] ${line}\n`);
 }
 
+/** `promop run --health-interval` in the story, in seconds. */
+const HEALTH_INTERVAL_S = 10;
+/** A first report, then one that changed class, which waits out the minute between two health writes of an object. */
+const HEALTH_WAIT_MS = 2 * HEALTH_INTERVAL_S * 1000 + 60_000 + 30_000;
+
+type HealthCondition = { type: string; status: string; reason?: string; message?: string };
+type WithBindings = { status?: { bindings?: { name: string; targets?: { active?: number; up?: number; down?: number; lastError?: string }; rules?: { failing?: number; pending?: number; firingAlerts?: number; lastError?: string }; conditions?: HealthCondition[] }[] } };
+
+/** The binding of the story's Prometheus in `kind/name`'s status, and its Healthy condition. */
+async function healthOf(kind: string, namespace: string, name: string) {
+  const object = await cli.getJson<WithBindings>([kind, name, '-n', namespace]);
+  const binding = object.status?.bindings?.find((b) => b.name === PROMETHEUS);
+  return { binding, healthy: binding?.conditions?.find((c) => c.type === 'Healthy') };
+}
+
+/** Waits until `kind/name`'s health of the story's Prometheus has `reason` (and whatever else `also` asks of it). */
+function healthReason(kind: string, namespace: string, name: string, reason: string, also: (health: Awaited<ReturnType<typeof healthOf>>) => boolean = () => true) {
+  return waitFor(`${kind} ${namespace}/${name} ${reason}`, async () => {
+    const health = await healthOf(kind, namespace, name);
+    return health.healthy?.reason === reason && also(health) ? health : undefined;
+  }, HEALTH_WAIT_MS, 1000);
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
@@ -129,7 +152,8 @@ test('helm installs promop from the image built here and its pod becomes Ready',
   const image = images?.promop.name ?? process.env.PROMOP_E2E_IMAGE ?? '';
   expect(image).not.toBe('');
   const started = Date.now();
-  await installPromop(cli, image);
+  // Health every 10 s (default 30 s), so the health steps below wait seconds, not minutes.
+  await installPromop(cli, image, ['--set', `extraArgs[0]=--health-interval=${HEALTH_INTERVAL_S}s`]);
   const deployment = await cli.getJson<{ status: { readyReplicas?: number } }>(['deployment', 'promop', '-n', PROMOP_NS]);
   expect(deployment.status.readyReplicas).toBe(1);
   report(`helm install → promop pod Ready: ${Date.now() - started} ms`);
@@ -160,6 +184,12 @@ test('the platform team\'s Prometheus scrapes team-a\'s app (target up) and team
     const accepted = object.status?.bindings?.find((b) => b.name === PROMETHEUS)?.conditions?.find((c) => c.type === 'Accepted');
     expect({ kind, accepted: accepted?.status }).toEqual({ kind, accepted: 'True' });
   }
+  // And how they run, in the same place: the target up, the rule evaluated.
+  const monitor = await healthReason('servicemonitor', 'team-a', 'checkout', 'TargetsUp');
+  expect(monitor.binding?.targets).toMatchObject({ active: 1, up: 1, down: 0 });
+  expect(monitor.healthy?.message).toBe('1/1 up');
+  await healthReason('prometheusrule', 'team-a', 'checkout-alerts', 'RulesEvaluated');
+  report(`ServiceMonitor applied → its status says 1/1 up: ${Date.now() - applied} ms`);
 }, 600_000);
 
 test('team-b\'s broken ServiceMonitor is rejected with its reason; team-a\'s target and alert are untouched', async () => {
@@ -311,6 +341,10 @@ test('a spec.version change (the previous Prometheus release → the default) ro
 }, 400_000);
 
 test('without promop, Prometheus keeps scraping; promop back makes no needless writes', async () => {
+  // The pods just rolled: their health is reported once they scraped again and the alert fires again, past its 20 s
+  // pending (promop writes that; it is no needless write).
+  await healthReason('servicemonitor', 'team-a', 'checkout', 'TargetsUp');
+  await healthReason('prometheusrule', 'team-a', 'checkout-alerts', 'RulesEvaluated', ({ binding }) => (binding?.rules?.firingAlerts ?? 0) >= 1 && (binding?.rules?.pending ?? 0) === 0);
   const podsBefore = await prometheusPods(cli);
   const versionsBefore = await writtenVersions();
   await cli.kubectlOk(['scale', 'deployment', 'promop', '-n', PROMOP_NS, '--replicas=0']);
@@ -661,3 +695,34 @@ test('a PrometheusAgent on the node: its pod scrapes team-a and remote-writes th
   expect(stored.status?.conditions?.find((c) => c.type === 'Reconciled')).toMatchObject({ status: 'True' });
   expect(stored.status?.configStatus?.[0]?.loadedReplicas).toEqual([agentPod]);
 }, 600_000);
+
+test('team-b\'s monitors that find no target or whose targets fail, and its rule that fails, each say so in their own status and a Warning', async () => {
+  // Both point at team-a's Service (namespaceSelector), one through a port it does not have, one at a path it does
+  // not serve; the rule multiplies two series by two with no label to match them by.
+  const monitor = (name: string, endpoint: Record<string, unknown>) => teamB('ServiceMonitor', name, {
+    selector: { matchLabels: { app: 'checkout' } }, namespaceSelector: { matchNames: ['team-a'] }, endpoints: [{ interval: '10s', ...endpoint }],
+  });
+  const pair = '(vector(1) or label_replace(vector(1), "copy", "x", "", ""))';
+  await cli.kubectlOk(['apply', '-f', '-'], [
+    monitor('wrong-port', { port: 'web' }),
+    monitor('wrong-path', { port: 'metrics', path: '/not-metrics' }),
+    teamB('PrometheusRule', 'unmatched', { groups: [{ name: 'unmatched', rules: [{ record: 'team_b:pairs', expr: `${pair} * on() ${pair}` }] }] }),
+  ].join('\n---\n'));
+  const noTargets = await healthReason('servicemonitor', 'team-b', 'wrong-port', 'NoTargets');
+  expect(noTargets.healthy?.status).toBe('False');
+  const down = await healthReason('servicemonitor', 'team-b', 'wrong-path', 'TargetsDown');
+  expect(down.binding?.targets).toMatchObject({ active: 1, up: 0, down: 1 });
+  expect(down.binding?.targets?.lastError).toMatch(/404/);
+  const failing = await healthReason('prometheusrule', 'team-b', 'unmatched', 'RulesFailing');
+  expect(failing.binding?.rules?.lastError).toMatch(/many-to-many matching not allowed/);
+  // One Warning each, on team-b's objects; team-a's are healthy and hear nothing of them.
+  // (A PrometheusAgent selecting them too warns for itself, related to it.)
+  const events = await cli.getJson<{ items: { type?: string; reason?: string; regarding?: { name?: string }; related?: { name?: string } }[] }>(['events.v1.events.k8s.io', '-n', 'team-b']);
+  const warnings = events.items
+    .filter((e) => e.type === 'Warning' && e.related?.name === PROMETHEUS && ['wrong-port', 'wrong-path', 'unmatched'].includes(e.regarding?.name ?? ''))
+    .map((e) => `${e.regarding?.name} ${e.reason}`);
+  expect(warnings.sort()).toEqual(['unmatched RulesFailing', 'wrong-path AllTargetsDown', 'wrong-port NoTargets']);
+  const teamA = JSON.stringify((await cli.getJson<WithBindings>(['servicemonitor', 'checkout', '-n', 'team-a'])).status);
+  expect(teamA).not.toContain('404');
+  expect(teamA).not.toContain('team-b');
+}, 300_000);
