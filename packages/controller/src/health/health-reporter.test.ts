@@ -182,6 +182,24 @@ describe('the health reporter', () => {
     expect(w.events.map((e) => e.reason)).toEqual(['NoTargets']);
   });
 
+  it('writes nothing while targets are not scraped yet (a Prometheus just started): the binding keeps what it said, and the answer comes at once', async () => {
+    const unknown = (pool: string) => ({ scrapePool: pool, health: 'unknown', lastError: '' });
+    const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [unknown('serviceMonitor/team-a/api/0')] } };
+    const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [monitor('team-a', 'api')] });
+    await w.reporter.runOnce();
+    expect(w.writes).toEqual([]);
+    answers['10.0.0.1'] = { targets: [up('serviceMonitor/team-a/api/0')] };
+    w.clock.now += 10_000;
+    await w.reporter.runOnce();
+    expect(w.writes.map((x) => x.status.bindings?.[0]?.conditions?.find((c) => c.type === 'Healthy')?.reason)).toEqual(['TargetsUp']);
+    w.monitors[0] = { ...w.monitors[0]!, status: w.writes[0]!.status };
+    // Restarted: its targets are unknown again for a scrape interval; nothing is written for that.
+    answers['10.0.0.1'] = { targets: [unknown('serviceMonitor/team-a/api/0')] };
+    w.clock.now += 120_000;
+    await w.reporter.runOnce();
+    expect(w.writes).toHaveLength(1);
+  });
+
   it('removes what it reported from a binding that is no longer accepted, and leaves other Prometheus\' bindings alone', async () => {
     const rejected: Binding = {
       ...accepted(),

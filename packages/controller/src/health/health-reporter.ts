@@ -31,8 +31,8 @@ import type { ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../re
 import { podCallability, podsOfShard, type PodNetworks } from '../reload/index.ts';
 import { PROMETHEUS_PORT, routePrefix, type PrometheusWorkload, type WorkloadKind } from '../workload/index.ts';
 import { bindingWithHealth, healthAlarm, healthChangesClass, HEALTHY_CONDITION, type Binding, type BindingHealth } from './binding-health.ts';
-import { NO_RULE_GROUPS, summariseRules, type EvaluatedGroup, type RulesSummary } from './rule-health.ts';
-import { NO_TARGETS, summariseTargets, type TargetsAnswer, type TargetsSummary } from './target-health.ts';
+import { NO_RULE_GROUPS, rulesCondition, summariseRules, type EvaluatedGroup, type RulesSummary } from './rule-health.ts';
+import { NO_TARGETS, summariseTargets, targetsCondition, type TargetsAnswer, type TargetsSummary } from './target-health.ts';
 
 /** The default period between two reads of every Prometheus. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 30_000;
@@ -235,7 +235,7 @@ export class HealthReporter {
             return { ...rest, conditions: (binding.conditions ?? []).filter((c) => c.type !== HEALTHY_CONDITION) };
           }
           const reported = healthOf(role, owner, key);
-          if (!reported || !this.#confirmed(`${key}|${binding.resource}/${binding.namespace}/${binding.name}`, binding, reported, now.getTime())) return binding;
+          if (!reported || !this.#worthWriting(`${key}|${binding.resource}/${binding.namespace}/${binding.name}`, binding, reported, now.getTime())) return binding;
           if (!healthChangesClass(binding, reported)) return binding;
           changed = true;
           const updated = bindingWithHealth(binding, reported, now);
@@ -262,10 +262,15 @@ export class HealthReporter {
   }
 
   /**
-   * Whether `reported` may be written into `binding`: anything but a monitor newly without targets at once, that one
-   * once it has found none for NO_TARGETS_CONFIRM_MS (see there).
+   * Whether `reported` may be written into `binding`. Not while nothing is known yet (targets discovered but not
+   * scraped, rules loaded but not evaluated: a Prometheus that just started or loaded the object): the binding keeps
+   * what it last said, so a restart costs no write, and the first report, which a minute between two writes would
+   * otherwise hold back, is the answer. A monitor newly without targets once it has found none for
+   * NO_TARGETS_CONFIRM_MS (see there); anything else at once.
    */
-  #confirmed(id: string, binding: Binding, reported: BindingHealth, now: number): boolean {
+  #worthWriting(id: string, binding: Binding, reported: BindingHealth, now: number): boolean {
+    const known = reported.kind === 'targets' ? targetsCondition(reported.summary).status !== 'Unknown' : rulesCondition(reported.summary).status !== 'Unknown';
+    if (!known) return false;
     const none = reported.kind === 'targets' && reported.summary.active === 0;
     const said = binding.conditions?.find((condition) => condition.type === HEALTHY_CONDITION)?.reason === 'NoTargets';
     if (!none || said) {
