@@ -31,8 +31,8 @@ import type { ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../re
 import { podCallability, podsOfShard, type PodNetworks } from '../reload/index.ts';
 import { PROMETHEUS_PORT, routePrefix, type PrometheusWorkload, type WorkloadKind } from '../workload/index.ts';
 import { bindingWithHealth, healthAlarm, healthChangesClass, HEALTHY_CONDITION, type Binding, type BindingHealth } from './binding-health.ts';
-import { NO_RULE_GROUPS, rulesCondition, summariseRules, type EvaluatedGroup, type RulesSummary } from './rule-health.ts';
-import { NO_TARGETS, summariseTargets, targetsCondition, type TargetsAnswer, type TargetsSummary } from './target-health.ts';
+import { rulesOf, summariseRules, type EvaluatedGroup, type RulesReport } from './rule-health.ts';
+import { summariseTargets, targetsOf, type TargetsAnswer, type TargetsReport } from './target-health.ts';
 
 /** The default period between two reads of every Prometheus. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 30_000;
@@ -73,9 +73,9 @@ export interface HealthReporterOptions {
 
 /** What one Prometheus reported this round, per object key (`<kind>/<namespace>/<name>`). */
 interface OwnerHealth {
-  targets: Map<string, TargetsSummary>;
+  targets: TargetsReport;
   /** Undefined for an agent: it evaluates no rules. */
-  rules: Map<string, RulesSummary> | undefined;
+  rules: RulesReport | undefined;
 }
 
 type ConfigResource = { metadata: { namespace: string; name: string; uid?: string | undefined; resourceVersion?: string | undefined }; status?: ConfigResourceStatus | undefined };
@@ -262,15 +262,10 @@ export class HealthReporter {
   }
 
   /**
-   * Whether `reported` may be written into `binding`. Not while nothing is known yet (targets discovered but not
-   * scraped, rules loaded but not evaluated: a Prometheus that just started or loaded the object): the binding keeps
-   * what it last said, so a restart costs no write, and the first report, which a minute between two writes would
-   * otherwise hold back, is the answer. A monitor newly without targets once it has found none for
+   * Whether `reported` may be written into `binding`: a monitor newly without targets once it has found none for
    * NO_TARGETS_CONFIRM_MS (see there); anything else at once.
    */
   #worthWriting(id: string, binding: Binding, reported: BindingHealth, now: number): boolean {
-    const known = reported.kind === 'targets' ? targetsCondition(reported.summary).status !== 'Unknown' : rulesCondition(reported.summary).status !== 'Unknown';
-    if (!known) return false;
     const none = reported.kind === 'targets' && reported.summary.active === 0;
     const said = binding.conditions?.find((condition) => condition.type === HEALTHY_CONDITION)?.reason === 'NoTargets';
     if (!none || said) {
@@ -334,9 +329,15 @@ export class HealthReporter {
   }
 }
 
-/** The health `owner` reports of object `key`, by the role of its kind; undefined when it reports none of that kind. */
+/**
+ * The health `owner` reports of object `key`, by the role of its kind; undefined when it reports none of that kind,
+ * or nothing is known of the object yet (targetsOf, rulesOf): the binding then keeps what it said, so a Prometheus
+ * restart costs no write, and the first report, which a minute between two writes would otherwise hold back, is the
+ * answer.
+ */
 function healthOf(role: string, owner: OwnerHealth, key: string): BindingHealth | undefined {
-  if (role === 'scrape') return { kind: 'targets', summary: owner.targets.get(key) ?? NO_TARGETS };
-  if (role === 'rules' && owner.rules) return { kind: 'rules', summary: owner.rules.get(key) ?? NO_RULE_GROUPS };
-  return undefined;
+  const targets = role === 'scrape' ? targetsOf(owner.targets, key) : undefined;
+  if (targets) return { kind: 'targets', summary: targets };
+  const rules = role === 'rules' && owner.rules ? rulesOf(owner.rules, key) : undefined;
+  return rules && { kind: 'rules', summary: rules };
 }

@@ -9,6 +9,9 @@
  * name that may itself hold dashes. Every shard loads every rule file, so groups, rules and failures are those of
  * the shard that reports most (they are the same on a healthy Prometheus), while firing alerts add up: each shard
  * evaluates on the series of its own targets.
+ *
+ * An object none of whose rules was evaluated yet (a Prometheus just started, or just loaded its groups) gets no
+ * summary: nothing is known of it, and the reporter writes nothing for it, so its binding keeps what it said.
  */
 import { ErrorTally } from './error-tally.ts';
 
@@ -32,7 +35,7 @@ export interface EvaluatedGroup {
 }
 
 /** The condition reason of a PrometheusRule's Healthy condition. */
-export type RulesReason = 'RulesEvaluated' | 'RulesFailing' | 'NoRuleGroups' | 'RulesNotEvaluatedYet';
+export type RulesReason = 'RulesEvaluated' | 'RulesFailing' | 'NoRuleGroups';
 
 /** The rule groups of one PrometheusRule in one Prometheus. */
 export interface RulesSummary {
@@ -51,16 +54,33 @@ export interface RulesSummary {
 /** A PrometheusRule none of whose groups this Prometheus has loaded. */
 export const NO_RULE_GROUPS: RulesSummary = { groups: 0, rules: 0, failing: 0, pending: 0, firingAlerts: 0, evaluationMilliseconds: 0 };
 
+/**
+ * What `report` says of PrometheusRule `key`: its summary, NO_RULE_GROUPS when none of its groups is loaded,
+ * undefined when nothing is known of it yet (see the file comment).
+ */
+export function rulesOf(report: RulesReport, key: string): RulesSummary | undefined {
+  return report.notEvaluatedYet.has(key) ? undefined : report.summaries.get(key) ?? NO_RULE_GROUPS;
+}
+
 /** The base name of a path (`/etc/prometheus/rules/<ConfigMap>/<file>` → `<file>`). */
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
+/** What one Prometheus says of the rule groups of its PrometheusRules, by object key. */
+export interface RulesReport {
+  /** The objects with groups loaded and at least one rule evaluated (or failing). */
+  summaries: Map<string, RulesSummary>;
+  /** The objects with groups loaded none of whose rules was evaluated yet: nothing is known of them (file comment). */
+  notEvaluatedYet: Set<string>;
+}
+
 /**
  * The rule groups of every PrometheusRule in `objectOfFile` (rule file base name → the object's key) that has any,
- * from `answers` (the groups of each shard); a group from a file of no object in the map is ignored.
+ * from `answers` (the groups of each shard); a group from a file of no object in the map is ignored. Objects in
+ * neither part of the result have no group loaded in this Prometheus.
  */
-export function summariseRules(answers: readonly (readonly EvaluatedGroup[])[], objectOfFile: ReadonlyMap<string, string>): Map<string, RulesSummary> {
+export function summariseRules(answers: readonly (readonly EvaluatedGroup[])[], objectOfFile: ReadonlyMap<string, string>): RulesReport {
   const perShard = answers.map((groups) => {
     const byObject = new Map<string, { summary: RulesSummary; errors: ErrorTally }>();
     for (const group of groups) {
@@ -102,14 +122,23 @@ export function summariseRules(answers: readonly (readonly EvaluatedGroup[])[], 
       });
     }
   }
-  return result;
+  const notEvaluatedYet = new Set<string>();
+  for (const [key, summary] of result) {
+    if (summary.failing === 0 && summary.pending === summary.rules) {
+      result.delete(key);
+      notEvaluatedYet.add(key);
+    }
+  }
+  return { summaries: result, notEvaluatedYet };
 }
 
-/** The Healthy condition of a PrometheusRule with `summary`: its status, reason and a one-line message. */
-export function rulesCondition(summary: RulesSummary): { status: 'True' | 'False' | 'Unknown'; reason: RulesReason; message: string } {
-  const { groups, rules, failing, pending, firingAlerts } = summary;
+/**
+ * The Healthy condition of a PrometheusRule with `summary` (one summariseRules made, or NO_RULE_GROUPS): its status,
+ * reason and a one-line message.
+ */
+export function rulesCondition(summary: RulesSummary): { status: 'True' | 'False'; reason: RulesReason; message: string } {
+  const { groups, rules, failing, firingAlerts } = summary;
   if (groups === 0) return { status: 'False', reason: 'NoRuleGroups', message: 'no rule group of this object is loaded' };
-  if (failing === 0 && pending === rules) return { status: 'Unknown', reason: 'RulesNotEvaluatedYet', message: `${plural(groups, 'group')} loaded, not evaluated yet` };
   const firing = firingAlerts > 0 ? `, ${plural(firingAlerts, 'alert')} firing` : '';
   if (failing === 0) return { status: 'True', reason: 'RulesEvaluated', message: `${plural(groups, 'group')}, ${plural(rules, 'rule')} evaluated${firing}` };
   const error = summary.lastError ? `: ${summary.lastError}` : '';

@@ -1,4 +1,4 @@
-import { monitorOfScrapePool, summariseTargets, targetsCondition, type ActiveTarget } from './target-health.ts';
+import { monitorOfScrapePool, NO_TARGETS, summariseTargets, targetsCondition, targetsOf, type ActiveTarget } from './target-health.ts';
 
 const target = (scrapePool: string, health: string, lastError = ''): ActiveTarget => ({ scrapePool, health, lastError });
 
@@ -22,14 +22,15 @@ describe('the targets of a monitor, summed over shards', () => {
   it('counts up, down and unknown targets of each object alone', () => {
     const shard0 = { activeTargets: [target('serviceMonitor/team-a/api/0', 'up'), target('serviceMonitor/team-a/api/1', 'unknown'), target('scrapeConfig/team-b/s', 'down', 'Get "http://10.0.0.7:80/metrics": EOF')] };
     const shard1 = { activeTargets: [target('serviceMonitor/team-a/api/0', 'up'), target('prometheus', 'down', 'platform error')] };
-    const summaries = summariseTargets([shard0, shard1]);
+    const { summaries, notScrapedYet } = summariseTargets([shard0, shard1]);
+    expect(notScrapedYet.size).toBe(0);
     expect(summaries.get('ServiceMonitor/team-a/api')).toEqual({ active: 3, up: 2, down: 0, unknown: 1 });
     expect(summaries.get('ScrapeConfig/team-b/s')).toEqual({ active: 1, up: 0, down: 1, unknown: 0, lastError: 'Get "http://10.0.0.7:80/metrics": EOF', lastErrorCount: 1 });
     expect([...summaries.keys()].sort()).toEqual(['ScrapeConfig/team-b/s', 'ServiceMonitor/team-a/api']);
   });
 
   it('never gives one team\'s object another team\'s target errors', () => {
-    const summaries = summariseTargets([{ activeTargets: [
+    const { summaries } = summariseTargets([{ activeTargets: [
       target('serviceMonitor/team-a/api/0', 'up'),
       target('serviceMonitor/team-b/api/0', 'down', 'Get "http://team-b-secret-host:80/x?key=k": refused'),
     ] }]);
@@ -44,17 +45,27 @@ describe('the targets of a monitor, summed over shards', () => {
       target(pool, 'down', refused('10.0.0.9')), target(pool, 'down', refused('10.0.0.3')), target(pool, 'down', 'context deadline exceeded'),
       target(pool, 'up'),
     ];
-    const forward = summariseTargets([{ activeTargets: targets }]).get('PodMonitor/team-a/web');
-    const backward = summariseTargets([{ activeTargets: [...targets].reverse() }]).get('PodMonitor/team-a/web');
+    const forward = summariseTargets([{ activeTargets: targets }]).summaries.get('PodMonitor/team-a/web');
+    const backward = summariseTargets([{ activeTargets: [...targets].reverse() }]).summaries.get('PodMonitor/team-a/web');
     expect(forward).toEqual({ active: 4, up: 1, down: 3, unknown: 0, lastErrorCount: 2,
       lastError: 'Get "http://10.0.0.3:8080/metrics?token=<redacted>": dial tcp 10.0.0.3:8080: connect: connection refused' });
     expect(backward).toEqual(forward);
   });
+
+  it('gives no summary of an object none of whose targets was scraped yet, on any shard: nothing is known of it', () => {
+    const fresh = summariseTargets([{ activeTargets: [target('serviceMonitor/team-a/api/0', 'unknown')] }, { activeTargets: [target('serviceMonitor/team-a/api/0', 'unknown')] }]);
+    expect([...fresh.notScrapedYet]).toEqual(['ServiceMonitor/team-a/api']);
+    expect(fresh.summaries.size).toBe(0);
+    expect(targetsOf(fresh, 'ServiceMonitor/team-a/api')).toBeUndefined();
+    expect(targetsOf(fresh, 'ServiceMonitor/team-a/other')).toEqual(NO_TARGETS);
+    const half = summariseTargets([{ activeTargets: [target('serviceMonitor/team-a/api/0', 'unknown')] }, { activeTargets: [target('serviceMonitor/team-a/api/0', 'down', 'EOF')] }]);
+    expect(half.notScrapedYet.size).toBe(0);
+    expect(half.summaries.get('ServiceMonitor/team-a/api')).toEqual({ active: 2, up: 0, down: 1, unknown: 1, lastError: 'EOF', lastErrorCount: 1 });
+  });
 });
 
 describe('the Healthy condition of a monitor', () => {
-  it('is TargetsUp when none is down, TargetsDown when some or all are, NoTargets without any, TargetsNotScrapedYet before the first scrape', () => {
-    expect(targetsCondition({ active: 2, up: 0, down: 0, unknown: 2 })).toEqual({ status: 'Unknown', reason: 'TargetsNotScrapedYet', message: '2 active, none scraped yet' });
+  it('is TargetsUp when none is down, TargetsDown when some or all are, NoTargets without any', () => {
     expect(targetsCondition({ active: 2, up: 1, down: 0, unknown: 1 })).toEqual({ status: 'True', reason: 'TargetsUp', message: '1/2 up, 1 not scraped yet' });
     expect(targetsCondition({ active: 3, up: 2, down: 1, unknown: 0, lastError: 'EOF', lastErrorCount: 1 })).toEqual({ status: 'False', reason: 'TargetsDown', message: '1 of 3 down (2/3 up); 1 with: EOF' });
     expect(targetsCondition({ active: 1, up: 0, down: 1, unknown: 0 })).toMatchObject({ status: 'False', reason: 'TargetsDown', message: 'all 1 down (0/1 up)' });

@@ -4,6 +4,10 @@
  * and not-yet-scraped targets and the most frequent scrape error among the down ones, redacted (redact-error.ts).
  * Pure: the health reporter (health-reporter.ts) reads the endpoints and writes what this computes.
  *
+ * An object whose targets were all discovered but none scraped yet (a Prometheus just started, or just loaded it)
+ * gets no summary: nothing is known of it, and the reporter writes nothing for it, so its binding keeps what it said
+ * (a restart costs no write, and the first write is the answer).
+ *
  * A scrape pool is the job name the generator gave the object (`scrape/*.ts` of @promop/config-generator):
  * `serviceMonitor/<namespace>/<name>/<endpoint>`, `podMonitor/<namespace>/<name>/<endpoint>`,
  * `probe/<namespace>/<name>`, `scrapeConfig/<namespace>/<name>`. Namespaces and names cannot hold `/`, so the pool
@@ -26,7 +30,7 @@ export interface TargetsAnswer {
 }
 
 /** The condition reason of a monitor's Healthy condition. */
-export type TargetsReason = 'TargetsUp' | 'TargetsDown' | 'NoTargets' | 'TargetsNotScrapedYet';
+export type TargetsReason = 'TargetsUp' | 'TargetsDown' | 'NoTargets';
 
 /** The targets of one monitor object in one Prometheus. */
 export interface TargetsSummary {
@@ -76,11 +80,19 @@ interface Tally {
   errors: ErrorTally;
 }
 
+/** What one Prometheus says of the targets of its monitor objects, by object key (monitorKey). */
+export interface TargetsReport {
+  /** The objects at least one of whose targets was scraped. */
+  summaries: Map<string, TargetsSummary>;
+  /** The objects with active targets none of which was scraped yet: nothing is known of them (file comment). */
+  notScrapedYet: Set<string>;
+}
+
 /**
- * The targets of every monitor object that has at least one, summed over `answers` (one per shard); objects
- * absent from the result have no active target in this Prometheus.
+ * The targets of every monitor object that has at least one, summed over `answers` (one per shard); objects in
+ * neither part of the result have no active target in this Prometheus.
  */
-export function summariseTargets(answers: readonly TargetsAnswer[]): Map<string, TargetsSummary> {
+export function summariseTargets(answers: readonly TargetsAnswer[]): TargetsReport {
   const tallies = new Map<string, Tally>();
   for (const answer of answers) {
     for (const target of answer.activeTargets) {
@@ -97,22 +109,36 @@ export function summariseTargets(answers: readonly TargetsAnswer[]): Map<string,
     }
   }
   const summaries = new Map<string, TargetsSummary>();
+  const notScrapedYet = new Set<string>();
   for (const [key, { errors, ...counts }] of tallies) {
+    if (counts.up === 0 && counts.down === 0) {
+      notScrapedYet.add(key);
+      continue;
+    }
     const top = errors.mostFrequent();
     summaries.set(key, top ? { ...counts, lastError: top.example, lastErrorCount: top.count } : counts);
   }
-  return summaries;
+  return { summaries, notScrapedYet };
 }
 
 /** A monitor with no active target in this Prometheus (none discovered, or all dropped by relabelling). */
 export const NO_TARGETS: TargetsSummary = { active: 0, up: 0, down: 0, unknown: 0 };
 
-/** The Healthy condition of a monitor with `summary`: its status, reason and a one-line message. */
-export function targetsCondition(summary: TargetsSummary): { status: 'True' | 'False' | 'Unknown'; reason: TargetsReason; message: string } {
+/**
+ * What `report` says of monitor `key`: its summary, NO_TARGETS when it has no active target, undefined when nothing
+ * is known of it yet (see the file comment).
+ */
+export function targetsOf(report: TargetsReport, key: string): TargetsSummary | undefined {
+  return report.notScrapedYet.has(key) ? undefined : report.summaries.get(key) ?? NO_TARGETS;
+}
+
+/**
+ * The Healthy condition of a monitor with `summary` (one summariseTargets made, or NO_TARGETS): its status, reason
+ * and a one-line message.
+ */
+export function targetsCondition(summary: TargetsSummary): { status: 'True' | 'False'; reason: TargetsReason; message: string } {
   const { active, up, down, unknown } = summary;
   if (active === 0) return { status: 'False', reason: 'NoTargets', message: 'no active target: service discovery found none, or relabelling dropped them all' };
-  // Just discovered (or just loaded): nothing is known of them yet.
-  if (up === 0 && down === 0) return { status: 'Unknown', reason: 'TargetsNotScrapedYet', message: `${active} active, none scraped yet` };
   const waiting = unknown > 0 ? `, ${unknown} not scraped yet` : '';
   if (down === 0) return { status: 'True', reason: 'TargetsUp', message: `${up}/${active} up${waiting}` };
   const error = summary.lastError ? `; ${summary.lastErrorCount ?? 1} with: ${summary.lastError}` : '';
