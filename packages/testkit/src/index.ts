@@ -28,4 +28,8 @@ export { serviceAccountIdentity, type ServiceAccountIdentity } from './service-a
 export { eventually, sleep } from './eventually.ts';
 export { helm, type HelmResult } from './helm.ts';
 export { FakeKubelet, PLACEHOLDER_CONFIG, type FakeKubeletOptions } from './fake-kubelet.ts';
+export {
+  PrometheusPodsFixture, type PrometheusPodsFixtureOptions, type HandMadePodOptions, type PrometheusPodOptions, type PrometheusPod,
+  type StartableOperator,
+} from './prometheus-pods-fixture.ts';
 export { diffConfigs, normalisePrometheusOperatorConfig, parsePromopConfig, type ConfigDifference } from './config-diff.ts';

@@ -9,17 +9,14 @@
  * error without the secret, and team-a's object never carries anything of team-b's. team-a's PrometheusRule evaluates;
  * team-b's fails at every evaluation (valid PromQL whose output has duplicate series), and says so in its own status.
  */
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CoreV1Api, CustomObjectsApi, EventsV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { EventsV1Api, type CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { RULES_DIR } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, PLURALS, type Kind } from '@promop/crds';
-import { applyCrds, eventually, FakeKubelet, freePort, PLACEHOLDER_CONFIG, sharedTestEnv, sleep, startPrometheus, untilServed, type PrometheusProcess } from '@promop/testkit';
+import { PrometheusPodsFixture, eventually, freePort, sleep, untilServed, type PrometheusProcess } from '@promop/testkit';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
-import { operatorIdentity } from '../test-support/operator-identity.ts';
+import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 
 const id = randomBytes(3).toString('hex');
@@ -30,16 +27,12 @@ const TEAM_B = `team-b-${id}`;
 const NAME = `health-${id}`;
 const POD = 'replica-a';
 const SECRET = `s3cret-${id}`;
-const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const INSTANCE = { 'promop.test/instance': id };
 
+let fixture: PrometheusPodsFixture;
 let admin: KubeConfig;
-let core: CoreV1Api;
 let custom: CustomObjectsApi;
-let operator: Operator | undefined;
 let prometheus: PrometheusProcess | undefined;
-let kubelet: FakeKubelet | undefined;
-let dir: string;
 let closedPort: number;
 const ruleConfigMapPrefix = `prometheus-${NAME}-rulefiles-`;
 
@@ -57,50 +50,30 @@ const create = (kind: Kind, namespace: string, name: string, spec: object) => cu
 });
 
 beforeAll(async () => {
-  admin = sharedTestEnv().kubeConfig();
-  core = admin.makeApiClient(CoreV1Api);
-  custom = admin.makeApiClient(CustomObjectsApi);
-  dir = mkdtempSync(join(tmpdir(), 'promop-health-'));
+  fixture = await PrometheusPodsFixture.start({
+    identity: `promop-health-${id}`, operatorNamespace: OPERATOR_NS, namespaces: [MONITORING, TEAM_A, TEAM_B], operatorRules: OPERATOR_CLUSTER_ROLE_RULES,
+  });
+  ({ admin, custom } = fixture);
   // The fake kubelet writes the rule files where the pod would have them (bad-rule.apiserver.test.ts).
-  mkdirSync(RULES_DIR, { recursive: true });
-  accessSync(RULES_DIR, constants.W_OK);
-  await applyCrds(admin);
-  for (const name of [OPERATOR_NS, MONITORING, TEAM_A, TEAM_B]) await core.createNamespace({ body: { metadata: { name } } });
-  const operatorKc = await operatorIdentity(admin, OPERATOR_NS, `promop-health-${id}`);
-
-  const file = join(dir, `${POD}.yaml`);
-  writeFileSync(file, PLACEHOLDER_CONFIG);
-  prometheus = await startPrometheus(file, { POD_NAME: POD });
-  // Nothing listens there: team-b's target is down.
-  closedPort = await freePort();
-  kubelet = new FakeKubelet({
-    core, namespace: MONITORING, pod: POD, configSecret: `prometheus-${NAME}`, configFile: file,
+  const pod = await fixture.startPrometheusPod({
+    namespace: MONITORING, name: POD, labels: shardSelectorLabels(NAME, 0), configSecret: `prometheus-${NAME}`,
     ruleFiles: { configMapPrefix: ruleConfigMapPrefix, directory: RULES_DIR },
   });
-  const body: V1Pod = {
-    metadata: { name: POD, labels: shardSelectorLabels(NAME, 0) },
-    spec: { automountServiceAccountToken: false, containers: [{ name: 'prometheus', image: 'quay.io/prometheus/prometheus:v3.16.0' }] },
-  };
-  await eventually(() => core.createNamespacedPod({ namespace: MONITORING, body }), () => true);
-  await core.patchNamespacedPodStatus({
-    namespace: MONITORING, name: POD,
-    body: { status: { phase: 'Running', podIP: '127.0.0.1', podIPs: [{ ip: '127.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] } },
-  }, MERGE_PATCH);
-  kubelet.start();
+  prometheus = pod.prometheus;
+  // Nothing listens there: team-b's target is down.
+  closedPort = await freePort();
 
-  const port = Number(new URL(prometheus.url).port);
-  operator = new Operator({
-    kubeConfig: operatorKc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
+  await fixture.startOperator(new Operator({
+    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, healthIntervalMs: 1000, healthMinWriteIntervalMs: 1000,
-    prometheusPortOf: (pod) => (pod.metadata?.name === POD ? port : 9090),
-  });
-  await operator.start();
+    prometheusPortOf: fixture.portOf,
+  }));
   await untilServed(() => create('Prometheus', MONITORING, NAME, {
     replicas: 1, version: 'v3.16.0',
     scrapeConfigSelector: { matchLabels: INSTANCE }, scrapeConfigNamespaceSelector: {},
     ruleSelector: { matchLabels: INSTANCE }, ruleNamespaceSelector: {},
   }));
-  await untilServed(() => create('ScrapeConfig', TEAM_A, 'self', { scrapeInterval: '1s', scrapeTimeout: '1s', staticConfigs: [{ targets: [`127.0.0.1:${port}`] }] }));
+  await untilServed(() => create('ScrapeConfig', TEAM_A, 'self', { scrapeInterval: '1s', scrapeTimeout: '1s', staticConfigs: [{ targets: [`127.0.0.1:${pod.port}`] }] }));
   await create('ScrapeConfig', TEAM_B, 'closed', {
     scrapeInterval: '1s', scrapeTimeout: '1s', params: { token: [SECRET] }, staticConfigs: [{ targets: [`127.0.0.1:${closedPort}`] }],
   });
@@ -113,11 +86,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await operator?.stop();
-  kubelet?.stop();
-  await prometheus?.stop();
-  rmSync(dir, { recursive: true, force: true });
-  for (const entry of existsSync(RULES_DIR) ? readdirSync(RULES_DIR) : []) if (entry.startsWith(ruleConfigMapPrefix)) rmSync(join(RULES_DIR, entry), { recursive: true, force: true });
+  await fixture?.stop();
 }, 30_000);
 
 describe('the health of each team\'s targets and rules, in its own objects', () => {

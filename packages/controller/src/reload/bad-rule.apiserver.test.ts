@@ -14,18 +14,15 @@
  * ConfigMap names unique to this run (the Prometheus is named after the run's id), and removes them afterwards; the
  * test needs that directory to be writable (it runs as root here, as CI does) and says so up front otherwise.
  */
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CoreV1Api, CustomObjectsApi, EventsV1Api, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { EventsV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { RULES_DIR } from '@promop/config-generator';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed, sharedTestEnv, startPrometheus, type PrometheusProcess, eventually, FakeKubelet, PLACEHOLDER_CONFIG } from '@promop/testkit';
+import { PrometheusPodsFixture, eventually, untilServed, type PrometheusPod } from '@promop/testkit';
 import { pino } from 'pino';
 import { OperatorMetrics } from '../observability/index.ts';
 import { Operator } from '../operator.ts';
-import { operatorIdentity } from '../test-support/operator-identity.ts';
+import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 
 const id = randomBytes(3).toString('hex');
@@ -38,13 +35,8 @@ const NAME = `badrule-${id}`;
 const POD = 'replica-a';
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
-let admin: KubeConfig;
-let core: CoreV1Api;
-let custom: CustomObjectsApi;
-let operator: Operator | undefined;
-let prometheus: PrometheusProcess | undefined;
-let kubelet: FakeKubelet | undefined;
-let dir: string;
+let fixture: PrometheusPodsFixture;
+let pod: PrometheusPod;
 const metrics = new OperatorMetrics({ processMetrics: false });
 
 type Condition = { type: string; status: string; reason?: string; message?: string };
@@ -53,18 +45,18 @@ type PrometheusObject = { status?: { conditions?: Condition[]; configStatus?: Co
 type Bound = { status?: { acceptedBy?: number; rejectedBy?: number; bindings?: { name: string; conditions?: Condition[] }[] } };
 type LoadedGroup = { name: string; file: string; rules: { name: string; query: string; health?: string }[] };
 
-const readPrometheus = async () => (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING, name: NAME })) as PrometheusObject;
+const readPrometheus = async () => (await fixture.custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING, name: NAME })) as PrometheusObject;
 const shard0 = (p: PrometheusObject) => p.status?.configStatus?.find((s) => s.shardID === '0');
 const reconciled = (p: PrometheusObject) => p.status?.conditions?.find((c) => c.type === 'Reconciled');
-const readRule = async (namespace: string, name: string) => (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace, name })) as Bound;
+const readRule = async (namespace: string, name: string) => (await fixture.custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace, name })) as Bound;
 const accepted = (resource: Bound) => resource.status?.bindings?.find((b) => b.name === NAME)?.conditions?.find((c) => c.type === 'Accepted');
-const loadedGroups = async () => (await prometheus!.apiGet<{ groups: LoadedGroup[] }>('/api/v1/rules')).groups;
+const loadedGroups = async () => (await pod.prometheus.apiGet<{ groups: LoadedGroup[] }>('/api/v1/rules')).groups;
 const loadedRuleNames = async () => (await loadedGroups()).flatMap((group) => group.rules.map((rule) => rule.name)).sort();
 const ruleConfigMapPrefix = `prometheus-${NAME}-rulefiles-`;
 
 /** What Prometheus itself says about its last reload (its own /metrics, not promop's view). */
 async function lastReloadSuccessful(): Promise<number> {
-  const text = await (await fetch(`${prometheus!.url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+  const text = await (await fetch(`${pod.prometheus.url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
   return Number(text.match(/^prometheus_config_last_reload_successful (\S+)$/m)?.[1] ?? 'NaN');
 }
 
@@ -73,43 +65,19 @@ function ruleBody(name: string, rules: Record<string, unknown>[]) {
 }
 
 beforeAll(async () => {
-  admin = sharedTestEnv().kubeConfig();
-  core = admin.makeApiClient(CoreV1Api);
-  custom = admin.makeApiClient(CustomObjectsApi);
-  dir = mkdtempSync(join(tmpdir(), 'promop-bad-rule-'));
+  fixture = await PrometheusPodsFixture.start({
+    identity: `promop-bad-rule-${id}`, operatorNamespace: OPERATOR_NS, namespaces: [MONITORING, TEAM_A, TEAM_B], operatorRules: OPERATOR_CLUSTER_ROLE_RULES,
+  });
   // The fake kubelet writes the rule files where the pod would have them (see the module comment).
-  mkdirSync(RULES_DIR, { recursive: true });
-  accessSync(RULES_DIR, constants.W_OK);
-  await applyCrds(admin);
-  for (const name of [OPERATOR_NS, MONITORING, TEAM_A, TEAM_B]) await core.createNamespace({ body: { metadata: { name } } });
-  const operatorKc = await operatorIdentity(admin, OPERATOR_NS, `promop-bad-rule-${id}`);
-
-  const file = join(dir, `${POD}.yaml`);
-  writeFileSync(file, PLACEHOLDER_CONFIG);
-  prometheus = await startPrometheus(file, { POD_NAME: POD });
-  kubelet = new FakeKubelet({
-    core, namespace: MONITORING, pod: POD, configSecret: `prometheus-${NAME}`, configFile: file,
+  pod = await fixture.startPrometheusPod({
+    namespace: MONITORING, name: POD, labels: shardSelectorLabels(NAME, 0), configSecret: `prometheus-${NAME}`,
     ruleFiles: { configMapPrefix: ruleConfigMapPrefix, directory: RULES_DIR },
   });
-  const body: V1Pod = {
-    metadata: { name: POD, labels: shardSelectorLabels(NAME, 0) },
-    spec: { automountServiceAccountToken: false, containers: [{ name: 'prometheus', image: 'quay.io/prometheus/prometheus:v3.16.0' }] },
-  };
-  await eventually(() => core.createNamespacedPod({ namespace: MONITORING, body }), () => true);
-  await core.patchNamespacedPodStatus({
-    namespace: MONITORING, name: POD,
-    body: { status: { phase: 'Running', podIP: '127.0.0.1', podIPs: [{ ip: '127.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] } },
-  }, MERGE_PATCH);
-  kubelet.start();
-
-  const port = Number(new URL(prometheus.url).port);
-  operator = new Operator({
-    kubeConfig: operatorKc, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
-    podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000,
-    prometheusPortOf: (pod) => (pod.metadata?.name === POD ? port : 9090),
-  });
-  await operator.start();
-  await untilServed(() => custom.createNamespacedCustomObject({
+  await fixture.startOperator(new Operator({
+    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
+    podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, prometheusPortOf: fixture.portOf,
+  }));
+  await untilServed(() => fixture.custom.createNamespacedCustomObject({
     group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
     body: {
       apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: NAME, labels: { 'promop.test/instance': id } },
@@ -119,16 +87,12 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await operator?.stop();
-  kubelet?.stop();
-  await prometheus?.stop();
-  rmSync(dir, { recursive: true, force: true });
-  for (const entry of existsSync(RULES_DIR) ? readdirSync(RULES_DIR) : []) if (entry.startsWith(ruleConfigMapPrefix)) rmSync(join(RULES_DIR, entry), { recursive: true, force: true });
+  await fixture?.stop();
 }, 30_000);
 
 describe('a PromQL type error in one team\'s PrometheusRule, with a real Prometheus', () => {
   it('loads team-a\'s rules into Prometheus', async () => {
-    await custom.createNamespacedCustomObject({
+    await fixture.custom.createNamespacedCustomObject({
       group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace: TEAM_A,
       body: ruleBody('a-rules', [{ record: 'team_a:up:sum', expr: 'sum(up)' }]),
     });
@@ -141,7 +105,7 @@ describe('a PromQL type error in one team\'s PrometheusRule, with a real Prometh
   }, 90_000);
 
   it('rejects team-b\'s rule alone, with its path and reason in the status binding and one Warning Event', async () => {
-    await custom.createNamespacedCustomObject({
+    await fixture.custom.createNamespacedCustomObject({
       group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace: TEAM_B,
       body: ruleBody('b-rules', [{ alert: 'TeamBDown', expr: 'rate(up) > 0' }]),
     });
@@ -151,7 +115,7 @@ describe('a PromQL type error in one team\'s PrometheusRule, with a real Prometh
     expect(accepted(rejected)?.message).toContain('rate() expects a range vector as argument 1');
     expect(rejected.status).toMatchObject({ acceptedBy: 0, rejectedBy: 1 });
 
-    const events = admin.makeApiClient(EventsV1Api);
+    const events = fixture.admin.makeApiClient(EventsV1Api);
     const list = async () => (await events.listNamespacedEvent({ namespace: TEAM_B })).items
       .filter((e) => e.regarding?.kind === 'PrometheusRule' && e.regarding.name === 'b-rules');
     const found = await eventually(list, (items) => items.length > 0);
@@ -169,7 +133,7 @@ describe('a PromQL type error in one team\'s PrometheusRule, with a real Prometh
 
   it('still brings a later change by team-a into Prometheus (the reload succeeds)', async () => {
     const before = shard0(await readPrometheus())?.configHash;
-    await custom.patchNamespacedCustomObject({
+    await fixture.custom.patchNamespacedCustomObject({
       group: GROUP, version: VERSION, plural: PLURALS.PrometheusRule, namespace: TEAM_A, name: 'a-rules',
       body: { spec: ruleBody('a-rules', [{ record: 'team_a:up:sum', expr: 'sum(up)' }, { record: 'team_a:up:count', expr: 'count(up)' }]).spec },
     }, MERGE_PATCH);

@@ -6,33 +6,26 @@
  * them); promop must reload it over HTTPS, accepting only the certificate of `spec.web.tlsConfig.cert` and
  * presenting its own client certificate (`--prometheus-client-cert/-key`).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS, VERSION } from '@promop/crds';
-import {
-  FakeKubelet, PLACEHOLDER_CONFIG, applyCrds, createClientCert, createPki, eventually, sharedTestEnv, startPrometheus, untilServed, type PrometheusProcess,
-} from '@promop/testkit';
+import { PrometheusPodsFixture, createClientCert, createPki, eventually, untilServed, type PrometheusProcess } from '@promop/testkit';
 import { pino } from 'pino';
 import { OperatorMetrics } from '../observability/index.ts';
 import { Operator } from '../operator.ts';
-import { operatorIdentity } from '../test-support/operator-identity.ts';
+import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, shardSelectorLabels } from '../workload/index.ts';
 
 const id = randomBytes(3).toString('hex');
 const OPERATOR_NS = `promop-system-${id}`;
 const MONITORING = `monitoring-https-${id}`;
-const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
-let admin: KubeConfig;
+let fixture: PrometheusPodsFixture;
 let core: CoreV1Api;
 let custom: CustomObjectsApi;
-let operator: Operator | undefined;
 let prometheus: PrometheusProcess | undefined;
-let kubelet: FakeKubelet | undefined;
-let dir: string;
 const logLines: string[] = [];
 
 type ConfigStatus = { shardID: string; loadedReplicas?: string[]; pendingReplicas?: { pod: string; reason: string; message?: string }[] };
@@ -41,33 +34,28 @@ const readPrometheus = async () => (await custom.getNamespacedCustomObject({ gro
 const shard0 = (p: PrometheusObject) => p.status?.configStatus?.find((s) => s.shardID === '0');
 
 beforeAll(async () => {
-  admin = sharedTestEnv().kubeConfig();
-  core = admin.makeApiClient(CoreV1Api);
-  custom = admin.makeApiClient(CustomObjectsApi);
-  dir = mkdtempSync(join(tmpdir(), 'promop-https-pods-'));
+  fixture = await PrometheusPodsFixture.start({
+    identity: `promop-https-${id}`, operatorNamespace: OPERATOR_NS, namespaces: [MONITORING], operatorRules: OPERATOR_CLUSTER_ROLE_RULES,
+  });
+  ({ core, custom } = fixture);
+  const { dir } = fixture;
   const pki = createPki(dir);
   const promopClient = createClientCert(dir, 'promop', 'promop', []);
-  await applyCrds(admin);
-  await core.createNamespace({ body: { metadata: { name: OPERATOR_NS } } });
-  await core.createNamespace({ body: { metadata: { name: MONITORING } } });
-  const operatorKc = await operatorIdentity(admin, OPERATOR_NS, `promop-https-${id}`);
   await eventually(() => core.createNamespacedSecret({
     namespace: MONITORING,
     body: { metadata: { name: 'web-tls' }, type: 'kubernetes.io/tls', stringData: { 'tls.crt': readFileSync(pki.servingCert, 'utf8'), 'tls.key': readFileSync(pki.servingKey, 'utf8') } },
   }), () => true);
   await core.createNamespacedConfigMap({ namespace: MONITORING, body: { metadata: { name: 'client-ca' }, data: { 'ca.crt': readFileSync(pki.caCert, 'utf8') } } });
 
-  const ports = new Map<string, number>();
-  operator = new Operator({
-    kubeConfig: operatorKc, log: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }), metrics: new OperatorMetrics({ processMetrics: false }),
+  await fixture.startOperator(new Operator({
+    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }), metrics: new OperatorMetrics({ processMetrics: false }),
     prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000,
-    prometheusPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 9090,
+    prometheusPortOf: fixture.portOf,
     prometheusClientCertificate: () => ({ cert: readFileSync(promopClient.cert, 'utf8'), key: readFileSync(promopClient.key, 'utf8') }),
     // Health is read as reloads are: over HTTPS, with the pinned certificate and promop's client certificate.
     healthIntervalMs: 1000, healthMinWriteIntervalMs: 1000,
-  });
-  await operator.start();
+  }));
   await untilServed(() => custom.createNamespacedCustomObject({
     group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
     body: {
@@ -110,32 +98,14 @@ beforeAll(async () => {
   }
   const webConfigFile = join(dir, WEB_CONFIG_FILE_NAME);
   writeFileSync(webConfigFile, Buffer.from(webConfigSecret.data![WEB_CONFIG_FILE_NAME]!, 'base64').toString('utf8').replaceAll(WEB_CONFIG_DIR, join(root, WEB_CONFIG_DIR)));
-  const configFile = join(dir, 'replica-https.yaml');
-  writeFileSync(configFile, PLACEHOLDER_CONFIG);
-  prometheus = await startPrometheus(configFile, { POD_NAME: 'replica-https' }, {
-    https: { webConfigFile, caFile: pki.caCert, clientCert: promopClient.cert, clientKey: promopClient.key },
-  });
-  kubelet = new FakeKubelet({ core, namespace: MONITORING, pod: 'replica-https', configSecret: 'prometheus-main', configFile });
-  kubelet.start();
-  ports.set('replica-https', Number(new URL(prometheus.url).port));
-  await eventually(() => core.createNamespacedPod({
-    namespace: MONITORING,
-    body: {
-      metadata: { name: 'replica-https', labels: shardSelectorLabels('main', 0) },
-      spec: { automountServiceAccountToken: false, containers: [{ name: 'prometheus', image: 'quay.io/prometheus/prometheus:v3.16.0' }] },
-    },
-  }), () => true);
-  await core.patchNamespacedPodStatus({
-    namespace: MONITORING, name: 'replica-https',
-    body: { status: { phase: 'Running', podIP: '127.0.0.1', podIPs: [{ ip: '127.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] } },
-  }, MERGE_PATCH);
+  ({ prometheus } = await fixture.startPrometheusPod({
+    namespace: MONITORING, name: 'replica-https', labels: shardSelectorLabels('main', 0), configSecret: 'prometheus-main',
+    serving: { https: { webConfigFile, caFile: pki.caCert, clientCert: promopClient.cert, clientKey: promopClient.key } },
+  }));
 }, 120_000);
 
 afterAll(async () => {
-  await operator?.stop();
-  kubelet?.stop();
-  await prometheus?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await fixture?.stop();
 }, 30_000);
 
 describe('a Prometheus serving HTTPS and requiring client certificates, reloaded by promop run', () => {

@@ -9,18 +9,15 @@
  * The operator runs as a ServiceAccount bound to OPERATOR_CLUSTER_ROLE_RULES, with `--pod-network 127.0.0.1/32` and
  * the test-only port override (each fake pod's Prometheus has a port of its own).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, type CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
-import { applyCrds, untilServed, sharedTestEnv, startPrometheus, type PrometheusProcess, eventually, FakeKubelet, PLACEHOLDER_CONFIG } from '@promop/testkit';
+import { PrometheusPodsFixture, eventually, untilServed, type PrometheusPod } from '@promop/testkit';
 import { pino } from 'pino';
 import { OperatorMetrics } from '../observability/index.ts';
 import { Operator } from '../operator.ts';
-import { operatorIdentity } from '../test-support/operator-identity.ts';
+import { OPERATOR_CLUSTER_ROLE_RULES } from '../rbac/index.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 import { NodePodNetworks } from './pod-networks.ts';
 import { CONFIG_HASH_ANNOTATION } from './shard-pods.ts';
@@ -28,20 +25,14 @@ import { CONFIG_HASH_ANNOTATION } from './shard-pods.ts';
 const id = randomBytes(3).toString('hex');
 const OPERATOR_NS = `promop-system-${id}`;
 const MONITORING = `monitoring-${id}`;
-const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
+let fixture: PrometheusPodsFixture;
 let admin: KubeConfig;
 let operatorKc: KubeConfig;
 let core: CoreV1Api;
 let custom: CustomObjectsApi;
-let operator: Operator | undefined;
-let dir: string;
 const metrics = new OperatorMetrics({ processMetrics: false });
 const logLines: string[] = [];
-/** Port of each fake pod's Prometheus (the test-only override); changed when a pod "starts" its Prometheus. */
-const ports = new Map<string, number>();
-const prometheuses: PrometheusProcess[] = [];
-const kubelets: FakeKubelet[] = [];
 const traps: ConnectionTrap[] = [];
 
 type ConfigStatus = { shardID: string; configHash: string; loadedReplicas?: string[]; pendingReplicas?: { pod: string; reason: string; message?: string }[] };
@@ -71,72 +62,34 @@ async function connectionTrap(host: string): Promise<ConnectionTrap> {
   return trap;
 }
 
-/** Starts a real Prometheus for fake pod `pod`, reading `<dir>/<pod>.yaml`, and its fake kubelet. */
-async function podPrometheus(pod: string): Promise<{ prometheus: PrometheusProcess; kubelet: FakeKubelet }> {
-  const file = join(dir, `${pod}.yaml`);
-  writeFileSync(file, PLACEHOLDER_CONFIG);
-  const prometheus = await startPrometheus(file, { POD_NAME: pod });
-  prometheuses.push(prometheus);
-  const kubelet = new FakeKubelet({ core, namespace: MONITORING, pod, configSecret: 'prometheus-main', configFile: file });
-  kubelets.push(kubelet);
-  return { prometheus, kubelet };
+/** A pod of shard 0 of `main`, run by a real Prometheus. */
+function shardPodPrometheus(name: string, ready: boolean): Promise<PrometheusPod> {
+  return fixture.startPrometheusPod({ namespace: MONITORING, name, labels: shardSelectorLabels('main', 0), configSecret: 'prometheus-main', ready });
 }
 
-function portOf(prometheus: PrometheusProcess): number {
-  return Number(new URL(prometheus.url).port);
-}
-
-/** Creates a pod of shard 0 of `main` (retrying until the namespace's default ServiceAccount exists). */
-async function createShardPod(name: string): Promise<void> {
-  const body: V1Pod = {
-    metadata: { name, labels: shardSelectorLabels('main', 0) },
-    spec: { automountServiceAccountToken: false, containers: [{ name: 'prometheus', image: 'quay.io/prometheus/prometheus:v3.16.0' }] },
-  };
-  await eventually(() => core.createNamespacedPod({ namespace: MONITORING, body }), () => true);
-}
-
-/** What the kubelet would report: Running, Ready or not, at `ip`. */
-async function setPodStatus(name: string, ready: boolean, ip: string): Promise<void> {
-  await core.patchNamespacedPodStatus({
-    namespace: MONITORING, name,
-    body: { status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } },
-  }, MERGE_PATCH);
-}
-
-let a: { prometheus: PrometheusProcess; kubelet: FakeKubelet };
-let b: { prometheus: PrometheusProcess; kubelet: FakeKubelet };
+let a: PrometheusPod;
+let b: PrometheusPod;
 let notReadyTrap: ConnectionTrap;
 
 beforeAll(async () => {
-  admin = sharedTestEnv().kubeConfig();
-  core = admin.makeApiClient(CoreV1Api);
-  custom = admin.makeApiClient(CustomObjectsApi);
-  dir = mkdtempSync(join(tmpdir(), 'promop-pods-'));
-  await applyCrds(admin);
-  await core.createNamespace({ body: { metadata: { name: OPERATOR_NS } } });
-  await core.createNamespace({ body: { metadata: { name: MONITORING } } });
-  operatorKc = await operatorIdentity(admin, OPERATOR_NS, `promop-reload-${id}`);
+  fixture = await PrometheusPodsFixture.start({
+    identity: `promop-reload-${id}`, operatorNamespace: OPERATOR_NS, namespaces: [MONITORING], operatorRules: OPERATOR_CLUSTER_ROLE_RULES,
+  });
+  ({ admin, core, custom, operatorKubeConfig: operatorKc } = fixture);
 
-  [a, b] = await Promise.all([podPrometheus('replica-a'), podPrometheus('replica-b')]);
+  [a, b] = await Promise.all([shardPodPrometheus('replica-a', true), shardPodPrometheus('replica-b', false)]);
   notReadyTrap = await connectionTrap('127.0.0.1');
-  ports.set('replica-a', portOf(a.prometheus));
   // replica-b's Prometheus "starts" when the pod becomes Ready; until then its address only counts connections.
-  ports.set('replica-b', notReadyTrap.port);
-  await createShardPod('replica-a');
-  await createShardPod('replica-b');
-  await setPodStatus('replica-a', true, '127.0.0.1');
-  await setPodStatus('replica-b', false, '127.0.0.1');
-  for (const kubelet of kubelets) kubelet.start();
+  fixture.setPort('replica-b', notReadyTrap.port);
 
   const log = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
-  operator = new Operator({
+  await fixture.startOperator(new Operator({
     kubeConfig: operatorKc, log, metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'],
     // Long enough for a fake kubelet that syncs on pod updates; far too short for one that never syncs.
     reloadTimeoutMs: 20_000,
-    prometheusPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 9090,
-  });
-  await operator.start();
+    prometheusPortOf: fixture.portOf,
+  }));
   await untilServed(() => custom.createNamespacedCustomObject({
     group: GROUP, version: VERSION, plural: PLURALS.Prometheus, namespace: MONITORING,
     body: {
@@ -147,11 +100,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await operator?.stop();
-  for (const kubelet of kubelets) kubelet.stop();
-  await Promise.all(prometheuses.map((p) => p.stop()));
+  await fixture?.stop();
   await Promise.all(traps.map((trap) => new Promise((resolve) => trap.server.close(resolve))));
-  rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
 describe('promop reloading the pods of a shard, as the operator identity, with the kubelet played by the test', () => {
@@ -181,8 +131,8 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
   });
 
   it('verifies a pod as soon as it becomes Ready', async () => {
-    ports.set('replica-b', portOf(b.prometheus));
-    await setPodStatus('replica-b', true, '127.0.0.1');
+    fixture.setPort('replica-b', b.port);
+    await fixture.setPodStatus(MONITORING, 'replica-b', { ready: true, ip: '127.0.0.1' });
     const prometheus = await eventually(readPrometheus, (p) => shard0(p)?.loadedReplicas?.includes('replica-b') ?? false);
     expect(shard0(prometheus)?.loadedReplicas).toEqual(['replica-a', 'replica-b']);
     expect((await b.prometheus.apiGet<{ yaml: string }>('/api/v1/status/config')).yaml).toContain('prometheus_replica: replica-b');
@@ -250,9 +200,8 @@ describe('promop reloading the pods of a shard, as the operator identity, with t
 
   it('refuses a pod whose IP is outside the pod networks without connecting, and recovers when it is gone', async () => {
     const outside = await connectionTrap('127.0.0.2');
-    ports.set('replica-c', outside.port);
-    await createShardPod('replica-c');
-    await setPodStatus('replica-c', true, '127.0.0.2');
+    fixture.setPort('replica-c', outside.port);
+    await fixture.createPod({ namespace: MONITORING, name: 'replica-c', labels: shardSelectorLabels('main', 0), ip: '127.0.0.2' });
     const failed = await eventually(readPrometheus, (p) => reconciled(p)?.reason === 'ReloadFailed');
     expect(reconciled(failed)).toMatchObject({ status: 'False', reason: 'ReloadFailed' });
     expect(reconciled(failed)?.message).toContain('shard 0: pod replica-c: not called: 127.0.0.2 is outside the pod networks given with --pod-network (127.0.0.1/32)');
