@@ -14,7 +14,7 @@ import { KINDS, PROMETHEUS_SELECTED_KINDS, kindsSelectedBy, type ListOf, type Pr
 import { generatorInput, type GeneratorSources } from '../reconcile/generator-input.ts';
 import { namingOf, workloadKind, type PrometheusWorkload, type WorkloadKind } from '../workload/workload-kind.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
-import { HEALTHY_CONDITION } from '../health/binding-health.ts';
+import { reportedHealth, type ReportedHealth } from '../health/binding-health.ts';
 
 /** The kinds a Prometheus selects (a PrometheusAgent: all but PrometheusRule). */
 export type SelectableKind = PrometheusSelectedKind;
@@ -66,7 +66,7 @@ export interface PrometheusJudgement {
    * What this Prometheus last reported of the resource's targets or rules, as promop wrote it into the binding
    * (`promop run --health-interval`): the Healthy condition and the counts. Absent until a first report.
    */
-  health?: { status: string; reason: string; message: string; since?: string; targets?: Binding['targets']; rules?: Binding['rules'] };
+  health?: ReportedHealth;
 }
 
 /** The explanation of one monitor or rule across every Prometheus and PrometheusAgent (rules: every Prometheus). */
@@ -156,7 +156,7 @@ export function explainResource(snapshot: ClusterSnapshot, target: ResourceName,
     const output = outputs?.get(workloadKeyOf(prometheus)) ?? renderFromSnapshot(snapshot, prometheus);
     const verdict = output.verdicts.find((v) => v.resource.kind === target.kind && v.resource.namespace === target.namespace && v.resource.name === target.name);
     const judgement = judge(verdict, output, target, object.metadata.uid);
-    const health = healthOf(bindingOf(object.status, prometheus));
+    const health = reportedHealth(bindingOf(object.status, prometheus));
     if (judgement.selected && judgement.accepted && health) judgement.health = health;
     if (judgement.selected && judgement.accepted) {
       judgement.loaded = output.ok
@@ -263,18 +263,6 @@ function jobNames(output: GeneratorOutput): string[] {
 }
 
 type Binding = NonNullable<ConfigResourceStatus['bindings']>[number];
-
-/** The health a binding carries: its Healthy condition with the counts beside it. */
-function healthOf(binding: Binding | undefined): PrometheusJudgement['health'] {
-  const healthy = binding?.conditions?.find((condition) => condition.type === HEALTHY_CONDITION);
-  if (!binding || !healthy) return undefined;
-  return {
-    status: healthy.status, reason: healthy.reason ?? '', message: healthy.message ?? '',
-    ...(healthy.lastTransitionTime ? { since: healthy.lastTransitionTime } : {}),
-    ...(binding.targets ? { targets: binding.targets } : {}),
-    ...(binding.rules ? { rules: binding.rules } : {}),
-  };
-}
 
 function bindingOf(status: ConfigResourceStatus | undefined, prometheus: PrometheusWorkload): Binding | undefined {
   const resource = namingOf(prometheus).resource;

@@ -10,6 +10,7 @@ import { dump } from 'js-yaml';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { describeReadError, openCluster } from './cluster-access.ts';
+import { reportedHealth } from '../health/binding-health.ts';
 
 /** Exit statuses of `promop targets`. */
 export const TARGETS_EXIT = { ok: 0, failed: 1, usage: 2, unhealthy: 3 } as const;
@@ -42,10 +43,10 @@ function rowOf(kind: PrometheusSelectedKind, namespace: string, name: string, bi
   const prometheus = `${binding.resource === PLURALS.PrometheusAgent ? 'PrometheusAgent ' : ''}${binding.namespace}/${binding.name}`;
   const accepted = binding.conditions?.find((condition) => condition.type === 'Accepted');
   if (accepted?.status === 'False') return { kind, namespace, name, prometheus, health: 'Rejected', counts: '-', message: accepted.message ?? '', unhealthy: true };
-  const healthy = binding.conditions?.find((condition) => condition.type === 'Healthy');
+  const health = reportedHealth(binding);
   const counts = binding.targets ? `${binding.targets.up ?? 0}/${binding.targets.active ?? 0}` : binding.rules ? `${binding.rules.failing ?? 0}/${binding.rules.rules ?? 0} failing` : '-';
-  if (!healthy) return { kind, namespace, name, prometheus, health: '-', counts, message: 'no health report yet (promop run --health-interval)', unhealthy: false };
-  return { kind, namespace, name, prometheus, health: healthy.reason ?? healthy.status, counts, message: healthy.message ?? '', unhealthy: healthy.status === 'False' };
+  if (!health) return { kind, namespace, name, prometheus, health: '-', counts, message: 'no health report yet (promop run --health-interval)', unhealthy: false };
+  return { kind, namespace, name, prometheus, health: health.reason || health.status, counts, message: health.message, unhealthy: health.status === 'False' };
 }
 
 /** The rows as a table, columns padded; the message last, unpadded. */

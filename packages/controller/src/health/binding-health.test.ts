@@ -1,5 +1,5 @@
 import { GROUP } from '@promop/crds';
-import { bindingWithHealth, healthAlarm, healthChangesClass, type Binding, type BindingHealth } from './binding-health.ts';
+import { bindingWithHealth, healthAlarm, healthChangesClass, reportedHealth, type Binding, type BindingHealth } from './binding-health.ts';
 import { bindResource } from '../reconcile/bindings.ts';
 
 const now = new Date('2026-12-07T08:00:00Z');
@@ -68,5 +68,16 @@ describe('the health written into a binding', () => {
     const change = bindResource({ metadata: { generation: 1 }, status: { bindings: [withHealth], acceptedBy: 1, rejectedBy: 0 } }, { namespace: 'monitoring', name: 'main' }, verdict as never, later);
     expect(change.status.bindings?.[0]?.targets).toEqual(withHealth.targets);
     expect(change.status.bindings?.[0]?.conditions?.map((c) => c.type)).toEqual(['Accepted', 'Healthy']);
+  });
+});
+
+describe('the health a binding reports to a reader', () => {
+  it('is its Healthy condition with the counts beside it, and nothing before a first report', () => {
+    expect(reportedHealth(undefined)).toBeUndefined();
+    expect(reportedHealth(bare)).toBeUndefined();
+    expect(reportedHealth(bindingWithHealth(bare, targets(3, 2, 1, 'EOF'), now))).toEqual({
+      status: 'False', reason: 'TargetsDown', message: '1 of 3 down (2/3 up); 1 with: EOF', since: '2026-12-07T08:00:00Z',
+      targets: { active: 3, up: 2, down: 1, unknown: 0, lastError: 'EOF', lastErrorCount: 1 },
+    });
   });
 });

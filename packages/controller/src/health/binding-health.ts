@@ -46,6 +46,33 @@ export function healthClass(health: BindingHealth): string {
     s.lastError === undefined ? '' : errorKind(s.lastError), countBucket(s.firingAlerts), evaluationBucket(s.evaluationMilliseconds)].join('\n');
 }
 
+/** What a binding says of its health, as a person reads it: the Healthy condition with the counts beside it. */
+export interface ReportedHealth {
+  status: string;
+  /** The condition's reason (`TargetsUp`, `NoTargets`, ...); empty when it has none. */
+  reason: string;
+  message: string;
+  /** Its lastTransitionTime. */
+  since?: string;
+  targets?: Binding['targets'];
+  rules?: Binding['rules'];
+}
+
+/**
+ * The health `binding` carries, read the one way every reader shows it (`promop explain`, `promop targets`);
+ * undefined before a first report (no Healthy condition).
+ */
+export function reportedHealth(binding: Binding | undefined): ReportedHealth | undefined {
+  const healthy = binding?.conditions?.find((condition) => condition.type === HEALTHY_CONDITION);
+  if (!binding || !healthy) return undefined;
+  return {
+    status: healthy.status, reason: healthy.reason ?? '', message: healthy.message ?? '',
+    ...(healthy.lastTransitionTime ? { since: healthy.lastTransitionTime } : {}),
+    ...(binding.targets ? { targets: binding.targets } : {}),
+    ...(binding.rules ? { rules: binding.rules } : {}),
+  };
+}
+
 /** The health a binding carries now, as last written; undefined when none was written. */
 export function writtenHealth(binding: Binding): BindingHealth | undefined {
   if (binding.targets) {
