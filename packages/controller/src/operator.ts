@@ -11,7 +11,7 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, KINDS, PLURALS, PROMETHEUS_WORKLOAD_KINDS } from '@promop/crds';
 import { pino, type Logger } from 'pino';
 import {
-  ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, namespacedPath, startClusterCaches,
+  ApiBackpressure, ApiPodAnnotator, ChildWriter, EventRecorder, RawApi, ReferencedObjects, StatusWriter, createClusterCaches, describeError, isNotFound, namespacedPath, startClusterCaches,
   stopClusterCaches, writeGatedAccess,
   type ClusterCaches, type KubeAccess, type NamespaceScope,
 } from './kube/index.ts';
@@ -135,10 +135,17 @@ export class Operator {
     const metrics = (this.#metrics = options.metrics ?? new OperatorMetrics({ processMetrics: false }));
     // Every list and watch of the caches is counted (promop_list_operations_total, promop_watch_operations_total).
     // The caches' RawApi also serves the reads outside them (the Prometheus existence check, the Node list).
-    this.#api = new MeteredRawApi(kc, metrics);
+    // One pace for the caches' reads and the writers' requests while the API server pushes back (api-backpressure.ts).
+    const backpressure = new ApiBackpressure({
+      listener: {
+        closed: (cause, pauseMs) => this.#log.warn({ cause, pauseMs }, 'the API server pushes back; one request at a time until it answers'),
+        reopened: (failedProbes) => this.#log.info({ failedProbes }, 'the API server answers again; requests resume'),
+      },
+    });
+    this.#api = new MeteredRawApi(kc, metrics, { backpressure });
     // The writers share one RawApi, one keep-alive agent: no TLS handshake per write. With leader election every
     // request of theirs first asks whether this replica still leads (kube/write-gate.ts).
-    const writes = (this.#writes = new RawApi(options.mayWrite ? writeGatedAccess(kc, options.mayWrite) : kc));
+    const writes = (this.#writes = new RawApi(options.mayWrite ? writeGatedAccess(kc, options.mayWrite) : kc, { backpressure }));
     this.#caches = createClusterCaches(this.#api, this.#log, {
       ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
       ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),

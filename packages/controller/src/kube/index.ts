@@ -1,5 +1,6 @@
 /** promop's Kubernetes access (RawApi and its own kubeconfig loader, no client-node at runtime): caches kept by watches, server-side apply of children and status, Events, API errors as values. */
 export { apiErrorOf, apiResponseOf, describeError, isNotFound, isUserCaused, type ApiError } from './api-error.ts';
+export { ApiBackpressure, type BackpressureListener } from './api-backpressure.ts';
 export { ChildWriter, isImmutableStatefulSetChange, replacementOf, type ChildKind, type ChildOf, type WrittenOf } from './child-writer.ts';
 export {
   createClusterCaches, kindListsOf, startClusterCaches, stopClusterCaches, IGNORED_SECRET_TYPES_SELECTOR, NOT_OWNED_SELECTOR, OWNED_SELECTOR,

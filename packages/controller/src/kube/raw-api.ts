@@ -27,6 +27,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { isPushbackStatus, retryAfterMs, type ApiBackpressure, type RequestOutcome } from './api-backpressure.ts';
 
 /**
  * What RawApi needs of a kubeconfig: the server, and the TLS options and headers of each request. Both
@@ -146,10 +147,13 @@ export class RawApi {
   #agent: { agent: HttpAgent; tls: Partial<Pick<RequestOptions, (typeof TLS_OPTIONS)[number]>> } | undefined;
   /** Agents of TLS material that rotated away, closed with this RawApi (their watches may still run). */
   #retired: HttpAgent[] = [];
+  /** Paces every request but watches while the API server pushes back (shared by the RawApis of one process). */
+  readonly #backpressure: ApiBackpressure | undefined;
 
-  constructor(access: KubeAccess, options: { connectionStats?: ConnectionStats } = {}) {
+  constructor(access: KubeAccess, options: { connectionStats?: ConnectionStats; backpressure?: ApiBackpressure } = {}) {
     this.#access = access;
     this.#stats = options.connectionStats ? { counts: options.connectionStats, seen: new WeakSet() } : undefined;
+    this.#backpressure = options.backpressure;
   }
 
   /** GETs `path` and parses the JSON body; a non-2xx answer throws a KubeApiError with the Status. */
@@ -201,9 +205,21 @@ export class RawApi {
   }
 
   async #json<T>(method: Method, path: string, request: RawRequest & { body?: unknown; contentType?: string }): Promise<T> {
-    const response = await this.#send(method, path, request);
-    const body = await readBody(response, `${method} ${path}`);
-    const status = response.statusCode ?? 0;
+    const admission = await this.#backpressure?.admit(request.signal);
+    let status: number;
+    let body: string;
+    try {
+      const response = await this.#send(method, path, request);
+      body = await readBody(response, `${method} ${path}`);
+      status = response.statusCode ?? 0;
+      const retryAfter = retryAfterMs(response.headers['retry-after']);
+      admission?.done(isPushbackStatus(status)
+        ? { kind: 'pushback', cause: `${method} ${path}: ${status}`, ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) }
+        : { kind: 'answered' });
+    } catch (error) {
+      admission?.done(outcomeOfError(error, request.signal, `${method} ${path}`));
+      throw error;
+    }
     if (status < 200 || status > 299) throw this.#failure(method, path, status, body);
     return JSON.parse(body) as T;
   }
@@ -312,6 +328,17 @@ function retire(agent: HttpAgent, retired: HttpAgent[]): void {
   agent.on('free', (socket: { destroy(): void }) => socket.destroy());
   retired.push(agent);
 }
+
+/** A request that failed before an answer: no connection or a cut one is pushback; the caller's abort says nothing. */
+function outcomeOfError(error: unknown, signal: AbortSignal | undefined, what: string): RequestOutcome {
+  if (signal?.aborted) return { kind: 'unknown' };
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (error instanceof ConnectionCutError || (typeof code === 'string' && NO_CONNECTION_CODES.has(code))) return { kind: 'pushback', cause: `${what}: ${typeof code === 'string' ? code : 'connection cut'}` };
+  return { kind: 'unknown' };
+}
+
+/** Socket errors that mean the API server cannot be reached now (as opposed to a request promop could not build). */
+const NO_CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 function parseBody(body: string): unknown {
   try {

@@ -21,8 +21,8 @@ export function resourceOfPath(path: string): string {
 export class MeteredRawApi extends RawApi {
   readonly #metrics: CacheRequestMetrics;
 
-  constructor(access: KubeAccess, metrics: CacheRequestMetrics) {
-    super(access);
+  constructor(access: KubeAccess, metrics: CacheRequestMetrics, options: ConstructorParameters<typeof RawApi>[1] = {}) {
+    super(access, options);
     this.#metrics = metrics;
   }
 
