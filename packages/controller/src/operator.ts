@@ -16,6 +16,7 @@ import {
   type ClusterCaches, type KubeAccess, type NamespaceScope,
 } from './kube/index.ts';
 import { HealthReporter } from './health/health-reporter.ts';
+import { apiObjectLister } from './health/no-targets-facts.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
 import type { ClientCertificate } from './prometheus-client/pod-tls.ts';
@@ -208,6 +209,9 @@ export class Operator {
     const podClient = this.#podClient;
     this.#health = options.healthIntervalMs === 0 ? undefined : new HealthReporter({
       caches: this.#caches, client: (baseUrl, tls) => podClient.client(baseUrl, tls), networks, status, events, log: this.#log.child({ component: 'health' }),
+      // Services and Pods of a monitor without targets, to say why (promop's caches hold only its own).
+      listObjects: apiObjectLister((path, request) => api.getJson(path, request)),
+      seesEveryNamespace: options.scope?.kind !== 'only',
       podTls: (kind, namespace, name) => this.#reconcilers[kind].podTls(objectKey(namespace, name)),
       ...(options.healthIntervalMs === undefined ? {} : { intervalMs: options.healthIntervalMs }),
       ...(options.healthMinWriteIntervalMs === undefined ? {} : { minWriteIntervalMs: options.healthMinWriteIntervalMs }),

@@ -81,3 +81,23 @@ describe('the health a binding reports to a reader', () => {
     });
   });
 });
+
+describe('the reason a monitor finds no target', () => {
+  const none = (noTargetsReason?: string): BindingHealth => ({ kind: 'targets', summary: { active: 0, up: 0, down: 0, unknown: 0 }, ...(noTargetsReason ? { noTargetsReason } : {}) });
+  const port = 'spec.endpoints[0].port: no Service selected by spec.selector in namespace team-b has a port named "metricz"';
+
+  it('is written into the condition and read back from it', () => {
+    const written = bindingWithHealth(bare, none(port), now);
+    expect(written.conditions?.find((c) => c.type === 'Healthy')?.message).toBe(`no active target: ${port}`);
+    expect(healthChangesClass(written, none(port))).toBe(false);
+    expect(reportedHealth(bindingWithHealth(bare, none(), now))?.message).toBe('no active target: service discovery found none, or relabelling dropped them all');
+  });
+
+  it('changes the class when it changes, but not when only the count of discovered targets does', () => {
+    const dropped = (n: number) => `spec.endpoints[0]: Prometheus discovered ${n} targets of the selected Services and relabeling dropped them all`;
+    const written = bindingWithHealth(bare, none(dropped(2)), now);
+    expect(healthChangesClass(written, none(dropped(7)))).toBe(false);
+    expect(healthChangesClass(written, none(port))).toBe(true);
+    expect(healthChangesClass(written, none())).toBe(true);
+  });
+});

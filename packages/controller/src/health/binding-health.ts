@@ -12,7 +12,8 @@ import { withTransitionTime, type Condition } from '../reconcile/conditions.ts';
 import { countBucket } from './count-buckets.ts';
 import { errorKind } from './redact-error.ts';
 import { rulesCondition, type RulesSummary } from './rule-health.ts';
-import { targetsCondition, type TargetsSummary } from './target-health.ts';
+import { noTargetsReasonClass } from './no-targets-reason.ts';
+import { noTargetsReasonOf, targetsCondition, type TargetsSummary } from './target-health.ts';
 
 /** One binding of a monitor or rule. */
 export type Binding = NonNullable<ConfigResourceStatus['bindings']>[number];
@@ -21,8 +22,11 @@ type BindingCondition = NonNullable<Binding['conditions']>[number];
 /** The condition type of the health of a binding. */
 export const HEALTHY_CONDITION = 'Healthy';
 
-/** What one Prometheus reports of one object. */
-export type BindingHealth = { kind: 'targets'; summary: TargetsSummary } | { kind: 'rules'; summary: RulesSummary };
+/**
+ * What one Prometheus reports of one object; a monitor without targets with the reason promop found
+ * (no-targets-reason.ts), when it found one.
+ */
+export type BindingHealth = { kind: 'targets'; summary: TargetsSummary; noTargetsReason?: string } | { kind: 'rules'; summary: RulesSummary };
 
 /**
  * Evaluation times jitter by milliseconds between evaluations: below this they are all one bucket, above it powers
@@ -38,8 +42,12 @@ function evaluationBucket(ms: number): number {
 export function healthClass(health: BindingHealth): string {
   if (health.kind === 'targets') {
     const s = health.summary;
+    // A changed reason of a monitor without targets is a change of class: it changes only when the team (or the
+    // cluster) changes what it depends on, so it cannot flap on its own, and the team needs the new one, not the
+    // one it has just fixed (the reporter looks it up again only now and then: health-reporter.ts).
+    const why = s.active === 0 && health.noTargetsReason !== undefined ? noTargetsReasonClass(health.noTargetsReason) : '';
     return ['targets', targetsCondition(s).reason, countBucket(s.active), countBucket(s.up), countBucket(s.down), countBucket(s.unknown),
-      s.lastError === undefined ? '' : errorKind(s.lastError), countBucket(s.lastErrorCount ?? 0)].join('\n');
+      s.lastError === undefined ? '' : errorKind(s.lastError), countBucket(s.lastErrorCount ?? 0), why].join('\n');
   }
   const s = health.summary;
   return ['rules', rulesCondition(s).reason, countBucket(s.groups), countBucket(s.rules), countBucket(s.failing), countBucket(s.pending),
@@ -77,7 +85,13 @@ export function reportedHealth(binding: Binding | undefined): ReportedHealth | u
 export function writtenHealth(binding: Binding): BindingHealth | undefined {
   if (binding.targets) {
     const { active = 0, up = 0, down = 0, unknown = 0, lastError, lastErrorCount } = binding.targets;
-    return { kind: 'targets', summary: { active, up, down, unknown, ...(lastError === undefined ? {} : { lastError }), ...(lastErrorCount === undefined ? {} : { lastErrorCount }) } };
+    const healthy = binding.conditions?.find((condition) => condition.type === HEALTHY_CONDITION);
+    const noTargetsReason = healthy?.reason === 'NoTargets' ? noTargetsReasonOf(healthy.message) : undefined;
+    return {
+      kind: 'targets',
+      summary: { active, up, down, unknown, ...(lastError === undefined ? {} : { lastError }), ...(lastErrorCount === undefined ? {} : { lastErrorCount }) },
+      ...(noTargetsReason === undefined ? {} : { noTargetsReason }),
+    };
   }
   if (binding.rules) {
     const { groups = 0, rules = 0, failing = 0, pending = 0, lastError, firingAlerts = 0, evaluationMilliseconds = 0 } = binding.rules;
@@ -111,7 +125,7 @@ export function healthAlarm(before: Binding, after: Binding): { reason: string; 
 
 /** `binding` with `health` written in: its counts, and the Healthy condition (its time moves only with its status). */
 export function bindingWithHealth(binding: Binding, health: BindingHealth, now: Date): Binding {
-  const { status, reason, message } = health.kind === 'targets' ? targetsCondition(health.summary) : rulesCondition(health.summary);
+  const { status, reason, message } = health.kind === 'targets' ? targetsCondition(health.summary, health.noTargetsReason) : rulesCondition(health.summary);
   const previous = binding.conditions?.find((condition) => condition.type === HEALTHY_CONDITION);
   const healthy = withTransitionTime<Condition>({ type: HEALTHY_CONDITION, status, reason, message }, previous as Condition | undefined, now) as BindingCondition;
   const conditions = [...(binding.conditions ?? []).filter((condition) => condition.type !== HEALTHY_CONDITION), healthy];

@@ -10,7 +10,7 @@ import { shardSelectorLabels } from '../workload/index.ts';
 import { HealthReporter } from './health-reporter.ts';
 import type { Binding } from './binding-health.ts';
 
-type Listed = { metadata: { namespace: string; name: string; uid?: string; resourceVersion?: string }; spec?: object; status?: object };
+type Listed = { metadata: { namespace: string; name: string; uid?: string; resourceVersion?: string; generation?: number }; spec?: object; status?: object };
 const cache = (items: Listed[]) => ({ get: () => undefined, list: (namespace?: string) => items.filter((i) => namespace === undefined || i.metadata.namespace === namespace) });
 
 function pod(name: string, ip: string, shard: number, ready = true): V1Pod {
@@ -36,7 +36,18 @@ interface World {
   monitors: Listed[];
 }
 
-function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string, { targets: object[] } | 'error'>; monitors: Listed[]; loaded?: string[][] }): World {
+interface Discovery {
+  /** By scrape pool: what the Prometheus answers for its dropped targets ('error': it fails). */
+  dropped?: Record<string, { count: number; labels: Record<string, string>[] } | 'error'>;
+  /** The Services of each namespace. */
+  services?: Record<string, object[]>;
+  namespaces?: string[];
+  /** Counts the requests made for the reasons. */
+  requests?: string[];
+}
+
+function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string, { targets: object[] } | 'error'>; monitors: Listed[]; loaded?: string[][]; discovery?: Discovery }): World {
+  const discovery = options.discovery ?? {};
   const clock = { now: Date.parse('2026-12-07T08:00:00Z') };
   const writes: World['writes'] = [];
   const events: World['events'] = [];
@@ -54,10 +65,17 @@ function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string
     return {
       activeTargets: async () => (answer === undefined || answer === 'error' ? failed : { ok: true as const, value: { activeTargets: answer.targets } }),
       ruleGroups: async () => ({ ok: true as const, value: [] }),
+      droppedTargets: async (pool: string) => {
+        discovery.requests?.push(`prometheus ${pool}`);
+        const dropped = discovery.dropped?.[pool] ?? { count: 0, labels: [] };
+        if (dropped === 'error') return failed;
+        return { ok: true as const, value: { droppedTargets: dropped.labels.map((labels) => ({ scrapePool: pool, discoveredLabels: labels })), droppedTargetCounts: { [pool]: dropped.count } } };
+      },
     } as unknown as PrometheusClient;
   };
   const caches = {
     pods: cache(options.pods as Listed[]), prometheusAgents: cache([]),
+    namespaces: { get: () => undefined, list: () => (discovery.namespaces ?? ['team-a', 'team-b']).map((name) => ({ metadata: { name } })) },
     prometheuses: { ...cache([prometheus]), get: (name: string, namespace?: string) => (namespace === 'monitoring' && name === 'main' ? prometheus : undefined) },
     serviceMonitors: cache(options.monitors), podMonitors: cache([]), probes: cache([]), scrapeConfigs: cache([]), prometheusRules: cache([]),
   };
@@ -66,6 +84,10 @@ function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string
     networks: { allowList: () => { throw new Error('unused'); }, admit: async (ip) => (ip.startsWith('10.') ? { ok: true } : { ok: false, reason: 'outside' }) },
     status: { apply: async (target, status) => { writes.push({ kind: target.kind, namespace: target.namespace, name: target.name, status: status as never }); return { resourceVersion: '2' }; } },
     events: { record: async (event) => { events.push(event); } },
+    listObjects: async (resource, namespace, labelSelector) => {
+      discovery.requests?.push(`list ${resource} ${namespace} ${labelSelector}`);
+      return { items: resource === 'services' ? (discovery.services?.[namespace] ?? []) as never : [], complete: true };
+    },
     log: pino({ level: 'silent' }),
     now: () => new Date(clock.now),
   });
@@ -198,6 +220,69 @@ describe('the health reporter', () => {
     w.clock.now += 120_000;
     await w.reporter.runOnce();
     expect(w.writes).toHaveLength(1);
+  });
+
+  describe('a monitor that finds no target', () => {
+    const web = { metadata: { namespace: 'team-b', name: 'web', labels: { app: 'web' } }, spec: { ports: [{ name: 'http', port: 80 }] } };
+    const spec = (port: string) => ({ selector: { matchLabels: { app: 'web' } }, endpoints: [{ port }] });
+    const healthyOf = (write: World['writes'][number] | undefined) => write?.status.bindings?.[0]?.conditions?.find((c) => c.type === 'Healthy');
+    const setUp = (discovery: Discovery) => {
+      const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [] } };
+      const smon: Listed = { ...monitor('team-b', 'web'), metadata: { namespace: 'team-b', name: 'web', resourceVersion: '1', generation: 1 }, spec: spec('metricz') };
+      const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [smon], discovery });
+      const round = async (ms: number) => {
+        w.clock.now += ms;
+        await w.reporter.runOnce();
+        const last = w.writes.at(-1);
+        if (last) w.monitors[0] = { ...w.monitors[0]!, status: last.status };
+      };
+      return { w, round };
+    };
+
+    it('says why in its condition and its Warning, with the field path, once it is reported so', async () => {
+      const requests: string[] = [];
+      const { w, round } = setUp({ services: { 'team-b': [web] }, requests });
+      await round(0);
+      expect(requests).toEqual([]);
+      await round(10_000);
+      const reason = 'spec.endpoints[0].port: no Service selected by spec.selector in namespace team-b has a port named "metricz"';
+      expect(healthyOf(w.writes[0])).toMatchObject({ status: 'False', reason: 'NoTargets', message: `no active target: ${reason}` });
+      expect(w.events.map((e) => e.note)).toEqual([`Prometheus monitoring/main: no active target: ${reason}`]);
+      expect(requests).toEqual(['list services team-b app=web', 'prometheus serviceMonitor/team-b/web/0']);
+    });
+
+    it('looks again when the monitor changes or now and then, and writes only when the reason itself changes', async () => {
+      const requests: string[] = [];
+      const dropped: NonNullable<Discovery['dropped']> = {};
+      const { w, round } = setUp({ services: { 'team-b': [web] }, requests, dropped });
+      await round(0);
+      await round(10_000);
+      expect(w.writes).toHaveLength(1);
+      requests.length = 0;
+      // Nothing changed: not looked up again within five minutes, nothing written.
+      await round(60_000);
+      expect(requests).toEqual([]);
+      // The team fixes the port; what is left is relabeling (two of three discovered targets are its Service's).
+      const own = { __meta_kubernetes_namespace: 'team-b', __meta_kubernetes_service_name: 'web' };
+      dropped['serviceMonitor/team-b/web/0'] = { count: 3, labels: [own, own, { ...own, __meta_kubernetes_service_name: 'db' }] };
+      w.monitors[0] = { ...w.monitors[0]!, metadata: { ...w.monitors[0]!.metadata, generation: 2 }, spec: spec('http') };
+      await round(1_000);
+      expect(w.writes.map((x) => healthyOf(x)?.message)).toEqual([
+        expect.stringContaining('named "metricz"'),
+        'no active target: spec.endpoints[0]: Prometheus discovered 2 targets of the selected Services and relabeling dropped them all',
+      ]);
+      // Five minutes on, more pods: the same reason with another count is not worth a write.
+      dropped['serviceMonitor/team-b/web/0'] = { count: 5, labels: [own, own, own, own, own] };
+      requests.length = 0;
+      await round(300_000);
+      expect(requests).toHaveLength(2);
+      expect(w.writes).toHaveLength(2);
+      // A lookup that fails keeps the reason written.
+      dropped['serviceMonitor/team-b/web/0'] = 'error';
+      await round(300_000);
+      expect(w.writes).toHaveLength(2);
+      expect(w.events.map((e) => e.reason)).toEqual(['NoTargets']);
+    });
   });
 
   it('removes what it reported from a binding that is no longer accepted, and leaves other Prometheus\' bindings alone', async () => {

@@ -20,7 +20,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { ruleFileName } from '@promop/config-generator';
-import { API_VERSIONS, GROUP, KINDS, PLURALS, PROMETHEUS_SELECTED_KINDS, PROMETHEUS_WORKLOAD_KINDS, type ConfigResourceStatus, type PrometheusSelectedKind } from '@promop/crds';
+import { API_VERSIONS, GROUP, KINDS, PLURALS, PROMETHEUS_SELECTED_KINDS, PROMETHEUS_WORKLOAD_KINDS, type ConfigResourceStatus, type PrometheusSelectedKind, type ScrapeKind } from '@promop/crds';
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError } from '../kube/index.ts';
 import { prometheusPodUrl, type PrometheusClient } from '../prometheus-client/index.ts';
@@ -30,7 +30,9 @@ import { shardCount } from '../reconcile/prometheus-status.ts';
 import type { ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { podCallability, podsOfShard, type PodNetworks } from '../reload/index.ts';
 import { PROMETHEUS_PORT, routePrefix, type PrometheusWorkload, type WorkloadKind } from '../workload/index.ts';
-import { bindingWithHealth, healthAlarm, healthChangesClass, HEALTHY_CONDITION, type Binding, type BindingHealth } from './binding-health.ts';
+import { bindingWithHealth, healthAlarm, healthChangesClass, HEALTHY_CONDITION, writtenHealth, type Binding, type BindingHealth } from './binding-health.ts';
+import { gatherNoTargetsFacts, type ListObjects } from './no-targets-facts.ts';
+import { noTargetsReason } from './no-targets-reason.ts';
 import { rulesOf, summariseRules, type EvaluatedGroup, type RulesReport } from './rule-health.ts';
 import { summariseTargets, targetsOf, type TargetsAnswer, type TargetsReport } from './target-health.ts';
 
@@ -49,10 +51,20 @@ const STATUS_WRITES_IN_FLIGHT = 16;
 export const NO_TARGETS_CONFIRM_MS = 10_000;
 /** At most one health write per object in this time. */
 export const MIN_HEALTH_WRITE_INTERVAL_MS = 60_000;
+/**
+ * How often the reason of a monitor that keeps finding no target is looked up again (no-targets-facts.ts), unless
+ * the monitor itself changed: what it depends on (Namespaces, Services, Pods, relabeling) is outside the caches, and
+ * looking it up every period for every such monitor would cost requests for nothing most of the time.
+ */
+export const NO_TARGETS_RECHECK_MS = 5 * 60_000;
+/** At most this many reasons are looked up per round (the others come in later rounds). */
+const REASON_LOOKUPS_PER_ROUND = 20;
+/** Reason look-ups in flight at once. */
+const REASON_LOOKUPS_IN_FLIGHT = 4;
 
 /** What the reporter needs. */
 export interface HealthReporterOptions {
-  caches: Pick<ReconcilerCaches, 'pods' | 'prometheuses' | 'prometheusAgents' | (typeof KINDS)[PrometheusSelectedKind]['list']>;
+  caches: Pick<ReconcilerCaches, 'pods' | 'namespaces' | 'prometheuses' | 'prometheusAgents' | (typeof KINDS)[PrometheusSelectedKind]['list']>;
   /** A client for one pod's base URL (the reloader's: same Agent and allow-list), over HTTPS with `tls`. */
   client: (baseUrl: string, tls?: PodTls) => PrometheusClient;
   /** How the reloader calls the pods of a Prometheus that serves HTTPS; undefined: plain HTTP. */
@@ -61,6 +73,13 @@ export interface HealthReporterOptions {
   status: ReconcilerStatus;
   /** Where the Warning of a monitor that newly finds no target or only down ones, or of a newly failing rule, goes. */
   events?: ReconcilerEvents;
+  /**
+   * Reads Services and Pods from the API server, to say why a monitor finds no target (no-targets-facts.ts);
+   * undefined: the reason is looked for in Prometheus' dropped targets only.
+   */
+  listObjects?: ListObjects;
+  /** False when the Namespace cache holds only some namespaces (`promop run --namespaces`); default true. */
+  seesEveryNamespace?: boolean;
   log: Logger;
   /** Period between two rounds (default DEFAULT_HEALTH_INTERVAL_MS). */
   intervalMs?: number;
@@ -76,9 +95,16 @@ interface OwnerHealth {
   targets: TargetsReport;
   /** Undefined for an agent: it evaluates no rules. */
   rules: RulesReport | undefined;
+  workload: PrometheusWorkload;
+  /** The replica of its first shard that answered: where the dropped targets of a monitor without any are asked. */
+  client: PrometheusClient;
 }
 
-type ConfigResource = { metadata: { namespace: string; name: string; uid?: string | undefined; resourceVersion?: string | undefined }; status?: ConfigResourceStatus | undefined };
+type ConfigResource = {
+  metadata: { namespace: string; name: string; uid?: string | undefined; resourceVersion?: string | undefined; generation?: number | undefined };
+  spec?: unknown;
+  status?: ConfigResourceStatus | undefined;
+};
 
 /** The action of the health Warning Events. */
 const HEALTH_ACTION = 'ReadingPrometheusHealth';
@@ -108,6 +134,8 @@ export class HealthReporter {
   readonly #undeclared = new Set<PrometheusSelectedKind>();
   /** `<object key>|<owner>` → when it was first seen without targets, while that is not yet what its binding says. */
   readonly #noTargetsSince = new Map<string, number>();
+  /** `<object key>|<owner>` → when the reason it has no target was last looked up, and of which generation. */
+  readonly #reasonLookedUp = new Map<string, { at: number; generation: number | undefined }>();
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> | undefined;
   #stopped = false;
@@ -159,13 +187,13 @@ export class HealthReporter {
       if (!read) return;
       const targets = summariseTargets(read.targets);
       const rules = read.rules === undefined ? undefined : summariseRules(read.rules, objectOfFile);
-      result.set(ownerId(PLURALS[kind], workload.metadata.namespace, workload.metadata.name), { targets, rules });
+      result.set(ownerId(PLURALS[kind], workload.metadata.namespace, workload.metadata.name), { targets, rules, workload, client: read.client });
     }));
     return result;
   }
 
   /** The answers of one Ready replica per shard, or undefined when some shard cannot be read this round. */
-  async #readOwner(kind: WorkloadKind, workload: PrometheusWorkload): Promise<{ targets: TargetsAnswer[]; rules: EvaluatedGroup[][] | undefined } | undefined> {
+  async #readOwner(kind: WorkloadKind, workload: PrometheusWorkload): Promise<{ targets: TargetsAnswer[]; rules: EvaluatedGroup[][] | undefined; client: PrometheusClient } | undefined> {
     const { namespace, name } = workload.metadata;
     // Prometheus listens on the pod's loopback only: promop cannot reach it.
     if (workload.spec?.listenLocal === true) return undefined;
@@ -195,7 +223,7 @@ export class HealthReporter {
           log.debug({ shard, pod: pod.metadata?.name, err: !targets.ok ? targets.error.message : rules && !rules.ok ? rules.error.message : '' }, 'could not read health; trying the next replica');
           continue;
         }
-        return { targets: targets.value, rules: rules?.ok ? rules.value : undefined };
+        return { targets: targets.value, rules: rules?.ok ? rules.value : undefined, client };
       }
       return undefined;
     }));
@@ -203,8 +231,8 @@ export class HealthReporter {
       log.debug('no readable replica in some shard; health not updated this round');
       return undefined;
     }
-    const read = shards as { targets: TargetsAnswer; rules: EvaluatedGroup[] | undefined }[];
-    return { targets: read.map((shard) => shard.targets), rules: kind === 'Prometheus' ? read.map((shard) => shard.rules ?? []) : undefined };
+    const read = shards as { targets: TargetsAnswer; rules: EvaluatedGroup[] | undefined; client: PrometheusClient }[];
+    return { targets: read.map((shard) => shard.targets), rules: kind === 'Prometheus' ? read.map((shard) => shard.rules ?? []) : undefined, client: read[0]!.client };
   }
 
   /** Writes each object's bindings whose health changed class, at most once per object per minimum interval. */
@@ -212,6 +240,7 @@ export class HealthReporter {
     if (health.size === 0) return;
     const now = this.#now();
     const minInterval = this.#options.minWriteIntervalMs ?? MIN_HEALTH_WRITE_INTERVAL_MS;
+    const reasons = await this.#noTargetsReasons(health, now.getTime());
     const writes: HealthWrite[] = [];
     for (const kind of PROMETHEUS_SELECTED_KINDS) {
       if (this.#undeclared.has(kind)) continue;
@@ -234,8 +263,9 @@ export class HealthReporter {
             const { targets: _targets, rules: _rules, ...rest } = binding;
             return { ...rest, conditions: (binding.conditions ?? []).filter((c) => c.type !== HEALTHY_CONDITION) };
           }
-          const reported = healthOf(role, owner, key);
-          if (!reported || !this.#worthWriting(`${key}|${binding.resource}/${binding.namespace}/${binding.name}`, binding, reported, now.getTime())) return binding;
+          const id = `${key}|${binding.resource}/${binding.namespace}/${binding.name}`;
+          const reported = withNoTargetsReason(healthOf(role, owner, key), binding, reasons, id);
+          if (!reported || !this.#worthWriting(id, binding, reported, now.getTime())) return binding;
           if (!healthChangesClass(binding, reported)) return binding;
           changed = true;
           const updated = bindingWithHealth(binding, reported, now);
@@ -258,7 +288,59 @@ export class HealthReporter {
         (this.#options.caches[KINDS[kind].list].list() as readonly ConfigResource[]).map((r) => `${kind}/${r.metadata.namespace}/${r.metadata.name}`)));
       for (const key of this.#lastWrite.keys()) if (!present.has(key)) this.#lastWrite.delete(key);
       for (const id of this.#noTargetsSince.keys()) if (!present.has(id.slice(0, id.indexOf('|')))) this.#noTargetsSince.delete(id);
+      for (const id of this.#reasonLookedUp.keys()) if (!present.has(id.slice(0, id.indexOf('|')))) this.#reasonLookedUp.delete(id);
     }
+  }
+
+  /**
+   * The reasons looked up this round of monitors without targets, by `<object key>|<owner>` (no-targets-reason.ts):
+   * of those that will now be written NoTargets (found none for NO_TARGETS_CONFIRM_MS), and of those that say so
+   * already, every NO_TARGETS_RECHECK_MS or when the monitor changed (a team that fixed one thing learns the next).
+   * Absent: not looked up this round, or some read failed; the binding then keeps the reason it carries.
+   */
+  async #noTargetsReasons(health: ReadonlyMap<string, OwnerHealth>, now: number): Promise<Map<string, string | undefined>> {
+    const due: { id: string; kind: PrometheusSelectedKind; resource: ConfigResource; owner: OwnerHealth }[] = [];
+    for (const kind of PROMETHEUS_SELECTED_KINDS) {
+      if (KINDS[kind].role !== 'scrape' || this.#undeclared.has(kind)) continue;
+      for (const resource of this.#options.caches[KINDS[kind].list].list() as readonly ConfigResource[]) {
+        const key = `${kind}/${resource.metadata.namespace}/${resource.metadata.name}`;
+        for (const binding of resource.status?.bindings ?? []) {
+          const owner = health.get(ownerId(binding.resource, binding.namespace, binding.name));
+          const id = `${key}|${binding.resource}/${binding.namespace}/${binding.name}`;
+          const reported = owner && healthOf('scrape', owner, key);
+          if (!owner || reported?.kind !== 'targets' || reported.summary.active > 0) {
+            this.#reasonLookedUp.delete(id);
+            continue;
+          }
+          if (!binding.conditions?.some((c) => c.type === 'Accepted' && c.status === 'True')) continue;
+          const said = binding.conditions.some((c) => c.type === HEALTHY_CONDITION && c.reason === 'NoTargets');
+          if (!said) {
+            const since = this.#noTargetsSince.get(id);
+            if (since === undefined || now - since < NO_TARGETS_CONFIRM_MS) continue;
+          } else {
+            const last = this.#reasonLookedUp.get(id);
+            if (last && last.generation === resource.metadata.generation && now - last.at < NO_TARGETS_RECHECK_MS) continue;
+          }
+          due.push({ id, kind, resource, owner });
+        }
+      }
+    }
+    const reasons = new Map<string, string | undefined>();
+    if (due.length === 0) return reasons;
+    const existing = this.#options.seesEveryNamespace === false ? undefined : new Set(this.#options.caches.namespaces.list().map((namespace) => namespace.metadata?.name ?? ''));
+    await forEachBounded(due.slice(0, REASON_LOOKUPS_PER_ROUND), REASON_LOOKUPS_IN_FLIGHT, async ({ id, kind, resource, owner }) => {
+      const { namespace, name, generation } = resource.metadata;
+      const subject = { kind: kind as ScrapeKind, namespace, name, spec: resource.spec ?? {}, ignoreNamespaceSelectors: owner.workload.spec?.ignoreNamespaceSelectors === true };
+      try {
+        const { facts, failed } = await gatherNoTargetsFacts(subject, existing, this.#options.listObjects, owner.client);
+        const reason = noTargetsReason(facts);
+        this.#reasonLookedUp.set(id, { at: now, generation });
+        if (reason !== undefined || !failed) reasons.set(id, reason);
+      } catch (error) {
+        this.#options.log.debug({ kind, namespace, name, err: describeError(error) }, 'could not look up why the monitor has no target');
+      }
+    });
+    return reasons;
   }
 
   /**
@@ -327,6 +409,17 @@ export class HealthReporter {
       }
     }
   }
+}
+
+/**
+ * `reported` with the reason a monitor without targets has: the one looked up this round (`reasons`, by `id`), else
+ * the one `binding` already carries; none for a monitor with targets.
+ */
+function withNoTargetsReason(reported: BindingHealth | undefined, binding: Binding, reasons: ReadonlyMap<string, string | undefined>, id: string): BindingHealth | undefined {
+  if (reported?.kind !== 'targets' || reported.summary.active > 0) return reported;
+  const written = writtenHealth(binding);
+  const reason = reasons.has(id) ? reasons.get(id) : written?.kind === 'targets' ? written.noTargetsReason : undefined;
+  return reason === undefined ? reported : { ...reported, noTargetsReason: reason };
 }
 
 /**

@@ -132,15 +132,28 @@ export function targetsOf(report: TargetsReport, key: string): TargetsSummary | 
   return report.notScrapedYet.has(key) ? undefined : report.summaries.get(key) ?? NO_TARGETS;
 }
 
+/** How the message of a NoTargets condition starts; the reason promop found (no-targets-reason.ts) follows it. */
+const NO_TARGETS_MESSAGE = 'no active target: ';
+/** The reason of a NoTargets condition when promop found none more precise. */
+const NO_TARGETS_GENERAL_REASON = 'service discovery found none, or relabelling dropped them all';
+
 /**
  * The Healthy condition of a monitor with `summary` (one summariseTargets made, or NO_TARGETS): its status, reason
- * and a one-line message.
+ * and a one-line message; without targets, the message says `noTargetsReason` (no-targets-reason.ts) when promop
+ * found one.
  */
-export function targetsCondition(summary: TargetsSummary): { status: 'True' | 'False'; reason: TargetsReason; message: string } {
+export function targetsCondition(summary: TargetsSummary, noTargetsReason?: string): { status: 'True' | 'False'; reason: TargetsReason; message: string } {
   const { active, up, down, unknown } = summary;
-  if (active === 0) return { status: 'False', reason: 'NoTargets', message: 'no active target: service discovery found none, or relabelling dropped them all' };
+  if (active === 0) return { status: 'False', reason: 'NoTargets', message: `${NO_TARGETS_MESSAGE}${noTargetsReason ?? NO_TARGETS_GENERAL_REASON}` };
   const waiting = unknown > 0 ? `, ${unknown} not scraped yet` : '';
   if (down === 0) return { status: 'True', reason: 'TargetsUp', message: `${up}/${active} up${waiting}` };
   const error = summary.lastError ? `; ${summary.lastErrorCount ?? 1} with: ${summary.lastError}` : '';
   return { status: 'False', reason: 'TargetsDown', message: `${down === active ? 'all' : `${down} of`} ${active} down (${up}/${active} up${waiting})${error}` };
+}
+
+/** The reason promop found that a NoTargets condition's `message` (targetsCondition) carries; undefined for none. */
+export function noTargetsReasonOf(message: string | undefined): string | undefined {
+  if (!message?.startsWith(NO_TARGETS_MESSAGE)) return undefined;
+  const reason = message.slice(NO_TARGETS_MESSAGE.length);
+  return reason === NO_TARGETS_GENERAL_REASON ? undefined : reason;
 }

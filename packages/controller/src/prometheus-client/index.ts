@@ -2,7 +2,7 @@
 export { PrometheusReloader, prometheusPodUrl, type AlertmanagerReloadRequest, type PodConfigVerifier, type ReloadRequest, type PrometheusReloaderOptions } from './prometheus-reloader.ts';
 export { alertmanagerConfigHash, configMetrics, reloadAndVerifyAlertmanager, type AlertmanagerReloadOptions } from './alertmanager-reload.ts';
 export { abortableDelay, reloadAndVerify, type ReloadOutcome, type ReloadOutcomeKind, type ReloadAndVerifyOptions } from './reload-and-verify.ts';
-export { PrometheusClient, type PrometheusClientOptions, type PrometheusError, type PrometheusResult, type RuntimeInfo, type BuildInfo, type ActiveTargets } from './prometheus-client.ts';
+export { PrometheusClient, type PrometheusClientOptions, type PrometheusError, type PrometheusResult, type RuntimeInfo, type BuildInfo, type ActiveTargets, type DroppedTargets } from './prometheus-client.ts';
 export { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';
 export { allowListOf, checkPrometheusUrl, isAllowedAddress, parseNetwork, type AllowedNetworks, type UrlCheck } from './url-policy.ts';
 export { compareLoadedConfig, type ConfigComparison } from './loaded-config-comparison.ts';

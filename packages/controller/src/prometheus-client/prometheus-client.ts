@@ -33,6 +33,22 @@ export interface ActiveTargets {
   activeTargets: { scrapePool: string; health: string; lastError?: string }[];
 }
 
+/** GET /api/v1/targets?state=dropped&scrapePool=… (the fields promop reads: health/no-targets-facts.ts). */
+export interface DroppedTargets {
+  /** Every dropped target of the pool, with the labels discovery gave it (Prometheus may keep fewer than it counts). */
+  droppedTargets: { scrapePool?: string; discoveredLabels?: Record<string, string> }[];
+  /** By scrape pool, how many targets relabeling dropped (Prometheus 2.47 and later). */
+  droppedTargetCounts?: Record<string, number>;
+}
+
+/** GET /api/v1/targets?state=dropped&scrapePool=… (the fields promop reads: health/no-targets-facts.ts). */
+export interface DroppedTargets {
+  /** Every dropped target of the pool, with the labels discovery gave it (Prometheus may keep fewer than it counts). */
+  droppedTargets: { scrapePool?: string; discoveredLabels?: Record<string, string> }[];
+  /** By scrape pool, how many targets relabeling dropped (Prometheus 2.47 and later). */
+  droppedTargetCounts?: Record<string, number>;
+}
+
 /** GET /api/v1/status/buildinfo. */
 export interface BuildInfo {
   version: string;
@@ -144,9 +160,18 @@ export class PrometheusClient {
     return this.#api<ActiveTargets>('/api/v1/targets?state=active', (data) => Array.isArray(data.activeTargets));
   }
 
+  /**
+   * GET /api/v1/targets?state=dropped&scrapePool=<pool>: the targets discovery found for one scrape pool and
+   * relabeling dropped. A Prometheus that does not filter by pool answers with every pool's, which on a big cluster
+   * is many megabytes: an answer longer than `maxBytes` is an error, and the body is not read further.
+   */
+  async droppedTargets(scrapePool: string, maxBytes: number): Promise<PrometheusResult<DroppedTargets>> {
+    return this.#api<DroppedTargets>(`/api/v1/targets?state=dropped&scrapePool=${encodeURIComponent(scrapePool)}`, (data) => Array.isArray(data.droppedTargets), maxBytes);
+  }
+
   /** A JSON API call: `{status: "success", data}`, with `data` checked to have the shape we read. */
-  async #api<D>(path: string, valid: (data: D) => boolean): Promise<PrometheusResult<D>> {
-    const result = await this.#call('GET', path);
+  async #api<D>(path: string, valid: (data: D) => boolean, maxBytes?: number): Promise<PrometheusResult<D>> {
+    const result = await this.#call('GET', path, undefined, maxBytes);
     if (!result.ok) return result;
     let envelope: { status?: unknown; data?: unknown; error?: unknown };
     try {
@@ -161,7 +186,7 @@ export class PrometheusClient {
   }
 
   /** One request; the network policy is checked first, so a refused URL never reaches the Agent. */
-  async #call(method: 'GET' | 'POST', path: string, timeoutMs = this.#options.requestTimeoutMs ?? 60_000): Promise<PrometheusResult<string>> {
+  async #call(method: 'GET' | 'POST', path: string, timeoutMs = this.#options.requestTimeoutMs ?? 60_000, maxBytes?: number): Promise<PrometheusResult<string>> {
     const check = checkPrometheusUrl(this.#options.baseUrl, this.#options.allowed);
     if (!check.ok) return { ok: false, error: { kind: 'refused', message: check.reason } };
     // The base URL may end in Prometheus' --web.route-prefix (`http://10.0.0.5:9090/prom`): API paths go below it.
@@ -174,7 +199,8 @@ export class PrometheusClient {
         signal: AbortSignal.timeout(timeoutMs),
         // undici does not follow redirects unless asked, so a redirect cannot lead outside the allowed networks.
       });
-      const body = await response.body.text();
+      const body = maxBytes === undefined ? await response.body.text() : await boundedText(response.body, maxBytes);
+      if (body === undefined) return { ok: false, error: { kind: 'api', message: `${method} ${path}: the answer is longer than ${maxBytes} bytes` } };
       if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: body };
       const snippet = body.trim().slice(0, BODY_SNIPPET_CHARS);
       return {
@@ -185,6 +211,21 @@ export class PrometheusClient {
       return { ok: false, error: networkError(method, path, error) };
     }
   }
+}
+
+/** The body as text, or undefined (and the rest not read: the connection is closed) once it passes `maxBytes`. */
+async function boundedText(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    length += (chunk as Buffer).length;
+    if (length > maxBytes) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function networkError(method: string, path: string, error: unknown): PrometheusError {
