@@ -5,15 +5,10 @@
  * unknown function or an undefined variable. This module finds the first such error; it builds no
  * tree beyond what those checks need and never executes anything.
  */
-import { lexTemplate, type Item, type ItemType } from './go-template-lexer.ts';
-import { goTemplateNumberError, unquoteGoString } from './go-template-literals.ts';
+import { lexTemplate, type Item } from './go-template-lexer.ts';
+import { unquoteGoString } from './go-template-literals.ts';
+import { TemplatePipelineParser } from './go-template-pipelines.ts';
 import { ParseStop } from './parse-stop.ts';
-
-/** Go's predeclared template functions (text/template's builtins()). */
-const GO_BUILTIN_FUNCTIONS: ReadonlySet<string> = new Set([
-  'and', 'call', 'html', 'index', 'slice', 'js', 'len', 'not', 'or', 'print', 'printf', 'println', 'urlquery',
-  'eq', 'ge', 'gt', 'le', 'lt', 'ne',
-]);
 
 /** What the template may use besides Go's builtins. */
 export interface GoTemplateEnvironment {
@@ -57,25 +52,14 @@ interface TemplateNode {
   label?: string;
 }
 
-/** The kind of an operand, for pipeline rules ("non executable command"). */
-type OperandKind = 'bool' | 'dot' | 'nil' | 'number' | 'string' | 'field' | 'variable' | 'identifier' | 'pipe' | 'chain';
-
-/** Go parses to a tree per template name; only emptiness matters here ({{define}} clashes). */
-class TemplateParser {
-  private index = 0;
-  private vars: string[] = ['$'];
+/**
+ * Go parses to a tree per template name; only emptiness matters here ({{define}} clashes). The template's structure
+ * (definitions, actions, if/range/with/block and their scopes), on top of pipelines and items.
+ */
+class TemplateParser extends TemplatePipelineParser {
   private rangeDepth = 0;
-  private depth = 0;
-  private readonly items: Item[];
-  private readonly functions: ReadonlySet<string>;
   /** Whether each defined template name has a non-empty body. */
   private readonly trees = new Map<string, boolean>();
-
-  constructor(items: Item[], functions: ReadonlySet<string>, lexError: Item | undefined) {
-    // A lexical error is an item: Go reports it when the parser reaches it.
-    this.items = lexError ? [...items, lexError] : items;
-    this.functions = functions;
-  }
 
   parseTemplate(name: string): void {
     this.vars = ['$'];
@@ -96,45 +80,6 @@ class TemplateParser {
       root.push(node);
     }
     this.add(name, root);
-  }
-
-  // ---- items ----
-
-  private peek(): Item {
-    return this.items[this.index] ?? { type: 'EOF', value: '', offset: 0 };
-  }
-
-  private next(): Item {
-    const item = this.peek();
-    if (this.index < this.items.length) this.index++;
-    return item;
-  }
-
-  private nextNonSpace(): Item {
-    let item = this.next();
-    while (item.type === 'space') item = this.next();
-    return item;
-  }
-
-  private peekNonSpace(): Item {
-    const item = this.nextNonSpace();
-    this.index -= 1;
-    return item;
-  }
-
-  private error(offset: number, message: string): never {
-    throw new ParseStop(offset, message);
-  }
-
-  private unexpected(item: Item, context: string): never {
-    if (item.type === 'error') this.error(item.offset, item.value);
-    this.error(item.offset, `unexpected ${describeItem(item)} in ${context}`);
-  }
-
-  private expect(type: ItemType, context: string): Item {
-    const item = this.nextNonSpace();
-    if (item.type !== type) this.unexpected(item, context);
-    return item;
   }
 
   // ---- structure ----
@@ -276,161 +221,9 @@ class TemplateParser {
     if (name === undefined) this.error(item.offset, 'invalid syntax');
     return name;
   }
-
-  // ---- pipelines ----
-
-  private pipeline(context: string, end: ItemType): void {
-    const declarations: string[] = [];
-    for (;;) {
-      const variable = this.peekNonSpace();
-      if (variable.type !== 'variable') break;
-      const variableIndex = this.index;
-      this.nextNonSpace();
-      const following = this.peekNonSpace();
-      if (following.type === 'assign' || following.type === 'declare') {
-        this.nextNonSpace();
-        declarations.push(variable.value);
-        this.vars.push(variable.value);
-        break;
-      }
-      if (following.type === 'char' && following.value === ',') {
-        this.nextNonSpace();
-        declarations.push(variable.value);
-        this.vars.push(variable.value);
-        if (context === 'range' && declarations.length < 2) {
-          const after = this.peekNonSpace().type;
-          if (after === 'variable' || after === 'rightDelim' || after === 'rightParen') continue;
-          this.error(variable.offset, 'range can only initialize variables');
-        }
-        this.error(variable.offset, `too many declarations in ${context}`);
-      }
-      // Not a declaration: the variable starts the first command.
-      this.index = variableIndex;
-      break;
-    }
-    const commands: OperandKind[] = [];
-    for (;;) {
-      const item = this.nextNonSpace();
-      if (item.type === end) {
-        if (commands.length === 0) this.error(item.offset, `missing value for ${context}`);
-        commands.slice(1).forEach((first, index) => {
-          if (first === 'bool' || first === 'dot' || first === 'nil' || first === 'number' || first === 'string') {
-            this.error(item.offset, `non executable command in pipeline stage ${index + 2}`);
-          }
-        });
-        return;
-      }
-      switch (item.type) {
-        case 'bool':
-        case 'charConstant':
-        case 'complex':
-        case 'dot':
-        case 'field':
-        case 'identifier':
-        case 'number':
-        case 'nil':
-        case 'rawString':
-        case 'string':
-        case 'variable':
-        case 'leftParen':
-          this.index -= 1;
-          commands.push(this.command());
-          break;
-        default:
-          this.unexpected(item, context);
-      }
-    }
-  }
-
-  /** One command of a pipeline; returns the kind of its first operand. */
-  private command(): OperandKind {
-    const kinds: OperandKind[] = [];
-    for (;;) {
-      this.peekNonSpace();
-      const operand = this.operand();
-      if (operand) kinds.push(operand);
-      const item = this.next();
-      if (item.type === 'space') continue;
-      if (item.type === 'rightDelim' || item.type === 'rightParen') this.index -= 1;
-      else if (item.type !== 'pipe') this.unexpected(item, 'operand');
-      break;
-    }
-    if (kinds.length === 0) this.error(this.peek().offset, 'empty command');
-    return kinds[0]!;
-  }
-
-  private operand(): OperandKind | undefined {
-    const term = this.term();
-    if (term === undefined) return undefined;
-    if (this.peek().type !== 'field') return term.kind;
-    while (this.peek().type === 'field') this.next();
-    switch (term.kind) {
-      case 'field':
-      case 'variable':
-        return term.kind;
-      case 'bool':
-      case 'string':
-      case 'number':
-      case 'nil':
-      case 'dot':
-        this.error(term.offset, `unexpected . after term ${JSON.stringify(term.text)}`);
-      default:
-        return 'chain';
-    }
-  }
-
-  private term(): { kind: OperandKind; offset: number; text: string } | undefined {
-    const item = this.nextNonSpace();
-    const at = { offset: item.offset, text: item.value };
-    switch (item.type) {
-      case 'identifier':
-        if (!this.functions.has(item.value) && !GO_BUILTIN_FUNCTIONS.has(item.value)) this.error(item.offset, `function "${item.value}" not defined`);
-        return { kind: 'identifier', ...at };
-      case 'dot':
-        return { kind: 'dot', ...at };
-      case 'nil':
-        return { kind: 'nil', ...at };
-      case 'variable': {
-        const name = item.value.split('.')[0]!;
-        if (!this.vars.includes(name)) this.error(item.offset, `undefined variable "${name}"`);
-        return { kind: 'variable', ...at };
-      }
-      case 'field':
-        return { kind: 'field', ...at };
-      case 'bool':
-        return { kind: 'bool', ...at };
-      case 'charConstant':
-      case 'complex':
-      case 'number': {
-        const problem = goTemplateNumberError(item);
-        if (problem) this.error(item.offset, problem);
-        return { kind: 'number', ...at };
-      }
-      case 'leftParen':
-        if (this.depth >= 10000) this.error(item.offset, 'max expression depth exceeded');
-        this.depth++;
-        this.pipeline('parenthesized pipeline', 'rightParen');
-        this.depth--;
-        return { kind: 'pipe', ...at };
-      case 'string':
-      case 'rawString':
-        if (unquoteGoString(item.value) === undefined) this.error(item.offset, 'invalid syntax');
-        return { kind: 'string', ...at };
-    }
-    this.index -= 1;
-    return undefined;
-  }
 }
 
 /** Go's IsEmptyTree: only white space (unicode.IsSpace) as text; comments are not kept at all. */
 function isEmptyNode(node: TemplateNode): boolean {
   return node.type === 'text' && /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/.test(node.text ?? '');
 }
-
-/** How Go names an item in "unexpected <item> in <context>". */
-function describeItem(item: Item): string {
-  if (item.type === 'EOF') return 'EOF';
-  if (['block', 'break', 'continue', 'dot', 'define', 'else', 'end', 'if', 'nil', 'range', 'template', 'with'].includes(item.type)) return `<${item.value}>`;
-  return JSON.stringify(item.value.length > 10 ? `${item.value.slice(0, 10)}...` : item.value);
-}
-
