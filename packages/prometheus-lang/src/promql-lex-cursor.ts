@@ -69,6 +69,12 @@ export class PromqlLexCursor {
     return this.isNameStart(ch) || isDigit(ch) || (this.options.unquotedUtf8Names && ch === '.');
   }
 
+  /** A `#` comment, up to the end of its line: no token for the parser. */
+  protected lexLineComment(): void {
+    while (this.pos < this.input.length && this.input[this.pos] !== '\n' && this.input[this.pos] !== '\r') this.pos++;
+    this.start = this.pos;
+  }
+
   protected skipSpaces(): void {
     while (isSpace(this.peek())) this.next();
     this.start = this.pos;

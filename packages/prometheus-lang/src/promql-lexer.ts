@@ -286,10 +286,4 @@ class PromqlLexer extends PromqlLexemes {
     }
     this.fail(`unexpected character inside braces: '${ch}'`);
   }
-
-  private lexLineComment(): void {
-    while (this.pos < this.input.length && this.input[this.pos] !== '\n' && this.input[this.pos] !== '\r') this.pos++;
-    // Comments are not tokens for the parser.
-    this.start = this.pos;
-  }
 }
