@@ -43,9 +43,13 @@ export interface NodeWorld {
   node: NodeCluster;
   /** Starts a promop process (identity `name`) in the node's namespace. */
   startPromop(name: string): Promise<{ promop: PromopProcess; user: string }>;
-  prometheusPod(): Promise<PrometheusPod>;
-  /** GET `path` of the Prometheus pod's HTTP API; the `data` of a JSON answer. Throws on any other status than 200. */
-  prometheusApi<T>(path: string): Promise<T>;
+  /** The first Prometheus pod, or the one named `name` (another replica). */
+  prometheusPod(name?: string): Promise<PrometheusPod>;
+  /**
+   * GET `path` of a Prometheus pod's HTTP API (the first pod's, or `pod`'s); the `data` of a JSON answer. Throws on
+   * any other status than 200.
+   */
+  prometheusApi<T>(path: string, pod?: string): Promise<T>;
   /** The text of Prometheus' own /metrics. */
   prometheusMetrics(): Promise<string>;
   stop(): Promise<void>;
@@ -109,8 +113,8 @@ export async function startNodeWorld(options: { prometheusSpec?: Record<string, 
     throw error;
   }
 
-  const prometheusPod = async (): Promise<PrometheusPod> => {
-    const pod = await cluster.core.readNamespacedPod({ namespace: MONITORING, name: PROMETHEUS_POD });
+  const prometheusPod = async (name = PROMETHEUS_POD): Promise<PrometheusPod> => {
+    const pod = await cluster.core.readNamespacedPod({ namespace: MONITORING, name });
     const container = pod.status?.containerStatuses?.find((c) => c.name === 'prometheus');
     return {
       ip: pod.status?.podIP ?? '',
@@ -120,9 +124,9 @@ export async function startNodeWorld(options: { prometheusSpec?: Record<string, 
       containerId: (container?.containerID ?? '').replace(/^containerd:\/\//, ''),
     };
   };
-  const get = async (path: string): Promise<string> => {
-    const { ip } = await prometheusPod();
-    if (!ip) throw new Error(`${PROMETHEUS_POD} has no IP yet`);
+  const get = async (path: string, name = PROMETHEUS_POD): Promise<string> => {
+    const { ip } = await prometheusPod(name);
+    if (!ip) throw new Error(`${name} has no IP yet`);
     const response = await node.bridge.request(`http://${ip}:9090${path}`, { timeoutMs: 15_000 });
     if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.body.slice(0, 300)}`);
     return response.body;
@@ -136,7 +140,7 @@ export async function startNodeWorld(options: { prometheusSpec?: Record<string, 
       return { promop, user };
     },
     prometheusPod,
-    prometheusApi: async <T>(path: string) => (JSON.parse(await get(path)) as { data: T }).data,
+    prometheusApi: async <T>(path: string, pod?: string) => (JSON.parse(await get(path, pod)) as { data: T }).data,
     prometheusMetrics: () => get('/metrics'),
     stop: () => cluster.stop(),
   };
