@@ -27,6 +27,8 @@ const REFUSED_SENTINELS: Readonly<Record<string, string>> = {
   '*.**matchExpressions[].operator': 'one of In, NotIn, Exists, DoesNotExist (selection/label-selector.ts); only its effect is written',
   'Prometheus*.nameEscapingScheme': 'one of AllowUTF8, Underscores, Dots, Values (prometheus/global-config.ts; ScrapeConfig\'s is a schema enum)',
   'Prometheus*.tracingConfig.samplingFraction': 'a quantity from 0 through 1 (prometheus/tracing-config.ts); only the number it stands for is written',
+  'Prometheus*.shardingStrategy.topology.**': 'valid only beside mode Topology, which this walk does not set (prometheus/sharding.ts topologySharding: values[] must be label values, externalLabelName a label name; topology-sharding.test.ts)',
+  'Prometheus*.tsdb.staleSeriesCompactionThreshold': 'a quantity from 0 through 1 (prometheus/storage-config.ts); only the number it stands for is written',
   '*.scrapeClass': 'must name a scrape class of the Prometheus; only the class\'s settings are written',
   '*.additional*Configs.*': 'the Secret key must hold a YAML list, which is written (checked in prometheus/additional-scrape-configs.ts and yaml-list-secret.ts)',
 };

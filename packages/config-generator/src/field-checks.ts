@@ -101,7 +101,7 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
     paths: [
       '*.scrapeInterval', '*.evaluationInterval', '*.retention', '*.ruleQueryOffset', '*.**.interval', '*.**.scrapeTimeout',
       '*.**.remoteTimeout', '*.**.timeout', '*.**.refreshInterval', '*.**.batchSendDeadline', '*.**.minBackoff', '*.**.maxBackoff', '*.**.sampleAgeLimit',
-      '*.**.sendInterval', '*.**.for', '*.**.keep_firing_for', '*.**.query_offset',
+      '*.**.sendInterval', '*.**.for', '*.**.keep_firing_for', '*.**.query_offset', '*.tsdb.outOfOrderTimeWindow',
     ],
     check: 'duration',
     where: 'schema duration pattern (the API server); @promop/prometheus-lang parseDuration where two are compared (timeout ≤ interval)',

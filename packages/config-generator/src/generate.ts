@@ -33,7 +33,7 @@ import { checkScrapeClasses } from './prometheus/scrape-classes.ts';
 import { SCRAPE_CONFIG_FILES_SINCE } from './prometheus/scrape-config-files.ts';
 import { renderShardConfigs, type OversizedMonitor, type ShardConfigs } from './prometheus/shard-configs.ts';
 import { repeatedSelectorProblem } from './prometheus/repeated-selector.ts';
-import { shardCount, tooManyShardsProblem } from './prometheus/sharding.ts';
+import { shardCount, shardZones, tooManyShardsProblem, topologySharding } from './prometheus/sharding.ts';
 import { buildStorageConfig } from './prometheus/storage-config.ts';
 import { buildTracingConfig } from './prometheus/tracing-config.ts';
 import { validateIntervals, validateSelectors } from './prometheus/validate-prometheus.ts';
@@ -76,10 +76,12 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const shards = shardCount(spec.shards);
   const shardsProblem = tooManyShardsProblem(spec.shards);
   if (shardsProblem) problems.push(shardsProblem);
+  const topology = topologySharding(spec, input.podTopologyLabels === true, context);
 
   // Monitors: select, then render each selected one alone so one bad monitor rejects only itself.
   const apiServerSdKeys = buildApiServerSdKeys(spec.apiserverConfig, context);
   const scrapeContext = buildScrapeContext(prometheus, spec, version, secrets, isExcluded, shards, context);
+  if (topology) scrapeContext.topology = topology;
   if (apiServerSdKeys) scrapeContext.kubernetesSdApiServer = apiServerSdKeys;
   // With the caller's memo, a monitor unchanged since the previous call (same object, same Prometheus-wide
   // settings, same Secret keys read) keeps its rendering (render-memo.ts); without one, nothing outlives this call.
@@ -121,7 +123,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
 
   // The reloader upstream substitutes `$(SHARD)` anywhere, so hand-written jobs may use it too.
   // Generated jobs only carry it when there are several shards (one shard is rendered as 0).
-  const additionalScrapeConfigs = buildAdditionalScrapeConfigs(spec.additionalScrapeConfigs, shards, context);
+  const additionalScrapeConfigs = buildAdditionalScrapeConfigs(spec.additionalScrapeConfigs, shards, context, topology);
   const config = assembleConfig(spec, context, {
     ruleFiles: spec.ruleSelector ? buildRuleFiles(identity.name, renderedRules.ruleConfigMaps.length) : undefined,
     scrapeConfigs: [...generatedJobs.scrapeConfigs, ...(additionalScrapeConfigs ?? [])],
@@ -137,6 +139,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
       scrapeConfigFiles: isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE),
       hashKey: prometheus.metadata?.uid ?? '',
       cache,
+      ...(topology ? { topology } : {}),
     });
     if (rendered.ok) files = rendered.value;
     else problems.push(rendered.problem);
@@ -165,6 +168,7 @@ export function generate(input: GeneratorInput): GeneratorOutput {
     tlsAssets: sortedByKey(tlsAssets),
     verdicts,
     version,
+    ...(ok && topology ? { shardZones: shardZones(topology, shards) } : {}),
   };
 }
 
@@ -185,7 +189,7 @@ function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: Ass
   if (typeof goGC === 'number' && supports(context, '2.53.0', 'spec.runtime', 'runtime')) config.runtime = { gogc: goGC };
   if (parts.ruleFiles) config.rule_files = parts.ruleFiles;
   config.scrape_configs = parts.scrapeConfigs;
-  const storage = buildStorageConfig(spec, context, { retention: !parts.agent });
+  const storage = buildStorageConfig(spec, context, { agent: parts.agent });
   if (storage) config.storage = storage;
   const alerting = parts.agent ? undefined : buildAlertingConfig(spec, replicaLabelName(spec), { role: parts.role, apiServer: parts.apiServerSdKeys }, context);
   if (alerting) config.alerting = alerting;

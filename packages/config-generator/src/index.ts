@@ -50,6 +50,7 @@ export { isAgent, type PrometheusWorkload } from './prometheus/agent-mode.ts';
 export { INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_CONFIG_FILES_SINCE, SCRAPE_FILE_MAX_BYTES } from './prometheus/scrape-config-files.ts';
 export { mountedRuleConfigMapNames, MIN_RULE_CONFIGMAP_MOUNTS } from './prometheus/rule-files.ts';
 export { POD_NAME_ENV } from './prometheus/external-labels.ts';
-export { DEFAULT_RETENTION, RETENTION_IN_CONFIG_SINCE, retentionInConfigFile } from './prometheus/storage-config.ts';
+export { DEFAULT_RETENTION, RETENTION_IN_CONFIG_SINCE, XOR2_ENCODING_FEATURE, needsXor2EncodingFeature, retentionInConfigFile } from './prometheus/storage-config.ts';
+export { ZONE_LABEL } from './scrape/sharding.ts';
 export { matchLabelSelector, describeLabelSelector } from './selection/label-selector.ts';
 export { ruleFileName } from './rules/rule-file-name.ts';

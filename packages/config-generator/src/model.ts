@@ -45,6 +45,12 @@ export interface GeneratorInput {
   probes?: Probe[];
   /** Absent: none. */
   scrapeConfigs?: ScrapeConfig[];
+  /**
+   * The cluster labels pods with `topology.kubernetes.io/zone` (Kubernetes 1.35+, PodTopologyLabelsAdmission), so
+   * topology sharding reads a target's zone from its pod rather than from its node (which needs node metadata in
+   * the ServiceMonitor and PodMonitor jobs), as prometheus-operator decides by the cluster's version. Absent: false.
+   */
+  podTopologyLabels?: boolean;
   prometheusRules: PrometheusRule[];
   namespaces: NamespaceInfo[];
   secrets: KeyValueSource[];
@@ -145,4 +151,10 @@ export interface GeneratorOutput {
    * so `ok` is false) the monitors were judged against the default version, and this is that default.
    */
   version: PrometheusVersion;
+  /**
+   * With topology sharding (`spec.shardingStrategy.mode: Topology`), the zone each shard scrapes (index = shard
+   * number): its pods run on nodes of that zone (`topology.kubernetes.io/zone` in their node selector). Absent
+   * otherwise, and when !ok.
+   */
+  shardZones?: string[];
 }

@@ -255,7 +255,18 @@ function numberText(value: number): string {
   if (Number.isNaN(value)) return '.nan';
   if (value === Infinity) return '.inf';
   if (value === -Infinity) return '-.inf';
-  return String(value);
+  return Number.isInteger(value) ? String(value) : goFloatText(value);
+}
+
+/**
+ * A fraction as yaml.v2 writes a float64 (strconv.FormatFloat 'g' with the shortest digits): an exponent below -4 or
+ * from 6 up, written with a sign and at least two digits (`1e-05`, `1.5e+06`), where JavaScript writes `0.00001`.
+ */
+function goFloatText(value: number): string {
+  const [mantissa = '', exponentText = '0'] = value.toExponential().split('e');
+  const exponent = Number(exponentText);
+  if (exponent >= -4 && exponent < 6) return String(value);
+  return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
 }
 
 // --- strings ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import {
   stopClusterCaches, writeGatedAccess,
   type ClusterCaches, type KubeAccess, type NamespaceScope,
 } from './kube/index.ts';
+import { podTopologyLabelsReader, type KubernetesVersionInfo } from './kube/pod-topology-labels.ts';
 import { HealthReporter } from './health/health-reporter.ts';
 import { apiObjectLister } from './health/no-targets-facts.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
@@ -191,8 +192,10 @@ export class Operator {
     const children = new ChildWriter(writes);
     const status = new StatusWriter(writes);
     const events = new EventRecorder(writes);
+    const podTopologyLabels = podTopologyLabelsReader(() => api.getJson<KubernetesVersionInfo>('/version'), this.#log);
     const reconciler = (kind: WorkloadKind) => new PrometheusReconciler({
       kind,
+      podTopologyLabels,
       caches: this.#caches,
       referenced: this.#referenced,
       children,

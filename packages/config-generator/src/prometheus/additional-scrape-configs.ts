@@ -6,6 +6,7 @@
  */
 import type { SecretKeySelector } from '@promop/crds';
 import type { PrometheusRenderContext } from './render-context.ts';
+import type { TopologySharding } from '../scrape/sharding.ts';
 import { addressShardingRules, keepShardRule } from './sharding.ts';
 import { readYamlListSecret } from './yaml-list-secret.ts';
 
@@ -16,6 +17,7 @@ export function buildAdditionalScrapeConfigs(
   ref: SecretKeySelector | undefined,
   shards: number,
   context: PrometheusRenderContext,
+  topology?: TopologySharding,
 ): Array<Record<string, unknown>> | undefined {
   const jobs = readYamlListSecret(ref, PATH, context);
   if (jobs === undefined) return ref ? undefined : [];
@@ -31,7 +33,7 @@ export function buildAdditionalScrapeConfigs(
     const hashesItself = relabelings.some((rule) => typeof rule === 'object' && rule !== null && (rule as Record<string, unknown>).action === 'hashmod');
     // Upstream rebuilds the job with relabel_configs moved last; doing the same keeps diffs small.
     const { relabel_configs: _omitted, ...rest } = job;
-    sharded.push({ ...rest, relabel_configs: [...relabelings, ...(hashesItself ? [keepShardRule()] : addressShardingRules(shards))] });
+    sharded.push({ ...rest, relabel_configs: [...relabelings, ...(hashesItself ? [keepShardRule()] : addressShardingRules(shards, topology))] });
   }
   return sharded;
 }

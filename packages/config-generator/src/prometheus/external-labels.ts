@@ -10,6 +10,8 @@ import type { PrometheusSpec } from '@promop/crds';
 import { compareCodePoints } from '../go-map-order.ts';
 import { isValidLabelName, labelNameRule } from '../values/prometheus-names.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
+import { zoneLabelName } from './sharding.ts';
+import { TOPOLOGY_ZONE_PLACEHOLDER } from '../scrape/sharding.ts';
 
 /** The environment variable the StatefulSet sets to the pod name. */
 export const POD_NAME_ENV = 'POD_NAME';
@@ -19,7 +21,7 @@ export const DEFAULT_PROMETHEUS_LABEL_NAME = 'prometheus';
 export const DEFAULT_REPLICA_LABEL_NAME = 'prometheus_replica';
 
 /** The fields of the Prometheus spec that shape the external labels. */
-export type ExternalLabelFields = Pick<PrometheusSpec, 'externalLabels' | 'prometheusExternalLabelName' | 'replicaExternalLabelName'>;
+export type ExternalLabelFields = Pick<PrometheusSpec, 'externalLabels' | 'prometheusExternalLabelName' | 'replicaExternalLabelName' | 'shardingStrategy'>;
 
 /** The replica label's name after defaulting; '' means the label is not added. */
 export function replicaLabelName(spec: ExternalLabelFields): string {
@@ -44,6 +46,9 @@ export function buildExternalLabels(spec: ExternalLabelFields, context: Promethe
   if (prometheusLabel !== '') labels.set(prometheusLabel, `${context.namespace}/${context.name}`);
   const replicaLabel = replicaLabelName(spec);
   if (replicaLabel !== '') labels.set(replicaLabel, `\${${POD_NAME_ENV}}`);
+  // Topology sharding: the shard's zone, written into each shard's file (prometheus/sharding.ts substituteShard).
+  const zoneLabel = zoneLabelName(spec);
+  if (zoneLabel !== undefined) labels.set(zoneLabel, TOPOLOGY_ZONE_PLACEHOLDER);
 
   const userLabels = spec.externalLabels ?? {};
   for (const key of Object.keys(userLabels).sort(compareCodePoints)) {

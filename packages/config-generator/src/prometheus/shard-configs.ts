@@ -17,6 +17,7 @@ import {
   type RenderedJob, type ScrapeFileLimits,
 } from './scrape-config-files.ts';
 import { sharedItemsSaving, sharedItemsText } from './scrape-file-text.ts';
+import type { TopologySharding } from '../scrape/sharding.ts';
 import { substituteShard } from './sharding.ts';
 import { callCache, type RenderCache } from '../render-memo.ts';
 
@@ -52,6 +53,8 @@ export interface ShardLayoutOptions {
   scrapeConfigFiles: boolean;
   /** The key of the scrape file names' HMAC (the Prometheus' uid). */
   hashKey: string;
+  /** Topology sharding: each shard's zone and position in it are written into its files too. */
+  topology?: TopologySharding;
   /** Test only: other limits than the real ones. */
   limits?: Limits;
   /** The YAML of jobs and the files rendered by previous calls (a RenderMemo), or by this call alone (the default). */
@@ -89,7 +92,7 @@ export function renderShardConfigs(
   // A monitor found oversized in one shard is left out of every shard, and the shards are rendered again without
   // it; each pass removes at least one monitor, and only a configuration holding one pays for a second pass.
   for (;;) {
-    const rendered = renderShards(generated.config, shards, generated.owners, options.scrapeConfigFiles, { cache, hashKey: options.hashKey }, limits);
+    const rendered = renderShards(generated.config, shards, generated.owners, options.scrapeConfigFiles, { cache, hashKey: options.hashKey }, limits, options.topology);
     if (rendered.ok !== 'oversized') {
       // Every shard's texts were asked for; the rest belongs to a layout no longer used.
       cache.forgetUnusedSequences();
@@ -101,12 +104,12 @@ export function renderShardConfigs(
 }
 
 /** Every shard's files, or the monitors whose jobs do not fit into one scrape file (in some shard). */
-function renderShards(config: Record<string, unknown>, shards: number, owners: readonly string[], scrapeConfigFiles: boolean, files: FileCache, limits: Limits):
+function renderShards(config: Record<string, unknown>, shards: number, owners: readonly string[], scrapeConfigFiles: boolean, files: FileCache, limits: Limits, topology?: TopologySharding):
   { ok: true; value: Omit<ShardConfigs, 'oversized'> } | { ok: false; problem: FieldProblem } | { ok: 'oversized'; monitors: OversizedMonitor[] } {
   const homes = scrapeConfigFiles ? homeSlots(owners, limits.slots, files.cache) : [];
   const result: Omit<ShardConfigs, 'oversized'> = { configs: [], scrapeFiles: [] };
   for (let shard = 0; shard < shards; shard += 1) {
-    const shardConfig = shards > 1 ? substituteShard(config, shard) : singleShardConfig(config, owners.length);
+    const shardConfig = shards > 1 ? substituteShard(config, shard, shards, topology) : singleShardConfig(config, owners.length, topology);
     const rendered = scrapeConfigFiles ? renderShard(shardConfig, owners, homes, limits, files, shard) : renderInline(shardConfig, owners, limits);
     if (rendered.ok !== true) return rendered;
     result.configs.push(rendered.config);
@@ -341,14 +344,14 @@ function withScrapeConfigFiles(config: Record<string, unknown>, files: string[],
   return main;
 }
 
-/** The one shard's config: `$(SHARD)` replaced by 0 everywhere but in the generated jobs, which have 0 already. */
-function singleShardConfig(config: Record<string, unknown>, generatedJobs: number): Record<string, unknown> {
+/** The one shard's config: the placeholders replaced for shard 0 everywhere but in the generated jobs, which have shard 0's values already. */
+function singleShardConfig(config: Record<string, unknown>, generatedJobs: number, topology: TopologySharding | undefined): Record<string, unknown> {
   const single: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config)) {
-    if (key !== 'scrape_configs') single[key] = substituteShard(value, 0);
+    if (key !== 'scrape_configs') single[key] = substituteShard(value, 0, 1, topology);
     else {
       const jobs = value as unknown[];
-      single[key] = [...jobs.slice(0, generatedJobs), ...substituteShard(jobs.slice(generatedJobs), 0)];
+      single[key] = [...jobs.slice(0, generatedJobs), ...substituteShard(jobs.slice(generatedJobs), 0, 1, topology)];
     }
   }
   return single;

@@ -19,6 +19,6 @@ export { renderServiceMonitor } from './service-monitor.ts';
 export { renderPodMonitor } from './pod-monitor.ts';
 export { renderProbe } from './probe.ts';
 export { renderScrapeConfig } from './scrape-config.ts';
-export { shardingRelabelings, SHARD_PLACEHOLDER } from './sharding.ts';
+export { shardingRelabelings, SHARD_PLACEHOLDER, type TopologySharding } from './sharding.ts';
 export { selectorRelabelings, labelSelectorString } from './selector-relabelings.ts';
 export { effectiveLimit } from './limits.ts';

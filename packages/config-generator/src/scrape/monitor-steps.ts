@@ -89,9 +89,14 @@ export function appendBearerTokenAndBasicAuth(cfg: Record<string, unknown>, ep: 
   if (ep.basicAuth) cfg.basic_auth = renderBasicAuth(ep.basicAuth, `${path}.basicAuth`, hc);
 }
 
-/** attachMetadata of the monitor, else of its scrape class, with the version that introduced it for this kind. */
+/**
+ * attachMetadata of the monitor, else of its scrape class, with the version that introduced it for this kind. Topology
+ * sharding that reads zones from node labels turns node metadata on, as prometheus-operator does.
+ */
 export function attachMetadataOf(frame: MonitorFrame, minimumVersion: string): KubernetesSdOptions['attachMetadata'] {
   const attachMetadata = frame.spec.attachMetadata ?? frame.scrapeClass?.attachMetadata;
+  const topology = frame.ctx.topology;
+  if (topology && !topology.podZoneLabels && attachMetadata?.node !== true) return { node: true, minimumVersion };
   return attachMetadata ? { node: attachMetadata.node, minimumVersion } : undefined;
 }
 
@@ -190,7 +195,7 @@ export function closingRelabelings(ep: AnyEndpoint, frame: MonitorFrame): Record
     ...renderRelabelConfigs(frame.scrapeClass?.relabelings),
     ...renderRelabelConfigs(ep.relabelings),
     ...frame.namespaceEnforcement,
-    ...shardingRelabelings(ctx.shards, ctx.shard),
+    ...shardingRelabelings(ctx.shards, ctx.shard, '__address__', ctx.topology),
   ];
 }
 

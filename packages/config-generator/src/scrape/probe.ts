@@ -150,7 +150,7 @@ function renderProbeJob(spec: ProbeSpec, frame: MonitorFrame): Record<string, un
       ...frame.namespaceEnforcement,
     );
   }
-  relabelings.push(...shardingRelabelings(ctx.shards, ctx.shard, '__param_target'));
+  relabelings.push(...shardingRelabelings(ctx.shards, ctx.shard, '__param_target', ctx.topology));
   cfg.relabel_configs = relabelings;
 
   const bearerTokenSecret = spec.bearerTokenSecret?.name ? spec.bearerTokenSecret : undefined;

@@ -89,7 +89,7 @@ export function renderScrapeConfig(scrapeConfig: ScrapeConfig, ctx: ScrapeContex
     ...frame.namespaceEnforcement,
   ];
   // A user hashmod means the user shards targets himself (prometheus-operator leaves such jobs alone).
-  if (ctx.shards > 1 && !userRelabelings.some((rule) => rule.action === 'hashmod')) relabelings.push(...shardingRelabelings(ctx.shards, ctx.shard));
+  if (ctx.shards > 1 && !userRelabelings.some((rule) => rule.action === 'hashmod')) relabelings.push(...shardingRelabelings(ctx.shards, ctx.shard, '__address__', ctx.topology));
   cfg.relabel_configs = relabelings;
   const metricRelabelings = [...renderRelabelConfigs(scrapeClass?.metricRelabelings), ...renderRelabelConfigs(spec.metricRelabelings), ...frame.namespaceEnforcement];
   if (metricRelabelings.length > 0) cfg.metric_relabel_configs = metricRelabelings;

@@ -8,6 +8,7 @@ import type { FieldProblem } from '../model.ts';
 import type { NameValidationScheme } from '../values/prometheus-names.ts';
 import type { PrometheusVersion } from '../prometheus-version.ts';
 import type { SecretStore } from '../secret-store.ts';
+import type { TopologySharding } from './sharding.ts';
 
 /** The monitor kinds this module renders (for enforcement exclusions). */
 export type MonitorKind = ScrapeKind;
@@ -56,6 +57,8 @@ export interface ScrapeContext
    * since Prometheus would scrape nothing with the placeholder left in.
    */
   shard?: number;
+  /** Zone-aware sharding (spec.shardingStrategy mode Topology with zones); absent: by address alone. */
+  topology?: TopologySharding;
 }
 
 /** The outcome of rendering one monitor: all its scrape configs, or why it is rejected. */

@@ -67,6 +67,11 @@ export interface ReconcilerDependencies {
    * newer version (the operator: the kind's work queue).
    */
   requeue: (key: string, delayMs: number) => void;
+  /**
+   * Whether the cluster labels pods with their zone (Kubernetes 1.35+), which topology sharding reads instead of
+   * node labels (kube/pod-topology-labels.ts). Absent: node labels.
+   */
+  podTopologyLabels?: () => Promise<boolean>;
   log: Logger;
   /** Where each render's selected/rejected counts and config sizes are recorded (OperatorMetrics; default nowhere). */
   metrics?: { recordGenerated(prometheusKey: string, output: GeneratorOutput): void };
@@ -176,7 +181,8 @@ export class PrometheusReconciler {
     const referenced = await this.#deps.referenced.resolve(referencedObjects(kindListsOf(caches), this.#references));
     let memo = this.#memos.get(key);
     if (!memo) this.#memos.set(key, (memo = { render: new RenderMemo(), scrapeSecrets: new WeakMap() }));
-    const output = generate({ ...generatorInput(prometheus, caches, referenced), memo: memo.render });
+    const podTopologyLabels = prometheus.spec?.shardingStrategy?.mode === 'Topology' && await this.#deps.podTopologyLabels?.() === true;
+    const output = generate({ ...generatorInput(prometheus, caches, referenced), ...(podTopologyLabels ? { podTopologyLabels } : {}), memo: memo.render });
     this.#deps.metrics?.recordGenerated(sharedKey, output);
     // The verdicts are looked up by resource when the binding writer runs the pass, after the config is written
     // (10,000 entries are not worth delaying the write for), and not at all for a pass a newer one replaced.

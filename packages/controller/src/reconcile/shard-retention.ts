@@ -58,8 +58,9 @@ function retentionPeriodMs(prometheus: PrometheusWorkload): number {
 }
 
 /**
- * The user errors in `spec.shardRetentionPolicy`, which the CRD keeps as an opaque object: `whenScaled` other than
- * Delete or Retain, a `retentionPeriod` that is not a Prometheus duration.
+ * The user errors in `spec.shardRetentionPolicy`: `whenScaled` other than Delete or Retain, a `retentionPeriod` that
+ * is not a Prometheus duration. The CRD refuses both; an object stored while the CRD kept the field opaque, or one
+ * `promop render` reads from a file, still reaches here.
  */
 export function shardRetentionProblems(prometheus: PrometheusWorkload): { path: string; message: string }[] {
   const raw = serverSpec(prometheus).shardRetentionPolicy;

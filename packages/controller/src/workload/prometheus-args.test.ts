@@ -64,6 +64,17 @@ describe('Prometheus args', () => {
     });
   });
 
+  describe('tsdb.chunkEncoding.floats: Xor2', () => {
+    it('adds the xor2-encoding feature from Prometheus 3.13 unless listed, as prometheus-operator (server and agent)', () => {
+      expect(args({ tsdb: { chunkEncoding: { floats: 'Xor2' } } })).toContain('--enable-feature=xor2-encoding');
+      expect(args({ enableFeatures: ['xor2-encoding', 'exemplar-storage'], tsdb: { chunkEncoding: { floats: 'Xor2' } } })).toContain('--enable-feature=xor2-encoding,exemplar-storage');
+      expect(args({ tsdb: { chunkEncoding: { floats: 'Xor2' } } }, 'v3.12.0').join(' ')).not.toMatch(/enable-feature/);
+      expect(args({ tsdb: { chunkEncoding: { floats: 'Xor' } } }).join(' ')).not.toMatch(/enable-feature/);
+      const agent = prometheusArgs(testPrometheusAgent({ tsdb: { chunkEncoding: { floats: 'Xor2' } } }), version('v3.16.0'));
+      expect(agent.ok && agent.value).toContain('--enable-feature=xor2-encoding');
+    });
+  });
+
   it('turn spec settings into flags', () => {
     expect(args({
       routePrefix: '/prom', externalUrl: 'https://p.example.com/prom', logLevel: 'debug', logFormat: 'json', enableFeatures: ['native-histograms'],

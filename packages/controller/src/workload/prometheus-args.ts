@@ -8,7 +8,7 @@
  * and none of the server's TSDB, retention, query, rule or console flags (its spec has no field for them).
  */
 import {
-  CONFIG_DIR, CONFIG_FILE_NAME, DEFAULT_RETENTION, STORAGE_DIR, isAgent, isAtLeast, retentionInConfigFile, type FieldProblem, type PrometheusVersion,
+  CONFIG_DIR, CONFIG_FILE_NAME, DEFAULT_RETENTION, STORAGE_DIR, XOR2_ENCODING_FEATURE, isAgent, isAtLeast, needsXor2EncodingFeature, retentionInConfigFile, type FieldProblem, type PrometheusVersion,
   type PrometheusWorkload,
 } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
@@ -46,7 +46,8 @@ function otlpReceiverEnabled(spec: Spec): boolean {
 
 /**
  * The `--enable-feature` values: the user's, plus expand-external-labels for 2.27 <= version < 3 and
- * otlp-write-receiver for an OTLP receiver on 2.47 <= version < 3 (older ones have no receiver).
+ * otlp-write-receiver for an OTLP receiver on 2.47 <= version < 3 (older ones have no receiver), and xor2-encoding
+ * for `tsdb.chunkEncoding.floats: Xor2` from 3.13, as prometheus-operator adds it.
  */
 function enabledFeatures(spec: Spec, version: PrometheusVersion, agent: boolean): string[] {
   const features = [...(spec.enableFeatures ?? [])];
@@ -58,6 +59,7 @@ function enabledFeatures(spec: Spec, version: PrometheusVersion, agent: boolean)
   if (otlpReceiverEnabled(spec) && version.major < 3 && isAtLeast(version, '2.47.0') && !features.includes(OTLP_WRITE_RECEIVER_FEATURE)) {
     features.push(OTLP_WRITE_RECEIVER_FEATURE);
   }
+  if (needsXor2EncodingFeature(spec, version)) features.push(XOR2_ENCODING_FEATURE);
   return features;
 }
 

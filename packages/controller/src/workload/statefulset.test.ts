@@ -47,6 +47,16 @@ describe('StatefulSets of a Prometheus', () => {
     expect(statefulSet.metadata?.ownerReferences).toEqual([expect.objectContaining({ kind: 'Prometheus', controller: true, blockOwnerDeletion: true })]);
   });
 
+  it('run each topology shard in its zone: the zone joins the user\'s node selector (as prometheus-operator)', () => {
+    const statefulSets = build({ shards: 2, nodeSelector: { disk: 'ssd' } }, { ...testOutput(['0', '1']), shardZones: ['zone-a', 'zone-b'] });
+    expect(statefulSets.map((s) => s.spec?.template.spec?.nodeSelector)).toEqual([
+      { disk: 'ssd', 'topology.kubernetes.io/zone': 'zone-a' },
+      { disk: 'ssd', 'topology.kubernetes.io/zone': 'zone-b' },
+    ]);
+    expect(one({}, { ...testOutput(), shardZones: ['zone-a'] }).spec?.template.spec?.nodeSelector).toEqual({ 'topology.kubernetes.io/zone': 'zone-a' });
+    expect(one({ nodeSelector: { disk: 'ssd' } }).spec?.template.spec?.nodeSelector).toEqual({ disk: 'ssd' });
+  });
+
   it('pass the user\'s pod fields through as written', () => {
     const tolerations = [{ key: 'dedicated', operator: 'Equal', value: 'monitoring', effect: 'NoSchedule' }];
     const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } };

@@ -6,7 +6,7 @@
 import type {
   V1Container, V1PodSecurityContext, V1StatefulSet, V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy,
 } from '@kubernetes/client-node';
-import type { GeneratorOutput } from '@promop/config-generator';
+import { ZONE_LABEL, type GeneratorOutput } from '@promop/config-generator';
 import { MODE_LABEL, namingOf, type PrometheusWorkload } from './workload-kind.ts';
 import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
@@ -40,6 +40,14 @@ function copiedAnnotations(prometheus: PrometheusWorkload): Record<string, strin
 
 
 /**
+ * Topology sharding (`spec.shardingStrategy.mode: Topology`): a shard scrapes the targets of one zone, so its pods
+ * run on nodes of that zone, as prometheus-operator places them (the user's node selector plus the zone label).
+ */
+function zoneNodeSelector(nodeSelector: Record<string, string> | undefined, zone: string | undefined): { nodeSelector?: Record<string, string> } {
+  return zone === undefined ? {} : { nodeSelector: { ...nodeSelector, [ZONE_LABEL]: zone } };
+}
+
+/**
  * One StatefulSet per config in `output.configs` (shard n mounts config Secret n), named by statefulSetName,
  * with a selector that depends only on name and shard, and the input-hash annotation (see input-hash.ts) over
  * everything else in the object. Rule ConfigMap mounts follow `output.ruleConfigMaps.length`.
@@ -50,7 +58,7 @@ function copiedAnnotations(prometheus: PrometheusWorkload): Record<string, strin
  * server rejects the StatefulSet with a 422 naming the field, which the controller reports in status.
  * Throws when `output.configs` is empty (generation failed: the caller keeps the running workload).
  */
-export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'configs' | 'ruleConfigMaps' | 'version'>): BuildResult<V1StatefulSet[]> {
+export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<GeneratorOutput, 'configs' | 'ruleConfigMaps' | 'version' | 'shardZones'>): BuildResult<V1StatefulSet[]> {
   const { name, namespace } = prometheus.metadata;
   if (output.configs.length === 0) throw new Error(`bug: no config for Prometheus ${namespace}/${name}; keep the running workload when generation fails`);
   const spec: Spec = prometheus.spec ?? {};
@@ -98,6 +106,7 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
           },
           spec: {
             ...passedThroughPodFields(spec),
+            ...zoneNodeSelector(spec.nodeSelector, output.shardZones?.[shard]),
             securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? DEFAULT_POD_SECURITY_CONTEXT,
             automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
             terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,

@@ -14,8 +14,10 @@ import { otlpConfigSchema } from './otlp-config.ts';
 import { relabelConfigList } from './relabel-config.ts';
 import { remoteReadSpecSchema, remoteWriteSpecSchema } from './remote-storage.ts';
 import { SCRAPE_PROTOCOLS } from './scrape-endpoint.ts';
+import { shardRetentionPolicySchema, shardingStrategySchema } from './sharding-strategy.ts';
 import { tlsConfigSchema } from './tls-config.ts';
 import { tracingConfigSchema } from './tracing-config.ts';
+import { tsdbSpecSchema } from './tsdb.ts';
 
 /** A selector field of the Prometheus spec, with the meaning of "absent" spelled out. */
 function selector<const D extends string>(description: D) {
@@ -243,7 +245,7 @@ export const commonPrometheusProperties = {
   convertClassicHistogramsToNHCB: bool('Convert classic histograms to native histograms with custom buckets.'),
   scrapeNativeHistograms: bool('Scrape native histograms.'),
   scrapeClassicHistograms: bool('Also scrape classic histograms exposed as native histograms.'),
-  tsdb: embedded('TSDB settings (outOfOrderTimeWindow…).'),
+  tsdb: tsdbSpecSchema,
   otlp: otlpConfigSchema,
   enableOTLPReceiver: bool('Accept OTLP metrics (default: on when otlp is set).'),
   remoteWriteReceiverMessageVersions: stringList('Remote write protocol versions the receiver accepts.'),
@@ -271,7 +273,7 @@ export const commonPrometheusProperties = {
   podManagementPolicy: oneOf(['OrderedReady', 'Parallel'], 'StatefulSet pod management policy (default Parallel).'),
   updateStrategy: embedded('StatefulSet update strategy.'),
   persistentVolumeClaimRetentionPolicy: embedded('StatefulSet PVC retention policy.'),
-  shardingStrategy: embedded('How targets are split between shards.'),
+  shardingStrategy: shardingStrategySchema,
   apiserverConfig: apiServerConfigSchema,
   additionalArgs: embeddedList('Extra Prometheus command-line arguments ({name, value}).'),
 } as const;
@@ -301,7 +303,7 @@ const serverOnlyProperties = {
     },
   },
   queryLogFile: str('File queries are logged to.'),
-  shardRetentionPolicy: embedded('What happens to the data of removed shards.'),
+  shardRetentionPolicy: shardRetentionPolicySchema,
   rules: {
     type: 'object',
     description: 'Rule evaluation settings.',

@@ -3,7 +3,7 @@
  * are split between shards — by a hash of their address (`Address`, the default) or, with `Topology`, each shard
  * scraping the targets of one zone (`topology.values[shard % len(values)]`) and hashing within it.
  */
-import { oneOf, str } from './common.ts';
+import { duration, oneOf, str } from './common.ts';
 
 /** The sharding modes prometheus-operator admits. */
 export const SHARDING_STRATEGY_MODES = ['Address', 'Topology'] as const;
@@ -27,6 +27,25 @@ export const shardingStrategySchema = {
           'x-kubernetes-list-type': 'atomic',
           description: 'The zones (topology.kubernetes.io/zone values); shard n scrapes zone values[n % len(values)], so shards must be at least len(values).',
         },
+      },
+    },
+  },
+} as const;
+
+/** What happens to the StatefulSets of shards that `spec.shards` no longer has (prometheus-operator's ShardRetentionPolicy). */
+export const shardRetentionPolicySchema = {
+  type: 'object',
+  description: 'What happens to the pods and data of shards removed by lowering spec.shards (default: deleted).',
+  additionalProperties: false,
+  properties: {
+    whenScaled: oneOf(['Retain', 'Delete'], 'Delete removes a removed shard at once; Retain keeps it (and its data) for retain.retentionPeriod.'),
+    retain: {
+      type: 'object',
+      description: 'How long a removed shard is kept with whenScaled Retain (default: spec.retention).',
+      required: ['retentionPeriod'],
+      additionalProperties: false,
+      properties: {
+        retentionPeriod: duration('How long a removed shard is kept before it is deleted.'),
       },
     },
   },
