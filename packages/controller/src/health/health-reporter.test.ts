@@ -251,6 +251,28 @@ describe('the health reporter', () => {
       expect(requests).toEqual(['list services team-b app=web', 'prometheus serviceMonitor/team-b/web/0']);
     });
 
+    it('writes each monitor newly without targets once, with its reason, however many there are at once', async () => {
+      const requests: string[] = [];
+      const monitors = Array.from({ length: 25 }, (_, i): Listed => ({ ...monitor('team-b', `web-${i}`), spec: spec('metricz') }));
+      const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers: { '10.0.0.1': { targets: [] } }, monitors, discovery: { services: { 'team-b': [web] }, requests } });
+      const round = async (ms: number) => {
+        w.clock.now += ms;
+        await w.reporter.runOnce();
+        for (const write of w.writes) {
+          const index = w.monitors.findIndex((m) => m.metadata.name === write.name);
+          w.monitors[index] = { ...w.monitors[index]!, status: write.status };
+        }
+      };
+      await round(0);
+      await round(10_000);
+      // Twenty look-ups a round: twenty written, five wait for theirs.
+      expect(w.writes).toHaveLength(20);
+      await round(30_000);
+      expect(w.writes).toHaveLength(25);
+      expect(new Set(w.writes.map((x) => x.name)).size).toBe(25);
+      expect(w.writes.every((x) => healthyOf(x)?.message?.includes('named "metricz"'))).toBe(true);
+    });
+
     it('looks again when the monitor changes or now and then, and writes only when the reason itself changes', async () => {
       const requests: string[] = [];
       const dropped: NonNullable<Discovery['dropped']> = {};

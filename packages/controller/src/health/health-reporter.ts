@@ -240,7 +240,7 @@ export class HealthReporter {
     if (health.size === 0) return;
     const now = this.#now();
     const minInterval = this.#options.minWriteIntervalMs ?? MIN_HEALTH_WRITE_INTERVAL_MS;
-    const reasons = await this.#noTargetsReasons(health, now.getTime());
+    const { reasons, deferred } = await this.#noTargetsReasons(health, now.getTime());
     const writes: HealthWrite[] = [];
     for (const kind of PROMETHEUS_SELECTED_KINDS) {
       if (this.#undeclared.has(kind)) continue;
@@ -264,6 +264,8 @@ export class HealthReporter {
             return { ...rest, conditions: (binding.conditions ?? []).filter((c) => c.type !== HEALTHY_CONDITION) };
           }
           const id = `${key}|${binding.resource}/${binding.namespace}/${binding.name}`;
+          // Not written NoTargets before its reason is known (the look-ups of a round are bounded): one write, not two.
+          if (deferred.has(id)) return binding;
           const reported = withNoTargetsReason(healthOf(role, owner, key), binding, reasons, id);
           if (!reported || !this.#worthWriting(id, binding, reported, now.getTime())) return binding;
           if (!healthChangesClass(binding, reported)) return binding;
@@ -297,9 +299,10 @@ export class HealthReporter {
    * of those that will now be written NoTargets (found none for NO_TARGETS_CONFIRM_MS), and of those that say so
    * already, every NO_TARGETS_RECHECK_MS or when the monitor changed (a team that fixed one thing learns the next).
    * Absent: not looked up this round, or some read failed; the binding then keeps the reason it carries.
+   * `deferred`: monitors newly without targets whose look-up did not fit in this round.
    */
-  async #noTargetsReasons(health: ReadonlyMap<string, OwnerHealth>, now: number): Promise<Map<string, string | undefined>> {
-    const due: { id: string; kind: PrometheusSelectedKind; resource: ConfigResource; owner: OwnerHealth }[] = [];
+  async #noTargetsReasons(health: ReadonlyMap<string, OwnerHealth>, now: number): Promise<{ reasons: Map<string, string | undefined>; deferred: Set<string> }> {
+    const due: { id: string; kind: PrometheusSelectedKind; resource: ConfigResource; owner: OwnerHealth; said: boolean }[] = [];
     for (const kind of PROMETHEUS_SELECTED_KINDS) {
       if (KINDS[kind].role !== 'scrape' || this.#undeclared.has(kind)) continue;
       for (const resource of this.#options.caches[KINDS[kind].list].list() as readonly ConfigResource[]) {
@@ -321,12 +324,15 @@ export class HealthReporter {
             const last = this.#reasonLookedUp.get(id);
             if (last && last.generation === resource.metadata.generation && now - last.at < NO_TARGETS_RECHECK_MS) continue;
           }
-          due.push({ id, kind, resource, owner });
+          due.push({ id, kind, resource, owner, said });
         }
       }
     }
     const reasons = new Map<string, string | undefined>();
-    if (due.length === 0) return reasons;
+    // Monitors newly without targets first: each waits for its reason before it is written; a recheck can wait.
+    due.sort((a, b) => Number(a.said) - Number(b.said));
+    const deferred = new Set(due.slice(REASON_LOOKUPS_PER_ROUND).filter((entry) => !entry.said).map((entry) => entry.id));
+    if (due.length === 0) return { reasons, deferred };
     const existing = this.#options.seesEveryNamespace === false ? undefined : new Set(this.#options.caches.namespaces.list().map((namespace) => namespace.metadata?.name ?? ''));
     await forEachBounded(due.slice(0, REASON_LOOKUPS_PER_ROUND), REASON_LOOKUPS_IN_FLIGHT, async ({ id, kind, resource, owner }) => {
       const { namespace, name, generation } = resource.metadata;
@@ -340,7 +346,7 @@ export class HealthReporter {
         this.#options.log.debug({ kind, namespace, name, err: describeError(error) }, 'could not look up why the monitor has no target');
       }
     });
-    return reasons;
+    return { reasons, deferred };
   }
 
   /**
