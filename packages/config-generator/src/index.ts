@@ -52,5 +52,6 @@ export { mountedRuleConfigMapNames, MIN_RULE_CONFIGMAP_MOUNTS } from './promethe
 export { POD_NAME_ENV } from './prometheus/external-labels.ts';
 export { DEFAULT_RETENTION, RETENTION_IN_CONFIG_SINCE, XOR2_ENCODING_FEATURE, needsXor2EncodingFeature, retentionInConfigFile } from './prometheus/storage-config.ts';
 export { ZONE_LABEL } from './scrape/sharding.ts';
+export { REMOTE_WRITE_PROTOBUF_MESSAGES } from './prometheus/remote-write-config.ts';
 export { matchLabelSelector, describeLabelSelector } from './selection/label-selector.ts';
 export { ruleFileName } from './rules/rule-file-name.ts';

@@ -19,7 +19,8 @@ import { renderSigv4 } from './sigv4.ts';
 /** Remote write queue tuning. */
 type QueueConfig = NonNullable<RemoteWriteSpec['queueConfig']>;
 
-const PROTOBUF_MESSAGES: Record<string, string> = { 'V1.0': 'prometheus.WriteRequest', 'V2.0': 'io.prometheus.write.v2.Request' };
+/** The protobuf message of each remote write protocol version (`messageVersion`, `remoteWriteReceiverMessageVersions`). */
+export const REMOTE_WRITE_PROTOBUF_MESSAGES: Readonly<Record<string, string>> = { 'V1.0': 'prometheus.WriteRequest', 'V2.0': 'io.prometheus.write.v2.Request' };
 
 /** Renders every remote write endpoint. */
 export function buildRemoteWriteConfigs(remoteWrites: readonly RemoteWriteSpec[], context: PrometheusRenderContext): Array<Record<string, unknown>> {
@@ -35,7 +36,7 @@ function renderRemoteWrite(spec: RemoteWriteSpec, path: string, context: Prometh
   if (spec.headers && Object.keys(spec.headers).length > 0 && supports(context, '2.15.0', `${path}.headers`, 'headers')) out.headers = sortedByKey(spec.headers);
   if (spec.name && supports(context, '2.15.0', `${path}.name`, 'name')) out.name = spec.name;
   if (spec.messageVersion) {
-    const message = PROTOBUF_MESSAGES[spec.messageVersion];
+    const message = REMOTE_WRITE_PROTOBUF_MESSAGES[spec.messageVersion];
     if (message === undefined) context.findings.problem(`${path}.messageVersion`, `messageVersion must be V1.0 or V2.0, got "${spec.messageVersion}"`);
     else if (supports(context, '2.54.0', `${path}.messageVersion`, 'protobuf_message')) out.protobuf_message = message;
   }

@@ -75,6 +75,30 @@ describe('Prometheus args', () => {
     });
   });
 
+  describe('the remote write receiver and remote write 2.0', () => {
+    it('accept the listed protobuf messages from Prometheus 2.54, only beside the receiver (as prometheus-operator)', () => {
+      expect(args({ enableRemoteWriteReceiver: true, remoteWriteReceiverMessageVersions: ['V1.0', 'V2.0'] })).toEqual(expect.arrayContaining([
+        '--web.enable-remote-write-receiver', '--web.remote-write-receiver.accepted-protobuf-messages=prometheus.WriteRequest,io.prometheus.write.v2.Request',
+      ]));
+      expect(args({ enableRemoteWriteReceiver: true, remoteWriteReceiverMessageVersions: ['V2.0'] }, 'v2.53.0').join(' ')).not.toMatch(/accepted-protobuf-messages/);
+      expect(args({ remoteWriteReceiverMessageVersions: ['V2.0'] }).join(' ')).not.toMatch(/remote-write-receiver/);
+    });
+
+    it('refuse a message version Prometheus does not know, at its path', () => {
+      const result = prometheusArgs(testPrometheus({ enableRemoteWriteReceiver: true, remoteWriteReceiverMessageVersions: ['V1.0', 'V3.0'] }), version('v3.16.0'));
+      expect(result).toEqual({ ok: false, problems: [{ path: 'spec.remoteWriteReceiverMessageVersions[1]', message: 'must be V1.0 or V2.0, not "V3.0"' }] });
+    });
+
+    it('turn on metadata-wal-records for a V2.0 remote write on 2.54 to 3.3, once', () => {
+      const remoteWrite = [{ url: 'https://example.com/write' }, { url: 'https://example.com/v2', messageVersion: 'V2.0' as const }];
+      expect(args({ remoteWrite }, 'v3.3.0')).toContain('--enable-feature=metadata-wal-records');
+      expect(args({ remoteWrite, enableFeatures: ['metadata-wal-records'] }, 'v2.54.0')).toContain('--enable-feature=metadata-wal-records,expand-external-labels');
+      expect(args({ remoteWrite }, 'v3.4.0').join(' ')).not.toMatch(/metadata-wal-records/);
+      expect(args({ remoteWrite }, 'v2.53.0').join(' ')).not.toMatch(/metadata-wal-records/);
+      expect(args({ remoteWrite: [{ url: 'https://example.com/write', messageVersion: 'V1.0' }] }, 'v3.3.0').join(' ')).not.toMatch(/metadata-wal-records/);
+    });
+  });
+
   it('turn spec settings into flags', () => {
     expect(args({
       routePrefix: '/prom', externalUrl: 'https://p.example.com/prom', logLevel: 'debug', logFormat: 'json', enableFeatures: ['native-histograms'],

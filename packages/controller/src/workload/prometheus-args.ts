@@ -8,7 +8,7 @@
  * and none of the server's TSDB, retention, query, rule or console flags (its spec has no field for them).
  */
 import {
-  CONFIG_DIR, CONFIG_FILE_NAME, DEFAULT_RETENTION, STORAGE_DIR, XOR2_ENCODING_FEATURE, isAgent, isAtLeast, needsXor2EncodingFeature, retentionInConfigFile, type FieldProblem, type PrometheusVersion,
+  CONFIG_DIR, CONFIG_FILE_NAME, DEFAULT_RETENTION, REMOTE_WRITE_PROTOBUF_MESSAGES, STORAGE_DIR, XOR2_ENCODING_FEATURE, isAgent, isAtLeast, needsXor2EncodingFeature, retentionInConfigFile, type FieldProblem, type PrometheusVersion,
   type PrometheusWorkload,
 } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
@@ -47,7 +47,8 @@ function otlpReceiverEnabled(spec: Spec): boolean {
 /**
  * The `--enable-feature` values: the user's, plus expand-external-labels for 2.27 <= version < 3 and
  * otlp-write-receiver for an OTLP receiver on 2.47 <= version < 3 (older ones have no receiver), and xor2-encoding
- * for `tsdb.chunkEncoding.floats: Xor2` from 3.13, as prometheus-operator adds it.
+ * for `tsdb.chunkEncoding.floats: Xor2` from 3.13, and metadata-wal-records for a remote write of protocol V2.0 on
+ * 2.54 <= version < 3.4 (which no longer needed it), as prometheus-operator adds them.
  */
 function enabledFeatures(spec: Spec, version: PrometheusVersion, agent: boolean): string[] {
   const features = [...(spec.enableFeatures ?? [])];
@@ -60,7 +61,24 @@ function enabledFeatures(spec: Spec, version: PrometheusVersion, agent: boolean)
     features.push(OTLP_WRITE_RECEIVER_FEATURE);
   }
   if (needsXor2EncodingFeature(spec, version)) features.push(XOR2_ENCODING_FEATURE);
+  const writesV2 = (spec.remoteWrite ?? []).some((remoteWrite) => remoteWrite.messageVersion === 'V2.0');
+  if (writesV2 && isAtLeast(version, '2.54.0') && !isAtLeast(version, '3.4.0') && !features.includes(METADATA_WAL_RECORDS_FEATURE)) {
+    features.push(METADATA_WAL_RECORDS_FEATURE);
+  }
   return features;
+}
+
+/** The feature flag remote write 2.0 needed for metadata before Prometheus 3.4. */
+export const METADATA_WAL_RECORDS_FEATURE = 'metadata-wal-records';
+
+/**
+ * `--web.remote-write-receiver.accepted-protobuf-messages` from `remoteWriteReceiverMessageVersions`, as
+ * prometheus-operator writes it: only beside the receiver, from Prometheus 2.54 (older ones have no such flag).
+ */
+function receiverMessagesFlag(spec: Spec, version: PrometheusVersion): Flag[] {
+  const versions = spec.remoteWriteReceiverMessageVersions ?? [];
+  if (!spec.enableRemoteWriteReceiver || versions.length === 0 || !isAtLeast(version, '2.54.0')) return [];
+  return [{ name: 'web.remote-write-receiver.accepted-protobuf-messages', value: versions.map((name) => REMOTE_WRITE_PROTOBUF_MESSAGES[name] ?? name).join(',') }];
 }
 
 /** Name and optional value of one flag, written `--name=value` or `--name`. */
@@ -87,7 +105,7 @@ function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion, w
   if (spec.logFormat && spec.logFormat !== 'logfmt') flags.push({ name: 'log.format', value: spec.logFormat });
   const features = enabledFeatures(spec, version, agent);
   if (features.length > 0) flags.push({ name: 'enable-feature', value: features.join(',') });
-  if (spec.enableRemoteWriteReceiver) flags.push({ name: 'web.enable-remote-write-receiver' });
+  if (spec.enableRemoteWriteReceiver) flags.push({ name: 'web.enable-remote-write-receiver' }, ...receiverMessagesFlag(spec, version));
   if (otlpReceiverEnabled(spec) && version.major >= 3) flags.push({ name: 'web.enable-otlp-receiver' });
   if (!isAgent(workload) && workload.spec?.enableAdminAPI) flags.push({ name: 'web.enable-admin-api' });
   const wal = agent ? 'storage.agent.wal-compression' : 'storage.tsdb.wal-compression';
@@ -153,6 +171,10 @@ export function prometheusArgs(workload: PrometheusWorkload, version: Prometheus
   const flags = promopFlags(workload, version, webConfigFile);
   const managed = new Set(flags.map((flag) => settingName(flag.name)));
   const problems: FieldProblem[] = [];
+  // The CRD keeps these as free strings (upstream's has the enum): a value Prometheus does not know stops it at start.
+  (spec.remoteWriteReceiverMessageVersions ?? []).forEach((name, index) => {
+    if (REMOTE_WRITE_PROTOBUF_MESSAGES[name] === undefined) problems.push({ path: `spec.remoteWriteReceiverMessageVersions[${index}]`, message: `must be V1.0 or V2.0, not ${JSON.stringify(name)}` });
+  });
   (spec.additionalArgs ?? []).forEach((argument, index) => {
     const path = `spec.additionalArgs[${index}]`;
     const name = argument.name;
