@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { ChildKind } from '../kube/index.ts';
 import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
 import { MANAGED_BY, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, webConfigSecretName, type PrometheusWorkload } from '../workload/index.ts';
+import { thanosHttpClientSecretName } from '../workload/thanos-sidecar.ts';
 import { forEachBounded } from './bounded-parallel.ts';
 import { nameOf } from './child-metadata.ts';
 import { ChildWrites } from './child-writes.ts';
@@ -100,6 +101,7 @@ export class ChildrenApplier {
     if ((await writes.writeData('Secret', desired.tlsAssets, known, log)).changed) changed(allShards);
     // Before the StatefulSet that mounts it (a pod would wait for it); a new file changes the pod template too.
     if (desired.webConfig) await writes.writeData('Secret', desired.webConfig, known, log);
+    if (desired.thanosHttpClient) await writes.writeData('Secret', desired.thanosHttpClient, known, log);
     // Scrape files before the prometheus.yaml that names them, so the new names mostly find their files; a kubelet
     // sync between the writes can still show a mix (one slot's jobs missing), which verification sees and waits out.
     const scrapeSecrets = desired.scrapeSecrets.flatMap((secrets, shard) => secrets.map((secret) => ({ shard, secret })));
@@ -185,7 +187,8 @@ export class ChildrenApplier {
     const known = this.#knownOf(key);
     const { name, namespace, uid } = prometheus.metadata;
     const wanted = new Set([
-      ...desired.ruleConfigMaps, desired.tlsAssets, ...(desired.webConfig ? [desired.webConfig] : []), ...desired.scrapeSecrets.flat(), ...desired.configSecrets,
+      ...desired.ruleConfigMaps, desired.tlsAssets, ...(desired.webConfig ? [desired.webConfig] : []), ...(desired.thanosHttpClient ? [desired.thanosHttpClient] : []),
+      ...desired.scrapeSecrets.flat(), ...desired.configSecrets,
       ...desired.statefulSets,
     ].map(nameOf));
     // Only objects whose controller is this Prometheus: a same-named child of a deleted-and-recreated one is the
@@ -212,6 +215,9 @@ export class ChildrenApplier {
         .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
       // The web config Secret once neither spec.web.tlsConfig nor spec.web.httpConfig is set.
       ...caches.ownedSecrets.list(namespace).filter((s) => nameOf(s) === webConfigSecretName(prometheus) && leftover(s.metadata))
+        .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
+      // The Thanos sidecar's HTTP client Secret once spec.thanos is removed.
+      ...caches.ownedSecrets.list(namespace).filter((s) => nameOf(s) === thanosHttpClientSecretName(name) && leftover(s.metadata))
         .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
       ...caches.ownedConfigMaps.list(namespace).filter((c) => c.metadata?.labels?.[RULE_CONFIGMAP_PROMETHEUS_LABEL] === name && leftover(c.metadata))
         .map((c): [ChildKind, string] => ['ConfigMap', nameOf(c)]),

@@ -10,6 +10,8 @@ import {
   webConfigOf, workloadKind, type PrometheusWorkload, type ScrapeSecretMemo,
 } from '../workload/index.ts';
 import { shardRetentionProblems } from './shard-retention.ts';
+import { buildThanosHttpClientSecret, usesHttpClientFile } from '../workload/thanos-sidecar.ts';
+import { isAgent } from '@promop/config-generator';
 
 /** The objects built for one Prometheus, in the order they are applied. */
 export interface DesiredChildren {
@@ -17,6 +19,8 @@ export interface DesiredChildren {
   tlsAssets: V1Secret;
   /** `<prefix>-<name>-web-config`; undefined when the Prometheus sets neither `web.tlsConfig` nor `web.httpConfig`. */
   webConfig?: V1Secret;
+  /** `prometheus-<name>-thanos-prometheus-http-client-file`; only for a Thanos sidecar that reads it (Thanos >= 0.24). */
+  thanosHttpClient?: V1Secret;
   /** Per shard, the Secrets of its scrape files (empty when its jobs are inline). */
   scrapeSecrets: V1Secret[][];
   configSecrets: V1Secret[];
@@ -48,6 +52,7 @@ export function buildChildren(prometheus: PrometheusWorkload, output: GeneratorO
       ruleConfigMaps: buildRuleConfigMaps(prometheus, output),
       tlsAssets: tlsAssets.value,
       ...(webConfigSecret ? { webConfig: webConfigSecret } : {}),
+      ...(!isAgent(prometheus) && usesHttpClientFile(prometheus.spec ?? {}) ? { thanosHttpClient: buildThanosHttpClientSecret(prometheus) } : {}),
       scrapeSecrets: buildScrapeSecrets(prometheus, output, scrapeSecretMemo),
       configSecrets: configSecrets.value,
       service: serviceOwners.length > 0 ? buildGoverningService(prometheus.metadata.namespace, serviceOwners, workloadKind(prometheus)) : undefined,

@@ -1,6 +1,6 @@
 /**
  * The Prometheus status writer on its own (fakes of test-reconciler-fakes.ts): a status equal to the cached one is
- * not written, and a change of the Reconciled condition is logged once.
+ * not written, a change of the Reconciled condition is logged once, and a new failure gets one Warning Event.
  */
 import type { Prometheus } from '@promop/crds';
 import { pino } from 'pino';
@@ -18,7 +18,7 @@ function setUp() {
   } as Prometheus);
   const lines: Record<string, unknown>[] = [];
   const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
-  const writer = new PrometheusStatusWriter({ naming: WORKLOADS.Prometheus, caches: cluster.caches, status: cluster.status, now: () => NOW });
+  const writer = new PrometheusStatusWriter({ naming: WORKLOADS.Prometheus, caches: cluster.caches, status: cluster.status, now: () => NOW, events: cluster.recorder });
   const cached = () => cluster.caches.prometheuses.get('main', 'monitoring')!;
   const said = () => lines.map((line) => line.msg);
   return { cluster, writer, log, cached, said };
@@ -35,6 +35,18 @@ describe('the Prometheus status writer', () => {
     await writer.fail(cached(), 'spec.x: bad', log);
     expect(cluster.writesTo('status')).toHaveLength(1);
     expect(said()).toEqual(['Prometheus not reconciled']);
+  });
+
+  it('gives a new failure one Warning Event on the Prometheus, with the problem and its path as the note', async () => {
+    const { cluster, writer, log, cached } = setUp();
+    await writer.fail(cached(), 'spec.thanos.version: "latest" is not a Thanos version such as v0.42.2', log);
+    await writer.fail(cached(), 'spec.thanos.version: "latest" is not a Thanos version such as v0.42.2', log);
+    expect(cluster.events).toEqual([{
+      type: 'Warning', reason: 'ReconciliationFailed', action: 'Reconciling', note: 'spec.thanos.version: "latest" is not a Thanos version such as v0.42.2',
+      regarding: { apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', namespace: 'monitoring', name: 'main', uid: 'uid-main' },
+    }]);
+    await writer.fail(cached(), 'spec.thanos.minTime: "yesterday" is neither an RFC 3339 time nor a duration such as -2w or 36h', log);
+    expect(cluster.events.map((event) => event.note)).toHaveLength(2);
   });
 
   it('a change is logged once even while the cache does not show the previous write yet', async () => {

@@ -7,10 +7,11 @@ import type { V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { statefulSetName, type PrometheusWorkload, type WorkloadNaming } from '../workload/index.ts';
 import type { ShardConfigStatus } from './config-reloader.ts';
+import { describeError } from '../kube/index.ts';
 import { sameJson } from './json-equality.ts';
 import { objectKey } from './key.ts';
 import { prometheusStatus, shardCount, type ReconciledVerdict } from './prometheus-status.ts';
-import type { ReconcilerCaches, ReconcilerStatus } from './reconciler-ports.ts';
+import type { ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from './reconciler-ports.ts';
 
 export interface PrometheusStatusWriterDependencies {
   naming: WorkloadNaming;
@@ -18,6 +19,8 @@ export interface PrometheusStatusWriterDependencies {
   status: ReconcilerStatus;
   /** The clock for condition times. */
   now: () => Date;
+  /** Where the Warning Event of a new failure goes (none without). */
+  events?: ReconcilerEvents;
 }
 
 export class PrometheusStatusWriter {
@@ -39,13 +42,32 @@ export class PrometheusStatusWriter {
     await this.write(prometheus, this.#cachedStatefulSets(prometheus), undefined, log);
   }
 
-  /** Reconciled=False with `message`; nothing else is written, so the running configuration stays. */
+  /**
+   * Reconciled=False with `message`; nothing else is written, so the running configuration stays. A failure that
+   * differs from the last one Reconciled said also gets a Warning Event on the Prometheus (`kubectl describe` shows
+   * it), as an Alertmanager's does; the same failure again writes none.
+   */
   async fail(prometheus: PrometheusWorkload, message: string, log: Logger): Promise<void> {
-    await this.write(prometheus, this.#cachedStatefulSets(prometheus), { status: 'False', reason: 'ReconciliationFailed', message }, log);
+    const changed = await this.write(prometheus, this.#cachedStatefulSets(prometheus), { status: 'False', reason: 'ReconciliationFailed', message }, log);
+    const { events, naming } = this.#deps;
+    if (!changed || !events) return;
+    const { namespace, name, uid } = prometheus.metadata;
+    try {
+      await events.record({
+        type: 'Warning', reason: 'ReconciliationFailed', action: 'Reconciling', note: message,
+        regarding: { apiVersion: naming.apiVersion, kind: naming.kind, namespace, name, uid: uid ?? '' },
+      });
+    } catch (error) {
+      // The status already says it; an Event that cannot be written is not worth failing the reconcile.
+      log.error({ err: describeError(error) }, 'could not write the Warning event');
+    }
   }
 
-  /** Applies the status; `configStatus` undefined keeps the one in status (nothing was reloaded). */
-  async write(prometheus: PrometheusWorkload, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger, configStatus?: ShardConfigStatus[]): Promise<void> {
+  /**
+   * Applies the status; `configStatus` undefined keeps the one in status (nothing was reloaded). True when the
+   * Reconciled condition now says something else than before.
+   */
+  async write(prometheus: PrometheusWorkload, statefulSets: (V1StatefulSet | undefined)[], reconciled: ReconciledVerdict | undefined, log: Logger, configStatus?: ShardConfigStatus[]): Promise<boolean> {
     const { naming } = this.#deps;
     const status = prometheusStatus(prometheus, { statefulSets, reconciled, now: this.#deps.now(), ...(configStatus ? { configStatus } : {}) });
     const { name, namespace } = prometheus.metadata;
@@ -62,7 +84,9 @@ export class PrometheusStatusWriter {
       const line = { reconciled: after.status, reason: after.reason, message: after.message };
       if (after.status === 'True') log.info(line, `${naming.kind} reconciled`);
       else log.warn(line, `${naming.kind} not reconciled`);
+      return true;
     }
+    return false;
   }
 
   #cachedStatefulSets(prometheus: PrometheusWorkload): (V1StatefulSet | undefined)[] {

@@ -104,7 +104,7 @@ export class PrometheusReconciler {
     const naming = (this.#naming = WORKLOADS[deps.kind ?? 'Prometheus']);
     this.#children = new ChildrenApplier({ caches: deps.caches, children: deps.children, now });
     this.#verdicts = new VerdictRecorder({ naming, caches: deps.caches, status: deps.status, events: deps.events, requeue: deps.requeue, log: deps.log, now });
-    this.#status = new PrometheusStatusWriter({ naming, caches: deps.caches, status: deps.status, now });
+    this.#status = new PrometheusStatusWriter({ naming, caches: deps.caches, status: deps.status, now, events: deps.events });
   }
 
   /**

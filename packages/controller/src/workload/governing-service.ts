@@ -4,11 +4,13 @@
  * namespace and selects all their pods.
  */
 import type { V1Service } from '@kubernetes/client-node';
+import { isAgent } from '@promop/config-generator';
 import { managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
 import { WORKLOADS, type PrometheusWorkload, type WorkloadKind } from './workload-kind.ts';
 import { PROMETHEUS_PORT } from './prometheus-args.ts';
 import { WEB_PORT_NAME } from './prometheus-container.ts';
+import { THANOS_GRPC_PORT } from './thanos-sidecar.ts';
 
 /** Name of the governing Service, shared by all Prometheus objects of a namespace (agents share `prometheus-agent-operated`). */
 export const GOVERNING_SERVICE_NAME = WORKLOADS.Prometheus.governingServiceName;
@@ -18,7 +20,9 @@ export const GOVERNING_SERVICE_NAME = WORKLOADS.Prometheus.governingServiceName;
  * that use it: server-side apply replaces promop's list of ownerReferences, so a missing one is dropped, and the
  * garbage collector deletes the Service once the last owner is gone. Owners are sorted by name so the same set
  * always gives the same object. Prometheus objects with `spec.serviceName` bring their own Service and should not
- * be passed.
+ * be passed. The Thanos sidecars' `grpc` port (10901) is on the Service while any owner has `spec.thanos`:
+ * upstream adds it when the Prometheus it reconciles has one, so with several Prometheus objects its Service
+ * follows whichever was reconciled last.
  */
 export function buildGoverningService(namespace: string, owners: readonly PrometheusWorkload[], kind: WorkloadKind = 'Prometheus'): V1Service {
   const naming = WORKLOADS[kind];
@@ -34,7 +38,10 @@ export function buildGoverningService(namespace: string, owners: readonly Promet
     },
     spec: {
       clusterIP: 'None',
-      ports: [{ name: WEB_PORT_NAME, port: PROMETHEUS_PORT, targetPort: WEB_PORT_NAME }],
+      ports: [
+        { name: WEB_PORT_NAME, port: PROMETHEUS_PORT, targetPort: WEB_PORT_NAME },
+        ...(sorted.some((prometheus) => !isAgent(prometheus) && prometheus.spec?.thanos) ? [{ name: 'grpc', port: THANOS_GRPC_PORT, targetPort: 'grpc' }] : []),
+      ],
       selector: { 'app.kubernetes.io/name': naming.appName },
     },
   };

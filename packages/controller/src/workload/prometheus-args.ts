@@ -13,6 +13,7 @@ import {
 } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import type { BuildResult } from './build-result.ts';
+import { compactionFlags } from './thanos-sidecar.ts';
 
 /** Port Prometheus listens on (its default): the pod's `web` container port, the governing Service's port, the port promop reloads. */
 export const PROMETHEUS_PORT = 9090;
@@ -115,8 +116,10 @@ function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion, w
   if (spec.web?.pageTitle) flags.push({ name: 'web.page-title', value: spec.web.pageTitle });
   if (spec.web?.maxConnections !== undefined) flags.push({ name: 'web.max-connections', value: String(spec.web.maxConnections) });
   if (spec.listenLocal) flags.push({ name: 'web.listen-address', value: `127.0.0.1:${PROMETHEUS_PORT}` });
-  // Last, where prometheus-operator appends it.
+  // After the flags above, where prometheus-operator appends it.
   if (webConfigFile !== undefined) flags.push({ name: 'web.config.file', value: webConfigFile });
+  // Last, as upstream: disabled or delayed compaction for disableCompaction and a Thanos sidecar that uploads.
+  if (!isAgent(workload)) flags.push(...compactionFlags(workload.spec ?? {}, version));
   return flags;
 }
 
@@ -139,10 +142,6 @@ function serverStorageFlags(spec: ServerSpec, version: PrometheusVersion): Flag[
 /** A server's compaction, query and rule flags (an agent has no TSDB to query and no rules). */
 function serverQueryFlags(spec: ServerSpec): Flag[] {
   const flags: Flag[] = [];
-  if (spec.disableCompaction) {
-    // Equal min and max block durations is how Prometheus is told not to compact (as prometheus-operator does).
-    flags.push({ name: 'storage.tsdb.max-block-duration', value: '2h' }, { name: 'storage.tsdb.min-block-duration', value: '2h' });
-  }
   const query = spec.query;
   if (query?.lookbackDelta) flags.push({ name: 'query.lookback-delta', value: query.lookbackDelta });
   if (query?.maxConcurrency !== undefined) flags.push({ name: 'query.max-concurrency', value: String(query.maxConcurrency) });

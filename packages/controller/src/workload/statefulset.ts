@@ -6,7 +6,7 @@
 import type {
   V1Container, V1PodSecurityContext, V1StatefulSet, V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy,
 } from '@kubernetes/client-node';
-import { ZONE_LABEL, type GeneratorOutput } from '@promop/config-generator';
+import { STORAGE_DIR, ZONE_LABEL, isAgent, type GeneratorOutput } from '@promop/config-generator';
 import { MODE_LABEL, namingOf, type PrometheusWorkload } from './workload-kind.ts';
 import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
@@ -19,6 +19,7 @@ import { PROMETHEUS_CONTAINER_NAME, mergeContainers, prometheusContainer } from 
 import { podVolumes } from './pod-volumes.ts';
 import { passedThroughPodFields } from './pod-fields.ts';
 import { statefulSetName } from './shard-names.ts';
+import { thanosSidecar } from './thanos-sidecar.ts';
 import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webConfigHash, webConfigOf } from './web-config.ts';
 
 /** Grace period when `spec.terminationGracePeriodSeconds` is unset: Prometheus may need minutes to flush. */
@@ -52,7 +53,8 @@ function zoneNodeSelector(nodeSelector: Record<string, string> | undefined, zone
  * with a selector that depends only on name and shard, and the input-hash annotation (see input-hash.ts) over
  * everything else in the object. Rule ConfigMap mounts follow `output.ruleConfigMaps.length`.
  *
- * Problems (values, not throws): `additionalArgs` that override promop's flags. The flags follow `output.version`,
+ * Problems (values, not throws): `additionalArgs` that override promop's flags, and what thanos-sidecar.ts refuses
+ * in `spec.thanos` (the sidecar, when set, is the second container). The flags follow `output.version`,
  * the version the generator wrote the files for (an unreadable `spec.version` never gets this far: generation fails).
  * Invalid embedded Kubernetes fields (tolerations, resources, affinity...) are passed through unchecked: the API
  * server rejects the StatefulSet with a 422 naming the field, which the controller reports in status.
@@ -70,10 +72,17 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
   const args = prometheusArgs(prometheus, version, web ? `${WEB_CONFIG_DIR}/${WEB_CONFIG_FILE_NAME}` : undefined);
   if (!args.ok) return args;
   const scheme = web?.https ? 'https' : 'http';
+  // The sidecar's container and volumes are the same in every shard; the data volume it mounts has one name.
+  const dataMount = podVolumes(prometheus, 0, output.ruleConfigMaps.length, web).mounts.find((mount) => mount.mountPath === STORAGE_DIR);
+  if (!dataMount) throw new Error(`bug: no data volume mount for Prometheus ${namespace}/${name}`);
+  const sidecar = isAgent(prometheus) ? { ok: true as const, value: undefined } : thanosSidecar(prometheus.spec ?? {}, scheme, version, dataMount, name);
+  if (!sidecar.ok) return sidecar;
   const statefulSets = output.configs.map((_config, shard) => {
     const selector = shardSelectorLabels(name, shard, naming.kind);
     const volumes = podVolumes(prometheus, shard, output.ruleConfigMaps.length, web);
-    const containers = mergeContainers([prometheusContainer(spec, version, args.value, volumes.mounts, scheme)], asEmbedded<V1Container[]>(spec.containers ?? []));
+    // prometheus-operator's order: prometheus (its config-reloader, which promop has not), thanos-sidecar, then the user's.
+    const ours = [prometheusContainer(spec, version, args.value, volumes.mounts, scheme), ...(sidecar.value ? [sidecar.value.container] : [])];
+    const containers = mergeContainers(ours, asEmbedded<V1Container[]>(spec.containers ?? []));
     const statefulSet: V1StatefulSet = {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
@@ -111,7 +120,7 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
             automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
             terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
             containers,
-            volumes: volumes.volumes,
+            volumes: [...volumes.volumes, ...(sidecar.value?.volumes ?? [])],
           },
         },
         ...(volumes.volumeClaimTemplates.length > 0 ? { volumeClaimTemplates: volumes.volumeClaimTemplates } : {}),

@@ -15,6 +15,7 @@ import { relabelConfigList } from './relabel-config.ts';
 import { remoteReadSpecSchema, remoteWriteSpecSchema } from './remote-storage.ts';
 import { SCRAPE_PROTOCOLS } from './scrape-endpoint.ts';
 import { shardRetentionPolicySchema, shardingStrategySchema } from './sharding-strategy.ts';
+import { thanosSpecSchema } from './thanos-spec.ts';
 import { tlsConfigSchema } from './tls-config.ts';
 import { tracingConfigSchema } from './tracing-config.ts';
 import { tsdbSpecSchema } from './tsdb.ts';
@@ -290,7 +291,7 @@ const serverOnlyProperties = {
   additionalAlertRelabelConfigs: { ...secretKeySelectorSchema, description: 'Secret key holding extra alert_relabel_configs.' },
   additionalAlertManagerConfigs: { ...secretKeySelectorSchema, description: 'Secret key holding extra alertmanager configs.' },
   enableAdminAPI: bool('Enable the TSDB admin API.'),
-  thanos: embedded('Thanos sidecar settings (accepted; promop does not act on them yet).'),
+  thanos: thanosSpecSchema,
   query: querySpecSchema,
   prometheusRulesExcludedFromEnforce: {
     type: 'array',
