@@ -28,6 +28,7 @@ import { documentedReason } from './documented-differences.ts';
 import { generatedCases } from './generated-cases.ts';
 import { HAND_WRITTEN_CASES } from './hand-written-cases.ts';
 import { PLANTED_CONFIG_MAP_DATA, PLANTED_DATA, PLANTED_SECRET_NAMES } from './planted-objects.ts';
+import { labelsPodsWithZone, type KubernetesVersionInfo } from '../../packages/controller/src/kube/pod-topology-labels.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const PLURALS: Record<string, string> = { ServiceMonitor: 'servicemonitors', PodMonitor: 'podmonitors', Probe: 'probes', ScrapeConfig: 'scrapeconfigs', Prometheus: 'prometheuses' };
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
 
   const env = await startTestEnv({ controllerManager: false });
   const api = new BenchApi({ server: env.apiServerUrl, caFile: env.pki.caCert, certFile: env.pki.adminCert, keyFile: env.pki.adminKey });
+  // prometheus-operator reads topology zones from pod labels on Kubernetes 1.35+, node labels before; promop is told the same.
+  const podTopologyLabels = labelsPodsWithZone(JSON.parse((await api.send('GET', '/version')).body) as KubernetesVersionInfo);
   let running: ManagedProcess | undefined;
   const report: CompatReport = { seed, generatedCases: generated.length, handWrittenCases: cases.length - generated.length, comparedCases: 0, comparedJobs: 0, skippedObjects: [], refusedByPromopCrdsOnly: [], caseFailures: [], documentedDifferences: {}, differences: [] };
   try {
@@ -98,7 +101,7 @@ async function main(): Promise<void> {
       await api.json('POST', `/apis/${GROUP}/v1/namespaces/${item.namespace}/prometheuses`, { ...item.prometheus, metadata: { name: PROMETHEUS_NAME } });
     });
     const upstreamConfigs = await waitForConfigs(api, created);
-    for (const item of created) await compareCase(item, upstreamConfigs.get(item.namespace), report, logDir);
+    for (const item of created) await compareCase(item, upstreamConfigs.get(item.namespace), report, logDir, podTopologyLabels);
   } finally {
     if (running) await stopProcess(running);
     api.close();
@@ -223,18 +226,18 @@ async function waitForConfigs(api: BenchApi, created: readonly CreatedCase[]): P
   }
 }
 
-async function compareCase(item: CreatedCase, upstreamText: string | undefined, report: CompatReport, scratchDirectory: string): Promise<void> {
+async function compareCase(item: CreatedCase, upstreamText: string | undefined, report: CompatReport, scratchDirectory: string, podTopologyLabels: boolean): Promise<void> {
   if (!item.prometheus) return;
   if (upstreamText === undefined) {
     report.caseFailures.push(`${item.spec.name}: prometheus-operator wrote no configuration (see its log)`);
     return;
   }
-  const output = renderWithPromop(item);
+  const output = renderWithPromop(item, podTopologyLabels);
   if (!output.ok) {
     report.caseFailures.push(`${item.spec.name}: promop refused the Prometheus: ${output.prometheusProblems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
     return;
   }
-  const upstream = normalisePrometheusOperatorConfig(upstreamText);
+  const upstream = normalisePrometheusOperatorConfig(asShardZero(upstreamText, item.prometheus));
   const ours = parsePromopConfig(output.configs[0] ?? '');
   report.comparedCases++;
   report.comparedJobs += ((upstream.scrape_configs as unknown[] | undefined) ?? []).length;
@@ -258,7 +261,17 @@ async function compareCase(item: CreatedCase, upstreamText: string | undefined, 
 }
 
 /** promop's rendering of a case, with what promop would read: the objects under its CRDs, the planted Secrets. */
-function renderWithPromop(item: CreatedCase): GeneratorOutput {
+/**
+ * With topology sharding, upstream's reloader also substitutes the shard's zone and its position in the zone; shard 0
+ * (the one compared) has the first zone and position 0, which promop writes into its file.
+ */
+function asShardZero(text: string, prometheus: Record<string, unknown>): string {
+  const strategy = (prometheus.spec as { shardingStrategy?: { mode?: string; topology?: { values?: string[] } } } | undefined)?.shardingStrategy;
+  const zone = strategy?.mode === 'Topology' ? strategy.topology?.values?.[0] : undefined;
+  return zone === undefined ? text : text.replaceAll('$(TOPOLOGY_ZONE)', zone).replaceAll('$(INZONE_SHARD)', '0');
+}
+
+function renderWithPromop(item: CreatedCase, podTopologyLabels: boolean): GeneratorOutput {
   const secrets: KeyValueSource[] = PLANTED_SECRET_NAMES.map((name) => ({ namespace: item.namespace, name, data: { ...PLANTED_DATA } }));
   const ofKind = <T>(kind: CaseObject['kind']): T[] => item.objects.filter((object) => object.kind === kind) as T[];
   return generate({
@@ -271,6 +284,7 @@ function renderWithPromop(item: CreatedCase): GeneratorOutput {
     namespaces: [{ name: item.namespace, labels: { 'compat-case': item.spec.name.slice(0, 63), 'kubernetes.io/metadata.name': item.namespace } }],
     secrets,
     configMaps: [{ namespace: item.namespace, name: 'ca', data: { ...PLANTED_CONFIG_MAP_DATA } }],
+    podTopologyLabels,
   });
 }
 

@@ -357,5 +357,30 @@ const monitorCases: CompatCase[] = [
   },
 ];
 
+/** Topology sharding and the TSDB settings: every kind's sharding rules, the zone label, storage.tsdb per version. */
+const shardingAndTsdbCases: CompatCase[] = [
+  {
+    name: 'topology-sharding-every-kind',
+    prometheusSpec: { shards: 4, shardingStrategy: { mode: 'Topology', topology: { values: ['zone-a', 'zone-b'] } } },
+    objects: [
+      serviceMonitor('s', { selector: { matchLabels: { app: 'x' } }, endpoints: [{ port: 'web' }] }),
+      podMonitor('p', { selector: { matchLabels: { app: 'x' } }, attachMetadata: { node: false }, podMetricsEndpoints: [{ port: 'web' }] }),
+      probe('b', { prober, targets: { staticConfig: { static: ['https://example.com'] } } }),
+      scrapeConfig('c', { staticConfigs: [{ targets: ['x:1'] }] }),
+      scrapeConfig('k', { kubernetesSDConfigs: [{ role: 'Pod' }], relabelings: [{ targetLabel: '__tmp_topology', replacement: 'zone-a' }] }),
+    ],
+  },
+  {
+    name: 'topology-sharding-label-name',
+    prometheusSpec: { shards: 2, serviceDiscoveryRole: 'EndpointSlice', shardingStrategy: { mode: 'Topology', topology: { values: ['zone-a'], externalLabelName: 'az' } } },
+    objects: [serviceMonitor('s', { selector: {}, attachMetadata: { node: true }, endpoints: [{ port: 'web' }] })],
+  },
+  { name: 'topology-sharding-no-label', prometheusSpec: { shards: 3, shardingStrategy: { mode: 'Topology', topology: { values: ['zone-a', 'zone-b', 'zone-c'], externalLabelName: '' } } }, objects: [podMonitor('p', { selector: {}, podMetricsEndpoints: [{ port: 'web' }] })] },
+  { name: 'sharding-address-mode', prometheusSpec: { shards: 2, shardingStrategy: { mode: 'Address' } }, objects: [serviceMonitor('s', { selector: {}, endpoints: [{ port: 'web' }] })] },
+  { name: 'tsdb-all-v3-16', prometheusSpec: { tsdb: { outOfOrderTimeWindow: '30m', staleSeriesCompactionThreshold: '500m', chunkEncoding: { floats: 'Xor2' } } }, objects: [serviceMonitor('s', { selector: {}, endpoints: [{ port: 'web' }] })] },
+  { name: 'tsdb-all-v3-10', prometheusSpec: { version: 'v3.10.0', retention: '7d', tsdb: { outOfOrderTimeWindow: '1h', staleSeriesCompactionThreshold: 1, chunkEncoding: { floats: 'Xor' } } }, objects: [] },
+  { name: 'tsdb-window-v2-55', prometheusSpec: { version: 'v2.55.1', tsdb: { outOfOrderTimeWindow: '5m', staleSeriesCompactionThreshold: '0.25' } }, objects: [] },
+];
+
 /** Every hand-written case. */
-export const HAND_WRITTEN_CASES: readonly CompatCase[] = [...probeCases, ...scrapeConfigCases, ...monitorCases];
+export const HAND_WRITTEN_CASES: readonly CompatCase[] = [...probeCases, ...scrapeConfigCases, ...monitorCases, ...shardingAndTsdbCases];
