@@ -99,6 +99,13 @@ describe('Prometheus args', () => {
     });
   });
 
+  it('allow overlapping blocks (deprecated) on Prometheus 2.11 to 2.38 only, as prometheus-operator', () => {
+    expect(args({ allowOverlappingBlocks: true }, 'v2.38.0')).toContain('--storage.tsdb.allow-overlapping-blocks');
+    expect(args({ allowOverlappingBlocks: true }, 'v2.39.0').join(' ')).not.toMatch(/overlapping/);
+    expect(args({ allowOverlappingBlocks: true }, 'v2.10.0').join(' ')).not.toMatch(/overlapping/);
+    expect(args({ allowOverlappingBlocks: false }, 'v2.38.0').join(' ')).not.toMatch(/overlapping/);
+  });
+
   it('turn spec settings into flags', () => {
     expect(args({
       routePrefix: '/prom', externalUrl: 'https://p.example.com/prom', logLevel: 'debug', logFormat: 'json', enableFeatures: ['native-histograms'],

@@ -113,6 +113,10 @@ function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion, w
   if (spec.walCompression === true) flags.push({ name: wal });
   if (spec.walCompression === false) flags.push({ name: `no-${wal}` });
   if (!isAgent(workload)) flags.push(...serverQueryFlags(workload.spec ?? {}));
+  // Deprecated: Prometheus 2.39 always allows overlapping blocks and dropped the flag, so upstream passes it before only.
+  if (!isAgent(workload) && workload.spec?.allowOverlappingBlocks === true && isAtLeast(version, '2.11.0') && !isAtLeast(version, '2.39.0')) {
+    flags.push({ name: 'storage.tsdb.allow-overlapping-blocks' });
+  }
   if (spec.web?.pageTitle) flags.push({ name: 'web.page-title', value: spec.web.pageTitle });
   if (spec.web?.maxConnections !== undefined) flags.push({ name: 'web.max-connections', value: String(spec.web.maxConnections) });
   if (spec.listenLocal) flags.push({ name: 'web.listen-address', value: `127.0.0.1:${PROMETHEUS_PORT}` });
