@@ -4,10 +4,15 @@
  * two zones gets four StatefulSets, each in its zone (the zone joins the user's node selector), and four config
  * Secrets, each with its zone in the external labels and the keep rules, the pod's zone label as the source (promop
  * read /version, as prometheus-operator does), and the shard's position in its zone in the hash keep rule.
+ * `promop explain` and `promop diff` read /version the same way and render exactly the files the operator wrote.
  */
 import { AppsV1Api } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import { eventually } from '@promop/testkit';
+import { eventually, sharedTestEnv } from '@promop/testkit';
+import { readClusterSnapshot } from './cli/cluster-snapshot.ts';
+import { renderFromSnapshot } from './cli/explanation.ts';
+import { KubeReader } from './cli/kube-reader.ts';
+import { loadClusterConnection } from './kube/kubeconfig.ts';
 import { configTextOf, OperatorWorld } from './test-support/operator-world.ts';
 
 const id = randomBytes(3).toString('hex');
@@ -58,5 +63,15 @@ describe('a Prometheus sharded by topology over two zones', () => {
       expect(text).not.toContain('attach_metadata');
       expect(text).toContain('modulus: 2\n');
     });
+  });
+
+  it('is rendered the same by promop explain and diff, which read /version as the operator does', async () => {
+    const reader = new KubeReader(await loadClusterConnection({ kubeconfig: sharedTestEnv().kubeconfigPath }));
+    const snapshot = await readClusterSnapshot(reader);
+    expect(snapshot.podTopologyLabels).toBe(true);
+    const prometheus = snapshot.prometheuses.find((item) => item.metadata.namespace === MONITORING && item.metadata.name === 'main');
+    const rendered = renderFromSnapshot(snapshot, prometheus!);
+    const written = await Promise.all(SHARDS.map(async (name) => configTextOf(await world.core.readNamespacedSecret({ namespace: MONITORING, name }))));
+    expect(rendered.configs).toEqual(written);
   });
 });

@@ -12,6 +12,7 @@ import { configSecretName } from '../workload/shard-names.ts';
 import { workloadKind, type PrometheusWorkload } from '../workload/workload-kind.ts';
 import { readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
 import { KubeReadError, type KubeReader } from './kube-reader.ts';
+import { labelsPodsWithZone, type KubernetesVersionInfo } from '../kube/pod-topology-labels.ts';
 
 export type { ClusterObjects } from './cluster-objects.ts';
 
@@ -21,6 +22,8 @@ export interface ClusterSnapshot extends ClusterObjects {
   configMaps: KeyValueSource[];
   /** Referenced objects the reader may not read (`Secret team-a/auth`): their keys are assumed to exist. */
   unreadable: string[];
+  /** The cluster labels pods with their zone (Kubernetes 1.35+), read as the operator reads it; for topology sharding. */
+  podTopologyLabels?: boolean;
 }
 
 /**
@@ -61,7 +64,22 @@ export async function readReferencedData(reader: KubeReader, objects: ClusterObj
 /** Reads the whole snapshot; `objects` when they were listed already. */
 export async function readClusterSnapshot(reader: KubeReader, objects?: ClusterObjects): Promise<ClusterSnapshot> {
   const listed = objects ?? (await readClusterObjects(reader));
-  return { ...listed, ...(await readReferencedData(reader, listed)) };
+  const podTopologyLabels = await readPodTopologyLabels(reader, listed);
+  return { ...listed, ...(await readReferencedData(reader, listed)), ...(podTopologyLabels ? { podTopologyLabels } : {}) };
+}
+
+/**
+ * Whether the cluster labels pods with their zone, asked of `/version` only when some Prometheus or agent shards by
+ * topology (nothing else depends on it); an answer that cannot be read counts as no, as for the operator.
+ */
+async function readPodTopologyLabels(reader: KubeReader, objects: ClusterObjects): Promise<boolean> {
+  const workloads: readonly PrometheusWorkload[] = [...objects.prometheuses, ...objects.prometheusAgents];
+  if (!workloads.some((workload) => workload.spec?.shardingStrategy?.mode === 'Topology')) return false;
+  try {
+    return labelsPodsWithZone(await reader.get<KubernetesVersionInfo>('/version'));
+  } catch {
+    return false;
+  }
 }
 
 /** The value given for every key of an object the reader may not read. */

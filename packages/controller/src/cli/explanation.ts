@@ -134,7 +134,8 @@ export function workloadsOf(snapshot: Pick<ClusterSnapshot, 'prometheuses' | 'pr
 export function renderFromSnapshot(snapshot: ClusterSnapshot, prometheus: PrometheusWorkload): GeneratorOutput {
   const lists = [...PROMETHEUS_SELECTED_KINDS.map((kind) => KINDS[kind].list), 'namespaces'] as const;
   const sources = Object.fromEntries(lists.map((list) => [list, { list: () => snapshot[list] }])) as unknown as GeneratorSources;
-  return generate(generatorInput(prometheus, sources, { secrets: snapshot.secrets, configMaps: snapshot.configMaps }));
+  const input = generatorInput(prometheus, sources, { secrets: snapshot.secrets, configMaps: snapshot.configMaps });
+  return generate(snapshot.podTopologyLabels ? { ...input, podTopologyLabels: true } : input);
 }
 
 /** The object named, or undefined. */
