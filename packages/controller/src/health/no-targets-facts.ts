@@ -11,10 +11,11 @@
  */
 import type { V1Pod, V1Service } from '@kubernetes/client-node';
 import { matchLabelSelector } from '@promop/config-generator';
-import type { LabelSelector, PodMonitorSpec, ScrapeKind, ServiceMonitorSpec } from '@promop/crds';
+import type { LabelSelector, ScrapeKind } from '@promop/crds';
 import { namespacedPath } from '../kube/index.ts';
 import type { PrometheusClient } from '../prometheus-client/index.ts';
-import { discoveryNamespacesOf, type DroppedPool, type NoTargetsFacts } from './no-targets-reason.ts';
+import { discoveryNamespacesOf, monitorStepsOf, type DroppedPool, type NoTargetsFacts } from './no-targets-reason.ts';
+import { scrapePoolOf } from './target-health.ts';
 
 /** At most this many namespaces have their Services or Pods read for one monitor. */
 export const NAMESPACES_READ_MAX = 10;
@@ -73,14 +74,12 @@ export interface GatheredFacts {
 export async function gatherNoTargetsFacts(subject: NoTargetsSubject, existingNamespaces: ReadonlySet<string> | undefined, list: ListObjects | undefined, client: PrometheusClient | undefined): Promise<GatheredFacts> {
   let failed = false;
   const facts: NoTargetsFacts = { ...subject, existingNamespaces, dropped: new Map() };
-  const monitor = subject.kind === 'ServiceMonitor' ? { resource: 'services' as const, spec: subject.spec as ServiceMonitorSpec, endpoints: (subject.spec as ServiceMonitorSpec).endpoints?.length ?? 0 }
-    : subject.kind === 'PodMonitor' ? { resource: 'pods' as const, spec: subject.spec as PodMonitorSpec, endpoints: (subject.spec as PodMonitorSpec).podMetricsEndpoints?.length ?? 0 }
-      : undefined;
+  const monitor = monitorStepsOf(subject.kind, subject.spec);
   if (monitor && list) {
-    const wanted = discoveryNamespacesOf(monitor.spec.namespaceSelector, subject.namespace, subject.ignoreNamespaceSelectors);
+    const wanted = discoveryNamespacesOf(monitor.namespaceSelector, subject.namespace, subject.ignoreNamespaceSelectors);
     const namespaces = wanted === 'all' ? [...existingNamespaces ?? []].sort() : wanted.filter((name) => existingNamespaces?.has(name) ?? true);
     if (namespaces.length > 0 && namespaces.length <= NAMESPACES_READ_MAX) {
-      const selector = monitor.spec.selector ?? {};
+      const { selector } = monitor;
       try {
         const pages = await Promise.all(namespaces.map((namespace) => list(monitor.resource, namespace, matchLabelsText(selector))));
         facts.selected = {
@@ -93,9 +92,7 @@ export async function gatherNoTargetsFacts(subject: NoTargetsSubject, existingNa
     }
   }
   if (client) {
-    const pools = monitor
-      ? Array.from({ length: Math.min(monitor.endpoints, POOLS_READ_MAX) }, (_, index) => `${subject.kind === 'ServiceMonitor' ? 'serviceMonitor' : 'podMonitor'}/${subject.namespace}/${subject.name}/${index}`)
-      : [`${subject.kind === 'Probe' ? 'probe' : 'scrapeConfig'}/${subject.namespace}/${subject.name}`];
+    const pools = Array.from({ length: monitor ? Math.min(monitor.endpoints.length, POOLS_READ_MAX) : 1 }, (_, index) => scrapePoolOf(subject.kind, subject.namespace, subject.name, index));
     for (const pool of pools) {
       const answer = await client.droppedTargets(pool, DROPPED_ANSWER_MAX_BYTES);
       if (!answer.ok) {

@@ -15,6 +15,7 @@
 import type { V1Pod, V1Service } from '@kubernetes/client-node';
 import { describeLabelSelector } from '@promop/config-generator';
 import type { LabelSelector, NamespaceSelector, PodMonitorSpec, ScrapeKind, ServiceMonitorSpec } from '@promop/crds';
+import { scrapePoolOf } from './target-health.ts';
 
 /** The namespaces discovery of a monitor watches: `all`, or these names. */
 export type DiscoveryNamespaces = 'all' | readonly string[];
@@ -63,23 +64,38 @@ export interface NoTargetsFacts {
 
 /** Why the monitor of `facts` has no active target, with the field path that decides it; undefined when unknown. */
 export function noTargetsReason(facts: NoTargetsFacts): string | undefined {
-  if (facts.kind === 'ServiceMonitor') return monitorReason(facts, serviceMonitorSteps(facts.spec as ServiceMonitorSpec));
-  if (facts.kind === 'PodMonitor') return monitorReason(facts, podMonitorSteps(facts.spec as PodMonitorSpec));
-  const pool = `${facts.kind === 'Probe' ? 'probe' : 'scrapeConfig'}/${facts.namespace}/${facts.name}`;
-  const dropped = facts.dropped.get(pool);
+  const steps = monitorStepsOf(facts.kind, facts.spec);
+  if (steps) return monitorReason(facts, steps);
+  const dropped = facts.dropped.get(scrapePoolOf(facts.kind, facts.namespace, facts.name));
   if (!dropped) return undefined;
   return dropped.count === 0 ? 'Prometheus discovered no target' : `Prometheus discovered ${plural(dropped.count, 'target')} and relabeling dropped them all`;
 }
 
+/**
+ * How each scraping kind is checked: a monitor that selects Services or Pods step by step; a Probe or ScrapeConfig,
+ * whose targets promop cannot see, by what Prometheus dropped only.
+ */
+const STEPS_OF_KIND: Record<ScrapeKind, ((spec: unknown) => MonitorSteps) | undefined> = {
+  ServiceMonitor: (spec) => serviceMonitorSteps(spec as ServiceMonitorSpec),
+  PodMonitor: (spec) => podMonitorSteps(spec as PodMonitorSpec),
+  Probe: undefined,
+  ScrapeConfig: undefined,
+};
+
+/** How a monitor of `kind` with `spec` is checked; undefined for a kind that selects no Services or Pods. */
+export function monitorStepsOf(kind: ScrapeKind, spec: unknown): MonitorSteps | undefined {
+  return STEPS_OF_KIND[kind]?.(spec);
+}
+
 /** How a kind of monitor is checked, endpoint by endpoint. */
-interface MonitorSteps {
+export interface MonitorSteps {
   selector: LabelSelector;
   namespaceSelector: NamespaceSelector | undefined;
-  /** `Service` or `Pod`. */
+  /** What its selector selects: `Service` or `Pod`, and the resource listed to find them. */
   noun: string;
+  resource: 'services' | 'pods';
   /** Its endpoints (the scrape pool index is the position): the field path, and why the selected objects give it no target, when they provably do not. */
   endpoints: { path: string; lostEverything: (selected: readonly (V1Service | V1Pod)[], where: string) => string | undefined }[];
-  poolPrefix: string;
   /** The discovered label naming the object a dropped target came from. */
   nameLabel: string;
 }
@@ -105,7 +121,7 @@ function monitorReason(facts: NoTargetsFacts, steps: MonitorSteps): string | und
   const reasons = steps.endpoints.map((endpoint, index) => {
     const mismatch = selected && selected.complete ? endpoint.lostEverything(selected.items, where) : undefined;
     if (mismatch) return mismatch;
-    const dropped = facts.dropped.get(`${steps.poolPrefix}/${facts.namespace}/${facts.name}/${index}`);
+    const dropped = facts.dropped.get(scrapePoolOf(facts.kind, facts.namespace, facts.name, index));
     if (!dropped) return undefined;
     if (dropped.count === 0) return `${endpoint.path}: Prometheus discovered no target ${where}`;
     if (!selected) return `${endpoint.path}: Prometheus discovered ${plural(dropped.count, 'target')} and relabeling dropped them all`;
@@ -131,7 +147,7 @@ function serviceMonitorSteps(spec: ServiceMonitorSpec): MonitorSteps {
     selector: spec.selector ?? {},
     namespaceSelector: spec.namespaceSelector,
     noun: 'Service',
-    poolPrefix: 'serviceMonitor',
+    resource: 'services',
     nameLabel: '__meta_kubernetes_service_name',
     endpoints: (spec.endpoints ?? []).map((endpoint, index) => ({
       path: `spec.endpoints[${index}]`,
@@ -166,7 +182,7 @@ function podMonitorSteps(spec: PodMonitorSpec): MonitorSteps {
     selector: spec.selector ?? {},
     namespaceSelector: spec.namespaceSelector,
     noun: 'Pod',
-    poolPrefix: 'podMonitor',
+    resource: 'pods',
     nameLabel: '__meta_kubernetes_pod_name',
     endpoints: (spec.podMetricsEndpoints ?? []).map((endpoint, index) => ({
       path: `spec.podMetricsEndpoints[${index}]`,

@@ -52,6 +52,12 @@ const JOB_NAMES: Record<ScrapeKind, { prefix: string; endpointIndex: boolean }> 
   ScrapeConfig: { prefix: 'scrapeConfig', endpointIndex: false },
 };
 
+/** The scrape pool (job name) the generator gives endpoint `endpoint` of an object (Probe, ScrapeConfig: their one). */
+export function scrapePoolOf(kind: ScrapeKind, namespace: string, name: string, endpoint = 0): string {
+  const { prefix, endpointIndex } = JOB_NAMES[kind];
+  return endpointIndex ? `${prefix}/${namespace}/${name}/${endpoint}` : `${prefix}/${namespace}/${name}`;
+}
+
 /** A monitor object: `<kind>/<namespace>/<name>`. */
 export function monitorKey(kind: ScrapeKind, namespace: string, name: string): string {
   return `${kind}/${namespace}/${name}`;
