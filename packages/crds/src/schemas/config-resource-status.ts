@@ -9,8 +9,8 @@ import { count, str } from './common.ts';
 
 /**
  * The condition of one binding: `Accepted` (prometheus-operator's), and promop's `Healthy`, what the Prometheus
- * reports of the object's targets or rules (reason TargetsUp, TargetsDown, NoTargets, TargetsNotScrapedYet,
- * RulesEvaluated, RulesFailing, NoRuleGroups or RulesNotEvaluatedYet).
+ * reports of the object's targets or rules (reason TargetsUp, TargetsDown, NoTargets, RulesEvaluated, RulesFailing or
+ * NoRuleGroups; nothing is written while nothing is known yet, so there is no reason for that).
  */
 const bindingConditionSchema = {
   type: 'object',
@@ -19,7 +19,7 @@ const bindingConditionSchema = {
   properties: {
     type: { type: 'string', enum: ['Accepted', 'Healthy'], description: 'Condition type.' },
     status: { type: 'string', enum: ['True', 'False', 'Unknown'], description: 'Condition status.' },
-    reason: str('Why; InvalidConfiguration when rejected; TargetsUp, TargetsDown, NoTargets, TargetsNotScrapedYet, RulesEvaluated, RulesFailing, NoRuleGroups or RulesNotEvaluatedYet for Healthy.'),
+    reason: str('Why; InvalidConfiguration when rejected; TargetsUp, TargetsDown, NoTargets, RulesEvaluated, RulesFailing or NoRuleGroups for Healthy.'),
     message: str('The validation error when rejected; a summary of the targets or rules for Healthy.'),
     lastTransitionTime: { type: 'string', format: 'date-time', description: 'When status last changed.' },
     observedGeneration: { type: 'integer', description: 'metadata.generation of the object this condition describes.' },
