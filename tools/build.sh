@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the real programs promop's tests talk to (etcd, kube-apiserver, kube-controller-manager,
-# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, coredns, prometheus, promtool, alertmanager, amtool, helm, and
+# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, coredns, prometheus, promtool, alertmanager, amtool, thanos, helm, and
 # prometheus-operator with its config-reloader) from Go modules into .tools/bin, or into
 # $PROMOP_TOOLS_DIR. runc, the CNI plugins and iptables come from Debian packages
 # (scripts/system-deps.sh): runc needs cgo and libseccomp.
@@ -32,6 +32,9 @@ CONTAINERD_VERSION=v2.4.2
 ALERTMANAGER_VERSION=0.35.0
 ALERTMANAGER_MODULE_VERSION=v0.35.0
 COREDNS_VERSION=v1.15.0
+# The version promop renders by default for spec.thanos (prometheus-operator v0.93's DefaultThanosVersion).
+THANOS_VERSION=0.42.2
+THANOS_MODULE_VERSION=v0.42.2
 
 export CGO_ENABLED=0
 export GOFLAGS="${GOFLAGS:-} -mod=mod"
@@ -53,6 +56,7 @@ require_pin "$here/helm/go.mod" helm.sh/helm/v4 "$HELM_VERSION"
 require_pin "$here/containerd/go.mod" github.com/containerd/containerd/v2 "$CONTAINERD_VERSION"
 require_pin "$here/alertmanager/go.mod" github.com/prometheus/alertmanager "$ALERTMANAGER_MODULE_VERSION"
 require_pin "$here/coredns/go.mod" github.com/coredns/coredns "$COREDNS_VERSION"
+require_pin "$here/thanos/go.mod" github.com/thanos-io/thanos "$THANOS_MODULE_VERSION"
 
 # up_to_date <binary> <stamp>: 0 when nothing needs building.
 up_to_date() {
@@ -156,6 +160,13 @@ build_alertmanager() {
   rm -rf "$work"
 }
 build_alertmanager
+
+# Thanos: the sidecar promop renders for spec.thanos, run beside a real Prometheus with thanos query reading it
+# (packages/controller/src/workload/thanos-sidecar.prometheus.test.ts). Thanos stamps prometheus/common's version.
+# The tags are its release build's (.promu.yml): Thanos casts Prometheus' labels to its protobuf labels with unsafe
+# conversions that assume the slice layout, so without slicelabels the sidecar panics on its first gRPC answer.
+GOFLAGS="$GOFLAGS -tags=netgo,slicelabels" build thanos "thanos $THANOS_VERSION netgo,slicelabels" \
+  "${prom_ldflags//$PROMETHEUS_VERSION/$THANOS_VERSION}" "thanos=github.com/thanos-io/thanos/cmd/thanos"
 
 build helm "helm $HELM_VERSION" "-X helm.sh/helm/v4/internal/version.version=$HELM_VERSION -X helm.sh/helm/v4/internal/version.metadata=" \
   "helm=helm.sh/helm/v4/cmd/helm"

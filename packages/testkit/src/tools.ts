@@ -21,7 +21,9 @@ export type ToolName =
   // Alertmanager 0.35.0 and amtool (tools/alertmanager): amtool check-config reads Alertmanager configurations as Alertmanager does.
   | 'alertmanager' | 'amtool'
   // CoreDNS 1.15.0 (tools/coredns): the test node's cluster DNS, so StatefulSet pods find their peers by name.
-  | 'coredns';
+  | 'coredns'
+  // Thanos 0.42.2 (tools/thanos): the sidecar promop renders for spec.thanos, and thanos query reading it.
+  | 'thanos';
 
 /** The repository root (this file is packages/testkit/src/tools.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
