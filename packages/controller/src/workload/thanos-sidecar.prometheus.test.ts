@@ -9,16 +9,17 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, freePort, startPrometheus, startUntilReady, startProcess, toolPath, type PrometheusProcess } from '@promop/testkit';
+import { createPki, eventually, freePort, startPrometheus, startUntilReady, startProcess, toolPath, type PrometheusProcess } from '@promop/testkit';
 import { buildStatefulSets } from './statefulset.ts';
 import { THANOS_HTTP_CLIENT_CONFIG } from './thanos-sidecar.ts';
 import { testOutput, testPrometheus, versionOf } from '../test-support/workload-fixtures.ts';
 
-const spec = { version: 'v3.16.0', logFormat: 'json' as const, thanos: { logLevel: 'debug' as const, minTime: '-1w', readyTimeout: '2m', getConfigInterval: '5s', getConfigTimeout: '10s' } };
+type Spec = Parameters<typeof testPrometheus>[0];
+const spec: Spec = { version: 'v3.16.0', logFormat: 'json', thanos: { logLevel: 'debug', minTime: '-1w', readyTimeout: '2m', getConfigInterval: '5s', getConfigTimeout: '10s' } };
 
-/** The args promop renders for the sidecar of `monitoring/main`. */
-function renderedSidecarArgs(): string[] {
-  const built = buildStatefulSets(testPrometheus(spec), { ...testOutput(), version: versionOf(spec) });
+/** The args promop renders for the sidecar of `monitoring/main` with `prometheusSpec`. */
+function renderedSidecarArgs(prometheusSpec: Spec = spec): string[] {
+  const built = buildStatefulSets(testPrometheus(prometheusSpec), { ...testOutput(), version: versionOf(prometheusSpec) });
   if (!built.ok) throw new Error(JSON.stringify(built.problems));
   const sidecar = built.value[0]!.spec!.template.spec!.containers.find((container) => container.name === 'thanos-sidecar');
   return sidecar!.args!;
@@ -37,22 +38,31 @@ function onLoopback(args: string[], where: { prometheusUrl: string; grpcPort: nu
 
 interface QueryResult { data: { result: { metric: Record<string, string>; value: [number, string] }[] } }
 
-describe('the thanos-sidecar container promop renders, run beside a real Prometheus', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'promop-thanos-'));
-  const configFile = join(dir, 'prometheus.yaml');
-  let prometheus: PrometheusProcess;
-  const stops: (() => Promise<void>)[] = [];
-  let sidecarHttp: number;
-  let queryHttp: number;
+/** A Prometheus scraping itself, the rendered sidecar beside it and a thanos query reading the sidecar. */
+interface Stack {
+  prometheus: PrometheusProcess;
+  queryHttp: number;
+  stop(): Promise<void>;
+}
 
-  beforeAll(async () => {
+/**
+ * Starts the three on loopback ports. `sidecarArgs` are the rendered args; `queryTls` are thanos query's gRPC client
+ * flags when the sidecar serves TLS.
+ */
+async function startStack(dir: string, sidecarArgs: string[], queryTls: string[] = []): Promise<Stack> {
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const one of stops.reverse()) await one();
+  };
+  try {
+    const configFile = join(dir, 'prometheus.yaml');
     // The sidecar refuses a Prometheus without external labels; promop's configs always have them.
     const config = (target: string) => [
       'global:', '  scrape_interval: 1s', '  external_labels:', '    prometheus: monitoring/main', '    prometheus_replica: prometheus-main-0',
       'scrape_configs:', '- job_name: prometheus', '  static_configs:', `  - targets: ['${target}']`, '',
     ].join('\n');
     writeFileSync(configFile, config('127.0.0.1:1'));
-    prometheus = await startPrometheus(configFile);
+    const prometheus = await startPrometheus(configFile);
     stops.push(() => prometheus.stop());
     // Scrape itself, once its port is known.
     writeFileSync(configFile, config(new URL(prometheus.url).host));
@@ -61,20 +71,46 @@ describe('the thanos-sidecar container promop renders, run beside a real Prometh
     const httpClientFile = join(dir, 'prometheus.http-client-file.yaml');
     writeFileSync(httpClientFile, THANOS_HTTP_CLIENT_CONFIG);
     const grpcPort = await freePort();
-    sidecarHttp = await freePort();
-    const sidecarArgs = onLoopback(renderedSidecarArgs(), { prometheusUrl: `${prometheus.url}/`, grpcPort, httpPort: sidecarHttp, httpClientFile });
-    const sidecar = startProcess('thanos-sidecar', toolPath('thanos'), sidecarArgs, join(dir, 'sidecar.log'));
+    const sidecarHttp = await freePort();
+    const args = onLoopback(sidecarArgs, { prometheusUrl: `${prometheus.url}/`, grpcPort, httpPort: sidecarHttp, httpClientFile });
+    const sidecar = startProcess('thanos-sidecar', toolPath('thanos'), args, join(dir, 'sidecar.log'));
     stops.push((await startUntilReady(sidecar, `http://127.0.0.1:${sidecarHttp}/-/ready`, join(dir, 'sidecar'))).stop);
 
-    queryHttp = await freePort();
+    const queryHttp = await freePort();
     const query = startProcess('thanos-query', toolPath('thanos'), [
-      'query', `--http-address=127.0.0.1:${queryHttp}`, `--grpc-address=127.0.0.1:${await freePort()}`, `--endpoint=127.0.0.1:${grpcPort}`,
+      'query', `--http-address=127.0.0.1:${queryHttp}`, `--grpc-address=127.0.0.1:${await freePort()}`, `--endpoint=127.0.0.1:${grpcPort}`, ...queryTls,
     ], join(dir, 'query.log'));
     stops.push((await startUntilReady(query, `http://127.0.0.1:${queryHttp}/-/ready`, join(dir, 'query'))).stop);
+    return { prometheus, queryHttp, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** `up{job="prometheus"}` through thanos query, once it has an answer (or after 30 s). */
+function queriedUp(stack: Stack): Promise<QueryResult> {
+  return eventually(
+    async () => (await (await fetch(`http://127.0.0.1:${stack.queryHttp}/api/v1/query?query=${encodeURIComponent('up{job="prometheus"}')}`)).json()) as QueryResult,
+    (body) => body.data.result.length > 0,
+    30_000, 500,
+  );
+}
+
+/** The series thanos query should answer: the self-scrape, with the external labels the sidecar adds. */
+const expectedUp = (stack: Stack) => [
+  { __name__: 'up', instance: new URL(stack.prometheus.url).host, job: 'prometheus', prometheus: 'monitoring/main', prometheus_replica: 'prometheus-main-0' },
+];
+
+describe('the thanos-sidecar container promop renders, run beside a real Prometheus', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack(mkdtempSync(join(tmpdir(), 'promop-thanos-')), renderedSidecarArgs());
   }, 60_000);
 
   afterAll(async () => {
-    for (const stop of stops.reverse()) await stop();
+    await stack?.stop();
   });
 
   it('is started with exactly the flags promop renders, which Thanos accepts', () => {
@@ -87,14 +123,48 @@ describe('the thanos-sidecar container promop renders, run beside a real Prometh
   });
 
   it('becomes ready and serves the Prometheus\' series, with its external labels, through thanos query', async () => {
-    const answer = await eventually(
-      async () => (await (await fetch(`http://127.0.0.1:${queryHttp}/api/v1/query?query=${encodeURIComponent('up{job="prometheus"}')}`)).json()) as QueryResult,
-      (body) => body.data.result.length > 0,
-      30_000, 500,
-    );
-    expect(answer.data.result.map((series) => series.metric)).toEqual([
-      { __name__: 'up', instance: new URL(prometheus.url).host, job: 'prometheus', prometheus: 'monitoring/main', prometheus_replica: 'prometheus-main-0' },
-    ]);
+    const answer = await queriedUp(stack);
+    expect(answer.data.result.map((series) => series.metric)).toEqual(expectedUp(stack));
     expect(answer.data.result[0]!.value[1]).toBe('1');
+  });
+});
+
+describe('a sidecar serving its StoreAPI over TLS (grpcServerTlsConfig files, minimum version, ciphers, curves)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'promop-thanos-tls-'));
+  const pki = createPki(dir);
+  const tlsSpec: Spec = {
+    version: 'v3.16.0',
+    thanos: {
+      grpcServerTlsConfig: {
+        certFile: pki.servingCert, keyFile: pki.servingKey, caFile: pki.caCert, minVersion: 'TLS12',
+        cipherSuites: ['TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'], curves: ['CurveP256', 'X25519'],
+      },
+    },
+  };
+  let stack: Stack;
+
+  beforeAll(async () => {
+    // thanos query presents the admin client certificate, which the sidecar verifies against caFile.
+    stack = await startStack(dir, renderedSidecarArgs(tlsSpec), [
+      '--grpc-client-tls-secure', `--grpc-client-tls-ca=${pki.caCert}`, `--grpc-client-tls-cert=${pki.adminCert}`,
+      `--grpc-client-tls-key=${pki.adminKey}`, '--grpc-client-server-name=localhost',
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('is started with the TLS flags promop renders for Thanos 0.42, one per curve (Thanos refuses a list)', () => {
+    expect(renderedSidecarArgs(tlsSpec).slice(4, 11)).toEqual([
+      `--grpc-server-tls-cert=${pki.servingCert}`, `--grpc-server-tls-key=${pki.servingKey}`, `--grpc-server-tls-client-ca=${pki.caCert}`,
+      '--grpc-server-tls-min-version=1.2', '--grpc-server-tls-ciphers=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
+      '--grpc-server-tls-curves=CurveP256', '--grpc-server-tls-curves=X25519',
+    ]);
+  });
+
+  it('answers a thanos query that verifies it and presents a client certificate', async () => {
+    const answer = await queriedUp(stack);
+    expect(answer.data.result.map((series) => series.metric)).toEqual(expectedUp(stack));
   });
 });

@@ -256,7 +256,8 @@ export interface ThanosSidecar {
  * createThanosContainer, in its order of flags: `sidecar`, `--prometheus.url` (scheme https when the Prometheus
  * serves TLS, localhost:9090 and the cleaned route prefix), the gRPC and HTTP listen addresses (127.0.0.1 with
  * `listenLocal` or `grpcListenLocal`/`httpListenLocal`), the gRPC server TLS files and minimum version (Thanos >=
- * 0.37.0), ciphers and curves (>= 0.42.0), the object storage configuration (a file, or the `OBJSTORE_CONFIG`
+ * 0.37.0), ciphers and curves (>= 0.42.0; one flag per value, where upstream writes one comma-separated flag that
+ * Thanos refuses), the object storage configuration (a file, or the `OBJSTORE_CONFIG`
  * variable from the Secret key, read by the kubelet from the Prometheus' own namespace) with `--tsdb.path` and the
  * data volume, the shipper flags in delayed compaction, tracing likewise (`TRACING_CONFIG`), log level and format
  * (the Prometheus' when unset), `--min-time`, `--prometheus.ready_timeout`, the config timeout and interval
@@ -293,8 +294,12 @@ export function thanosSidecar(
     if (tls.caFile) flags.push({ name: 'grpc-server-tls-client-ca', value: tls.caFile });
     const minVersion = THANOS_TLS_VERSIONS[tls.minVersion ?? ''];
     if (minVersion && thanosAtLeast(version, '0.37.0')) flags.push({ name: 'grpc-server-tls-min-version', value: minVersion });
-    if (tls.cipherSuites?.length && thanosAtLeast(version, '0.42.0')) flags.push({ name: 'grpc-server-tls-ciphers', value: tls.cipherSuites.join(',') });
-    if (tls.curves?.length && thanosAtLeast(version, '0.42.0')) flags.push({ name: 'grpc-server-tls-curves', value: tls.curves.join(',') });
+    // One flag per value: Thanos repeats these flags and refuses a comma-separated list (upstream joins the values
+    // with commas, so more than one makes the sidecar exit at start).
+    if (thanosAtLeast(version, '0.42.0')) {
+      for (const cipher of tls.cipherSuites ?? []) flags.push({ name: 'grpc-server-tls-ciphers', value: cipher });
+      for (const curve of tls.curves ?? []) flags.push({ name: 'grpc-server-tls-curves', value: curve });
+    }
   }
 
   const env: V1EnvVar[] = [];
