@@ -38,6 +38,11 @@ function evaluationBucket(ms: number): number {
   return ms < FAST_EVALUATION_MS ? 0 : 2 ** Math.floor(Math.log2(ms));
 }
 
+/** The reason of the Healthy condition `health` makes (`TargetsUp`, `TargetsDown`, `NoTargets`, `RulesFailing`...). */
+export function healthReason(health: BindingHealth): string {
+  return health.kind === 'targets' ? targetsCondition(health.summary).reason : rulesCondition(health.summary).reason;
+}
+
 /** The class of `health`: equal classes write nothing (see the file comment). */
 export function healthClass(health: BindingHealth): string {
   if (health.kind === 'targets') {

@@ -319,4 +319,27 @@ describe('the health reporter', () => {
     await w.reporter.runOnce();
     expect(w.writes[0]?.status.bindings).toEqual([{ ...accepted(), conditions: [rejected.conditions![0]] }, other]);
   });
+  it('writes nothing, and warns no more, while a monitor\'s targets go down and up every minute; writes once it holds', async () => {
+    const pool = 'serviceMonitor/team-a/api/0';
+    const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [up(pool)] } };
+    const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [monitor('team-a', 'api')] });
+    const round = async (targets: object[]) => {
+      answers['10.0.0.1'] = { targets };
+      w.clock.now += 60_000;
+      await w.reporter.runOnce();
+      const last = w.writes.at(-1);
+      if (last) w.monitors[0] = { ...w.monitors[0]!, status: last.status };
+    };
+    const said = () => w.writes.map((write) => write.status.bindings?.[0]?.conditions?.find((c) => c.type === 'Healthy')?.reason);
+    // Ten minutes of flapping: the first report and three changes are written, then nothing.
+    for (let minute = 0; minute < 10; minute += 1) await round(minute % 2 === 0 ? [up(pool)] : [down(pool, 'EOF')]);
+    expect(said()).toEqual(['TargetsUp', 'TargetsDown', 'TargetsUp', 'TargetsDown']);
+    expect(w.events.map((e) => e.reason)).toEqual(['AllTargetsDown', 'AllTargetsDown']);
+    // The last flip was to down (minute 9); it goes up and stays up: written once up for three minutes, no Warning.
+    for (let minute = 0; minute < 3; minute += 1) await round([up(pool)]);
+    expect(said()).toHaveLength(4);
+    await round([up(pool)]);
+    expect(said()).toEqual(['TargetsUp', 'TargetsDown', 'TargetsUp', 'TargetsDown', 'TargetsUp']);
+    expect(w.events).toHaveLength(2);
+  });
 });

@@ -3,7 +3,8 @@
  * GET /api/v1/rules from one Ready replica of each shard of every Prometheus (and the targets of every
  * PrometheusAgent), sums them per monitor and PrometheusRule (target-health.ts, rule-health.ts), and writes into
  * each object's binding of that Prometheus what changed class (binding-health.ts): at most one status write per
- * object per minute, and none while nothing changes class.
+ * object per minute, none while nothing changes class, and none while a binding's reason keeps flipping
+ * (flap-damper.ts).
  *
  * It reads a replica only once promop verified that it runs the files written for its shard (its Prometheus'
  * `status.configStatus[].loadedReplicas`), so a monitor just added is not reported without targets by a replica
@@ -30,7 +31,8 @@ import { shardCount } from '../reconcile/prometheus-status.ts';
 import type { ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { podCallability, podsOfShard, type PodNetworks } from '../reload/index.ts';
 import { PROMETHEUS_PORT, routePrefix, type PrometheusWorkload, type WorkloadKind } from '../workload/index.ts';
-import { bindingWithHealth, healthAlarm, healthChangesClass, HEALTHY_CONDITION, writtenHealth, type Binding, type BindingHealth } from './binding-health.ts';
+import { bindingWithHealth, healthAlarm, healthChangesClass, healthReason, HEALTHY_CONDITION, writtenHealth, type Binding, type BindingHealth } from './binding-health.ts';
+import { FlapDamper } from './flap-damper.ts';
 import { gatherNoTargetsFacts, type ListObjects } from './no-targets-facts.ts';
 import { noTargetsReason } from './no-targets-reason.ts';
 import { rulesOf, summariseRules, type EvaluatedGroup, type RulesReport } from './rule-health.ts';
@@ -136,6 +138,8 @@ export class HealthReporter {
   readonly #noTargetsSince = new Map<string, number>();
   /** `<object key>|<owner>` → when the reason it has no target was last looked up, and of which generation. */
   readonly #reasonLookedUp = new Map<string, { at: number; generation: number | undefined }>();
+  /** The class each binding showed round after round: one that keeps changing is not written while it does. */
+  readonly #flaps = new FlapDamper();
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> | undefined;
   #stopped = false;
@@ -267,7 +271,10 @@ export class HealthReporter {
           // Not written NoTargets before its reason is known (the look-ups of a round are bounded): one write, not two.
           if (deferred.has(id)) return binding;
           const reported = withNoTargetsReason(healthOf(role, owner, key), binding, reasons, id);
-          if (!reported || !this.#worthWriting(id, binding, reported, now.getTime())) return binding;
+          if (!reported) return binding;
+          // Observed every round, written or not: a flapping binding keeps what it said until its class holds.
+          const settled = this.#flaps.observe(id, healthReason(reported), now.getTime());
+          if (!settled || !this.#worthWriting(id, binding, reported, now.getTime())) return binding;
           if (!healthChangesClass(binding, reported)) return binding;
           changed = true;
           const updated = bindingWithHealth(binding, reported, now);
@@ -291,6 +298,7 @@ export class HealthReporter {
       for (const key of this.#lastWrite.keys()) if (!present.has(key)) this.#lastWrite.delete(key);
       for (const id of this.#noTargetsSince.keys()) if (!present.has(id.slice(0, id.indexOf('|')))) this.#noTargetsSince.delete(id);
       for (const id of this.#reasonLookedUp.keys()) if (!present.has(id.slice(0, id.indexOf('|')))) this.#reasonLookedUp.delete(id);
+      this.#flaps.retain((id) => present.has(id.slice(0, id.indexOf('|'))));
     }
   }
 
