@@ -15,10 +15,11 @@ import { startScenario, type Scenario } from './scenario.ts';
 const CEILING_PER_MINUTE = 400;
 
 /**
- * At most this many requests other than watches in a phase where the API server refuses everything (429 or 500):
+ * At most this many requests other than watches in the phase where the API server answers everything with 429:
  * the requests in flight when the refusals start, then one probe at a time after a pause doubling from 250 ms
  * (kube/api-backpressure.ts). Without that one pace, a burst's binding writes (ten per pass, each owner retrying from
- * 5 ms) sent over a hundred in such a phase.
+ * 5 ms) sent over a hundred in such a phase. A 500 does not close the gate (it may be one request's own trouble),
+ * so the 500 phase has only the per-minute ceiling.
  */
 const CEILING_OF_REFUSED_NON_WATCH_REQUESTS = 25;
 
@@ -76,7 +77,7 @@ describe('chaos 5: the API server answers slowly, 429 or 500, for a while', () =
       figures.push(`${phase.name} for ${Math.round((to - from) / 1000)} s, ${cut} watches cut at the start: ${seen.length} requests (${Math.round(perMinute)}/min; busiest quarter ${busiest}): ${requestMix(seen)}`);
       if (perMinute >= CEILING_PER_MINUTE) process.stdout.write(`chaos 5 over the ceiling:\n  ${figures.join('\n  ')}\n`);
       expect(perMinute).toBeLessThan(CEILING_PER_MINUTE);
-      if (phase.fault.kind === 'status') expect(seen.filter((request) => !request.watch).length).toBeLessThanOrEqual(CEILING_OF_REFUSED_NON_WATCH_REQUESTS);
+      if (phase.fault.kind === 'status' && phase.fault.code === 429) expect(seen.filter((request) => !request.watch).length).toBeLessThanOrEqual(CEILING_OF_REFUSED_NON_WATCH_REQUESTS);
     }
     proxy.setFault({ kind: 'none' });
     const recoveredFrom = Date.now();

@@ -710,6 +710,8 @@ test('team-b\'s monitors that find no target or whose targets fail, and its rule
   ].join('\n---\n'));
   const noTargets = await healthReason('servicemonitor', 'team-b', 'wrong-port', 'NoTargets');
   expect(noTargets.healthy?.status).toBe('False');
+  // The reason names the field and the port the Service lacks (health/no-targets-reason.ts).
+  expect(noTargets.healthy?.message).toMatch(/spec\.endpoints\[0\]\.port: no Service selected by spec\.selector .*has a port named "web"/);
   const down = await healthReason('servicemonitor', 'team-b', 'wrong-path', 'TargetsDown');
   expect(down.binding?.targets).toMatchObject({ active: 1, up: 0, down: 1 });
   expect(down.binding?.targets?.lastError).toMatch(/404/);

@@ -192,7 +192,7 @@ export class Operator {
     const children = new ChildWriter(writes);
     const status = new StatusWriter(writes);
     const events = new EventRecorder(writes);
-    const podTopologyLabels = podTopologyLabelsReader(() => api.getJson<KubernetesVersionInfo>('/version'), this.#log);
+    const podTopologyLabels = podTopologyLabelsReader(() => api.getJson<KubernetesVersionInfo>('/version'));
     const reconciler = (kind: WorkloadKind) => new PrometheusReconciler({
       kind,
       podTopologyLabels,

@@ -22,9 +22,10 @@ describe('the pause', () => {
     expect(retryAfterMs(undefined)).toBeUndefined();
   });
 
-  it('counts 429 and the 5xx of an overloaded or failing server as pushback, not what the request itself got wrong', () => {
-    expect([429, 500, 502, 503, 504].every(isPushbackStatus)).toBe(true);
-    expect([200, 201, 400, 403, 404, 409, 410, 422, 501].some(isPushbackStatus)).toBe(false);
+  it('counts 429 and the 502/503/504 of an overloaded or unavailable server as pushback, not a 500 or what the request got wrong', () => {
+    expect([429, 502, 503, 504].every(isPushbackStatus)).toBe(true);
+    // A 500 may be one request's own (a namespace's admission webhook failing): not a reason to slow every team.
+    expect([200, 201, 400, 403, 404, 409, 410, 422, 500, 501].some(isPushbackStatus)).toBe(false);
   });
 });
 
@@ -89,7 +90,7 @@ describe('ApiBackpressure', () => {
 
   it('a caller whose signal aborts while it waits stops waiting with the abort', async () => {
     const gate = new ApiBackpressure({ now: () => 0 });
-    (await gate.admit()).done({ kind: 'pushback', cause: '500' });
+    (await gate.admit()).done({ kind: 'pushback', cause: '503' });
     const controller = new AbortController();
     const waiting = gate.admit(controller.signal);
     controller.abort(new Error('the reconcile was cancelled'));
@@ -101,12 +102,19 @@ describe('RawApi with ApiBackpressure against a server answering 429', () => {
   let server: Server;
   let refusing = true;
   let requests = 0;
+  /** A namespace whose every write the server answers 500 (its admission webhook is broken). */
+  const BROKEN_NAMESPACE = '/namespaces/broken-team/';
   let kc: KubeConfig;
 
   beforeAll(async () => {
     server = createServer((request, response) => {
       requests += 1;
       request.resume();
+      if (request.url?.includes(BROKEN_NAMESPACE)) {
+        response.writeHead(500, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ kind: 'Status', code: 500, reason: 'InternalError', message: 'Internal error occurred: failed calling webhook' }));
+        return;
+      }
       if (refusing) {
         response.writeHead(429, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'slow down' }));
@@ -166,5 +174,31 @@ describe('RawApi with ApiBackpressure against a server answering 429', () => {
     expect(paced.whileRefused).toBeLessThanOrEqual(20 + 4);
     // Recovery: the next probe (at most the longest pause so far) opens the gate and every loop's write goes.
     expect(paced.recoveredMs).toBeLessThan(2 * LONGEST_PAUSE_MS);
+  }, 30_000);
+
+  it('does not slow one team\'s writes because another team\'s all fail with 500 (a broken webhook of its namespace)', async () => {
+    refusing = false;
+    const gate = new ApiBackpressure();
+    const api = new RawApi(kc, { backpressure: gate });
+    let stop = false;
+    const failing = Promise.all(Array.from({ length: 4 }, async (_, index) => {
+      while (!stop) {
+        await api.patch(`/api/v1${BROKEN_NAMESPACE}configmaps/c${index}`, {}, 'application/merge-patch+json').catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }));
+    const latencies: number[] = [];
+    for (let write = 0; write < 20; write += 1) {
+      const started = Date.now();
+      await api.patch('/api/v1/namespaces/healthy-team/configmaps/c', {}, 'application/merge-patch+json');
+      latencies.push(Date.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    stop = true;
+    await failing;
+    api.close();
+    expect(gate.closed).toBe(false);
+    // Without the 500 exclusion the healthy team's writes waited behind pauses of up to seconds.
+    expect(Math.max(...latencies)).toBeLessThan(FIRST_PAUSE_MS);
   }, 30_000);
 });

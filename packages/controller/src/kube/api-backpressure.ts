@@ -1,6 +1,6 @@
 /**
- * One pace for every request promop sends while the API server pushes back (429 Too Many Requests, a 5xx, or no
- * connection at all).
+ * One pace for every request promop sends while the API server pushes back (429 Too Many Requests, 502/503/504, or
+ * no connection at all).
  *
  * Each of promop's loops backs off on its own: a key of the work queue from 5 ms doubling, each binding owner's
  * writes, each watch. That bounds every loop, not their sum: when a burst of changes meets an API server that
@@ -15,8 +15,11 @@
  * request goes. Watches are not paced here: each has its own backoff and a watch must not wait behind writes. Nor is
  * the leader's Lease (run-command.ts gives it a RawApi of its own): one renewal per retry period is its liveness.
  *
- * One object whose every write fails with a 500 (a broken admission webhook for its namespace) closes the gate for
- * {@link FIRST_PAUSE_MS} each time its key is retried; the work queue's per-key backoff makes that rarer and rarer.
+ * A 500 does not close the gate: the API server answers it for one request's own trouble as well as for its own
+ * (an admission webhook of one namespace failing, a conversion webhook of one kind), and one team's object must not
+ * slow every other team's writes to one every few seconds. Those requests are retried by their own loops' backoff.
+ * An overloaded or unavailable API server answers 429 (API Priority and Fairness, with Retry-After), 503 or 504, or
+ * takes no connection.
  */
 
 /** The first pause after the API server pushed back. */
@@ -46,9 +49,9 @@ export interface BackpressureListener {
   reopened?(failedProbes: number): void;
 }
 
-/** The HTTP statuses that say "the server cannot serve this now" rather than "this request is wrong". */
+/** The HTTP statuses that say "the server cannot serve anything now" rather than "this request failed". */
 export function isPushbackStatus(status: number): boolean {
-  return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
+  return status === 429 || status === 502 || status === 503 || status === 504;
 }
 
 /** Retry-After in ms from its header (seconds; an HTTP date is not sent by the API server and is ignored). */

@@ -4,7 +4,6 @@
  * Topology sharding then reads a target's zone from its pod instead of its node (no node metadata needed in the
  * ServiceMonitor and PodMonitor jobs); prometheus-operator decides the same way, by the API server's version.
  */
-import type { Logger } from 'pino';
 import { describeError } from './api-error.ts';
 
 /** First Kubernetes release that labels pods with their zone by default. */
@@ -36,16 +35,16 @@ export function labelsPodsWithZone(info: KubernetesVersionInfo): boolean {
 /**
  * A reader of the answer, asked once and kept: the API server's version does not change under a running operator
  * (an upgrade restarts nothing here, but a later answer would only move zones from node to pod labels, which both
- * carry). A failed request is not kept, so the next reconcile asks again; meanwhile node labels are assumed, which
- * every Kubernetes version has.
+ * carry). A failed request is not kept and rejects: the reconcile of a topology-sharded Prometheus then fails and is
+ * retried with backoff, rather than rendering the other form of its config (and rewriting and reloading it twice)
+ * while the API server cannot say which one this cluster needs.
  */
-export function podTopologyLabelsReader(getVersion: () => Promise<KubernetesVersionInfo>, log: Logger): () => Promise<boolean> {
+export function podTopologyLabelsReader(getVersion: () => Promise<KubernetesVersionInfo>): () => Promise<boolean> {
   let answer: Promise<boolean> | undefined;
   return () => {
     answer ??= getVersion().then(labelsPodsWithZone, (error: unknown) => {
       answer = undefined;
-      log.warn({ err: describeError(error) }, 'could not read the Kubernetes version; topology sharding reads zones from node labels until it can');
-      return false;
+      throw new Error(`could not read the Kubernetes version, which decides where topology sharding reads zones: ${describeError(error)}`);
     });
     return answer;
   };

@@ -41,14 +41,6 @@ export interface DroppedTargets {
   droppedTargetCounts?: Record<string, number>;
 }
 
-/** GET /api/v1/targets?state=dropped&scrapePool=… (the fields promop reads: health/no-targets-facts.ts). */
-export interface DroppedTargets {
-  /** Every dropped target of the pool, with the labels discovery gave it (Prometheus may keep fewer than it counts). */
-  droppedTargets: { scrapePool?: string; discoveredLabels?: Record<string, string> }[];
-  /** By scrape pool, how many targets relabeling dropped (Prometheus 2.47 and later). */
-  droppedTargetCounts?: Record<string, number>;
-}
-
 /** GET /api/v1/status/buildinfo. */
 export interface BuildInfo {
   version: string;
