@@ -97,6 +97,23 @@ function world(options: { shards?: number; pods: V1Pod[]; answers: Record<string
 const up = (pool: string) => ({ scrapePool: pool, health: 'up', lastError: '' });
 const down = (pool: string, lastError: string) => ({ scrapePool: pool, health: 'down', lastError });
 
+/**
+ * One monitor team-a/api read from one pod, and a round a minute: `round(targets)` makes the pod answer `targets`,
+ * runs the reporter a minute later, and puts what it wrote into the cache as the API server would.
+ */
+function minuteRounds(): { w: World; round: (targets: object[]) => Promise<void> } {
+  const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [up('serviceMonitor/team-a/api/0')] } };
+  const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [monitor('team-a', 'api')] });
+  const round = async (targets: object[]) => {
+    answers['10.0.0.1'] = { targets };
+    w.clock.now += 60_000;
+    await w.reporter.runOnce();
+    const last = w.writes.at(-1);
+    if (last) w.monitors[0] = { ...w.monitors[0]!, status: last.status };
+  };
+  return { w, round };
+}
+
 describe('the health reporter', () => {
   it('writes each monitor its own targets, summed over the shards', async () => {
     const w = world({
@@ -158,15 +175,7 @@ describe('the health reporter', () => {
   });
 
   it('warns once, on the team\'s object, when a monitor\'s targets all go down or it finds none; not while it stays so, nor on recovery', async () => {
-    const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [up('serviceMonitor/team-a/api/0')] } };
-    const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [monitor('team-a', 'api')] });
-    const round = async (targets: object[]) => {
-      answers['10.0.0.1'] = { targets };
-      w.clock.now += 60_000;
-      await w.reporter.runOnce();
-      const last = w.writes.at(-1);
-      if (last) w.monitors[0] = { ...w.monitors[0]!, status: last.status };
-    };
+    const { w, round } = minuteRounds();
     await round([up('serviceMonitor/team-a/api/0')]);
     await round([down('serviceMonitor/team-a/api/0', 'Get "http://10.1.1.1:80/m?token=s3cret": EOF')]);
     await round([down('serviceMonitor/team-a/api/0', 'Get "http://10.1.1.1:80/m?token=s3cret": EOF'), down('serviceMonitor/team-a/api/0', 'EOF')]);
@@ -321,15 +330,7 @@ describe('the health reporter', () => {
   });
   it('writes nothing, and warns no more, while a monitor\'s targets go down and up every minute; writes once it holds', async () => {
     const pool = 'serviceMonitor/team-a/api/0';
-    const answers: Record<string, { targets: object[] }> = { '10.0.0.1': { targets: [up(pool)] } };
-    const w = world({ pods: [pod('p-0', '10.0.0.1', 0)], answers, monitors: [monitor('team-a', 'api')] });
-    const round = async (targets: object[]) => {
-      answers['10.0.0.1'] = { targets };
-      w.clock.now += 60_000;
-      await w.reporter.runOnce();
-      const last = w.writes.at(-1);
-      if (last) w.monitors[0] = { ...w.monitors[0]!, status: last.status };
-    };
+    const { w, round } = minuteRounds();
     const said = () => w.writes.map((write) => write.status.bindings?.[0]?.conditions?.find((c) => c.type === 'Healthy')?.reason);
     // Ten minutes of flapping: the first report and three changes are written, then nothing.
     for (let minute = 0; minute < 10; minute += 1) await round(minute % 2 === 0 ? [up(pool)] : [down(pool, 'EOF')]);
