@@ -26,9 +26,8 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS } from '@promop/crds';
 import { PrometheusPodsFixture, REPO_ROOT, SHARED_KUBECONFIG_ENV, createClientCert, kubeconfigYaml, startTestEnv, untilServed } from '@promop/testkit';
-import { Operator } from '../packages/controller/src/operator.ts';
-import { OPERATOR_CLUSTER_ROLE_RULES } from '../packages/controller/src/rbac/index.ts';
-import { shardSelectorLabels } from '../packages/controller/src/workload/index.ts';
+import { Operator, OPERATOR_CLUSTER_ROLE_RULES } from '@promop/controller';
+import { shardSelectorLabels } from '@promop/controller/workload';
 import { sleep } from './side-by-side/api-client.ts';
 import { countWrites, writeWritesOnlyAuditPolicy, type WriteCount } from './side-by-side/audit-log.ts';
 

@@ -28,7 +28,7 @@ import { documentedReason } from './documented-differences.ts';
 import { generatedCases } from './generated-cases.ts';
 import { HAND_WRITTEN_CASES } from './hand-written-cases.ts';
 import { PLANTED_CONFIG_MAP_DATA, PLANTED_DATA, PLANTED_SECRET_NAMES } from './planted-objects.ts';
-import { labelsPodsWithZone, type KubernetesVersionInfo } from '../../packages/controller/src/kube/pod-topology-labels.ts';
+import { labelsPodsWithZone, type KubernetesVersionInfo } from '@promop/controller/kube';
 
 const GROUP = 'monitoring.coreos.com';
 const PLURALS: Record<string, string> = { ServiceMonitor: 'servicemonitors', PodMonitor: 'podmonitors', Probe: 'probes', ScrapeConfig: 'scrapeconfigs', Prometheus: 'prometheuses' };

@@ -22,8 +22,7 @@ import type { V1Container, V1Secret, V1Service, V1StatefulSet } from '@kubernete
 import { parsePrometheusVersion } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import { startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
-import { buildGoverningService, buildStatefulSets } from '../../packages/controller/src/workload/index.ts';
-import { buildThanosHttpClientSecret, usesHttpClientFile } from '../../packages/controller/src/workload/thanos-sidecar.ts';
+import { buildGoverningService, buildStatefulSets, buildThanosHttpClientSecret, usesHttpClientFile } from '@promop/controller/workload';
 import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
 import { kubectl, prometheusOperator } from '../side-by-side/operators.ts';
 

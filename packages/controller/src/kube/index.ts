@@ -21,3 +21,4 @@ export { LeaderElector, apiLeaseClient, leaderIdentity, DEFAULT_LEASE_DURATION_M
 export { NotLeaderError, writeGatedAccess } from './write-gate.ts';
 export { Kubeconfig, KubeconfigError, loadKubeconfig, type KubeconfigOptions } from './kubeconfig.ts';
 export { crdAction, ensureCrds, type CrdAction, type CrdOutcome, type EnsureCrdsOptions } from './crd-installer.ts';
+export { labelsPodsWithZone, podTopologyLabelsReader, type KubernetesVersionInfo } from './pod-topology-labels.ts';

@@ -14,6 +14,7 @@ export {
 } from './web-config.ts';
 export { buildRuleConfigMaps } from './rule-configmaps.ts';
 export { buildGoverningService, GOVERNING_SERVICE_NAME } from './governing-service.ts';
+export { buildThanosHttpClientSecret, usesHttpClientFile } from './thanos-sidecar.ts';
 export { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
 export { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
 export {
