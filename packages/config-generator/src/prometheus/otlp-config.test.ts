@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Prometheus, PrometheusAgent } from '@promop/crds';
 import { runPromtool } from '@promop/testkit';
+import { refusedProblems, topLevelSection } from '../test-support/config-sections.ts';
 import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput } from '../model.ts';
 import { expectGoldenFile } from '../test-support/golden-file.ts';
@@ -36,15 +37,12 @@ function render(spec: Record<string, unknown>): GeneratorOutput {
 }
 
 function problems(spec: Record<string, unknown>): string[] {
-  const output = generate(input(prometheus(spec)));
-  expect(output.ok).toBe(false);
-  expect(output.configs).toEqual([]);
-  return output.prometheusProblems.map(({ path, message }) => `${path}: ${message}`);
+  return refusedProblems(generate(input(prometheus(spec))));
 }
 
 /** The `otlp` section of a configuration, as text (from its key to the next top-level key). */
 function otlpSection(config: string): string {
-  return /^otlp:\n(?:[ -].*\n)*/m.exec(config)?.[0] ?? '';
+  return topLevelSection(config, 'otlp');
 }
 
 const EVERY_FIELD = {

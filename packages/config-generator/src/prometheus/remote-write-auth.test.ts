@@ -7,6 +7,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Prometheus } from '@promop/crds';
+import { refusedProblems, topLevelSection } from '../test-support/config-sections.ts';
 import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput, KeyValueSource } from '../model.ts';
 import { expectGoldenFile } from '../test-support/golden-file.ts';
@@ -46,10 +47,7 @@ function render(spec: Record<string, unknown>): GeneratorOutput {
 }
 
 function problems(spec: Record<string, unknown>): string[] {
-  const output = generate(input(spec));
-  expect(output.ok).toBe(false);
-  expect(output.configs).toEqual([]);
-  return output.prometheusProblems.map(({ path, message }) => `${path}: ${message}`);
+  return refusedProblems(generate(input(spec)));
 }
 
 /** One remote write endpoint with `fields`, on the Prometheus `version` (default: the newest). */
@@ -59,7 +57,7 @@ function endpoint(fields: Record<string, unknown>, version?: string): Record<str
 
 /** The remote_write section of a configuration, as text. */
 function remoteWriteSection(config: string): string {
-  return /^remote_write:\n(?:[ -].*\n)*/m.exec(config)?.[0] ?? '';
+  return topLevelSection(config, 'remote_write');
 }
 
 const oauth = { clientId: CLIENT_ID, tenantId: 'contoso.onmicrosoft.com', clientSecret: { name: 'azure', key: 'client-secret' } };

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Prometheus, PrometheusAgent } from '@promop/crds';
 import { runPromtool } from '@promop/testkit';
+import { refusedProblems, topLevelSection } from '../test-support/config-sections.ts';
 import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput } from '../model.ts';
 import { expectGoldenFile } from '../test-support/golden-file.ts';
@@ -43,15 +44,12 @@ function render(workload: Prometheus | PrometheusAgent): GeneratorOutput {
 }
 
 function problems(spec: Record<string, unknown>): string[] {
-  const output = generate(input(prometheus(spec)));
-  expect(output.ok).toBe(false);
-  expect(output.configs).toEqual([]);
-  return output.prometheusProblems.map(({ path, message }) => `${path}: ${message}`);
+  return refusedProblems(generate(input(prometheus(spec))));
 }
 
 /** The `storage` section of a configuration, as text. */
 function storageSection(config: string): string {
-  return /^storage:\n(?:[ -].*\n)*/m.exec(config)?.[0] ?? '';
+  return topLevelSection(config, 'storage');
 }
 
 describe('spec.tsdb of a Prometheus', () => {

@@ -11,6 +11,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PodMonitor, Probe, Prometheus, ScrapeConfig, ServiceMonitor } from '@promop/crds';
+import { refusedProblems } from '../test-support/config-sections.ts';
 import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput } from '../model.ts';
 import { expectGoldenFile } from '../test-support/golden-file.ts';
@@ -52,10 +53,7 @@ function render(spec: Record<string, unknown>, options: Partial<GeneratorInput> 
 }
 
 function problems(spec: Record<string, unknown>): string[] {
-  const output = generate(input(spec));
-  expect(output.ok).toBe(false);
-  expect(output.configs).toEqual([]);
-  return output.prometheusProblems.map(({ path, message }) => `${path}: ${message}`);
+  return refusedProblems(generate(input(spec)));
 }
 
 /** The relabel_configs of the job named `job` in `config`, as text. */

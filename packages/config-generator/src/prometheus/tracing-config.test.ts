@@ -7,6 +7,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Prometheus, PrometheusAgent } from '@promop/crds';
+import { refusedProblems, topLevelSection } from '../test-support/config-sections.ts';
 import { generate } from '../generate.ts';
 import type { GeneratorInput, GeneratorOutput, KeyValueSource } from '../model.ts';
 import { expectGoldenFile } from '../test-support/golden-file.ts';
@@ -46,15 +47,12 @@ function render(spec: Record<string, unknown>): GeneratorOutput {
 }
 
 function problems(spec: Record<string, unknown>): string[] {
-  const output = generate(input(prometheus(spec)));
-  expect(output.ok).toBe(false);
-  expect(output.configs).toEqual([]);
-  return output.prometheusProblems.map(({ path, message }) => `${path}: ${message}`);
+  return refusedProblems(generate(input(prometheus(spec))));
 }
 
 /** The `tracing` section of a configuration, as text. */
 function tracingSection(config: string): string {
-  return /^tracing:\n(?:[ -].*\n)*/m.exec(config)?.[0] ?? '';
+  return topLevelSection(config, 'tracing');
 }
 
 describe('spec.tracingConfig', () => {
