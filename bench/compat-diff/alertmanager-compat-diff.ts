@@ -18,13 +18,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { execFileSync } from 'node:child_process';
 import { load } from 'js-yaml';
 import { generateAlertmanagerConfiguration, type KeyValueSource } from '@promop/config-generator';
 import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
 import { startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
 import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
-import { kubectl, prometheusOperator } from '../side-by-side/operators.ts';
+import { prometheusOperator } from '../side-by-side/operators.ts';
+import { installCrds } from './install-crds.ts';
 import {
   ALERTMANAGER_CASES, ALERTMANAGER_NAME, CASE_NAMESPACES, RECEIVER_SECRET_DATA, RECEIVER_SECRET_NAME, baseAlertmanagerSpec, type AlertmanagerCase,
 } from './alertmanager-cases.ts';
@@ -126,8 +126,7 @@ async function main(): Promise<void> {
   let running: ManagedProcess | undefined;
   const results: CaseResult[] = [];
   try {
-    execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'apply', '--server-side', '-f', operator.crdDirectory()], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'wait', '--for=condition=Established', 'crd', '--all', '--timeout=120s'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    installCrds(env, operator.crdDirectory());
     const created = cases.map((spec, index): CreatedCase => {
       const namespace = `am${index}-${spec.name}`;
       return { spec, namespace, namespaces: [namespace, ...(spec.extraNamespaces ?? []).map((suffix) => `${namespace}-${suffix}`)], refusedByApiServer: [] };

@@ -12,7 +12,6 @@
  * generator renders the same case. The two are normalised (config-diff.ts: only what docs/compatibility.md lists as
  * different by design) and compared. Exit status 1 when a difference is found.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,9 +21,10 @@ import { generate, type GeneratorOutput, type KeyValueSource } from '@promop/con
 import type { PodMonitor, Probe, Prometheus, ScrapeConfig, ServiceMonitor } from '@promop/crds';
 import { startTestEnv, type TestEnv, startProcess, stopProcess, type ManagedProcess, REPO_ROOT, diffConfigs, normalisePrometheusOperatorConfig, parsePromopConfig, type ConfigDifference } from '@promop/testkit';
 import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
-import { kubectl, prometheusOperator } from '../side-by-side/operators.ts';
+import { prometheusOperator } from '../side-by-side/operators.ts';
 import { basePrometheusSpec, type CaseObject, type CompatCase } from './case.ts';
 import { documentedReason } from './documented-differences.ts';
+import { installCrds } from './install-crds.ts';
 import { generatedCases } from './generated-cases.ts';
 import { HAND_WRITTEN_CASES } from './hand-written-cases.ts';
 import { PLANTED_CONFIG_MAP_DATA, PLANTED_DATA, PLANTED_SECRET_NAMES } from './planted-objects.ts';
@@ -158,11 +158,6 @@ async function createCases(env: TestEnv, api: BenchApi, cases: readonly CompatCa
     }
   });
   return created;
-}
-
-function installCrds(env: TestEnv, directory: string): void {
-  execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'apply', '--server-side', '--force-conflicts', '-f', directory], { stdio: ['ignore', 'ignore', 'inherit'] });
-  execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'wait', '--for=condition=Established', 'crd', '--all', '--timeout=120s'], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 type DryRun = { ok: true; object: Record<string, unknown> } | { ok: false; reason: string };

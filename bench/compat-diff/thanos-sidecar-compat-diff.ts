@@ -13,7 +13,6 @@
  * sidecar's volume, the Service's `grpc` port, the HTTP client Secret's data and any pod label about Thanos.
  * Exit status 1 on a difference.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +23,8 @@ import type { Prometheus } from '@promop/crds';
 import { startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
 import { buildGoverningService, buildStatefulSets, buildThanosHttpClientSecret, usesHttpClientFile } from '@promop/controller/workload';
 import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
-import { kubectl, prometheusOperator } from '../side-by-side/operators.ts';
+import { prometheusOperator } from '../side-by-side/operators.ts';
+import { installCrds } from './install-crds.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'p';
@@ -90,8 +90,7 @@ async function main(): Promise<void> {
   let running: ManagedProcess | undefined;
   const results: CaseResult[] = [];
   try {
-    execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'apply', '--server-side', '-f', operator.crdDirectory()], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync(kubectl(), ['--kubeconfig', env.kubeconfigPath, 'wait', '--for=condition=Established', 'crd', '--all', '--timeout=120s'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    installCrds(env, operator.crdDirectory());
     await inParallel(cases, 8, (item) => createCase(api, item));
     const logDir = mkdtempSync(join(tmpdir(), 'thanos-compat-diff-'));
     running = operator.start(env.kubeconfigPath, 0, join(logDir, 'prometheus-operator.log'));
