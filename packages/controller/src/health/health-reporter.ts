@@ -272,7 +272,8 @@ export class HealthReporter {
           if (deferred.has(id)) return binding;
           const reported = withNoTargetsReason(healthOf(role, owner, key), binding, reasons, id);
           if (!reported) return binding;
-          // Observed every round, written or not: a flapping binding keeps what it said until its class holds.
+          // Observed every round it is reported, written or not (a deferred one waits for its reason first): a flapping
+          // binding keeps what it said until its reason holds.
           const settled = this.#flaps.observe(id, healthReason(reported), now.getTime());
           if (!settled || !this.#worthWriting(id, binding, reported, now.getTime())) return binding;
           if (!healthChangesClass(binding, reported)) return binding;
