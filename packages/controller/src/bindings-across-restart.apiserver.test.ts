@@ -49,15 +49,7 @@ async function startOperator(): Promise<void> {
 }
 
 /** Waits until `predicate` holds of the bound count, polling every 100 ms (a stop must land in the middle). */
-async function untilBound(predicate: (bound: number) => boolean, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const bound = await boundMonitors();
-    if (predicate(bound)) return bound;
-    if (Date.now() > deadline) throw new Error(`bindings: ${bound} of ${MONITORS} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const untilBound = (predicate: (bound: number) => boolean, timeoutMs: number): Promise<number> => eventually(boundMonitors, predicate, timeoutMs, 100);
 
 beforeAll(async () => {
   env = await startTestEnv();
