@@ -119,15 +119,49 @@ describe('a PrometheusAgent', () => {
     expect(output.prometheusWarnings).toEqual(['spec.remoteWrite: empty, so the agent scrapes its targets but sends the samples nowhere (an agent keeps no queryable data)']);
   });
 
-  it('in DaemonSet mode is rejected at spec.mode, since promop only deploys StatefulSets', () => {
-    const output = generate(input(agent({ mode: 'DaemonSet', podMonitorSelector: {}, podMonitorNamespaceSelector: {}, remoteWrite: REMOTE_WRITE })));
+  it('in DaemonSet mode scrapes its node\'s pods only: PodMonitor jobs with a spec.nodeName field selector and no sharding rules', () => {
+    const output = generate(input(agent({ mode: 'DaemonSet', podMonitorSelector: { matchLabels: labels }, podMonitorNamespaceSelector: {}, remoteWrite: REMOTE_WRITE })));
+    const config = rendered(output);
+    expectGolden('daemonset.yaml', config);
+    expect(config).toContain('field: spec.nodeName=$(NODE_NAME)');
+    expect(config).not.toContain('hashmod');
+    expect(output.scrapeFiles).toEqual([[]]);
+    const roleSelectorMonitor = { ...podMonitor, spec: { ...podMonitor.spec, selectorMechanism: 'RoleSelector' } } as PodMonitor;
+    const roleSelector = rendered(generate({ ...input(agent({ mode: 'DaemonSet', podMonitorSelector: {}, podMonitorNamespaceSelector: {}, remoteWrite: REMOTE_WRITE })), podMonitors: [roleSelectorMonitor] }));
+    // One selector per role, as Prometheus requires: the monitor's labels and the node in one entry.
+    expect(roleSelector).toContain(['    selectors:', '    - role: pod', '      label: app=worker', '      field: spec.nodeName=$(NODE_NAME)'].join('\n'));
+  });
+
+  it('in DaemonSet mode renders no ServiceMonitor, Probe or ScrapeConfig even when selected (as prometheus-operator)', () => {
+    // Stored before the CRD refused these selectors: each is a problem at its path, and nothing is rendered.
+    const output = generate(input(agent({ mode: 'DaemonSet', ...SELECT_TEAM_A, remoteWrite: REMOTE_WRITE })));
+    expect(output.ok).toBe(false);
+    expect(output.prometheusProblems.map((problem) => problem.path)).toEqual([
+      'spec.serviceMonitorSelector', 'spec.serviceMonitorNamespaceSelector', 'spec.probeSelector', 'spec.probeNamespaceSelector',
+      'spec.scrapeConfigSelector', 'spec.scrapeConfigNamespaceSelector',
+    ]);
+    expect(output.verdicts.filter((verdict) => verdict.selected).map((verdict) => verdict.resource.kind).sort()).toEqual(['PodMonitor', 'PrometheusAgent']);
+  });
+
+  it('in DaemonSet mode refuses each per-workload field at its path, as prometheus-operator\'s CEL rules do', () => {
+    const output = generate(input(agent({
+      mode: 'DaemonSet', podMonitorSelector: {}, remoteWrite: REMOTE_WRITE, replicas: 2, shards: 2, storage: { emptyDir: {} },
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' }, shardingStrategy: { mode: 'Classic' },
+      additionalScrapeConfigs: { name: 'extra', key: 'jobs.yaml' },
+    })));
     expect(output.ok).toBe(false);
     expect(output.configs).toEqual([]);
-    expect(output.prometheusProblems).toEqual([{
-      path: 'spec.mode',
-      message: '"DaemonSet" is not implemented by promop, which deploys a PrometheusAgent as a StatefulSet only; remove spec.mode or set it to StatefulSet',
-    }]);
-    expect(rendered(generate(input(agent({ mode: 'StatefulSet', podMonitorSelector: {}, podMonitorNamespaceSelector: {}, remoteWrite: REMOTE_WRITE }))))).toContain('job_name: podMonitor/team-a/workers/0');
+    expect(output.prometheusProblems).toEqual(expect.arrayContaining([
+      { path: 'spec.replicas', message: 'cannot be set with spec.mode DaemonSet: a DaemonSet runs one pod per node' },
+      { path: 'spec.storage', message: 'cannot be set with spec.mode DaemonSet: a DaemonSet has no volume claim per pod' },
+      { path: 'spec.shards', message: 'cannot be set with spec.mode DaemonSet: a DaemonSet agent scrapes its own node and is not sharded' },
+    ]));
+    expect(output.prometheusProblems.map((problem) => problem.path)).toEqual(expect.arrayContaining([
+      'spec.persistentVolumeClaimRetentionPolicy', 'spec.shardingStrategy', 'spec.additionalScrapeConfigs',
+    ]));
+    // shards: 1 is allowed, as upstream's rule refuses only shards > 1; the same fields are fine in StatefulSet mode.
+    expect(generate(input(agent({ mode: 'DaemonSet', shards: 1, podMonitorSelector: {}, remoteWrite: REMOTE_WRITE }))).prometheusProblems).toEqual([]);
+    expect(rendered(generate(input(agent({ mode: 'StatefulSet', replicas: 2, podMonitorSelector: {}, podMonitorNamespaceSelector: {}, remoteWrite: REMOTE_WRITE }))))).toContain('job_name: podMonitor/team-a/workers/0');
   });
 
   it('with an invalid selector is rejected at its path, and the monitors it would pick say the agent selects none', () => {
@@ -143,7 +177,7 @@ describe('every golden agent prometheus.yaml', () => {
   const goldens = () => readdirSync(GOLDEN_DIR).filter((file) => file.endsWith('.yaml')).sort().map((file) => join(GOLDEN_DIR, file));
 
   it('passes the real promtool check config --agent', async () => {
-    expect(goldens().length).toBe(3);
+    expect(goldens().length).toBe(4);
     const result = await runPromtool(['check', 'config', '--agent', '--syntax-only', ...goldens()]);
     expect({ code: result.code, output: result.code === 0 ? '' : result.stdout + result.stderr }).toEqual({ code: 0, output: '' });
   });

@@ -18,7 +18,7 @@ import { supports } from './http-client/index.ts';
 import { nameValidationSchemeFor } from './values/prometheus-names.ts';
 import { DEFAULT_PROMETHEUS_VERSION, invalidVersionProblem, isAtLeast, parsePrometheusVersion, type PrometheusVersion } from './prometheus-version.ts';
 import { buildAdditionalScrapeConfigs } from './prometheus/additional-scrape-configs.ts';
-import { agentModeProblems, agentModeWarnings, isAgent } from './prometheus/agent-mode.ts';
+import { agentModeProblems, agentModeWarnings, isAgent, isDaemonSetAgent } from './prometheus/agent-mode.ts';
 import { buildApiServerSdKeys } from './prometheus/api-server-config.ts';
 import { buildAlertingConfig, type EndpointsRole } from './prometheus/alerting-config.ts';
 import { enforcementExclusion, type EnforcementExclusion } from './prometheus/enforcement-exclusions.ts';
@@ -82,6 +82,8 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const apiServerSdKeys = buildApiServerSdKeys(spec.apiserverConfig, context);
   const scrapeContext = buildScrapeContext(prometheus, spec, version, secrets, isExcluded, shards, context);
   if (topology) scrapeContext.topology = topology;
+  const nodeLocal = isDaemonSetAgent(prometheus);
+  if (nodeLocal) scrapeContext.nodeLocal = true;
   if (apiServerSdKeys) scrapeContext.kubernetesSdApiServer = apiServerSdKeys;
   // With the caller's memo, a monitor unchanged since the previous call (same object, same Prometheus-wide
   // settings, same Secret keys read) keeps its rendering (render-memo.ts); without one, nothing outlives this call.
@@ -101,8 +103,9 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   const generatedJobs: GeneratedJobs = { scrapeConfigs: [], owners: [], tlsAssets: [] };
   // Each scrape kind in the registry's order, which is prometheus-operator's order of jobs: the monitors', then
   // Probes', then ScrapeConfigs'.
+  // A DaemonSet agent renders PodMonitors only (its other selectors are refused, agent-mode.ts), as upstream.
   const scrapeSelections = SCRAPE_KINDS.map((kind) => {
-    const candidates = (input[KINDS[kind].list] ?? []) as readonly MonitorObject[];
+    const candidates = (nodeLocal && kind !== 'PodMonitor' ? [] : input[KINDS[kind].list] ?? []) as readonly MonitorObject[];
     return { kind, selection: select(kind, candidates, identity, pairFor(spec, kind), namespaces, invalidSelectors, cache) };
   });
   let monitorVerdicts = scrapeSelections.flatMap(({ kind, selection }) =>
@@ -136,7 +139,9 @@ export function generate(input: GeneratorInput): GeneratorOutput {
   let files: ShardConfigs = { configs: [], scrapeFiles: [], oversized: [] };
   if (problems.length === 0) {
     const rendered = renderShardConfigs(config, shards, generatedJobs.owners, {
-      scrapeConfigFiles: isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE),
+      // A DaemonSet agent's jobs stay inline: each node needs its own copy of prometheus.yaml with the node's name in
+      // place of the placeholder, which scrape files shared by every node could not carry.
+      scrapeConfigFiles: !nodeLocal && isAtLeast(version, SCRAPE_CONFIG_FILES_SINCE),
       hashKey: prometheus.metadata?.uid ?? '',
       cache,
       ...(topology ? { topology } : {}),

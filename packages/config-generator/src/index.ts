@@ -39,6 +39,8 @@ export {
   SECRETS_DIR,
   STORAGE_DIR,
   NAME_PREFIXES,
+  NODE_NAME_ENV,
+  NODE_NAME_PLACEHOLDER,
   prefixedName,
   ruleConfigMapName,
   scrapeFileName,
@@ -46,7 +48,7 @@ export {
   tlsAssetsSecretName,
   type WorkloadKind,
 } from './pod-layout.ts';
-export { isAgent, type PrometheusWorkload } from './prometheus/agent-mode.ts';
+export { DAEMONSET_REFUSED_FIELDS, isAgent, isDaemonSetAgent, type PrometheusWorkload } from './prometheus/agent-mode.ts';
 export { INLINE_SCRAPE_JOBS_MAX_BYTES, SCRAPE_CONFIG_FILES_SINCE, SCRAPE_FILE_MAX_BYTES } from './prometheus/scrape-config-files.ts';
 export { mountedRuleConfigMapNames, MIN_RULE_CONFIGMAP_MOUNTS } from './prometheus/rule-files.ts';
 export { POD_NAME_ENV } from './prometheus/external-labels.ts';

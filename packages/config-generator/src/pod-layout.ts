@@ -47,6 +47,14 @@ export function scrapeFileName(slot: number, contentHash: string): string {
 export const SECRETS_DIR = '/etc/prometheus/secrets';
 /** Parent directory of the `spec.configMaps` mounts. */
 export const CONFIGMAPS_DIR = '/etc/prometheus/configmaps';
+/**
+ * The environment variable of a DaemonSet agent's pods holding the node's name (downward API `spec.nodeName`), and
+ * the placeholder the generator writes where each pod's own node name belongs. prometheus-operator writes the same
+ * placeholder and its config-reloader sidecar expands it in each pod; promop has no such sidecar, so each node needs
+ * its own copy of prometheus.yaml with the name filled in before Prometheus reads it.
+ */
+export const NODE_NAME_ENV = 'NODE_NAME';
+export const NODE_NAME_PLACEHOLDER = `$(${NODE_NAME_ENV})`;
 /** TSDB data directory. */
 export const STORAGE_DIR = '/prometheus';
 

@@ -54,7 +54,7 @@ beforeAll(async () => {
   }, INSTANCE);
   await world.createObject('Prometheus', MONITORING, 'main', { ...selecting, ruleSelector: {} }, INSTANCE);
   // Elsewhere and selecting nothing, so the other cases see main's bindings and Service alone.
-  await world.createObject('PrometheusAgent', TEAM, 'daemons', { mode: 'DaemonSet', serviceMonitorSelector: { matchLabels: { team: 'nobody' } } }, INSTANCE);
+  await world.createObject('PrometheusAgent', TEAM, 'daemons', { mode: 'DaemonSet', podMonitorSelector: { matchLabels: { team: 'nobody' } } }, INSTANCE);
   await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 

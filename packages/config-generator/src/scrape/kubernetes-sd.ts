@@ -11,8 +11,8 @@ export interface KubernetesSdOptions {
   namespace: string;
   /** `{node}` from the monitor or its scrape class, and the version that introduced it for this kind. */
   attachMetadata?: NonNullable<ServiceMonitorSpec['attachMetadata']> & { minimumVersion: string };
-  /** RoleSelector mechanism: label selectors pushed to the API server. */
-  selectors?: Array<{ role: string; label: string }>;
+  /** Selectors pushed to the API server: label selectors (RoleSelector mechanism), the node field selector (DaemonSet agent). */
+  selectors?: Array<{ role: string; label?: string; field?: string }>;
 }
 
 /**
@@ -36,6 +36,8 @@ export function kubernetesSdConfigs(options: KubernetesSdOptions, ctx: ScrapeCon
   if (options.attachMetadata && supports(hc, options.attachMetadata.minimumVersion, 'spec.attachMetadata', 'attach_metadata')) {
     sd.attach_metadata = { node: options.attachMetadata.node ?? false };
   }
-  if (options.selectors && options.selectors.length > 0) sd.selectors = options.selectors.map((s) => ({ role: s.role, label: s.label }));
+  if (options.selectors && options.selectors.length > 0) {
+    sd.selectors = options.selectors.map((s) => ({ role: s.role, ...(s.label !== undefined ? { label: s.label } : {}), ...(s.field !== undefined ? { field: s.field } : {}) }));
+  }
   return [sd];
 }

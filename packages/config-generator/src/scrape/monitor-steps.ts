@@ -195,7 +195,8 @@ export function closingRelabelings(ep: AnyEndpoint, frame: MonitorFrame): Record
     ...renderRelabelConfigs(frame.scrapeClass?.relabelings),
     ...renderRelabelConfigs(ep.relabelings),
     ...frame.namespaceEnforcement,
-    ...shardingRelabelings(ctx.shards, ctx.shard, '__address__', ctx.topology),
+    // A DaemonSet agent's pod scrapes its node's pods, all of them: no shard split.
+    ...(ctx.nodeLocal ? [] : shardingRelabelings(ctx.shards, ctx.shard, '__address__', ctx.topology)),
   ];
 }
 

@@ -7,6 +7,7 @@ import type { PodMetricsEndpoint, PodMonitor } from '@promop/crds';
 import { appendProxy, checkAuthExclusivity } from '../http-client/index.ts';
 import { appendHonorFields, appendHttpFlags, appendScrapeBasics } from './endpoint-options.ts';
 import { clientFileProblems } from './file-access.ts';
+import { NODE_NAME_PLACEHOLDER } from '../pod-layout.ts';
 import { kubernetesSdConfigs } from './kubernetes-sd.ts';
 import { copyKubernetesLabel, copyMetaLabel, jobNameMetaRelabeling, keepMatching, keepTargetPort, runningPodFilter, setLabel } from './meta-relabelings.ts';
 import {
@@ -60,7 +61,7 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
       namespaceSelector: spec.namespaceSelector,
       namespace,
       attachMetadata: attachMetadataOf(frame, '2.35.0'),
-      selectors: label !== undefined ? [{ role: 'pod', label }] : undefined,
+      selectors: podSelectors(label, ctx.nodeLocal === true),
     },
     ctx,
     hc,
@@ -90,6 +91,17 @@ function renderEndpoint(pm: PodMonitor, ep: PodMetricsEndpoint, index: number, f
   ];
   appendClosingFields(cfg, ep, frame);
   return cfg;
+}
+
+/**
+ * The pod selectors sent to the API server: the monitor's label selector (RoleSelector mechanism) and, for a
+ * DaemonSet agent, the field selector on the pod's node. Prometheus takes one selector per role, so both go in
+ * one entry (prometheus-operator appends a second `selectors` key, which Prometheus refuses: a difference promop
+ * does not copy, docs/compatibility.md).
+ */
+function podSelectors(label: string | undefined, nodeLocal: boolean): Array<{ role: string; label?: string; field?: string }> | undefined {
+  if (!nodeLocal) return label !== undefined ? [{ role: 'pod', label }] : undefined;
+  return [{ role: 'pod', ...(label !== undefined ? { label } : {}), field: `spec.nodeName=${NODE_NAME_PLACEHOLDER}` }];
 }
 
 /** Keep only the endpoint's container port: by name (`port`), number (`portNumber`), or the deprecated targetPort. */

@@ -59,6 +59,11 @@ export interface ScrapeContext
   shard?: number;
   /** Zone-aware sharding (spec.shardingStrategy mode Topology with zones); absent: by address alone. */
   topology?: TopologySharding;
+  /**
+   * A DaemonSet agent (`spec.mode: DaemonSet`): each pod discovers the pods of its own node only (a field selector on
+   * `spec.nodeName` with the node name placeholder) and no job is sharded, as prometheus-operator renders that mode.
+   */
+  nodeLocal?: boolean;
 }
 
 /** The outcome of rendering one monitor: all its scrape configs, or why it is rejected. */

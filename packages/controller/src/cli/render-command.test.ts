@@ -161,7 +161,7 @@ describe('promop render with a PrometheusAgent', () => {
         'apiVersion: monitoring.coreos.com/v1alpha1',
         'kind: PrometheusAgent',
         'metadata: {name: per-node, namespace: monitoring}',
-        'spec: {mode: DaemonSet, podMonitorSelector: {}}',
+        'spec: {mode: DaemonSet, replicas: 2, podMonitorSelector: {}}',
         '---',
         'apiVersion: monitoring.coreos.com/v1',
         'kind: PodMonitor',
@@ -180,7 +180,7 @@ describe('promop render with a PrometheusAgent', () => {
     expect(result.stdout).toContain('PodMonitors: 1/1 selected, 1 accepted');
     expect(result.stdout).not.toContain('PrometheusRules:');
     expect(result.stdout).toContain('PrometheusAgent monitoring/per-node: not rendered: the PrometheusAgent has problems');
-    expect(result.stdout).toContain('problem: spec.mode: "DaemonSet" is not implemented by promop');
+    expect(result.stdout).toContain('problem: spec.replicas: cannot be set with spec.mode DaemonSet: a DaemonSet runs one pod per node');
     const config = join(out, 'rendered', 'monitoring', 'agent', 'prometheus.yaml');
     expect(readFileSync(config, 'utf8')).toContain('job_name: podMonitor/team-a/workers/0');
     expect(readFileSync(config, 'utf8')).not.toContain('rule_files');

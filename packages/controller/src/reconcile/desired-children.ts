@@ -11,7 +11,17 @@ import {
 } from '../workload/index.ts';
 import { shardRetentionProblems } from './shard-retention.ts';
 import { buildThanosHttpClientSecret, usesHttpClientFile } from '../workload/thanos-sidecar.ts';
-import { isAgent } from '@promop/config-generator';
+import { isAgent, isDaemonSetAgent } from '@promop/config-generator';
+
+/**
+ * The generator renders a DaemonSet agent's configuration (node-local PodMonitor jobs, `promop render` writes it),
+ * but the controller deploys StatefulSets only so far: such an agent is refused at `spec.mode` rather than run as a
+ * StatefulSet whose pods would each wait for a node name nobody fills in.
+ */
+function daemonSetModeProblems(prometheus: PrometheusWorkload): { path: string; message: string }[] {
+  if (!isDaemonSetAgent(prometheus)) return [];
+  return [{ path: 'spec.mode', message: '"DaemonSet" is rendered by promop render but not deployed by the controller yet, which runs PrometheusAgents as StatefulSets only; remove spec.mode or set it to StatefulSet' }];
+}
 
 /** The objects built for one Prometheus, in the order they are applied. */
 export interface DesiredChildren {
@@ -35,7 +45,9 @@ export function buildChildren(prometheus: PrometheusWorkload, output: GeneratorO
   const tlsAssets = buildTlsAssetsSecret(prometheus, output);
   const configSecrets = buildConfigSecrets(prometheus, output);
   const statefulSets = buildStatefulSets(prometheus, output);
-  const problems = [...[tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems)), ...shardRetentionProblems(prometheus)];
+  const problems = [
+    ...daemonSetModeProblems(prometheus), ...[tlsAssets, configSecrets, statefulSets].flatMap((result) => (result.ok ? [] : result.problems)), ...shardRetentionProblems(prometheus),
+  ];
   if (!tlsAssets.ok || !configSecrets.ok || !statefulSets.ok || problems.length > 0) return { ok: false, problems };
   // buildStatefulSets has refused a web config it cannot build.
   const webConfig = webConfigOf(prometheus, output.version);
