@@ -1,0 +1,87 @@
+import type { PrometheusAgent } from '@promop/crds';
+import { buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
+import { buildStatefulSets } from './statefulset.ts';
+import { versionOf } from '../test-support/workload-fixtures.ts';
+
+type Spec = NonNullable<PrometheusAgent['spec']>;
+
+const CONFIG = 'scrape_configs:\n- kubernetes_sd_configs:\n  - role: pod\n    selectors:\n    - role: pod\n      field: spec.nodeName=$(NODE_NAME)\n';
+
+function agent(spec: Spec): PrometheusAgent {
+  return { apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'PrometheusAgent', metadata: { namespace: 'monitoring', name: 'nodes', uid: 'uid-nodes', labels: { team: 'infra' } }, spec } as PrometheusAgent;
+}
+
+function daemonSet(spec: Spec = {}) {
+  const result = buildDaemonSet(agent({ mode: 'DaemonSet', ...spec }), { configs: [CONFIG], version: versionOf(spec) });
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.value;
+}
+
+describe('the DaemonSet of a PrometheusAgent in DaemonSet mode', () => {
+  it('is prom-agent-<name>, labelled mode agent, selecting the pods by the labels of the StatefulSet agent\'s shard 0', () => {
+    const built = daemonSet();
+    expect(built.metadata?.name).toBe('prom-agent-nodes');
+    expect(built.metadata?.labels).toMatchObject({ team: 'infra', 'operator.prometheus.io/mode': 'agent', 'app.kubernetes.io/name': 'prometheus-agent' });
+    const statefulSet = buildStatefulSets(agent({}), { configs: [CONFIG], ruleConfigMaps: [], version: versionOf({}) });
+    if (!statefulSet.ok) throw new Error('statefulset');
+    expect(built.spec?.selector.matchLabels).toEqual(statefulSet.value[0]?.spec?.selector.matchLabels);
+    expect(built.spec?.template.metadata?.labels).toMatchObject(built.spec?.selector.matchLabels ?? { missing: true });
+  });
+
+  it('runs Prometheus in agent mode reading its node\'s copy of the configuration, with NODE_NAME from the downward API', () => {
+    const container = daemonSet({ version: 'v3.16.0' }).spec?.template.spec?.containers[0];
+    expect(container?.name).toBe('prometheus');
+    expect(container?.args).toContain('--agent');
+    expect(container?.args).toContain('--config.file=/etc/prometheus/config/node-$(NODE_NAME).yaml');
+    expect(container?.args?.filter((arg) => arg.startsWith('--config.file'))).toHaveLength(1);
+    expect(container?.env).toEqual(expect.arrayContaining([{ name: 'NODE_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } }]));
+    // Declared after POD_NAME and before any use: Kubernetes expands $(NODE_NAME) in args from the container's env.
+    expect(container?.env?.map((variable) => variable.name)).toEqual(['POD_NAME', 'NODE_NAME']);
+    expect(container?.ports).toEqual([{ name: 'web', containerPort: 9090, protocol: 'TCP' }]);
+  });
+
+  it('mounts the config Secret whole (kubelet updates it in place) and keeps the WAL in an emptyDir, with no volume claim', () => {
+    const built = daemonSet();
+    const volumes = built.spec?.template.spec?.volumes ?? [];
+    expect(volumes.find((volume) => volume.name === 'config')).toBeDefined();
+    expect(JSON.stringify(volumes)).not.toContain('persistentVolumeClaim');
+    expect(built.spec?.template.spec?.containers[0]?.volumeMounts?.find((mount) => mount.name === 'config')).toEqual({ name: 'config', mountPath: '/etc/prometheus/config', readOnly: true });
+    expect(built.spec).not.toHaveProperty('volumeClaimTemplates');
+  });
+
+  it('passes the pod fields through (tolerations, node selector, priority class) as the StatefulSet does', () => {
+    const built = daemonSet({ tolerations: [{ operator: 'Exists' }], nodeSelector: { 'kubernetes.io/os': 'linux' }, priorityClassName: 'system-node-critical' });
+    expect(built.spec?.template.spec).toMatchObject({ tolerations: [{ operator: 'Exists' }], nodeSelector: { 'kubernetes.io/os': 'linux' }, priorityClassName: 'system-node-critical' });
+  });
+
+  it('refuses additionalArgs that override promop\'s flags at their path, as a value', () => {
+    const result = buildDaemonSet(agent({ mode: 'DaemonSet', additionalArgs: [{ name: 'config.file', value: '/x.yaml' }] }), { configs: [CONFIG], version: versionOf({}) });
+    expect(result).toEqual({ ok: false, problems: [{ path: 'spec.additionalArgs[0].name', message: '"config.file" is set by promop and cannot be overridden' }] });
+  });
+});
+
+describe('the configuration Secret of a DaemonSet agent', () => {
+  it('holds prometheus.yaml as generated and one copy per node with the node\'s name in the field selector', () => {
+    const result = buildNodeConfigSecret(agent({ mode: 'DaemonSet' }), { configs: [CONFIG] }, ['node-b', 'node-a', 'node-b']);
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const data = Object.fromEntries(Object.entries(result.value.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
+    expect(Object.keys(data)).toEqual(['prometheus.yaml', 'node-node-a.yaml', 'node-node-b.yaml']);
+    expect(data['prometheus.yaml']).toBe(CONFIG);
+    expect(data['node-node-a.yaml']).toContain('field: spec.nodeName=node-a\n');
+    expect(data['node-node-a.yaml']).not.toContain('$(');
+    expect(result.value.metadata?.name).toBe('prom-agent-nodes');
+  });
+
+  it('is refused at spec when the copies exceed what a Secret holds', () => {
+    const big = CONFIG + `# ${'x'.repeat(20_000)}\n`;
+    const nodes = Array.from({ length: 60 }, (_, index) => `node-${index}`);
+    const result = buildNodeConfigSecret(agent({ mode: 'DaemonSet' }), { configs: [big] }, nodes);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems[0]).toMatchObject({ path: 'spec', message: expect.stringContaining('60 nodes') });
+  });
+
+  it('names each node\'s file after the node, and fills in only the placeholder', () => {
+    expect(nodeConfigFileName('worker-1.example')).toBe('node-worker-1.example.yaml');
+    expect(configForNode('a=$(NODE_NAME) b=$(NODE_NAME) c=$(SHARD)', 'n1')).toBe('a=n1 b=n1 c=$(SHARD)');
+  });
+});

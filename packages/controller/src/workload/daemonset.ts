@@ -1,0 +1,135 @@
+/**
+ * The DaemonSet of a PrometheusAgent with `spec.mode: DaemonSet`, and its per-node configuration Secret: one agent pod
+ * per node, each scraping the pods of its own node (the generator limits every PodMonitor job with a
+ * `spec.nodeName=$(NODE_NAME)` field selector, agent-mode.ts).
+ *
+ * prometheus-operator's pods expand that placeholder with their config-reloader sidecar. promop has none (it
+ * reloads Prometheus itself), so the configuration Secret carries one copy of prometheus.yaml per node with the node's
+ * name written in (`node-<node>.yaml`), and each pod reads its own: the container gets `NODE_NAME` from the downward
+ * API (`spec.nodeName`) and Kubernetes expands `$(NODE_NAME)` in the `--config.file` argument. The pod is otherwise
+ * the StatefulSet agent's pod (same args, probes, volumes, security settings): no volume claims, no governing Service.
+ */
+import type { V1Container, V1DaemonSet, V1PodSecurityContext, V1Secret } from '@kubernetes/client-node';
+import { CONFIG_DIR, CONFIG_FILE_NAME, NODE_NAME_ENV, NODE_NAME_PLACEHOLDER, isDaemonSetAgent, type GeneratorOutput } from '@promop/config-generator';
+import type { PrometheusAgent } from '@promop/crds';
+import { asEmbedded } from './embedded-field.ts';
+import type { BuildResult } from './build-result.ts';
+import { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
+import { PROMETHEUS_NAME_LABEL, SHARD_LABEL, managedByLabels, shardSelectorLabels } from './labels.ts';
+import { prometheusOwnerReference } from './owner-reference.ts';
+import { prometheusArgs } from './prometheus-args.ts';
+import { PROMETHEUS_CONTAINER_NAME, mergeContainers, prometheusContainer } from './prometheus-container.ts';
+import { podVolumes } from './pod-volumes.ts';
+import { passedThroughPodFields } from './pod-fields.ts';
+import { withCanonicalQuantities } from './quantity.ts';
+import { MAX_SECRET_DATA_BYTES, base64Data, formatBytes, secretDataBytes } from './secret-size.ts';
+import { configSecretName, statefulSetName } from './shard-names.ts';
+import { DEFAULT_POD_SECURITY_CONTEXT, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
+import { MODE_LABEL, namingOf } from './workload-kind.ts';
+import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webConfigHash, webConfigOf } from './web-config.ts';
+
+/** The key (and file name in CONFIG_DIR) of node `node`'s copy of prometheus.yaml. */
+export function nodeConfigFileName(node: string): string {
+  return `node-${node}.yaml`;
+}
+
+/** `text` with the node name placeholder replaced by `node` (the generator writes it only in field selectors). */
+export function configForNode(text: string, node: string): string {
+  return text.split(NODE_NAME_PLACEHOLDER).join(node);
+}
+
+/**
+ * The configuration Secret of a DaemonSet agent (`configSecretName(name, 0)`, the StatefulSet agent's name): the
+ * generated prometheus.yaml as written (placeholder kept, for `promop diff` and people reading it) and one copy per
+ * node in `nodes` with its name filled in. `nodes` are the nodes the agent's pods run on: a pod on a node without its
+ * key waits for it (Prometheus exits until the file appears). Over 1 MiB in all is a problem at `spec`.
+ */
+export function buildNodeConfigSecret(agent: PrometheusAgent, output: Pick<GeneratorOutput, 'configs'>, nodes: readonly string[]): BuildResult<V1Secret> {
+  const { name, namespace } = agent.metadata;
+  const config = output.configs[0];
+  if (config === undefined) throw new Error(`bug: no config for PrometheusAgent ${namespace}/${name}; keep the running config when generation fails`);
+  const data: Record<string, string> = { [CONFIG_FILE_NAME]: config };
+  for (const node of [...new Set(nodes)].sort()) data[nodeConfigFileName(node)] = configForNode(config, node);
+  const bytes = secretDataBytes(data);
+  if (bytes > MAX_SECRET_DATA_BYTES) {
+    return { ok: false, problems: [{ path: 'spec', message: `the configuration copies for ${nodes.length} nodes take ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold; select fewer PodMonitors` }] };
+  }
+  return {
+    ok: true,
+    value: {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: configSecretName(name, 0, 'PrometheusAgent'),
+        namespace,
+        labels: { ...managedByLabels(), [PROMETHEUS_NAME_LABEL]: name, [SHARD_LABEL]: '0' },
+        ownerReferences: [prometheusOwnerReference(agent)],
+      },
+      type: 'Opaque',
+      data: base64Data(data),
+    },
+  };
+}
+
+/**
+ * The DaemonSet `prom-agent-<name>` of a DaemonSet agent. Its pods carry the labels of the StatefulSet agent's shard 0
+ * (so the reloader finds them as it finds a shard's pods), which are also its immutable selector. Problems (values):
+ * those of the web config and of `additionalArgs`, as for a StatefulSet. Throws when `agent` is not in DaemonSet mode
+ * or generation failed (no config): the caller's bug.
+ */
+export function buildDaemonSet(agent: PrometheusAgent, output: Pick<GeneratorOutput, 'configs' | 'version'>): BuildResult<V1DaemonSet> {
+  const { name, namespace } = agent.metadata;
+  if (!isDaemonSetAgent(agent)) throw new Error(`bug: PrometheusAgent ${namespace}/${name} is not in DaemonSet mode`);
+  if (output.configs.length === 0) throw new Error(`bug: no config for PrometheusAgent ${namespace}/${name}; keep the running workload when generation fails`);
+  const spec = agent.spec ?? {};
+  const naming = namingOf(agent);
+  const version = output.version;
+  const webConfig = webConfigOf(agent, version);
+  if (!webConfig.ok) return webConfig;
+  const web = webConfig.value;
+  const args = prometheusArgs(agent, version, web ? `${WEB_CONFIG_DIR}/${WEB_CONFIG_FILE_NAME}` : undefined);
+  if (!args.ok) return args;
+  const sharedConfig = `--config.file=${CONFIG_DIR}/${CONFIG_FILE_NAME}`;
+  const nodeArgs = args.value.map((arg) => (arg === sharedConfig ? `--config.file=${CONFIG_DIR}/${nodeConfigFileName(NODE_NAME_PLACEHOLDER)}` : arg));
+  const selector = shardSelectorLabels(name, 0, naming.kind);
+  const volumes = podVolumes(agent, 0, 0, web);
+  const base = prometheusContainer(spec, version, nodeArgs, volumes.mounts, web?.https ? 'https' : 'http');
+  // NODE_NAME before use: Kubernetes expands $(VAR) in args from the container's own env.
+  const container: V1Container = { ...base, env: [...(base.env ?? []), { name: NODE_NAME_ENV, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } }] };
+  const daemonSet: V1DaemonSet = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: {
+      name: statefulSetName(name, 0, naming.kind),
+      namespace,
+      labels: { ...agent.metadata.labels, ...managedByLabels(), [MODE_LABEL]: naming.mode, ...selector },
+      annotations: Object.fromEntries(Object.entries(agent.metadata.annotations ?? {}).filter(([key]) => !key.startsWith('kubectl.kubernetes.io/'))),
+      ownerReferences: [prometheusOwnerReference(agent)],
+    },
+    spec: {
+      selector: { matchLabels: selector },
+      ...(spec.minReadySeconds !== undefined ? { minReadySeconds: spec.minReadySeconds } : {}),
+      template: {
+        metadata: {
+          labels: { ...spec.podMetadata?.labels, ...selector, 'app.kubernetes.io/version': `${version.major}.${version.minor}.${version.patch}` },
+          annotations: {
+            'kubectl.kubernetes.io/default-container': PROMETHEUS_CONTAINER_NAME,
+            ...spec.podMetadata?.annotations,
+            ...(web ? { [WEB_CONFIG_HASH_ANNOTATION]: webConfigHash(web) } : {}),
+          },
+        },
+        spec: {
+          ...passedThroughPodFields(spec),
+          securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? DEFAULT_POD_SECURITY_CONTEXT,
+          automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
+          terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
+          containers: mergeContainers([container], asEmbedded<V1Container[]>(spec.containers ?? [])),
+          volumes: volumes.volumes,
+        },
+      },
+    },
+  };
+  const canonical = withCanonicalQuantities(daemonSet);
+  canonical.metadata!.annotations = { ...canonical.metadata!.annotations, [INPUT_HASH_ANNOTATION]: inputHash(canonical) };
+  return { ok: true, value: canonical };
+}
