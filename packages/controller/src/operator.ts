@@ -144,7 +144,7 @@ export class Operator {
         reopened: (failedProbes) => this.#log.info({ failedProbes }, 'the API server answers again; requests resume'),
       },
     });
-    this.#api = new MeteredRawApi(kc, metrics, { backpressure });
+    this.#api = new MeteredRawApi(kc, metrics.cacheRequests, { backpressure });
     // The writers share one RawApi, one keep-alive agent: no TLS handshake per write. With leader election every
     // request of theirs first asks whether this replica still leads (kube/write-gate.ts).
     const writes = (this.#writes = new RawApi(options.mayWrite ? writeGatedAccess(kc, options.mayWrite) : kc, { backpressure }));
@@ -167,7 +167,7 @@ export class Operator {
       // window; a single change, and one after a reconcile that wrote nothing, still start at once.
       minIntervalMs: (key) => (this.#reconcilers[kind].wroteFiles(key) ? RECONCILE_MIN_INTERVAL_MS : 0),
       onError: (key, error, failures) => this.#log.error({ prometheus: key, kind, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
-      metrics,
+      metrics: metrics.workQueue,
     });
     this.#queues = perWorkloadKind(queue);
     // The reloader of `promop run`: pods from the cache, pod networks from the flag or the Nodes, HTTP to Prometheus.
@@ -223,7 +223,7 @@ export class Operator {
     this.#alertmanagerQueue = new WorkQueue({
       workers: 1,
       onError: (key, error, failures) => this.#log.error({ alertmanager: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
-      metrics,
+      metrics: metrics.workQueue,
     });
     this.#alertmanagers = new AlertmanagerReconciler({
       alertmanagers: this.#caches.alertmanagers, alertmanagerConfigs: this.#caches.alertmanagerConfigs, namespaces: this.#caches.namespaces,

@@ -1,5 +1,6 @@
 /** The operator's own observability: its metrics and the /metrics, /healthz, /readyz server. */
-export { OperatorMetrics, type OperatorMetricsOptions, type ReconcileResult, type WorkQueueMetrics, type CacheRequestMetrics } from './operator-metrics.ts';
+export { OperatorMetrics, type OperatorMetricsOptions, type ReconcileResult } from './operator-metrics.ts';
+export type { CacheRequestMetrics, WorkQueueMetrics } from './queue-and-cache-metrics.ts';
 export { managedCounts, configBytesPerShard, MANAGED_KINDS, type ManagedKind, type ManagedCounts } from './generator-output-metrics.ts';
 export { startMetricsServer, type MetricsServer, type MetricsServerOptions } from './metrics-server.ts';
 export { parseListenAddress, DEFAULT_LISTEN_ADDRESS, type ListenAddress } from './listen-address.ts';

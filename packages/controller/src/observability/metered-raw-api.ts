@@ -7,7 +7,7 @@
  * resource; a storm of restarts shows as failures.
  */
 import { RawApi, type KubeAccess, type RawRequest, type WatchEvent } from '../kube/raw-api.ts';
-import type { CacheRequestMetrics } from './operator-metrics.ts';
+import type { CacheRequestMetrics } from './queue-and-cache-metrics.ts';
 
 /** The plural a collection or watch path names: `/api/v1/namespaces/a/secrets` → `secrets`, `/api/v1/watch/namespaces/a` → `namespaces`. */
 export function resourceOfPath(path: string): string {

@@ -40,7 +40,7 @@ describe('the operator metrics server', () => {
     metrics.recordReload('verified', 0.5);
     metrics.recordReload('rejected', 0.1);
     metrics.setManagedResources('monitoring/main', new Map([['ServiceMonitor', { selected: 12, rejected: 1 }]]));
-    metrics.depth(4);
+    metrics.workQueue.depth(4);
     metrics.setReady(true);
 
     const { status, body, contentType } = await get(`${server.url}/metrics`);

@@ -193,7 +193,7 @@ describe('the metrics of a running operator', () => {
 describe('the counted API client', () => {
   it('counts a list and a watch the API server refuses as failed, by resource', async () => {
     const counted = new OperatorMetrics({ processMetrics: false });
-    const api = new MeteredRawApi(admin, counted);
+    const api = new MeteredRawApi(admin, counted.cacheRequests);
     try {
       await expect(api.getJson('/api/v1/namespaces/default/nosuchthings', { query: { limit: 10 } })).rejects.toThrow();
       await expect(api.watch('/api/v1/namespaces/default/nosuchthings', { query: {} }, () => {})).rejects.toThrow();

@@ -80,10 +80,10 @@ describe('the operator metrics', () => {
 
   it('count lists and watches per resource, failures from zero', async () => {
     const metrics = new OperatorMetrics({ processMetrics: false });
-    metrics.listStarted('secrets');
-    metrics.watchStarted('secrets');
-    metrics.watchFailed('secrets');
-    metrics.watchStarted('secrets');
+    metrics.cacheRequests.listStarted('secrets');
+    metrics.cacheRequests.watchStarted('secrets');
+    metrics.cacheRequests.watchFailed('secrets');
+    metrics.cacheRequests.watchStarted('secrets');
     expect(await sample(metrics, 'promop_list_operations_total', { resource: 'secrets' })).toBe(1);
     expect(await sample(metrics, 'promop_list_operations_failed_total', { resource: 'secrets' })).toBe(0);
     expect(await sample(metrics, 'promop_watch_operations_total', { resource: 'secrets' })).toBe(2);

@@ -14,6 +14,7 @@
 import type { GeneratorOutput } from '@promop/config-generator';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ReloadOutcomeKind } from '../prometheus-client/reload-and-verify.ts';
+import { CacheRequestRecorder, WorkQueueRecorder, type CacheRequestMetrics, type WorkQueueMetrics } from './queue-and-cache-metrics.ts';
 import { configBytesPerShard, managedCounts, MANAGED_KINDS, type ManagedCounts, type ManagedKind } from './generator-output-metrics.ts';
 
 /** How one reconcile ended: done, asked for a retry (a reload failed, a 409), or threw (retried with backoff). */
@@ -30,32 +31,6 @@ export interface OperatorMetricsOptions {
   now?: () => number;
 }
 
-/** What the work queue records (reconcile/work-queue.ts); client-go's workqueue metrics without the name label. */
-export interface WorkQueueMetrics {
-  /** A key became waiting (an add that was not folded into one already waiting). */
-  added(): void;
-  /** A failed key was scheduled again after its backoff. */
-  retried(): void;
-  /** Keys waiting now. */
-  depth(keys: number): void;
-  /** A key waited `seconds` from its add to a worker taking it. */
-  queued(seconds: number): void;
-  /** A worker spent `seconds` on one key. */
-  worked(seconds: number): void;
-  /** A worker took a key (+1) or finished it (-1). */
-  processing(change: 1 | -1): void;
-  /** A key was put aside until its retry time (+1), or left it: queued, replaced or dropped at shutdown (-1). */
-  delayed(change: 1 | -1): void;
-}
-
-/** What a cache records about its requests (kube/watched-cache.ts), by resource (`prometheuses`, `owned secrets`, ...). */
-export interface CacheRequestMetrics {
-  listStarted(resource: string): void;
-  listFailed(resource: string): void;
-  watchStarted(resource: string): void;
-  watchFailed(resource: string): void;
-}
-
 /** What promop_prometheus_reconciled reads: a Prometheus object's Reconciled condition. */
 export interface ReconciledObject {
   status?: { conditions?: readonly { type: string; status: string }[] } | undefined;
@@ -64,23 +39,16 @@ export interface ReconciledObject {
 const RECONCILED_STATES = ['True', 'False', 'Unknown'] as const;
 
 /** The operator's metrics on a registry of their own (never prom-client's global one, so tests stay independent). */
-export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
+export class OperatorMetrics {
   /** The registry `/metrics` serves. */
   readonly registry = new Registry();
+  /** What the reconcile work queues record. */
+  readonly workQueue: WorkQueueMetrics = new WorkQueueRecorder(this.registry);
+  /** What the caches record of their list and watch requests. */
+  readonly cacheRequests: CacheRequestMetrics = new CacheRequestRecorder(this.registry);
   readonly #now: () => number;
   readonly #reconciles: Counter<'result'>;
   readonly #reconcileDuration: Histogram<'result'>;
-  readonly #queueDepth: Gauge;
-  readonly #queueProcessing: Gauge;
-  readonly #queueDelayed: Gauge;
-  readonly #queueAdds: Counter;
-  readonly #queueRetries: Counter;
-  readonly #queueDuration: Histogram;
-  readonly #workDuration: Histogram;
-  readonly #lists: Counter<'resource'>;
-  readonly #listFailures: Counter<'resource'>;
-  readonly #watches: Counter<'resource'>;
-  readonly #watchFailures: Counter<'resource'>;
   readonly #managed: Gauge<'prometheus' | 'kind' | 'state'>;
   readonly #configBytes: Gauge<'prometheus' | 'shard'>;
   readonly #shardLoaded: Gauge<'prometheus' | 'shard'>;
@@ -111,19 +79,7 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
       registers,
     });
 
-    this.#queueDepth = new Gauge({ name: 'promop_workqueue_depth', help: 'Keys waiting in the reconcile work queues (not counting those being reconciled or waiting for a retry backoff).', registers });
-    this.#queueProcessing = new Gauge({ name: 'promop_workqueue_processing', help: 'Keys being reconciled now (a reconcile may wait a minute for the kubelet to update a pod\'s files).', registers });
-    this.#queueDelayed = new Gauge({ name: 'promop_workqueue_delayed', help: 'Keys waiting for a retry time (a failed reconcile\'s backoff, or a binding write\'s).', registers });
-    this.#queueAdds = new Counter({ name: 'promop_workqueue_adds_total', help: 'Keys added to the work queue (adds of a key already waiting are folded and not counted).', registers });
-    this.#queueRetries = new Counter({ name: 'promop_workqueue_retries_total', help: 'Keys scheduled again after a failed reconcile, with backoff.', registers });
-    const queueBuckets = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300];
-    this.#queueDuration = new Histogram({ name: 'promop_workqueue_queue_duration_seconds', help: 'Time a key waited in the work queue from its add to a worker taking it.', buckets: queueBuckets, registers });
-    this.#workDuration = new Histogram({ name: 'promop_workqueue_work_duration_seconds', help: 'Time a worker spent on one key.', buckets: queueBuckets, registers });
 
-    this.#lists = new Counter({ name: 'promop_list_operations_total', help: 'Full lists (all pages) the caches started, by resource: the first list, the periodic relist and relists after 410 Gone.', labelNames: ['resource'], registers });
-    this.#listFailures = new Counter({ name: 'promop_list_operations_failed_total', help: 'Lists that failed (and were retried with backoff), by resource.', labelNames: ['resource'], registers });
-    this.#watches = new Counter({ name: 'promop_watch_operations_total', help: 'Watch requests the caches started, by resource (one per resource every 5 to 10 minutes when healthy).', labelNames: ['resource'], registers });
-    this.#watchFailures = new Counter({ name: 'promop_watch_operations_failed_total', help: 'Watches that ended in an error or 410 Gone and were restarted, by resource.', labelNames: ['resource'], registers });
 
     this.#managed = new Gauge({ name: 'promop_managed_resources', help: 'Monitors and rules each Prometheus selects, by kind and state: selected (valid, in its config) or rejected (invalid, left out).', labelNames: ['prometheus', 'kind', 'state'], registers });
     this.#configBytes = new Gauge({ name: 'promop_config_bytes', help: 'Size of the configuration generated for each shard: prometheus.yaml and its scrape files, in bytes.', labelNames: ['prometheus', 'shard'], registers });
@@ -186,7 +142,6 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
       this.#reloads.labels(outcome).inc(0);
       this.#reloadDuration.zero({ outcome });
     }
-    this.#queueDepth.set(0);
     this.#ready.set(0);
     this.#leader.set(0);
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
@@ -205,52 +160,6 @@ export class OperatorMetrics implements WorkQueueMetrics, CacheRequestMetrics {
    */
   reconcileStarting(prometheusKey: string, seenAtMs: number): void {
     if (!this.#changeSeenAt.has(prometheusKey)) this.#changeSeenAt.set(prometheusKey, seenAtMs);
-  }
-
-  added(): void {
-    this.#queueAdds.inc();
-  }
-
-  retried(): void {
-    this.#queueRetries.inc();
-  }
-
-  depth(keys: number): void {
-    this.#queueDepth.set(keys);
-  }
-
-  queued(seconds: number): void {
-    this.#queueDuration.observe(seconds);
-  }
-
-  worked(seconds: number): void {
-    this.#workDuration.observe(seconds);
-  }
-
-  processing(change: 1 | -1): void {
-    this.#queueProcessing.inc(change);
-  }
-
-  delayed(change: 1 | -1): void {
-    this.#queueDelayed.inc(change);
-  }
-
-  listStarted(resource: string): void {
-    this.#lists.labels(resource).inc();
-    this.#listFailures.labels(resource).inc(0);
-  }
-
-  listFailed(resource: string): void {
-    this.#listFailures.labels(resource).inc();
-  }
-
-  watchStarted(resource: string): void {
-    this.#watches.labels(resource).inc();
-    this.#watchFailures.labels(resource).inc(0);
-  }
-
-  watchFailed(resource: string): void {
-    this.#watchFailures.labels(resource).inc();
   }
 
   /** The counts for every kind under the Prometheus `prometheusKey` (`namespace/name`) after its latest render. */

@@ -12,7 +12,7 @@
  * - a fixed number of workers (1 or 2 for promop: reconciles are I/O-bound and few);
  * - client-go's metrics: depth, adds, retries, time waiting (add → taken) and time worked.
  */
-import type { WorkQueueMetrics } from '../observability/operator-metrics.ts';
+import type { WorkQueueMetrics } from '../observability/queue-and-cache-metrics.ts';
 
 /** What processing a key ended with: `retry` requeues it with backoff, `done` forgets its failures. */
 export type ProcessOutcome = 'done' | 'retry';
