@@ -6,6 +6,8 @@
  * binding writers and reload jobs and leaves everything promop created in place: stopping the operator never stops a Prometheus.
  * The reconciler's ConfigReloader is the ShardReloader (reload/): it reloads and verifies the pods of each shard
  * over HTTP, beside the work queues, and requeues a key when a round of that work has news for its status.
+ * A workload of another program has a controller of its own (alertmanager/alertmanager-controller.ts: its queue,
+ * reconciler and enqueue handlers) built from the same shared parts.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, KINDS, PLURALS, PROMETHEUS_WORKLOAD_KINDS } from '@promop/crds';
@@ -21,12 +23,10 @@ import { apiObjectLister } from './health/no-targets-facts.ts';
 import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observability/index.ts';
 import { PrometheusReloader } from './prometheus-client/index.ts';
 import type { ClientCertificate } from './prometheus-client/pod-tls.ts';
-import { AlertmanagerReconciler, alertmanagerOwnerOf } from './alertmanager/reconcile-alertmanager.ts';
-import { ALERTMANAGER_SERVICE_NAME } from './alertmanager/alertmanager-children.ts';
-import { alertmanagerConfigSecretName } from '@promop/config-generator';
-import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, podReloadState, splitKey, workloadKey } from './reconcile/index.ts';
+import { AlertmanagerController } from './alertmanager/alertmanager-controller.ts';
+import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, splitKey, workloadKey } from './reconcile/index.ts';
 import type { WorkloadKind } from './workload/index.ts';
-import { FixedPodNetworks, NodePodNetworks, ShardReloader, alertmanagerReloadKey, type PodNetworks } from './reload/index.ts';
+import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
 
 /** Options of an Operator. */
 export interface OperatorOptions {
@@ -113,16 +113,13 @@ export class Operator {
   readonly #writes: RawApi;
   readonly #caches: ClusterCaches;
   readonly #referenced: ReferencedObjects;
-  /** The Secrets the Alertmanagers read (their configSecrets, their AlertmanagerConfigs' references): an instance of their own. */
-  readonly #alertmanagerReferenced: ReferencedObjects;
   /** One work queue and one reconciler per kind. */
   readonly #queues: Readonly<Record<WorkloadKind, WorkQueue>>;
   readonly #reconcilers: Readonly<Record<WorkloadKind, PrometheusReconciler>>;
   /** Reloads the pods of every Prometheus shard and Alertmanager, beside the work queues. */
   readonly #reloader: ShardReloader;
-  /** Alertmanagers: a queue and reconciler of their own (alertmanager/reconcile-alertmanager.ts). */
-  readonly #alertmanagerQueue: WorkQueue;
-  readonly #alertmanagers: AlertmanagerReconciler;
+  /** Alertmanagers: a queue and reconciler of their own. */
+  readonly #alertmanagers: AlertmanagerController;
   readonly #podClient: PrometheusReloader;
   readonly #metrics: OperatorMetrics;
   /** Reads targets and rules from the pods and writes each object's health (none when the interval is 0). */
@@ -159,7 +156,6 @@ export class Operator {
     const prometheuses = this.#caches.prometheuses;
     metrics.countPrometheusObjects(() => prometheuses.list());
     this.#referenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
-    this.#alertmanagerReferenced = new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api });
     const queue = (kind: WorkloadKind) => new WorkQueue({
       workers: options.workers ?? 1,
       // Under a stream of changes (a deploy touching hundreds of monitors, a team's automation), each reconcile of
@@ -220,15 +216,11 @@ export class Operator {
       ...(options.healthMinWriteIntervalMs === undefined ? {} : { minWriteIntervalMs: options.healthMinWriteIntervalMs }),
       ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),
     });
-    this.#alertmanagerQueue = new WorkQueue({
-      workers: 1,
-      onError: (key, error, failures) => this.#log.error({ alertmanager: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
-      metrics: metrics.workQueue,
-    });
-    this.#alertmanagers = new AlertmanagerReconciler({
-      alertmanagers: this.#caches.alertmanagers, alertmanagerConfigs: this.#caches.alertmanagerConfigs, namespaces: this.#caches.namespaces,
-      ownedSecrets: this.#caches.ownedSecrets, caches: this.#caches, referenced: this.#alertmanagerReferenced, children, reloader, status, events,
-      requeue: (key, delayMs) => this.#alertmanagerQueue.addAfter(key, delayMs), log: this.#log,
+    this.#alertmanagers = new AlertmanagerController({
+      caches: this.#caches,
+      // The Secrets the Alertmanagers read (their configSecrets, their AlertmanagerConfigs' references): an instance of their own.
+      referenced: new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api }),
+      children, reloader, status, events, metrics, log: this.#log,
     });
   }
 
@@ -246,7 +238,7 @@ export class Operator {
     if (this.#started) throw new Error('bug: Operator started twice');
     this.#started = true;
     enqueueOnChanges(this.#caches, this.#queues, this.#referenced);
-    this.#enqueueAlertmanagersOnChanges();
+    this.#alertmanagers.watch();
     // A deleted (or no longer selected) Prometheus or agent takes its per-Prometheus series with it.
     for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#caches[KINDS[kind].list].onChange((workload: { metadata: { namespace: string; name: string } }, change) => {
@@ -257,66 +249,12 @@ export class Operator {
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length, prometheusAgents: this.#caches.prometheusAgents.list().length }, 'caches synced');
   }
 
-  /**
-   * What enqueues an Alertmanager: a change of it (every Alertmanager of the namespace when one goes, so the shared
-   * Service's owners follow), of a child promop made for it (a StatefulSet's replica counts, an edited or deleted
-   * configuration Secret, the deleted governing Service), and of the Secret holding its base configuration. Any
-   * change of an AlertmanagerConfig, of a Namespace (its labels decide selection) or of a Secret or ConfigMap an
-   * AlertmanagerConfig references enqueues every Alertmanager: there are few, and the generator decides which
-   * selects what.
-   */
-  #enqueueAlertmanagersOnChanges(): void {
-    const caches = this.#caches;
-    const enqueue = (key: string | undefined) => { if (key) this.#alertmanagerQueue.add(key); };
-    const everyIn = (namespace: string | undefined) => {
-      for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
-    };
-    caches.alertmanagers.onChange((alertmanager, change) => {
-      if (change === 'delete') everyIn(alertmanager.metadata.namespace);
-      else enqueue(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
-    });
-    caches.ownedStatefulSets.onChange((statefulSet) => enqueue(alertmanagerOwnerOf(statefulSet.metadata)));
-    caches.ownedSecrets.onChange((secret, change) => { if (change !== 'add') enqueue(alertmanagerOwnerOf(secret.metadata)); });
-    caches.ownedServices.onChange((service, change) => {
-      if (change === 'delete' && service.metadata?.name === ALERTMANAGER_SERVICE_NAME) everyIn(service.metadata.namespace);
-    });
-    const everyAlertmanager = () => { for (const each of caches.alertmanagers.list()) enqueue(objectKey(each.metadata.namespace, each.metadata.name)); };
-    caches.secrets.onChange((secret) => {
-      const { namespace, name } = secret.metadata ?? {};
-      if (namespace !== undefined && name !== undefined && this.#alertmanagerReferenced.isReferenced('Secret', namespace, name)) return everyAlertmanager();
-      for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) {
-        if (alertmanagerConfigSecretName(each) === name) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
-      }
-    });
-    // A referenced ConfigMap (a receiver's CA, an OAuth2 client id) changes what is written too.
-    caches.configMaps.onChange((configMap) => {
-      const { namespace, name } = configMap.metadata ?? {};
-      if (namespace !== undefined && name !== undefined && this.#alertmanagerReferenced.isReferenced('ConfigMap', namespace, name)) everyAlertmanager();
-    });
-    caches.alertmanagerConfigs.onChange(everyAlertmanager);
-    caches.namespaces.onChange(everyAlertmanager);
-    // A pod that became ready, got an IP, restarted or went: reload it, and recount the loaded replicas.
-    caches.pods.onChange((pod, change, previous) => {
-      if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
-      const labels = pod.metadata?.labels ?? {};
-      if (labels['app.kubernetes.io/name'] === 'alertmanager' && labels.alertmanager) enqueue(objectKey(pod.metadata?.namespace ?? '', labels.alertmanager));
-    });
-  }
-
   /** Starts the workers (after startCaches): from now on this operator writes. Only the leader calls it. */
   startReconciling(): void {
     this.#log.info({ prometheuses: this.#caches.prometheuses.list().length, prometheusAgents: this.#caches.prometheusAgents.list().length }, 'reconciling');
     // Everything, once: a new leader must not rely on the keys its stand-by time happened to queue.
     enqueueEveryPrometheus(this.#caches, this.#queues);
-    for (const alertmanager of this.#caches.alertmanagers.list()) this.#alertmanagerQueue.add(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
-    // Recorded in the same reconcile and queue metrics as the Prometheus family's, so the queue's books balance.
-    this.#alertmanagerQueue.start(recordedReconcile(this.#metrics, (key) => this.#alertmanagers.reconcile(key), {
-      onReconciled: (key, outcome, ms) => this.#log.debug({ alertmanager: key, outcome, ms: Math.round(ms) }, 'reconciled'),
-      metricsKey: (key) => {
-        const { namespace, name } = splitKey(key);
-        return alertmanagerReloadKey(namespace, name);
-      },
-    }));
+    this.#alertmanagers.start();
     for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#queues[kind].start(recordedReconcile(this.#metrics, (key) => this.#reconcilers[kind].reconcile(key), {
         // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.
@@ -331,7 +269,7 @@ export class Operator {
     // left behind (and refreshes Available while pods come and go).
     this.#resyncTimer = setInterval(() => {
       enqueueEveryPrometheus(this.#caches, this.#queues);
-      for (const alertmanager of this.#caches.alertmanagers.list()) this.#alertmanagerQueue.add(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
+      this.#alertmanagers.enqueueEvery();
     }, this.#options.resyncIntervalMs ?? 5 * 60_000);
     this.#resyncTimer.unref();
     this.#health?.start();
@@ -357,8 +295,7 @@ export class Operator {
       this.#reloader.stop(),
       this.#health?.stop(),
       ...PROMETHEUS_WORKLOAD_KINDS.flatMap((kind) => [this.#queues[kind].shutdown(), this.#reconcilers[kind].stopBindingWrites()]),
-      this.#alertmanagerQueue.shutdown(),
-      this.#alertmanagers.stopBindingWrites(),
+      this.#alertmanagers.stop(),
     ]);
   }
 

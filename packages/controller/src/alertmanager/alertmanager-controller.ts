@@ -1,0 +1,125 @@
+/**
+ * The Alertmanager controller in sample-controller's shape: what enqueues an Alertmanager (the cache handlers below),
+ * its work queue, and the reconciler (reconcile-alertmanager.ts) its workers run. The operator builds it with the
+ * caches, writers and reloader it shares with the Prometheus family, registers its handlers before the caches start,
+ * and starts its workers only on the leader.
+ */
+import { alertmanagerConfigSecretName } from '@promop/config-generator';
+import type { Logger } from 'pino';
+import type { ChildWriter, ClusterCaches, ReferencedObjects } from '../kube/index.ts';
+import { describeError } from '../kube/index.ts';
+import { recordedReconcile, type OperatorMetrics } from '../observability/index.ts';
+import { objectKey, podReloadState, splitKey, WorkQueue } from '../reconcile/index.ts';
+import type { ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
+import { alertmanagerReloadKey, type ShardReloader } from '../reload/index.ts';
+import { ALERTMANAGER_SERVICE_NAME } from './alertmanager-children.ts';
+import { AlertmanagerReconciler, alertmanagerOwnerOf } from './reconcile-alertmanager.ts';
+
+/** What the Alertmanager controller shares with the rest of the operator. */
+export interface AlertmanagerControllerOptions {
+  caches: ClusterCaches;
+  /** The Secrets the Alertmanagers read (their configSecrets, their AlertmanagerConfigs' references): an instance of their own. */
+  referenced: ReferencedObjects;
+  children: ChildWriter;
+  reloader: ShardReloader;
+  status: ReconcilerStatus;
+  events: ReconcilerEvents;
+  metrics: OperatorMetrics;
+  log: Logger;
+}
+
+/** The Alertmanagers' work queue and reconciler, and what enqueues them; see the file comment. */
+export class AlertmanagerController {
+  readonly #caches: ClusterCaches;
+  readonly #referenced: ReferencedObjects;
+  readonly #metrics: OperatorMetrics;
+  readonly #log: Logger;
+  readonly #queue: WorkQueue;
+  readonly #reconciler: AlertmanagerReconciler;
+
+  constructor(options: AlertmanagerControllerOptions) {
+    const { caches, referenced, children, reloader, status, events, metrics, log } = options;
+    this.#caches = caches;
+    this.#referenced = referenced;
+    this.#metrics = metrics;
+    this.#log = log;
+    this.#queue = new WorkQueue({
+      workers: 1,
+      onError: (key, error, failures) => log.error({ alertmanager: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
+      metrics: metrics.workQueue,
+    });
+    this.#reconciler = new AlertmanagerReconciler({
+      alertmanagers: caches.alertmanagers, alertmanagerConfigs: caches.alertmanagerConfigs, namespaces: caches.namespaces,
+      ownedSecrets: caches.ownedSecrets, caches, referenced, children, reloader, status, events,
+      requeue: (key, delayMs) => this.#queue.addAfter(key, delayMs), log,
+    });
+  }
+
+  /**
+   * Registers what enqueues an Alertmanager (before the caches start): a change of it (every Alertmanager of the
+   * namespace when one goes, so the shared Service's owners follow), of a child promop made for it (a StatefulSet's
+   * replica counts, an edited or deleted configuration Secret, the deleted governing Service), and of the Secret
+   * holding its base configuration. Any change of an AlertmanagerConfig, of a Namespace (its labels decide selection)
+   * or of a Secret or ConfigMap an AlertmanagerConfig references enqueues every Alertmanager: there are few, and the
+   * generator decides which selects what.
+   */
+  watch(): void {
+    const caches = this.#caches;
+    const enqueue = (key: string | undefined) => { if (key) this.#queue.add(key); };
+    const everyIn = (namespace: string | undefined) => {
+      for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
+    };
+    caches.alertmanagers.onChange((alertmanager, change) => {
+      if (change === 'delete') everyIn(alertmanager.metadata.namespace);
+      else enqueue(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
+    });
+    caches.ownedStatefulSets.onChange((statefulSet) => enqueue(alertmanagerOwnerOf(statefulSet.metadata)));
+    caches.ownedSecrets.onChange((secret, change) => { if (change !== 'add') enqueue(alertmanagerOwnerOf(secret.metadata)); });
+    caches.ownedServices.onChange((service, change) => {
+      if (change === 'delete' && service.metadata?.name === ALERTMANAGER_SERVICE_NAME) everyIn(service.metadata.namespace);
+    });
+    const everyAlertmanager = () => this.enqueueEvery();
+    caches.secrets.onChange((secret) => {
+      const { namespace, name } = secret.metadata ?? {};
+      if (namespace !== undefined && name !== undefined && this.#referenced.isReferenced('Secret', namespace, name)) return everyAlertmanager();
+      for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) {
+        if (alertmanagerConfigSecretName(each) === name) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
+      }
+    });
+    // A referenced ConfigMap (a receiver's CA, an OAuth2 client id) changes what is written too.
+    caches.configMaps.onChange((configMap) => {
+      const { namespace, name } = configMap.metadata ?? {};
+      if (namespace !== undefined && name !== undefined && this.#referenced.isReferenced('ConfigMap', namespace, name)) everyAlertmanager();
+    });
+    caches.alertmanagerConfigs.onChange(everyAlertmanager);
+    caches.namespaces.onChange(everyAlertmanager);
+    // A pod that became ready, got an IP, restarted or went: reload it, and recount the loaded replicas.
+    caches.pods.onChange((pod, change, previous) => {
+      if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
+      const labels = pod.metadata?.labels ?? {};
+      if (labels['app.kubernetes.io/name'] === 'alertmanager' && labels.alertmanager) enqueue(objectKey(pod.metadata?.namespace ?? '', labels.alertmanager));
+    });
+  }
+
+  /** Queues every Alertmanager (a new leader's start, the periodic resync). */
+  enqueueEvery(): void {
+    for (const each of this.#caches.alertmanagers.list()) this.#queue.add(objectKey(each.metadata.namespace, each.metadata.name));
+  }
+
+  /** Starts the workers, with everything queued once. Recorded in the same reconcile and queue metrics as the Prometheus family's. */
+  start(): void {
+    this.enqueueEvery();
+    this.#queue.start(recordedReconcile(this.#metrics, (key) => this.#reconciler.reconcile(key), {
+      onReconciled: (key, outcome, ms) => this.#log.debug({ alertmanager: key, outcome, ms: Math.round(ms) }, 'reconciled'),
+      metricsKey: (key) => {
+        const { namespace, name } = splitKey(key);
+        return alertmanagerReloadKey(namespace, name);
+      },
+    }));
+  }
+
+  /** Stops the workers and the binding writes; resolves once those in progress ended. */
+  async stop(): Promise<void> {
+    await Promise.all([this.#queue.shutdown(), this.#reconciler.stopBindingWrites()]);
+  }
+}
