@@ -21,7 +21,8 @@
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { apiErrorOf, describeError } from './api-error.ts';
-import { METADATA_ACCEPT, METADATA_LIST_ACCEPT, RawApi, type WatchEvent } from './raw-api.ts';
+import { METADATA_ACCEPT, RawApi, type WatchEvent } from './raw-api.ts';
+import { put, readCollection, stripped, watchFormOf, type Objects } from './collection-read.ts';
 
 /** What a cached object has at least. */
 export interface CachedObject {
@@ -62,16 +63,12 @@ export interface WatchedCacheOptions {
 /** What changed; `previous` is the version the cache held before an update. */
 export type ChangeHandler<T> = (object: T, change: 'add' | 'update' | 'delete', previous?: T) => void;
 
-/** kubectl's copy of the whole object (for a Secret: its data); never needed here. */
-const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 const RESTART_MIN_MS = 1_000;
 const RESTART_MAX_MS = 30_000;
 /** The API server sends a bookmark about once a minute; a watch silent for this long is dead. */
 const WATCH_IDLE_MS = 120_000;
 /** A watch that lasted this long was healthy: the next failure starts the backoff over. */
 const HEALTHY_WATCH_MS = 10_000;
-
-type Objects<T> = Map<string, Map<string, T>>;
 
 /** The watch's resourceVersion is too old (410 Gone): only a new list can continue. */
 class GoneError extends Error {
@@ -211,37 +208,7 @@ export class WatchedCache<T extends CachedObject> {
 
   /** Lists every page, then replaces the cache's content and tells the handlers what differs. */
   async #list(): Promise<void> {
-    const { path, labelSelector, fieldSelector, metadataOnly, pageSize, objectName } = this.#options;
-    let objects: Objects<T> = new Map();
-    let resourceVersion = '';
-    let token: string | undefined;
-    // objectName: one GET of that object stands for the whole list; otherwise every page of the collection.
-    if (objectName !== undefined) ({ objects, resourceVersion } = await this.#getOne(`${path}/${encodeURIComponent(objectName)}`));
-    else do {
-      let page: { apiVersion?: string; kind?: string; items?: (T & { apiVersion?: string; kind?: string })[]; metadata?: { resourceVersion?: string; continue?: string } };
-      try {
-        page = await this.#api.getJson(path, {
-          query: { limit: pageSize ?? 500, continue: token, labelSelector, fieldSelector },
-          ...(metadataOnly ? { accept: METADATA_LIST_ACCEPT } : {}),
-        });
-      } catch (error) {
-        // The continue token expired (the list took longer than etcd keeps its revision): start over.
-        if (token === undefined || apiErrorOf(error)?.code !== 410) throw error;
-        objects = new Map();
-        token = undefined;
-        continue;
-      }
-      if (token === undefined) resourceVersion = page.metadata?.resourceVersion ?? '';
-      // Items of a list of a built-in kind come without apiVersion and kind (watch events have them): complete them
-      // from the list's, so every cached object looks the same.
-      const itemKind = page.kind?.endsWith('List') ? page.kind.slice(0, -'List'.length) : undefined;
-      for (const item of page.items ?? []) {
-        item.apiVersion ??= page.apiVersion;
-        item.kind ??= itemKind;
-        put(objects, stripped(item));
-      }
-      token = page.metadata?.continue || undefined;
-    } while (token !== undefined);
+    const { objects, resourceVersion } = await readCollection<T>(this.#api, this.#options);
     if (this.#stopped && this.#synced) return;
     const previous = this.#objects;
     this.#objects = objects;
@@ -257,20 +224,6 @@ export class WatchedCache<T extends CachedObject> {
     // Objects the old content held and the new list lacks were deleted while no watch heard it.
     for (const [namespace, inNamespace] of previous) {
       for (const [name, object] of inNamespace) if (!objects.get(namespace)?.has(name)) this.#dispatch(object, 'delete');
-    }
-  }
-
-  /** The one object of `objectName` mode as list content; 404 is an empty list. */
-  async #getOne(objectPath: string): Promise<{ objects: Objects<T>; resourceVersion: string }> {
-    const objects: Objects<T> = new Map();
-    try {
-      const object = await this.#api.getJson<T>(objectPath, this.#options.metadataOnly ? { accept: METADATA_ACCEPT } : {});
-      put(objects, stripped(object));
-      return { objects, resourceVersion: object.metadata?.resourceVersion ?? '' };
-    } catch (error) {
-      if (apiErrorOf(error)?.code !== 404) throw error;
-      // Absent: the watch then starts at the current state (resourceVersion unset) and reports its creation as an ADDED.
-      return { objects, resourceVersion: '' };
     }
   }
 
@@ -349,34 +302,4 @@ export class WatchedCache<T extends CachedObject> {
       this.#wake = undefined;
     });
   }
-}
-
-/** `/api/v1/namespaces` → `/api/v1/watch/namespaces` (the same for `/apis/<group>/<version>/...`). */
-function watchFormOf(path: string): string {
-  const match = /^(\/api\/v1|\/apis\/[^/]+\/[^/]+)(\/.*)$/.exec(path);
-  if (!match) throw new Error(`bug: no watch form of ${path}`);
-  return `${match[1]}/watch${match[2]}`;
-}
-
-function put<T extends CachedObject>(objects: Objects<T>, object: T): void {
-  const { name = '', namespace = '' } = object.metadata ?? {};
-  let inNamespace = objects.get(namespace);
-  if (!inNamespace) {
-    inNamespace = new Map();
-    objects.set(namespace, inNamespace);
-  }
-  inNamespace.set(name, object);
-}
-
-/** The object without what promop never reads and may be big (see the module comment). */
-function stripped<T extends CachedObject>(object: T): T {
-  const metadata = object.metadata;
-  if (metadata) {
-    delete metadata.managedFields;
-    if (metadata.annotations && LAST_APPLIED_ANNOTATION in metadata.annotations) {
-      const { [LAST_APPLIED_ANNOTATION]: _dropped, ...kept } = metadata.annotations;
-      metadata.annotations = kept;
-    }
-  }
-  return object;
 }
