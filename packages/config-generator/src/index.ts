@@ -57,3 +57,7 @@ export { ZONE_LABEL } from './scrape/sharding.ts';
 export { REMOTE_WRITE_PROTOBUF_MESSAGES } from './prometheus/remote-write-config.ts';
 export { matchLabelSelector, describeLabelSelector } from './selection/label-selector.ts';
 export { ruleFileName } from './rules/rule-file-name.ts';
+export {
+  DEFAULT_THANOS_RULER_VERSION, THANOS_RULE_FIELD_MINIMUM_VERSIONS, generateThanosRulerRules, parseThanosVersion, thanosRulerRuleConfigMapName, thanosVersionAtLeast,
+  type ThanosReleaseVersion, type ThanosRulerRules, type ThanosRulerRulesInput,
+} from './thanos-ruler/thanos-ruler-rules.ts';

@@ -24,6 +24,7 @@ import { MeteredRawApi, OperatorMetrics, recordedReconcile } from './observabili
 import { PrometheusReloader } from './prometheus-client/index.ts';
 import type { ClientCertificate } from './prometheus-client/pod-tls.ts';
 import { AlertmanagerController } from './alertmanager/alertmanager-controller.ts';
+import { ThanosRulerController } from './thanos-ruler/thanos-ruler-controller.ts';
 import { PrometheusReconciler, WorkQueue, enqueueEveryPrometheus, enqueueOnChanges, objectKey, splitKey, workloadKey } from './reconcile/index.ts';
 import type { WorkloadKind } from './workload/index.ts';
 import { FixedPodNetworks, NodePodNetworks, ShardReloader, type PodNetworks } from './reload/index.ts';
@@ -53,6 +54,8 @@ export interface OperatorOptions {
   prometheusPortOf?: (pod: V1Pod) => number;
   /** Test only: the same for an Alertmanager pod (default 9093). */
   alertmanagerPortOf?: (pod: V1Pod) => number;
+  /** Test only: the same for a thanos rule pod (default 10902). */
+  thanosRulerPortOf?: (pod: V1Pod) => number;
   /** Workers of the work queue: 1 or 2 (default 1). */
   workers?: 1 | 2;
   /** Period of the full relist of every cache (default 5 minutes). */
@@ -120,6 +123,8 @@ export class Operator {
   readonly #reloader: ShardReloader;
   /** Alertmanagers: a queue and reconciler of their own. */
   readonly #alertmanagers: AlertmanagerController;
+  /** ThanosRulers: a queue and reconciler of their own. */
+  readonly #thanosRulers: ThanosRulerController;
   readonly #podClient: PrometheusReloader;
   readonly #metrics: OperatorMetrics;
   /** Reads targets and rules from the pods and writes each object's health (none when the interval is 0). */
@@ -184,6 +189,7 @@ export class Operator {
       metrics,
       ...(options.prometheusPortOf ? { prometheusPortOf: options.prometheusPortOf } : {}),
       ...(options.alertmanagerPortOf ? { alertmanagerPortOf: options.alertmanagerPortOf } : {}),
+      ...(options.thanosRulerPortOf ? { thanosRulerPortOf: options.thanosRulerPortOf } : {}),
     });
     const children = new ChildWriter(writes);
     const status = new StatusWriter(writes);
@@ -222,6 +228,7 @@ export class Operator {
       referenced: new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api }),
       children, reloader, status, events, metrics, log: this.#log,
     });
+    this.#thanosRulers = new ThanosRulerController({ caches: this.#caches, children, reloader, status, events, metrics, log: this.#log });
   }
 
   /** Lists and watches everything, then starts reconciling. Rejects (and cleans up) when a cache cannot list. */
@@ -239,6 +246,7 @@ export class Operator {
     this.#started = true;
     enqueueOnChanges(this.#caches, this.#queues, this.#referenced);
     this.#alertmanagers.watch();
+    this.#thanosRulers.watch();
     // A deleted (or no longer selected) Prometheus or agent takes its per-Prometheus series with it.
     for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#caches[KINDS[kind].list].onChange((workload: { metadata: { namespace: string; name: string } }, change) => {
@@ -255,6 +263,7 @@ export class Operator {
     // Everything, once: a new leader must not rely on the keys its stand-by time happened to queue.
     enqueueEveryPrometheus(this.#caches, this.#queues);
     this.#alertmanagers.start();
+    this.#thanosRulers.start();
     for (const kind of PROMETHEUS_WORKLOAD_KINDS) {
       this.#queues[kind].start(recordedReconcile(this.#metrics, (key) => this.#reconcilers[kind].reconcile(key), {
         // Debug only: how often a key is reconciled (one change should cost one reconcile) and how long it takes.
@@ -270,6 +279,7 @@ export class Operator {
     this.#resyncTimer = setInterval(() => {
       enqueueEveryPrometheus(this.#caches, this.#queues);
       this.#alertmanagers.enqueueEvery();
+      this.#thanosRulers.enqueueEvery();
     }, this.#options.resyncIntervalMs ?? 5 * 60_000);
     this.#resyncTimer.unref();
     this.#health?.start();
@@ -296,6 +306,7 @@ export class Operator {
       this.#health?.stop(),
       ...PROMETHEUS_WORKLOAD_KINDS.flatMap((kind) => [this.#queues[kind].shutdown(), this.#reconcilers[kind].stopBindingWrites()]),
       this.#alertmanagers.stop(),
+      this.#thanosRulers.stop(),
     ]);
   }
 

@@ -76,7 +76,7 @@ describe.each(crdManifests().map((crd) => [crd.spec.names.kind, crd] as const))(
   });
 
   it('names the short name prometheus-operator uses', () => {
-    expect(crd.spec.names.shortNames).toEqual([{ Prometheus: 'prom', PrometheusAgent: 'promagent', Alertmanager: 'am', ServiceMonitor: 'smon', PodMonitor: 'pmon', Probe: 'prb', ScrapeConfig: 'scfg', PrometheusRule: 'promrule', AlertmanagerConfig: 'amcfg' }[kind]]);
+    expect(crd.spec.names.shortNames).toEqual([{ Prometheus: 'prom', PrometheusAgent: 'promagent', Alertmanager: 'am', ThanosRuler: 'ruler', ServiceMonitor: 'smon', PodMonitor: 'pmon', Probe: 'prb', ScrapeConfig: 'scfg', PrometheusRule: 'promrule', AlertmanagerConfig: 'amcfg' }[kind]]);
   });
 });
 

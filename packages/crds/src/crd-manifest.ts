@@ -106,6 +106,12 @@ const ALERTMANAGER_COLUMNS: PrinterColumn[] = [
   ...WORKLOAD_STATUS_COLUMNS,
 ];
 
+const THANOS_RULER_COLUMNS: PrinterColumn[] = [
+  { name: 'Version', type: 'string', jsonPath: '.spec.version', description: 'Thanos version' },
+  { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas', description: 'Desired pods' },
+  ...WORKLOAD_STATUS_COLUMNS,
+];
+
 /** What a workload kind shows in `kubectl get` and how `kubectl scale` reaches it: each workload kind says its own. */
 const WORKLOAD_PRESENTATION: Record<WorkloadKind, Pick<KindDefinition, 'columns' | 'subresources'>> = {
   // `kubectl scale` changes the number of shards, as in prometheus-operator (not replicas per shard).
@@ -122,6 +128,8 @@ const WORKLOAD_PRESENTATION: Record<WorkloadKind, Pick<KindDefinition, 'columns'
     columns: ALERTMANAGER_COLUMNS,
     subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
   },
+  // No scale subresource, as upstream's: each ruler pod evaluates every rule, so more pods are redundancy, not capacity.
+  ThanosRuler: { columns: THANOS_RULER_COLUMNS, subresources: { status: {} } },
 };
 
 

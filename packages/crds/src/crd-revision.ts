@@ -13,7 +13,7 @@ import { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';
  * older one never downgrades them. A forgotten bump is caught at start, not ignored: the same revision with a
  * different schema hash is applied too (see crd-installer.ts in @promop/controller).
  */
-export const CRD_REVISION = 9;
+export const CRD_REVISION = 10;
 
 /** The annotation holding {@link CRD_REVISION} (a decimal integer) on every CRD promop writes. */
 export const CRD_REVISION_ANNOTATION = 'promop.prometheus.io/crd-revision';

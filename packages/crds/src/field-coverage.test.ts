@@ -8,7 +8,7 @@
  * a shared constant is caught too.
  */
 import { crdManifests } from './crd-manifest.ts';
-import { alertmanagerConfigSchema, alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import { alertmanagerConfigSchema, alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema, thanosRulerSchema } from './resource-schemas.ts';
 import type { Kind } from './kinds.ts';
 
 type Node = Record<string, unknown>;
@@ -584,6 +584,33 @@ const ALERTMANAGER_ROWS: Row[] = [
   ['terminationGracePeriodSeconds', { type: 'integer', minimum: 0 }],
 ];
 
+const THANOS_RULER_ROWS: Row[] = [
+  ['version', string], ['image', string], ['replicas', { type: 'integer', minimum: 0 }], ['paused', boolean],
+  ['ruleSelector', labelSelector], ['ruleNamespaceSelector', labelSelector], ['enforcedNamespaceLabel', string],
+  ['excludedFromEnforcement[].resource', string], ['excludedFromEnforcement[].group', { type: 'string', default: 'monitoring.coreos.com' }],
+  ['prometheusRulesExcludedFromEnforce[]', { type: 'object', required: ['ruleNamespace', 'ruleName'] }],
+  ['evaluationInterval', { ...duration, default: '15s' }], ['retention', { ...duration, default: '24h' }],
+  ['resendDelay', duration], ['ruleOutageTolerance', duration], ['ruleQueryOffset', duration], ['ruleGracePeriod', duration],
+  ['ruleConcurrentEval', { type: 'integer', minimum: 1 }], ['labels', stringMap], ['alertDropLabels', stringList],
+  ['alertQueryUrl', string], ['alertRelabelConfigs', secretKeySelector], ['alertRelabelConfigFile', string],
+  ['queryEndpoints', stringList], ['queryConfig', secretKeySelector], ['alertmanagersUrl', stringList], ['alertmanagersConfig', secretKeySelector],
+  ['objectStorageConfig', secretKeySelector], ['objectStorageConfigFile', string], ['tracingConfig', secretKeySelector], ['tracingConfigFile', string],
+  ['remoteWrite[].url', string], ['storage.volumeClaimTemplate', opaque], ['storage.emptyDir', opaque], ['storage.ephemeral', opaque],
+  ['listenLocal', boolean], ['portName', { type: 'string', default: 'web' }], ['externalPrefix', string], ['routePrefix', string],
+  ['grpcServerTlsConfig.certFile', string], ['grpcServerTlsConfig.keyFile', string], ['grpcServerTlsConfig.caFile', string],
+  ['web.tlsConfig', { type: 'object' }], ['web.httpConfig', { type: 'object' }],
+  ['logLevel', enumOf(['', 'debug', 'info', 'warn', 'error'])], ['logFormat', enumOf(['', 'logfmt', 'json'])],
+  ['enableFeatures', { type: 'array', 'x-kubernetes-list-type': 'set' }], ['additionalArgs[]', { type: 'object', required: ['name'] }],
+  ['podMetadata.labels', stringMap], ['imagePullPolicy', enumOf(['', 'Always', 'Never', 'IfNotPresent'])], ['imagePullSecrets', opaqueList],
+  ['nodeSelector', stringMap], ['schedulerName', { type: 'string', minLength: 1 }], ['resources', opaque], ['affinity', opaque],
+  ['tolerations', opaqueList], ['topologySpreadConstraints', opaqueList], ['securityContext', opaque],
+  ['dnsPolicy', enumOf(['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'])], ['dnsConfig', opaque], ['enableServiceLinks', boolean],
+  ['priorityClassName', string], ['serviceName', { type: 'string', minLength: 1 }], ['serviceAccountName', string],
+  ['volumes', opaqueList], ['volumeMounts', opaqueList], ['containers', opaqueList], ['initContainers', opaqueList],
+  ['podManagementPolicy', enumOf(['OrderedReady', 'Parallel'])], ['updateStrategy', opaque], ['minReadySeconds', { type: 'integer', minimum: 0 }],
+  ['hostAliases', opaqueList], ['hostUsers', boolean], ['terminationGracePeriodSeconds', { type: 'integer', minimum: 0 }],
+];
+
 const alertmanagerMatchers = (at: string): Row[] => [
   [`${at}[]`, { type: 'object', required: ['name'] }],
   [`${at}[].name`, { type: 'string', minLength: 1 }],
@@ -626,6 +653,7 @@ const ROWS: Record<Kind, Row[]> = {
   Prometheus: PROMETHEUS_ROWS,
   PrometheusAgent: PROMETHEUS_AGENT_ROWS,
   Alertmanager: ALERTMANAGER_ROWS,
+  ThanosRuler: THANOS_RULER_ROWS,
   ServiceMonitor: SERVICE_MONITOR_ROWS,
   PodMonitor: POD_MONITOR_ROWS,
   Probe: PROBE_ROWS,
@@ -636,7 +664,7 @@ const ROWS: Record<Kind, Row[]> = {
 
 /** The spec schema of each kind, from the source literal and from the generated CRD. */
 const SPEC_SOURCES: [string, (kind: Kind) => Node][] = [
-  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, PrometheusAgent: prometheusAgentSchema, Alertmanager: alertmanagerSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema, AlertmanagerConfig: alertmanagerConfigSchema })[kind].properties.spec as Node],
+  ['the source schema', (kind) => ({ Prometheus: prometheusSchema, PrometheusAgent: prometheusAgentSchema, Alertmanager: alertmanagerSchema, ThanosRuler: thanosRulerSchema, ServiceMonitor: serviceMonitorSchema, PodMonitor: podMonitorSchema, Probe: probeSchema, ScrapeConfig: scrapeConfigSchema, PrometheusRule: prometheusRuleSchema, AlertmanagerConfig: alertmanagerConfigSchema })[kind].properties.spec as Node],
   ['the generated CRD', (kind) => {
     const crd = crdManifests().find((c) => c.spec.names.kind === kind);
     const root = crd?.spec.versions[0]?.schema.openAPIV3Schema as { properties: { spec: Node } } | undefined;
@@ -682,6 +710,7 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
     expect(specOf('Probe').required).toBeUndefined();
     expect(specOf('ScrapeConfig').required).toBeUndefined();
     expect(specOf('Alertmanager').required).toBeUndefined();
+    expect(specOf('ThanosRuler').required).toBeUndefined();
     expect(specOf('AlertmanagerConfig').required).toBeUndefined();
   });
 
@@ -742,6 +771,13 @@ describe.each(SPEC_SOURCES)('in %s', (_source, specOf) => {
     });
     expect(defaultsIn(specOf('ScrapeConfig'))).toEqual({ ...relabelDefault('relabelings[]'), ...relabelDefault('metricRelabelings[]') });
     expect(defaultsIn(specOf('Alertmanager'))).toEqual({ retention: '120h', portName: 'web', 'alertmanagerConfigMatcherStrategy.type': 'OnNamespace' });
+    expect(defaultsIn(specOf('ThanosRuler'))).toEqual({
+      evaluationInterval: '15s',
+      retention: '24h',
+      portName: 'web',
+      'excludedFromEnforcement[].group': 'monitoring.coreos.com',
+      ...relabelDefault('remoteWrite[].writeRelabelConfigs[]'),
+    });
   });
 });
 

@@ -8,14 +8,14 @@ export type {
   Alertmanager, AlertmanagerConfig, AlertmanagerConfigReceiver, AlertmanagerConfigSpec, AlertmanagerEndpoints, AlertmanagerMatcher, AlertmanagerRoute, InhibitRule, MuteTimeInterval, AlertmanagerSpec, ApiServerConfig, Authorization, BasicAuth, ConfigMapKeySelector, ConfigResourceStatus, Endpoint, LabelSelector, NamespaceSelector, OAuth2, ObjectMeta,
   PodMetricsEndpoint, PodMonitor, PodMonitorSpec, Probe, ProbeSpec, ProberSpec, ProbeTargetIngress, ProbeTargetStaticConfig, Prometheus, PrometheusAgent, PrometheusAgentSpec, ScrapeConfig, ScrapeConfigSpec, PrometheusRule, PrometheusRuleSpec, PrometheusSpec,
   PrometheusStatus, ProxyConfig, RelabelConfig, RemoteReadSpec, RemoteWriteSpec, Rule, RuleGroup, SafeAuthorization, SafeTLSConfig, SecretKeySelector,
-  ResourceOfKind, SecretOrConfigMap, ServiceMonitor, ServiceMonitorSpec, Sigv4, TLSConfig,
+  ResourceOfKind, SecretOrConfigMap, ServiceMonitor, ServiceMonitorSpec, Sigv4, ThanosRuler, ThanosRulerSpec, TLSConfig,
 } from './types.ts';
 export {
-  validateAlertmanager, validateAlertmanagerConfig, validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusAgent, validatePrometheusRule, validateServiceMonitor, pointerToPath, VALIDATORS,
+  validateAlertmanager, validateAlertmanagerConfig, validatePodMonitor, validateProbe, validateScrapeConfig, validatePrometheus, validatePrometheusAgent, validatePrometheusRule, validateServiceMonitor, validateThanosRuler, pointerToPath, VALIDATORS,
   type ValidationError, type ValidationResult,
 } from './validation.ts';
 export {
-  alertmanagerConfigSchema, alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema, RESOURCE_SCHEMAS,
+  alertmanagerConfigSchema, alertmanagerSchema, podMonitorSchema, probeSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, scrapeConfigSchema, serviceMonitorSchema, thanosRulerSchema, RESOURCE_SCHEMAS,
 } from './resource-schemas.ts';
 export type { SchemaNode } from './schema-node.ts';
 export { crdManifests, type CustomResourceDefinition } from './crd-manifest.ts';

@@ -31,9 +31,9 @@ interface KindFacts {
   readonly list: string;
   /**
    * For workload kinds: the program its pods run. Prometheus and PrometheusAgent share one pod template, config
-   * generator and reconciler (the Prometheus family); an Alertmanager is a family of its own.
+   * generator and reconciler (the Prometheus family); an Alertmanager and a ThanosRuler are each a family of their own.
    */
-  readonly program?: 'prometheus' | 'alertmanager';
+  readonly program?: 'prometheus' | 'alertmanager' | 'thanos-ruler';
   /**
    * For selected kinds: the stem of the selector fields on the workload's spec (`serviceMonitor` →
    * `serviceMonitorSelector`, `serviceMonitorNamespaceSelector`) and the workload kinds that have them.
@@ -46,6 +46,7 @@ export const KINDS = {
   Prometheus: { plural: 'prometheuses', version: 'v1', shortName: 'prom', role: 'workload', program: 'prometheus', list: 'prometheuses' },
   PrometheusAgent: { plural: 'prometheusagents', version: 'v1alpha1', shortName: 'promagent', role: 'workload', program: 'prometheus', list: 'prometheusAgents' },
   Alertmanager: { plural: 'alertmanagers', version: 'v1', shortName: 'am', role: 'workload', program: 'alertmanager', list: 'alertmanagers' },
+  ThanosRuler: { plural: 'thanosrulers', version: 'v1', shortName: 'ruler', role: 'workload', program: 'thanos-ruler', list: 'thanosRulers' },
   ServiceMonitor: {
     plural: 'servicemonitors', version: 'v1', shortName: 'smon', role: 'scrape', list: 'serviceMonitors',
     selectedBy: { fieldStem: 'serviceMonitor', workloads: ['Prometheus', 'PrometheusAgent'] },
@@ -64,7 +65,7 @@ export const KINDS = {
   },
   PrometheusRule: {
     plural: 'prometheusrules', version: 'v1', shortName: 'promrule', role: 'rules', list: 'prometheusRules',
-    selectedBy: { fieldStem: 'rule', workloads: ['Prometheus'] },
+    selectedBy: { fieldStem: 'rule', workloads: ['Prometheus', 'ThanosRuler'] },
   },
   AlertmanagerConfig: {
     plural: 'alertmanagerconfigs', version: 'v1alpha1', shortName: 'amcfg', role: 'alerting', list: 'alertmanagerConfigs',

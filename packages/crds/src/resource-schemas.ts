@@ -11,6 +11,7 @@ import { prometheusAgentSpecSchema } from './schemas/prometheus-agent.ts';
 import { prometheusStatusSchema } from './schemas/prometheus-status.ts';
 import { prometheusRuleSpecSchema, prometheusRuleStatusSchema } from './schemas/prometheus-rule.ts';
 import { serviceMonitorSpecSchema, serviceMonitorStatusSchema } from './schemas/service-monitor.ts';
+import { thanosRulerSpecSchema, thanosRulerStatusSchema } from './schemas/thanos-ruler.ts';
 
 /** Schema of a whole Prometheus object. */
 export const prometheusSchema = resourceSchema('Prometheus', prometheusSpecSchema, prometheusStatusSchema, KINDS.Prometheus.version);
@@ -18,6 +19,8 @@ export const prometheusSchema = resourceSchema('Prometheus', prometheusSpecSchem
 export const prometheusAgentSchema = resourceSchema('PrometheusAgent', prometheusAgentSpecSchema, prometheusStatusSchema, KINDS.PrometheusAgent.version);
 /** Schema of a whole Alertmanager object. */
 export const alertmanagerSchema = resourceSchema('Alertmanager', alertmanagerSpecSchema, alertmanagerStatusSchema, KINDS.Alertmanager.version);
+/** Schema of a whole ThanosRuler object. */
+export const thanosRulerSchema = resourceSchema('ThanosRuler', thanosRulerSpecSchema, thanosRulerStatusSchema, KINDS.ThanosRuler.version);
 /** Schema of a whole ServiceMonitor object. */
 export const serviceMonitorSchema = resourceSchema('ServiceMonitor', serviceMonitorSpecSchema, serviceMonitorStatusSchema, KINDS.ServiceMonitor.version);
 /** Schema of a whole PodMonitor object. */
@@ -37,6 +40,7 @@ export const KIND_SCHEMAS = {
   Prometheus: { spec: prometheusSpecSchema, status: prometheusStatusSchema },
   PrometheusAgent: { spec: prometheusAgentSpecSchema, status: prometheusStatusSchema },
   Alertmanager: { spec: alertmanagerSpecSchema, status: alertmanagerStatusSchema },
+  ThanosRuler: { spec: thanosRulerSpecSchema, status: thanosRulerStatusSchema },
   ServiceMonitor: { spec: serviceMonitorSpecSchema, status: serviceMonitorStatusSchema },
   PodMonitor: { spec: podMonitorSpecSchema, status: podMonitorStatusSchema },
   Probe: { spec: probeSpecSchema, status: probeStatusSchema },
@@ -50,6 +54,7 @@ export const RESOURCE_SCHEMAS = {
   Prometheus: prometheusSchema,
   PrometheusAgent: prometheusAgentSchema,
   Alertmanager: alertmanagerSchema,
+  ThanosRuler: thanosRulerSchema,
   ServiceMonitor: serviceMonitorSchema,
   PodMonitor: podMonitorSchema,
   Probe: probeSchema,

@@ -5,7 +5,7 @@
  * API server (or the validators, which return the defaulted copy) fill them in.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { alertmanagerConfigSchema, alertmanagerSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema } from './resource-schemas.ts';
+import type { alertmanagerConfigSchema, alertmanagerSchema, prometheusAgentSchema, prometheusRuleSchema, prometheusSchema, podMonitorSchema, probeSchema, scrapeConfigSchema, serviceMonitorSchema, thanosRulerSchema } from './resource-schemas.ts';
 import type { scrapeConfigSpecSchema } from './schemas/scrape-config.ts';
 import type { probeSpecSchema, probeTargetIngressSchema, probeTargetStaticConfigSchema, proberSpecSchema } from './schemas/probe.ts';
 import type { alertmanagerEndpointsSchema } from './schemas/alerting.ts';
@@ -33,6 +33,10 @@ export type Prometheus = Derive<typeof prometheusSchema>;
 export type Alertmanager = Derive<typeof alertmanagerSchema>;
 /** Alertmanager `.spec`. */
 export type AlertmanagerSpec = NonNullable<Alertmanager['spec']>;
+/** A whole ThanosRuler object. */
+export type ThanosRuler = Derive<typeof thanosRulerSchema>;
+/** ThanosRuler `.spec`. */
+export type ThanosRulerSpec = NonNullable<ThanosRuler['spec']>;
 /** A whole AlertmanagerConfig object (v1alpha1). */
 export type AlertmanagerConfig = Derive<typeof alertmanagerConfigSchema>;
 /** AlertmanagerConfig `.spec`. */
@@ -136,6 +140,7 @@ export interface ResourceOfKind {
   Prometheus: Prometheus;
   PrometheusAgent: PrometheusAgent;
   Alertmanager: Alertmanager;
+  ThanosRuler: ThanosRuler;
   ServiceMonitor: ServiceMonitor;
   PodMonitor: PodMonitor;
   Probe: Probe;

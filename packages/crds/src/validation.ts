@@ -8,7 +8,7 @@ import * as compiled from './generated/validators.js';
 import { PATTERN_DESCRIPTIONS } from './schemas/common.ts';
 import { INT_OR_STRING } from './validator-keywords.ts';
 import type { Kind } from './kinds.ts';
-import type { Alertmanager, AlertmanagerConfig, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor, ResourceOfKind } from './types.ts';
+import type { Alertmanager, AlertmanagerConfig, ThanosRuler, PodMonitor, Probe, Prometheus, PrometheusAgent, PrometheusRule, ScrapeConfig, ServiceMonitor, ResourceOfKind } from './types.ts';
 
 /** One problem found in an object. */
 export interface ValidationError {
@@ -148,6 +148,8 @@ export const validatePrometheus: (input: unknown) => ValidationResult<Prometheus
 export const validatePrometheusAgent: (input: unknown) => ValidationResult<PrometheusAgent> = validatorFor(compiled.PrometheusAgent);
 /** Checks an Alertmanager object against the CRD schema; never throws. */
 export const validateAlertmanager: (input: unknown) => ValidationResult<Alertmanager> = validatorFor(compiled.Alertmanager);
+/** Checks a ThanosRuler object against the CRD schema; never throws. */
+export const validateThanosRuler: (input: unknown) => ValidationResult<ThanosRuler> = validatorFor(compiled.ThanosRuler);
 /** Checks an AlertmanagerConfig object (v1alpha1) against the CRD schema; never throws. */
 export const validateAlertmanagerConfig: (input: unknown) => ValidationResult<AlertmanagerConfig> = validatorFor(compiled.AlertmanagerConfig);
 /** Checks a ServiceMonitor object against the CRD schema; never throws. */
@@ -166,6 +168,7 @@ export const VALIDATORS: { readonly [K in Kind]: (input: unknown) => ValidationR
   Prometheus: validatePrometheus,
   PrometheusAgent: validatePrometheusAgent,
   Alertmanager: validateAlertmanager,
+  ThanosRuler: validateThanosRuler,
   AlertmanagerConfig: validateAlertmanagerConfig,
   ServiceMonitor: validateServiceMonitor,
   PodMonitor: validatePodMonitor,

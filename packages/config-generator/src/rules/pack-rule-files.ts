@@ -10,12 +10,14 @@ export const MAX_RULE_CONFIGMAP_BYTES = 524_288;
 
 /**
  * Packs `files` (name → text, each at most MAX_RULE_CONFIGMAP_BYTES) into ConfigMaps named
- * `prometheus-<prometheusName>-rulefiles-<i>`. Files are taken in name order and a new ConfigMap
+ * `prometheus-<prometheusName>-rulefiles-<i>` (or `nameAt(i)`: a ThanosRuler's are `thanos-ruler-<name>-rulefiles-<i>`). Files are taken in name order and a new ConfigMap
  * is started when the next file does not fit into the current one: this is prometheus-operator's
  * algorithm (its comments call it first-fit; strictly it is next-fit), kept so the same rules land
  * in the same ConfigMaps under both operators. Always returns at least one, possibly empty, ConfigMap.
  */
-export function packRuleFiles(prometheusName: string, files: ReadonlyMap<string, string>): RuleConfigMap[] {
+export function packRuleFiles(
+  prometheusName: string, files: ReadonlyMap<string, string>, nameAt: (index: number) => string = (index) => ruleConfigMapName(prometheusName, index),
+): RuleConfigMap[] {
   const buckets: Record<string, string>[] = [{}];
   let currentSize = 0;
   for (const name of [...files.keys()].sort()) {
@@ -28,5 +30,5 @@ export function packRuleFiles(prometheusName: string, files: ReadonlyMap<string,
     buckets.at(-1)![name] = text;
     currentSize += size;
   }
-  return buckets.map((bucket, index) => ({ name: ruleConfigMapName(prometheusName, index), files: bucket }));
+  return buckets.map((bucket, index) => ({ name: nameAt(index), files: bucket }));
 }

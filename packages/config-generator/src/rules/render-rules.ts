@@ -12,7 +12,7 @@ import { toPrometheusYaml } from '../yaml-output.ts';
 import { isRecord } from '../values/is-record.ts';
 import { MAX_RULE_CONFIGMAP_BYTES, packRuleFiles } from './pack-rule-files.ts';
 import { nameValidationSchemeFor } from '../values/prometheus-names.ts';
-import { buildRuleFileDocument } from './rule-file-document.ts';
+import { buildRuleFileDocument, type RuleReaderDialect } from './rule-file-document.ts';
 import { ruleFieldSupport } from './rule-field-support.ts';
 import { ruleFileName } from './rule-file-name.ts';
 import { validateRuleSpec } from './validate-rule-spec.ts';
@@ -31,6 +31,13 @@ export interface RenderRulesInput {
   isExcludedFromEnforcement?: (namespace: string, name: string) => boolean;
   /** Rule files kept from previous calls (render-memo.ts); the output is the same with a cache for this call alone. */
   cache?: RenderCache;
+  /**
+   * For a Thanos Ruler: its field gates and `partial_response_strategy`; `version` is then the Prometheus release
+   * whose PromQL and names its Thanos release reads.
+   */
+  dialect?: RuleReaderDialect;
+  /** The name of rule ConfigMap `index` (default `prometheus-<name>-rulefiles-<index>`). */
+  ruleConfigMapName?: (index: number) => string;
 }
 
 /** The rule ConfigMaps (always at least one) and one verdict per input rule, in input order. */
@@ -43,14 +50,14 @@ export interface RenderRulesOutput {
 export function renderRules(input: RenderRulesInput): RenderRulesOutput {
   const prometheusSpec = isRecord(input.prometheus.spec) ? input.prometheus.spec : {};
   const scheme = nameValidationSchemeFor(input.version, prometheusSpec.nameValidationScheme);
-  const support = ruleFieldSupport(input.version);
+  const support = input.dialect?.support ?? ruleFieldSupport(input.version);
   // Feature flags decide which PromQL the Prometheus parses (experimental functions, fill modifiers...).
   const enabledFeatures = Array.isArray(prometheusSpec.enableFeatures) ? prometheusSpec.enableFeatures.filter((feature): feature is string => typeof feature === 'string') : [];
   const promql: PromqlTarget = { version: input.version, features: enabledFeatures };
   const files = new Map<string, string>();
   // Everything a rule file depends on besides its PrometheusRule (and whether enforcement exempts it).
   const cache = input.cache ?? callCache();
-  const settings = cache.settings(() => ({ version: input.version, scheme, enabledFeatures, enforcedNamespaceLabel: input.enforcedNamespaceLabel }));
+  const settings = cache.settings(() => ({ version: input.version, scheme, enabledFeatures, enforcedNamespaceLabel: input.enforcedNamespaceLabel, dialect: input.dialect }));
   const verdicts: Verdict[] = input.rules.map((rule) => {
     const { namespace, name } = identityOf(rule);
     const render = () => renderRuleFile(rule, input, { scheme, support, promql });
@@ -59,7 +66,7 @@ export function renderRules(input: RenderRulesInput): RenderRulesOutput {
     if (rendered.file) files.set(rendered.file.name, rendered.file.text);
     return rendered.verdict;
   });
-  return { ruleConfigMaps: packRuleFiles(input.prometheus.metadata?.name ?? '', files), verdicts };
+  return { ruleConfigMaps: packRuleFiles(input.prometheus.metadata?.name ?? '', files, input.ruleConfigMapName), verdicts };
 }
 
 /** One PrometheusRule's verdict and, when accepted, its rule file (name and text). */
@@ -82,6 +89,7 @@ function renderRuleFile(
     version: input.version,
     support,
     ...(enforced ? { enforcement: { label: input.enforcedNamespaceLabel!, namespace } } : {}),
+    ...(input.dialect ? { dialect: input.dialect } : {}),
   });
   const text = toPrometheusYaml(document);
   const size = Buffer.byteLength(text, 'utf8');

@@ -2,7 +2,7 @@
  * The content of one rule file, built from a validated PrometheusRule spec the way
  * prometheus-operator writes it: keys sorted alphabetically at every level (it marshals through
  * JSON), fields the Prometheus version does not know dropped with a warning,
- * `partial_response_strategy` (Thanos Ruler only) always dropped, and, when a namespace label is
+ * `partial_response_strategy` dropped for Prometheus (which refuses it) and kept for Thanos Ruler, and, when a namespace label is
  * enforced, that label added to every rule and matched in every vector selector (of `expr`, and of the
  * `query` calls of alert templates).
  */
@@ -21,11 +21,26 @@ export interface NamespaceEnforcement {
   namespace: string;
 }
 
-/** How to turn a spec into a rule file for one Prometheus. */
+/**
+ * The program that reads the rule file when it is not Prometheus: Thanos Ruler, whose releases gate the same
+ * fields at other versions and which reads `partial_response_strategy`.
+ */
+export interface RuleReaderDialect {
+  /** Its name and release, as warnings write them (`Thanos v0.33.0`). */
+  program: string;
+  versionText: string;
+  /** The release each gated field needs, as warnings write them. */
+  minimumVersions: Readonly<Record<keyof RuleFieldSupport, string>>;
+  support: RuleFieldSupport;
+  keepPartialResponseStrategy: boolean;
+}
+
+/** How to turn a spec into a rule file for one Prometheus (or, with `dialect`, one Thanos Ruler). */
 export interface RuleFileOptions {
   version: PrometheusVersion;
   support: RuleFieldSupport;
   enforcement?: NamespaceEnforcement;
+  dialect?: RuleReaderDialect;
 }
 
 /** The rule file as a plain object ready for YAML, and what was dropped on the way. */
@@ -43,9 +58,9 @@ export function buildRuleFileDocument(spec: unknown, options: RuleFileOptions): 
   const groups = isRecord(spec) && Array.isArray(spec.groups) ? (spec.groups as Record<string, unknown>[]) : [];
   const drop = (path: string, field: keyof RuleFieldSupport, value: unknown): boolean => {
     if (value === undefined || value === null || options.support[field]) return false;
-    warnings.push(
-      `${path} was dropped: Prometheus ${options.version.text} does not support it (needs ${RULE_FIELD_MINIMUM_VERSIONS[field]} or later)`,
-    );
+    const reader = options.dialect ? `${options.dialect.program} ${options.dialect.versionText}` : `Prometheus ${options.version.text}`;
+    const minimum = (options.dialect?.minimumVersions ?? RULE_FIELD_MINIMUM_VERSIONS)[field];
+    warnings.push(`${path} was dropped: ${reader} does not support it (needs ${minimum} or later)`);
     return true;
   };
   const document = {
@@ -56,6 +71,8 @@ export function buildRuleFileDocument(spec: unknown, options: RuleFileOptions): 
       if (!drop(`${path}.labels`, 'groupLabels', group.labels)) setIfPresent(out, 'labels', sortedMap(group.labels));
       if (!drop(`${path}.limit`, 'limit', group.limit)) setIfPresent(out, 'limit', group.limit);
       out.name = group.name;
+      // Go's omitempty: an empty strategy is left out as upstream's marshalling leaves it out.
+      if (options.dialect?.keepPartialResponseStrategy && group.partial_response_strategy !== '') setIfPresent(out, 'partial_response_strategy', group.partial_response_strategy);
       if (!drop(`${path}.query_offset`, 'queryOffset', group.query_offset)) setIfPresent(out, 'query_offset', group.query_offset);
       if (Array.isArray(group.rules)) {
         out.rules = (group.rules as Record<string, unknown>[]).map((rule, ruleIndex) =>

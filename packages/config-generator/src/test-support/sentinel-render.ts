@@ -39,7 +39,8 @@ const PATTERN_MINIMA: Readonly<Record<string, string>> = {
 };
 
 /** The kinds whose string fields can reach the configuration. */
-export type RenderedKind = Exclude<Kind, 'Alertmanager' | 'AlertmanagerConfig'>; // their fields reach alertmanager.yaml, not prometheus.yaml
+// Alertmanager's fields reach alertmanager.yaml, a ThanosRuler's thanos rule's flags: not prometheus.yaml.
+export type RenderedKind = Exclude<Kind, 'Alertmanager' | 'AlertmanagerConfig' | 'ThanosRuler'>;
 
 /** The spec schema of each kind. */
 export const SPEC_SCHEMAS: Readonly<Record<RenderedKind, SchemaNode>> = {

@@ -6,7 +6,7 @@
  */
 import type { Kind } from '@promop/crds/kinds';
 import type { CommandSpec, FlagSpec } from './command-line.ts';
-import { ALERTMANAGER_SOURCE_KINDS, PROMETHEUS_SOURCE_KINDS } from './program-kinds.ts';
+import { ALERTMANAGER_SOURCE_KINDS, PROMETHEUS_SOURCE_KINDS, THANOS_RULER_WORKLOAD_KINDS } from './program-kinds.ts';
 
 /** The standard streams, as functions so tests can capture them. */
 export interface CommandIo {
@@ -32,7 +32,7 @@ export interface CommandEntry {
  * The kinds `explain` takes, per program and the teams' kinds first: on the command line each is accepted by its
  * name, plural or short name, as kubectl accepts them (kindNamed in the registry of kinds).
  */
-export const EXPLAIN_KINDS: readonly Kind[] = [...PROMETHEUS_SOURCE_KINDS, ...ALERTMANAGER_SOURCE_KINDS];
+export const EXPLAIN_KINDS: readonly Kind[] = [...PROMETHEUS_SOURCE_KINDS, ...ALERTMANAGER_SOURCE_KINDS, ...THANOS_RULER_WORKLOAD_KINDS];
 
 /** `a|b|c`: the kinds as the synopsis spells them. */
 const kindChoices = (kinds: readonly Kind[]) => kinds.map((kind) => kind.toLowerCase()).join('|');
@@ -126,7 +126,8 @@ const explainSpec: CommandSpec = {
   name: 'explain',
   summary: 'why a monitor, rule or AlertmanagerConfig is (not) used, or what a Prometheus, agent or Alertmanager selects, on a live cluster',
   // One line per program: the two families are judged by different generators and read different kinds.
-  synopsis: [PROMETHEUS_SOURCE_KINDS, ALERTMANAGER_SOURCE_KINDS].map((kinds) => `explain ${kindChoices(kinds)} [-n <namespace>] <name> [-o json|yaml]`).join('\n'),
+  // A ThanosRuler's line names the ruler only: its PrometheusRules are explained on the Prometheus line.
+  synopsis: [PROMETHEUS_SOURCE_KINDS, ALERTMANAGER_SOURCE_KINDS, THANOS_RULER_WORKLOAD_KINDS].map((kinds) => `explain ${kindChoices(kinds)} [-n <namespace>] <name> [-o json|yaml]`).join('\n'),
   description: [
     'Reads the cluster (list and get requests only) and runs the selection and generation code of the',
     'operator. For a ServiceMonitor, PodMonitor, Probe, ScrapeConfig or PrometheusRule it tells, for every',
@@ -137,9 +138,10 @@ const explainSpec: CommandSpec = {
     'rejects per kind, with counts and reasons. For an AlertmanagerConfig it tells the same for every',
     'Alertmanager (selected by alertmanagerConfigSelector and alertmanagerConfigNamespaceSelector, accepted',
     'or rejected with the field path); for an Alertmanager, what it selects and rejects, and why its base',
-    'configuration (spec.configSecret) is refused when it is. Secret values are never printed. The kind may',
-    'also be given as <kind>/<name>, and in kubectl\'s short forms (smon, pmon, prb, scfg, promrule, prom,',
-    'promagent, amcfg, am).',
+    'configuration (spec.configSecret) is refused when it is. For a ThanosRuler, which PrometheusRules it',
+    'selects and rejects (with the field path and why) and why the ruler itself is refused when it is.',
+    'Secret values are never printed. The kind may also be given as <kind>/<name>, and in kubectl\'s short',
+    'forms (smon, pmon, prb, scfg, promrule, prom, promagent, amcfg, am, ruler).',
   ].join('\n'),
   flags: [
     NAMESPACE_FLAG,

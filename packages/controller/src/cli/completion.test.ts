@@ -11,7 +11,7 @@ describe('what completion offers', () => {
   it.each([
     [[''], ['explain', 'targets', 'diff', 'render', 'check', 'completion', 'run'], DIRECTIVE.noFileComp],
     [['ex'], ['explain'], DIRECTIVE.noFileComp],
-    [['explain', ''], ['servicemonitor', 'podmonitor', 'probe', 'scrapeconfig', 'prometheusrule', 'prometheus', 'prometheusagent', 'alertmanagerconfig', 'alertmanager'], DIRECTIVE.noFileComp],
+    [['explain', ''], ['servicemonitor', 'podmonitor', 'probe', 'scrapeconfig', 'prometheusrule', 'prometheus', 'prometheusagent', 'alertmanagerconfig', 'alertmanager', 'thanosruler'], DIRECTIVE.noFileComp],
     [['explain', 'al'], ['alertmanagerconfig', 'alertmanager'], DIRECTIVE.noFileComp],
     [['explain', 'prom'], ['prometheusrule', 'prometheus', 'prometheusagent'], DIRECTIVE.noFileComp],
     [['explain', '-o', ''], ['json', 'yaml'], DIRECTIVE.noFileComp],

@@ -10,11 +10,11 @@ import type { PrometheusWorkload } from '../workload/workload-kind.ts';
 import { commandHelp, flagValue, parseCommandLine, type ParsedCommandLine } from './command-line.ts';
 import { EXPLAIN_KINDS, specOf, type CommandIo } from './commands.ts';
 import { describeReadError, openCluster } from './cluster-access.ts';
-import { readClusterObjects } from './cluster-objects.ts';
+import { readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
 import type { LoadState, PrometheusExplanation, ResourceExplanation } from './explanation.ts';
 import { labelsText } from './labels-text.ts';
-import { ALERTMANAGER_SOURCE_KINDS, PROMETHEUS_SOURCE_KINDS, isAlertmanagerSourceKind } from './program-kinds.ts';
+import { ALERTMANAGER_SOURCE_KINDS, PROMETHEUS_SOURCE_KINDS, THANOS_RULER_SOURCE_KINDS, isAlertmanagerSourceKind, isPrometheusSelectedKind, isThanosRulerWorkloadKind } from './program-kinds.ts';
 
 /** Exit statuses. */
 export const EXPLAIN_EXIT = { ok: 0, failed: 1, usage: 2, rejected: 3, notSelected: 4 } as const;
@@ -64,7 +64,7 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
   const { reader, connection } = cluster;
   const { kind, name } = target.target;
   // Only the kinds of the program that judges the object are listed: each program's are all it needs.
-  const kinds = isAlertmanagerSourceKind(kind) ? ALERTMANAGER_SOURCE_KINDS : PROMETHEUS_SOURCE_KINDS;
+  const kinds = isAlertmanagerSourceKind(kind) ? ALERTMANAGER_SOURCE_KINDS : isThanosRulerWorkloadKind(kind) ? THANOS_RULER_SOURCE_KINDS : PROMETHEUS_SOURCE_KINDS;
   const format = flagValue(parsed.line, 'output');
   const print = (explanation: object, text: () => string) => io.stdout(format === 'json' ? `${JSON.stringify(explanation, null, 2)}\n` : format === 'yaml' ? dump(explanation, { lineWidth: -1, noRefs: true }) : text());
   try {
@@ -78,6 +78,20 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
       if (!answer.found) return fail(`${kind.toLowerCase()} "${name}" not found in namespace "${namespace}"`);
       print(answer.explanation, () => answer.text);
       return EXPLAIN_EXIT[answer.exit];
+    }
+    if (isThanosRulerWorkloadKind(kind)) {
+      const { explainThanosRuler, formatThanosRulerExplanation } = await import('./thanos-ruler-explain.ts');
+      let objects: ClusterObjects;
+      try {
+        objects = await listing;
+      } catch (error) {
+        return fail(describeReadError(error, connection, kinds));
+      }
+      const thanosRuler = objects.thanosRulers.find((each) => each.metadata.namespace === namespace && each.metadata.name === name);
+      if (!thanosRuler) return fail(`${kind.toLowerCase()} "${name}" not found in namespace "${namespace}"`);
+      const explanation = explainThanosRuler(objects, thanosRuler);
+      print(explanation, () => formatThanosRulerExplanation(explanation));
+      return explanation.problems.length > 0 ? EXPLAIN_EXIT.rejected : EXPLAIN_EXIT.ok;
     }
     const [{ readClusterSnapshot, readConfigSecretUids }, { explainPrometheus, explainResource, findResource, renderFromSnapshot, workloadKeyOf, workloadsOf }] = await Promise.all([
       import('./cluster-snapshot.ts'),
@@ -99,6 +113,8 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
       print(explanation, () => formatPrometheusExplanation(explanation));
       return explanation.problems.length > 0 ? EXPLAIN_EXIT.rejected : EXPLAIN_EXIT.ok;
     }
+    // The other programs' kinds were explained above.
+    if (!isPrometheusSelectedKind(kind)) return fail(`cannot explain a ${kind.toLowerCase()}`);
     const resource = { kind, namespace, name };
     if (!findResource(snapshot, resource)) return fail(`${kind.toLowerCase()} "${name}" not found in namespace "${namespace}"`);
     const workloads = workloadsOf(snapshot);

@@ -30,7 +30,26 @@ export const PROMETHEUS_SOURCE_KINDS: readonly Kind[] = [...PROMETHEUS_SELECTED_
 /** The kinds an Alertmanager configuration is made from, the teams' kinds first. */
 export const ALERTMANAGER_SOURCE_KINDS: readonly Kind[] = [...ALERTMANAGER_SELECTED_KINDS, ...ALERTMANAGER_WORKLOAD_KINDS];
 
+/** The workload kinds whose pods run thanos rule. */
+export const THANOS_RULER_WORKLOAD_KINDS: readonly WorkloadKind[] = WORKLOAD_KINDS.filter((kind) => KINDS[kind].program === 'thanos-ruler');
+
+/** The kinds a ThanosRuler's rule files are made from, the teams' kinds first. */
+export const THANOS_RULER_SOURCE_KINDS: readonly Kind[] = [
+  ...SELECTED_KINDS.filter((kind) => THANOS_RULER_WORKLOAD_KINDS.some((workload) => kindsSelectedBy(workload).includes(kind))),
+  ...THANOS_RULER_WORKLOAD_KINDS,
+];
+
+/** Whether `kind` is a workload kind whose pods run thanos rule. */
+export function isThanosRulerWorkloadKind(kind: Kind): boolean {
+  return THANOS_RULER_WORKLOAD_KINDS.includes(kind as WorkloadKind);
+}
+
 /** Whether `kind` is one an Alertmanager configuration is made from. */
 export function isAlertmanagerSourceKind(kind: Kind): kind is AlertmanagerSelectedKind | AlertmanagerWorkloadKind {
   return ALERTMANAGER_SOURCE_KINDS.includes(kind);
+}
+
+/** Whether `kind` is one a Prometheus or PrometheusAgent selects (`explain` judges those with the Prometheus' code). */
+export function isPrometheusSelectedKind(kind: Kind): kind is PrometheusSelectedKind {
+  return (PROMETHEUS_SELECTED_KINDS as readonly Kind[]).includes(kind);
 }

@@ -20,6 +20,7 @@ import { PROMETHEUS_PORT } from '../workload/index.ts';
 import { createPrometheusAgent, type PrometheusAgentOptions } from './prometheus-agent.ts';
 import { PrometheusClient } from './prometheus-client.ts';
 import { reloadAndVerifyAlertmanager } from './alertmanager-reload.ts';
+import { reloadAndVerifyThanosRuler } from './thanos-ruler-reload.ts';
 import { reloadAndVerify, type ReloadOutcome } from './reload-and-verify.ts';
 import type { ExpectedRuleFiles } from './rule-groups-comparison.ts';
 import { allowListOf, type AllowedNetworks } from './url-policy.ts';
@@ -57,10 +58,20 @@ export interface AlertmanagerReloadRequest {
   signal?: AbortSignal;
 }
 
+/** One thanos rule pod to reload: it must evaluate exactly the groups of `expectedRuleFiles` (thanos-ruler-reload.ts). */
+export interface ThanosRulerReloadRequest {
+  program: 'thanos-ruler';
+  /** `prometheusPodUrl(pod.status.podIP, 10902, routePrefix)`. */
+  baseUrl: string;
+  expectedRuleFiles: ExpectedRuleFiles;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
 /** What the controller depends on (a fake in controller unit tests, PrometheusReloader in the operator). */
 export interface PodConfigVerifier {
   /** Reloads one pod and verifies it runs the expected files; never throws for a pod's answers or absence. */
-  reloadAndVerify(request: ReloadRequest | AlertmanagerReloadRequest): Promise<ReloadOutcome>;
+  reloadAndVerify(request: ReloadRequest | AlertmanagerReloadRequest | ThanosRulerReloadRequest): Promise<ReloadOutcome>;
 }
 
 /** How the reloader reaches pods. */
@@ -125,13 +136,14 @@ export class PrometheusReloader implements PodConfigVerifier {
     return agent;
   }
 
-  async reloadAndVerify(request: ReloadRequest | AlertmanagerReloadRequest): Promise<ReloadOutcome> {
+  async reloadAndVerify(request: ReloadRequest | AlertmanagerReloadRequest | ThanosRulerReloadRequest): Promise<ReloadOutcome> {
     const polling = {
       timeoutMs: request.timeoutMs ?? this.#options.timeoutMs ?? 90_000,
       ...(this.#options.initialDelayMs !== undefined ? { initialDelayMs: this.#options.initialDelayMs } : {}),
       ...(this.#options.maxDelayMs !== undefined ? { maxDelayMs: this.#options.maxDelayMs } : {}),
       ...(request.signal !== undefined ? { signal: request.signal } : {}),
     };
+    if (request.program === 'thanos-ruler') return reloadAndVerifyThanosRuler({ client: this.client(request.baseUrl), expectedRuleFiles: request.expectedRuleFiles, ...polling });
     if (request.program !== 'alertmanager' && request.baseUrl.startsWith('https:') && request.tls?.clientCertificateRequired && !this.#options.clientCertificate?.()) {
       return {
         outcome: 'failed', attempts: 0, elapsedMs: 0,

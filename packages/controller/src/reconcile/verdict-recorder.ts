@@ -31,7 +31,7 @@ const MAX_WRITTEN_BINDINGS = 200_000;
 export interface BindingOwnerKind {
   kind: WorkloadKind;
   /** The plural, the bindings' `resource`. */
-  resource: 'prometheuses' | 'prometheusagents' | 'alertmanagers';
+  resource: 'prometheuses' | 'prometheusagents' | 'alertmanagers' | 'thanosrulers';
   /** `monitoring.coreos.com/<version>`, for the Events' related object. */
   apiVersion: string;
 }

@@ -1,5 +1,5 @@
 /** Making the pods of a shard run the files promop wrote: pod networks, which pods to call, the ShardReloader. */
-export { ShardReloader, alertmanagerReloadKey, type AlertmanagerPods, type ReloadMetrics, type ShardReloaderOptions } from './shard-reloader.ts';
+export { ShardReloader, alertmanagerReloadKey, thanosRulerReloadKey, type AlertmanagerPods, type ThanosRulerPods, type ReloadMetrics, type ShardReloaderOptions } from './shard-reloader.ts';
 export { configTiming, type LoadedConfigStatus, type PodSetReloadResult } from './pod-set.ts';
 export { FixedPodNetworks, NodePodNetworks, parsePodNetworks, podCidrsOfNodes, type Admission, type NodePodNetworksOptions, type PodNetworks } from './pod-networks.ts';
 export { CONFIG_HASH_ANNOTATION, needsConfigHash, podCallability, podsOfShard, podsWithLabels, type NotCallableReason, type PodCallability } from './shard-pods.ts';

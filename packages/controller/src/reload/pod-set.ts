@@ -6,7 +6,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import type { AlertmanagerReloadRequest, ReloadOutcome, ReloadOutcomeKind, ReloadRequest } from '../prometheus-client/index.ts';
+import type { AlertmanagerReloadRequest, ReloadOutcome, ReloadOutcomeKind, ReloadRequest, ThanosRulerReloadRequest } from '../prometheus-client/index.ts';
 import { RELOADING_REASON, type ShardConfigStatus } from '../reconcile/config-reloader.ts';
 import { podCallability } from './shard-pods.ts';
 
@@ -24,7 +24,7 @@ export interface PodSet {
   key: string;
   /** The shard (0 for an Alertmanager). */
   index: number;
-  program: 'Prometheus' | 'Alertmanager';
+  program: 'Prometheus' | 'Alertmanager' | 'Thanos Ruler';
   namespace: string;
   /** The pods of the set now (listed again every round: pods come, go and become ready meanwhile). */
   listPods(): readonly V1Pod[];
@@ -33,7 +33,7 @@ export interface PodSet {
   /** Why no pod of the set can be called (listenLocal), if so: every ready pod is then pending with this message. */
   notCallable?: string;
   /** The request that reloads and verifies the pod at `ip`. */
-  request(ip: string, pod: V1Pod): ReloadRequest | AlertmanagerReloadRequest;
+  request(ip: string, pod: V1Pod): ReloadRequest | AlertmanagerReloadRequest | ThanosRulerReloadRequest;
   /** Called when a round of the job ends (not when it was superseded). */
   onRoundEnd?: () => void;
   log: Logger;

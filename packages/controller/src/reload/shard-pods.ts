@@ -31,7 +31,7 @@ export function podsWithLabels(pods: readonly V1Pod[], selector: Readonly<Record
 }
 
 /** Whether `pod` can be asked to reload now; `program` names what it runs in the messages. */
-export function podCallability(pod: V1Pod, program: 'Prometheus' | 'Alertmanager' = 'Prometheus'): PodCallability {
+export function podCallability(pod: V1Pod, program: 'Prometheus' | 'Alertmanager' | 'Thanos Ruler' = 'Prometheus'): PodCallability {
   if (pod.metadata?.deletionTimestamp) return { callable: false, reason: 'Terminating', message: 'the pod is being deleted' };
   const phase = pod.status?.phase;
   if (phase !== 'Running') return { callable: false, reason: 'NotRunning', message: `the pod is ${phase ?? 'without a phase'}; it reads the current files when it starts` };

@@ -8,7 +8,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Prometheus } from '@promop/crds';
 import { pino } from 'pino';
 import type { PodAnnotator } from '../kube/index.ts';
-import type { AlertmanagerReloadRequest, PodConfigVerifier, ReloadOutcome, ReloadOutcomeKind, ReloadRequest } from '../prometheus-client/index.ts';
+import type { AlertmanagerReloadRequest, PodConfigVerifier, ReloadOutcome, ReloadOutcomeKind, ReloadRequest, ThanosRulerReloadRequest } from '../prometheus-client/index.ts';
 import type { ExpectedShardFiles } from '../reconcile/index.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 import { FixedPodNetworks } from './pod-networks.ts';
@@ -35,10 +35,10 @@ function pod(name: string, options: { ip?: string; ready?: boolean; uid?: string
 }
 
 /** Fakes around one ShardReloader; `answer` decides what each pod's Prometheus answers. */
-function setup(pods: V1Pod[], answer: (request: ReloadRequest | AlertmanagerReloadRequest) => ReloadOutcome | Promise<ReloadOutcome> = () => ({ outcome: 'verified', attempts: 1, elapsedMs: 40, verifyMs: 10 })) {
+function setup(pods: V1Pod[], answer: (request: ReloadRequest | AlertmanagerReloadRequest | ThanosRulerReloadRequest) => ReloadOutcome | Promise<ReloadOutcome> = () => ({ outcome: 'verified', attempts: 1, elapsedMs: 40, verifyMs: 10 })) {
   let now = 10_000;
   const annotated: string[] = [];
-  const calls: (ReloadRequest | AlertmanagerReloadRequest)[] = [];
+  const calls: (ReloadRequest | AlertmanagerReloadRequest | ThanosRulerReloadRequest)[] = [];
   const reloads: ReloadOutcomeKind[] = [];
   const reloadSeconds: number[] = [];
   const timings: [number, number][] = [];
@@ -225,7 +225,7 @@ describe('reloading the pods of a shard', () => {
     expect(await t.reloadNow('h2', t.at())).toMatchObject({ state: 'reloading', status: { configHash: 'h2' } });
     await new Promise((resolve) => setImmediate(resolve));
     // One reload in flight per pod: h2 waits for h1's attempt, which is told to start no other.
-    expect(t.calls.map((c) => c.expectedConfigText)).toEqual([files('h1').configText]);
+    expect(t.calls.map((c) => (c as ReloadRequest).expectedConfigText)).toEqual([files('h1').configText]);
     // But the kubelet is nudged for h2 meanwhile, a quarter second after the nudge for h1 (not at once: a stream of
     // writes makes at most four pod writes a second), so the files are in the pod when h2's reload starts.
     expect(t.annotated).toEqual([`monitoring/prometheus-main-0 ${CONFIG_HASH_ANNOTATION}=h1`]);
@@ -236,7 +236,7 @@ describe('reloading the pods of a shard', () => {
     expect(firstSignal?.aborted).toBe(true);
     releases[0]!({ outcome: 'stale', attempts: 3, elapsedMs: 2_000, difference: 'superseded by newer files' });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(t.calls.map((c) => c.expectedConfigText)).toEqual([files('h1').configText, files('h2').configText]);
+    expect(t.calls.map((c) => (c as ReloadRequest).expectedConfigText)).toEqual([files('h1').configText, files('h2').configText]);
     releases[1]!({ outcome: 'verified', attempts: 1, elapsedMs: 30, verifyMs: 30 });
     await t.reloader.settled();
     // h1's outcome was neither reported nor counted, and its round never ended.

@@ -28,6 +28,7 @@
  * moment every ready pod was verified, and of that the part until the files were seen in the pods (the kubelet's
  * share) as opposed to the final reload and check itself.
  */
+import { createHash } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { describeError, type PodAnnotator } from '../kube/index.ts';
@@ -42,6 +43,8 @@ import { podCallability, podsOfShard, podsWithLabels } from './shard-pods.ts';
 
 /** The port of Alertmanager's web listener in its pods. */
 const ALERTMANAGER_PORT = 9093;
+/** The port of thanos rule's HTTP listener in its pods. */
+const THANOS_RULER_PORT = 10902;
 
 /** The wait before a job tries its failed pods again: 1 s, doubling up to 2 minutes. */
 const RETRY_BASE_MS = 1_000;
@@ -74,6 +77,8 @@ export interface ShardReloaderOptions {
   prometheusPortOf?: (pod: V1Pod) => number;
   /** Test only: the same for an Alertmanager pod (default 9093). */
   alertmanagerPortOf?: (pod: V1Pod) => number;
+  /** Test only: the same for a thanos rule pod (default 10902). */
+  thanosRulerPortOf?: (pod: V1Pod) => number;
   /** The clock, in ms (tests fix it). */
   now?: () => number;
   /** The wait before a failed round is tried again; resolves early once `signal` aborts (tests play it). */
@@ -85,6 +90,14 @@ export interface AlertmanagerPods {
   metadata: { namespace: string; name: string };
   spec?: { listenLocal?: boolean; routePrefix?: string };
   /** The labels of its pods (alertmanagerSelectorLabels). */
+  selectorLabels: Readonly<Record<string, string>>;
+}
+
+/** The pods of a ThanosRuler: its metadata and the fields that decide how to call them. */
+export interface ThanosRulerPods {
+  metadata: { namespace: string; name: string };
+  spec?: { listenLocal?: boolean; routePrefix?: string };
+  /** The labels of its pods (thanosRulerSelectorLabels). */
   selectorLabels: Readonly<Record<string, string>>;
 }
 
@@ -148,6 +161,34 @@ export class ShardReloader implements ConfigReloader {
         program: 'alertmanager',
         baseUrl: prometheusPodUrl(ip, this.#options.alertmanagerPortOf?.(pod) ?? ALERTMANAGER_PORT, spec.routePrefix || '/'),
         expectedConfigText: configText,
+      }),
+    };
+    let result = this.#reloadSet(set);
+    const memory = this.#memory.get(set.key)?.get(0);
+    while (result.state === 'reloading' && memory?.job && !memory.superseded.signal.aborted) {
+      await this.#roundEnd(memory);
+      result = this.#standing(memory);
+    }
+    return result;
+  }
+
+  /**
+   * Makes every ready pod of a ThanosRuler evaluate `ruleFiles` (path in the pod → text; thanos-ruler-reload.ts
+   * proves it through GET /api/v1/rules), as reloadAlertmanager does for an Alertmanager, waiting for the round.
+   */
+  async reloadThanosRuler(thanosRuler: ThanosRulerPods, ruleFiles: Readonly<Record<string, string>>, context: ReloadContext): Promise<PodSetReloadResult> {
+    const { namespace, name } = thanosRuler.metadata;
+    const spec = thanosRuler.spec ?? {};
+    const hash = createHash('sha256').update(JSON.stringify(Object.entries(ruleFiles).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))).digest('hex').slice(0, 16);
+    const set: PodSet = {
+      key: thanosRulerReloadKey(namespace, name), index: 0, program: 'Thanos Ruler', namespace, hash, writtenAt: context.writtenAt, log: context.log,
+      ...(context.onRoundEnd ? { onRoundEnd: context.onRoundEnd } : {}),
+      listPods: () => podsWithLabels(this.#options.pods.list(namespace), thanosRuler.selectorLabels),
+      ...(spec.listenLocal === true ? { notCallable: 'spec.listenLocal: thanos rule serves HTTP on localhost only, so promop cannot reload it; its pods read the rule files when they start' } : {}),
+      request: (ip, pod) => ({
+        program: 'thanos-ruler',
+        baseUrl: prometheusPodUrl(ip, this.#options.thanosRulerPortOf?.(pod) ?? THANOS_RULER_PORT, spec.routePrefix || '/'),
+        expectedRuleFiles: ruleFiles,
       }),
     };
     let result = this.#reloadSet(set);
@@ -329,6 +370,11 @@ export class ShardReloader implements ConfigReloader {
     this.#options.metrics.recordConfigLoaded(timing.applyToLoadedMs / 1000, timing.kubeletWaitMs / 1000, memory.changeSeenAt);
     log.info({ configHash: memory.hash, replicas: verified.length, ...timing }, 'written config loaded by every ready replica');
   }
+}
+
+/** Where the reloader remembers a ThanosRuler's pods: apart from any other workload of the same name. */
+export function thanosRulerReloadKey(namespace: string, name: string): string {
+  return `ThanosRuler:${namespace}/${name}`;
 }
 
 /** Where the reloader remembers an Alertmanager's pods: apart from any Prometheus of the same name. */

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 export declare const Prometheus: ValidateFunction;
 export declare const PrometheusAgent: ValidateFunction;
 export declare const Alertmanager: ValidateFunction;
+export declare const ThanosRuler: ValidateFunction;
 export declare const ServiceMonitor: ValidateFunction;
 export declare const PodMonitor: ValidateFunction;
 export declare const Probe: ValidateFunction;

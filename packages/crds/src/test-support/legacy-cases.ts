@@ -184,6 +184,23 @@ export const LEGACY_CASES: readonly LegacyCase[] = [
       alertmanagerConfigSelector: { matchLabels: { alertmanagerConfig: 'example' } },
     }),
   },
+  // ThanosRuler
+  {
+    title: 'a ThanosRuler of the kube-thanos era: query endpoints, Alertmanager URLs, object storage and a v-less version',
+    kind: 'ThanosRuler',
+    object: object('ThanosRuler', 'kube-thanos', {
+      image: 'quay.io/thanos/thanos:v0.28.1',
+      version: '0.28.1',
+      replicas: 2,
+      queryEndpoints: ['dnssrv+_http._tcp.thanos-query.monitoring.svc.cluster.local'],
+      alertmanagersUrl: ['dnssrv+http://alertmanager-operated.monitoring.svc:9093'],
+      objectStorageConfig: { name: 'thanos-objstore', key: 'objstore.yaml' },
+      ruleSelector: { matchLabels: { role: 'thanos-rules' } },
+      prometheusRulesExcludedFromEnforce: [{ ruleNamespace: 'monitoring', ruleName: 'platform' }],
+      enforcedNamespaceLabel: 'namespace',
+      labels: { region: 'eu' },
+    }),
+  },
   // AlertmanagerConfig
   { title: 'an AlertmanagerConfig with an empty spec', kind: 'AlertmanagerConfig', object: object('AlertmanagerConfig', 'empty-spec', {}) },
   {

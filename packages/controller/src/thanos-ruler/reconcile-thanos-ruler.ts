@@ -1,0 +1,207 @@
+/**
+ * Runs a ThanosRuler: the rule files of the PrometheusRules it selects (the generator's thanos-ruler module, one
+ * verdict per object written as a binding into its status, with a Warning Event when rejected), the three Secrets
+ * its pods mount, the governing Service and the StatefulSet (thanos-ruler-children.ts), then its status from the
+ * StatefulSet. Level-based like the other reconcilers: every call makes the cluster match the caches.
+ *
+ * New rule files reach running pods as a Prometheus' do, through the one reloader (reload/shard-reloader.ts): each
+ * pod is nudged so the kubelet copies the ConfigMaps now, reloaded with POST /-/reload, and verified to list the
+ * written rule groups from the written files (GET /api/v1/rules). No pod restarts. A ThanosRuler promop cannot run
+ * (no query endpoint, a field promop does not render yet) is refused: Reconciled False with the reason and a
+ * Warning Event, and nothing is written, so what runs keeps running.
+ */
+import type { V1Namespace, V1StatefulSet } from '@kubernetes/client-node';
+import { generateThanosRulerRules, RenderMemo, type FieldProblem } from '@promop/config-generator';
+import { API_VERSIONS, GROUP, PLURALS, type PrometheusRule, type ThanosRuler } from '@promop/crds';
+import type { Logger } from 'pino';
+import type { ChildWriter } from '../kube/child-writer.ts';
+import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
+import { splitKey } from '../reconcile/key.ts';
+import type { CacheReader, ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
+import { VerdictRecorder } from '../reconcile/verdict-recorder.ts';
+import type { ProcessOutcome } from '../reconcile/work-queue.ts';
+import { thanosRulerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
+import {
+  RULE_CONFIGMAP_THANOS_RULER_LABEL, buildThanosRulerRuleConfigMaps, buildThanosRulerSecrets, buildThanosRulerService,
+  buildThanosRulerStatefulSet, thanosRulerCommand, thanosRulerSelectorLabels, THANOS_RULES_DIR,
+} from './thanos-ruler-children.ts';
+
+/** Reason of Reconciled=False when the ThanosRuler cannot be run as written (what runs stays). */
+export const INVALID_CONFIGURATION_REASON = 'InvalidConfiguration';
+/** Reason of Reconciled=False when a ready pod could not be made to load the written rule files. */
+export const RELOAD_FAILED_REASON = 'ReloadFailed';
+
+export interface ThanosRulerReconcilerDeps {
+  thanosRulers: CacheReader<ThanosRuler>;
+  prometheusRules: CacheReader<PrometheusRule>;
+  namespaces: CacheReader<V1Namespace>;
+  /** promop's own ConfigMaps and Secrets (metadata): the current children, for their replace and the stale rule ConfigMaps. */
+  ownedConfigMaps: CacheReader<PartialObjectMetadata>;
+  ownedSecrets: CacheReader<PartialObjectMetadata>;
+  /** Every cache: the verdict recorder reads the PrometheusRules' current status from them. */
+  caches: ReconcilerCaches;
+  children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'applyService' | 'applyStatefulSet' | 'delete'>;
+  /** Makes the running pods load the written rule files (the reloader the other workloads use too). */
+  reloader: Pick<ShardReloader, 'reloadThanosRuler' | 'forget'>;
+  status: ReconcilerStatus;
+  events: ReconcilerEvents;
+  /** Reconciles a ThanosRuler again after `delayMs` (a binding write that met a newer version). */
+  requeue: (key: string, delayMs: number) => void;
+  log: Logger;
+  now?: () => Date;
+}
+
+type Status = NonNullable<ThanosRuler['status']>;
+type Condition = NonNullable<Status['conditions']>[number];
+
+export class ThanosRulerReconciler {
+  readonly #deps: ThanosRulerReconcilerDeps;
+  readonly #verdicts: VerdictRecorder;
+  /** Rule files of unchanged PrometheusRules, kept between reconciles. */
+  readonly #memo = new RenderMemo();
+
+  constructor(deps: ThanosRulerReconcilerDeps) {
+    this.#deps = deps;
+    this.#verdicts = new VerdictRecorder({
+      naming: { kind: 'ThanosRuler', resource: PLURALS.ThanosRuler, apiVersion: `${GROUP}/${API_VERSIONS.ThanosRuler}` },
+      caches: deps.caches, status: deps.status, events: deps.events, requeue: deps.requeue, log: deps.log, now: deps.now ?? (() => new Date()),
+    });
+  }
+
+  /** Starts no binding write after this call; resolves once those in flight ended. */
+  stopBindingWrites(): Promise<void> {
+    return this.#verdicts.stop();
+  }
+
+  /** Resolves once the bindings handed so far are written (tests, and a clean stop). */
+  bindingsSettled(key?: string): Promise<void> {
+    return this.#verdicts.settled(key);
+  }
+
+  /** Makes the cluster match ThanosRuler `key` (`namespace/name`). */
+  async reconcile(key: string): Promise<ProcessOutcome> {
+    const { namespace, name } = splitKey(key);
+    const log = this.#deps.log.child({ thanosRuler: key });
+    const thanosRuler = this.#deps.thanosRulers.get(name, namespace);
+    // Gone: the garbage collector deletes the children through their owner references; its bindings go here.
+    if (!thanosRuler || thanosRuler.metadata.deletionTimestamp) {
+      if (this.#verdicts.mayHaveBindings(key)) this.#verdicts.hand(key, [], log);
+      this.#deps.reloader.forget(thanosRulerReloadKey(namespace, name));
+      return 'done';
+    }
+    if (thanosRuler.spec?.paused === true) {
+      await this.#writeStatus(thanosRuler, { ...thanosRuler.status, paused: true } as Status);
+      return 'done';
+    }
+    const rules = generateThanosRulerRules({
+      thanosRuler,
+      prometheusRules: this.#deps.prometheusRules.list(),
+      namespaces: this.#deps.namespaces.list().map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
+      memo: this.#memo,
+    });
+    this.#memo.forgetUnusedSequences?.();
+    const command = thanosRulerCommand(thanosRuler);
+    const problems: FieldProblem[] = [...rules.problems, ...(command.ok ? [] : command.problems)];
+    // The PrometheusRules' verdicts stand whatever becomes of the ruler: each object is judged alone.
+    this.#verdicts.hand(key, rules.verdicts, log, thanosRuler);
+    if (problems.length > 0 || !command.ok) return this.#refuse(thanosRuler, problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '));
+
+    const configMaps = buildThanosRulerRuleConfigMaps(thanosRuler, rules.ruleConfigMaps);
+    let written = false;
+    for (const configMap of configMaps) {
+      const current = this.#deps.ownedConfigMaps.get(configMap.metadata!.name!, namespace);
+      const result = await this.#deps.children.writeConfigMap(configMap, current);
+      if (result.metadata?.resourceVersion !== current?.metadata?.resourceVersion) written = true;
+    }
+    for (const secret of buildThanosRulerSecrets(thanosRuler)) {
+      await this.#deps.children.writeSecret(secret, this.#deps.ownedSecrets.get(secret.metadata!.name!, namespace));
+    }
+    // The namespace's Service is owned by every ThanosRuler that uses it (not those naming a Service of their own).
+    const owners = this.#deps.thanosRulers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
+    if (!thanosRuler.spec?.serviceName) await this.#deps.children.applyService(buildThanosRulerService(namespace, owners));
+    const statefulSet = await this.#deps.children.applyStatefulSet(buildThanosRulerStatefulSet(thanosRuler, command.value, configMaps.map((each) => each.metadata!.name!)));
+    // Stale rule ConfigMaps go after the StatefulSet stopped mounting them, as upstream deletes them after the writes.
+    const wanted = new Set(configMaps.map((each) => each.metadata!.name!));
+    for (const stale of this.#deps.ownedConfigMaps.list(namespace)) {
+      const staleName = stale.metadata?.name ?? '';
+      if (stale.metadata?.labels?.[RULE_CONFIGMAP_THANOS_RULER_LABEL] === name && !wanted.has(staleName)) await this.#deps.children.delete('ConfigMap', namespace, staleName);
+    }
+    const files = Object.fromEntries(rules.ruleConfigMaps.flatMap((each) => Object.entries(each.files).map(([file, text]) => [`${THANOS_RULES_DIR}/${each.name}/${file}`, text])));
+    const reload = await this.#deps.reloader.reloadThanosRuler(
+      { metadata: { namespace, name }, ...(thanosRuler.spec ? { spec: thanosRuler.spec } : {}), selectorLabels: thanosRulerSelectorLabels(name) },
+      files, { log, onRoundEnd: () => this.#deps.requeue(key, 0), ...(written ? { writtenAt: new Date() } : {}) },
+    );
+    const reconciled = reload.state === 'failed'
+      ? { status: 'False' as const, reason: RELOAD_FAILED_REASON, message: reload.message }
+      : { status: 'True' as const, reason: 'Reconciled', message: '' };
+    await this.#writeStatus(thanosRuler, this.#status(thanosRuler, statefulSet, reconciled));
+    return 'done';
+  }
+
+  /** Reconciled=False with `message` and a Warning Event: nothing is written, what runs stays. */
+  async #refuse(thanosRuler: ThanosRuler, message: string): Promise<ProcessOutcome> {
+    const { namespace, name } = thanosRuler.metadata;
+    await this.#writeStatus(thanosRuler, this.#status(thanosRuler, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
+    await this.#deps.events.record({
+      type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: message,
+      regarding: { apiVersion: `${GROUP}/${API_VERSIONS.ThanosRuler}`, kind: 'ThanosRuler', namespace, name, uid: thanosRuler.metadata.uid ?? '' },
+    });
+    return 'done';
+  }
+
+  /** The status for `thanosRuler` with `statefulSet` as stored (undefined: keep the counts the status has). */
+  #status(thanosRuler: ThanosRuler, statefulSet: V1StatefulSet | undefined, reconciled: { status: 'True' | 'False'; reason: string; message: string }): Status {
+    const previous = thanosRuler.status ?? {};
+    const replicas = statefulSet?.status?.replicas ?? previous.replicas ?? 0;
+    const available = statefulSet?.status?.availableReplicas ?? previous.availableReplicas ?? 0;
+    const wanted = thanosRuler.spec?.replicas ?? 1;
+    const availability = available >= wanted && wanted > 0
+      ? { status: 'True' as const, reason: 'AllReplicasAvailable', message: '' }
+      : available > 0
+        ? { status: 'Degraded' as const, reason: 'SomeReplicasUnavailable', message: `${available} of ${wanted} pods are available` }
+        : { status: 'False' as const, reason: 'NoReplicasAvailable', message: `none of ${wanted} pods is available` };
+    return {
+      paused: false,
+      replicas,
+      updatedReplicas: statefulSet?.status?.updatedReplicas ?? previous.updatedReplicas ?? 0,
+      availableReplicas: available,
+      unavailableReplicas: Math.max(0, replicas - available),
+      conditions: [this.#condition(thanosRuler, 'Available', availability), this.#condition(thanosRuler, 'Reconciled', reconciled)],
+    };
+  }
+
+  /** A condition, keeping its lastTransitionTime while its status stays. */
+  #condition(thanosRuler: ThanosRuler, type: 'Available' | 'Reconciled', value: { status: Condition['status']; reason: string; message: string }): Condition {
+    const previous = thanosRuler.status?.conditions?.find((condition) => condition.type === type);
+    const now = (this.#deps.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const generation = thanosRuler.metadata.generation;
+    return {
+      type,
+      status: value.status,
+      reason: value.reason,
+      ...(value.message ? { message: value.message } : {}),
+      lastTransitionTime: previous?.status === value.status ? previous.lastTransitionTime : now,
+      ...(generation === undefined ? {} : { observedGeneration: generation }),
+    };
+  }
+
+  /** Writes `status` unless the object already has it (an idle cluster sees no write). */
+  async #writeStatus(thanosRuler: ThanosRuler, status: Status): Promise<void> {
+    if (JSON.stringify(comparable(thanosRuler.status)) === JSON.stringify(comparable(status))) return;
+    const { namespace, name } = thanosRuler.metadata;
+    await this.#deps.status.apply({ kind: 'ThanosRuler', namespace, name }, status);
+  }
+}
+
+/** A status with its keys in one order, for comparing the stored one with the one to write. */
+function comparable(status: Status | undefined): unknown {
+  if (!status) return undefined;
+  const conditions = [...(status.conditions ?? [])].sort((a, b) => a.type.localeCompare(b.type)).map((condition) => Object.fromEntries(Object.entries(condition).sort(([a], [b]) => a.localeCompare(b))));
+  return Object.fromEntries(Object.entries({ ...status, conditions }).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Which ThanosRuler a child of promop's belongs to, from its controller owner reference. */
+export function thanosRulerOwnerOf(metadata: { namespace?: string; ownerReferences?: { kind: string; name: string; controller?: boolean; apiVersion: string }[] } | undefined): string | undefined {
+  const owner = metadata?.ownerReferences?.find((reference) => reference.controller && reference.kind === 'ThanosRuler' && reference.apiVersion.startsWith(`${GROUP}/`));
+  return owner && metadata?.namespace ? `${metadata.namespace}/${owner.name}` : undefined;
+}

@@ -1,0 +1,109 @@
+import type { ThanosRuler } from '@promop/crds';
+import { buildThanosRulerSecrets, buildThanosRulerService, buildThanosRulerStatefulSet, thanosRulerCommand } from './thanos-ruler-children.ts';
+
+const ruler = (spec: Record<string, unknown>, name = 'r'): ThanosRuler =>
+  ({ apiVersion: 'monitoring.coreos.com/v1', kind: 'ThanosRuler', metadata: { namespace: 'monitoring', name, uid: 'u-1', labels: { team: 'sre' } }, spec } as ThanosRuler);
+
+function args(spec: Record<string, unknown>): string[] {
+  const command = thanosRulerCommand(ruler(spec));
+  if (!command.ok) throw new Error(JSON.stringify(command.problems));
+  return command.value.args;
+}
+
+describe('thanos rule as promop starts it', () => {
+  it('passes upstream\'s flags in upstream\'s order, the web config file last', () => {
+    expect(args({ queryEndpoints: ['dnssrv+_http._tcp.thanos-query.monitoring.svc'], alertmanagersUrl: ['http://alertmanager-operated:9093'], labels: { region: 'eu', az: 'b' }, alertDropLabels: ['az'], evaluationInterval: '30s', retention: '48h', logLevel: 'info', additionalArgs: [{ name: 'query.http-method', value: 'GET' }] })).toEqual([
+      'rule',
+      '--data-dir=/thanos/data',
+      '--eval-interval=30s',
+      '--tsdb.retention=48h',
+      '--label=thanos_ruler_replica="$(POD_NAME)"',
+      '--label=az="b"',
+      '--label=region="eu"',
+      '--alert.label-drop=thanos_ruler_replica',
+      '--alert.label-drop=az',
+      '--rule-file=/etc/thanos/rules/*/*.yaml',
+      '--query=dnssrv+_http._tcp.thanos-query.monitoring.svc',
+      '--alertmanagers.url=http://alertmanager-operated:9093',
+      '--query.http-method=GET',
+      '--http.config=/etc/thanos/web_config/web-config.yaml',
+    ]);
+  });
+
+  it('takes the query, Alertmanager and object storage configurations from Secret keys over the lists, mounted under /etc/thanos/config', () => {
+    const command = thanosRulerCommand(ruler({
+      queryEndpoints: ['ignored:10902'], queryConfig: { name: 'q', key: 'query.yaml' }, alertmanagersConfig: { name: 'am', key: 'am.yaml' },
+      alertmanagersUrl: ['http://ignored'], objectStorageConfig: { name: 'obj', key: 'objstore.yaml' },
+    }));
+    if (!command.ok) throw new Error('refused');
+    expect(command.value.args.filter((arg) => /query|alertmanagers|objstore/.test(arg))).toEqual([
+      '--query.config-file=/etc/thanos/config/query-config/query.yaml',
+      '--alertmanagers.config-file=/etc/thanos/config/alertmanager-config/am.yaml',
+      '--objstore.config-file=/etc/thanos/config/objstorage-config/objstore.yaml',
+    ]);
+    expect(command.value.configFiles.map((file) => file.volume)).toEqual([
+      { name: 'query-config', secret: { secretName: 'q', items: [{ key: 'query.yaml', path: 'query.yaml' }] } },
+      { name: 'alertmanager-config', secret: { secretName: 'am', items: [{ key: 'am.yaml', path: 'am.yaml' }] } },
+      { name: 'objstorage-config', secret: { secretName: 'obj', items: [{ key: 'objstore.yaml', path: 'objstore.yaml' }] } },
+    ]);
+  });
+
+  it('gates flags on the Thanos release as upstream does', () => {
+    const spec = { queryEndpoints: ['q:10902'], ruleQueryOffset: '1m', ruleConcurrentEval: 2, ruleOutageTolerance: '1h', ruleGracePeriod: '10m', enableFeatures: ['x'] };
+    expect(args({ ...spec, version: 'v0.29.0' }).some((arg) => /offset|concurrent|outage|grace|feature/.test(arg))).toBe(false);
+    expect(args({ ...spec, version: 'v0.39.0' })).toEqual(expect.arrayContaining(['--rule-query-offset=1m', '--rule-concurrent-evaluation=2', '--for-outage-tolerance=1h', '--for-grace-period=10m', '--enable-feature=x']));
+    expect(args({ ...spec, version: 'v0.20.0' }).at(-1)).not.toMatch(/http\.config/);
+  });
+
+  it('refuses what it cannot run, each at its path', () => {
+    const command = thanosRulerCommand(ruler({ version: 'latest', remoteWrite: [{ url: 'http://x' }] }));
+    expect(command.ok).toBe(false);
+    const refused = thanosRulerCommand(ruler({ queryEndpoints: ['q'], remoteWrite: [{ url: 'http://x' }], web: { tlsConfig: {} }, additionalArgs: [{ name: 'no-data-dir' }] }));
+    expect(refused.ok ? [] : refused.problems.map((problem) => problem.path)).toEqual(['spec.remoteWrite', 'spec.web', 'spec.additionalArgs[0].name']);
+    const noQuery = thanosRulerCommand(ruler({}));
+    expect(noQuery.ok ? [] : noQuery.problems).toEqual([{ path: 'spec.queryEndpoints', message: 'thanos rule needs an API to evaluate rules against: set queryEndpoints or queryConfig' }]);
+  });
+});
+
+describe('the children of a ThanosRuler', () => {
+  const thanosRuler = ruler({ queryEndpoints: ['q:10902'], objectStorageConfig: { name: 'obj', key: 'objstore.yaml' }, version: 'v0.42.2', volumeMounts: [{ name: 'extra', mountPath: '/extra' }], volumes: [{ name: 'extra', emptyDir: {} }] });
+  const command = thanosRulerCommand(thanosRuler);
+  if (!command.ok) throw new Error('refused');
+  const statefulSet = buildThanosRulerStatefulSet(thanosRuler, command.value, ['thanos-ruler-r-rulefiles-0']);
+  const pod = statefulSet.spec!.template;
+  const container = pod.spec!.containers[0]!;
+
+  it('mounts upstream\'s volumes in upstream\'s order', () => {
+    expect(pod.spec!.volumes!.map((volume) => volume.name)).toEqual(['remote-write-config', 'objstorage-config', 'tls-assets', 'web-config', 'thanos-ruler-r-rulefiles-0', 'thanos-ruler-r-data', 'extra']);
+    expect(container.volumeMounts!.map((mount) => `${mount.name}:${mount.mountPath}`)).toEqual([
+      'remote-write-config:/etc/thanos/config/remote-write-config', 'objstorage-config:/etc/thanos/config/objstorage-config', 'tls-assets:/etc/thanos/certs',
+      'web-config:/etc/thanos/web_config/web-config.yaml', 'thanos-ruler-r-data:/thanos/data', 'thanos-ruler-r-rulefiles-0:/etc/thanos/rules/thanos-ruler-r-rulefiles-0', 'extra:/extra',
+    ]);
+    expect(pod.spec!.volumes![4]).toEqual({ name: 'thanos-ruler-r-rulefiles-0', configMap: { name: 'thanos-ruler-r-rulefiles-0', optional: true } });
+  });
+
+  it('runs the Thanos image of the version, with upstream\'s labels, ports and defaults', () => {
+    expect(container).toMatchObject({
+      name: 'thanos-ruler', image: 'quay.io/thanos/thanos:v0.42.2', resources: { requests: { memory: '200Mi' } },
+      ports: [{ name: 'grpc', containerPort: 10901, protocol: 'TCP' }, { name: 'web', containerPort: 10902, protocol: 'TCP' }],
+      env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
+    });
+    expect(statefulSet.spec).toMatchObject({ serviceName: 'thanos-ruler-operated', podManagementPolicy: 'Parallel', selector: { matchLabels: { 'app.kubernetes.io/name': 'thanos-ruler', 'app.kubernetes.io/instance': 'r', 'thanos-ruler': 'r', 'app.kubernetes.io/managed-by': 'promop' } } });
+    expect(pod.metadata!.labels!['app.kubernetes.io/version']).toBe('0.42.2');
+    expect(pod.spec!.terminationGracePeriodSeconds).toBe(120);
+    expect(statefulSet.metadata!.labels!.team).toBe('sre');
+  });
+
+  it('writes the Secrets every pod mounts, and a Service of both ports', () => {
+    expect(buildThanosRulerSecrets(thanosRuler).map((secret) => [secret.metadata!.name, Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString()]))])).toEqual([
+      ['thanos-ruler-r-config', { 'remote-write.yaml': 'remote_write: []\n' }],
+      ['thanos-ruler-r-tls-assets-0', {}],
+      ['thanos-ruler-r-web-config', { 'web-config.yaml': '' }],
+    ]);
+    expect(buildThanosRulerService('monitoring', [thanosRuler]).spec).toEqual({
+      clusterIP: 'None',
+      ports: [{ name: 'web', port: 10902, targetPort: 'web', protocol: 'TCP' }, { name: 'grpc', port: 10901, targetPort: 'grpc', protocol: 'TCP' }],
+      selector: { 'app.kubernetes.io/name': 'thanos-ruler' },
+    });
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The ThanosRuler controller in sample-controller's shape: what enqueues a ThanosRuler (the cache handlers below),
+ * its work queue, and the reconciler (reconcile-thanos-ruler.ts) its workers run. The operator builds it with the
+ * caches, writers and reloader it shares with the other workloads, registers its handlers before the caches start,
+ * and starts its workers only on the leader.
+ */
+import type { Logger } from 'pino';
+import type { ChildWriter, ClusterCaches } from '../kube/index.ts';
+import { describeError } from '../kube/index.ts';
+import { recordedReconcile, type OperatorMetrics } from '../observability/index.ts';
+import { objectKey, podReloadState, splitKey, WorkQueue } from '../reconcile/index.ts';
+import type { ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
+import { thanosRulerReloadKey, type ShardReloader } from '../reload/index.ts';
+import { THANOS_RULER_SERVICE_NAME } from './thanos-ruler-children.ts';
+import { ThanosRulerReconciler, thanosRulerOwnerOf } from './reconcile-thanos-ruler.ts';
+
+/** What the ThanosRuler controller shares with the rest of the operator. */
+export interface ThanosRulerControllerOptions {
+  caches: ClusterCaches;
+  children: ChildWriter;
+  reloader: ShardReloader;
+  status: ReconcilerStatus;
+  events: ReconcilerEvents;
+  metrics: OperatorMetrics;
+  log: Logger;
+}
+
+/** The ThanosRulers' work queue and reconciler, and what enqueues them; see the file comment. */
+export class ThanosRulerController {
+  readonly #caches: ClusterCaches;
+  readonly #metrics: OperatorMetrics;
+  readonly #log: Logger;
+  readonly #queue: WorkQueue;
+  readonly #reconciler: ThanosRulerReconciler;
+
+  constructor(options: ThanosRulerControllerOptions) {
+    const { caches, children, reloader, status, events, metrics, log } = options;
+    this.#caches = caches;
+    this.#metrics = metrics;
+    this.#log = log;
+    this.#queue = new WorkQueue({
+      workers: 1,
+      onError: (key, error, failures) => log.error({ thanosRuler: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
+      metrics: metrics.workQueue,
+    });
+    this.#reconciler = new ThanosRulerReconciler({
+      thanosRulers: caches.thanosRulers, prometheusRules: caches.prometheusRules, namespaces: caches.namespaces,
+      ownedConfigMaps: caches.ownedConfigMaps, ownedSecrets: caches.ownedSecrets, caches, children, reloader, status, events,
+      requeue: (key, delayMs) => this.#queue.addAfter(key, delayMs), log,
+    });
+  }
+
+  /**
+   * Registers what enqueues a ThanosRuler (before the caches start): a change of it (every ThanosRuler of the
+   * namespace when one goes, so the shared Service's owners follow), of a child promop made for it (a StatefulSet's
+   * replica counts, an edited or deleted ConfigMap or Secret, the deleted governing Service), and of one of its
+   * pods. Any change of a PrometheusRule or of a Namespace (its labels decide selection) enqueues every ThanosRuler:
+   * there are few, and the generator decides which selects what.
+   */
+  watch(): void {
+    const caches = this.#caches;
+    const enqueue = (key: string | undefined) => { if (key) this.#queue.add(key); };
+    const everyIn = (namespace: string | undefined) => {
+      for (const each of namespace === undefined ? [] : caches.thanosRulers.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
+    };
+    caches.thanosRulers.onChange((thanosRuler, change) => {
+      if (change === 'delete') everyIn(thanosRuler.metadata.namespace);
+      else enqueue(objectKey(thanosRuler.metadata.namespace, thanosRuler.metadata.name));
+    });
+    caches.ownedStatefulSets.onChange((statefulSet) => enqueue(thanosRulerOwnerOf(statefulSet.metadata)));
+    caches.ownedSecrets.onChange((secret, change) => { if (change !== 'add') enqueue(thanosRulerOwnerOf(secret.metadata)); });
+    caches.ownedConfigMaps.onChange((configMap, change) => { if (change !== 'add') enqueue(thanosRulerOwnerOf(configMap.metadata)); });
+    caches.ownedServices.onChange((service, change) => {
+      if (change === 'delete' && service.metadata?.name === THANOS_RULER_SERVICE_NAME) everyIn(service.metadata.namespace);
+    });
+    const everyThanosRuler = () => this.enqueueEvery();
+    caches.prometheusRules.onChange(everyThanosRuler);
+    caches.namespaces.onChange(everyThanosRuler);
+    // A pod that became ready, got an IP, restarted or went: reload it, and recount the loaded replicas.
+    caches.pods.onChange((pod, change, previous) => {
+      if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
+      const labels = pod.metadata?.labels ?? {};
+      if (labels['app.kubernetes.io/name'] === 'thanos-ruler' && labels['thanos-ruler']) enqueue(objectKey(pod.metadata?.namespace ?? '', labels['thanos-ruler']));
+    });
+  }
+
+  /** Queues every ThanosRuler (a new leader's start, the periodic resync). */
+  enqueueEvery(): void {
+    for (const each of this.#caches.thanosRulers.list()) this.#queue.add(objectKey(each.metadata.namespace, each.metadata.name));
+  }
+
+  /** Starts the workers, with everything queued once. Recorded in the same reconcile and queue metrics as the other workloads'. */
+  start(): void {
+    this.enqueueEvery();
+    this.#queue.start(recordedReconcile(this.#metrics, (key) => this.#reconciler.reconcile(key), {
+      onReconciled: (key, outcome, ms) => this.#log.debug({ thanosRuler: key, outcome, ms: Math.round(ms) }, 'reconciled'),
+      metricsKey: (key) => {
+        const { namespace, name } = splitKey(key);
+        return thanosRulerReloadKey(namespace, name);
+      },
+    }));
+  }
+
+  /** Resolves once the bindings handed so far are written (tests). */
+  bindingsSettled(key?: string): Promise<void> {
+    return this.#reconciler.bindingsSettled(key);
+  }
+
+  /** Stops the workers and the binding writes; resolves once those in progress ended. */
+  async stop(): Promise<void> {
+    await Promise.all([this.#queue.shutdown(), this.#reconciler.stopBindingWrites()]);
+  }
+}
