@@ -64,6 +64,8 @@ export interface ThanosRulerReloadRequest {
   /** `prometheusPodUrl(pod.status.podIP, 10902, routePrefix)`. */
   baseUrl: string;
   expectedRuleFiles: ExpectedRuleFiles;
+  /** Its external labels' names, which its rules API adds to every rule's labels (thanos-ruler-reload.ts). */
+  externalLabels: readonly string[];
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -143,7 +145,7 @@ export class PrometheusReloader implements PodConfigVerifier {
       ...(this.#options.maxDelayMs !== undefined ? { maxDelayMs: this.#options.maxDelayMs } : {}),
       ...(request.signal !== undefined ? { signal: request.signal } : {}),
     };
-    if (request.program === 'thanos-ruler') return reloadAndVerifyThanosRuler({ client: this.client(request.baseUrl), expectedRuleFiles: request.expectedRuleFiles, ...polling });
+    if (request.program === 'thanos-ruler') return reloadAndVerifyThanosRuler({ client: this.client(request.baseUrl), expectedRuleFiles: request.expectedRuleFiles, externalLabels: request.externalLabels, ...polling });
     if (request.program !== 'alertmanager' && request.baseUrl.startsWith('https:') && request.tls?.clientCertificateRequired && !this.#options.clientCertificate?.()) {
       return {
         outcome: 'failed', attempts: 0, elapsedMs: 0,

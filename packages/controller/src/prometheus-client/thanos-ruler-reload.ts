@@ -20,6 +20,11 @@ export interface ThanosRulerReloadOptions {
   client: PrometheusClient;
   /** Every rule file promop wrote for the ruler, by its path in the pod. */
   expectedRuleFiles: ExpectedRuleFiles;
+  /**
+   * The names of thanos rule's external labels (`thanos_ruler_replica` and `spec.labels`): its rules API reports
+   * them among each rule's labels, where the rule files have none of them.
+   */
+  externalLabels: readonly string[];
   /** Give up (stale) after this long: allow for the kubelet's sync period. */
   timeoutMs: number;
   initialDelayMs?: number;
@@ -44,7 +49,12 @@ export async function reloadAndVerifyThanosRuler(options: ThanosRulerReloadOptio
     }
     const groups = await client.ruleGroups();
     if (!groups.ok) return errorOutcome(groups.error);
-    const rules = compareLoadedRules(options.expectedRuleFiles, groups.value);
+    const external = new Set(options.externalLabels);
+    const withoutExternal = groups.value.map((group) => ({
+      ...group,
+      rules: group.rules.map((rule) => (rule.labels ? { ...rule, labels: Object.fromEntries(Object.entries(rule.labels).filter(([name]) => !external.has(name))) } : rule)),
+    }));
+    const rules = compareLoadedRules(options.expectedRuleFiles, withoutExternal);
     if (!rules.equal) return { outcome: 'pending', difference: `the loaded rules differ: ${rules.reason}` };
     return { outcome: 'verified', verifyMs: Date.now() - attemptStarted };
   });

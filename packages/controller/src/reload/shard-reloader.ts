@@ -96,7 +96,7 @@ export interface AlertmanagerPods {
 /** The pods of a ThanosRuler: its metadata and the fields that decide how to call them. */
 export interface ThanosRulerPods {
   metadata: { namespace: string; name: string };
-  spec?: { listenLocal?: boolean; routePrefix?: string };
+  spec?: { listenLocal?: boolean; routePrefix?: string; labels?: Record<string, string> };
   /** The labels of its pods (thanosRulerSelectorLabels). */
   selectorLabels: Readonly<Record<string, string>>;
 }
@@ -189,6 +189,7 @@ export class ShardReloader implements ConfigReloader {
         program: 'thanos-ruler',
         baseUrl: prometheusPodUrl(ip, this.#options.thanosRulerPortOf?.(pod) ?? THANOS_RULER_PORT, spec.routePrefix || '/'),
         expectedRuleFiles: ruleFiles,
+        externalLabels: ['thanos_ruler_replica', ...Object.keys(spec.labels ?? {})],
       }),
     };
     let result = this.#reloadSet(set);
