@@ -4,7 +4,7 @@
  * selecting a ServiceMonitor gets its `prom-agent-<name>` config Secret in agent mode (no rule files, no alerting),
  * a StatefulSet that starts Prometheus with `--agent` under the agent's labels, the `prometheus-agent-operated`
  * Service and status conditions; the monitor's status binds it as `prometheusagents`, and a monitor it rejects gets
- * a Warning Event naming the agent. A DaemonSet-mode agent is Reconciled=False at spec.mode. A Prometheus of the
+ * a Warning Event naming the agent. A DaemonSet-mode agent with replicas is Reconciled=False at spec.replicas. A Prometheus of the
  * same name in the same namespace keeps its own children, and deleting the agent removes only its binding.
  */
 import type { V1OwnerReference, V1StatefulSet } from '@kubernetes/client-node';
@@ -54,7 +54,7 @@ beforeAll(async () => {
   }, INSTANCE);
   await world.createObject('Prometheus', MONITORING, 'main', { ...selecting, ruleSelector: {} }, INSTANCE);
   // Elsewhere and selecting nothing, so the other cases see main's bindings and Service alone.
-  await world.createObject('PrometheusAgent', TEAM, 'daemons', { mode: 'DaemonSet', podMonitorSelector: { matchLabels: { team: 'nobody' } } }, INSTANCE);
+  await world.createObject('PrometheusAgent', TEAM, 'daemons', { mode: 'DaemonSet', replicas: 2, podMonitorSelector: { matchLabels: { team: 'nobody' } } }, INSTANCE);
   await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
@@ -134,14 +134,16 @@ describe('a PrometheusAgent selecting a ServiceMonitor, beside a Prometheus of t
 });
 
 describe('a PrometheusAgent in DaemonSet mode', () => {
-  it('is Reconciled=False naming spec.mode, and gets no config Secret or StatefulSet', async () => {
+  it('with replicas set is Reconciled=False naming spec.replicas, and gets no config Secret, StatefulSet or DaemonSet', async () => {
     const agent = await eventually(() => readAgent('daemons', TEAM), (a) => reconciled(a)?.status === 'False');
     expect(reconciled(agent)).toMatchObject({ reason: 'ReconciliationFailed' });
-    expect(reconciled(agent)?.message).toContain('spec.mode');
+    expect(reconciled(agent)?.message).toContain('spec.replicas: cannot be set with spec.mode DaemonSet');
     const secrets = await world.core.listNamespacedSecret({ namespace: TEAM });
     expect(secrets.items.map((s) => s.metadata?.name).filter((name) => name?.startsWith('prom-agent-daemons'))).toEqual([]);
     const statefulSets = await apps.listNamespacedStatefulSet({ namespace: TEAM });
     expect(statefulSets.items.map((s) => s.metadata?.name).filter((name) => name?.startsWith('prom-agent-daemons'))).toEqual([]);
+    const daemonSets = await apps.listNamespacedDaemonSet({ namespace: TEAM });
+    expect(daemonSets.items.map((s) => s.metadata?.name).filter((name) => name?.startsWith('prom-agent-daemons'))).toEqual([]);
   });
 });
 

@@ -16,7 +16,7 @@
  * decode, and answered whole it is encoded back for promop to parse again (bench/config-writes.bench.ts;
  * docs/performance.md, "Writing").
  */
-import type { V1ConfigMap, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1DaemonSet, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { apiErrorOf, apiResponseOf, isNotFound } from './api-error.ts';
 import { FIELD_MANAGER } from './field-manager.ts';
 import { protobufBodyOf, PROTOBUF_CONTENT_TYPE } from './protobuf-body.ts';
@@ -27,6 +27,7 @@ import { MANAGED_BY_LABEL } from '../workload/index.ts';
 /** Where each child kind lives. */
 const CHILD_PATHS = {
   StatefulSet: { api: '/apis/apps/v1', plural: 'statefulsets' },
+  DaemonSet: { api: '/apis/apps/v1', plural: 'daemonsets' },
   Service: { api: '/api/v1', plural: 'services' },
   Secret: { api: '/api/v1', plural: 'secrets' },
   ConfigMap: { api: '/api/v1', plural: 'configmaps' },
@@ -62,16 +63,16 @@ export interface StatefulSetIdentity {
 }
 
 /** The child kinds promop writes. */
-export type ChildKind = 'StatefulSet' | 'Service' | 'Secret' | 'ConfigMap';
+export type ChildKind = 'StatefulSet' | 'DaemonSet' | 'Service' | 'Secret' | 'ConfigMap';
 
 /** The object type of each child kind. */
-export type ChildOf<K extends ChildKind> = { StatefulSet: V1StatefulSet; Service: V1Service; Secret: V1Secret; ConfigMap: V1ConfigMap }[K];
+export type ChildOf<K extends ChildKind> = { StatefulSet: V1StatefulSet; DaemonSet: V1DaemonSet; Service: V1Service; Secret: V1Secret; ConfigMap: V1ConfigMap }[K];
 
 /**
  * What the write of each child kind answers: the whole object as stored for the applies of StatefulSets and
  * Services; only the metadata (PartialObjectMetadata) for the whole writes of Secrets and ConfigMaps.
  */
-export type WrittenOf<K extends ChildKind> = { StatefulSet: V1StatefulSet; Service: V1Service; Secret: PartialObjectMetadata; ConfigMap: PartialObjectMetadata }[K];
+export type WrittenOf<K extends ChildKind> = { StatefulSet: V1StatefulSet; DaemonSet: V1DaemonSet; Service: V1Service; Secret: PartialObjectMetadata; ConfigMap: PartialObjectMetadata }[K];
 
 /** Applies and deletes children. Every method throws the API error (see api-error.ts to turn it into a value). */
 export class ChildWriter {
@@ -142,6 +143,12 @@ export class ChildWriter {
   applyService(body: V1Service): Promise<V1Service> {
     const { name, namespace } = identify(body);
     return this.#api.patch(this.#path('Service', namespace, name), body, PATCH_TYPE.apply, { fieldManager: FIELD_MANAGER, force: true });
+  }
+
+  /** Applies a DaemonSet (a PrometheusAgent in DaemonSet mode); returns it as stored. */
+  applyDaemonSet(body: V1DaemonSet): Promise<V1DaemonSet> {
+    const { name, namespace } = identify(body);
+    return this.#api.patch(this.#path('DaemonSet', namespace, name), body, PATCH_TYPE.apply, { fieldManager: FIELD_MANAGER, force: true });
   }
 
   /** Applies a StatefulSet; returns it as stored (its status is the latest the API server has). */
@@ -237,12 +244,12 @@ export class ChildWriter {
   }
 
   /**
-   * Deletes a child; already gone is success. StatefulSets are deleted in the foreground (like
+   * Deletes a child; already gone is success. StatefulSets and DaemonSets are deleted in the foreground (like
    * prometheus-operator) so their pods are gone before the object is.
    */
   async delete(kind: ChildKind, namespace: string, name: string): Promise<void> {
     try {
-      await this.#api.delete(this.#path(kind, namespace, name), kind === 'StatefulSet' ? { query: { propagationPolicy: 'Foreground' } } : {});
+      await this.#api.delete(this.#path(kind, namespace, name), kind === 'StatefulSet' || kind === 'DaemonSet' ? { query: { propagationPolicy: 'Foreground' } } : {});
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

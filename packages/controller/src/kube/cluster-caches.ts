@@ -14,7 +14,7 @@
  * `scope` (`--namespaces`, `--deny-namespaces`) limits every namespaced cache, and with a namespace list the
  * Namespace cache, to the namespaces promop is given: see namespace-scope.ts.
  */
-import type { V1Namespace, V1Pod, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import type { V1DaemonSet, V1Namespace, V1Pod, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { ALL_KINDS, GROUP, KINDS, type Kind, type ListOf, type ResourceOfKind } from '@promop/crds';
 import type { Logger } from 'pino';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../workload/index.ts';
@@ -52,6 +52,8 @@ export interface ClusterCaches extends KindCaches {
   /** The metadata of the ConfigMaps a resource may reference (not promop's own). */
   configMaps: ObjectCache<PartialObjectMetadata>;
   ownedStatefulSets: ObjectCache<V1StatefulSet>;
+  /** The DaemonSets of PrometheusAgents in DaemonSet mode. */
+  ownedDaemonSets: ObjectCache<V1DaemonSet>;
   ownedServices: ObjectCache<V1Service>;
   /** promop's own Secrets and ConfigMaps, metadata only: what they hold is known from promop's writes (reconcile/known-contents.ts). */
   ownedSecrets: ObjectCache<PartialObjectMetadata>;
@@ -120,6 +122,7 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
     secrets: cache<PartialObjectMetadata>('secrets', '/api/v1', 'secrets', { ...referencedSecrets, metadataOnly: true }),
     configMaps: cache<PartialObjectMetadata>('configmaps', '/api/v1', 'configmaps', { ...referenced, metadataOnly: true }),
     ownedStatefulSets: cache<V1StatefulSet>('owned statefulsets', '/apis/apps/v1', 'statefulsets', owned),
+    ownedDaemonSets: cache<V1DaemonSet>('owned daemonsets', '/apis/apps/v1', 'daemonsets', owned),
     ownedServices: cache<V1Service>('owned services', '/api/v1', 'services', owned),
     // Metadata only: promop's scrape files are most of the configuration's bytes, which a whole watch would have the
     // API server encode as JSON on every write, promop parse back and keep (reconcile/known-contents.ts).

@@ -35,6 +35,9 @@ const SECRETS_CONFIGMAPS: V1PolicyRule = { apiGroups: [''], resources: ['secrets
 const SERVICES: V1PolicyRule = { apiGroups: [''], resources: ['services'], verbs: [...READ, 'create', 'patch'] };
 // A StatefulSet per shard; those of removed shards are deleted.
 const STATEFULSETS: V1PolicyRule = { apiGroups: ['apps'], resources: ['statefulsets'], verbs: [...READ, 'create', 'patch', 'delete'] };
+// The DaemonSet of a PrometheusAgent in DaemonSet mode: watched, applied (server-side apply creates it), deleted when
+// the agent goes back to StatefulSet mode. Never read by name, so no get.
+const DAEMONSETS: V1PolicyRule = { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] };
 // The Prometheus pods of promop's StatefulSets: watched (label managed-by=promop) to find each shard's Running,
 // Ready pods and their IPs for the reload; patched to set the config-hash annotation, which makes the kubelet
 // refresh the mounted config at once instead of on its next periodic sync (reload/shard-reloader.ts). RBAC
@@ -60,6 +63,7 @@ export const OPERATOR_CLUSTER_ROLE_RULES: readonly V1PolicyRule[] = [
   SECRETS_CONFIGMAPS,
   SERVICES,
   STATEFULSETS,
+  DAEMONSETS,
   PODS,
   NODES_LIST,
   EVENTS,
@@ -80,6 +84,7 @@ export const OPERATOR_NAMESPACE_ROLE_RULES: readonly V1PolicyRule[] = [
   SECRETS_CONFIGMAPS,
   SERVICES,
   STATEFULSETS,
+  DAEMONSETS,
   PODS,
   EVENTS,
 ];

@@ -39,11 +39,11 @@ export class ChildWrites {
   }
 
   /**
-   * Applies one Service or StatefulSet (watched whole) with its applied-hash annotation, unless the cached one is up
+   * Applies one Service, StatefulSet or DaemonSet (watched whole) with its applied-hash annotation, unless the cached one is up
    * to date (applied-hash.ts: no request at all); returns it as stored and whether the API server stored a change
    * (its resourceVersion moved), which is logged.
    */
-  async applyOne<K extends 'Service' | 'StatefulSet'>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>) => Promise<ChildOf<K>>, log: Logger): Promise<ChildWrite<ChildOf<K>>> {
+  async applyOne<K extends 'Service' | 'StatefulSet' | 'DaemonSet'>(kind: K, body: ChildOf<K>, cached: ChildOf<K> | undefined, apply: (body: ChildOf<K>) => Promise<ChildOf<K>>, log: Logger): Promise<ChildWrite<ChildOf<K>>> {
     const desired = this.#withHash(body);
     // Found up to date (and without foreign keys) before: the same cached object and body still are.
     if (cached && this.#upToDate.get(cached)?.has(desired)) return { changed: false, stored: cached };

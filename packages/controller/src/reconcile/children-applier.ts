@@ -6,7 +6,7 @@
  * shards under their retention policy, emptied scrape file slots, fewer rule ConfigMaps). Keeps, per Prometheus, what
  * its Secrets and ConfigMaps are known to hold (known-contents.ts), forgotten when the reconciler says it is gone.
  */
-import type { V1ObjectMeta, V1StatefulSet } from '@kubernetes/client-node';
+import type { V1DaemonSet, V1ObjectMeta, V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ChildKind } from '../kube/index.ts';
 import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
@@ -25,7 +25,7 @@ import { OrphanedPods } from './orphaned-pods.ts';
 const CHILD_APPLIES_IN_FLIGHT = 8;
 
 export interface ChildrenApplierDependencies {
-  caches: Pick<ReconcilerCaches, 'ownedSecrets' | 'ownedConfigMaps' | 'ownedServices' | 'ownedStatefulSets'>;
+  caches: Pick<ReconcilerCaches, 'ownedSecrets' | 'ownedConfigMaps' | 'ownedServices' | 'ownedStatefulSets' | 'ownedDaemonSets'>;
   children: ReconcilerChildren;
   /** The clock of shard retention deadlines. */
   now: () => Date;
@@ -33,7 +33,7 @@ export interface ChildrenApplierDependencies {
 
 /** What `apply` stored. */
 export interface AppliedChildren {
-  /** As stored, one per shard. */
+  /** As stored, one per shard; for a DaemonSet agent its DaemonSet's pod counts in a StatefulSet's terms (daemonSetAsShard). */
   statefulSets: V1StatefulSet[];
   /** Shards whose files (config Secret, rule ConfigMaps, TLS assets) this reconcile changed, and when it first did. */
   writtenAt: Map<number, Date>;
@@ -119,6 +119,11 @@ export class ChildrenApplier {
     for (const statefulSet of desired.statefulSets) {
       statefulSets.push(await this.#applyStatefulSet(key, statefulSet, caches.ownedStatefulSets.get(nameOf(statefulSet), namespace), log));
     }
+    if (desired.daemonSet) {
+      const daemonSet = desired.daemonSet;
+      const stored = (await writes.applyOne('DaemonSet', daemonSet, caches.ownedDaemonSets.get(nameOf(daemonSet), namespace), (b) => children.applyDaemonSet(b), log)).stored;
+      statefulSets.push(daemonSetAsShard(stored));
+    }
     return { statefulSets, writtenAt, configSecretUids };
   }
 
@@ -189,16 +194,18 @@ export class ChildrenApplier {
     const wanted = new Set([
       ...desired.ruleConfigMaps, desired.tlsAssets, ...(desired.webConfig ? [desired.webConfig] : []), ...(desired.thanosHttpClient ? [desired.thanosHttpClient] : []),
       ...desired.scrapeSecrets.flat(), ...desired.configSecrets,
-      ...desired.statefulSets,
     ].map(nameOf));
+    // By kind: an agent's StatefulSet and DaemonSet have the same name, and switching mode keeps one, not both.
+    const wantedStatefulSets = new Set(desired.statefulSets.map(nameOf));
+    const wantedDaemonSets = new Set(desired.daemonSet ? [nameOf(desired.daemonSet)] : []);
     // Only objects whose controller is this Prometheus: a same-named child of a deleted-and-recreated one is the
     // garbage collector's, not ours.
-    const leftover = (meta: V1ObjectMeta | undefined) =>
-      !wanted.has(meta?.name ?? '') && (meta?.ownerReferences?.some((ref) => ref.uid === uid && ref.controller) ?? false);
+    const leftover = (meta: V1ObjectMeta | undefined, wantedNames: ReadonlySet<string> = wanted) =>
+      !wantedNames.has(meta?.name ?? '') && (meta?.ownerReferences?.some((ref) => ref.uid === uid && ref.controller) ?? false);
     // Removed shards under shardRetentionPolicy Retain keep their StatefulSet and the Secrets its pods mount until
     // the deadline (shard-retention.ts); the resync (5 minutes) finds a passed deadline.
     const retainedShards = new Set<string>();
-    const removedStatefulSets = caches.ownedStatefulSets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && leftover(s.metadata));
+    const removedStatefulSets = caches.ownedStatefulSets.list(namespace).filter((s) => s.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && leftover(s.metadata, wantedStatefulSets));
     for (const statefulSet of removedStatefulSets) {
       const decision = removedShardAction(prometheus, statefulSet, this.#deps.now());
       if (decision.action === 'delete') continue;
@@ -221,6 +228,10 @@ export class ChildrenApplier {
         .map((s): [ChildKind, string] => ['Secret', nameOf(s)]),
       ...caches.ownedConfigMaps.list(namespace).filter((c) => c.metadata?.labels?.[RULE_CONFIGMAP_PROMETHEUS_LABEL] === name && leftover(c.metadata))
         .map((c): [ChildKind, string] => ['ConfigMap', nameOf(c)]),
+      // The DaemonSet of an agent switched back to StatefulSet mode (the StatefulSets of one switched to DaemonSet
+      // mode are removed shards above).
+      ...caches.ownedDaemonSets.list(namespace).filter((d) => d.metadata?.labels?.[PROMETHEUS_NAME_LABEL] === name && leftover(d.metadata, wantedDaemonSets))
+        .map((d): [ChildKind, string] => ['DaemonSet', nameOf(d)]),
     ];
     for (const [kind, childName] of ownedLeftovers) {
       await children.delete(kind, namespace, childName);
@@ -228,4 +239,23 @@ export class ChildrenApplier {
       log.info({ child: kind, childName }, 'child deleted (no longer wanted)');
     }
   }
+}
+
+/**
+ * A DaemonSet's pod counts as a StatefulSet's, which status (replicas, the Available condition) is computed from:
+ * the pods it should run (one per eligible node) are the replicas wanted, its available and ready pods the same.
+ */
+export function daemonSetAsShard(daemonSet: V1DaemonSet): V1StatefulSet {
+  const status = daemonSet.status;
+  const scheduled = status?.desiredNumberScheduled ?? 0;
+  return {
+    metadata: daemonSet.metadata ?? {},
+    spec: { replicas: scheduled, selector: daemonSet.spec?.selector ?? {}, serviceName: '', template: daemonSet.spec?.template ?? {} },
+    status: {
+      replicas: status?.currentNumberScheduled ?? 0,
+      readyReplicas: status?.numberReady ?? 0,
+      availableReplicas: status?.numberAvailable ?? 0,
+      updatedReplicas: status?.updatedNumberScheduled ?? 0,
+    },
+  };
 }

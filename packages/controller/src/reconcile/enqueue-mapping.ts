@@ -70,7 +70,8 @@ function kindOfOwner(ref: { apiVersion: string; kind: string }): WorkloadKind | 
 /** What about a pod decides whether and where promop reloads it (pure). */
 export function podReloadState(pod: V1Pod): string {
   const ready = pod.status?.conditions?.find((condition) => condition.type === 'Ready')?.status ?? '';
-  return [pod.status?.phase ?? '', ready, pod.status?.podIP ?? '', pod.metadata?.deletionTimestamp ? 'deleting' : ''].join('|');
+  // The node too: a DaemonSet agent's pod bound to a node needs that node's copy of the configuration (workload/daemonset.ts).
+  return [pod.status?.phase ?? '', ready, pod.status?.podIP ?? '', pod.metadata?.deletionTimestamp ? 'deleting' : '', pod.spec?.nodeName ?? ''].join('|');
 }
 
 /** Tells which Secrets and ConfigMaps are referenced (kube/referenced-objects.ts). */

@@ -26,6 +26,7 @@ export const EXCLUSIVE_MAPS: Readonly<Record<ChildKind, readonly MapPath[]>> = {
   Service: [['spec', 'selector']],
   // Its fields that matter are lists and fixed-at-creation selectors; apply handles them.
   StatefulSet: [],
+  DaemonSet: [],
 };
 
 /** Keys of exclusive maps found in `stored` but not in `desired`, by map path. */

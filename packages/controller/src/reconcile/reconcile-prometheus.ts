@@ -24,12 +24,12 @@
  * verdict-recorder.ts records the verdicts (bindings, Events), shard-reload.ts reloads the shards and
  * prometheus-status-writer.ts writes the Prometheus' status.
  */
-import { RenderMemo, generate, type GeneratorOutput } from '@promop/config-generator';
+import { RenderMemo, generate, isDaemonSetAgent, type GeneratorOutput } from '@promop/config-generator';
 import { KINDS } from '@promop/crds';
 import type { Logger } from 'pino';
 import { apiErrorOf, isUserCaused } from '../kube/index.ts';
 import { kindListsOf } from '../kube/cluster-caches.ts';
-import { WORKLOADS, type PrometheusWorkload, type ScrapeSecretMemo, type WorkloadKind, type WorkloadNaming } from '../workload/index.ts';
+import { WORKLOADS, agentNodesOf, type PrometheusWorkload, type ScrapeSecretMemo, type WorkloadKind, type WorkloadNaming } from '../workload/index.ts';
 import { ChildrenApplier, type AppliedChildren } from './children-applier.ts';
 import { buildChildren } from './desired-children.ts';
 import { generatorInput } from './generator-input.ts';
@@ -195,7 +195,8 @@ export class PrometheusReconciler {
       await this.#status.fail(prometheus, problemsMessage(output.prometheusProblems), log);
       return handVerdicts();
     }
-    const built = buildChildren(prometheus, output, this.#workloads().list(namespace), memo.scrapeSecrets);
+    const agentNodes = isDaemonSetAgent(prometheus) ? agentNodesOf(caches.pods.list(namespace), name) : [];
+    const built = buildChildren(prometheus, output, this.#workloads().list(namespace), memo.scrapeSecrets, agentNodes);
     if (!built.ok) {
       await this.#status.fail(prometheus, problemsMessage(built.problems), log);
       return handVerdicts();

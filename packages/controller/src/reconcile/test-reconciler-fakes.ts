@@ -110,7 +110,10 @@ export class FakeCluster {
   }
 
   #cacheOf(kind: ChildKind): FakeCache<Named> {
-    const caches = { StatefulSet: this.caches.ownedStatefulSets, Service: this.caches.ownedServices, Secret: this.caches.ownedSecrets, ConfigMap: this.caches.ownedConfigMaps };
+    const caches = {
+      StatefulSet: this.caches.ownedStatefulSets, DaemonSet: this.caches.ownedDaemonSets, Service: this.caches.ownedServices, Secret: this.caches.ownedSecrets,
+      ConfigMap: this.caches.ownedConfigMaps,
+    };
     return caches[kind] as unknown as FakeCache<Named>;
   }
 
@@ -155,6 +158,7 @@ export class FakeCluster {
     },
     applyService: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Service', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedServices, body)),
     applyStatefulSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'StatefulSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedStatefulSets, body)),
+    applyDaemonSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'DaemonSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedDaemonSets, body)),
     statefulSetUid: async (namespace, name) => (this.caches.ownedStatefulSets.get(name, namespace)?.metadata?.uid ?? this.foreignStatefulSets.get(`${namespace}/${name}`)?.uid),
     statefulSetIdentity: async (namespace, name) => {
       const owned = this.caches.ownedStatefulSets.get(name, namespace);

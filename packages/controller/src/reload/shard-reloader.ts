@@ -35,7 +35,8 @@ import { describeError, type PodAnnotator } from '../kube/index.ts';
 import { abortableDelay, prometheusPodUrl, type PodConfigVerifier, type ReloadOutcomeKind } from '../prometheus-client/index.ts';
 import { RELOADING_REASON, type ConfigReloader, type ExpectedShardFiles, type ReloadContext, type ReloadResult } from '../reconcile/config-reloader.ts';
 import { workloadKey } from '../reconcile/key.ts';
-import { PROMETHEUS_PORT, routePrefix, workloadKind, type PrometheusWorkload } from '../workload/index.ts';
+import { PROMETHEUS_PORT, configForNode, routePrefix, workloadKind, type PrometheusWorkload } from '../workload/index.ts';
+import { isDaemonSetAgent } from '@promop/config-generator';
 import { KubeletNudge } from './kubelet-nudge.ts';
 import type { PodNetworks } from './pod-networks.ts';
 import { configTiming, needsCall, podName, recordFailure, standingOf, type PodSet, type PodSetReloadResult, type SetMemory } from './pod-set.ts';
@@ -132,7 +133,8 @@ export class ShardReloader implements ConfigReloader {
       ...(prometheus.spec?.listenLocal === true ? { notCallable: 'spec.listenLocal: Prometheus is not reachable from promop; it loads new files only when it restarts' } : {}),
       request: (ip, pod) => ({
         baseUrl: baseUrlOf(ip, pod),
-        expectedConfigText: expected.configText,
+        // A DaemonSet agent's pod reads its node's copy, with the node's name in place of the placeholder.
+        expectedConfigText: isDaemonSetAgent(prometheus) ? configForNode(expected.configText, pod.spec?.nodeName ?? '') : expected.configText,
         // An agent loads no rules, and its API has no rules endpoint (it answers an error): nothing to compare.
         ...(kind === 'PrometheusAgent' ? {} : { expectedRuleFiles: expected.ruleFiles }),
         ...(expected.scrapeFileJobs !== undefined ? { expectedScrapeFileJobs: expected.scrapeFileJobs } : {}),

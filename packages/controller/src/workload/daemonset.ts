@@ -9,7 +9,7 @@
  * API (`spec.nodeName`) and Kubernetes expands `$(NODE_NAME)` in the `--config.file` argument. The pod is otherwise
  * the StatefulSet agent's pod (same args, probes, volumes, security settings): no volume claims, no governing Service.
  */
-import type { V1Container, V1DaemonSet, V1PodSecurityContext, V1Secret } from '@kubernetes/client-node';
+import type { V1Container, V1DaemonSet, V1Pod, V1PodSecurityContext, V1Secret } from '@kubernetes/client-node';
 import { CONFIG_DIR, CONFIG_FILE_NAME, NODE_NAME_ENV, NODE_NAME_PLACEHOLDER, isDaemonSetAgent, type GeneratorOutput } from '@promop/config-generator';
 import type { PrometheusAgent } from '@promop/crds';
 import { asEmbedded } from './embedded-field.ts';
@@ -31,6 +31,16 @@ import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webCo
 /** The key (and file name in CONFIG_DIR) of node `node`'s copy of prometheus.yaml. */
 export function nodeConfigFileName(node: string): string {
   return `node-${node}.yaml`;
+}
+
+/**
+ * The nodes the pods of DaemonSet agent `agentName` are bound to, among `pods` (one namespace): those that need a
+ * copy of its configuration. A pod not yet bound (no `spec.nodeName`) needs none until it is.
+ */
+export function agentNodesOf(pods: readonly V1Pod[], agentName: string): string[] {
+  const selector = Object.entries(shardSelectorLabels(agentName, 0, 'PrometheusAgent'));
+  const nodes = pods.filter((pod) => selector.every(([key, value]) => pod.metadata?.labels?.[key] === value)).map((pod) => pod.spec?.nodeName ?? '');
+  return [...new Set(nodes.filter((node) => node !== ''))].sort();
 }
 
 /** `text` with the node name placeholder replaced by `node` (the generator writes it only in field selectors). */

@@ -16,7 +16,7 @@ export { buildRuleConfigMaps } from './rule-configmaps.ts';
 export { buildGoverningService, GOVERNING_SERVICE_NAME } from './governing-service.ts';
 export { buildThanosHttpClientSecret, usesHttpClientFile } from './thanos-sidecar.ts';
 export { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
-export { buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
+export { agentNodesOf, buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
 export { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
 export {
   MANAGED_BY, MANAGED_BY_LABEL, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, managedByLabels, shardSelectorLabels,
