@@ -1,0 +1,211 @@
+/**
+ * Differential comparison of the ThanosRuler children promop renders with prometheus-operator v0.93.1's own, case
+ * by case.
+ *
+ *   node bench/compat-diff/thanos-ruler-compat-diff.ts [--only name,name] [--out file.json]
+ *
+ * One control plane on loopback (etcd + kube-apiserver, no kubelet, so no pod ever starts), prometheus-operator's
+ * CRDs, one namespace per case with a ThanosRuler `r` and, for the rule cases, the PrometheusRules it selects.
+ * prometheus-operator runs and writes StatefulSet `thanos-ruler-r`, Service `thanos-ruler-operated` and the rule
+ * ConfigMaps `thanos-ruler-r-rulefiles-<i>`. promop's pure builders render the same ThanosRuler and PrometheusRules
+ * as the API server returns them (CRD defaults applied, uids set); promop's StatefulSet and Service are then sent to
+ * the API server with dryRun, so both sides carry the API server's defaults. Compared: the `thanos-ruler` container
+ * whole, the pod's volumes, the claim templates, the StatefulSet's serviceName, replicas, pod management policy and
+ * update strategy, the pod's annotations and the labels about Thanos, the Service's ports and selector, and the
+ * rule ConfigMaps' names and data. Not compared: upstream's config-reloader container (promop reloads thanos rule
+ * itself; docs/compatibility.md) and the managed-by label. Exit status 1 on a difference.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { V1ConfigMap, V1Service, V1StatefulSet } from '@kubernetes/client-node';
+import { generateThanosRulerRules } from '@promop/config-generator';
+import type { PrometheusRule, ThanosRuler } from '@promop/crds';
+import { startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
+import { buildThanosRulerRuleConfigMaps, buildThanosRulerService, buildThanosRulerStatefulSet, thanosRulerCommand } from '@promop/controller/thanos-ruler';
+import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
+import { prometheusOperator } from '../side-by-side/operators.ts';
+import { installCrds } from './install-crds.ts';
+
+const GROUP = 'monitoring.coreos.com';
+const NAME = 'r';
+const QUERY = { queryEndpoints: ['dnssrv+_http._tcp.thanos-query.monitoring.svc.cluster.local'] };
+
+/** One ThanosRuler spec (and the PrometheusRules of its namespace) to render on both sides. */
+interface RulerCase {
+  name: string;
+  spec: Record<string, unknown>;
+  rules?: { name: string; labels?: Record<string, string>; groups: unknown[] }[];
+}
+
+const RULES: RulerCase['rules'] = [
+  {
+    name: 'slo', labels: { role: 'ruler' },
+    groups: [
+      { name: 'slo', partial_response_strategy: 'warn', interval: '1m', rules: [{ alert: 'HighErrorRate', expr: 'sum(rate(errors_total[5m])) by (job) > 1', for: '5m', labels: { severity: 'page' }, annotations: { summary: '{{ $labels.job }} fails' } }] },
+      { name: 'records', limit: 10, rules: [{ record: 'job:up:sum', expr: 'sum by (job) (up)' }] },
+    ],
+  },
+  { name: 'exempt', labels: { role: 'ruler' }, groups: [{ name: 'exempt', partial_response_strategy: 'abort', rules: [{ record: 'all:up:sum', expr: 'sum(up)', keep_firing_for: '1m' }] }] },
+  { name: 'other', labels: { role: 'other' }, groups: [{ name: 'other', rules: [{ record: 'x', expr: 'up' }] }] },
+];
+
+const CASES: RulerCase[] = [
+  { name: 'bare', spec: { ...QUERY } },
+  {
+    name: 'everything',
+    spec: {
+      version: 'v0.42.2', replicas: 2, imagePullPolicy: 'Always', logLevel: 'debug', logFormat: 'json',
+      queryConfig: { name: 'thanos-query', key: 'query.yaml' }, alertmanagersConfig: { name: 'thanos-am', key: 'am.yaml' },
+      objectStorageConfig: { name: 'thanos-objstore', key: 'objstore.yaml' }, tracingConfig: { name: 'thanos-tracing', key: 'tracing.yaml' },
+      alertRelabelConfigs: { name: 'thanos-relabel', key: 'relabel.yaml' },
+      labels: { region: 'eu', cluster: 'a' }, alertDropLabels: ['cluster'], evaluationInterval: '30s', retention: '48h',
+      resendDelay: '2m', ruleOutageTolerance: '1h', ruleGracePeriod: '10m', ruleQueryOffset: '30s', ruleConcurrentEval: 2, enableFeatures: ['promql-experimental-functions'],
+      externalPrefix: '/ruler', routePrefix: '/ruler', alertQueryUrl: 'https://query.example',
+      grpcServerTlsConfig: { certFile: '/tls/tls.crt', keyFile: '/tls/tls.key', caFile: '/tls/ca.crt', minVersion: 'TLS12' },
+      resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+      storage: { volumeClaimTemplate: { spec: { resources: { requests: { storage: '1Gi' } } } } },
+      volumes: [{ name: 'tls', secret: { secretName: 'ruler-tls' } }], volumeMounts: [{ name: 'tls', mountPath: '/tls' }],
+      podMetadata: { labels: { app: 'ruler' }, annotations: { note: 'x' } }, nodeSelector: { disk: 'ssd' }, terminationGracePeriodSeconds: 60,
+      additionalArgs: [{ name: 'query.http-method', value: 'GET' }, { name: 'rule.evaluate-with-stale' }],
+    },
+  },
+  {
+    name: 'files-listen-local-old',
+    spec: {
+      ...QUERY, version: 'v0.29.0', alertmanagersUrl: ['dnssrv+http://alertmanager-operated.monitoring.svc:9093'], listenLocal: true,
+      objectStorageConfigFile: '/etc/objstore.yaml', tracingConfigFile: '/etc/tracing.yaml', alertRelabelConfigFile: '/etc/relabel.yaml',
+      ruleQueryOffset: '30s', ruleConcurrentEval: 2, ruleOutageTolerance: '1h', enableFeatures: ['x'], portName: 'http',
+    },
+  },
+  { name: 'before-web-config', spec: { ...QUERY, version: '0.20.0' } },
+  { name: 'storage-memory', spec: { ...QUERY, storage: { emptyDir: { medium: 'Memory' } }, serviceName: 'my-ruler', podManagementPolicy: 'OrderedReady' } },
+  { name: 'storage-ephemeral', spec: { ...QUERY, storage: { ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } } } },
+  {
+    name: 'rules-enforced', rules: RULES,
+    spec: { ...QUERY, ruleSelector: { matchLabels: { role: 'ruler' } }, enforcedNamespaceLabel: 'namespace', excludedFromEnforcement: [{ resource: 'prometheusrules', namespace: 'thanos-ruler-rules-enforced', name: 'exempt' }] },
+  },
+  { name: 'rules-old-thanos', rules: RULES, spec: { ...QUERY, version: 'v0.33.0', ruleSelector: {} } },
+];
+
+interface CaseResult {
+  case: string;
+  outcome: 'equal' | 'different' | 'failed';
+  differences: { what: string; prometheusOperator: unknown; promop: unknown }[];
+  failure?: string;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, out: { type: 'string' } } });
+  const only = values.only?.split(',');
+  const cases = CASES.filter((c) => !only || only.includes(c.name));
+  const operator = prometheusOperator();
+  console.log(`building/finding ${operator.prepare()}`);
+  const env = await startTestEnv({ controllerManager: false });
+  const api = new BenchApi({ server: env.apiServerUrl, caFile: env.pki.caCert, certFile: env.pki.adminCert, keyFile: env.pki.adminKey });
+  let running: ManagedProcess | undefined;
+  const results: CaseResult[] = [];
+  try {
+    installCrds(env, operator.crdDirectory());
+    await inParallel(cases, 8, (item) => createCase(api, item));
+    const logDir = mkdtempSync(join(tmpdir(), 'thanos-ruler-compat-diff-'));
+    running = operator.start(env.kubeconfigPath, 0, join(logDir, 'prometheus-operator.log'));
+    console.log(`prometheus-operator started (log: ${logDir})`);
+    for (const item of cases) results.push(await compareCase(api, item));
+  } finally {
+    if (running) await stopProcess(running);
+    api.close();
+    await env.stop();
+  }
+  for (const result of results) {
+    console.log(`${result.outcome.padEnd(9)} ${result.case}${result.failure ? `: ${result.failure}` : ''}`);
+    for (const difference of result.differences) {
+      console.log(`  ${difference.what}\n    prometheus-operator: ${JSON.stringify(difference.prometheusOperator)}\n    promop:              ${JSON.stringify(difference.promop)}`);
+    }
+  }
+  console.log(`${results.filter((r) => r.outcome === 'equal').length}/${results.length} cases equal`);
+  if (values.out) writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`);
+  process.exitCode = results.every((r) => r.outcome === 'equal') ? 0 : 1;
+}
+
+const namespaceOf = (item: RulerCase) => `thanos-ruler-${item.name}`;
+
+async function createCase(api: BenchApi, item: RulerCase): Promise<void> {
+  const namespace = namespaceOf(item);
+  await api.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  for (const rule of item.rules ?? []) {
+    await api.json('POST', `/apis/${GROUP}/v1/namespaces/${namespace}/prometheusrules?fieldValidation=Strict`, {
+      apiVersion: `${GROUP}/v1`, kind: 'PrometheusRule', metadata: { name: rule.name, labels: rule.labels ?? {} }, spec: { groups: rule.groups },
+    });
+  }
+  await api.json('POST', `/apis/${GROUP}/v1/namespaces/${namespace}/thanosrulers?fieldValidation=Strict`, { apiVersion: `${GROUP}/v1`, kind: 'ThanosRuler', metadata: { name: NAME }, spec: item.spec });
+}
+
+/** Polls `path` until it answers 200. */
+async function waitFor<T>(api: BenchApi, path: string): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const response = await api.send('GET', path);
+    if (response.status === 200) return JSON.parse(response.body) as T;
+    if (Date.now() > deadline) throw new Error(`${path}: still ${response.status}`);
+    await sleep(500);
+  }
+}
+
+const sortKeys = (value: unknown): unknown => (Array.isArray(value) ? value.map(sortKeys)
+  : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)])) : value);
+
+async function compareCase(api: BenchApi, item: RulerCase): Promise<CaseResult> {
+  const namespace = namespaceOf(item);
+  const differences: CaseResult['differences'] = [];
+  const compare = (what: string, theirs: unknown, mine: unknown) => {
+    if (JSON.stringify(sortKeys(theirs)) !== JSON.stringify(sortKeys(mine))) differences.push({ what, prometheusOperator: theirs, promop: mine });
+  };
+  try {
+    const upstream = await waitFor<V1StatefulSet>(api, `/apis/apps/v1/namespaces/${namespace}/statefulsets/thanos-ruler-${NAME}`);
+    const thanosRuler = await api.json<ThanosRuler>('GET', `/apis/${GROUP}/v1/namespaces/${namespace}/thanosrulers/${NAME}`);
+    const prometheusRules = (await api.json<{ items: PrometheusRule[] }>('GET', `/apis/${GROUP}/v1/namespaces/${namespace}/prometheusrules`)).items;
+    const rules = generateThanosRulerRules({ thanosRuler, prometheusRules, namespaces: [{ name: namespace, labels: {} }] });
+    const command = thanosRulerCommand(thanosRuler);
+    if (!command.ok || rules.problems.length > 0) return { case: item.name, outcome: 'failed', differences, failure: `promop refused: ${JSON.stringify([...rules.problems, ...(command.ok ? [] : command.problems)])}` };
+    const configMaps = buildThanosRulerRuleConfigMaps(thanosRuler, rules.ruleConfigMaps);
+    const ours = buildThanosRulerStatefulSet(thanosRuler, command.value, configMaps.map((each) => each.metadata!.name!));
+    const podLabels = ours.spec!.template.metadata!.labels!;
+    ours.metadata!.name = `promop-${NAME}`;
+    ours.spec!.selector = { matchLabels: { promop: 'dry-run' } };
+    ours.spec!.template.metadata!.labels = { promop: 'dry-run' };
+    const defaulted = await api.json<V1StatefulSet>('POST', `/apis/apps/v1/namespaces/${namespace}/statefulsets?dryRun=All`, ours);
+
+    const containerOf = (sts: V1StatefulSet) => sts.spec?.template.spec?.containers.find((c) => c.name === 'thanos-ruler') as Record<string, unknown> | undefined;
+    const theirs = containerOf(upstream);
+    const mine = containerOf(defaulted);
+    for (const key of new Set([...Object.keys(theirs ?? {}), ...Object.keys(mine ?? {})])) compare(`thanos-ruler.${key}`, theirs?.[key], mine?.[key]);
+    compare('containers besides the config-reloader', upstream.spec?.template.spec?.containers.map((c) => c.name).filter((name) => name !== 'config-reloader'), defaulted.spec?.template.spec?.containers.map((c) => c.name));
+    compare('volumes', upstream.spec?.template.spec?.volumes, defaulted.spec?.template.spec?.volumes);
+    compare('volumeClaimTemplates', upstream.spec?.volumeClaimTemplates?.map((claim) => ({ metadata: { name: claim.metadata?.name }, spec: claim.spec })), defaulted.spec?.volumeClaimTemplates?.map((claim) => ({ metadata: { name: claim.metadata?.name }, spec: claim.spec })));
+    for (const field of ['serviceName', 'replicas', 'podManagementPolicy', 'updateStrategy', 'minReadySeconds'] as const) compare(`spec.${field}`, upstream.spec?.[field], defaulted.spec?.[field]);
+    const { containers: _theirContainers, volumes: _theirVolumes, ...theirPod } = upstream.spec?.template.spec ?? { containers: [] };
+    const { containers: _myContainers, volumes: _myVolumes, ...myPod } = defaulted.spec?.template.spec ?? { containers: [] };
+    compare('pod spec besides containers and volumes', theirPod, myPod);
+    compare('pod annotations', upstream.spec?.template.metadata?.annotations, defaulted.spec?.template.metadata?.annotations);
+    const aboutThanos = (labels: Record<string, string> | undefined) => Object.fromEntries(Object.entries(labels ?? {}).filter(([key]) => key !== 'app.kubernetes.io/managed-by'));
+    compare('pod labels besides managed-by', aboutThanos(upstream.spec?.template.metadata?.labels), aboutThanos(podLabels));
+
+    if (!thanosRuler.spec?.serviceName) {
+      const upstreamService = await waitFor<V1Service>(api, `/api/v1/namespaces/${namespace}/services/thanos-ruler-operated`);
+      const ourService = buildThanosRulerService(namespace, [thanosRuler]);
+      ourService.metadata!.name = 'promop-operated';
+      const defaultedService = await api.json<V1Service>('POST', `/api/v1/namespaces/${namespace}/services?dryRun=All`, ourService);
+      compare('Service ports', upstreamService.spec?.ports, defaultedService.spec?.ports);
+      compare('Service selector', upstreamService.spec?.selector, defaultedService.spec?.selector);
+    }
+    const upstreamConfigMaps = (await api.json<{ items: V1ConfigMap[] }>('GET', `/api/v1/namespaces/${namespace}/configmaps?labelSelector=thanos-ruler-name%3D${NAME}`)).items;
+    compare('rule ConfigMaps', upstreamConfigMaps.map((each) => ({ name: each.metadata?.name, data: each.data ?? {} })), configMaps.map((each) => ({ name: each.metadata?.name, data: each.data ?? {} })));
+    return { case: item.name, outcome: differences.length === 0 ? 'equal' : 'different', differences };
+  } catch (error) {
+    return { case: item.name, outcome: 'failed', differences, failure: String(error) };
+  }
+}
+
+await main();
