@@ -1,7 +1,9 @@
 import type { Alertmanager } from '@promop/crds';
 import {
-  alertmanagerArgs, alertmanagerImage, buildAlertmanagerService, buildAlertmanagerStatefulSet, buildConfigSecret, ROLLING_CONFIG_HASH_ANNOTATION,
+  alertmanagerArgs, alertmanagerImage, alertmanagerSpecProblems, buildAlertmanagerService, buildAlertmanagerStatefulSet, buildConfigSecret,
+  ROLLING_CONFIG_HASH_ANNOTATION,
 } from './alertmanager-children.ts';
+import { renderAlertmanagerConfiguration } from './alertmanager-rendering.ts';
 
 const alertmanager = (name: string, spec: NonNullable<Alertmanager['spec']>): Alertmanager => ({
   apiVersion: 'monitoring.coreos.com/v1', kind: 'Alertmanager', metadata: { name, namespace: 'monitoring', uid: `uid-${name}`, generation: 1 }, spec,
@@ -90,5 +92,30 @@ describe('the configuration Secret and the governing Service', () => {
     expect(service.spec?.publishNotReadyAddresses).toBe(true);
     expect(service.spec?.ports?.map(({ name, port, protocol }) => `${name} ${port}/${protocol}`)).toEqual(['web 9093/TCP', 'tcp-mesh 9094/TCP', 'udp-mesh 9094/UDP']);
     expect(service.metadata?.ownerReferences?.map((owner) => [owner.name, owner.controller])).toEqual([['a', false], ['b', false]]);
+  });
+});
+
+describe('spec.web and spec.clusterTLS', () => {
+  it('passes web.getConcurrency and web.timeout after the route prefix, as upstream, from Alertmanager 0.17', () => {
+    const args = alertmanagerArgs(alertmanager('main', { web: { getConcurrency: 8, timeout: 0 } }));
+    expect(args.slice(args.indexOf('--web.route-prefix=/'), args.indexOf('--web.route-prefix=/') + 3)).toEqual(['--web.route-prefix=/', '--web.get-concurrency=8', '--web.timeout=0']);
+    expect(alertmanagerArgs(alertmanager('main', { version: 'v0.16.2', web: { getConcurrency: 8, timeout: 5 } })).filter((arg) => arg.startsWith('--web.get') || arg.startsWith('--web.timeout'))).toEqual([]);
+    expect(alertmanagerArgs(alertmanager('main', {})).some((arg) => arg.startsWith('--web.get-concurrency') || arg.startsWith('--web.timeout'))).toBe(false);
+  });
+
+  it('refuses, each at its path, the web and cluster TLS settings promop writes no file for, and counts that are no counts', () => {
+    const problems = alertmanagerSpecProblems({
+      web: { tlsConfig: { cert: { secret: { name: 'tls', key: 'tls.crt' } }, keySecret: { name: 'tls', key: 'tls.key' } }, httpConfig: { http2: false }, getConcurrency: -1, timeout: 1.5 },
+      clusterTLS: { server: {}, client: {} },
+    });
+    expect(problems.map((problem) => problem.path)).toEqual(['spec.web.tlsConfig', 'spec.web.httpConfig', 'spec.clusterTLS', 'spec.web.getConcurrency', 'spec.web.timeout']);
+    expect(problems[0]?.message).toContain('promop does not serve Alertmanager over HTTPS yet');
+    expect(problems[2]?.message).toContain('the peers would gossip in plain text');
+    expect(alertmanagerSpecProblems({ web: { getConcurrency: 4, timeout: 30 } })).toEqual([]);
+  });
+
+  it('makes the rendering refuse such an Alertmanager (reconcile, render, explain and diff alike), so nothing is written for it', () => {
+    const rendering = renderAlertmanagerConfiguration(alertmanager('main', { clusterTLS: { server: {} } }), { alertmanagerConfigs: [], namespaces: [], secrets: [] });
+    expect(rendering.output).toEqual({ ok: false, problem: { path: 'spec.clusterTLS', message: expect.stringContaining('cluster TLS file') }, verdicts: [] });
   });
 });

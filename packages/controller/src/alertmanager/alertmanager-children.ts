@@ -12,7 +12,7 @@ import type {
   V1Container, V1OwnerReference, V1PersistentVolumeClaim, V1PodSecurityContext, V1ResourceRequirements, V1Secret, V1Service, V1StatefulSet,
   V1Volume, V1VolumeMount,
 } from '@kubernetes/client-node';
-import { ALERTMANAGER_CONFIG_DIR, ALERTMANAGER_CONFIG_FILE, ALERTMANAGER_TEMPLATES_DIR, DEFAULT_ALERTMANAGER_VERSION } from '@promop/config-generator';
+import { ALERTMANAGER_CONFIG_DIR, ALERTMANAGER_CONFIG_FILE, ALERTMANAGER_TEMPLATES_DIR, DEFAULT_ALERTMANAGER_VERSION, type FieldProblem } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type Alertmanager } from '@promop/crds';
 import { asEmbedded } from '../workload/embedded-field.ts';
 import { passedThroughPodFields } from '../workload/pod-fields.ts';
@@ -124,6 +124,12 @@ export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
   ];
   if (spec.externalUrl) args.push(`--web.external-url=${spec.externalUrl}`);
   args.push(`--web.route-prefix=${spec.routePrefix || '/'}`);
+  // As upstream: from Alertmanager 0.17, which has the flags (alertmanagerSpecProblems refuses a value that is no count).
+  const web = asEmbedded<{ getConcurrency?: number; timeout?: number } | undefined>(spec.web);
+  if (hasWebLimitFlags(spec.version)) {
+    if (web?.getConcurrency !== undefined) args.push(`--web.get-concurrency=${web.getConcurrency}`);
+    if (web?.timeout !== undefined) args.push(`--web.timeout=${web.timeout}`);
+  }
   if (meshed) {
     args.push(`--cluster.label=${spec.clusterLabel ?? `${namespace}/${name}`}`);
     for (let replica = 0; replica < replicas; replica += 1) {
@@ -145,6 +151,39 @@ export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
     args.push(extra.value === undefined ? `--${extra.name}` : `--${extra.name}=${extra.value}`);
   }
   return args;
+}
+
+/** Whether the release of `version` (default promop's; an unreadable one is left to the image) has `--web.get-concurrency` and `--web.timeout`. */
+function hasWebLimitFlags(version: string | undefined): boolean {
+  const match = /^v?(\d+)\.(\d+)(?:\.|$)/.exec(version || DEFAULT_ALERTMANAGER_VERSION);
+  return !match || Number(match[1]) > 0 || Number(match[2]) >= 17;
+}
+
+/**
+ * What promop refuses in an Alertmanager's own spec (beside its configuration), each at its path: `spec.web.tlsConfig`,
+ * `spec.web.httpConfig` and `spec.clusterTLS`, whose files promop does not write yet (running the pods without them
+ * would serve, or gossip, in plain text what the owner asked to protect: docs/compatibility.md), and a
+ * `spec.web.getConcurrency` or `spec.web.timeout` that is no count (the CRD keeps `spec.web` opaque).
+ */
+export function alertmanagerSpecProblems(spec: Spec): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const web = asEmbedded<Record<string, unknown> | undefined>(spec.web) ?? {};
+  if (web.tlsConfig !== undefined) {
+    problems.push({ path: 'spec.web.tlsConfig', message: 'promop does not serve Alertmanager over HTTPS yet (it writes no web config file for Alertmanager, and it reloads and verifies the pods over HTTP); remove the field to run this Alertmanager over HTTP' });
+  }
+  if (web.httpConfig !== undefined) {
+    problems.push({ path: 'spec.web.httpConfig', message: 'promop does not write Alertmanager\'s web config file yet, so these HTTP/2 and response header settings would not be applied; remove the field' });
+  }
+  if (spec.clusterTLS !== undefined) {
+    problems.push({ path: 'spec.clusterTLS', message: 'promop does not write Alertmanager\'s cluster TLS file yet, so the peers would gossip in plain text; remove the field to run the mesh without TLS' });
+  }
+  for (const field of ['getConcurrency', 'timeout'] as const) {
+    const value = web[field];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 2_147_483_647)) {
+      problems.push({ path: `spec.web.${field}`, message: `${JSON.stringify(value)} is not a count (a whole number from 0)` });
+    }
+  }
+  return problems;
 }
 
 /**

@@ -9,7 +9,7 @@
 import { alertmanagerConfigSecretName, generateAlertmanagerConfiguration, type AlertmanagerConfiguration, type KeyValueSource, type NamespaceInfo } from '@promop/config-generator';
 import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
 import { referencedObjects, type ReferencesMemo } from '../reconcile/references.ts';
-import { ALERTMANAGER_CONFIG_KEY } from './alertmanager-children.ts';
+import { ALERTMANAGER_CONFIG_KEY, alertmanagerSpecProblems } from './alertmanager-children.ts';
 
 /** What an Alertmanager's configuration is built from besides the Alertmanager. */
 export interface AlertmanagerSources {
@@ -38,6 +38,15 @@ export interface AlertmanagerRendering {
 
 /** Builds the configuration of `alertmanager` from `sources`. */
 export function renderAlertmanagerConfiguration(alertmanager: Alertmanager, sources: AlertmanagerSources): AlertmanagerRendering {
+  const rendering = renderFromSources(alertmanager, sources);
+  // A field of the Alertmanager's own spec promop refuses (alertmanagerSpecProblems): the running pods and
+  // configuration stay. Which objects the selectors leave out does not depend on it, so those keep their verdicts.
+  const problem = alertmanagerSpecProblems(alertmanager.spec ?? {})[0];
+  if (!problem) return rendering;
+  return { ...rendering, output: { ok: false, problem, verdicts: rendering.output.verdicts.filter((verdict) => !verdict.selected) } };
+}
+
+function renderFromSources(alertmanager: Alertmanager, sources: AlertmanagerSources): AlertmanagerRendering {
   const namespace = alertmanager.metadata.namespace ?? '';
   const name = alertmanagerConfigSecretName(alertmanager);
   const generate = (baseConfig: string | undefined) => generateAlertmanagerConfiguration({

@@ -29,6 +29,7 @@ import {
   ALERTMANAGER_CONFIG_KEY, alertmanagerSelectorLabels, buildAlertmanagerService,
   buildAlertmanagerStatefulSet, buildConfigSecret, generatedConfigSecretName,
 } from './alertmanager-children.ts';
+import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem } from '../workload/governing-service.ts';
 import { alertmanagerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
 import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
 import { MAX_SECRET_DATA_BYTES, formatBytes, secretDataBytes } from '../workload/secret-size.ts';
@@ -49,7 +50,7 @@ export interface AlertmanagerReconcilerDeps {
   caches: ReconcilerCaches;
   /** The data of the configSecrets and of the Secrets the AlertmanagerConfigs reference (the Alertmanagers' own instance). */
   referenced: Pick<ReferencedObjects, 'resolve'>;
-  children: Pick<ChildWriter, 'writeSecret' | 'applyService' | 'applyStatefulSet'>;
+  children: Pick<ChildWriter, 'writeSecret' | 'readService' | 'applyService' | 'applyStatefulSet'>;
   /** Makes the running pods load the written configuration (the reloader the Prometheus reconciler uses too). */
   reloader: Pick<ShardReloader, 'reloadAlertmanager' | 'forget'>;
   status: ReconcilerStatus;
@@ -108,6 +109,16 @@ export class AlertmanagerReconciler {
     });
     this.#verdicts.hand(key, result.verdicts, log, alertmanager);
     if (!result.ok) return this.#refuse(alertmanager, `${result.problem.path}: ${result.problem.message}`);
+    const serviceName = alertmanager.spec?.serviceName;
+    if (serviceName) {
+      // Checked as prometheus-operator checks it, before anything is written (workload/governing-service.ts).
+      const problem = customGoverningServiceProblem(namespace, serviceName, await this.#deps.children.readService(namespace, serviceName), alertmanagerSelectorLabels(name));
+      if (problem) {
+        // The Service is the user's, which promop does not watch: looked at again until it governs the pods.
+        this.#deps.requeue(key, CUSTOM_SERVICE_RECHECK_MS);
+        return this.#refuse(alertmanager, `${problem.path}: ${problem.message}`);
+      }
+    }
     const bytes = secretDataBytes({ ...result.tlsAssets, [ALERTMANAGER_CONFIG_KEY]: result.text });
     if (bytes > MAX_SECRET_DATA_BYTES) {
       return this.#refuse(alertmanager, `spec: the configuration and the TLS files its receivers name are ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold`);

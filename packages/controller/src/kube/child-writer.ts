@@ -139,6 +139,19 @@ export class ChildWriter {
     }
   }
 
+  /**
+   * A Service by name, whoever made it (a `spec.serviceName` names the owner's own), or undefined when there is none:
+   * read only to check that it governs the pods (workload/governing-service.ts).
+   */
+  async readService(namespace: string, name: string): Promise<V1Service | undefined> {
+    try {
+      return await this.#api.getJson<V1Service>(this.#path('Service', namespace, name));
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
   /** Applies a Service; returns it as stored. */
   applyService(body: V1Service): Promise<V1Service> {
     const { name, namespace } = identify(body);

@@ -11,6 +11,7 @@ import type { Prometheus, ServiceMonitor } from '@promop/crds';
 import { ORPHAN_CHECK_INTERVAL_MS, ORPHAN_GONE_ANNOTATION } from './orphaned-pods.ts';
 import { pino } from 'pino';
 import { PrometheusReconciler } from './reconcile-prometheus.ts';
+import { CUSTOM_SERVICE_RECHECK_MS } from '../workload/governing-service.ts';
 import { apiError, FakeCluster, FakeReloader } from './test-reconciler-fakes.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
@@ -335,6 +336,34 @@ describe('reconcile of one Prometheus', () => {
     expect(reconciledOf(cluster)).toMatchObject({ status: 'False', reason: 'ReconciliationFailed', message: expect.stringMatching(/^StatefulSet prometheus-main: .*tolerations\[0\]\.operator/) });
     expect(reloader.reloads).toEqual([]);
     expect(bindingOf(cluster, 'good').accepted).toMatchObject({ status: 'True' });
+  });
+
+  it('a spec.serviceName naming no Service, or one selecting other pods, is Reconciled=False at its path with nothing written, and looked at again; one selecting the pods passes', async () => {
+    const { cluster, reloader, requeued, reconcileAndBind } = setUp(prometheus({ serviceName: 'main-governing' }), serviceMonitor('good'));
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    expect(reconciledOf(cluster)).toMatchObject({
+      status: 'False', reason: 'ReconciliationFailed',
+      message: 'spec.serviceName: Service monitoring/main-governing does not exist; create the headless Service that governs the pods, or leave spec.serviceName unset',
+    });
+    expect(cluster.writesTo('child')).toEqual([]);
+    expect(reloader.reloads).toEqual([]);
+    expect(requeued).toContainEqual({ key: KEY, delayMs: CUSTOM_SERVICE_RECHECK_MS });
+
+    // prometheus-operator's pods' managed-by value: a Service written for them does not select promop's pods.
+    cluster.userServices.put({ metadata: { name: 'main-governing', namespace: 'monitoring' }, spec: { clusterIP: 'None', selector: { 'app.kubernetes.io/managed-by': 'prometheus-operator', prometheus: 'main' } } });
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    expect(reconciledOf(cluster)).toMatchObject({
+      status: 'False',
+      message: expect.stringMatching(/^spec\.serviceName: Service monitoring\/main-governing selects app\.kubernetes\.io\/managed-by=prometheus-operator,prometheus=main, which does not select the pods \(labels .*\): app\.kubernetes\.io\/managed-by is "promop" on the pods$/),
+    });
+    expect(cluster.writesTo('child')).toEqual([]);
+
+    cluster.userServices.put({ metadata: { name: 'main-governing', namespace: 'monitoring' }, spec: { clusterIP: 'None', selector: { 'app.kubernetes.io/name': 'prometheus', prometheus: 'main' } } });
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'True' });
+    // The StatefulSet is governed by the user's Service; promop applies no prometheus-operated for this Prometheus.
+    expect(cluster.caches.ownedStatefulSets.get('prometheus-main', 'monitoring')?.spec?.serviceName).toBe('main-governing');
+    expect(cluster.caches.ownedServices.get('prometheus-operated', 'monitoring')).toBeUndefined();
   });
 
   it('prometheus-operator\'s StatefulSet of the same Prometheus is deleted without its pods, then promop\'s created; another\'s is left to the apply', async () => {

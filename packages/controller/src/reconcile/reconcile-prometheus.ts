@@ -24,7 +24,7 @@
  * verdict-recorder.ts records the verdicts (bindings, Events), shard-reload.ts reloads the shards and
  * prometheus-status-writer.ts writes the Prometheus' status.
  */
-import { RenderMemo, generate, isDaemonSetAgent, type GeneratorOutput } from '@promop/config-generator';
+import { RenderMemo, generate, isDaemonSetAgent, type FieldProblem, type GeneratorOutput } from '@promop/config-generator';
 import { KINDS } from '@promop/crds';
 import type { Logger } from 'pino';
 import { apiErrorOf, isUserCaused } from '../kube/index.ts';
@@ -42,6 +42,8 @@ import { reloadShards } from './shard-reload.ts';
 import { podTlsOf } from './pod-tls-of.ts';
 import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import { ORPHAN_CHECK_INTERVAL_MS } from './orphaned-pods.ts';
+import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem } from '../workload/governing-service.ts';
+import { SHARD_LABEL, shardSelectorLabels } from '../workload/labels.ts';
 import { VerdictRecorder } from './verdict-recorder.ts';
 import type { ProcessOutcome } from './work-queue.ts';
 
@@ -141,6 +143,18 @@ export class PrometheusReconciler {
     return this.#podTls.get(key);
   }
 
+  /**
+   * Why the Service `spec.serviceName` names cannot govern the pods (missing, or selecting other pods), checked as
+   * prometheus-operator checks it before the StatefulSets are written; undefined without `spec.serviceName`.
+   */
+  async #customServiceProblem(prometheus: PrometheusWorkload): Promise<FieldProblem | undefined> {
+    const serviceName = prometheus.spec?.serviceName;
+    if (!serviceName) return undefined;
+    const { namespace, name } = prometheus.metadata;
+    const { [SHARD_LABEL]: _shard, ...podLabels } = shardSelectorLabels(name, 0, this.#naming.kind);
+    return customGoverningServiceProblem(namespace ?? '', serviceName, await this.#deps.children.readService(namespace ?? '', serviceName), podLabels);
+  }
+
   /** The cache of this reconciler's kind. */
   #workloads(): CacheReader<PrometheusWorkload> {
     const { caches } = this.#deps;
@@ -199,6 +213,13 @@ export class PrometheusReconciler {
     const built = buildChildren(prometheus, output, this.#workloads().list(namespace), memo.scrapeSecrets, agentNodes);
     if (!built.ok) {
       await this.#status.fail(prometheus, problemsMessage(built.problems), log);
+      return handVerdicts();
+    }
+    const serviceProblem = await this.#customServiceProblem(prometheus);
+    if (serviceProblem) {
+      await this.#status.fail(prometheus, problemsMessage([serviceProblem]), log);
+      // The Service is the user's, which promop does not watch: looked at again until it governs the pods.
+      this.#deps.requeue(key, CUSTOM_SERVICE_RECHECK_MS);
       return handVerdicts();
     }
 

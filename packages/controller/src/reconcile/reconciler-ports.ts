@@ -22,7 +22,7 @@ export type ReconcilerCaches = { readonly [K in keyof ClusterCaches]: CacheReade
 
 /** The writes of promop's children (StatefulSets, Services, Secrets, ConfigMaps) the reconciler makes. */
 export type ReconcilerChildren = Pick<ChildWriter,
-  | 'writeSecret' | 'writeConfigMap' | 'read' | 'applyService' | 'applyStatefulSet' | 'applyDaemonSet' | 'mergePatch'
+  | 'writeSecret' | 'writeConfigMap' | 'read' | 'readService' | 'applyService' | 'applyStatefulSet' | 'applyDaemonSet' | 'mergePatch'
   | 'statefulSetUid' | 'statefulSetIdentity' | 'deleteStatefulSetKeepingPods' | 'untilStatefulSetGone' | 'annotateStatefulSet' | 'delete'
   | 'podUid'>;
 

@@ -7,7 +7,7 @@
  */
 import { ApiException } from '@kubernetes/client-node';
 import { ALL_KINDS, KINDS, type Kind } from '@promop/crds';
-import type { V1ConfigMap, V1Secret } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Secret, V1Service } from '@kubernetes/client-node';
 import type { ChildKind, ChildOf, EventSpec, PartialObjectMetadata, ReferencedData, StatusTarget } from '../kube/index.ts';
 import { replacementOf, type StatefulSetIdentity } from '../kube/child-writer.ts';
 import { MANAGED_BY } from '../workload/index.ts';
@@ -88,6 +88,8 @@ export class FakeCluster {
    * only (cluster-caches.ts), so their data is read from here (`children.read`), and tests look here for it.
    */
   readonly stored = { Secret: new FakeCache<V1Secret & Named>(), ConfigMap: new FakeCache<V1ConfigMap & Named>() };
+  /** Services users made (a `spec.serviceName`), which promop's caches do not hold: read by name (`children.readService`). */
+  readonly userServices = new FakeCache<V1Service & Named>();
   /** How many whole reads of Secrets and ConfigMaps the reconciler made. */
   reads = 0;
   readonly writes: Write[] = [];
@@ -156,6 +158,7 @@ export class FakeCluster {
       this.reads += 1;
       return (this.stored[kind] as FakeCache<Named>).get(name, namespace) as never;
     },
+    readService: async (namespace, name) => this.userServices.get(name, namespace) ?? this.caches.ownedServices.get(name, namespace),
     applyService: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'Service', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedServices, body)),
     applyStatefulSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'StatefulSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedStatefulSets, body)),
     applyDaemonSet: async (body) => (this.#write({ to: 'child', op: 'apply', kind: 'DaemonSet', name: body.metadata?.name ?? '' }), this.#store(this.caches.ownedDaemonSets, body)),

@@ -4,7 +4,7 @@
  * namespace and selects all their pods.
  */
 import type { V1Service } from '@kubernetes/client-node';
-import { isAgent } from '@promop/config-generator';
+import { isAgent, type FieldProblem } from '@promop/config-generator';
 import { managedByLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
 import { WORKLOADS, type PrometheusWorkload, type WorkloadKind } from './workload-kind.ts';
@@ -44,5 +44,30 @@ export function buildGoverningService(namespace: string, owners: readonly Promet
       ],
       selector: { 'app.kubernetes.io/name': naming.appName },
     },
+  };
+}
+
+/**
+ * How soon an owner whose `spec.serviceName` names no Service governing its pods is reconciled again: the Service is
+ * the user's, which promop does not watch (prometheus-operator retries the failed reconcile with its backoff).
+ */
+export const CUSTOM_SERVICE_RECHECK_MS = 30_000;
+
+/**
+ * Why the Service `spec.serviceName` names cannot govern the pods, or undefined when it can: it must exist in the
+ * owner's namespace and its selector must select every pod of the owner (`podLabels`: the labels all its pods carry),
+ * as prometheus-operator checks it (EnsureCustomGoverningService) before it writes the StatefulSet. A Service
+ * without a selector passes, as upstream's empty selector selects everything.
+ */
+export function customGoverningServiceProblem(namespace: string, serviceName: string, service: V1Service | undefined, podLabels: Readonly<Record<string, string>>): FieldProblem | undefined {
+  const path = 'spec.serviceName';
+  if (!service) return { path, message: `Service ${namespace}/${serviceName} does not exist; create the headless Service that governs the pods, or leave spec.serviceName unset` };
+  const selector = service.spec?.selector ?? {};
+  const unmet = Object.keys(selector).sort().filter((key) => podLabels[key] !== selector[key]);
+  if (unmet.length === 0) return undefined;
+  const words = (labels: Readonly<Record<string, string>>, keys: readonly string[]) => keys.map((key) => `${key}=${labels[key]}`).join(',');
+  return {
+    path,
+    message: `Service ${namespace}/${serviceName} selects ${words(selector, Object.keys(selector).sort())}, which does not select the pods (labels ${words(podLabels, Object.keys(podLabels).sort())}): ${unmet.map((key) => `${key} is ${podLabels[key] === undefined ? 'not a label of the pods' : `"${podLabels[key]}" on the pods`}`).join(', ')}`,
   };
 }
