@@ -242,7 +242,7 @@ async function compareCase(item: CreatedCase, upstreamText: string | undefined, 
   const jobs: Record<string, { prometheusOperator: unknown; promop: unknown }> = {};
   for (const difference of diffConfigs(upstream, ours)) {
     const name = /^scrape_configs\[([^\]]+)\]/.exec(difference.path)?.[1];
-    const context = { difference, upstreamJob: name ? jobNamed(upstream, name) : undefined, promopJob: name ? jobNamed(ours, name) : undefined, upstreamGlobal: upstream.global, promopJobs: (ours.scrape_configs as Record<string, unknown>[] | undefined) ?? [] };
+    const context = { difference, upstreamJob: name ? jobNamed(upstream, name) : undefined, promopJob: name ? jobNamed(ours, name) : undefined, upstreamGlobal: upstream.global, promopJobs: (ours.scrape_configs as Record<string, unknown>[] | undefined) ?? [], objects: item.objects };
     const documented = await documentedReason(context, scratchDirectory);
     if (documented) {
       report.documentedDifferences[documented] = (report.documentedDifferences[documented] ?? 0) + 1;

@@ -19,6 +19,38 @@ export interface DifferenceInContext {
   upstreamGlobal: unknown;
   /** Every job promop wrote for the case. */
   promopJobs: Mapping[];
+  /** The case's objects as both operators read them. */
+  objects: Mapping[];
+}
+
+const SELECTOR_OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
+
+/** A label requirement Kubernetes cannot read: an unknown operator, or a value count its operator cannot take. */
+function unreadableRequirement(expression: Mapping): boolean {
+  const operator = String(expression.operator);
+  const count = Array.isArray(expression.values) ? expression.values.length : 0;
+  if (!SELECTOR_OPERATORS.has(operator)) return true;
+  return operator === 'In' || operator === 'NotIn' ? count === 0 : count > 0;
+}
+
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** `(<values>);true` with each value no label can have quoted as Go's regexp.QuoteMeta quotes it, as promop writes it. */
+function withInvalidValuesQuoted(regex: string): string | undefined {
+  const inner = /^\((.*)\);true$/s.exec(regex)?.[1];
+  if (inner === undefined) return undefined;
+  const quoted = inner.split('|').map((value) => (value.length <= 63 && LABEL_VALUE.test(value) ? value : value.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&')));
+  return `(${quoted.join('|')});true`;
+}
+
+/** The Probe behind a `probe/<namespace>/<name>` job, when its Ingress selector holds such a requirement. */
+function probeWithUnreadableIngressSelector(jobName: string, objects: Mapping[]): boolean {
+  const name = /^probe\/[^/]+\/([^/]+)$/.exec(jobName)?.[1];
+  const probe = objects.find((object) => object.kind === 'Probe' && (object.metadata as Mapping).name === name);
+  const targets = (probe?.spec as Mapping | undefined)?.targets as Mapping | undefined;
+  if (!targets || targets.staticConfig) return false;
+  const expressions = ((targets.ingress as Mapping | undefined)?.selector as Mapping | undefined)?.matchExpressions;
+  return Array.isArray(expressions) && expressions.some((expression) => unreadableRequirement(expression as Mapping));
 }
 
 /** Two jobs of one monitor: `serviceMonitor/<ns>/<name>/<i>` share everything before the endpoint index. */
@@ -64,6 +96,17 @@ const RULES: { reason: string; matches: (item: DifferenceInContext) => boolean }
   {
     reason: "scrape class authorization credentials: prometheus-operator never reads the class' Secret (docs/compatibility.md, Configuration generation)",
     matches: ({ difference }) => difference.path.endsWith('.authorization.credentials') && difference.prometheusOperator === undefined && typeof difference.promop === 'string',
+  },
+  {
+    reason: "a Probe's Ingress selector value no label can have: promop quotes it in the keep/drop regex, prometheus-operator writes it as it is (docs/compatibility.md, Probes)",
+    matches: ({ difference }) =>
+      /^scrape_configs\[probe\/[^\]]+\]\.relabel_configs\[\d+\]\.regex$/.test(difference.path) && typeof difference.prometheusOperator === 'string' &&
+      difference.promop !== difference.prometheusOperator && withInvalidValuesQuoted(difference.prometheusOperator) === difference.promop,
+  },
+  {
+    reason: "a Probe's Ingress selector Kubernetes cannot read (unknown operator, wrong value count): prometheus-operator writes the job, promop rejects the Probe (docs/compatibility.md, Probes)",
+    matches: ({ difference, upstreamJob, promopJob, objects }) =>
+      /^scrape_configs\[probe\/[^\]]+\]$/.test(difference.path) && !!upstreamJob && !promopJob && probeWithUnreadableIngressSelector(String(upstreamJob.job_name), objects),
   },
   {
     reason: 'scrape class authorization not added to an endpoint with its own authentication: two methods, refused by Prometheus (docs/compatibility.md)',

@@ -89,6 +89,12 @@ const probeCases: CompatCase[] = [
   { name: 'probe-job-label-with-interval-override', prometheusSpec: { scrapeTimeout: '20s' }, objects: [probe('p', { prober, jobName: 'my job', interval: '10s', targets: { staticConfig: { static: ['x'] } } })] },
   { name: 'probe-timeout-over-interval', objects: [probe('p', { prober, interval: '10s', scrapeTimeout: '20s', targets: { staticConfig: { static: ['x'] } } })] },
   { name: 'probe-missing-secret', objects: [probe('p', { prober, basicAuth: { username: { name: 'absent', key: 'user' }, password: creds('password') }, targets: { staticConfig: { static: ['x'] } } })] },
+  // Ingress selectors Kubernetes would refuse (prometheus-operator does not check a Probe's; docs/compatibility.md, Probes).
+  { name: 'probe-ingress-bad-keys', objects: [probe('p', { prober, targets: { ingress: { selector: { matchLabels: { ' ': 'x' }, matchExpressions: [{ key: 'a b', operator: 'Exists' }, { key: '🙂', operator: 'NotIn', values: ['y'] }] } } } })] },
+  { name: 'probe-ingress-bad-values', objects: [probe('p', { prober, targets: { ingress: { selector: { matchLabels: { channel: 'a(b' }, matchExpressions: [{ key: 'version', operator: 'In', values: ['v1', 'v2.0+beta'] }] } } } })] },
+  { name: 'probe-ingress-unknown-operator', objects: [probe('p', { prober, targets: { ingress: { selector: { matchLabels: { probe: 'yes' }, matchExpressions: [{ key: 'tier', operator: 'Equals', values: ['web'] }] } } } })] },
+  { name: 'probe-ingress-in-without-values', objects: [probe('p', { prober, targets: { ingress: { selector: { matchExpressions: [{ key: 'tier', operator: 'In', values: [] }] } } } })] },
+  { name: 'probe-ingress-exists-with-values', objects: [probe('p', { prober, targets: { ingress: { selector: { matchExpressions: [{ key: 'tier', operator: 'Exists', values: ['web'] }] } } } })] },
 ];
 
 const scrapeConfigCases: CompatCase[] = [
@@ -334,6 +340,11 @@ const monitorCases: CompatCase[] = [
   },
   { name: 'sm-endpointslice-role-selector', prometheusSpec: { serviceDiscoveryRole: 'EndpointSlice' }, objects: [serviceMonitor('s', { selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['a', 'b'] }, { key: 'x', operator: 'Exists' }] }, selectorMechanism: 'RoleSelector', namespaceSelector: { any: true }, endpoints: [{ port: 'web' }] })] },
   { name: 'pm-all-fields', objects: [podMonitor('p', { selector: { matchLabels: { app: 'x' } }, jobLabel: 'app', podTargetLabels: ['team'], sampleLimit: 10, attachMetadata: { node: false }, selectorMechanism: 'RoleSelector', podMetricsEndpoints: [{ port: 'web', path: '/m', relabelings: relabel, tlsConfig: caFromConfigMap }, { portNumber: 9100, filterRunning: false, basicAuth: { username: creds('user'), password: creds('password') } }, { targetPort: 'metrics' }] })] },
+  // The same unreadable selectors in ServiceMonitors and PodMonitors: prometheus-operator refuses them (LabelSelectorAsSelector).
+  { name: 'sm-selector-unknown-operator', objects: [serviceMonitor('s', { selector: { matchExpressions: [{ key: 'tier', operator: 'Equals', values: ['web'] }] }, endpoints: [{ port: 'web' }] })] },
+  { name: 'sm-selector-bad-key', objects: [serviceMonitor('s', { selector: { matchLabels: { ' ': 'x' } }, endpoints: [{ port: 'web' }] })] },
+  { name: 'pm-selector-unknown-operator', objects: [podMonitor('p', { selector: { matchExpressions: [{ key: 'tier', operator: 'Equals', values: ['web'] }] }, podMetricsEndpoints: [{ port: 'web' }] })] },
+  { name: 'pm-selector-bad-value', objects: [podMonitor('p', { selector: { matchLabels: { channel: 'a(b' } }, podMetricsEndpoints: [{ port: 'web' }] })] },
   { name: 'monitors-global-protocols-v2', prometheusSpec: { version: 'v2.55.1', scrapeProtocols: ['PrometheusText1.0.0', 'OpenMetricsText1.0.0'], bodySizeLimit: '5MB', enforcedBodySizeLimit: '2MB' }, objects: [serviceMonitor('s', { selector: {}, endpoints: [{ port: 'web' }] })] },
   {
     name: 'prometheus-global-fields',

@@ -122,15 +122,18 @@ export const FIELD_CHECKS: readonly FieldCheck[] = [
 
   // Selectors turned into relabelings or SD namespaces.
   {
-    paths: ['*.**.selector.matchLabels{key}', '*Monitor.selector.matchLabels{}', '*.**.selector.matchExpressions[].key', '*Monitor.selector.matchExpressions[].values[]'],
+    paths: ['*Monitor.selector.matchLabels{key}', '*Monitor.selector.matchLabels{}', '*Monitor.selector.matchExpressions[].key', '*Monitor.selector.matchExpressions[].values[]'],
     check: 'k8s-selector',
     where: 'selection/label-selector.ts validateLabelSelector (qualified names, label values); values are regex-safe in selector-relabelings.ts',
     rejects: 'a(',
   },
   {
-    paths: ['Probe.targets.ingress.selector.matchLabels{}', 'Probe.targets.ingress.selector.matchExpressions[].values[]'],
+    paths: [
+      'Probe.targets.ingress.selector.matchLabels{key}', 'Probe.targets.ingress.selector.matchLabels{}',
+      'Probe.targets.ingress.selector.matchExpressions[].key', 'Probe.targets.ingress.selector.matchExpressions[].values[]',
+    ],
     check: 'closed form',
-    where: 'scrape/probe.ts: as upstream, a value no label can have is accepted (with a warning); selection/label-selector.ts literalSelector quotes it in the keep/drop regex, so it matches only itself',
+    where: 'scrape/probe.ts: as upstream, a key or value no label can have is accepted (with a warning); a key is written sanitised into a meta label name (values/label-names.ts sanitizeLabelName), and selection/label-selector.ts literalSelector quotes a value in the keep/drop regex, so it matches only itself',
   },
   { paths: ['*.**.namespaceSelector.matchNames[]', '*.kubernetesSDConfigs[].namespaces.names[]', '*.alerting.alertmanagers[].namespace'], check: 'free text', where: `${FREE_TEXT}: a namespace name sent to the API server` },
 

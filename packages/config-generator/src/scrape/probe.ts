@@ -10,6 +10,7 @@ import type { Probe } from '@promop/crds';
 import { appendProxy, checkAuthExclusivity, Findings, readSecretKey, renderBasicAuth, type HttpClientContext } from '../http-client/index.ts';
 import { sortedByKey } from '../go-map-order.ts';
 import { isValidLabelName, labelNameRule } from '../values/prometheus-names.ts';
+import { sanitizeLabelName } from '../values/label-names.ts';
 import { supports } from '../http-client/index.ts';
 import { validateIntervals } from './endpoint-options.ts';
 import { clientFileProblems } from './file-access.ts';
@@ -120,12 +121,19 @@ function renderProbeJob(spec: ProbeSpec, frame: MonitorFrame): Record<string, un
       ...frame.namespaceEnforcement,
     );
   } else if (ingress) {
-    // prometheus-operator does not check this selector: a value no label can have is accepted, and selects nothing
-    // (it writes the value into the keep regex as it is). promop accepts it too, quoted, with a warning.
+    // prometheus-operator does not check this selector: a key or value no label can have is accepted (it writes the
+    // value into the keep regex as it is, the key sanitised into a meta label name). promop accepts them too, with a
+    // warning, the values quoted. What Kubernetes could not read at all (an unknown operator, which upstream skips,
+    // keeping every Ingress the requirement meant to leave out; a value count the operator cannot take) stays
+    // refused, as upstream refuses it in ServiceMonitor and PodMonitor selectors (docs/compatibility.md, Probes).
     const path = 'spec.targets.ingress.selector';
     const selector = ingress.selector ?? {};
-    hc.findings.problems.push(...validateLabelSelector(selector, path, { acceptInvalidValues: true }));
+    hc.findings.problems.push(...validateLabelSelector(selector, path, { acceptInvalidLabels: true }));
     const literal = literalSelector(selector, path);
+    for (const { path: at, value } of literal.invalidKeys) {
+      const metaLabel = `__meta_kubernetes_ingress_label_${sanitizeLabelName(value)}`;
+      hc.findings.warn(`${at}: ${JSON.stringify(value)} is not a valid label key, so no Ingress has it; its rule reads ${metaLabel}, as prometheus-operator's does`);
+    }
     for (const { path: at, value } of literal.invalid) {
       hc.findings.warn(`${at}: ${JSON.stringify(value)} is not a valid label value, so no Ingress has it: it selects nothing`);
     }

@@ -34,20 +34,23 @@ export function isLabelValue(value: string): boolean {
  * Checks that the selector is one Kubernetes would accept: label keys and values well formed,
  * known operators, values present exactly when the operator needs them. Values end up inside
  * generated regexes, so this also keeps those regexes valid; a caller that accepts values no label can have
- * (`acceptInvalidValues`) must quote them in its regexes (literalSelector).
+ * (`acceptInvalidLabels`) must quote them in its regexes (literalSelector). Keys only ever reach a relabeling
+ * sanitised into a label name, so an invalid one cannot break it.
  */
-export function validateLabelSelector(selector: LabelSelector, path: string, options: { acceptInvalidValues?: boolean } = {}): FieldProblem[] {
+export function validateLabelSelector(selector: LabelSelector, path: string, options: { acceptInvalidLabels?: boolean } = {}): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  // acceptInvalidValues: the caller renders such values literally (a Probe's ingress selector, see scrape/probe.ts).
-  const badValue = (value: unknown) => typeof value !== 'string' || (!options.acceptInvalidValues && !isLabelValue(value));
+  // acceptInvalidLabels: the caller warns about such keys and values and renders the values literally (a Probe's
+  // ingress selector, see scrape/probe.ts).
+  const badValue = (value: unknown) => typeof value !== 'string' || (!options.acceptInvalidLabels && !isLabelValue(value));
+  const badKey = (key: unknown) => typeof key !== 'string' || (!options.acceptInvalidLabels && !isQualifiedName(key));
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (!isQualifiedName(key)) problems.push({ path: `${path}.matchLabels`, message: `"${key}" is not a valid label key` });
+    if (badKey(key)) problems.push({ path: `${path}.matchLabels`, message: `"${key}" is not a valid label key` });
     else if (badValue(value)) problems.push({ path: keyPath(`${path}.matchLabels`, key), message: `"${String(value)}" is not a valid label value` });
   }
   (selector.matchExpressions ?? []).forEach((expression, i) => {
     const at = `${path}.matchExpressions[${i}]`;
     const values = expression.values ?? [];
-    if (!isQualifiedName(expression.key ?? '')) problems.push({ path: `${at}.key`, message: `"${expression.key ?? ''}" is not a valid label key` });
+    if (badKey(expression.key ?? '')) problems.push({ path: `${at}.key`, message: `"${String(expression.key ?? '')}" is not a valid label key` });
     switch (expression.operator) {
       case 'In':
       case 'NotIn':
@@ -141,7 +144,7 @@ function quoteRegex(text: string): string {
   return text.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
 }
 
-/** Where a selector holds a value no Kubernetes label can have, and the value. */
+/** Where a selector holds a key or a value no Kubernetes label can have, and that key or value. */
 export interface InvalidSelectorValue {
   path: string;
   value: string;
@@ -151,10 +154,18 @@ export interface InvalidSelectorValue {
  * `selector` with every value that is not a valid label value quoted for a regex (Go's QuoteMeta), so that the
  * relabelings made of it (scrape/selector-relabelings.ts, which writes valid values as they are) match it
  * literally: no label has such a value, so it matches nothing, and none of its characters can change what the
- * regex matches or make it invalid. Also returns where those values are.
+ * regex matches or make it invalid. Also returns where those values are, and where the keys no label can have are
+ * (kept as they are: a relabeling reads a key sanitised into a label name).
  */
-export function literalSelector(selector: LabelSelector, path: string): { selector: LabelSelector; invalid: InvalidSelectorValue[] } {
+export function literalSelector(selector: LabelSelector, path: string): { selector: LabelSelector; invalid: InvalidSelectorValue[]; invalidKeys: InvalidSelectorValue[] } {
   const invalid: InvalidSelectorValue[] = [];
+  const invalidKeys: InvalidSelectorValue[] = [];
+  for (const key of Object.keys(selector.matchLabels ?? {})) {
+    if (!isQualifiedName(key)) invalidKeys.push({ path: keyPath(`${path}.matchLabels`, key), value: key });
+  }
+  (selector.matchExpressions ?? []).forEach((expression, i) => {
+    if (!isQualifiedName(expression.key ?? '')) invalidKeys.push({ path: `${path}.matchExpressions[${i}].key`, value: expression.key ?? '' });
+  });
   const literal = (value: string, at: string) => {
     if (isLabelValue(value)) return value;
     invalid.push({ path: at, value });
@@ -169,5 +180,6 @@ export function literalSelector(selector: LabelSelector, path: string): { select
   return {
     selector: { ...selector, ...(matchLabels ? { matchLabels } : {}), ...(matchExpressions ? { matchExpressions } : {}) },
     invalid,
+    invalidKeys,
   };
 }

@@ -7,10 +7,11 @@ import type { FieldProblem } from '../model.ts';
 
 /**
  * prometheus-operator's `sanitizeLabelName`: every character outside `[a-zA-Z0-9_]` becomes `_`,
- * so a Kubernetes label like `app.kubernetes.io/name` maps to its meta label suffix.
+ * so a Kubernetes label like `app.kubernetes.io/name` maps to its meta label suffix. Character means code point, as
+ * in Go (a Probe's ingress selector may hold a key no label can have, `🙂` included: one `_`, not two).
  */
 export function sanitizeLabelName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_]/g, '_');
+  return name.replace(/[^a-zA-Z0-9_]/gu, '_');
 }
 
 /**
