@@ -80,7 +80,7 @@ const CASES: RulerCase[] = [
     },
   },
   { name: 'before-web-config', spec: { ...QUERY, version: '0.20.0' } },
-  { name: 'storage-memory', spec: { ...QUERY, storage: { emptyDir: { medium: 'Memory' } }, serviceName: 'my-ruler', podManagementPolicy: 'OrderedReady' } },
+  { name: 'storage-memory', spec: { ...QUERY, storage: { emptyDir: { medium: 'Memory' } }, podManagementPolicy: 'OrderedReady', minReadySeconds: 10 } },
   { name: 'storage-ephemeral', spec: { ...QUERY, storage: { ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } } } },
   {
     name: 'rules-enforced', rules: RULES,

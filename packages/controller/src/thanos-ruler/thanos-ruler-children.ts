@@ -16,7 +16,7 @@ import { parseThanosVersion, thanosVersionAtLeast, type FieldProblem, type RuleC
 import { API_VERSIONS, GROUP, type ThanosRuler } from '@promop/crds';
 import type { BuildResult } from '../workload/build-result.ts';
 import { asEmbedded } from '../workload/embedded-field.ts';
-import { managedByLabels } from '../workload/labels.ts';
+import { MANAGED_BY, MANAGED_BY_LABEL, managedByLabels } from '../workload/labels.ts';
 import { passedThroughPodFields } from '../workload/pod-fields.ts';
 import { withCanonicalQuantities } from '../workload/quantity.ts';
 import { base64Data } from '../workload/secret-size.ts';
@@ -65,9 +65,12 @@ export function thanosRulerWebConfigSecretName(name: string): string {
   return `${thanosRulerStatefulSetName(name)}-web-config`;
 }
 
-/** The labels that select the pods of one ThanosRuler (prometheus-operator's, with promop as manager). */
+/**
+ * The labels that select the pods of one ThanosRuler: prometheus-operator's keys exactly (only the recommended
+ * managed-by key, which promop's caches select its own objects by), with promop as manager.
+ */
 export function thanosRulerSelectorLabels(name: string): Record<string, string> {
-  return { ...managedByLabels(), 'app.kubernetes.io/name': 'thanos-ruler', 'app.kubernetes.io/instance': name, 'thanos-ruler': name };
+  return { 'app.kubernetes.io/name': 'thanos-ruler', [MANAGED_BY_LABEL]: MANAGED_BY, 'app.kubernetes.io/instance': name, 'thanos-ruler': name };
 }
 
 function ownerReference(thanosRuler: ThanosRuler, controller: boolean): V1OwnerReference {
