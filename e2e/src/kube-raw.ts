@@ -46,9 +46,12 @@ export function podProxyPath(namespace: string, pod: string, port: number, path:
   return `/api/v1/namespaces/${namespace}/pods/${pod}:${port}/proxy/${path}`;
 }
 
-/** A Prometheus instant query through the pod proxy: the result vector, or undefined when the query failed. */
-export async function queryPrometheus(kc: KubeConfig, namespace: string, pod: string, query: string): Promise<{ metric: Record<string, string>; value: [number, string] }[] | undefined> {
-  const response = await rawGet(kc, podProxyPath(namespace, pod, 9090, `api/v1/query?query=${encodeURIComponent(query)}`));
+/**
+ * A Prometheus instant query through the pod proxy (at `port`; Thanos Query serves the same API on its own port): the
+ * result vector, or undefined when the query failed.
+ */
+export async function queryPrometheus(kc: KubeConfig, namespace: string, pod: string, query: string, port = 9090): Promise<{ metric: Record<string, string>; value: [number, string] }[] | undefined> {
+  const response = await rawGet(kc, podProxyPath(namespace, pod, port, `api/v1/query?query=${encodeURIComponent(query)}`));
   if (response.status !== 200) return undefined;
   const parsed = JSON.parse(response.body) as { status: string; data?: { result?: { metric: Record<string, string>; value: [number, string] }[] } };
   return parsed.status === 'success' ? parsed.data?.result ?? [] : undefined;

@@ -18,13 +18,15 @@ import { buildImages, imageRecipes, type BuiltImages } from './images.ts';
 import { hostPlatform, type ImageConfig } from './oci-archive.ts';
 import { PROMETHEUS_IMAGE_CONFIG } from './prometheus-image.ts';
 import { PROMOP_IMAGE_CONFIG } from './promop-image.ts';
+import { THANOS_IMAGE, THANOS_IMAGE_CONFIG } from './thanos-image.ts';
 
 const run = promisify(execFile);
 type Role = keyof BuiltImages;
-const ROLES: Role[] = ['pause', 'prometheus', 'previousPrometheus', 'exampleApp', 'promop', 'alertmanager', 'webhookReceiver'];
+const ROLES: Role[] = ['pause', 'prometheus', 'previousPrometheus', 'exampleApp', 'promop', 'alertmanager', 'webhookReceiver', 'thanos'];
 // The previous Prometheus' name follows from the binary's version; its own test below checks that.
 const NAMES: Record<Exclude<Role, 'previousPrometheus'>, string> = {
   pause: PAUSE_IMAGE, prometheus: PROMETHEUS_IMAGE, exampleApp: EXAMPLE_APP_IMAGE, promop: PROMOP_IMAGE, alertmanager: ALERTMANAGER_IMAGE, webhookReceiver: WEBHOOK_RECEIVER_IMAGE,
+  thanos: THANOS_IMAGE,
 };
 
 const scratch = mkdtempSync(join(tmpdir(), 'promop-images-test-'));
@@ -153,6 +155,16 @@ describe('the alertmanager image', () => {
     const { stdout, stderr } = await run(join(rootfs, 'bin', 'alertmanager'), ['--version']);
     expect(ALERTMANAGER_IMAGE).toBe(`quay.io/prometheus/alertmanager:v${/version (\S+)/.exec(stdout + stderr)?.[1]}`);
     await run(toolPath('amtool'), ['check-config', join(rootfs, 'etc', 'alertmanager', 'alertmanager.yml')]);
+  });
+});
+
+describe('the thanos image', () => {
+  it('holds /bin/thanos, the version its name promises, as its entrypoint', async () => {
+    const { image, rootfs, layer } = opened.thanos;
+    expectRuntimeConfig(image, THANOS_IMAGE_CONFIG);
+    expect(await layerListing(layer)).toEqual(expect.arrayContaining(['-rwxr-xr-x 0/0 bin/thanos']));
+    const { stdout, stderr } = await run(join(rootfs, 'bin', 'thanos'), ['--version']);
+    expect(THANOS_IMAGE).toBe(`quay.io/thanos/thanos:v${/version (\S+)/.exec(stdout + stderr)?.[1]}`);
   });
 });
 

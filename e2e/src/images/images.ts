@@ -10,6 +10,7 @@ import { EXAMPLE_APP_IMAGE, PAUSE_IMAGE, WEBHOOK_RECEIVER_IMAGE } from './image-
 import { goProgramImage } from './go-program.ts';
 import { previousPrometheusImageRecipe, prometheusImageRecipe } from './prometheus-image.ts';
 import { promopImageRecipe } from './promop-image.ts';
+import { thanosImageRecipe } from './thanos-image.ts';
 
 /** Where archives go by default (git-ignored). */
 export const DEFAULT_IMAGES_DIR = join(REPO_ROOT, '.cache', 'images');
@@ -26,6 +27,8 @@ export interface BuiltImages {
   alertmanager: BuiltImage;
   /** Records the webhooks Alertmanager sends: the teams' receivers in the alerting step. */
   webhookReceiver: BuiltImage;
+  /** Named as promop's Thanos sidecar names the default Thanos version; also runs Thanos Query and the ruler. */
+  thanos: BuiltImage;
 }
 
 /** The recipe of each image. */
@@ -53,13 +56,14 @@ export function imageRecipes(): Record<keyof BuiltImages, ImageRecipe> {
       user: '65534:65534',
       exposedPorts: ['8080/tcp'],
     }),
+    thanos: thanosImageRecipe(),
   };
 }
 
 /**
  * Builds every image into `outDir` (default `.cache/images`), each only when its inputs changed since the
- * archive there was built. Needs `go`, `pnpm` (with the store filled by `pnpm install`) and the prometheus and
- * alertmanager binaries from `pnpm tools`.
+ * archive there was built. Needs `go`, `pnpm` (with the store filled by `pnpm install`) and the prometheus,
+ * alertmanager and thanos binaries from `pnpm tools`.
  */
 export async function buildImages(options: { outDir?: string } = {}): Promise<BuiltImages> {
   const outDir = options.outDir ?? DEFAULT_IMAGES_DIR;

@@ -5,3 +5,4 @@ export { PAUSE_IMAGE, PROMETHEUS_IMAGE, EXAMPLE_APP_IMAGE, WEBHOOK_RECEIVER_IMAG
 export { PROMOP_IMAGE_CONFIG } from './promop-image.ts';
 export { PROMETHEUS_IMAGE_CONFIG } from './prometheus-image.ts';
 export { ALERTMANAGER_IMAGE, ALERTMANAGER_IMAGE_CONFIG } from './alertmanager-image.ts';
+export { THANOS_IMAGE, THANOS_IMAGE_CONFIG } from './thanos-image.ts';

@@ -14,7 +14,10 @@ export {
 } from './web-config.ts';
 export { buildRuleConfigMaps } from './rule-configmaps.ts';
 export { buildGoverningService, GOVERNING_SERVICE_NAME } from './governing-service.ts';
-export { buildThanosHttpClientSecret, usesHttpClientFile } from './thanos-sidecar.ts';
+export {
+  buildThanosHttpClientSecret, usesHttpClientFile, DEFAULT_THANOS_BASE_IMAGE, DEFAULT_THANOS_VERSION, THANOS_GRPC_PORT, THANOS_HTTP_PORT,
+  THANOS_SIDECAR_CONTAINER_NAME,
+} from './thanos-sidecar.ts';
 export { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
 export { agentNodesOf, buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
 export { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
