@@ -35,7 +35,7 @@ import { describeError, type PodAnnotator } from '../kube/index.ts';
 import { abortableDelay, prometheusPodUrl, type PodConfigVerifier, type ReloadOutcomeKind } from '../prometheus-client/index.ts';
 import { RELOADING_REASON, type ConfigReloader, type ExpectedShardFiles, type ReloadContext, type ReloadResult } from '../reconcile/config-reloader.ts';
 import { workloadKey } from '../reconcile/key.ts';
-import { PROMETHEUS_PORT, configForNode, routePrefix, workloadKind, type PrometheusWorkload } from '../workload/index.ts';
+import { PROMETHEUS_PORT, configForNode, daemonSetSelectorLabels, routePrefix, workloadKind, type PrometheusWorkload } from '../workload/index.ts';
 import { isDaemonSetAgent } from '@promop/config-generator';
 import { KubeletNudge } from './kubelet-nudge.ts';
 import type { PodNetworks } from './pod-networks.ts';
@@ -128,7 +128,10 @@ export class ShardReloader implements ConfigReloader {
     const result = this.#reloadSet({
       key: workloadKey(kind, namespace, name), index: shard, program: 'Prometheus', namespace, hash: expected.hash, writtenAt: context.writtenAt,
       log: context.log.child({ shard }), ...(context.onRoundEnd ? { onRoundEnd: context.onRoundEnd } : {}),
-      listPods: () => podsOfShard(this.#options.pods.list(namespace), name, shard, kind),
+      // A DaemonSet agent's pods carry upstream's DaemonSet labels, without a shard number.
+      listPods: () => (isDaemonSetAgent(prometheus)
+        ? podsWithLabels(this.#options.pods.list(namespace), daemonSetSelectorLabels(name))
+        : podsOfShard(this.#options.pods.list(namespace), name, shard, kind)),
       // Prometheus listens on the pod's 127.0.0.1 only; upstream reaches it from a sidecar, promop has none.
       ...(prometheus.spec?.listenLocal === true ? { notCallable: 'spec.listenLocal: Prometheus is not reachable from promop; it loads new files only when it restarts' } : {}),
       request: (ip, pod) => ({

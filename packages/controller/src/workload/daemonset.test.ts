@@ -1,5 +1,5 @@
 import type { PrometheusAgent } from '@promop/crds';
-import { buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
+import { agentNodesOf, buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
 import { buildStatefulSets } from './statefulset.ts';
 import { versionOf } from '../test-support/workload-fixtures.ts';
 
@@ -18,14 +18,31 @@ function daemonSet(spec: Spec = {}) {
 }
 
 describe('the DaemonSet of a PrometheusAgent in DaemonSet mode', () => {
-  it('is prom-agent-<name>, labelled mode agent, selecting the pods by the labels of the StatefulSet agent\'s shard 0', () => {
+  it('is prom-agent-<name>, labelled mode agent, selecting its pods by upstream\'s DaemonSet labels (no shard number)', () => {
     const built = daemonSet();
     expect(built.metadata?.name).toBe('prom-agent-nodes');
     expect(built.metadata?.labels).toMatchObject({ team: 'infra', 'operator.prometheus.io/mode': 'agent', 'app.kubernetes.io/name': 'prometheus-agent' });
+    expect(built.spec?.selector.matchLabels).toEqual({
+      'app.kubernetes.io/instance': 'nodes', 'app.kubernetes.io/managed-by': 'promop', 'app.kubernetes.io/name': 'prometheus-agent', 'operator.prometheus.io/name': 'nodes',
+    });
+    expect(built.spec?.template.metadata?.labels).toMatchObject(built.spec?.selector.matchLabels ?? { missing: true });
+    // The StatefulSet agent's shard 0 pods carry more labels: a DaemonSet never adopts a StatefulSet's pods by accident,
+    // but each of its pods is one of this agent's.
     const statefulSet = buildStatefulSets(agent({}), { configs: [CONFIG], ruleConfigMaps: [], version: versionOf({}) });
     if (!statefulSet.ok) throw new Error('statefulset');
-    expect(built.spec?.selector.matchLabels).toEqual(statefulSet.value[0]?.spec?.selector.matchLabels);
-    expect(built.spec?.template.metadata?.labels).toMatchObject(built.spec?.selector.matchLabels ?? { missing: true });
+    expect(statefulSet.value[0]?.spec?.selector.matchLabels).toMatchObject(built.spec?.selector.matchLabels ?? { missing: true });
+  });
+
+  it('sets no pod security context unless the spec does, and shares the process namespace only for ProcessSignal reloads, as upstream', () => {
+    expect(daemonSet().spec?.template.spec).not.toHaveProperty('securityContext');
+    expect(daemonSet().spec?.template.spec?.shareProcessNamespace).toBe(false);
+    expect(daemonSet({ securityContext: { runAsUser: 65534 }, reloadStrategy: 'ProcessSignal' }).spec?.template.spec).toMatchObject({ securityContext: { runAsUser: 65534 }, shareProcessNamespace: true });
+  });
+
+  it('resolves cluster names on the host\'s network (ClusterFirstWithHostNet) unless the spec names a DNS policy', () => {
+    expect(daemonSet({ hostNetwork: true }).spec?.template.spec).toMatchObject({ hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' });
+    expect(daemonSet({ hostNetwork: true, dnsPolicy: 'Default' }).spec?.template.spec?.dnsPolicy).toBe('Default');
+    expect(daemonSet().spec?.template.spec).not.toHaveProperty('dnsPolicy');
   });
 
   it('runs Prometheus in agent mode reading its node\'s copy of the configuration, with NODE_NAME from the downward API', () => {
@@ -78,6 +95,13 @@ describe('the configuration Secret of a DaemonSet agent', () => {
     const result = buildNodeConfigSecret(agent({ mode: 'DaemonSet' }), { configs: [big] }, nodes);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems[0]).toMatchObject({ path: 'spec', message: expect.stringContaining('60 nodes') });
+  });
+
+  it('is written for the nodes the agent\'s pods are bound to, found by the DaemonSet\'s labels', () => {
+    const labels = daemonSet().spec?.template.metadata?.labels ?? {};
+    const pod = (name: string, nodeName: string | undefined, podLabels: Record<string, string> = labels) => ({ metadata: { name, labels: podLabels }, spec: { containers: [], ...(nodeName ? { nodeName } : {}) } });
+    const pods = [pod('a', 'node-b'), pod('b', 'node-a'), pod('c', undefined), pod('d', 'node-a'), pod('other', 'node-c', { ...labels, 'operator.prometheus.io/name': 'other' })];
+    expect(agentNodesOf(pods, 'nodes')).toEqual(['node-a', 'node-b']);
   });
 
   it('names each node\'s file after the node, and fills in only the placeholder', () => {

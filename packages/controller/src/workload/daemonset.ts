@@ -24,7 +24,7 @@ import { passedThroughPodFields } from './pod-fields.ts';
 import { withCanonicalQuantities } from './quantity.ts';
 import { MAX_SECRET_DATA_BYTES, base64Data, formatBytes, secretDataBytes } from './secret-size.ts';
 import { configSecretName, statefulSetName } from './shard-names.ts';
-import { DEFAULT_POD_SECURITY_CONTEXT, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
+import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
 import { MODE_LABEL, namingOf } from './workload-kind.ts';
 import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webConfigHash, webConfigOf } from './web-config.ts';
 
@@ -38,9 +38,19 @@ export function nodeConfigFileName(node: string): string {
  * copy of its configuration. A pod not yet bound (no `spec.nodeName`) needs none until it is.
  */
 export function agentNodesOf(pods: readonly V1Pod[], agentName: string): string[] {
-  const selector = Object.entries(shardSelectorLabels(agentName, 0, 'PrometheusAgent'));
+  const selector = Object.entries(daemonSetSelectorLabels(agentName));
   const nodes = pods.filter((pod) => selector.every(([key, value]) => pod.metadata?.labels?.[key] === value)).map((pod) => pod.spec?.nodeName ?? '');
   return [...new Set(nodes.filter((node) => node !== ''))].sort();
+}
+
+/**
+ * The pod selector (and pod labels) of DaemonSet agent `agentName`'s DaemonSet: prometheus-operator's keys, that is
+ * those of a StatefulSet shard without the shard number and the `prometheus` label. Fixed at creation like a
+ * StatefulSet's, so it depends on the name alone.
+ */
+export function daemonSetSelectorLabels(agentName: string): Record<string, string> {
+  const { [SHARD_LABEL]: _shard, prometheus: _prometheus, ...labels } = shardSelectorLabels(agentName, 0, 'PrometheusAgent');
+  return labels;
 }
 
 /** `text` with the node name placeholder replaced by `node` (the generator writes it only in field selectors). */
@@ -82,8 +92,10 @@ export function buildNodeConfigSecret(agent: PrometheusAgent, output: Pick<Gener
 }
 
 /**
- * The DaemonSet `prom-agent-<name>` of a DaemonSet agent. Its pods carry the labels of the StatefulSet agent's shard 0
- * (so the reloader finds them as it finds a shard's pods), which are also its immutable selector. Problems (values):
+ * The DaemonSet `prom-agent-<name>` of a DaemonSet agent, as prometheus-operator builds it where promop's pod does not
+ * differ (docs/compatibility.md): daemonSetSelectorLabels as selector and pod labels, the pod security context only
+ * when the spec sets one, `shareProcessNamespace` only for the ProcessSignal reload strategy, `ClusterFirstWithHostNet`
+ * DNS on the host's network. Problems (values):
  * those of the web config and of `additionalArgs`, as for a StatefulSet. Throws when `agent` is not in DaemonSet mode
  * or generation failed (no config): the caller's bug.
  */
@@ -101,7 +113,7 @@ export function buildDaemonSet(agent: PrometheusAgent, output: Pick<GeneratorOut
   if (!args.ok) return args;
   const sharedConfig = `--config.file=${CONFIG_DIR}/${CONFIG_FILE_NAME}`;
   const nodeArgs = args.value.map((arg) => (arg === sharedConfig ? `--config.file=${CONFIG_DIR}/${nodeConfigFileName(NODE_NAME_PLACEHOLDER)}` : arg));
-  const selector = shardSelectorLabels(name, 0, naming.kind);
+  const selector = daemonSetSelectorLabels(name);
   const volumes = podVolumes(agent, 0, 0, web);
   const base = prometheusContainer(spec, version, nodeArgs, volumes.mounts, web?.https ? 'https' : 'http');
   // NODE_NAME before use: Kubernetes expands $(VAR) in args from the container's own env.
@@ -130,7 +142,12 @@ export function buildDaemonSet(agent: PrometheusAgent, output: Pick<GeneratorOut
         },
         spec: {
           ...passedThroughPodFields(spec),
-          securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? DEFAULT_POD_SECURITY_CONTEXT,
+          // On the host's network a pod resolves cluster names only with this policy; upstream sets it unless the spec names one.
+          ...(spec.hostNetwork === true && !spec.dnsPolicy ? { dnsPolicy: 'ClusterFirstWithHostNet' } : {}),
+          // Upstream's DaemonSet pod has no default security context (its StatefulSet pod has); the WAL's emptyDir is
+          // writable whatever the user.
+          ...(spec.securityContext ? { securityContext: asEmbedded<V1PodSecurityContext>(spec.securityContext) } : {}),
+          shareProcessNamespace: spec.reloadStrategy === 'ProcessSignal',
           automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
           terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
           containers: mergeContainers([container], asEmbedded<V1Container[]>(spec.containers ?? [])),

@@ -19,7 +19,7 @@ export {
   THANOS_SIDECAR_CONTAINER_NAME,
 } from './thanos-sidecar.ts';
 export { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
-export { agentNodesOf, buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
+export { agentNodesOf, daemonSetSelectorLabels, buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
 export { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
 export {
   MANAGED_BY, MANAGED_BY_LABEL, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, managedByLabels, shardSelectorLabels,
