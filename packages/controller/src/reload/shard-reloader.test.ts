@@ -363,6 +363,35 @@ describe('reloading the pods of an Alertmanager', () => {
   });
 });
 
+describe('reloading the pods of a ThanosRuler', () => {
+  const selectorLabels = { 'app.kubernetes.io/name': 'thanos-ruler', 'thanos-ruler': 'r' };
+  const rulerPod = (name: string, ip: string): V1Pod => ({
+    metadata: { name, namespace: 'monitoring', uid: `uid-${name}`, labels: selectorLabels },
+    status: { phase: 'Running', podIP: ip, conditions: [{ type: 'Ready', status: 'True' }] },
+  });
+  const ruler = (spec: { listenLocal?: boolean; routePrefix?: string; labels?: Record<string, string> } = {}) => ({ metadata: { namespace: 'monitoring', name: 'r' }, spec, selectorLabels });
+  const ruleFiles = { '/etc/thanos/rules/thanos-ruler-r-rulefiles-0/team-a-slo-u.yaml': 'groups: []\n' };
+
+  it('reloads thanos rule on port 10902 below the route prefix, expecting the written files and leaving its external labels out', async () => {
+    const t = setup([rulerPod('thanos-ruler-r-0', '10.244.1.9')]);
+    const result = await t.reloader.reloadThanosRuler(ruler({ routePrefix: '/ruler', labels: { region: 'eu' } }), ruleFiles, { log });
+    expect(t.calls).toEqual([{
+      program: 'thanos-ruler', baseUrl: 'http://10.244.1.9:10902/ruler', expectedRuleFiles: ruleFiles, externalLabels: ['thanos_ruler_replica', 'region'], signal: expect.any(AbortSignal),
+    }]);
+    expect(result).toMatchObject({ state: 'loaded', status: { loadedReplicas: ['thanos-ruler-r-0'] } });
+    expect(t.annotated).toEqual([expect.stringMatching(new RegExp(`^monitoring/thanos-ruler-r-0 ${CONFIG_HASH_ANNOTATION}=[0-9a-f]{16}$`))]);
+  });
+
+  it('reports rule files thanos rule refuses, and never calls a listenLocal one', async () => {
+    const t = setup([rulerPod('thanos-ruler-r-0', '10.244.1.9')], () => ({ outcome: 'rejected', attempts: 1, elapsedMs: 3, reason: 'error loading rules, previous rule set restored' }));
+    const rejected = await t.reloader.reloadThanosRuler(ruler(), ruleFiles, { log });
+    expect(rejected).toMatchObject({ state: 'failed', message: 'pod thanos-ruler-r-0: Thanos Ruler refused the configuration: error loading rules, previous rule set restored' });
+    const local = await t.reloader.reloadThanosRuler(ruler({ listenLocal: true }), { ...ruleFiles, '/etc/thanos/rules/x/y.yaml': 'groups: []\n' }, { log });
+    expect(t.calls).toHaveLength(1);
+    expect(local).toMatchObject({ state: 'loaded', status: { pendingReplicas: [{ pod: 'thanos-ruler-r-0', reason: 'ListenLocal' }] } });
+  });
+});
+
 describe('the timing of a written config', () => {
   it('runs to the last pod verified, and its kubelet part to the start of the last successful attempt', () => {
     expect(configTiming(1_000, [{ filesSeenAt: 1_500, verifiedAt: 1_520 }, { filesSeenAt: 2_900, verifiedAt: 3_000 }])).toEqual({ applyToLoadedMs: 2_000, kubeletWaitMs: 1_900, reloadMs: 100 });
