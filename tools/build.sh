@@ -24,7 +24,8 @@ K8S_VERSION=v1.37.2
 ETCD_VERSION=v3.6.16
 PROMETHEUS_VERSION=3.16.0
 PROMETHEUS_MODULE_VERSION=v0.316.0
-# The release before it: the end-to-end test upgrades a running Prometheus from this one (operator rule 6).
+# The release before it: the end-to-end test upgrades a running Prometheus from this one (operator rule 6), and its
+# promtool checks the golden configurations rendered for it or an older release (checkConfigsWithEachPromtool).
 PREVIOUS_PROMETHEUS_VERSION=3.15.1
 PREVIOUS_PROMETHEUS_MODULE_VERSION=v0.315.1
 HELM_VERSION=v4.3.1
@@ -124,7 +125,8 @@ build prometheus "prometheus $PROMETHEUS_VERSION" "$prom_ldflags" \
 
 previous_prom_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$PREVIOUS_PROMETHEUS_VERSION}"
 build prometheus-previous "prometheus $PREVIOUS_PROMETHEUS_VERSION" "$previous_prom_ldflags" \
-  "prometheus-previous=github.com/prometheus/prometheus/cmd/prometheus"
+  "prometheus-previous=github.com/prometheus/prometheus/cmd/prometheus" \
+  "promtool-previous=github.com/prometheus/prometheus/cmd/promtool"
 
 # Alertmanager and amtool: amtool check-config is the reader promop's Alertmanager configurations are checked with.
 # The module embeds its web UI from ui/app/dist, which is built by npm and not in the module zip, so the build

@@ -8,7 +8,10 @@
  * cycle; helpers that need a product package's internals stay in that package's own src/test-support/.
  */
 export { toolPath, REPO_ROOT, type ToolName } from './tools.ts';
-export { runPromtool, type PromtoolResult } from './promtool.ts';
+export {
+  runPromtool, promtoolVersion, checkConfigsWithEachPromtool, promtoolFailures, PROMTOOLS,
+  type PromtoolResult, type PromtoolName, type PromtoolVerdict, type VersionedConfigFile,
+} from './promtool.ts';
 export { startPrometheus, type PrometheusProcess, type PrometheusStartOptions } from './prometheus-process.ts';
 export { startAlertmanager, type AlertmanagerProcess } from './alertmanager-process.ts';
 export { freePort, isAlive, logTail, startProcess, startUntilReady, stopProcess, waitUntil, type ManagedProcess } from './child-processes.ts';

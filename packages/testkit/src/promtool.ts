@@ -1,5 +1,5 @@
 /** Runs the real promtool, the same checker Prometheus itself applies to configs and rules. */
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { toolPath } from './tools.ts';
 
 /** Exit code and output of one promtool run. */
@@ -9,10 +9,22 @@ export interface PromtoolResult {
   stderr: string;
 }
 
-/** Runs `promtool <args>` (e.g. `['check', 'config', '--syntax-only', file]`); never rejects on a non-zero exit. */
-export function runPromtool(args: string[], options: { cwd?: string; input?: string } = {}): Promise<PromtoolResult> {
+/**
+ * The promtools tools/build.sh builds: the default Prometheus release's and the release before it (whose Prometheus
+ * the end-to-end upgrade starts from).
+ */
+export const PROMTOOLS = ['promtool', 'promtool-previous'] as const;
+
+/** One of {@link PROMTOOLS}. */
+export type PromtoolName = (typeof PROMTOOLS)[number];
+
+/**
+ * Runs `promtool <args>` (e.g. `['check', 'config', '--syntax-only', file]`); never rejects on a non-zero exit.
+ * `tool` picks another built promtool (default: the default release's).
+ */
+export function runPromtool(args: string[], options: { cwd?: string; input?: string; tool?: PromtoolName } = {}): Promise<PromtoolResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(toolPath('promtool'), args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(toolPath(options.tool ?? 'promtool'), args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -21,4 +33,70 @@ export function runPromtool(args: string[], options: { cwd?: string; input?: str
     child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+const versions = new Map<PromtoolName, [number, number, number]>();
+
+/** The release a built promtool belongs to, as `promtool --version` prints it (`promtool, version 3.15.1 (...)`). */
+export function promtoolVersion(tool: PromtoolName): [number, number, number] {
+  const known = versions.get(tool);
+  if (known) return known;
+  const text = execFileSync(toolPath(tool), ['--version'], { encoding: 'utf8' });
+  const match = /version (\d+)\.(\d+)\.(\d+)/.exec(text);
+  if (!match) throw new Error(`${tool} --version printed no version: ${text.slice(0, 200)}`);
+  const version: [number, number, number] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  versions.set(tool, version);
+  return version;
+}
+
+/** `v3.15.1`, `3.15`, `v2.40.0` read as [major, minor, patch]; throws on anything else (a test's own input). */
+function readVersion(text: string): [number, number, number] {
+  const match = /^v?(\d+)\.(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new Error(`not a Prometheus version: ${text}`);
+  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+}
+
+function atLeast(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
+
+/** A configuration file and the Prometheus release it was rendered for. */
+export interface VersionedConfigFile {
+  file: string;
+  version: string;
+}
+
+/** One promtool's verdict on the files it was given. */
+export interface PromtoolVerdict {
+  tool: PromtoolName;
+  version: string;
+  files: string[];
+  result: PromtoolResult;
+}
+
+/**
+ * Checks each file with every built promtool whose release is the file's or newer (a Prometheus reads the
+ * configuration rendered for its own release and, after an upgrade, that of an older one; an older promtool may
+ * refuse a newer release's fields, which is right), one promtool run per promtool (`check config --syntax-only`,
+ * plus `extraArgs` such as `--agent`). Throws when no built promtool is new enough for a file: the file would go
+ * unchecked.
+ */
+export async function checkConfigsWithEachPromtool(files: readonly VersionedConfigFile[], extraArgs: readonly string[] = []): Promise<PromtoolVerdict[]> {
+  const unchecked = files.filter(({ version }) => !PROMTOOLS.some((tool) => atLeast(promtoolVersion(tool), readVersion(version))));
+  if (unchecked.length > 0) throw new Error(`no built promtool is as new as ${unchecked.map((f) => `${f.file} (${f.version})`).join(', ')}`);
+  const verdicts: PromtoolVerdict[] = [];
+  for (const tool of PROMTOOLS) {
+    const release = promtoolVersion(tool);
+    const chosen = files.filter(({ version }) => atLeast(release, readVersion(version))).map(({ file }) => file);
+    if (chosen.length === 0) continue;
+    const result = await runPromtool(['check', 'config', '--syntax-only', ...extraArgs, ...chosen], { tool });
+    verdicts.push({ tool, version: release.join('.'), files: chosen, result });
+  }
+  return verdicts;
+}
+
+/** The verdicts as `{tool version: failure output}` for the promtools that refused something: `{}` when all passed. */
+export function promtoolFailures(verdicts: readonly PromtoolVerdict[]): Record<string, string> {
+  return Object.fromEntries(verdicts.filter((v) => v.result.code !== 0).map((v) => [`${v.tool} ${v.version}`, v.result.stdout + v.result.stderr]));
 }

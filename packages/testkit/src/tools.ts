@@ -12,8 +12,9 @@ export type ToolName =
   | 'etcd' | 'kube-apiserver' | 'kube-controller-manager' | 'kubectl' | 'prometheus' | 'promtool' | 'helm'
   // The real node's parts.
   | 'kubelet' | 'kube-proxy' | 'kube-scheduler' | 'containerd' | 'containerd-shim-runc-v2' | 'ctr'
-  // The Prometheus release before the default, which the end-to-end test upgrades from.
-  | 'prometheus-previous'
+  // The Prometheus release before the default, which the end-to-end test upgrades from, and its promtool, which
+  // checks the goldens rendered for that release or older.
+  | 'prometheus-previous' | 'promtool-previous'
   // Reads YAML with Prometheus' own YAML libraries and compiles regexes with Go's regexp (tools/go-check).
   | 'go-check'
   // prometheus-operator v0.93.1 and its config-reloader sidecar (tools/build-prometheus-operator.sh): the takeover test.
