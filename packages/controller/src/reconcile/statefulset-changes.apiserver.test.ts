@@ -95,6 +95,8 @@ describe('a Prometheus whose StatefulSet must change a field fixed at creation',
 
   it('a new spec.serviceName recreates it too, and the StatefulSet names that Service', async () => {
     const before = await readStatefulSet('prometheus-main-shard-1');
+    // The named Service must exist and select the pods, as prometheus-operator requires (workload/governing-service.ts).
+    await core.createNamespacedService({ namespace: MONITORING, body: { metadata: { name: 'my-governing-service' }, spec: { clusterIP: 'None', selector: { 'app.kubernetes.io/name': 'prometheus', prometheus: 'main' }, ports: [{ name: 'web', port: 9090 }] } } });
     await patchPrometheus({ serviceName: 'my-governing-service' });
     const after = await eventually(() => readStatefulSet('prometheus-main-shard-1'), (s) => s.spec?.serviceName === 'my-governing-service', 60_000);
     expect(after.spec?.serviceName).toBe('my-governing-service');
