@@ -60,6 +60,8 @@ describe('thanos rule as promop starts it', () => {
     expect(command.ok).toBe(false);
     const refused = thanosRulerCommand(ruler({ queryEndpoints: ['q'], remoteWrite: [{ url: 'http://x' }], web: { tlsConfig: {} }, additionalArgs: [{ name: 'no-data-dir' }] }));
     expect(refused.ok ? [] : refused.problems.map((problem) => problem.path)).toEqual(['spec.remoteWrite', 'spec.web', 'spec.additionalArgs[0].name']);
+    const tls = thanosRulerCommand(ruler({ queryEndpoints: ['q'], grpcServerTlsConfig: { certFile: '/tls/tls.crt', caFile: '/tls/ca.crt', keySecret: { name: 'tls', key: 'tls.key' } } }));
+    expect(tls.ok ? [] : tls.problems.map((problem) => problem.path)).toEqual(['spec.grpcServerTlsConfig.keySecret', 'spec.grpcServerTlsConfig.keyFile']);
     const noQuery = thanosRulerCommand(ruler({}));
     expect(noQuery.ok ? [] : noQuery.problems).toEqual([{ path: 'spec.queryEndpoints', message: 'thanos rule needs an API to evaluate rules against: set queryEndpoints or queryConfig' }]);
   });

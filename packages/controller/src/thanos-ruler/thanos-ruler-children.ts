@@ -126,7 +126,8 @@ export interface ThanosRulerCommand {
  *
  * Problems: an unreadable version; neither `queryConfig` nor `queryEndpoints` (thanos rule has nothing to
  * evaluate against; upstream refuses it too); `remoteWrite`, which promop does not render yet; web TLS and HTTP
- * settings, which promop does not render yet; gRPC TLS from Secrets (thanos rule reads files only); an
+ * settings, which promop does not render yet; gRPC TLS from Secrets (thanos rule reads files only) and TLS files
+ * thanos rule refuses at start (a certificate without its key, or the reverse; a client CA without both); an
  * additional argument that sets a flag promop sets (upstream's BuildArgs refuses it too).
  */
 export function thanosRulerCommand(thanosRuler: ThanosRuler): BuildResult<ThanosRulerCommand> {
@@ -146,6 +147,12 @@ export function thanosRulerCommand(thanosRuler: ThanosRuler): BuildResult<Thanos
       if (value && Object.keys(value).length > 0) {
         problems.push({ path: `spec.grpcServerTlsConfig.${field}`, message: 'thanos rule reads its gRPC TLS material from files only: mount the Secret with spec.volumes and spec.volumeMounts and set caFile, certFile and keyFile' });
       }
+    }
+    // What thanos rule itself refuses at start (Thanos' server TLS setup), so its pods would never run.
+    if (tls.certFile && !tls.keyFile) problems.push({ path: 'spec.grpcServerTlsConfig.keyFile', message: 'is required with certFile (thanos rule refuses a server certificate without its key)' });
+    if (tls.keyFile && !tls.certFile) problems.push({ path: 'spec.grpcServerTlsConfig.certFile', message: 'is required with keyFile (thanos rule refuses a server key without its certificate)' });
+    if (tls.caFile && !tls.certFile && !tls.keyFile) {
+      problems.push({ path: 'spec.grpcServerTlsConfig.caFile', message: 'needs certFile and keyFile (thanos rule verifies client certificates only when it serves TLS)' });
     }
   }
   if (!version) return { ok: false, problems };
