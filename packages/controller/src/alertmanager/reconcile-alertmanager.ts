@@ -29,7 +29,7 @@ import {
   ALERTMANAGER_CONFIG_KEY, alertmanagerSelectorLabels, buildAlertmanagerService,
   buildAlertmanagerStatefulSet, buildConfigSecret, generatedConfigSecretName,
 } from './alertmanager-children.ts';
-import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem } from '../workload/governing-service.ts';
+import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
 import { alertmanagerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
 import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
 import { MAX_SECRET_DATA_BYTES, formatBytes, secretDataBytes } from '../workload/secret-size.ts';
@@ -112,7 +112,8 @@ export class AlertmanagerReconciler {
     const serviceName = alertmanager.spec?.serviceName;
     if (serviceName) {
       // Checked as prometheus-operator checks it, before anything is written (workload/governing-service.ts).
-      const problem = customGoverningServiceProblem(namespace, serviceName, await this.#deps.children.readService(namespace, serviceName), alertmanagerSelectorLabels(name));
+      const problem = serviceNameProblem(serviceName)
+        ?? customGoverningServiceProblem(namespace, serviceName, await this.#deps.children.readService(namespace, serviceName), alertmanagerSelectorLabels(name));
       if (problem) {
         // The Service is the user's, which promop does not watch: looked at again until it governs the pods.
         this.#deps.requeue(key, CUSTOM_SERVICE_RECHECK_MS);

@@ -366,6 +366,17 @@ describe('reconcile of one Prometheus', () => {
     expect(cluster.caches.ownedServices.get('prometheus-operated', 'monitoring')).toBeUndefined();
   });
 
+  it('a spec.serviceName that is no Service name is refused before promop reads anything by it', async () => {
+    const { cluster, reconcileAndBind } = setUp(prometheus({ serviceName: '../secrets/x' }), serviceMonitor('good'));
+    let reads = 0;
+    const readService = cluster.children.readService;
+    cluster.children.readService = async (namespace, name) => (reads += 1, readService(namespace, name));
+    await expect(reconcileAndBind()).resolves.toBe('done');
+    expect(reconciledOf(cluster)).toMatchObject({ status: 'False', message: 'spec.serviceName: "../secrets/x" is not a Service name (at most 63 lower-case letters, digits and \'-\', starting with a letter)' });
+    expect(reads).toBe(0);
+    expect(cluster.writesTo('child')).toEqual([]);
+  });
+
   it('prometheus-operator\'s StatefulSet of the same Prometheus is deleted without its pods, then promop\'s created; another\'s is left to the apply', async () => {
     const { cluster, logLines, requeued, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'));
     cluster.foreignStatefulSets.set('monitoring/prometheus-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['uid-main'], replicas: 2 });

@@ -42,7 +42,7 @@ import { reloadShards } from './shard-reload.ts';
 import { podTlsOf } from './pod-tls-of.ts';
 import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import { ORPHAN_CHECK_INTERVAL_MS } from './orphaned-pods.ts';
-import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem } from '../workload/governing-service.ts';
+import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
 import { SHARD_LABEL, shardSelectorLabels } from '../workload/labels.ts';
 import { VerdictRecorder } from './verdict-recorder.ts';
 import type { ProcessOutcome } from './work-queue.ts';
@@ -152,6 +152,8 @@ export class PrometheusReconciler {
     if (!serviceName) return undefined;
     const { namespace, name } = prometheus.metadata;
     const { [SHARD_LABEL]: _shard, ...podLabels } = shardSelectorLabels(name, 0, this.#naming.kind);
+    const invalid = serviceNameProblem(serviceName);
+    if (invalid) return invalid;
     return customGoverningServiceProblem(namespace ?? '', serviceName, await this.#deps.children.readService(namespace ?? '', serviceName), podLabels);
   }
 

@@ -53,6 +53,18 @@ export function buildGoverningService(namespace: string, owners: readonly Promet
  */
 export const CUSTOM_SERVICE_RECHECK_MS = 30_000;
 
+// A Service name (apimachinery's IsDNS1035Label): what the API server accepts as one.
+const SERVICE_NAME = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Why `spec.serviceName` cannot be a Service's name, or undefined when it can: checked before the name goes into the
+ * path of promop's GET, so that no user-written name reaches the API server as anything but a Service name.
+ */
+export function serviceNameProblem(serviceName: string): FieldProblem | undefined {
+  if (serviceName.length <= 63 && SERVICE_NAME.test(serviceName)) return undefined;
+  return { path: 'spec.serviceName', message: `${JSON.stringify(serviceName.slice(0, 100))} is not a Service name (at most 63 lower-case letters, digits and '-', starting with a letter)` };
+}
+
 /**
  * Why the Service `spec.serviceName` names cannot govern the pods, or undefined when it can: it must exist in the
  * owner's namespace and its selector must select every pod of the owner (`podLabels`: the labels all its pods carry),
