@@ -6,12 +6,25 @@
  * PrometheusRule gets a binding (a broken one rejected alone, with its path in its status and a Warning Event); the
  * ThanosRuler's own status says Reconciled, and Available False while no pod runs (no kubelet here). A ThanosRuler
  * with no query endpoint is refused with the reason in its status and an Event, and nothing is created for it.
+ *
+ * Then a running pod: a real `thanos rule` process (started with the args promop renders, against a real `thanos
+ * query`) plays a pod of a second ThanosRuler, and a fake kubelet copies the rule ConfigMaps into the files it reads
+ * whenever promop touches the Pod object. A changed PrometheusRule reaches the running process through promop's
+ * reload, with no change of the pod template. The rule files must sit where promop's reload check expects them
+ * (`/etc/thanos/rules/<ConfigMap>/<file>`, as mounted in the pod), so the fake kubelet writes them there under
+ * ConfigMap names unique to this run and they are removed afterwards (the test runs as root, as CI does, like
+ * reload/bad-rule.apiserver.test.ts for Prometheus).
  */
-import { AppsV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import { eventually } from '@promop/testkit';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeKubelet, eventually, freePort, startProcess, startUntilReady, toolPath } from '@promop/testkit';
 import { bindingCondition, OperatorWorld } from './test-support/operator-world.ts';
 import { INVALID_CONFIGURATION_REASON } from './thanos-ruler/reconcile-thanos-ruler.ts';
+import { THANOS_RULES_DIR, thanosRulerCommand, thanosRulerSelectorLabels } from './thanos-ruler/thanos-ruler-children.ts';
+import type { ThanosRuler } from '@promop/crds';
 
 const id = randomBytes(3).toString('hex');
 const MONITORING = `tr-monitoring-${id}`;
@@ -25,6 +38,8 @@ const condition = (ruler: StoredRuler, type: string) => ruler.status?.conditions
 
 let world: OperatorWorld;
 let apps: AppsV1Api;
+/** The HTTP port of each hand-made pod's thanos rule (the operator's test-only port override). */
+const ports = new Map<string, number>();
 
 beforeAll(async () => {
   world = await OperatorWorld.create({
@@ -44,7 +59,7 @@ beforeAll(async () => {
     labels: { cluster: 'test' }, replicas: 2,
   });
   await world.createObject('ThanosRuler', MONITORING, 'noquery', { ruleSelector: {} });
-  await world.startOperator({ podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 5_000 });
+  await world.startOperator({ podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, thanosRulerPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 10902 });
 }, 60_000);
 
 afterAll(async () => {
@@ -101,3 +116,82 @@ test('a ThanosRuler without a query endpoint is refused with the reason and an E
   expect(events[0]?.reason).toBe(INVALID_CONFIGURATION_REASON);
   await expect(apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'thanos-ruler-noquery' })).rejects.toMatchObject({ code: 404 });
 }, 60_000);
+
+describe('a running thanos rule pod, with the kubelet played by the test', () => {
+  const NAME = `live-${id}`;
+  const POD = `live-replica-${id}`;
+  const LIVE_LABEL = { 'promop.test/live-ruler': id };
+  const dir = mkdtempSync(join(tmpdir(), 'promop-tr-live-'));
+  const stops: (() => Promise<void>)[] = [];
+  let kubelet: FakeKubelet;
+  let rulerHttp = 0;
+  interface RulesAnswer { data: { groups: { name: string; file: string; rules: { name: string; query: string }[] }[] } }
+  const loaded = async () => ((await (await fetch(`http://127.0.0.1:${rulerHttp}/api/v1/rules`)).json()) as RulesAnswer).data.groups;
+
+  beforeAll(async () => {
+    const queryHttp = await freePort();
+    const query = startProcess('thanos-query', toolPath('thanos'), ['query', `--http-address=127.0.0.1:${queryHttp}`, `--grpc-address=127.0.0.1:${await freePort()}`], join(dir, 'query.log'));
+    stops.push((await startUntilReady(query, `http://127.0.0.1:${queryHttp}/-/ready`, join(dir, 'query'))).stop);
+    const spec = { queryEndpoints: [`127.0.0.1:${queryHttp}`], evaluationInterval: '1s', ruleSelector: { matchLabels: LIVE_LABEL }, ruleNamespaceSelector: {} };
+    // thanos rule with the args promop renders, its paths and addresses this process' own; only this run's rule
+    // ConfigMaps are read (other tests may write theirs under the same directory).
+    const command = thanosRulerCommand({ apiVersion: 'monitoring.coreos.com/v1', kind: 'ThanosRuler', metadata: { namespace: MONITORING, name: NAME, uid: 'u' }, spec } as ThanosRuler);
+    if (!command.ok) throw new Error(JSON.stringify(command.problems));
+    const webConfig = join(dir, 'web-config.yaml');
+    writeFileSync(webConfig, '');
+    rulerHttp = await freePort();
+    const args = [
+      ...command.value.args.map((arg) => arg
+        .replace(/^--data-dir=.*/, `--data-dir=${join(dir, 'data')}`)
+        .replace(/^--rule-file=.*/, `--rule-file=${THANOS_RULES_DIR}/thanos-ruler-${NAME}-rulefiles-*/*.yaml`)
+        .replace(/^--http\.config=.*/, `--http.config=${webConfig}`)
+        .replace('$(POD_NAME)', POD)),
+      `--http-address=127.0.0.1:${rulerHttp}`, `--grpc-address=127.0.0.1:${await freePort()}`,
+    ];
+    const rule = startProcess('thanos-rule', toolPath('thanos'), args, join(dir, 'rule.log'));
+    stops.push((await startUntilReady(rule, `http://127.0.0.1:${rulerHttp}/-/ready`, join(dir, 'rule'))).stop);
+    ports.set(POD, rulerHttp);
+    // A pod of the ThanosRuler's (its labels), named without an ordinal so the StatefulSet does not adopt it.
+    await world.core.createNamespacedPod({
+      namespace: MONITORING,
+      body: { metadata: { name: POD, labels: thanosRulerSelectorLabels(NAME) }, spec: { automountServiceAccountToken: false, containers: [{ name: 'thanos-ruler', image: 'quay.io/thanos/thanos:v0.42.2' }] } },
+    });
+    await world.core.patchNamespacedPodStatus({
+      namespace: MONITORING, name: POD,
+      body: { status: { phase: 'Running', podIP: '127.0.0.1', podIPs: [{ ip: '127.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] } },
+    }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    kubelet = new FakeKubelet({
+      core: world.core, namespace: MONITORING, pod: POD, configSecret: `thanos-ruler-${NAME}-config`, configKey: 'remote-write.yaml', configFile: join(dir, 'remote-write.yaml'),
+      ruleFiles: { configMapPrefix: `thanos-ruler-${NAME}-rulefiles-`, directory: THANOS_RULES_DIR },
+    });
+    kubelet.start();
+    await world.createObject('PrometheusRule', TEAM, 'live', { groups: [{ name: 'live', rules: [{ record: 'live:one', expr: 'vector(1)' }] }] }, LIVE_LABEL);
+    await world.createObject('ThanosRuler', MONITORING, NAME, spec);
+  }, 90_000);
+
+  afterAll(async () => {
+    kubelet?.stop();
+    for (const stop of stops.reverse()) await stop();
+    rmSync(join(THANOS_RULES_DIR, `thanos-ruler-${NAME}-rulefiles-0`), { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('evaluates the selected rules, and a changed PrometheusRule reaches it by a reload, with no change of the pod template', async () => {
+    const groups = await eventually(loaded, (found) => found.some((group) => group.name === 'live'), 60_000, 500);
+    expect(groups.map((group) => [group.name, group.file, group.rules.map((rule) => rule.query)])).toEqual([
+      ['live', expect.stringMatching(new RegExp(`^${THANOS_RULES_DIR}/thanos-ruler-${NAME}-rulefiles-0/${TEAM}-live-`)), ['vector(1)']],
+    ]);
+    const stored = await eventually(() => world.readObject<StoredRuler>('ThanosRuler', MONITORING, NAME), (ruler) => condition(ruler, 'Reconciled')?.status === 'True');
+    expect(condition(stored, 'Reconciled')).toMatchObject({ reason: 'Reconciled' });
+    const template = (await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: `thanos-ruler-${NAME}` })).spec?.template;
+
+    await world.custom.patchNamespacedCustomObject({
+      group: 'monitoring.coreos.com', version: 'v1', plural: 'prometheusrules', namespace: TEAM, name: 'live',
+      body: { spec: { groups: [{ name: 'live', rules: [{ record: 'live:two', expr: 'vector(2)' }] }] } },
+    }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    const changed = await eventually(loaded, (found) => found.some((group) => group.rules.some((rule) => rule.name === 'live:two')), 60_000, 500);
+    expect(changed.flatMap((group) => group.rules.map((rule) => [rule.name, rule.query]))).toEqual([['live:two', 'vector(2)']]);
+    expect(kubelet.syncs).toBeGreaterThan(0);
+    expect((await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: `thanos-ruler-${NAME}` })).spec?.template).toEqual(template);
+  }, 120_000);
+});
