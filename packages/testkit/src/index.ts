@@ -9,7 +9,7 @@
  */
 export { toolPath, REPO_ROOT, type ToolName } from './tools.ts';
 export {
-  runPromtool, promtoolVersion, checkConfigsWithEachPromtool, promtoolFailures, PROMTOOLS,
+  runPromtool, promtoolVersion, promtoolsAsNewAs, checkConfigsWithEachPromtool, promtoolFailures, PROMTOOLS,
   type PromtoolResult, type PromtoolName, type PromtoolVerdict, type VersionedConfigFile,
 } from './promtool.ts';
 export { startPrometheus, type PrometheusProcess, type PrometheusStartOptions } from './prometheus-process.ts';

@@ -61,6 +61,16 @@ function atLeast(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
+/**
+ * The built promtools whose release is `version` or newer (`v2.30.0`, `3.15`): those that must accept a file rendered
+ * for that release. Throws when there is none, so that no file goes unchecked.
+ */
+export function promtoolsAsNewAs(version: string): PromtoolName[] {
+  const tools = PROMTOOLS.filter((tool) => atLeast(promtoolVersion(tool), readVersion(version)));
+  if (tools.length === 0) throw new Error(`no built promtool is as new as ${version}`);
+  return tools;
+}
+
 /** A configuration file and the Prometheus release it was rendered for. */
 export interface VersionedConfigFile {
   file: string;
@@ -83,12 +93,11 @@ export interface PromtoolVerdict {
  * unchecked.
  */
 export async function checkConfigsWithEachPromtool(files: readonly VersionedConfigFile[], extraArgs: readonly string[] = []): Promise<PromtoolVerdict[]> {
-  const unchecked = files.filter(({ version }) => !PROMTOOLS.some((tool) => atLeast(promtoolVersion(tool), readVersion(version))));
-  if (unchecked.length > 0) throw new Error(`no built promtool is as new as ${unchecked.map((f) => `${f.file} (${f.version})`).join(', ')}`);
+  const toolsOf = new Map(files.map(({ file, version }) => [file, promtoolsAsNewAs(version)]));
   const verdicts: PromtoolVerdict[] = [];
   for (const tool of PROMTOOLS) {
     const release = promtoolVersion(tool);
-    const chosen = files.filter(({ version }) => atLeast(release, readVersion(version))).map(({ file }) => file);
+    const chosen = files.filter(({ file }) => toolsOf.get(file)?.includes(tool)).map(({ file }) => file);
     if (chosen.length === 0) continue;
     const result = await runPromtool(['check', 'config', '--syntax-only', ...extraArgs, ...chosen], { tool });
     verdicts.push({ tool, version: release.join('.'), files: chosen, result });
