@@ -113,11 +113,12 @@ export const CONTROLLERS = [
 /**
  * What a real node's workload needs on top: Deployments (the promop chart), a pod CIDR per Node (node-ipam),
  * node-lifecycle, which lifts the not-ready taint the kubelet registers the Node with (no pod schedules before), and
- * the PersistentVolume binder, which binds a Prometheus' claims to the volumes a test creates (the takeover test).
+ * the PersistentVolume binder, which binds a Prometheus' claims to the volumes a test creates (the takeover test), and
+ * DaemonSets (a PrometheusAgent in DaemonSet mode).
  */
 export const NODE_CONTROLLERS = [
   'deployment-controller', 'replicaset-controller', 'node-ipam-controller', 'node-lifecycle-controller', 'pod-garbage-collector-controller',
-  'persistentvolume-binder-controller',
+  'persistentvolume-binder-controller', 'daemonset-controller',
 ];
 
 /** Starts etcd, kube-apiserver and (by default) kube-controller-manager; resolves once the API server is ready. */
