@@ -6,21 +6,26 @@
  * AlertmanagerConfig, then prints what to look at and keeps running until Ctrl-C, which removes everything.
  *
  * Run it with `bash scripts/demo.sh` (sets up Node, dependencies and the tools first) or `pnpm demo`.
- * `--exit-after-ready` stops once the story is shown (used to capture the README's transcript).
+ * `--exit-after-ready` stops once the story is shown (used to capture the README's transcript). `--thanos` also gives
+ * the platform's Prometheus the Thanos sidecar (`spec.thanos`) and runs a Thanos Query pod in front of it, as a
+ * platform would (e2e/src/thanos-query.ts), and prints Query's address too; it costs the seconds of one Prometheus
+ * roll and a Query pod.
  */
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterCli, waitFor } from '../e2e/src/cluster-cli.ts';
 import { buildImages } from '../e2e/src/images/index.ts';
-import { rawGet } from '../e2e/src/kube-raw.ts';
+import { queryPrometheus, rawGet } from '../e2e/src/kube-raw.ts';
 import { startNodeCluster } from '../e2e/src/node/node-cluster.ts';
 import {
   EXAMPLES, FIRST_POD, MONITORING, installPromop, teamAAlertFiring, teamATargetUp,
 } from '../e2e/src/story.ts';
+import { THANOS_QUERY, THANOS_QUERY_HTTP_PORT, thanosQueryPod } from '../e2e/src/thanos-query.ts';
 import { toolPath } from '@promop/testkit';
 
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 const began = Date.now();
+const withThanos = process.argv.includes('--thanos');
 const elapsed = (): string => `${((Date.now() - began) / 1000).toFixed(1)} s`;
 
 say('promop demo: building images (cached after the first run)...');
@@ -60,8 +65,12 @@ try {
   // The platform's Prometheus sends to its Alertmanager and labels the teams' alerts with their namespace (the
   // command alerting.yaml gives).
   await cli.kubectlOk(['patch', 'prometheus', 'main', '-n', MONITORING, '--type=merge', '-p', JSON.stringify({
-    spec: { enforcedNamespaceLabel: 'namespace', alerting: { alertmanagers: [{ namespace: MONITORING, name: 'alertmanager-operated', port: 'web' }] } },
+    spec: {
+      enforcedNamespaceLabel: 'namespace', alerting: { alertmanagers: [{ namespace: MONITORING, name: 'alertmanager-operated', port: 'web' }] },
+      ...(withThanos ? { thanos: {} } : {}),
+    },
   })]);
+  if (withThanos) await cli.kubectlOk(['apply', '-f', '-'], JSON.stringify(thanosQueryPod({ namespace: MONITORING, image: images.thanos.name })));
   await waitFor('team-a\'s target up', async () => ((await teamATargetUp(kc, FIRST_POD)) ? true : undefined), 300_000, 1000);
   say(`[${elapsed()}] team-a's target is up: up{namespace="team-a"} == 1`);
   await waitFor('team-a\'s alert firing', async () => ((await teamAAlertFiring(kc, FIRST_POD)) ? true : undefined), 300_000, 250);
@@ -74,6 +83,25 @@ try {
   }, 300_000, 250);
   const sender = new URL(page.body.externalURL).hostname;
   say(`[${elapsed()}] team-a's pager got CheckoutErrorsHigh{namespace="${page.body.alerts[0]?.labels.namespace}"} from ${sender}, through team-a's AlertmanagerConfig: firing → delivered ${((Date.parse(page.receivedAt) - firingSeenAt) / 1000).toFixed(1)} s`);
+
+  let thanosLines = '';
+  if (withThanos) {
+    await waitFor('Thanos Query answering team-a\'s up', async () => {
+      const answer = await queryPrometheus(kc, MONITORING, THANOS_QUERY, 'up{namespace="team-a"}', THANOS_QUERY_HTTP_PORT).catch(() => undefined);
+      return answer && answer.length > 0 ? true : undefined;
+    }, 120_000, 1000);
+    say(`[${elapsed()}] Thanos Query answers up{namespace="team-a"} through the sidecar promop added (spec.thanos)`);
+    const query = await node.bridge.forward(async () => {
+      const pod = await cli.getJson<{ status: { podIP?: string } }>(['pod', THANOS_QUERY, '-n', MONITORING]);
+      if (!pod.status.podIP) throw new Error('no pod IP yet');
+      return { host: pod.status.podIP, port: THANOS_QUERY_HTTP_PORT };
+    });
+    thanosLines = `
+Thanos Query's HTTP API (every Prometheus pod's sidecar, found through the governing Service): http://127.0.0.1:${query.port}
+  curl -s 'http://127.0.0.1:${query.port}/api/v1/query?query=up'
+  curl -s 'http://127.0.0.1:${query.port}/api/v1/stores'
+`;
+  }
 
   // Prometheus' HTTP API on this machine's loopback, following the pod if it is replaced.
   const forward = await node.bridge.forward(async () => {
@@ -98,7 +126,7 @@ Rejected: team-b/search — ${reason}
 Prometheus' HTTP API: http://127.0.0.1:${forward.port}
   curl -s 'http://127.0.0.1:${forward.port}/api/v1/query?query=up'
   curl -s 'http://127.0.0.1:${forward.port}/api/v1/alerts'
-
+${thanosLines}
 The cluster:
   export KUBECONFIG=${node.kubeconfigPath}
   ${kubectl} get pods -A
