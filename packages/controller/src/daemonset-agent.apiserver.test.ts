@@ -79,6 +79,21 @@ describe('a PrometheusAgent in DaemonSet mode', () => {
     await expect(world.core.readNamespacedService({ namespace: MONITORING, name: 'prometheus-agent-operated' })).rejects.toMatchObject({ code: 404 });
   });
 
+  it('gets its DaemonSet back at once when it is deleted, and reports its pod counts when they change (the resync is 5 min)', async () => {
+    const before = (await readDaemonSet())!;
+    await apps.deleteNamespacedDaemonSet({ namespace: MONITORING, name: CHILD, propagationPolicy: 'Background' });
+    const recreated = await eventually(readDaemonSet, (found) => found !== undefined && found.metadata?.uid !== before.metadata?.uid, 15_000);
+    expect(recreated?.metadata?.ownerReferences?.map((ref) => ref.name)).toEqual([NAME]);
+    // What the DaemonSet controller (absent here) would write once one pod on one node is Ready.
+    await apps.patchNamespacedDaemonSetStatus({
+      namespace: MONITORING, name: CHILD,
+      body: { status: { desiredNumberScheduled: 1, currentNumberScheduled: 1, numberReady: 1, numberAvailable: 1, updatedNumberScheduled: 1, numberMisscheduled: 0 } },
+    }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    const agent = await eventually(readAgent, (found) => (found as { status?: { availableReplicas?: number } }).status?.availableReplicas === 1, 15_000);
+    expect((agent as { status?: { replicas?: number } }).status?.replicas).toBe(1);
+    daemonSet = recreated!;
+  });
+
   it('has its PodMonitor jobs limited to the node by a field selector, in the config Secret as generated', async () => {
     const secret = await eventually(readConfigSecret, (found) => configTextOf(found).includes(`podMonitor/${TEAM}/workers/0`));
     expect(configTextOf(secret)).toContain('field: spec.nodeName=$(NODE_NAME)');

@@ -32,7 +32,7 @@ class FakeCache<T> {
   readonly last = new Map<string, T>();
 }
 
-const CACHES = ['prometheuses', 'prometheusAgents', 'serviceMonitors', 'podMonitors', 'probes', 'scrapeConfigs', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
+const CACHES = ['prometheuses', 'prometheusAgents', 'serviceMonitors', 'podMonitors', 'probes', 'scrapeConfigs', 'prometheusRules', 'namespaces', 'secrets', 'configMaps', 'ownedStatefulSets', 'ownedDaemonSets', 'ownedServices', 'ownedSecrets', 'ownedConfigMaps', 'pods'] as const;
 
 function pod(status: { phase?: string; ready?: boolean; ip?: string }, annotations: Record<string, string> = {}, prometheus = 'main', kind: WorkloadKind = 'Prometheus'): V1Pod {
   return {
@@ -166,6 +166,24 @@ describe('with a PrometheusAgent beside a Prometheus of the same name', () => {
     expect(emitTo('pods', pod({ phase: 'Pending' }, {}, 'main', 'Prometheus'), 'add')).toEqual(['monitoring/main']);
     expect(emitTo('ownedSecrets', owned('PrometheusAgent', 'monitoring.coreos.com/v1alpha1'), 'delete')).toEqual(['agent:monitoring/main']);
     expect(emitTo('ownedSecrets', owned('Prometheus', 'monitoring.coreos.com/v1'), 'delete')).toEqual(['monitoring/main']);
+  });
+
+  it('enqueues the agent when its DaemonSet goes, is edited by someone else or its counts change, not for promop\'s own apply', () => {
+    const daemonSet = (hash: string, status: object, spec: object = {}) => ({
+      metadata: {
+        name: 'prom-agent-main', namespace: 'monitoring', resourceVersion: String(Math.random()), annotations: { 'promop.prometheus.io/applied-hash': hash },
+        ownerReferences: [{ apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'PrometheusAgent', name: 'main', uid: 'u', controller: true }],
+      },
+      spec,
+      status,
+    });
+    expect(emitTo('ownedDaemonSets', daemonSet('h1', {}), 'add')).toEqual([]);
+    expect(emitTo('ownedDaemonSets', daemonSet('h1', { desiredNumberScheduled: 2, observedGeneration: 1 }), 'update')).toEqual(['agent:monitoring/main']);
+    expect(emitTo('ownedDaemonSets', daemonSet('h1', { desiredNumberScheduled: 2, observedGeneration: 2 }), 'update')).toEqual([]);
+    expect(emitTo('ownedDaemonSets', daemonSet('h1', { desiredNumberScheduled: 2, numberReady: 2, numberAvailable: 2, observedGeneration: 2 }), 'update')).toEqual(['agent:monitoring/main']);
+    expect(emitTo('ownedDaemonSets', daemonSet('h2', { desiredNumberScheduled: 2, numberReady: 2, numberAvailable: 2 }, { minReadySeconds: 5 }), 'update')).toEqual([]);
+    expect(emitTo('ownedDaemonSets', daemonSet('h2', { desiredNumberScheduled: 2, numberReady: 2, numberAvailable: 2 }, { minReadySeconds: 9 }), 'update')).toEqual(['agent:monitoring/main']);
+    expect(emitTo('ownedDaemonSets', daemonSet('h2', {}), 'delete')).toEqual(['agent:monitoring/main']);
   });
 
   it('enqueues the agent a monitor\'s binding names by resource prometheusagents', () => {

@@ -19,16 +19,16 @@
  *
  * A monitor or rule also enqueues the Prometheus objects named in its status.bindings, so a binding left by a
  * Prometheus deleted while promop was down is cleaned up (the key's reconcile finds it gone and removes it).
- * A child (StatefulSet, Service, Secret, ConfigMap promop owns) enqueues its controlling Prometheus when it is
- * deleted or edited by someone else, so it is put back, and a StatefulSet also when its replica counts change, so
- * status follows the pods' readiness.
+ * A child (StatefulSet, DaemonSet, Service, Secret, ConfigMap promop owns) enqueues its controlling Prometheus when
+ * it is deleted or edited by someone else, so it is put back, and a StatefulSet or DaemonSet also when its replica
+ * counts change, so status follows the pods' readiness.
  *
  * A pod of a Prometheus enqueues it when it appears, disappears, or changes in what reloading depends on (phase,
  * Ready, IP, being deleted): a pod that became Ready must be verified to run the written files, and one with a new
  * IP is called there. Other pod updates (promop's own config-hash annotation among them) enqueue nothing, so the
  * annotation does not cause a reconcile of its own.
  */
-import type { V1ObjectMeta, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
+import type { V1DaemonSet, V1ObjectMeta, V1Pod, V1StatefulSet } from '@kubernetes/client-node';
 import { GROUP, KINDS, PROMETHEUS_WORKLOAD_KINDS, PROMETHEUS_SELECTED_KINDS } from '@promop/crds';
 import type { ClusterCaches, ReferencedKind } from '../kube/index.ts';
 import { PROMETHEUS_NAME_LABEL, WORKLOADS, type WorkloadKind } from '../workload/index.ts';
@@ -100,6 +100,12 @@ export function statefulSetAvailability(statefulSet: V1StatefulSet): string {
   return [statefulSet.spec?.replicas, replicas, readyReplicas, availableReplicas, updatedReplicas].map((n) => n ?? '').join('|');
 }
 
+/** What about a DaemonSet the agent's status reports (its replica counts, Available), pure. */
+export function daemonSetAvailability(daemonSet: V1DaemonSet): string {
+  const { desiredNumberScheduled, currentNumberScheduled, numberReady, numberAvailable, updatedNumberScheduled } = daemonSet.status ?? {};
+  return [desiredNumberScheduled, currentNumberScheduled, numberReady, numberAvailable, updatedNumberScheduled].map((n) => n ?? '').join('|');
+}
+
 /**
  * Whether a change of a child promop owns needs its Prometheus reconciled: a delete, or an edit by someone else
  * (the applied-hash annotation unchanged while other content changed), but not promop's own apply (it changes the
@@ -168,6 +174,11 @@ export function enqueueOnChanges(caches: ClusterCaches, queues: WorkloadQueues, 
   // A StatefulSet also when what the status reports of it changed (the controller updating its replica counts).
   caches.ownedStatefulSets.onChange((object, change, previous) => {
     const availabilityChanged = change === 'update' && previous !== undefined && statefulSetAvailability(previous) !== statefulSetAvailability(object);
+    if (availabilityChanged || ownedChildChanged(object, change, previous)) controller(object.metadata);
+  });
+  // A DaemonSet (an agent in DaemonSet mode) likewise: put back when deleted or edited, and its counts in status.
+  caches.ownedDaemonSets.onChange((object, change, previous) => {
+    const availabilityChanged = change === 'update' && previous !== undefined && daemonSetAvailability(previous) !== daemonSetAvailability(object);
     if (availabilityChanged || ownedChildChanged(object, change, previous)) controller(object.metadata);
   });
   caches.ownedSecrets.onChange((object, change, previous) => {
