@@ -70,6 +70,8 @@ export interface AlertmanagerConfigurationInput {
   secrets: readonly KeyValueSource[];
   /** The ConfigMaps they reference (TLS certificates, OAuth2 client ids), on the same terms. */
   configMaps?: readonly KeyValueSource[];
+  /** Why the configSecret is refused before its text is read (a Secret without the key): judged as a base that does not parse. */
+  baseProblem?: FieldProblem;
 }
 
 export type AlertmanagerConfiguration =
@@ -104,42 +106,55 @@ export function generateAlertmanagerConfiguration(input: AlertmanagerConfigurati
   const secrets = new SecretStore([...input.secrets], [...(input.configMaps ?? [])]);
   /** The TLS files of the accepted parts: a rejected object's never reach the pod. */
   const tlsAssets: Record<string, string> = {};
+  const strategy = spec.alertmanagerConfigMatcherStrategy?.type ?? 'OnNamespace';
+  const inOrder = [...selection.selected].sort((a, b) => compareCodePoints(keyOf(a), keyOf(b)));
+  /**
+   * One selected object judged and rendered. `globals` undefined: the platform's global section is not known (its
+   * configuration is refused), so no field is refused for lacking a global to fall back on.
+   */
+  const judge = (object: AlertmanagerConfig, globals: Readonly<Record<string, unknown>> | undefined) => {
+    const findings = new Findings();
+    if (!supportsMatchers) findings.problem('spec', `promop writes AlertmanagerConfigs for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later; spec.version of Alertmanager ${owner.namespace}/${owner.name} is older`);
+    const namespace = object.metadata.namespace ?? '';
+    const confined = strategy === 'OnNamespace' || (strategy === 'OnNamespaceExceptForAlertmanagerNamespace' && namespace !== owner.namespace);
+    const assets: Record<string, string> = {};
+    const part = renderAlertmanagerConfig(object, { findings, secrets, confineTo: confined ? namespace : undefined, globals, tlsAssets: assets });
+    // The files share one directory with the platform's templates: a name taken by another content is refused here.
+    for (const [file, content] of Object.entries(assets)) {
+      if (Object.hasOwn(tlsAssets, file) && tlsAssets[file] !== content) findings.problem('spec', `its TLS file ${file} has the name of a notification template of Alertmanager ${owner.namespace}/${owner.name}; use another Secret or key`);
+    }
+    return { verdict: selectedVerdict(resourceRef('AlertmanagerConfig', object), findings.problems, findings.warnings), findings, part, assets };
+  };
+  // A refused Alertmanager runs its last configuration, teams' parts included: each selected object is still
+  // judged, so its binding keeps saying whether it is accepted instead of vanishing until the platform's fix.
+  const refused = (problem: FieldProblem): AlertmanagerConfiguration => ({
+    ok: false, problem, verdicts: [...selection.notSelected, ...inOrder.map((object) => judge(object, undefined).verdict)],
+  });
   let config: Record<string, unknown>;
   if (configuration) {
-    if (!supportsMatchers) return { ok: false, problem: { path: 'spec.version', message: `promop writes spec.alertmanagerConfiguration for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later` }, verdicts: selection.notSelected };
+    if (!supportsMatchers) return refused({ path: 'spec.version', message: `promop writes spec.alertmanagerConfiguration for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later` });
     const top = topLevelConfiguration(configuration, input.alertmanagerConfigs.find(isTopLevel), { namespace: owner.namespace, secrets, version });
-    if (!top.ok) return { ok: false, problem: top.problem, verdicts: selection.notSelected };
+    if (!top.ok) return refused(top.problem);
     config = top.config;
     Object.assign(tlsAssets, top.tlsAssets);
   } else {
     const secretName = alertmanagerConfigSecretName(input.alertmanager);
-    const base = parseBase(input.baseConfig, secretName, pair.selector !== undefined && pair.selector !== null);
-    if (!base.ok) return { ok: false, problem: base.problem, verdicts: selection.notSelected };
+    const base = input.baseProblem ? { ok: false as const, problem: input.baseProblem } : parseBase(input.baseConfig, secretName, pair.selector !== undefined && pair.selector !== null);
+    if (!base.ok) return refused(base.problem);
     // Without a selector the platform's configuration runs exactly as written (as upstream runs it).
     if (!pair.selector) return { ok: true, text: base.text, tlsAssets, verdicts: selection.notSelected };
     config = base.config;
   }
   const route = config.route as Record<string, unknown>;
 
-  const strategy = spec.alertmanagerConfigMatcherStrategy?.type ?? 'OnNamespace';
   const verdicts: Verdict[] = [...selection.notSelected];
   const routes: unknown[] = [];
   const receivers: unknown[] = [];
   const inhibitRules: unknown[] = [];
   const timeIntervals: unknown[] = [];
-  const inOrder = [...selection.selected].sort((a, b) => compareCodePoints(keyOf(a), keyOf(b)));
   for (const object of inOrder) {
-    const findings = new Findings();
-    if (!supportsMatchers) findings.problem('spec', `promop writes AlertmanagerConfigs for Alertmanager ${OLDEST_MATCHERS_VERSION.join('.')} and later; spec.version of Alertmanager ${owner.namespace}/${owner.name} is older`);
-    const namespace = object.metadata.namespace ?? '';
-    const confined = strategy === 'OnNamespace' || (strategy === 'OnNamespaceExceptForAlertmanagerNamespace' && namespace !== owner.namespace);
-    const assets: Record<string, string> = {};
-    const part = renderAlertmanagerConfig(object, { findings, secrets, confineTo: confined ? namespace : undefined, globals: isRecord(config.global) ? config.global : {}, tlsAssets: assets });
-    // The files share one directory with the platform's templates: a name taken by another content is refused here.
-    for (const [file, content] of Object.entries(assets)) {
-      if (Object.hasOwn(tlsAssets, file) && tlsAssets[file] !== content) findings.problem('spec', `its TLS file ${file} has the name of a notification template of Alertmanager ${owner.namespace}/${owner.name}; use another Secret or key`);
-    }
-    verdicts.push(selectedVerdict(resourceRef('AlertmanagerConfig', object), findings.problems, findings.warnings));
+    const { verdict, findings, part, assets } = judge(object, isRecord(config.global) ? config.global : {});
+    verdicts.push(verdict);
     if (findings.problems.length > 0) continue;
     Object.assign(tlsAssets, assets);
     inhibitRules.push(...part.inhibitRules);

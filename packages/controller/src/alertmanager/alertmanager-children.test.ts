@@ -1,4 +1,4 @@
-import type { Alertmanager } from '@promop/crds';
+import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
 import {
   alertmanagerArgs, alertmanagerImage, alertmanagerSpecProblems, buildAlertmanagerService, buildAlertmanagerStatefulSet, buildConfigSecret,
   ROLLING_CONFIG_HASH_ANNOTATION,
@@ -117,5 +117,41 @@ describe('spec.web and spec.clusterTLS', () => {
   it('makes the rendering refuse such an Alertmanager (reconcile, render, explain and diff alike), so nothing is written for it', () => {
     const rendering = renderAlertmanagerConfiguration(alertmanager('main', { clusterTLS: { server: {} } }), { alertmanagerConfigs: [], namespaces: [], secrets: [] });
     expect(rendering.output).toEqual({ ok: false, problem: { path: 'spec.clusterTLS', message: expect.stringContaining('cluster TLS file') }, verdicts: [] });
+  });
+
+  it('keeps every verdict of such an Alertmanager, so the teams\' AlertmanagerConfigs keep their bindings while it is refused', () => {
+    const team = (name: string, url: string): AlertmanagerConfig => ({
+      apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'AlertmanagerConfig', metadata: { namespace: 'monitoring', name },
+      spec: { route: { receiver: 'hook' }, receivers: [{ name: 'hook', webhookConfigs: [{ url }] }] },
+    });
+    const sources = {
+      alertmanagerConfigs: [team('good', 'http://hook.example/'), team('broken', 'not a url')],
+      namespaces: [{ name: 'monitoring', labels: {} }],
+      secrets: [{ namespace: 'monitoring', name: 'alertmanager-main', data: { 'alertmanager.yaml': 'route:\n  receiver: platform\nreceivers:\n- name: platform\n' } }],
+    };
+    const spec = { alertmanagerConfigSelector: {} };
+    const accepted = renderAlertmanagerConfiguration(alertmanager('main', spec), sources).output;
+    const refused = renderAlertmanagerConfiguration(alertmanager('main', { ...spec, clusterTLS: { server: {} } }), sources).output;
+    expect(refused).toMatchObject({ ok: false, problem: { path: 'spec.clusterTLS' } });
+    expect(refused.verdicts).toEqual(accepted.verdicts);
+    expect(refused.verdicts.map((verdict) => [verdict.resource.name, verdict.selected && verdict.accepted])).toEqual([['broken', false], ['good', true]]);
+  });
+
+  it('judges the teams\' objects as well when the configSecret has no alertmanager.yaml, as when its text does not parse', () => {
+    const sources = (data: Record<string, string>) => ({
+      alertmanagerConfigs: [{
+        apiVersion: 'monitoring.coreos.com/v1alpha1', kind: 'AlertmanagerConfig', metadata: { namespace: 'monitoring', name: 'team' },
+        spec: { route: { receiver: 'mail' }, receivers: [{ name: 'mail', emailConfigs: [{ to: 'team@example.com' }] }] },
+      } as AlertmanagerConfig],
+      namespaces: [{ name: 'monitoring', labels: {} }],
+      secrets: [{ namespace: 'monitoring', name: 'alertmanager-main', data }],
+    });
+    const spec = { alertmanagerConfigSelector: {} };
+    const keyMissing = renderAlertmanagerConfiguration(alertmanager('main', spec), sources({ other: 'x' })).output;
+    const notYaml = renderAlertmanagerConfiguration(alertmanager('main', spec), sources({ 'alertmanager.yaml': 'route: [' })).output;
+    expect(keyMissing).toMatchObject({ ok: false, problem: { path: 'spec.configSecret', message: 'Secret alertmanager-main has no key alertmanager.yaml' } });
+    expect(notYaml).toMatchObject({ ok: false, problem: { path: 'spec.configSecret' } });
+    // The platform's global section is unknown then: the email receiver is not refused for lacking a smarthost to fall back on.
+    for (const output of [keyMissing, notYaml]) expect(output.verdicts).toEqual([expect.objectContaining({ resource: expect.objectContaining({ name: 'team' }), selected: true, accepted: true })]);
   });
 });

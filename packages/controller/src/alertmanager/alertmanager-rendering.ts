@@ -6,7 +6,7 @@
  * no configSecret at all when `spec.alertmanagerConfiguration` names the AlertmanagerConfig that makes the top
  * level (as upstream). Every AlertmanagerConfig is a candidate. Pure.
  */
-import { alertmanagerConfigSecretName, generateAlertmanagerConfiguration, type AlertmanagerConfiguration, type KeyValueSource, type NamespaceInfo } from '@promop/config-generator';
+import { alertmanagerConfigSecretName, generateAlertmanagerConfiguration, type AlertmanagerConfiguration, type FieldProblem, type KeyValueSource, type NamespaceInfo } from '@promop/config-generator';
 import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
 import { referencedObjects, type ReferencesMemo } from '../reconcile/references.ts';
 import { ALERTMANAGER_CONFIG_KEY, alertmanagerSpecProblems } from './alertmanager-children.ts';
@@ -40,36 +40,33 @@ export interface AlertmanagerRendering {
 export function renderAlertmanagerConfiguration(alertmanager: Alertmanager, sources: AlertmanagerSources): AlertmanagerRendering {
   const rendering = renderFromSources(alertmanager, sources);
   // A field of the Alertmanager's own spec promop refuses (alertmanagerSpecProblems): the running pods and
-  // configuration stay. Which objects the selectors leave out does not depend on it, so those keep their verdicts.
+  // configuration stay, teams' parts included, and the verdicts do not depend on that field, so all of them stand.
   const problem = alertmanagerSpecProblems(alertmanager.spec ?? {})[0];
   if (!problem) return rendering;
-  return { ...rendering, output: { ok: false, problem, verdicts: rendering.output.verdicts.filter((verdict) => !verdict.selected) } };
+  return { ...rendering, output: { ok: false, problem, verdicts: rendering.output.verdicts } };
 }
 
 function renderFromSources(alertmanager: Alertmanager, sources: AlertmanagerSources): AlertmanagerRendering {
   const namespace = alertmanager.metadata.namespace ?? '';
   const name = alertmanagerConfigSecretName(alertmanager);
-  const generate = (baseConfig: string | undefined) => generateAlertmanagerConfiguration({
+  const generate = (baseConfig: string | undefined, baseProblem?: FieldProblem) => generateAlertmanagerConfiguration({
     alertmanager,
     baseConfig,
     alertmanagerConfigs: sources.alertmanagerConfigs,
     namespaces: sources.namespaces,
     secrets: sources.secrets,
     configMaps: sources.configMaps ?? [],
+    ...(baseProblem ? { baseProblem } : {}),
   });
   if (alertmanager.spec?.alertmanagerConfiguration) return { configSecret: { name, state: 'unused' }, output: generate(undefined) };
   const secret = sources.secrets.find((each) => each.namespace === namespace && each.name === name);
   // An unreadable Secret stands in with every key (cluster-snapshot.ts): judged as missing instead, never parsed.
   const state: ConfigSecretState = sources.unreadable?.includes(`Secret ${namespace}/${name}`) ? 'unreadable' : secret ? 'present' : 'missing';
   const base = state === 'present' ? secret : undefined;
-  const output = generate(base?.data[ALERTMANAGER_CONFIG_KEY]);
-  if (base && !Object.hasOwn(base.data, ALERTMANAGER_CONFIG_KEY)) {
-    // Refused as upstream refuses it. Which objects the selectors leave out does not depend on the base
-    // configuration, so they keep their verdicts, as when the generator itself refuses a base configuration.
-    const problem = { path: 'spec.configSecret', message: `Secret ${name} has no key ${ALERTMANAGER_CONFIG_KEY}` };
-    return { configSecret: { name, state }, output: { ok: false, problem, verdicts: output.verdicts.filter((verdict) => !verdict.selected) } };
-  }
-  return { configSecret: { name, state }, output };
+  // A Secret without the key is refused as upstream refuses it, as a base that does not parse (the same verdicts).
+  const keyMissing = base !== undefined && !Object.hasOwn(base.data, ALERTMANAGER_CONFIG_KEY);
+  const problem = keyMissing ? { path: 'spec.configSecret', message: `Secret ${name} has no key ${ALERTMANAGER_CONFIG_KEY}` } : undefined;
+  return { configSecret: { name, state }, output: generate(base?.data[ALERTMANAGER_CONFIG_KEY], problem) };
 }
 
 /**
