@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import type { PrometheusClient } from '../prometheus-client/index.ts';
 import { shardSelectorLabels } from '../workload/index.ts';
 import { HealthReporter } from './health-reporter.ts';
+import { readWorkloadsHealth } from './workload-health-reader.ts';
 import type { Binding } from './binding-health.ts';
 
 type Listed = { metadata: { namespace: string; name: string; uid?: string; resourceVersion?: string; generation?: number }; spec?: object; status?: object };
@@ -342,5 +343,34 @@ describe('the health reporter', () => {
     await round([up(pool)]);
     expect(said()).toEqual(['TargetsUp', 'TargetsDown', 'TargetsUp', 'TargetsDown', 'TargetsUp']);
     expect(w.events).toHaveLength(2);
+  });
+});
+
+describe('reading a PrometheusAgent', () => {
+  // A pod with the StatefulSet agent's shard labels: the agent's own in StatefulSet mode, one left over from before a
+  // switch to DaemonSet mode in the other.
+  const agentPod: V1Pod = {
+    metadata: { name: 'prom-agent-nodes-0', namespace: 'monitoring', labels: shardSelectorLabels('nodes', 0, 'PrometheusAgent') },
+    status: { phase: 'Running', podIP: '10.0.0.9', conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+  const read = async (mode: string) => {
+    const agent = { kind: 'PrometheusAgent', metadata: { namespace: 'monitoring', name: 'nodes' }, spec: { mode } } as unknown as Listed;
+    const called: string[] = [];
+    const client = (baseUrl: string) => {
+      called.push(new URL(baseUrl).hostname);
+      return { activeTargets: async () => ({ ok: true as const, value: { activeTargets: [up('podMonitor/team-a/workers/0')] } }) } as unknown as PrometheusClient;
+    };
+    const health = await readWorkloadsHealth({
+      caches: { pods: cache([agentPod as Listed]), prometheuses: cache([]), prometheusAgents: cache([agent]), prometheusRules: cache([]) } as never,
+      client,
+      networks: { allowList: () => { throw new Error('unused'); }, admit: async () => ({ ok: true }) },
+      log: pino({ level: 'silent' }),
+    });
+    return { called, owners: [...health.keys()] };
+  };
+
+  it('reads a StatefulSet agent\'s pod, and no pod of a DaemonSet agent (each sees only its own node\'s targets)', async () => {
+    expect(await read('StatefulSet')).toEqual({ called: ['10.0.0.9'], owners: ['prometheusagents/monitoring/nodes'] });
+    expect(await read('DaemonSet')).toEqual({ called: [], owners: [] });
   });
 });

@@ -9,6 +9,10 @@
  * by the IP the API server reports, inside the pod networks (reload/pod-networks.ts), through the same client and URL
  * policy as the reloader. A workload one of whose shards cannot be read (no Ready replica, an error) is left out
  * whole: a sum over some of the shards would report targets missing that are only unread.
+ *
+ * A PrometheusAgent in DaemonSet mode is not read at all: each of its pods scrapes only its own node's pods, so one
+ * pod's answer would report every target on other nodes as missing (a false NoTargets), and a sum over all its pods
+ * is not complete while a node's pod is not Ready. Its bindings carry Accepted/Rejected only (docs/compatibility.md).
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { ruleFileName } from '@promop/config-generator';
@@ -74,6 +78,8 @@ async function readOwner(options: WorkloadHealthReaderOptions, kind: WorkloadKin
   const { namespace, name } = workload.metadata;
   // Prometheus listens on the pod's loopback only: promop cannot reach it.
   if (workload.spec?.listenLocal === true) return undefined;
+  // One pod per node, each seeing its node's targets only: no one pod answers for the agent (see the file comment).
+  if (kind === 'PrometheusAgent' && (workload.spec as { mode?: string } | undefined)?.mode === 'DaemonSet') return undefined;
   const log = options.log.child({ prometheus: `${namespace}/${name}`, kind });
   // Pods serving HTTPS are called as the reloader calls them: the pinned certificate, promop's client certificate.
   const tls = options.podTls?.(kind, namespace, name);
