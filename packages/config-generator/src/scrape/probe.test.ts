@@ -181,11 +181,11 @@ describe('a Probe whose ingress selector holds a key no label can have', () => {
   };
   const rendering = renderProbe(probe({ prober, targets: { ingress: { selector } } }), testContext());
 
-  it('is accepted, with a warning at each such key naming the meta label its rule reads', () => {
+  it('is accepted, with a warning at each such key naming the meta label its rule reads and the Ingress label that gives it', () => {
     expect(rendering.ok && rendering.warnings).toEqual([
-      'spec.targets.ingress.selector.matchLabels[" "]: " " is not a valid label key, so no Ingress has it; its rule reads __meta_kubernetes_ingress_label__, as prometheus-operator\'s does',
-      'spec.targets.ingress.selector.matchExpressions[0].key: "a b" is not a valid label key, so no Ingress has it; its rule reads __meta_kubernetes_ingress_label_a_b, as prometheus-operator\'s does',
-      'spec.targets.ingress.selector.matchExpressions[1].key: "🙂" is not a valid label key, so no Ingress has it; its rule reads __meta_kubernetes_ingress_label__, as prometheus-operator\'s does',
+      'spec.targets.ingress.selector.matchLabels[" "]: " " is not a valid label key; its rule reads __meta_kubernetes_ingress_label__, as prometheus-operator\'s does, which no Ingress has: no label key sanitises to _',
+      'spec.targets.ingress.selector.matchExpressions[0].key: "a b" is not a valid label key; its rule reads __meta_kubernetes_ingress_label_a_b, as prometheus-operator\'s does, so it matches the Ingresses\' label whose name sanitises to a_b (such as a_b itself), not "a b"',
+      'spec.targets.ingress.selector.matchExpressions[1].key: "🙂" is not a valid label key; its rule reads __meta_kubernetes_ingress_label__, as prometheus-operator\'s does, which no Ingress has: no label key sanitises to _',
     ]);
   });
 

@@ -23,7 +23,7 @@ import { proberAddressError } from './prober-address.ts';
 import { renderRelabelConfigs, validateRelabelConfigs } from '../values/relabeling.ts';
 import { resolveScrapeClass } from './scrape-class.ts';
 import type { MonitorRendering, ScrapeContext } from './scrape-context.ts';
-import { literalSelector, validateLabelSelector } from '../selection/label-selector.ts';
+import { isQualifiedName, literalSelector, validateLabelSelector } from '../selection/label-selector.ts';
 import { selectorRelabelings } from './selector-relabelings.ts';
 import { shardingRelabelings } from './sharding.ts';
 
@@ -130,10 +130,7 @@ function renderProbeJob(spec: ProbeSpec, frame: MonitorFrame): Record<string, un
     const selector = ingress.selector ?? {};
     hc.findings.problems.push(...validateLabelSelector(selector, path, { acceptInvalidLabels: true }));
     const literal = literalSelector(selector, path);
-    for (const { path: at, value } of literal.invalidKeys) {
-      const metaLabel = `__meta_kubernetes_ingress_label_${sanitizeLabelName(value)}`;
-      hc.findings.warn(`${at}: ${JSON.stringify(value)} is not a valid label key, so no Ingress has it; its rule reads ${metaLabel}, as prometheus-operator's does`);
-    }
+    for (const { path: at, value } of literal.invalidKeys) hc.findings.warn(`${at}: ${invalidIngressKeyWarning(value)}`);
     for (const { path: at, value } of literal.invalid) {
       hc.findings.warn(`${at}: ${JSON.stringify(value)} is not a valid label value, so no Ingress has it: it selects nothing`);
     }
@@ -206,4 +203,18 @@ function validateStaticLabels(labels: Record<string, string> | undefined, frame:
       frame.hc.findings.problem(`spec.targets.staticConfig.labels`, `"${label}" is not a label name this Prometheus accepts (${labelNameRule(scheme)})`);
     }
   }
+}
+
+/**
+ * The warning for an ingress selector key that is no label key. Its rule reads the key's sanitised meta label,
+ * which Prometheus gives every Ingress label whose name sanitises alike: the key is not without effect, it matches
+ * Ingresses labelled with another name, when a label key can sanitise to that name at all.
+ */
+function invalidIngressKeyWarning(key: string): string {
+  const sanitised = sanitizeLabelName(key);
+  const reads = `${JSON.stringify(key)} is not a valid label key; its rule reads __meta_kubernetes_ingress_label_${sanitised}, as prometheus-operator's does`;
+  // Sanitising keeps a valid key's first and last characters (ASCII letters or digits), and turns only its . - / into _.
+  if (!/^[A-Za-z0-9]/.test(sanitised) || !/[A-Za-z0-9]$/.test(sanitised)) return `${reads}, which no Ingress has: no label key sanitises to ${sanitised}`;
+  const example = isQualifiedName(sanitised) ? ` (such as ${sanitised} itself)` : '';
+  return `${reads}, so it matches the Ingresses' label whose name sanitises to ${sanitised}${example}, not ${JSON.stringify(key)}`;
 }
