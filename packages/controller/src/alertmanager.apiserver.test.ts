@@ -64,7 +64,7 @@ interface StoredAlertmanager {
   metadata: { generation: number };
   status?: {
     replicas?: number;
-    conditions?: { type: string; status: string; reason?: string; message?: string }[];
+    conditions?: { type: string; status: string; reason?: string; message?: string; observedGeneration?: number }[];
     configStatus?: { configHash: string; loadedReplicas?: string[]; pendingReplicas?: { pod: string; reason: string }[] };
   };
 }
@@ -219,6 +219,18 @@ test('a configSecret that is not YAML is refused with the reason, without quotin
   expect(JSON.stringify(stored)).not.toContain(SECRET_MARKER);
   expect(load(await generatedConfig('main'))).toEqual(asMerged(baseConfig('team-b')));
   expect(world.logLines.join('\n')).not.toContain(SECRET_MARKER);
+
+  // Reconciled again for a change that leaves the refusal as it was: its status follows the new generation, and
+  // no second Warning is written (one per refusal, not one per reconcile).
+  const refusals = (found: { note?: string }[]) => found.filter((event) => event.note === reconciled(stored)?.message);
+  expect(refusals(events)).toHaveLength(1);
+  const changed = await world.custom.patchNamespacedCustomObject({
+    group: 'monitoring.coreos.com', version: 'v1', plural: 'alertmanagers', namespace: MONITORING, name: 'main',
+    body: [{ op: 'add', path: '/spec/logLevel', value: 'warn' }],
+  }) as StoredAlertmanager;
+  await eventually(() => readAlertmanager('main'), (alertmanager) => reconciled(alertmanager)?.observedGeneration === changed.metadata.generation);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  expect(refusals(await world.warningEvents(MONITORING, 'Alertmanager', 'main'))).toHaveLength(1);
 }, 60_000);
 
 test('an Alertmanager the instance selector does not match gets no children and no status', async () => {

@@ -32,7 +32,7 @@ const TEAM = `tr-team-${id}`;
 const TEAM_LABEL = { 'promop.test/thanos-rules': id };
 
 interface StoredRuler {
-  status?: { paused?: boolean; replicas?: number; conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+  status?: { paused?: boolean; replicas?: number; conditions?: { type: string; status: string; reason?: string; message?: string; observedGeneration?: number }[] };
 }
 const condition = (ruler: StoredRuler, type: string) => ruler.status?.conditions?.find((each) => each.type === type);
 
@@ -115,6 +115,17 @@ test('a ThanosRuler without a query endpoint is refused with the reason and an E
   const events = await eventually(() => world.warningEvents(MONITORING, 'ThanosRuler', 'noquery'), (found) => found.length > 0);
   expect(events[0]?.reason).toBe(INVALID_CONFIGURATION_REASON);
   await expect(apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'thanos-ruler-noquery' })).rejects.toMatchObject({ code: 404 });
+
+  // Reconciled again for a change that leaves the refusal as it was: its status follows the new generation, and
+  // no second Warning is written (one per refusal, not one per reconcile).
+  const changed = await world.custom.patchNamespacedCustomObject({
+    group: 'monitoring.coreos.com', version: 'v1', plural: 'thanosrulers', namespace: MONITORING, name: 'noquery',
+    body: [{ op: 'add', path: '/spec/evaluationInterval', value: '45s' }],
+  }) as { metadata: { generation?: number } };
+  await eventually(() => world.readObject<StoredRuler>('ThanosRuler', MONITORING, 'noquery'),
+    (ruler) => ruler.status?.conditions?.find((each) => each.type === 'Reconciled')?.observedGeneration === changed.metadata.generation);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  expect(await world.warningEvents(MONITORING, 'ThanosRuler', 'noquery')).toHaveLength(1);
 }, 60_000);
 
 describe('a running thanos rule pod, with the kubelet played by the test', () => {

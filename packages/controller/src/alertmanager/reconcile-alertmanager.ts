@@ -19,6 +19,7 @@ import type { ReferencedObjects } from '../kube/referenced-objects.ts';
 import { ReferencesMemo } from '../reconcile/references.ts';
 import { alertmanagerReferences, renderAlertmanagerConfiguration } from './alertmanager-rendering.ts';
 import { VerdictRecorder } from '../reconcile/verdict-recorder.ts';
+import { ReconciledMemory, recordWarning } from '../reconcile/refusal-warnings.ts';
 import type { ReconcilerCaches } from '../reconcile/reconciler-ports.ts';
 import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
 import type { ChildWriter } from '../kube/child-writer.ts';
@@ -70,6 +71,8 @@ export class AlertmanagerReconciler {
   readonly #verdicts: VerdictRecorder;
   /** The references of unchanged AlertmanagerConfigs, kept between reconciles. */
   readonly #referencesMemo = new ReferencesMemo();
+  /** What each Alertmanager's Reconciled condition last said: a refusal's Warning Event goes out when it changes. */
+  readonly #reconciled = new ReconciledMemory();
 
   constructor(deps: AlertmanagerReconcilerDeps) {
     this.#deps = deps;
@@ -93,6 +96,7 @@ export class AlertmanagerReconciler {
     if (!alertmanager || alertmanager.metadata.deletionTimestamp) {
       if (this.#verdicts.mayHaveBindings(key)) this.#verdicts.hand(key, [], log);
       this.#deps.reloader.forget(alertmanagerReloadKey(namespace, name));
+      this.#reconciled.forget(key);
       return 'done';
     }
     if (alertmanager.spec?.paused === true) {
@@ -108,7 +112,7 @@ export class AlertmanagerReconciler {
       configMaps: data.configMaps,
     });
     this.#verdicts.hand(key, result.verdicts, log, alertmanager);
-    if (!result.ok) return this.#refuse(alertmanager, `${result.problem.path}: ${result.problem.message}`);
+    if (!result.ok) return this.#refuse(alertmanager, `${result.problem.path}: ${result.problem.message}`, log);
     const serviceName = alertmanager.spec?.serviceName;
     if (serviceName) {
       // Checked as prometheus-operator checks it, before anything is written (workload/governing-service.ts).
@@ -117,12 +121,12 @@ export class AlertmanagerReconciler {
       if (problem) {
         // The Service is the user's, which promop does not watch: looked at again until it governs the pods.
         this.#deps.requeue(key, CUSTOM_SERVICE_RECHECK_MS);
-        return this.#refuse(alertmanager, `${problem.path}: ${problem.message}`);
+        return this.#refuse(alertmanager, `${problem.path}: ${problem.message}`, log);
       }
     }
     const bytes = secretDataBytes({ ...result.tlsAssets, [ALERTMANAGER_CONFIG_KEY]: result.text });
     if (bytes > MAX_SECRET_DATA_BYTES) {
-      return this.#refuse(alertmanager, `spec: the configuration and the TLS files its receivers name are ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold`);
+      return this.#refuse(alertmanager, `spec: the configuration and the TLS files its receivers name are ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold`, log);
     }
     const generated = generatedConfigSecretName(name);
     const configSecret = buildConfigSecret(alertmanager, result.text, result.tlsAssets);
@@ -149,14 +153,18 @@ export class AlertmanagerReconciler {
     return 'done';
   }
 
-  /** Reconciled=False with `message` and a Warning Event: the configuration cannot be used, the running one stays. */
-  async #refuse(alertmanager: Alertmanager, message: string): Promise<ProcessOutcome> {
+  /**
+   * Reconciled=False with `message` and, when that is news, a Warning Event: the configuration cannot be used, the
+   * running one stays.
+   */
+  async #refuse(alertmanager: Alertmanager, message: string, log: Logger): Promise<ProcessOutcome> {
     const { namespace, name } = alertmanager.metadata;
-    await this.#writeStatus(alertmanager, this.#status(alertmanager, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
-    await this.#deps.events.record({
+    const changed = await this.#writeStatus(alertmanager, this.#status(alertmanager, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
+    if (!changed) return 'done';
+    await recordWarning(this.#deps.events, {
       type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: message,
       regarding: { apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}`, kind: 'Alertmanager', namespace, name, uid: alertmanager.metadata.uid ?? '' },
-    });
+    }, log);
     return 'done';
   }
 
@@ -204,12 +212,18 @@ export class AlertmanagerReconciler {
     };
   }
 
-  /** Writes `status` unless the object already has it (an idle cluster sees no write). */
-  async #writeStatus(alertmanager: Alertmanager, status: Status): Promise<void> {
-    if (JSON.stringify(comparable(alertmanager.status)) === JSON.stringify(comparable(status))) return;
+  /**
+   * Writes `status` unless the object already has it (an idle cluster sees no write). True when its Reconciled
+   * condition now says something else than this process last wrote.
+   */
+  async #writeStatus(alertmanager: Alertmanager, status: Status): Promise<boolean> {
     const { namespace, name } = alertmanager.metadata;
-    await this.#deps.status.apply({ kind: 'Alertmanager', namespace, name }, status);
-    this.#deps.log.debug({ alertmanager: `${namespace}/${name}` }, 'Alertmanager status written');
+    if (JSON.stringify(comparable(alertmanager.status)) !== JSON.stringify(comparable(status))) {
+      await this.#deps.status.apply({ kind: 'Alertmanager', namespace, name }, status);
+      this.#deps.log.debug({ alertmanager: `${namespace}/${name}` }, 'Alertmanager status written');
+    }
+    const reconciled = (conditions: Status['conditions']) => conditions?.find((condition) => condition.type === 'Reconciled');
+    return this.#reconciled.changed(`${namespace}/${name}`, reconciled(alertmanager.status?.conditions), reconciled(status.conditions));
   }
 }
 

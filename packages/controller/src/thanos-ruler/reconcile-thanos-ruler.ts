@@ -18,6 +18,7 @@ import type { ChildWriter } from '../kube/child-writer.ts';
 import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
 import { splitKey } from '../reconcile/key.ts';
 import type { CacheReader, ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
+import { ReconciledMemory, recordWarning } from '../reconcile/refusal-warnings.ts';
 import { VerdictRecorder } from '../reconcile/verdict-recorder.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
 import { thanosRulerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
@@ -59,6 +60,8 @@ export class ThanosRulerReconciler {
   readonly #verdicts: VerdictRecorder;
   /** Rule files of unchanged PrometheusRules, kept between reconciles. */
   readonly #memo = new RenderMemo();
+  /** What each ThanosRuler's Reconciled condition last said: a refusal's Warning Event goes out when it changes. */
+  readonly #reconciled = new ReconciledMemory();
 
   constructor(deps: ThanosRulerReconcilerDeps) {
     this.#deps = deps;
@@ -87,6 +90,7 @@ export class ThanosRulerReconciler {
     if (!thanosRuler || thanosRuler.metadata.deletionTimestamp) {
       if (this.#verdicts.mayHaveBindings(key)) this.#verdicts.hand(key, [], log);
       this.#deps.reloader.forget(thanosRulerReloadKey(namespace, name));
+      this.#reconciled.forget(key);
       return 'done';
     }
     if (thanosRuler.spec?.paused === true) {
@@ -104,7 +108,7 @@ export class ThanosRulerReconciler {
     const problems: FieldProblem[] = [...rules.problems, ...(command.ok ? [] : command.problems)];
     // The PrometheusRules' verdicts stand whatever becomes of the ruler: each object is judged alone.
     this.#verdicts.hand(key, rules.verdicts, log, thanosRuler);
-    if (problems.length > 0 || !command.ok) return this.#refuse(thanosRuler, problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '));
+    if (problems.length > 0 || !command.ok) return this.#refuse(thanosRuler, problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '), log);
 
     const configMaps = buildThanosRulerRuleConfigMaps(thanosRuler, rules.ruleConfigMaps);
     let written = false;
@@ -138,14 +142,15 @@ export class ThanosRulerReconciler {
     return 'done';
   }
 
-  /** Reconciled=False with `message` and a Warning Event: nothing is written, what runs stays. */
-  async #refuse(thanosRuler: ThanosRuler, message: string): Promise<ProcessOutcome> {
+  /** Reconciled=False with `message` and, when that is news, a Warning Event: nothing is written, what runs stays. */
+  async #refuse(thanosRuler: ThanosRuler, message: string, log: Logger): Promise<ProcessOutcome> {
     const { namespace, name } = thanosRuler.metadata;
-    await this.#writeStatus(thanosRuler, this.#status(thanosRuler, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
-    await this.#deps.events.record({
+    const changed = await this.#writeStatus(thanosRuler, this.#status(thanosRuler, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
+    if (!changed) return 'done';
+    await recordWarning(this.#deps.events, {
       type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: message,
       regarding: { apiVersion: `${GROUP}/${API_VERSIONS.ThanosRuler}`, kind: 'ThanosRuler', namespace, name, uid: thanosRuler.metadata.uid ?? '' },
-    });
+    }, log);
     return 'done';
   }
 
@@ -185,11 +190,17 @@ export class ThanosRulerReconciler {
     };
   }
 
-  /** Writes `status` unless the object already has it (an idle cluster sees no write). */
-  async #writeStatus(thanosRuler: ThanosRuler, status: Status): Promise<void> {
-    if (JSON.stringify(comparable(thanosRuler.status)) === JSON.stringify(comparable(status))) return;
+  /**
+   * Writes `status` unless the object already has it (an idle cluster sees no write). True when its Reconciled
+   * condition now says something else than this process last wrote.
+   */
+  async #writeStatus(thanosRuler: ThanosRuler, status: Status): Promise<boolean> {
     const { namespace, name } = thanosRuler.metadata;
-    await this.#deps.status.apply({ kind: 'ThanosRuler', namespace, name }, status);
+    if (JSON.stringify(comparable(thanosRuler.status)) !== JSON.stringify(comparable(status))) {
+      await this.#deps.status.apply({ kind: 'ThanosRuler', namespace, name }, status);
+    }
+    const reconciled = (conditions: Status['conditions']) => conditions?.find((condition) => condition.type === 'Reconciled');
+    return this.#reconciled.changed(`${namespace}/${name}`, reconciled(thanosRuler.status?.conditions), reconciled(status.conditions));
   }
 }
 
