@@ -4,8 +4,8 @@
  * node's copy of the configuration, and the config Secret with the generated prometheus.yaml (PodMonitor jobs
  * limited to `spec.nodeName=$(NODE_NAME)`) plus one copy per node its pods are bound to, the name filled in. The test
  * environment has no scheduler, DaemonSet controller or kubelet, so the test binds a pod with the DaemonSet's labels
- * to a node itself, as the scheduler would. A refused field is reported at its path in status and a Warning Event;
- * switching the mode replaces the one workload object by the other.
+ * to a node itself, as the scheduler would. A refused field is refused by the API server (the CRD's CEL rule, as
+ * upstream's); switching the mode replaces the one workload object by the other.
  */
 import { AppsV1Api, PatchStrategy, setHeaderOptions, type V1DaemonSet } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
@@ -94,6 +94,15 @@ describe('a PrometheusAgent in DaemonSet mode', () => {
     daemonSet = recreated!;
   });
 
+  it('ignores spec.serviceName, as upstream does in this mode (a DaemonSet has no governing Service): no Service needed', async () => {
+    await patchAgent({ serviceName: 'no-such-service' });
+    const generation = (await world.readObject<{ metadata: { generation?: number } }>('PrometheusAgent', MONITORING, NAME)).metadata.generation;
+    const agent = await eventually(readAgent, (found) => (reconciled(found) as { observedGeneration?: number } | undefined)?.observedGeneration === generation);
+    expect(reconciled(agent)).toMatchObject({ status: 'True' });
+    expect(goneOrGoing(await readDaemonSet())).toBe(false);
+    await patchAgent({ serviceName: null });
+  });
+
   it('has its PodMonitor jobs limited to the node by a field selector, in the config Secret as generated', async () => {
     const secret = await eventually(readConfigSecret, (found) => configTextOf(found).includes(`podMonitor/${TEAM}/workers/0`));
     expect(configTextOf(secret)).toContain('field: spec.nodeName=$(NODE_NAME)');
@@ -118,14 +127,12 @@ describe('a PrometheusAgent in DaemonSet mode', () => {
     expect(Object.keys(after.data ?? {}).sort()).toEqual(['node-node-a.yaml', 'prometheus.yaml']);
   });
 
-  it('refuses a field upstream\'s CRD refuses in this mode at its path, in status and a Warning Event, and keeps its DaemonSet', async () => {
-    await patchAgent({ replicas: 3 });
-    const agent = await eventually(readAgent, (found) => reconciled(found)?.status === 'False');
-    expect(reconciled(agent)?.message).toContain('spec.replicas: cannot be set with spec.mode DaemonSet');
-    const events = await eventually(() => world.warningEvents(MONITORING, 'PrometheusAgent', NAME), (found) => found.length > 0);
-    expect(events.map((event) => event.note).join('\n')).toContain('spec.replicas');
+  it('refuses a field upstream\'s CRD refuses in this mode at apply (the CRD\'s rule), and keeps its DaemonSet', async () => {
+    await expect(patchAgent({ replicas: 3 })).rejects.toMatchObject({ code: 422, body: expect.stringContaining('replicas cannot be set with mode DaemonSet') });
+    await expect(patchAgent({ shards: 2 })).rejects.toMatchObject({ code: 422, body: expect.stringContaining('shards cannot be above 1 with mode DaemonSet') });
+    await patchAgent({ shards: 1 });
+    expect(reconciled(await readAgent())?.status).not.toBe('False');
     expect(goneOrGoing(await readDaemonSet())).toBe(false);
-    await patchAgent({ replicas: null });
   });
 
   it('switched to StatefulSet mode gets its StatefulSet, and its DaemonSet is deleted; switched back, the other way round', async () => {

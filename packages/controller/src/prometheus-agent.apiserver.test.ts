@@ -4,7 +4,7 @@
  * selecting a ServiceMonitor gets its `prom-agent-<name>` config Secret in agent mode (no rule files, no alerting),
  * a StatefulSet that starts Prometheus with `--agent` under the agent's labels, the `prometheus-agent-operated`
  * Service and status conditions; the monitor's status binds it as `prometheusagents`, and a monitor it rejects gets
- * a Warning Event naming the agent. A DaemonSet-mode agent with replicas is Reconciled=False at spec.replicas. A Prometheus of the
+ * a Warning Event naming the agent. A DaemonSet-mode agent with replicas is refused by the API server (the CRD's rule). A Prometheus of the
  * same name in the same namespace keeps its own children, and deleting the agent removes only its binding.
  */
 import type { V1OwnerReference, V1StatefulSet } from '@kubernetes/client-node';
@@ -54,7 +54,7 @@ beforeAll(async () => {
   }, INSTANCE);
   await world.createObject('Prometheus', MONITORING, 'main', { ...selecting, ruleSelector: {} }, INSTANCE);
   // Elsewhere and selecting nothing, so the other cases see main's bindings and Service alone.
-  await world.createObject('PrometheusAgent', TEAM, 'daemons', { mode: 'DaemonSet', replicas: 2, podMonitorSelector: { matchLabels: { team: 'nobody' } } }, INSTANCE);
+  await world.createObject('PrometheusAgent', TEAM, 'daemons', { mode: 'DaemonSet', podMonitorSelector: { matchLabels: { team: 'nobody' } } }, INSTANCE);
   await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
@@ -134,16 +134,17 @@ describe('a PrometheusAgent selecting a ServiceMonitor, beside a Prometheus of t
 });
 
 describe('a PrometheusAgent in DaemonSet mode', () => {
-  it('with replicas set is Reconciled=False naming spec.replicas, and gets no config Secret, StatefulSet or DaemonSet', async () => {
-    const agent = await eventually(() => readAgent('daemons', TEAM), (a) => reconciled(a)?.status === 'False');
-    expect(reconciled(agent)).toMatchObject({ reason: 'ReconciliationFailed' });
-    expect(reconciled(agent)?.message).toContain('spec.replicas: cannot be set with spec.mode DaemonSet');
-    const secrets = await world.core.listNamespacedSecret({ namespace: TEAM });
-    expect(secrets.items.map((s) => s.metadata?.name).filter((name) => name?.startsWith('prom-agent-daemons'))).toEqual([]);
+  it('with replicas set is refused by the API server, as prometheus-operator\'s CRD refuses it, naming the field', async () => {
+    const created = world.createObject('PrometheusAgent', TEAM, 'replicated', { mode: 'DaemonSet', replicas: 2 }, INSTANCE);
+    await expect(created).rejects.toMatchObject({ code: 422, body: expect.stringContaining('replicas cannot be set with mode DaemonSet') });
+    const statefulSets = await apps.listNamespacedStatefulSet({ namespace: TEAM });
+    expect(statefulSets.items.map((s) => s.metadata?.name).filter((name) => name?.startsWith('prom-agent-'))).toEqual([]);
+  });
+
+  it('is deployed as a DaemonSet, with no StatefulSet', async () => {
+    await eventually(() => apps.listNamespacedDaemonSet({ namespace: TEAM }), (list) => list.items.some((d) => d.metadata?.name === 'prom-agent-daemons'));
     const statefulSets = await apps.listNamespacedStatefulSet({ namespace: TEAM });
     expect(statefulSets.items.map((s) => s.metadata?.name).filter((name) => name?.startsWith('prom-agent-daemons'))).toEqual([]);
-    const daemonSets = await apps.listNamespacedDaemonSet({ namespace: TEAM });
-    expect(daemonSets.items.map((s) => s.metadata?.name).filter((name) => name?.startsWith('prom-agent-daemons'))).toEqual([]);
   });
 });
 
