@@ -145,11 +145,12 @@ export class PrometheusReconciler {
 
   /**
    * Why the Service `spec.serviceName` names cannot govern the pods (missing, or selecting other pods), checked as
-   * prometheus-operator checks it before the StatefulSets are written; undefined without `spec.serviceName`.
+   * prometheus-operator checks it before the StatefulSets are written; undefined without `spec.serviceName`, and for
+   * an agent in DaemonSet mode: a DaemonSet has no governing Service, so upstream neither checks nor uses the one named.
    */
   async #customServiceProblem(prometheus: PrometheusWorkload): Promise<FieldProblem | undefined> {
     const serviceName = prometheus.spec?.serviceName;
-    if (!serviceName) return undefined;
+    if (!serviceName || isDaemonSetAgent(prometheus)) return undefined;
     const { namespace, name } = prometheus.metadata;
     const { [SHARD_LABEL]: _shard, ...podLabels } = shardSelectorLabels(name, 0, this.#naming.kind);
     const invalid = serviceNameProblem(serviceName);
