@@ -103,15 +103,6 @@ describe('a PrometheusAgent in DaemonSet mode', () => {
     await patchAgent({ serviceName: null });
   });
 
-  it('ignores spec.serviceName, as upstream does in this mode (a DaemonSet has no governing Service): no Service needed', async () => {
-    await patchAgent({ serviceName: 'no-such-service' });
-    const generation = (await world.readObject<{ metadata: { generation?: number } }>('PrometheusAgent', MONITORING, NAME)).metadata.generation;
-    const agent = await eventually(readAgent, (found) => (reconciled(found) as { observedGeneration?: number } | undefined)?.observedGeneration === generation);
-    expect(reconciled(agent)).toMatchObject({ status: 'True' });
-    expect(goneOrGoing(await readDaemonSet())).toBe(false);
-    await patchAgent({ serviceName: null });
-  });
-
   it('has its PodMonitor jobs limited to the node by a field selector, in the config Secret as generated', async () => {
     const secret = await eventually(readConfigSecret, (found) => configTextOf(found).includes(`podMonitor/${TEAM}/workers/0`));
     expect(configTextOf(secret)).toContain('field: spec.nodeName=$(NODE_NAME)');
