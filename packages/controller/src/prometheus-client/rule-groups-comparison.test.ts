@@ -49,6 +49,18 @@ describe('comparing rule files with the rule groups Prometheus reports loaded', 
     expect(compareLoadedRules({ [FILE]: written.replace('interval: 30s', 'interval: 1m') }, loaded)).toMatchObject({ equal: false, reason: expect.stringMatching(/interval 1m expected, 30s loaded/) });
   });
 
+  it('leaves ignored label names out of both sides (thanos rule\'s external labels replace a rule\'s own of the same name)', () => {
+    // A team's rule labelled cluster=team-a, loaded by a thanos rule whose external labels are cluster=eu and the replica.
+    const withCluster = written.replace('severity: warning', 'severity: warning\n      cluster: team-a');
+    const [first, second] = loaded;
+    const overwritten = [{ ...first!, rules: [{ ...first!.rules[0]!, labels: { severity: 'warning', cluster: 'eu', thanos_ruler_replica: 'r-0' } }] }, second!];
+    expect(compareLoadedRules({ [FILE]: withCluster }, overwritten)).toMatchObject({ equal: false, reason: expect.stringMatching(/labels differ/) });
+    expect(compareLoadedRules({ [FILE]: withCluster }, overwritten, { ignoredLabels: ['cluster', 'thanos_ruler_replica'] })).toEqual({ equal: true });
+    // The other labels are still compared.
+    expect(compareLoadedRules({ [FILE]: withCluster.replace('severity: warning', 'severity: critical') }, overwritten, { ignoredLabels: ['cluster', 'thanos_ruler_replica'] }))
+      .toMatchObject({ equal: false, reason: expect.stringMatching(/labels differ/) });
+  });
+
   it('sees a rule file Prometheus still evaluates after promop removed it', () => {
     const removed = [...loaded, { name: 'old', file: '/etc/prometheus/rules/prometheus-main-rulefiles-0/gone.yaml', interval: 60, rules: [] }];
     expect(compareLoadedRules({ [FILE]: written }, removed)).toMatchObject({ equal: false, reason: expect.stringMatching(/gone\.yaml, which is not an expected rule file/) });

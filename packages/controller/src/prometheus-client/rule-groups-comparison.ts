@@ -61,13 +61,23 @@ interface ExpectedGroup {
   rules?: ExpectedRule[];
 }
 
+/** How to compare. */
+export interface RuleComparisonOptions {
+  /**
+   * Label names left out of both sides' rule labels: thanos rule reports its external labels among each rule's
+   * labels, and one of them replaces a rule's label of the same name, so neither side's value of them is comparable.
+   */
+  ignoredLabels?: readonly string[];
+}
+
 /**
  * Compares `expected` (the complete set of rule files for this Prometheus) with the loaded groups: each file's
  * groups must be loaded with the same rules in the same order, and no group may come from a file not in `expected`
  * (a rule file promop removed but Prometheus still evaluates). Throws only if an expected file is not YAML
  * (promop wrote it: a bug).
  */
-export function compareLoadedRules(expected: ExpectedRuleFiles, loaded: readonly LoadedRuleGroup[]): RuleComparison {
+export function compareLoadedRules(expected: ExpectedRuleFiles, loaded: readonly LoadedRuleGroup[], options: RuleComparisonOptions = {}): RuleComparison {
+  const ignored = new Set(options.ignoredLabels ?? []);
   for (const group of loaded) {
     if (!(group.file in expected)) return { equal: false, reason: `Prometheus evaluates group ${group.name} from ${group.file}, which is not an expected rule file` };
   }
@@ -81,14 +91,14 @@ export function compareLoadedRules(expected: ExpectedRuleFiles, loaded: readonly
     for (const group of groups) {
       const loadedGroup = loadedGroups.find((candidate) => candidate.name === group.name);
       if (loadedGroup === undefined) return { equal: false, reason: `${file}: group ${JSON.stringify(group.name)} is not loaded` };
-      const result = compareGroup(group, loadedGroup);
+      const result = compareGroup(group, loadedGroup, ignored);
       if (!result.equal) return { equal: false, reason: `${file}: ${result.reason}` };
     }
   }
   return { equal: true };
 }
 
-function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup): RuleComparison {
+function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup, ignoredLabels: ReadonlySet<string>): RuleComparison {
   const where = `group ${expected.name}`;
   if (expected.interval !== undefined && parseDuration(expected.interval) !== loaded.interval * 1000) {
     return { equal: false, reason: `${where}: interval ${expected.interval} expected, ${loaded.interval}s loaded` };
@@ -102,7 +112,7 @@ function compareGroup(expected: ExpectedGroup, loaded: LoadedRuleGroup): RuleCom
     const at = `${where}, rule ${index} (${name})`;
     if (actual.type !== type || actual.name !== name) return { equal: false, reason: `${at}: ${type} rule ${name} expected, ${actual.type} rule ${actual.name} loaded` };
     if (exprFingerprint(String(rule.expr ?? '')) !== exprFingerprint(actual.query)) return { equal: false, reason: `${at}: the expression differs` };
-    if (!sameStrings(rule.labels, actual.labels)) return { equal: false, reason: `${at}: the labels differ` };
+    if (!sameStrings(withoutNames(rule.labels, ignoredLabels), withoutNames(actual.labels, ignoredLabels))) return { equal: false, reason: `${at}: the labels differ` };
     if (type === 'alerting') {
       if (!sameStrings(rule.annotations, actual.annotations)) return { equal: false, reason: `${at}: the annotations differ` };
       if ((parseDuration(rule.for ?? '0') ?? -1) !== (actual.duration ?? 0) * 1000) return { equal: false, reason: `${at}: for ${rule.for ?? '0s'} expected, ${actual.duration ?? 0}s loaded` };
@@ -159,6 +169,10 @@ function withoutComments(expr: string): string {
     }
   }
   return result;
+}
+
+function withoutNames<T>(labels: Record<string, T> | undefined, names: ReadonlySet<string>): Record<string, T> | undefined {
+  return labels && names.size > 0 ? Object.fromEntries(Object.entries(labels).filter(([name]) => !names.has(name))) : labels;
 }
 
 function sameStrings(expected: Record<string, unknown> | undefined, loaded: Record<string, string> | undefined): boolean {

@@ -22,7 +22,7 @@ export interface ThanosRulerReloadOptions {
   expectedRuleFiles: ExpectedRuleFiles;
   /**
    * The names of thanos rule's external labels (`thanos_ruler_replica` and `spec.labels`): its rules API reports
-   * them among each rule's labels, where the rule files have none of them.
+   * them among each rule's labels, in place of a rule file's label of the same name.
    */
   externalLabels: readonly string[];
   /** Give up (stale) after this long: allow for the kubelet's sync period. */
@@ -49,12 +49,9 @@ export async function reloadAndVerifyThanosRuler(options: ThanosRulerReloadOptio
     }
     const groups = await client.ruleGroups();
     if (!groups.ok) return errorOutcome(groups.error);
-    const external = new Set(options.externalLabels);
-    const withoutExternal = groups.value.map((group) => ({
-      ...group,
-      rules: group.rules.map((rule) => (rule.labels ? { ...rule, labels: Object.fromEntries(Object.entries(rule.labels).filter(([name]) => !external.has(name))) } : rule)),
-    }));
-    const rules = compareLoadedRules(options.expectedRuleFiles, withoutExternal);
+    // Thanos sets its external labels on every rule, over a rule's own label of the same name: those names are left
+    // out of both sides (a team's `cluster` label under an external `cluster` never comes back as written).
+    const rules = compareLoadedRules(options.expectedRuleFiles, groups.value, { ignoredLabels: options.externalLabels });
     if (!rules.equal) return { outcome: 'pending', difference: `the loaded rules differ: ${rules.reason}` };
     return { outcome: 'verified', verifyMs: Date.now() - attemptStarted };
   });

@@ -127,9 +127,10 @@ describe('thanos rule started with the args and rule files promop renders for a 
     const request = (files: Record<string, string>) => reloader.reloadAndVerify({ program: 'thanos-ruler', baseUrl: `http://127.0.0.1:${rulerHttp}`, expectedRuleFiles: files, externalLabels });
     // Unchanged: what runs is what was written.
     expect(await request(writeRuleFiles(rulesRoot, ruler, [ALWAYS_FIRING]))).toMatchObject({ outcome: 'verified' });
-    // A second PrometheusRule and a changed threshold: verified only once thanos rule lists exactly these groups.
+    // A second PrometheusRule and a changed threshold: verified only once thanos rule lists exactly these groups. A
+    // rule labelled with an external label's name (cluster) is listed with the external value, and still verified.
     const changed = writeRuleFiles(rulesRoot, ruler, [
-      prometheusRule('always', [{ name: 'always', rules: [{ alert: 'AlwaysFiring', expr: 'vector(2) > 1' }] }]),
+      prometheusRule('always', [{ name: 'always', rules: [{ alert: 'AlwaysFiring', expr: 'vector(2) > 1', labels: { cluster: 'team-a', severity: 'page' } }] }]),
       prometheusRule('more', [{ name: 'more', partial_response_strategy: 'abort', rules: [{ record: 'team:two', expr: 'vector(2)' }] }]),
     ]);
     expect(await request(changed)).toMatchObject({ outcome: 'verified' });
