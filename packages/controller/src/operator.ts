@@ -82,6 +82,11 @@ export interface OperatorOptions {
   /** Test only: the least time between two health writes of one object (default one minute). */
   healthMinWriteIntervalMs?: number;
   /**
+   * Test only: how soon a Prometheus or Alertmanager whose spec.serviceName names no Service governing its pods is
+   * reconciled again (default CUSTOM_SERVICE_RECHECK_MS, workload/governing-service.ts).
+   */
+  customServiceRecheckMs?: number;
+  /**
    * Asked before every request of the writers (children, status, Events, pod annotations); false refuses it
    * locally (kube/write-gate.ts). `promop run` passes the leader elector's isLeader. Default: always true.
    */
@@ -209,6 +214,7 @@ export class Operator {
       reloader,
       log: this.#log,
       metrics,
+      ...(options.customServiceRecheckMs === undefined ? {} : { customServiceRecheckMs: options.customServiceRecheckMs }),
     });
     this.#reconcilers = perWorkloadKind(reconciler);
     const podClient = this.#podClient;
@@ -227,6 +233,7 @@ export class Operator {
       // The Secrets the Alertmanagers read (their configSecrets, their AlertmanagerConfigs' references): an instance of their own.
       referenced: new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api }),
       children, reloader, status, events, metrics, log: this.#log,
+      ...(options.customServiceRecheckMs === undefined ? {} : { customServiceRecheckMs: options.customServiceRecheckMs }),
     });
     this.#thanosRulers = new ThanosRulerController({ caches: this.#caches, children, reloader, status, events, metrics, log: this.#log });
   }

@@ -26,6 +26,8 @@ export interface AlertmanagerControllerOptions {
   events: ReconcilerEvents;
   metrics: OperatorMetrics;
   log: Logger;
+  /** How soon an Alertmanager whose spec.serviceName governs none of its pods is reconciled again (OperatorOptions). */
+  customServiceRecheckMs?: number;
 }
 
 /** The Alertmanagers' work queue and reconciler, and what enqueues them; see the file comment. */
@@ -52,6 +54,7 @@ export class AlertmanagerController {
       alertmanagers: caches.alertmanagers, alertmanagerConfigs: caches.alertmanagerConfigs, namespaces: caches.namespaces,
       ownedSecrets: caches.ownedSecrets, caches, referenced, children, reloader, status, events,
       requeue: (key, delayMs) => this.#queue.addAfter(key, delayMs), log,
+      ...(options.customServiceRecheckMs === undefined ? {} : { customServiceRecheckMs: options.customServiceRecheckMs }),
     });
   }
 

@@ -60,6 +60,8 @@ export interface AlertmanagerReconcilerDeps {
   requeue: (key: string, delayMs: number) => void;
   log: Logger;
   now?: () => Date;
+  /** How soon an Alertmanager whose spec.serviceName governs none of its pods is reconciled again (default CUSTOM_SERVICE_RECHECK_MS). */
+  customServiceRecheckMs?: number;
 }
 
 type Condition = NonNullable<NonNullable<Alertmanager['status']>['conditions']>[number];
@@ -120,7 +122,7 @@ export class AlertmanagerReconciler {
         ?? customGoverningServiceProblem(namespace, serviceName, await this.#deps.children.readService(namespace, serviceName), alertmanagerSelectorLabels(name));
       if (problem) {
         // The Service is the user's, which promop does not watch: looked at again until it governs the pods.
-        this.#deps.requeue(key, CUSTOM_SERVICE_RECHECK_MS);
+        this.#deps.requeue(key, this.#deps.customServiceRecheckMs ?? CUSTOM_SERVICE_RECHECK_MS);
         return this.#refuse(alertmanager, `${problem.path}: ${problem.message}`, log);
       }
     }

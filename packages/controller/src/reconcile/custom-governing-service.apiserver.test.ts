@@ -11,12 +11,13 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { Operator } from '../operator.ts';
 import { operatorIdentity } from '../test-support/operator-identity.ts';
-import { CUSTOM_SERVICE_RECHECK_MS } from '../workload/governing-service.ts';
 
 const id = randomBytes(3).toString('hex');
 const OPERATOR_NS = `promop-svc-${id}`;
 const MONITORING = `monitoring-svc-${id}`;
 const INSTANCE_LABEL = { 'promop.test/instance': `svc-${id}` };
+/** The recheck of a Service promop does not watch, short here so a test waits on the API server, not on a timer. */
+const RECHECK_MS = 500;
 
 let admin: KubeConfig;
 let apps: AppsV1Api;
@@ -53,7 +54,7 @@ beforeAll(async () => {
       body: { apiVersion: `${GROUP}/${kind === 'Prometheus' ? VERSION : API_VERSIONS[kind]}`, kind, metadata: { name: 'main', labels: INSTANCE_LABEL }, spec: { replicas: 1, serviceName } },
     }));
   }
-  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=svc-${id}`, alertmanagerSelector: `promop.test/instance=svc-${id}` });
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=svc-${id}`, alertmanagerSelector: `promop.test/instance=svc-${id}`, customServiceRecheckMs: RECHECK_MS });
   await operator.start();
 }, 60_000);
 
@@ -74,18 +75,18 @@ describe('a spec.serviceName that governs no pods of its owner', () => {
   it('selecting other pods: the label at fault is named; once it selects the pods, the recheck reconciles them under it', async () => {
     await putService('prometheus-governing', { 'app.kubernetes.io/name': 'prometheus', prometheus: 'other' });
     await putService('alertmanager-governing', { alertmanager: 'main', 'app.kubernetes.io/managed-by': 'prometheus-operator' });
-    const notSelecting = await eventually(() => reconciledOf('Prometheus'), (c) => c?.message?.includes('does not select the pods') === true, CUSTOM_SERVICE_RECHECK_MS + 30_000);
+    const notSelecting = await eventually(() => reconciledOf('Prometheus'), (c) => c?.message?.includes('does not select the pods') === true, 30_000);
     expect(notSelecting?.status).toBe('False');
     expect(notSelecting?.message).toMatch(/prometheus is "main" on the pods$/);
-    const alertmanager = await eventually(() => reconciledOf('Alertmanager'), (c) => c?.message?.includes('does not select the pods') === true, CUSTOM_SERVICE_RECHECK_MS + 30_000);
+    const alertmanager = await eventually(() => reconciledOf('Alertmanager'), (c) => c?.message?.includes('does not select the pods') === true, 30_000);
     expect(alertmanager?.message).toMatch(/app\.kubernetes\.io\/managed-by is "promop" on the pods$/);
     expect(await statefulSetExists('prometheus-main')).toBe(false);
 
     await putService('prometheus-governing', { 'app.kubernetes.io/name': 'prometheus', prometheus: 'main' });
     await putService('alertmanager-governing', { alertmanager: 'main' });
-    expect(await eventually(() => reconciledOf('Prometheus'), (c) => c?.status === 'True', CUSTOM_SERVICE_RECHECK_MS + 30_000)).toMatchObject({ status: 'True' });
-    expect(await eventually(() => reconciledOf('Alertmanager'), (c) => c?.status === 'True', CUSTOM_SERVICE_RECHECK_MS + 30_000)).toMatchObject({ status: 'True' });
+    expect(await eventually(() => reconciledOf('Prometheus'), (c) => c?.status === 'True', 30_000)).toMatchObject({ status: 'True' });
+    expect(await eventually(() => reconciledOf('Alertmanager'), (c) => c?.status === 'True', 30_000)).toMatchObject({ status: 'True' });
     expect((await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'prometheus-main' })).spec?.serviceName).toBe('prometheus-governing');
     expect((await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'alertmanager-main' })).spec?.serviceName).toBe('alertmanager-governing');
-  }, 180_000);
+  }, 90_000);
 });

@@ -79,6 +79,8 @@ export interface ReconcilerDependencies {
   metrics?: { recordGenerated(prometheusKey: string, output: GeneratorOutput): void };
   /** The clock for condition times (tests fix it). */
   now?: () => Date;
+  /** How soon a Prometheus whose spec.serviceName governs none of its pods is reconciled again (default CUSTOM_SERVICE_RECHECK_MS). */
+  customServiceRecheckMs?: number;
 }
 
 /** Reconciles the Prometheus objects (or PrometheusAgents) of one kind; one instance per kind per operator. */
@@ -222,7 +224,7 @@ export class PrometheusReconciler {
     if (serviceProblem) {
       await this.#status.fail(prometheus, problemsMessage([serviceProblem]), log);
       // The Service is the user's, which promop does not watch: looked at again until it governs the pods.
-      this.#deps.requeue(key, CUSTOM_SERVICE_RECHECK_MS);
+      this.#deps.requeue(key, this.#deps.customServiceRecheckMs ?? CUSTOM_SERVICE_RECHECK_MS);
       return handVerdicts();
     }
 
