@@ -341,4 +341,20 @@ describe('an Alertmanager selecting the teams\' AlertmanagerConfigs', () => {
     expect(await eventually(() => binding(TEAM_B, 'broken'), (condition) => condition?.status === 'True')).toMatchObject({ status: 'True' });
     expect(await eventually(() => generatedConfig('teams'), (config) => config.includes(`${TEAM_B}/broken/nobody`))).toContain(`namespace="${TEAM_B}"`);
   }, 60_000);
+
+  test('refused for clusterTLS, it keeps the teams\' bindings, and judges an object created meanwhile', async () => {
+    await world.custom.patchNamespacedCustomObject({
+      group: 'monitoring.coreos.com', version: 'v1', plural: 'alertmanagers', namespace: MONITORING, name: 'teams',
+      body: [{ op: 'add', path: '/spec/clusterTLS', value: { server: {}, client: {} } }],
+    });
+    const refused = await eventually(() => readAlertmanager('teams'), (alertmanager) => reconciled(alertmanager)?.status === 'False');
+    expect(reconciled(refused)).toMatchObject({ reason: 'InvalidConfiguration', message: expect.stringMatching(/^spec\.clusterTLS: /) });
+    // The binding pass that gives the new object its binding is the one that would have removed the others'.
+    await world.createObject('AlertmanagerConfig', TEAM_A, 'late', { route: { receiver: 'late' }, receivers: [{ name: 'late' }] });
+    expect(await eventually(() => binding(TEAM_A, 'late'), (condition) => condition !== undefined)).toMatchObject({ status: 'True' });
+    expect(await binding(TEAM_A, 'oncall')).toMatchObject({ status: 'True' });
+    expect(await binding(TEAM_B, 'thief')).toMatchObject({ status: 'False' });
+    // The running configuration stays the one written before the refusal.
+    expect(await generatedConfig('teams')).not.toContain(`${TEAM_A}/late/late`);
+  }, 60_000);
 });
