@@ -124,7 +124,7 @@ export interface ThanosRulerCommand {
  * from Secret keys take precedence over lists), object storage, tracing, alert relabeling, the gRPC server TLS,
  * the web prefixes and alert query URL, `additionalArgs`, then the web config file.
  *
- * Problems: an unreadable version; neither `queryConfig` nor `queryEndpoints` (thanos rule has nothing to
+ * Problems: an unreadable version; a `spec.labels` key thanos rule cannot parse; neither `queryConfig` nor `queryEndpoints` (thanos rule has nothing to
  * evaluate against; upstream refuses it too); `remoteWrite`, which promop does not render yet; web TLS and HTTP
  * settings, which promop does not render yet; gRPC TLS from Secrets (thanos rule reads files only) and TLS files
  * thanos rule refuses at start (a certificate without its key, or the reverse; a client CA without both); an
@@ -169,7 +169,16 @@ export function thanosRulerCommand(thanosRuler: ThanosRuler): BuildResult<Thanos
   if (spec.resendDelay) flags.push({ name: 'resend-delay', value: spec.resendDelay });
   if (spec.enableFeatures?.length && thanosVersionAtLeast(version, '0.39.0')) flags.push({ name: 'enable-feature', value: spec.enableFeatures.join(',') });
   flags.push({ name: 'label', value: `${REPLICA_LABEL}="$(POD_NAME)"` });
-  for (const key of Object.keys(spec.labels ?? {}).sort(byCodeUnits)) flags.push({ name: 'label', value: `${key}="${spec.labels![key]}"` });
+  for (const key of Object.keys(spec.labels ?? {}).sort(byCodeUnits)) {
+    // thanos rule splits the flag at its first `=` and reads the rest with Go's strconv.Unquote: a key with `=` or
+    // none at all stops it at start. The value is quoted so that Unquote gives it back exactly (JSON's escapes are
+    // Go's; a plain value is written as upstream writes it).
+    if (key === '' || key.includes('=') || !key.isWellFormed()) {
+      problems.push({ path: `spec.labels.${key}`, message: `${JSON.stringify(key)} is not a label name thanos rule accepts (non-empty UTF-8 text without "=")` });
+    } else {
+      flags.push({ name: 'label', value: `${key}=${JSON.stringify(spec.labels![key])}` });
+    }
+  }
   flags.push({ name: 'alert.label-drop', value: REPLICA_LABEL });
   for (const label of spec.alertDropLabels ?? []) flags.push({ name: 'alert.label-drop', value: label });
   if (spec.listenLocal) flags.push({ name: 'http-address', value: `localhost:${THANOS_HTTP_PORT}` });

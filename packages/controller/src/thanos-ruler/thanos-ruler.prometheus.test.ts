@@ -19,13 +19,15 @@ import { PrometheusReloader } from '../prometheus-client/index.ts';
 import { THANOS_RULES_DIR, thanosRulerCommand } from './thanos-ruler-children.ts';
 
 const POD_NAME = 'thanos-ruler-r-0';
+/** An external label value with every character Go's strconv.Unquote treats specially, and a non-ASCII one. */
+const EXACT_LABEL_VALUE = 'a "quoted" \\ back\\tslash\nnew line, ünïcode ✓';
 
 const thanosRuler = (queryEndpoint: string): ThanosRuler => ({
   apiVersion: 'monitoring.coreos.com/v1', kind: 'ThanosRuler',
   metadata: { namespace: 'monitoring', name: 'r', uid: 'u-1' },
   spec: {
     queryEndpoints: [queryEndpoint], alertmanagersUrl: ['http://127.0.0.1:1'], evaluationInterval: '1s', retention: '2h',
-    labels: { cluster: 'test' }, alertDropLabels: ['cluster'], ruleSelector: {}, ruleNamespaceSelector: {}, enforcedNamespaceLabel: 'namespace',
+    labels: { cluster: 'test', note: EXACT_LABEL_VALUE }, alertDropLabels: ['cluster', 'note'], ruleSelector: {}, ruleNamespaceSelector: {}, enforcedNamespaceLabel: 'namespace',
     logLevel: 'debug', logFormat: 'json',
   },
 } as ThanosRuler);
@@ -106,7 +108,8 @@ describe('thanos rule started with the args and rule files promop renders for a 
     const command = thanosRulerCommand(thanosRuler('127.0.0.1:10902'));
     expect(command.ok && command.value.args).toEqual([
       'rule', '--data-dir=/thanos/data', '--eval-interval=1s', '--tsdb.retention=2h',
-      '--label=thanos_ruler_replica="$(POD_NAME)"', '--label=cluster="test"', '--alert.label-drop=thanos_ruler_replica', '--alert.label-drop=cluster',
+      '--label=thanos_ruler_replica="$(POD_NAME)"', '--label=cluster="test"', `--label=note=${JSON.stringify(EXACT_LABEL_VALUE)}`,
+      '--alert.label-drop=thanos_ruler_replica', '--alert.label-drop=cluster', '--alert.label-drop=note',
       '--log.level=debug', '--log.format=json', `--rule-file=${THANOS_RULES_DIR}/*/*.yaml`, '--query=127.0.0.1:10902', '--alertmanagers.url=http://127.0.0.1:1',
       '--http.config=/etc/thanos/web_config/web-config.yaml',
     ]);
@@ -120,10 +123,13 @@ describe('thanos rule started with the args and rule files promop renders for a 
     // The enforced namespace label comes from the rule file; the external labels are added (and the replica and
     // alertDropLabels dropped again) when alerts are sent.
     expect(firing(rules)!.labels).toEqual({ alertname: 'AlwaysFiring', namespace: 'team-a', severity: 'none' });
+    // The rules API lists the external labels on each rule: each value exactly as spec.labels has it.
+    const ruleLabels = (rules.data.groups[0]?.rules.find((rule) => rule.name === 'AlwaysFiring') as { labels?: Record<string, string> } | undefined)?.labels;
+    expect(ruleLabels).toMatchObject({ cluster: 'test', note: EXACT_LABEL_VALUE, thanos_ruler_replica: POD_NAME });
   });
 
   it('is reloaded by promop and proven to evaluate a changed rule set, and a broken file is reported as refused', async () => {
-    const externalLabels = ['thanos_ruler_replica', 'cluster'];
+    const externalLabels = ['thanos_ruler_replica', 'cluster', 'note'];
     const request = (files: Record<string, string>) => reloader.reloadAndVerify({ program: 'thanos-ruler', baseUrl: `http://127.0.0.1:${rulerHttp}`, expectedRuleFiles: files, externalLabels });
     // Unchanged: what runs is what was written.
     expect(await request(writeRuleFiles(rulesRoot, ruler, [ALWAYS_FIRING]))).toMatchObject({ outcome: 'verified' });
