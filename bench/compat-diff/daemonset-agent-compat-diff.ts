@@ -18,19 +18,14 @@
  * listed apart, not counted as differences. Exit status 1 on a difference.
  */
 import { gunzipSync } from 'node:zlib';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { V1Container, V1DaemonSet, V1Secret } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import { generate, parsePrometheusVersion } from '@promop/config-generator';
 import type { PodMonitor, PrometheusAgent } from '@promop/crds';
-import { startProcess, startTestEnv, stopProcess, toolPath, type ManagedProcess } from '@promop/testkit';
+import { startProcess, toolPath } from '@promop/testkit';
 import { buildDaemonSet } from '@promop/controller/workload';
-import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
-import { prometheusOperator } from '../side-by-side/operators.ts';
-import { installCrds } from './install-crds.ts';
+import type { BenchApi } from '../side-by-side/api-client.ts';
+import { runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'a';
@@ -71,50 +66,6 @@ const CASES: DaemonSetCase[] = [
   { name: 'namespace-selector-any', spec: { version: 'v3.16.0', ...SELECTS, podMonitorNamespaceSelector: {}, remoteWrite: WRITE }, podMonitor: { ...PODS, namespaceSelector: { any: true } } },
 ];
 
-interface CaseResult {
-  case: string;
-  outcome: 'equal' | 'different' | 'failed';
-  differences: { what: string; prometheusOperator: unknown; promop: unknown }[];
-  /** Differences docs/compatibility.md explains, by what. */
-  documented: string[];
-  failure?: string;
-}
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, out: { type: 'string' } } });
-  const only = values.only?.split(',');
-  const cases = CASES.filter((c) => !only || only.includes(c.name));
-  const operator = prometheusOperator();
-  console.log(`building/finding ${operator.prepare()}`);
-  const env = await startTestEnv({ controllerManager: false });
-  const api = new BenchApi({ server: env.apiServerUrl, caFile: env.pki.caCert, certFile: env.pki.adminCert, keyFile: env.pki.adminKey });
-  let running: ManagedProcess | undefined;
-  const results: CaseResult[] = [];
-  try {
-    installCrds(env, operator.crdDirectory());
-    await inParallel(cases, 8, (item) => createCase(api, item));
-    const logDir = mkdtempSync(join(tmpdir(), 'daemonset-compat-diff-'));
-    running = startProcess('prometheus-operator', toolPath('prometheus-operator'), [
-      '--web.listen-address=127.0.0.1:0', '--log-level=info', '--feature-gates=PrometheusAgentDaemonSet=true',
-    ], join(logDir, 'prometheus-operator.log'), { ...process.env, KUBECONFIG: env.kubeconfigPath });
-    console.log(`prometheus-operator started (log: ${logDir})`);
-    for (const item of cases) results.push(await compareCase(api, item));
-  } finally {
-    if (running) await stopProcess(running);
-    api.close();
-    await env.stop();
-  }
-  for (const result of results) {
-    console.log(`${result.outcome.padEnd(9)} ${result.case}${result.failure ? `: ${result.failure}` : ''}${result.documented.length ? ` (documented: ${result.documented.join(', ')})` : ''}`);
-    for (const difference of result.differences) {
-      console.log(`  ${difference.what}\n    prometheus-operator: ${JSON.stringify(difference.prometheusOperator)}\n    promop:              ${JSON.stringify(difference.promop)}`);
-    }
-  }
-  console.log(`${results.filter((r) => r.outcome === 'equal').length}/${results.length} cases equal besides the documented differences`);
-  if (values.out) writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`);
-  process.exitCode = results.every((r) => r.outcome === 'equal') ? 0 : 1;
-}
-
 const namespaceOf = (item: DaemonSetCase) => `ds-${item.name}`;
 
 async function createCase(api: BenchApi, item: DaemonSetCase): Promise<void> {
@@ -128,17 +79,6 @@ async function createCase(api: BenchApi, item: DaemonSetCase): Promise<void> {
   await api.json('POST', `/apis/${GROUP}/v1alpha1/namespaces/${namespace}/prometheusagents?fieldValidation=Strict`, {
     apiVersion: `${GROUP}/v1alpha1`, kind: 'PrometheusAgent', metadata: { name: NAME }, spec: { mode: 'DaemonSet', ...item.spec },
   });
-}
-
-/** Polls `path` until it answers 200. */
-async function waitFor<T>(api: BenchApi, path: string): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const response = await api.send('GET', path);
-    if (response.status === 200) return JSON.parse(response.body) as T;
-    if (Date.now() > deadline) throw new Error(`${path}: still ${response.status}`);
-    await sleep(500);
-  }
 }
 
 /** `value` with object keys sorted, for a comparison that ignores key order. */
@@ -178,16 +118,16 @@ function comparableVolume(name: string, web: boolean): boolean {
   return web || name !== 'web-config';
 }
 
-async function compareCase(api: BenchApi, item: DaemonSetCase): Promise<CaseResult> {
+async function compareCase(api: BenchApi, item: DaemonSetCase): Promise<ObjectCaseResult> {
   const namespace = namespaceOf(item);
-  const differences: CaseResult['differences'] = [];
+  const differences: ObjectCaseResult['differences'] = [];
   const documented: string[] = [];
   const compare = (what: string, theirs: unknown, mine: unknown) => {
     if (JSON.stringify(sortKeys(theirs)) !== JSON.stringify(sortKeys(mine))) differences.push({ what, prometheusOperator: theirs, promop: mine });
   };
   try {
-    const upstream = await waitFor<V1DaemonSet>(api, `/apis/apps/v1/namespaces/${namespace}/daemonsets/${CHILD}`);
-    const upstreamSecret = await waitFor<V1Secret>(api, `/api/v1/namespaces/${namespace}/secrets/${CHILD}`);
+    const upstream = await waitForObject<V1DaemonSet>(api, `/apis/apps/v1/namespaces/${namespace}/daemonsets/${CHILD}`);
+    const upstreamSecret = await waitForObject<V1Secret>(api, `/api/v1/namespaces/${namespace}/secrets/${CHILD}`);
     const agent = await api.json<PrometheusAgent>('GET', `/apis/${GROUP}/v1alpha1/namespaces/${namespace}/prometheusagents/${NAME}`);
     // Every case's PodMonitor and namespace: an agent selecting all namespaces selects them all, as upstream's does.
     const podMonitors = (await api.json<{ items: PodMonitor[] }>('GET', `/apis/${GROUP}/v1/podmonitors`)).items;
@@ -248,4 +188,13 @@ async function compareCase(api: BenchApi, item: DaemonSetCase): Promise<CaseResu
   }
 }
 
-await main();
+await runObjectCompatDiff({
+  cases: CASES,
+  logPrefix: 'daemonset-compat-diff-',
+  create: createCase,
+  compare: compareCase,
+  startOperator: (kubeconfig, logFile) => startProcess('prometheus-operator', toolPath('prometheus-operator'), [
+    '--web.listen-address=127.0.0.1:0', '--log-level=info', '--feature-gates=PrometheusAgentDaemonSet=true',
+  ], logFile, { ...process.env, KUBECONFIG: kubeconfig }),
+  equalMeans: 'besides the documented differences',
+});

@@ -15,18 +15,12 @@
  * rule ConfigMaps' names and data. Not compared: upstream's config-reloader container (promop reloads thanos rule
  * itself; docs/compatibility.md) and the managed-by label. Exit status 1 on a difference.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { V1ConfigMap, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { generateThanosRulerRules } from '@promop/config-generator';
 import type { PrometheusRule, ThanosRuler } from '@promop/crds';
-import { startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
 import { buildThanosRulerRuleConfigMaps, buildThanosRulerService, buildThanosRulerStatefulSet, thanosRulerCommand } from '@promop/controller/thanos-ruler';
-import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
-import { prometheusOperator } from '../side-by-side/operators.ts';
-import { installCrds } from './install-crds.ts';
+import type { BenchApi } from '../side-by-side/api-client.ts';
+import { runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'r';
@@ -89,46 +83,6 @@ const CASES: RulerCase[] = [
   { name: 'rules-old-thanos', rules: RULES, spec: { ...QUERY, version: 'v0.33.0', ruleSelector: {} } },
 ];
 
-interface CaseResult {
-  case: string;
-  outcome: 'equal' | 'different' | 'failed';
-  differences: { what: string; prometheusOperator: unknown; promop: unknown }[];
-  failure?: string;
-}
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, out: { type: 'string' } } });
-  const only = values.only?.split(',');
-  const cases = CASES.filter((c) => !only || only.includes(c.name));
-  const operator = prometheusOperator();
-  console.log(`building/finding ${operator.prepare()}`);
-  const env = await startTestEnv({ controllerManager: false });
-  const api = new BenchApi({ server: env.apiServerUrl, caFile: env.pki.caCert, certFile: env.pki.adminCert, keyFile: env.pki.adminKey });
-  let running: ManagedProcess | undefined;
-  const results: CaseResult[] = [];
-  try {
-    installCrds(env, operator.crdDirectory());
-    await inParallel(cases, 8, (item) => createCase(api, item));
-    const logDir = mkdtempSync(join(tmpdir(), 'thanos-ruler-compat-diff-'));
-    running = operator.start(env.kubeconfigPath, 0, join(logDir, 'prometheus-operator.log'));
-    console.log(`prometheus-operator started (log: ${logDir})`);
-    for (const item of cases) results.push(await compareCase(api, item));
-  } finally {
-    if (running) await stopProcess(running);
-    api.close();
-    await env.stop();
-  }
-  for (const result of results) {
-    console.log(`${result.outcome.padEnd(9)} ${result.case}${result.failure ? `: ${result.failure}` : ''}`);
-    for (const difference of result.differences) {
-      console.log(`  ${difference.what}\n    prometheus-operator: ${JSON.stringify(difference.prometheusOperator)}\n    promop:              ${JSON.stringify(difference.promop)}`);
-    }
-  }
-  console.log(`${results.filter((r) => r.outcome === 'equal').length}/${results.length} cases equal`);
-  if (values.out) writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`);
-  process.exitCode = results.every((r) => r.outcome === 'equal') ? 0 : 1;
-}
-
 const namespaceOf = (item: RulerCase) => `thanos-ruler-${item.name}`;
 
 async function createCase(api: BenchApi, item: RulerCase): Promise<void> {
@@ -142,28 +96,17 @@ async function createCase(api: BenchApi, item: RulerCase): Promise<void> {
   await api.json('POST', `/apis/${GROUP}/v1/namespaces/${namespace}/thanosrulers?fieldValidation=Strict`, { apiVersion: `${GROUP}/v1`, kind: 'ThanosRuler', metadata: { name: NAME }, spec: item.spec });
 }
 
-/** Polls `path` until it answers 200. */
-async function waitFor<T>(api: BenchApi, path: string): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const response = await api.send('GET', path);
-    if (response.status === 200) return JSON.parse(response.body) as T;
-    if (Date.now() > deadline) throw new Error(`${path}: still ${response.status}`);
-    await sleep(500);
-  }
-}
-
 const sortKeys = (value: unknown): unknown => (Array.isArray(value) ? value.map(sortKeys)
   : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)])) : value);
 
-async function compareCase(api: BenchApi, item: RulerCase): Promise<CaseResult> {
+async function compareCase(api: BenchApi, item: RulerCase): Promise<ObjectCaseResult> {
   const namespace = namespaceOf(item);
-  const differences: CaseResult['differences'] = [];
+  const differences: ObjectCaseResult['differences'] = [];
   const compare = (what: string, theirs: unknown, mine: unknown) => {
     if (JSON.stringify(sortKeys(theirs)) !== JSON.stringify(sortKeys(mine))) differences.push({ what, prometheusOperator: theirs, promop: mine });
   };
   try {
-    const upstream = await waitFor<V1StatefulSet>(api, `/apis/apps/v1/namespaces/${namespace}/statefulsets/thanos-ruler-${NAME}`);
+    const upstream = await waitForObject<V1StatefulSet>(api, `/apis/apps/v1/namespaces/${namespace}/statefulsets/thanos-ruler-${NAME}`);
     const thanosRuler = await api.json<ThanosRuler>('GET', `/apis/${GROUP}/v1/namespaces/${namespace}/thanosrulers/${NAME}`);
     const prometheusRules = (await api.json<{ items: PrometheusRule[] }>('GET', `/apis/${GROUP}/v1/namespaces/${namespace}/prometheusrules`)).items;
     const rules = generateThanosRulerRules({ thanosRuler, prometheusRules, namespaces: [{ name: namespace, labels: {} }] });
@@ -193,7 +136,7 @@ async function compareCase(api: BenchApi, item: RulerCase): Promise<CaseResult> 
     compare('pod labels besides managed-by', aboutThanos(upstream.spec?.template.metadata?.labels), aboutThanos(podLabels));
 
     if (!thanosRuler.spec?.serviceName) {
-      const upstreamService = await waitFor<V1Service>(api, `/api/v1/namespaces/${namespace}/services/thanos-ruler-operated`);
+      const upstreamService = await waitForObject<V1Service>(api, `/api/v1/namespaces/${namespace}/services/thanos-ruler-operated`);
       const ourService = buildThanosRulerService(namespace, [thanosRuler]);
       ourService.metadata!.name = 'promop-operated';
       const defaultedService = await api.json<V1Service>('POST', `/api/v1/namespaces/${namespace}/services?dryRun=All`, ourService);
@@ -208,4 +151,9 @@ async function compareCase(api: BenchApi, item: RulerCase): Promise<CaseResult> 
   }
 }
 
-await main();
+await runObjectCompatDiff({
+  cases: CASES,
+  logPrefix: 'thanos-ruler-compat-diff-',
+  create: createCase,
+  compare: compareCase,
+});

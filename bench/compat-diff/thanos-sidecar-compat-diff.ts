@@ -13,18 +13,12 @@
  * sidecar's volume, the Service's `grpc` port, the HTTP client Secret's data and any pod label about Thanos.
  * Exit status 1 on a difference.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { V1Container, V1Secret, V1Service, V1StatefulSet } from '@kubernetes/client-node';
 import { parsePrometheusVersion } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
-import { startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
 import { buildGoverningService, buildStatefulSets, buildThanosHttpClientSecret, usesHttpClientFile } from '@promop/controller/workload';
-import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
-import { prometheusOperator } from '../side-by-side/operators.ts';
-import { installCrds } from './install-crds.ts';
+import type { BenchApi } from '../side-by-side/api-client.ts';
+import { runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'p';
@@ -72,46 +66,6 @@ const CASES: ThanosCase[] = [
   { name: 'storage-no-subpath', spec: { version: 'v3.16.0', storage: { disableMountSubPath: true, emptyDir: { medium: 'Memory' } }, thanos: { objectStorageConfig: OBJSTORE } } },
 ];
 
-interface CaseResult {
-  case: string;
-  outcome: 'equal' | 'different' | 'failed';
-  differences: { what: string; prometheusOperator: unknown; promop: unknown }[];
-  failure?: string;
-}
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, out: { type: 'string' } } });
-  const only = values.only?.split(',');
-  const cases = CASES.filter((c) => !only || only.includes(c.name));
-  const operator = prometheusOperator();
-  console.log(`building/finding ${operator.prepare()}`);
-  const env = await startTestEnv({ controllerManager: false });
-  const api = new BenchApi({ server: env.apiServerUrl, caFile: env.pki.caCert, certFile: env.pki.adminCert, keyFile: env.pki.adminKey });
-  let running: ManagedProcess | undefined;
-  const results: CaseResult[] = [];
-  try {
-    installCrds(env, operator.crdDirectory());
-    await inParallel(cases, 8, (item) => createCase(api, item));
-    const logDir = mkdtempSync(join(tmpdir(), 'thanos-compat-diff-'));
-    running = operator.start(env.kubeconfigPath, 0, join(logDir, 'prometheus-operator.log'));
-    console.log(`prometheus-operator started (log: ${logDir})`);
-    for (const item of cases) results.push(await compareCase(api, item));
-  } finally {
-    if (running) await stopProcess(running);
-    api.close();
-    await env.stop();
-  }
-  for (const result of results) {
-    console.log(`${result.outcome.padEnd(9)} ${result.case}${result.failure ? `: ${result.failure}` : ''}`);
-    for (const difference of result.differences) {
-      console.log(`  ${difference.what}\n    prometheus-operator: ${JSON.stringify(difference.prometheusOperator)}\n    promop:              ${JSON.stringify(difference.promop)}`);
-    }
-  }
-  console.log(`${results.filter((r) => r.outcome === 'equal').length}/${results.length} cases equal`);
-  if (values.out) writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`);
-  process.exitCode = results.every((r) => r.outcome === 'equal') ? 0 : 1;
-}
-
 async function createCase(api: BenchApi, item: ThanosCase): Promise<void> {
   const namespace = `thanos-${item.name}`;
   await api.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
@@ -121,30 +75,19 @@ async function createCase(api: BenchApi, item: ThanosCase): Promise<void> {
   await api.json('POST', `/apis/${GROUP}/v1/namespaces/${namespace}/prometheuses?fieldValidation=Strict`, { apiVersion: `${GROUP}/v1`, kind: 'Prometheus', metadata: { name: NAME }, spec: item.spec });
 }
 
-/** Polls `path` until it answers 200. */
-async function waitFor<T>(api: BenchApi, path: string): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const response = await api.send('GET', path);
-    if (response.status === 200) return JSON.parse(response.body) as T;
-    if (Date.now() > deadline) throw new Error(`${path}: still ${response.status}`);
-    await sleep(500);
-  }
-}
-
 /** The prometheus container's args from the first compaction flag promop or upstream may set. */
 function compactionTail(container: V1Container | undefined): string[] {
   const args = container?.args ?? [];
   return args.filter((arg) => /^--(storage\.tsdb\.(max|min)-block-duration|storage\.tsdb\.delay-compact-file\.path|no-storage\.tsdb\.allow-overlapping-compaction)(=|$)/.test(arg));
 }
 
-async function compareCase(api: BenchApi, item: ThanosCase): Promise<CaseResult> {
+async function compareCase(api: BenchApi, item: ThanosCase): Promise<ObjectCaseResult> {
   const namespace = `thanos-${item.name}`;
-  const differences: CaseResult['differences'] = [];
+  const differences: ObjectCaseResult['differences'] = [];
   try {
-    const upstream = await waitFor<V1StatefulSet>(api, `/apis/apps/v1/namespaces/${namespace}/statefulsets/prometheus-${NAME}`);
-    const upstreamService = await waitFor<V1Service>(api, `/api/v1/namespaces/${namespace}/services/prometheus-operated`);
-    const upstreamSecret = await waitFor<V1Secret>(api, `/api/v1/namespaces/${namespace}/secrets/prometheus-${NAME}-thanos-prometheus-http-client-file`);
+    const upstream = await waitForObject<V1StatefulSet>(api, `/apis/apps/v1/namespaces/${namespace}/statefulsets/prometheus-${NAME}`);
+    const upstreamService = await waitForObject<V1Service>(api, `/api/v1/namespaces/${namespace}/services/prometheus-operated`);
+    const upstreamSecret = await waitForObject<V1Secret>(api, `/api/v1/namespaces/${namespace}/secrets/prometheus-${NAME}-thanos-prometheus-http-client-file`);
     const prometheus = await api.json<Prometheus>('GET', `/apis/${GROUP}/v1/namespaces/${namespace}/prometheuses/${NAME}`);
     const version = parsePrometheusVersion(prometheus.spec?.version ?? undefined)!;
     const built = buildStatefulSets(prometheus, { configs: ['global: {}\n'] as never, ruleConfigMaps: [], version });
@@ -184,4 +127,9 @@ async function compareCase(api: BenchApi, item: ThanosCase): Promise<CaseResult>
   }
 }
 
-await main();
+await runObjectCompatDiff({
+  cases: CASES,
+  logPrefix: 'thanos-compat-diff-',
+  create: createCase,
+  compare: compareCase,
+});
