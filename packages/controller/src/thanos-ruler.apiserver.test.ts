@@ -59,6 +59,7 @@ beforeAll(async () => {
     labels: { cluster: 'test' }, replicas: 2,
   });
   await world.createObject('ThanosRuler', MONITORING, 'noquery', { ruleSelector: {} });
+  await world.createObject('ThanosRuler', MONITORING, 'custom', { queryEndpoints: ['thanos-query:10902'], ruleSelector: {}, serviceName: 'custom-rulers' });
   await world.startOperator({ podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, thanosRulerPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 10902 });
 }, 60_000);
 
@@ -126,6 +127,22 @@ test('a ThanosRuler without a query endpoint is refused with the reason and an E
     (ruler) => ruler.status?.conditions?.find((each) => each.type === 'Reconciled')?.observedGeneration === changed.metadata.generation);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   expect(await world.warningEvents(MONITORING, 'ThanosRuler', 'noquery')).toHaveLength(1);
+}, 60_000);
+
+test('a ThanosRuler whose serviceName Service does not exist is refused until it exists and selects its pods', async () => {
+  const stored = await eventually(() => world.readObject<StoredRuler>('ThanosRuler', MONITORING, 'custom'), (ruler) => condition(ruler, 'Reconciled')?.status === 'False');
+  expect(condition(stored, 'Reconciled')).toMatchObject({ reason: INVALID_CONFIGURATION_REASON, message: `spec.serviceName: Service ${MONITORING}/custom-rulers does not exist; create the headless Service that governs the pods, or leave spec.serviceName unset` });
+  await expect(apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'thanos-ruler-custom' })).rejects.toMatchObject({ code: 404 });
+
+  await world.core.createNamespacedService({ namespace: MONITORING, body: { metadata: { name: 'custom-rulers' }, spec: { clusterIP: 'None', selector: thanosRulerSelectorLabels('custom'), ports: [{ name: 'web', port: 10902 }] } } });
+  // Looked at again within 30 s; a change of the ruler makes it now.
+  await world.custom.patchNamespacedCustomObject({
+    group: 'monitoring.coreos.com', version: 'v1', plural: 'thanosrulers', namespace: MONITORING, name: 'custom',
+    body: [{ op: 'add', path: '/spec/evaluationInterval', value: '45s' }],
+  });
+  await eventually(() => world.readObject<StoredRuler>('ThanosRuler', MONITORING, 'custom'), (ruler) => condition(ruler, 'Reconciled')?.status === 'True');
+  const statefulSet = await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'thanos-ruler-custom' });
+  expect(statefulSet.spec?.serviceName).toBe('custom-rulers');
 }, 60_000);
 
 describe('a running thanos rule pod, with the kubelet played by the test', () => {

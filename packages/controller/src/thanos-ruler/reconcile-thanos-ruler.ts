@@ -7,8 +7,8 @@
  * New rule files reach running pods as a Prometheus' do, through the one reloader (reload/shard-reloader.ts): each
  * pod is nudged so the kubelet copies the ConfigMaps now, reloaded with POST /-/reload, and verified to list the
  * written rule groups from the written files (GET /api/v1/rules). No pod restarts. A ThanosRuler promop cannot run
- * (no query endpoint, a field promop does not render yet) is refused: Reconciled False with the reason and a
- * Warning Event, and nothing is written, so what runs keeps running.
+ * (no query endpoint, a field promop does not render yet, a `serviceName` Service that does not govern its pods) is
+ * refused: Reconciled False with the reason and a Warning Event, and nothing is written, so what runs keeps running.
  */
 import type { V1Namespace, V1StatefulSet } from '@kubernetes/client-node';
 import { generateThanosRulerRules, RenderMemo, type FieldProblem } from '@promop/config-generator';
@@ -22,6 +22,7 @@ import { ReconciledMemory, recordWarning } from '../reconcile/refusal-warnings.t
 import { VerdictRecorder } from '../reconcile/verdict-recorder.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
 import { thanosRulerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
+import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
 import {
   RULE_CONFIGMAP_THANOS_RULER_LABEL, buildThanosRulerRuleConfigMaps, buildThanosRulerSecrets, buildThanosRulerService,
   buildThanosRulerStatefulSet, thanosRulerCommand, thanosRulerSelectorLabels, THANOS_RULES_DIR,
@@ -41,7 +42,7 @@ export interface ThanosRulerReconcilerDeps {
   ownedSecrets: CacheReader<PartialObjectMetadata>;
   /** Every cache: the verdict recorder reads the PrometheusRules' current status from them. */
   caches: ReconcilerCaches;
-  children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'applyService' | 'applyStatefulSet' | 'delete'>;
+  children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'>;
   /** Makes the running pods load the written rule files (the reloader the other workloads use too). */
   reloader: Pick<ShardReloader, 'reloadThanosRuler' | 'forget'>;
   status: ReconcilerStatus;
@@ -109,6 +110,17 @@ export class ThanosRulerReconciler {
     // The PrometheusRules' verdicts stand whatever becomes of the ruler: each object is judged alone.
     this.#verdicts.hand(key, rules.verdicts, log, thanosRuler);
     if (problems.length > 0 || !command.ok) return this.#refuse(thanosRuler, problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '), log);
+    const serviceName = thanosRuler.spec?.serviceName;
+    if (serviceName) {
+      // Checked as prometheus-operator checks it, before anything is written (workload/governing-service.ts).
+      const problem = serviceNameProblem(serviceName)
+        ?? customGoverningServiceProblem(namespace, serviceName, await this.#deps.children.readService(namespace, serviceName), thanosRulerSelectorLabels(name));
+      if (problem) {
+        // The Service is the user's, which promop does not watch: looked at again until it governs the pods.
+        this.#deps.requeue(key, CUSTOM_SERVICE_RECHECK_MS);
+        return this.#refuse(thanosRuler, `${problem.path}: ${problem.message}`, log);
+      }
+    }
 
     const configMaps = buildThanosRulerRuleConfigMaps(thanosRuler, rules.ruleConfigMaps);
     let written = false;
