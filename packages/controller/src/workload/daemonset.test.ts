@@ -1,4 +1,6 @@
-import type { PrometheusAgent } from '@promop/crds';
+import { generate } from '@promop/config-generator';
+import type { PodMonitor, PrometheusAgent } from '@promop/crds';
+import { load } from 'js-yaml';
 import { agentNodesOf, buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
 import { buildStatefulSets } from './statefulset.ts';
 import { versionOf } from '../test-support/workload-fixtures.ts';
@@ -106,6 +108,44 @@ describe('the configuration Secret of a DaemonSet agent', () => {
 
   it('names each node\'s file after the node, and fills in only the placeholder', () => {
     expect(nodeConfigFileName('worker-1.example')).toBe('node-worker-1.example.yaml');
-    expect(configForNode('a=$(NODE_NAME) b=$(NODE_NAME) c=$(SHARD)', 'n1')).toBe('a=n1 b=n1 c=$(SHARD)');
+    expect(configForNode(CONFIG, 'n1')).toBe(CONFIG.replace('$(NODE_NAME)', 'n1'));
+  });
+
+  it('keeps a literal $(NODE_NAME) a team wrote (a relabeling replacement, a param) in every node\'s copy', () => {
+    const monitor = {
+      apiVersion: 'monitoring.coreos.com/v1', kind: 'PodMonitor', metadata: { namespace: 'team-a', name: 'workers', labels: { team: 'a' } },
+      spec: {
+        selector: { matchLabels: { app: 'worker' } },
+        podMetricsEndpoints: [{ port: 'metrics', params: { node: ['$(NODE_NAME)'] }, relabelings: [{ targetLabel: 'literal', replacement: '$(NODE_NAME)' }, { targetLabel: 'lines', replacement: 'a\nfield: spec.nodeName=$(NODE_NAME)\n' }] }],
+      },
+    } as PodMonitor;
+    const output = generate({
+      prometheus: agent({ mode: 'DaemonSet', podMonitorSelector: { matchLabels: { team: 'a' } }, podMonitorNamespaceSelector: {}, remoteWrite: [{ url: 'http://receiver.example/api/v1/write' }] }),
+      serviceMonitors: [], podMonitors: [monitor], probes: [], scrapeConfigs: [], prometheusRules: [],
+      namespaces: [{ name: 'monitoring', labels: {} }, { name: 'team-a', labels: {} }], secrets: [], configMaps: [],
+    });
+    expect(output.ok).toBe(true);
+    const config = output.configs[0]!;
+    const secret = buildNodeConfigSecret(agent({ mode: 'DaemonSet' }), output, ['node-a', 'node-b']);
+    if (!secret.ok) throw new Error(JSON.stringify(secret.problems));
+    for (const node of ['node-a', 'node-b']) {
+      const copy = Buffer.from(secret.value.data![nodeConfigFileName(node)]!, 'base64').toString();
+      const job = (load(copy) as { scrape_configs: Record<string, unknown>[] }).scrape_configs[0] as {
+        kubernetes_sd_configs: { selectors: { field: string }[] }[]; params: Record<string, string[]>; relabel_configs: { target_label?: string; replacement?: string }[];
+      };
+      expect(job.kubernetes_sd_configs.flatMap((sd) => sd.selectors.map((selector) => selector.field))).toEqual([`spec.nodeName=${node}`]);
+      expect(job.params.node).toEqual(['$(NODE_NAME)']);
+      expect(job.relabel_configs.find((relabel) => relabel.target_label === 'literal')?.replacement).toBe('$(NODE_NAME)');
+      expect(job.relabel_configs.find((relabel) => relabel.target_label === 'lines')?.replacement).toBe('a\nfield: spec.nodeName=$(NODE_NAME)\n');
+      // Only the selector differs from the configuration as generated.
+      expect(copy).toBe(config.replace('field: spec.nodeName=$(NODE_NAME)\n', `field: spec.nodeName=${node}\n`));
+    }
+  });
+
+  it('is refused at spec, naming the placeholder, when a team\'s $(NODE_NAME) is in a configuration that does not read back exactly', () => {
+    // Single quotes the generator would not write: read back and written again, the text would change.
+    const config = `${CONFIG}  relabel_configs:\n  - target_label: literal\n    replacement: '$(NODE_NAME)'\n`;
+    const result = buildNodeConfigSecret(agent({ mode: 'DaemonSet' }), { configs: [config] }, ['node-a']);
+    expect(result).toMatchObject({ ok: false, problems: [{ path: 'spec', message: expect.stringContaining('contains $(NODE_NAME)') }] });
   });
 });

@@ -5,12 +5,14 @@
  *
  * prometheus-operator's pods expand that placeholder with their config-reloader sidecar. promop has none (it
  * reloads Prometheus itself), so the configuration Secret carries one copy of prometheus.yaml per node with the node's
- * name written in (`node-<node>.yaml`), and each pod reads its own: the container gets `NODE_NAME` from the downward
+ * name written in its field selectors only (`node-<node>.yaml`; a team's value keeps a literal `$(NODE_NAME)`), and
+ * each pod reads its own: the container gets `NODE_NAME` from the downward
  * API (`spec.nodeName`) and Kubernetes expands `$(NODE_NAME)` in the `--config.file` argument. The pod is otherwise
  * the StatefulSet agent's pod (same args, probes, volumes, security settings): no volume claims, no governing Service.
  */
 import type { V1Container, V1DaemonSet, V1Pod, V1PodSecurityContext, V1Secret } from '@kubernetes/client-node';
-import { CONFIG_DIR, CONFIG_FILE_NAME, NODE_NAME_ENV, NODE_NAME_PLACEHOLDER, isDaemonSetAgent, type GeneratorOutput } from '@promop/config-generator';
+import { CONFIG_DIR, CONFIG_FILE_NAME, NODE_NAME_ENV, NODE_NAME_PLACEHOLDER, isDaemonSetAgent, toPrometheusYaml, type GeneratorOutput } from '@promop/config-generator';
+import { load } from 'js-yaml';
 import type { PrometheusAgent } from '@promop/crds';
 import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
@@ -53,9 +55,59 @@ export function daemonSetSelectorLabels(agentName: string): Record<string, strin
   return labels;
 }
 
-/** `text` with the node name placeholder replaced by `node` (the generator writes it only in field selectors). */
+/** The field selector the generator writes in each PodMonitor job's Kubernetes discovery (scrape/pod-monitor.ts). */
+const NODE_FIELD_SELECTOR = `spec.nodeName=${NODE_NAME_PLACEHOLDER}`;
+
+/** A generated configuration read back: its structure, and where promop wrote the placeholder. */
+interface NodePlaceholders {
+  text: string;
+  parsed: unknown;
+  /** The selector entries whose `field` is promop's node field selector. */
+  selectors: Record<string, unknown>[];
+  /** Whether every placeholder in the text is one of those (no team value contains it). */
+  onlyPromops: boolean;
+}
+
+/** The last configuration read: every node's copy and every pod's verification reads the same text. */
+let lastRead: NodePlaceholders | undefined;
+
+/** Where promop wrote the placeholder in `text`: the `field` of the selectors of `scrape_configs[].kubernetes_sd_configs[]`. */
+function nodePlaceholders(text: string): NodePlaceholders {
+  if (lastRead?.text === text) return lastRead;
+  const parsed = load(text) as { scrape_configs?: { kubernetes_sd_configs?: { selectors?: Record<string, unknown>[] }[] }[] } | null;
+  const selectors = (parsed?.scrape_configs ?? []).flatMap((job) => (job?.kubernetes_sd_configs ?? []).flatMap((sd) => (sd?.selectors ?? [])))
+    .filter((selector) => selector?.field === NODE_FIELD_SELECTOR);
+  // The generator's main config has no aliases, so each of promop's selectors is one occurrence in the text.
+  const onlyPromops = text.split(NODE_NAME_PLACEHOLDER).length - 1 === selectors.length;
+  lastRead = { text, parsed, selectors, onlyPromops };
+  return lastRead;
+}
+
+/**
+ * `text` (a generated configuration) with node `node` in the field selectors promop wrote, and nowhere else: a team's
+ * value that contains the placeholder (a relabeling replacement, a param) keeps it literally. When no team value
+ * contains it, the text is kept as written but for those selectors; otherwise the copy is the configuration read back
+ * with only those selectors changed, serialised as the generator does.
+ */
 export function configForNode(text: string, node: string): string {
-  return text.split(NODE_NAME_PLACEHOLDER).join(node);
+  const read = nodePlaceholders(text);
+  if (read.onlyPromops) return text.split(NODE_NAME_PLACEHOLDER).join(node);
+  for (const selector of read.selectors) selector.field = `spec.nodeName=${node}`;
+  try {
+    return toPrometheusYaml(read.parsed);
+  } finally {
+    for (const selector of read.selectors) selector.field = NODE_FIELD_SELECTOR;
+  }
+}
+
+/**
+ * A problem when a team's value contains the placeholder and the configuration does not read back as exactly the
+ * text generated (so the per-node copies, written from what was read, could change that value); undefined otherwise.
+ */
+export function nodeCopyProblem(text: string): { path: string; message: string } | undefined {
+  const read = nodePlaceholders(text);
+  if (read.onlyPromops || toPrometheusYaml(read.parsed) === text) return undefined;
+  return { path: 'spec', message: `a selected PodMonitor's value contains ${NODE_NAME_PLACEHOLDER}, and its configuration cannot be copied per node exactly; remove ${NODE_NAME_PLACEHOLDER} from it` };
 }
 
 /**
@@ -68,6 +120,8 @@ export function buildNodeConfigSecret(agent: PrometheusAgent, output: Pick<Gener
   const { name, namespace } = agent.metadata;
   const config = output.configs[0];
   if (config === undefined) throw new Error(`bug: no config for PrometheusAgent ${namespace}/${name}; keep the running config when generation fails`);
+  const copyProblem = nodeCopyProblem(config);
+  if (copyProblem) return { ok: false, problems: [copyProblem] };
   const data: Record<string, string> = { [CONFIG_FILE_NAME]: config };
   for (const node of [...new Set(nodes)].sort()) data[nodeConfigFileName(node)] = configForNode(config, node);
   const bytes = secretDataBytes(data);
