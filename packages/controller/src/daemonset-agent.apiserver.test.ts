@@ -51,7 +51,9 @@ beforeAll(async () => {
     namespaces: { [MONITORING]: {}, [TEAM]: { 'promop.test/ds': id } },
   });
   apps = world.admin.makeApiClient(AppsV1Api);
-  await world.createObject('PodMonitor', TEAM, 'workers', { selector: { matchLabels: { app: 'worker' } }, podMetricsEndpoints: [{ port: 'metrics' }] }, { team: 'a' });
+  // A team's literal $(NODE_NAME), which no node's copy may fill in.
+  const relabelings = [{ targetLabel: 'literal', replacement: '$(NODE_NAME)' }];
+  await world.createObject('PodMonitor', TEAM, 'workers', { selector: { matchLabels: { app: 'worker' } }, podMetricsEndpoints: [{ port: 'metrics', relabelings }] }, { team: 'a' });
   await world.createObject('PrometheusAgent', MONITORING, NAME, AGENT_SPEC, INSTANCE);
   await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
 }, 60_000);
@@ -121,6 +123,7 @@ describe('a PrometheusAgent in DaemonSet mode', () => {
     expect(Object.keys(secret.data ?? {}).sort()).toEqual(['node-node-a.yaml', 'node-node-b.yaml', 'prometheus.yaml']);
     const copy = configTextOf(secret, 'node-node-a.yaml');
     expect(copy).toContain('field: spec.nodeName=node-a\n');
+    expect(copy).toContain('replacement: $(NODE_NAME)\n');
     expect(copy.replace('spec.nodeName=node-a', 'spec.nodeName=$(NODE_NAME)')).toBe(configTextOf(secret));
     await world.core.deleteNamespacedPod({ namespace: MONITORING, name: `${CHILD}-node-b`, gracePeriodSeconds: 0 });
     const after = await eventually(readConfigSecret, (found) => Object.keys(found.data ?? {}).length === 2);
