@@ -69,8 +69,8 @@ describe('promop explain of an AlertmanagerConfig the Alertmanager accepts', () 
     const text = await promop(['explain', 'amcfg/oncall', '-n', TEAM]);
     expect(text.stdout).toContain(`AlertmanagerConfig ${TEAM}/oncall`);
     expect(text.stdout).toContain(`Alertmanager ${MONITORING}/main: selected, accepted`);
-    // The other Alertmanager of this suite selects it too, but cannot use its own configuration.
-    expect(text.stdout).toContain(`Alertmanager ${MONITORING}/keyless: selected, NOT JUDGED\n  not judged: the Alertmanager cannot use its own configuration (spec.configSecret: Secret keyless-config has no key alertmanager.yaml)`);
+    // The other Alertmanager of this suite selects it too, but cannot use its own configuration: it still judges it.
+    expect(text.stdout).toContain(`Alertmanager ${MONITORING}/keyless: selected, accepted\n  the Alertmanager cannot use its own configuration (spec.configSecret: Secret keyless-config has no key alertmanager.yaml); its pods keep running the last one`);
     for (const output of [result, text, await promop(['explain', 'amcfg', '-n', TEAM, 'oncall', '-o', 'yaml'])]) expect(output.stdout + output.stderr).not.toContain(MARKER);
   });
 });
@@ -124,8 +124,9 @@ describe('promop explain of an Alertmanager', () => {
     const result = await promop(['explain', 'alertmanager', '-n', MONITORING, 'keyless']);
     expect(result.code).toBe(3);
     expect(result.stdout).toContain('  problem: spec.configSecret: Secret keyless-config has no key alertmanager.yaml (promop keeps the running configuration)');
-    expect(result.stdout).toMatch(new RegExp(`NOT JUDGED +${TEAM}/oncall\n`));
-    // Selection does not depend on the base configuration: what the selectors leave out is still said.
+    // Neither selection nor a team's own faults depend on the base configuration: every candidate is still judged.
+    expect(result.stdout).toMatch(new RegExp(`accepted +${TEAM}/oncall\n`));
+    expect(result.stdout).toMatch(new RegExp(`REJECTED +${TEAM}/broken +spec\.route\.receiver: no receiver named "nobody"`));
     expect(result.stdout).toMatch(new RegExp(`not selected +${OUTSIDER}/lost +Alertmanager ${MONITORING}/keyless's alertmanagerConfigNamespaceSelector`));
     expect(result.stdout).not.toContain(MARKER);
   });

@@ -55,6 +55,8 @@ export function formatAlertmanagerConfigExplanation(explanation: AlertmanagerCon
     else if (judgement.accepted === undefined) lines.push(`${who}: selected, NOT JUDGED`, `  ${judgement.reason ?? ''}`);
     else if (!judgement.accepted) lines.push(`${who}: selected, REJECTED`, ...(judgement.problems ?? []).map((problem) => `  ${problem.path}: ${problem.message}`));
     else lines.push(`${who}: selected, accepted`);
+    const problem = judgement.accepted === undefined ? undefined : judgement.alertmanagerProblem;
+    if (problem) lines.push(`  the Alertmanager cannot use its own configuration (${problem.path}: ${problem.message}); its pods keep running the last one`);
     if (judgement.selected) for (const warning of judgement.warnings ?? []) lines.push(`  warning: ${warning}`);
   }
   const count = (test: (judgement: AlertmanagerConfigExplanation['alertmanagers'][number]) => boolean) => explanation.alertmanagers.filter(test).length;

@@ -44,7 +44,7 @@ export interface AlertmanagerConfigExplanation {
   namespaceLabels: Record<string, string> | null;
   /**
    * accepted: selected by at least one Alertmanager and accepted by every one that selects it; rejected: by at
-   * least one; not-judged: none rejects it, but one that selects it cannot use its own configuration.
+   * least one; not-judged: none rejects it, but one that selects it cannot judge it (its selector is refused).
    */
   outcome: 'accepted' | 'rejected' | 'not-judged' | 'not-selected';
   alertmanagers: AlertmanagerJudgement[];
@@ -179,8 +179,8 @@ export function explainAlertmanager(snapshot: AlertingSnapshot, alertmanager: Al
 /** The judgement of one verdict; no verdict means the Alertmanager could not judge the object. */
 function judge(alertmanager: NamespacedName, verdict: Verdict | undefined, alertmanagerProblem: FieldProblem | undefined): AlertmanagerJudgement {
   const own = alertmanagerProblem ? { alertmanagerProblem } : {};
-  // The generator gives a verdict to every candidate it selects or not; a refused base configuration leaves the
-  // selected ones (all of them, when a selector itself is refused) without one.
+  // The generator gives a verdict to every candidate it selects or not, also when it refuses the Alertmanager's own
+  // configuration; only a refused selector leaves every candidate without one.
   if (!verdict) return { alertmanager, selected: true, reason: `not judged: the Alertmanager cannot use its own configuration${alertmanagerProblem ? ` (${alertmanagerProblem.path}: ${alertmanagerProblem.message})` : ''}`, ...own };
   if (!verdict.selected) return { alertmanager, selected: false, reason: verdict.reason };
   if (!verdict.accepted) return { alertmanager, selected: true, accepted: false, reason: verdict.reason, problems: verdict.problems, warnings: verdict.warnings, ...own };
