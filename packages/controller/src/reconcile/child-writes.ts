@@ -15,7 +15,8 @@ import type { ReconcilerCaches, ReconcilerChildren } from './reconciler-ports.ts
 
 export interface ChildWritesDependencies {
   caches: Pick<ReconcilerCaches, 'ownedSecrets' | 'ownedConfigMaps'>;
-  children: ReconcilerChildren;
+  /** Only what writing a child needs, so that a reconciler of another kind can use these writes too. */
+  children: Pick<ReconcilerChildren, 'read' | 'writeSecret' | 'writeConfigMap' | 'mergePatch'>;
 }
 
 /** What a write left: the child as stored and whether the API server stored a change (its resourceVersion moved). */

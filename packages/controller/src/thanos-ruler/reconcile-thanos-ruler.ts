@@ -16,7 +16,9 @@ import { API_VERSIONS, GROUP, PLURALS, type PrometheusRule, type ThanosRuler } f
 import type { Logger } from 'pino';
 import type { ChildWriter } from '../kube/child-writer.ts';
 import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
+import { ChildWrites } from '../reconcile/child-writes.ts';
 import { splitKey } from '../reconcile/key.ts';
+import { KnownContents } from '../reconcile/known-contents.ts';
 import type { CacheReader, ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { ReconciledMemory, recordWarning } from '../reconcile/refusal-warnings.ts';
 import { VerdictRecorder } from '../reconcile/verdict-recorder.ts';
@@ -42,7 +44,7 @@ export interface ThanosRulerReconcilerDeps {
   ownedSecrets: CacheReader<PartialObjectMetadata>;
   /** Every cache: the verdict recorder reads the PrometheusRules' current status from them. */
   caches: ReconcilerCaches;
-  children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'>;
+  children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'read' | 'mergePatch' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'>;
   /** Makes the running pods load the written rule files (the reloader the other workloads use too). */
   reloader: Pick<ShardReloader, 'reloadThanosRuler' | 'forget'>;
   status: ReconcilerStatus;
@@ -63,9 +65,14 @@ export class ThanosRulerReconciler {
   readonly #memo = new RenderMemo();
   /** What each ThanosRuler's Reconciled condition last said: a refusal's Warning Event goes out when it changes. */
   readonly #reconciled = new ReconciledMemory();
+  /** Writes of the rule ConfigMaps and Secrets, skipped when they hold the body already, as a Prometheus' are. */
+  readonly #writes: ChildWrites;
+  /** What each ThanosRuler's ConfigMaps and Secrets hold (their cache has metadata only), by ThanosRuler key. */
+  readonly #known = new Map<string, KnownContents>();
 
   constructor(deps: ThanosRulerReconcilerDeps) {
     this.#deps = deps;
+    this.#writes = new ChildWrites({ caches: { ownedSecrets: deps.ownedSecrets, ownedConfigMaps: deps.ownedConfigMaps }, children: deps.children });
     this.#verdicts = new VerdictRecorder({
       naming: { kind: 'ThanosRuler', resource: PLURALS.ThanosRuler, apiVersion: `${GROUP}/${API_VERSIONS.ThanosRuler}` },
       caches: deps.caches, status: deps.status, events: deps.events, requeue: deps.requeue, log: deps.log, now: deps.now ?? (() => new Date()),
@@ -92,6 +99,7 @@ export class ThanosRulerReconciler {
       if (this.#verdicts.mayHaveBindings(key)) this.#verdicts.hand(key, [], log);
       this.#deps.reloader.forget(thanosRulerReloadKey(namespace, name));
       this.#reconciled.forget(key);
+      this.#known.delete(key);
       return 'done';
     }
     if (thanosRuler.spec?.paused === true) {
@@ -123,15 +131,14 @@ export class ThanosRulerReconciler {
     }
 
     const configMaps = buildThanosRulerRuleConfigMaps(thanosRuler, rules.ruleConfigMaps);
+    // Reconciled on every PrometheusRule change anywhere: a child that holds its body already is not written again.
+    let known = this.#known.get(key);
+    if (!known) this.#known.set(key, (known = new KnownContents()));
     let written = false;
     for (const configMap of configMaps) {
-      const current = this.#deps.ownedConfigMaps.get(configMap.metadata!.name!, namespace);
-      const result = await this.#deps.children.writeConfigMap(configMap, current);
-      if (result.metadata?.resourceVersion !== current?.metadata?.resourceVersion) written = true;
+      if ((await this.#writes.writeData('ConfigMap', configMap, known, log)).changed) written = true;
     }
-    for (const secret of buildThanosRulerSecrets(thanosRuler)) {
-      await this.#deps.children.writeSecret(secret, this.#deps.ownedSecrets.get(secret.metadata!.name!, namespace));
-    }
+    for (const secret of buildThanosRulerSecrets(thanosRuler)) await this.#writes.writeData('Secret', secret, known, log);
     // The namespace's Service is owned by every ThanosRuler that uses it (not those naming a Service of their own).
     const owners = this.#deps.thanosRulers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!thanosRuler.spec?.serviceName) await this.#deps.children.applyService(buildThanosRulerService(namespace, owners));
@@ -140,7 +147,10 @@ export class ThanosRulerReconciler {
     const wanted = new Set(configMaps.map((each) => each.metadata!.name!));
     for (const stale of this.#deps.ownedConfigMaps.list(namespace)) {
       const staleName = stale.metadata?.name ?? '';
-      if (stale.metadata?.labels?.[RULE_CONFIGMAP_THANOS_RULER_LABEL] === name && !wanted.has(staleName)) await this.#deps.children.delete('ConfigMap', namespace, staleName);
+      if (stale.metadata?.labels?.[RULE_CONFIGMAP_THANOS_RULER_LABEL] === name && !wanted.has(staleName)) {
+        await this.#deps.children.delete('ConfigMap', namespace, staleName);
+        known.forget('ConfigMap', namespace, staleName);
+      }
     }
     const files = Object.fromEntries(rules.ruleConfigMaps.flatMap((each) => Object.entries(each.files).map(([file, text]) => [`${THANOS_RULES_DIR}/${each.name}/${file}`, text])));
     const reload = await this.#deps.reloader.reloadThanosRuler(

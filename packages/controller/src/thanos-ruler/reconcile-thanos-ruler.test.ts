@@ -1,0 +1,67 @@
+/**
+ * The ThanosRuler reconciler's writes of its Secrets and rule ConfigMaps, on the in-memory fakes of its ports
+ * (reconcile/test-reconciler-fakes.ts): it is reconciled on every PrometheusRule change anywhere, so a child that
+ * already holds its body must not be written again. thanos-ruler.apiserver.test.ts runs it against the real API
+ * server.
+ */
+import type { PrometheusRule, ThanosRuler } from '@promop/crds';
+import pino from 'pino';
+import { FakeCluster } from '../reconcile/test-reconciler-fakes.ts';
+import { ThanosRulerReconciler } from './reconcile-thanos-ruler.ts';
+
+const log = pino({ level: 'silent' });
+
+const ruler: ThanosRuler = {
+  apiVersion: 'monitoring.coreos.com/v1', kind: 'ThanosRuler',
+  metadata: { namespace: 'monitoring', name: 'r', uid: 'u-r', generation: 1 },
+  spec: { queryEndpoints: ['thanos-query:10902'], ruleSelector: {}, ruleNamespaceSelector: {} },
+} as ThanosRuler;
+
+const rule = (expr: string, generation = 1): PrometheusRule => ({
+  apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule',
+  metadata: { namespace: 'team-a', name: 'slo', uid: 'u-slo', generation, resourceVersion: String(generation) },
+  spec: { groups: [{ name: 'slo', rules: [{ record: 'job:errors:rate5m', expr }] }] },
+} as PrometheusRule);
+
+function setup() {
+  const cluster = new FakeCluster();
+  cluster.caches.thanosRulers.put(ruler);
+  cluster.caches.namespaces.put({ metadata: { name: 'team-a' } }, { metadata: { name: 'monitoring' } });
+  cluster.caches.prometheusRules.put(rule('rate(errors_total[5m])'));
+  const reconciler = new ThanosRulerReconciler({
+    thanosRulers: cluster.caches.thanosRulers, prometheusRules: cluster.caches.prometheusRules, namespaces: cluster.caches.namespaces,
+    ownedConfigMaps: cluster.caches.ownedConfigMaps, ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches, children: cluster.children,
+    reloader: { reloadThanosRuler: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
+    status: cluster.status, events: cluster.recorder, requeue: () => undefined, log, now: () => new Date('2026-12-07T12:00:00Z'),
+  });
+  const dataWrites = () => cluster.writes.flatMap((write) => (write.to === 'child' && (write.kind === 'Secret' || write.kind === 'ConfigMap') ? [write] : []));
+  return { cluster, reconciler, dataWrites };
+}
+
+describe('the ThanosRuler reconciler\'s Secrets and rule ConfigMaps', () => {
+  it('writes them once, and not again while they hold what it would write', async () => {
+    const { reconciler, dataWrites } = setup();
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    expect(dataWrites().map((write) => `${write.kind} ${write.name}`).sort()).toEqual([
+      'ConfigMap thanos-ruler-r-rulefiles-0', 'Secret thanos-ruler-r-config', 'Secret thanos-ruler-r-tls-assets-0', 'Secret thanos-ruler-r-web-config',
+    ]);
+    const first = dataWrites().length;
+    // Another reconcile with nothing changed (a PrometheusRule elsewhere changed, say): no write of either.
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    expect(dataWrites()).toHaveLength(first);
+  });
+
+  it('writes only the rule ConfigMap when a selected PrometheusRule changes', async () => {
+    const { cluster, reconciler, dataWrites } = setup();
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    const first = dataWrites().length;
+    cluster.caches.prometheusRules.put(rule('rate(errors_total[10m])', 2));
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    expect(dataWrites().slice(first).map((write) => `${write.op} ${write.kind} ${write.name}`)).toEqual(['replace ConfigMap thanos-ruler-r-rulefiles-0']);
+    expect(Object.values(cluster.stored.ConfigMap.get('thanos-ruler-r-rulefiles-0', 'monitoring')?.data ?? {}).join('')).toContain('errors_total[10m]');
+  });
+});
