@@ -31,7 +31,8 @@ import {
   buildAlertmanagerStatefulSet, buildConfigSecret, generatedConfigSecretName,
 } from './alertmanager-children.ts';
 import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
-import { alertmanagerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
+import type { ShardReloader } from '../reload/shard-reloader.ts';
+import { alertmanagerReloadKey } from '../reload/alertmanager-pod-set.ts';
 import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
 import { MAX_SECRET_DATA_BYTES, formatBytes, secretDataBytes } from '../workload/secret-size.ts';
 

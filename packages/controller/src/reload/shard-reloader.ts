@@ -1,6 +1,7 @@
 /**
  * The reloader of `promop run`, one for both programs: makes every ready pod of a Prometheus shard (the
- * ConfigReloader) or of an Alertmanager (`reloadAlertmanager`) run the files promop wrote, and reports which pods
+ * ConfigReloader), of an Alertmanager (`reloadAlertmanager`, alertmanager-pod-set.ts) or of a ThanosRuler
+ * (`reloadThanosRuler`, thanos-ruler-pod-set.ts) run the files promop wrote, and reports which pods
  * do. For each pod of the set (label selector of its StatefulSet, from the pod cache):
  *
  * 1. **Nudge the kubelet** (kubelet-nudge.ts): each pod gets the annotation `promop.prometheus.io/config-hash` with
@@ -28,7 +29,6 @@
  * moment every ready pod was verified, and of that the part until the files were seen in the pods (the kubelet's
  * share) as opposed to the final reload and check itself.
  */
-import { createHash } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { describeError, type PodAnnotator } from '../kube/index.ts';
@@ -41,11 +41,9 @@ import { KubeletNudge } from './kubelet-nudge.ts';
 import type { PodNetworks } from './pod-networks.ts';
 import { configTiming, needsCall, podName, recordFailure, standingOf, type PodSet, type PodSetReloadResult, type SetMemory } from './pod-set.ts';
 import { podCallability, podsOfShard, podsWithLabels } from './shard-pods.ts';
+import { thanosRulerPodSet, type ThanosRulerPods } from './thanos-ruler-pod-set.ts';
+import { alertmanagerPodSet, type AlertmanagerPods } from './alertmanager-pod-set.ts';
 
-/** The port of Alertmanager's web listener in its pods. */
-const ALERTMANAGER_PORT = 9093;
-/** The port of thanos rule's HTTP listener in its pods. */
-const THANOS_RULER_PORT = 10902;
 
 /** The wait before a job tries its failed pods again: 1 s, doubling up to 2 minutes. */
 const RETRY_BASE_MS = 1_000;
@@ -84,22 +82,6 @@ export interface ShardReloaderOptions {
   now?: () => number;
   /** The wait before a failed round is tried again; resolves early once `signal` aborts (tests play it). */
   wait?: (ms: number, signal: AbortSignal) => Promise<void>;
-}
-
-/** The pods of an Alertmanager: its metadata and the fields that decide how to call them. */
-export interface AlertmanagerPods {
-  metadata: { namespace: string; name: string };
-  spec?: { listenLocal?: boolean; routePrefix?: string };
-  /** The labels of its pods (alertmanagerSelectorLabels). */
-  selectorLabels: Readonly<Record<string, string>>;
-}
-
-/** The pods of a ThanosRuler: its metadata and the fields that decide how to call them. */
-export interface ThanosRulerPods {
-  metadata: { namespace: string; name: string };
-  spec?: { listenLocal?: boolean; routePrefix?: string; labels?: Record<string, string> };
-  /** The labels of its pods (thanosRulerSelectorLabels). */
-  selectorLabels: Readonly<Record<string, string>>;
 }
 
 /** The ConfigReloader that reloads the pods of a shard over HTTP. */
@@ -154,56 +136,15 @@ export class ShardReloader implements ConfigReloader {
    * changes seldom, and its reconcile reports the outcome (loaded or failed, never reloading).
    */
   async reloadAlertmanager(alertmanager: AlertmanagerPods, configText: string, hash: string, context: ReloadContext): Promise<PodSetReloadResult> {
-    const { namespace, name } = alertmanager.metadata;
-    const spec = alertmanager.spec ?? {};
-    const set: PodSet = {
-      key: alertmanagerReloadKey(namespace, name), index: 0, program: 'Alertmanager', namespace, hash, writtenAt: context.writtenAt, log: context.log,
-      ...(context.onRoundEnd ? { onRoundEnd: context.onRoundEnd } : {}),
-      listPods: () => podsWithLabels(this.#options.pods.list(namespace), alertmanager.selectorLabels),
-      // Alertmanager then listens on the pod's 127.0.0.1 only: a new configuration rolls the pods instead.
-      ...(spec.listenLocal === true ? { notCallable: 'spec.listenLocal: Alertmanager is not reachable from promop; a new configuration restarts the pods' } : {}),
-      request: (ip, pod) => ({
-        program: 'alertmanager',
-        baseUrl: prometheusPodUrl(ip, this.#options.alertmanagerPortOf?.(pod) ?? ALERTMANAGER_PORT, spec.routePrefix || '/'),
-        expectedConfigText: configText,
-      }),
-    };
-    let result = this.#reloadSet(set);
-    const memory = this.#memory.get(set.key)?.get(0);
-    while (result.state === 'reloading' && memory?.job && !memory.superseded.signal.aborted) {
-      await this.#roundEnd(memory);
-      result = this.#standing(memory);
-    }
-    return result;
+    return this.#reloadUntilRoundEnd(alertmanagerPodSet(alertmanager, configText, hash, context, { pods: this.#options.pods, portOf: this.#options.alertmanagerPortOf }));
   }
 
   /**
-   * Makes every ready pod of a ThanosRuler evaluate `ruleFiles` (path in the pod → text; thanos-ruler-reload.ts
-   * proves it through GET /api/v1/rules), as reloadAlertmanager does for an Alertmanager, waiting for the round.
+   * Makes every ready pod of a ThanosRuler evaluate `ruleFiles` (path in the pod → text; thanos-ruler-pod-set.ts
+   * says how), as reloadAlertmanager does for an Alertmanager, waiting for the round.
    */
   async reloadThanosRuler(thanosRuler: ThanosRulerPods, ruleFiles: Readonly<Record<string, string>>, context: ReloadContext): Promise<PodSetReloadResult> {
-    const { namespace, name } = thanosRuler.metadata;
-    const spec = thanosRuler.spec ?? {};
-    const hash = createHash('sha256').update(JSON.stringify(Object.entries(ruleFiles).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))).digest('hex').slice(0, 16);
-    const set: PodSet = {
-      key: thanosRulerReloadKey(namespace, name), index: 0, program: 'Thanos Ruler', namespace, hash, writtenAt: context.writtenAt, log: context.log,
-      ...(context.onRoundEnd ? { onRoundEnd: context.onRoundEnd } : {}),
-      listPods: () => podsWithLabels(this.#options.pods.list(namespace), thanosRuler.selectorLabels),
-      ...(spec.listenLocal === true ? { notCallable: 'spec.listenLocal: thanos rule serves HTTP on localhost only, so promop cannot reload it; its pods read the rule files when they start' } : {}),
-      request: (ip, pod) => ({
-        program: 'thanos-ruler',
-        baseUrl: prometheusPodUrl(ip, this.#options.thanosRulerPortOf?.(pod) ?? THANOS_RULER_PORT, spec.routePrefix || '/'),
-        expectedRuleFiles: ruleFiles,
-        externalLabels: ['thanos_ruler_replica', ...Object.keys(spec.labels ?? {})],
-      }),
-    };
-    let result = this.#reloadSet(set);
-    const memory = this.#memory.get(set.key)?.get(0);
-    while (result.state === 'reloading' && memory?.job && !memory.superseded.signal.aborted) {
-      await this.#roundEnd(memory);
-      result = this.#standing(memory);
-    }
-    return result;
+    return this.#reloadUntilRoundEnd(thanosRulerPodSet(thanosRuler, ruleFiles, context, { pods: this.#options.pods, portOf: this.#options.thanosRulerPortOf }));
   }
 
   /** Forgets `key` (workloadKey of a Prometheus or agent that is gone, or alertmanagerReloadKey): its jobs stop. */
@@ -235,6 +176,17 @@ export class ShardReloader implements ConfigReloader {
     this.#memory.clear();
     this.#nudge.forget(undefined);
     await Promise.all(jobs);
+  }
+
+  /** #reloadSet, then wait while the job's round for these files is under way (its outcome is the answer). */
+  async #reloadUntilRoundEnd(set: PodSet): Promise<PodSetReloadResult> {
+    let result = this.#reloadSet(set);
+    const memory = this.#memory.get(set.key)?.get(set.index);
+    while (result.state === 'reloading' && memory?.job && !memory.superseded.signal.aborted) {
+      await this.#roundEnd(memory);
+      result = this.#standing(memory);
+    }
+    return result;
   }
 
   /** Says how the set stands with its newest files, and starts (or wakes) the job that makes its pods run them. */
@@ -376,14 +328,4 @@ export class ShardReloader implements ConfigReloader {
     this.#options.metrics.recordConfigLoaded(timing.applyToLoadedMs / 1000, timing.kubeletWaitMs / 1000, memory.changeSeenAt);
     log.info({ configHash: memory.hash, replicas: verified.length, ...timing }, 'written config loaded by every ready replica');
   }
-}
-
-/** Where the reloader remembers a ThanosRuler's pods: apart from any other workload of the same name. */
-export function thanosRulerReloadKey(namespace: string, name: string): string {
-  return `ThanosRuler:${namespace}/${name}`;
-}
-
-/** Where the reloader remembers an Alertmanager's pods: apart from any Prometheus of the same name. */
-export function alertmanagerReloadKey(namespace: string, name: string): string {
-  return `Alertmanager:${namespace}/${name}`;
 }

@@ -23,7 +23,8 @@ import type { CacheReader, ReconcilerCaches, ReconcilerEvents, ReconcilerStatus 
 import { ReconciledMemory, recordWarning } from '../reconcile/refusal-warnings.ts';
 import { VerdictRecorder } from '../reconcile/verdict-recorder.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
-import { thanosRulerReloadKey, type ShardReloader } from '../reload/shard-reloader.ts';
+import type { ShardReloader } from '../reload/shard-reloader.ts';
+import { thanosRulerReloadKey } from '../reload/thanos-ruler-pod-set.ts';
 import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
 import {
   RULE_CONFIGMAP_THANOS_RULER_LABEL, buildThanosRulerRuleConfigMaps, buildThanosRulerSecrets, buildThanosRulerService,
