@@ -19,8 +19,8 @@ import { PrometheusReloader } from '../prometheus-client/index.ts';
 import { THANOS_RULES_DIR, thanosRulerCommand } from './thanos-ruler-children.ts';
 
 const POD_NAME = 'thanos-ruler-r-0';
-/** An external label value with every character Go's strconv.Unquote treats specially, and a non-ASCII one. */
-const EXACT_LABEL_VALUE = 'a "quoted" \\ back\\tslash\nnew line, ünïcode ✓';
+/** An external label value with every character Go's strconv.Unquote and the kubelet's expansion treat specially, and non-ASCII ones. */
+const EXACT_LABEL_VALUE = 'a "quoted" \\ back\\tslash\nnew line, ünïcode ✓, $(POD_NAME) $$ cost$';
 
 const thanosRuler = (queryEndpoint: string): ThanosRuler => ({
   apiVersion: 'monitoring.coreos.com/v1', kind: 'ThanosRuler',
@@ -63,7 +63,8 @@ function onLoopback(args: string[], where: { dataDir: string; rulesRoot: string;
       .replace(/^--data-dir=.*/, `--data-dir=${where.dataDir}`)
       .replace(/^--rule-file=.*/, `--rule-file=${where.rulesRoot}/*/*.yaml`)
       .replace(/^--http\.config=.*/, `--http.config=${where.webConfig}`)
-      .replace('$(POD_NAME)', POD_NAME)),
+      // The kubelet's expansion of container args: `$$` is one `$`, `$(VAR)` the variable's value (POD_NAME here).
+      .replace(/\$(\$|\(([^)]*)\))/g, (whole, token: string, variable?: string) => (token === '$' ? '$' : variable === 'POD_NAME' ? POD_NAME : whole))),
     `--http-address=127.0.0.1:${where.httpPort}`, `--grpc-address=127.0.0.1:${where.grpcPort}`,
   ];
 }
@@ -108,7 +109,7 @@ describe('thanos rule started with the args and rule files promop renders for a 
     const command = thanosRulerCommand(thanosRuler('127.0.0.1:10902'));
     expect(command.ok && command.value.args).toEqual([
       'rule', '--data-dir=/thanos/data', '--eval-interval=1s', '--tsdb.retention=2h',
-      '--label=thanos_ruler_replica="$(POD_NAME)"', '--label=cluster="test"', `--label=note=${JSON.stringify(EXACT_LABEL_VALUE)}`,
+      '--label=thanos_ruler_replica="$(POD_NAME)"', '--label=cluster="test"', '--label=note="a \\"quoted\\" \\\\ back\\\\tslash\\nnew line, ünïcode ✓, $$(POD_NAME) $$$$ cost$$"',
       '--alert.label-drop=thanos_ruler_replica', '--alert.label-drop=cluster', '--alert.label-drop=note',
       '--log.level=debug', '--log.format=json', `--rule-file=${THANOS_RULES_DIR}/*/*.yaml`, '--query=127.0.0.1:10902', '--alertmanagers.url=http://127.0.0.1:1',
       '--http.config=/etc/thanos/web_config/web-config.yaml',
