@@ -35,6 +35,7 @@ import type { ShardReloader } from '../reload/shard-reloader.ts';
 import { alertmanagerReloadKey } from '../reload/alertmanager-pod-set.ts';
 import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
 import { MAX_SECRET_DATA_BYTES, formatBytes, secretDataBytes } from '../workload/secret-size.ts';
+import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
 
 /** Reason of Reconciled=False when a ready pod could not be made to run the written configuration. */
 export const RELOAD_FAILED_REASON = 'ReloadFailed';
@@ -65,7 +66,6 @@ export interface AlertmanagerReconcilerDeps {
   customServiceRecheckMs?: number;
 }
 
-type Condition = NonNullable<NonNullable<Alertmanager['status']>['conditions']>[number];
 type Status = NonNullable<Alertmanager['status']>;
 
 export class AlertmanagerReconciler {
@@ -177,64 +177,20 @@ export class AlertmanagerReconciler {
   }
 
   /** The status for `alertmanager` with `statefulSet` as stored (undefined: keep the counts the status has). */
-  #status(alertmanager: Alertmanager, statefulSet: V1StatefulSet | undefined, reconciled: { status: 'True' | 'False'; reason: string; message: string }): Status {
-    const previous = alertmanager.status ?? {};
-    const replicas = statefulSet?.status?.replicas ?? previous.replicas ?? 0;
-    const available = statefulSet?.status?.availableReplicas ?? previous.availableReplicas ?? 0;
-    const wanted = alertmanager.spec?.replicas ?? 1;
-    const availability = available >= wanted && wanted > 0
-      ? { status: 'True' as const, reason: 'AllReplicasAvailable', message: '' }
-      : available > 0
-        ? { status: 'Degraded' as const, reason: 'SomeReplicasUnavailable', message: `${available} of ${wanted} pods are available` }
-        : { status: 'False' as const, reason: 'NoReplicasAvailable', message: `none of ${wanted} pods is available` };
+  #status(alertmanager: Alertmanager, statefulSet: V1StatefulSet | undefined, reconciled: ConditionValue): Status {
     return {
-      paused: false,
-      replicas,
-      updatedReplicas: statefulSet?.status?.updatedReplicas ?? previous.updatedReplicas ?? 0,
-      availableReplicas: available,
-      unavailableReplicas: Math.max(0, replicas - available),
+      ...statefulSetWorkloadStatus(alertmanager, statefulSet, reconciled, this.#deps.now?.() ?? new Date()),
       selector: Object.entries(alertmanagerSelectorLabels(alertmanager.metadata.name)).map(([label, value]) => `${label}=${value}`).join(','),
       // Kept until a reload reports again (a refused configuration changes nothing in the pods).
-      ...(previous.configStatus ? { configStatus: previous.configStatus } : {}),
-      conditions: [this.#condition(alertmanager, 'Available', availability), this.#condition(alertmanager, 'Reconciled', reconciled)],
-    };
+      ...(alertmanager.status?.configStatus ? { configStatus: alertmanager.status.configStatus } : {}),
+    } as Status;
   }
 
-  /** A condition, keeping its lastTransitionTime while its status stays. */
-  #condition(alertmanager: Alertmanager, type: 'Available' | 'Reconciled', value: { status: Condition['status']; reason: string; message: string }): Condition {
-    const previous = alertmanager.status?.conditions?.find((condition) => condition.type === type);
-    const now = (this.#deps.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const generation = alertmanager.metadata.generation;
-    return {
-      type,
-      status: value.status,
-      reason: value.reason,
-      ...(value.message ? { message: value.message } : {}),
-      lastTransitionTime: previous?.status === value.status ? previous.lastTransitionTime : now,
-      ...(generation === undefined ? {} : { observedGeneration: generation }),
-    };
-  }
-
-  /**
-   * Writes `status` unless the object already has it (an idle cluster sees no write). True when its Reconciled
-   * condition now says something else than this process last wrote.
-   */
-  async #writeStatus(alertmanager: Alertmanager, status: Status): Promise<boolean> {
+  /** Writes `status` unless the object has it; true when its Reconciled condition says something new. */
+  #writeStatus(alertmanager: Alertmanager, status: Status): Promise<boolean> {
     const { namespace, name } = alertmanager.metadata;
-    if (JSON.stringify(comparable(alertmanager.status)) !== JSON.stringify(comparable(status))) {
-      await this.#deps.status.apply({ kind: 'Alertmanager', namespace, name }, status);
-      this.#deps.log.debug({ alertmanager: `${namespace}/${name}` }, 'Alertmanager status written');
-    }
-    const reconciled = (conditions: Status['conditions']) => conditions?.find((condition) => condition.type === 'Reconciled');
-    return this.#reconciled.changed(`${namespace}/${name}`, reconciled(alertmanager.status?.conditions), reconciled(status.conditions));
+    return writeWorkloadStatus({ kind: 'Alertmanager', namespace, name, stored: alertmanager.status, writer: this.#deps.status, reconciled: this.#reconciled }, status);
   }
-}
-
-/** A status with its keys in one order, for comparing the stored one with the one to write. */
-function comparable(status: Status | undefined): unknown {
-  if (!status) return undefined;
-  const conditions = [...(status.conditions ?? [])].sort((a, b) => a.type.localeCompare(b.type)).map((condition) => Object.fromEntries(Object.entries(condition).sort(([a], [b]) => a.localeCompare(b))));
-  return Object.fromEntries(Object.entries({ ...status, conditions }).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Which Alertmanager a child of promop's belongs to, from its controller owner reference. */

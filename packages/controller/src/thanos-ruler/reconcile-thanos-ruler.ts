@@ -30,6 +30,7 @@ import {
   RULE_CONFIGMAP_THANOS_RULER_LABEL, buildThanosRulerRuleConfigMaps, buildThanosRulerSecrets, buildThanosRulerService,
   buildThanosRulerStatefulSet, thanosRulerCommand, thanosRulerSelectorLabels, THANOS_RULES_DIR,
 } from './thanos-ruler-children.ts';
+import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
 
 /** Reason of Reconciled=False when the ThanosRuler cannot be run as written (what runs stays). */
 export const INVALID_CONFIGURATION_REASON = 'InvalidConfiguration';
@@ -57,7 +58,6 @@ export interface ThanosRulerReconcilerDeps {
 }
 
 type Status = NonNullable<ThanosRuler['status']>;
-type Condition = NonNullable<Status['conditions']>[number];
 
 export class ThanosRulerReconciler {
   readonly #deps: ThanosRulerReconcilerDeps;
@@ -178,60 +178,15 @@ export class ThanosRulerReconciler {
   }
 
   /** The status for `thanosRuler` with `statefulSet` as stored (undefined: keep the counts the status has). */
-  #status(thanosRuler: ThanosRuler, statefulSet: V1StatefulSet | undefined, reconciled: { status: 'True' | 'False'; reason: string; message: string }): Status {
-    const previous = thanosRuler.status ?? {};
-    const replicas = statefulSet?.status?.replicas ?? previous.replicas ?? 0;
-    const available = statefulSet?.status?.availableReplicas ?? previous.availableReplicas ?? 0;
-    const wanted = thanosRuler.spec?.replicas ?? 1;
-    const availability = available >= wanted && wanted > 0
-      ? { status: 'True' as const, reason: 'AllReplicasAvailable', message: '' }
-      : available > 0
-        ? { status: 'Degraded' as const, reason: 'SomeReplicasUnavailable', message: `${available} of ${wanted} pods are available` }
-        : { status: 'False' as const, reason: 'NoReplicasAvailable', message: `none of ${wanted} pods is available` };
-    return {
-      paused: false,
-      replicas,
-      updatedReplicas: statefulSet?.status?.updatedReplicas ?? previous.updatedReplicas ?? 0,
-      availableReplicas: available,
-      unavailableReplicas: Math.max(0, replicas - available),
-      conditions: [this.#condition(thanosRuler, 'Available', availability), this.#condition(thanosRuler, 'Reconciled', reconciled)],
-    };
+  #status(thanosRuler: ThanosRuler, statefulSet: V1StatefulSet | undefined, reconciled: ConditionValue): Status {
+    return { ...statefulSetWorkloadStatus(thanosRuler, statefulSet, reconciled, this.#deps.now?.() ?? new Date()) } as Status;
   }
 
-  /** A condition, keeping its lastTransitionTime while its status stays. */
-  #condition(thanosRuler: ThanosRuler, type: 'Available' | 'Reconciled', value: { status: Condition['status']; reason: string; message: string }): Condition {
-    const previous = thanosRuler.status?.conditions?.find((condition) => condition.type === type);
-    const now = (this.#deps.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const generation = thanosRuler.metadata.generation;
-    return {
-      type,
-      status: value.status,
-      reason: value.reason,
-      ...(value.message ? { message: value.message } : {}),
-      lastTransitionTime: previous?.status === value.status ? previous.lastTransitionTime : now,
-      ...(generation === undefined ? {} : { observedGeneration: generation }),
-    };
-  }
-
-  /**
-   * Writes `status` unless the object already has it (an idle cluster sees no write). True when its Reconciled
-   * condition now says something else than this process last wrote.
-   */
-  async #writeStatus(thanosRuler: ThanosRuler, status: Status): Promise<boolean> {
+  /** Writes `status` unless the object has it; true when its Reconciled condition says something new. */
+  #writeStatus(thanosRuler: ThanosRuler, status: Status): Promise<boolean> {
     const { namespace, name } = thanosRuler.metadata;
-    if (JSON.stringify(comparable(thanosRuler.status)) !== JSON.stringify(comparable(status))) {
-      await this.#deps.status.apply({ kind: 'ThanosRuler', namespace, name }, status);
-    }
-    const reconciled = (conditions: Status['conditions']) => conditions?.find((condition) => condition.type === 'Reconciled');
-    return this.#reconciled.changed(`${namespace}/${name}`, reconciled(thanosRuler.status?.conditions), reconciled(status.conditions));
+    return writeWorkloadStatus({ kind: 'ThanosRuler', namespace, name, stored: thanosRuler.status, writer: this.#deps.status, reconciled: this.#reconciled }, status);
   }
-}
-
-/** A status with its keys in one order, for comparing the stored one with the one to write. */
-function comparable(status: Status | undefined): unknown {
-  if (!status) return undefined;
-  const conditions = [...(status.conditions ?? [])].sort((a, b) => a.type.localeCompare(b.type)).map((condition) => Object.fromEntries(Object.entries(condition).sort(([a], [b]) => a.localeCompare(b))));
-  return Object.fromEntries(Object.entries({ ...status, conditions }).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Which ThanosRuler a child of promop's belongs to, from its controller owner reference. */
