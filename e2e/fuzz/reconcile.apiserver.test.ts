@@ -94,7 +94,7 @@ beforeAll(async () => {
   // The operator's own rules, as the Helm chart installs them (see the controller's test-support/operator-identity.ts).
   const kc = await serviceAccountIdentity(admin, { namespace: OPERATOR_NS, serviceAccount: 'promop', clusterRole: `promop-fuzz-${id}`, rules: OPERATOR_CLUSTER_ROLE_RULES });
   const log = createLogger({ level: 'debug', format: 'json', write: (line) => void logLines.push(line) });
-  operator = new Operator({ kubeConfig: kc, log, prometheusSelector: `promop.test/fuzz=${id}`, alertmanagerSelector: `promop.test/fuzz=${id}`, workers: 2, reloadTimeoutMs: 1_000 });
+  operator = new Operator({ kubeConfig: kc, log, prometheusSelector: `promop.test/fuzz=${id}`, alertmanagerSelector: `promop.test/fuzz=${id}`, thanosRulerSelector: `promop.test/fuzz=${id}`, workers: 2, reloadTimeoutMs: 1_000 });
   await operator.start();
 }, 120_000);
 

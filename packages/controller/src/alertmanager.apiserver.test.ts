@@ -94,7 +94,7 @@ beforeAll(async () => {
   // Another operator's (it lacks the instance label).
   await world.createObject('Alertmanager', MONITORING, 'foreign', {});
   await world.startOperator({
-    alertmanagerSelector: `promop.test/instance=${id}`,
+    alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, alertmanagerPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 9093,
   });
 }, 60_000);

@@ -55,7 +55,7 @@ beforeAll(async () => {
   const relabelings = [{ targetLabel: 'literal', replacement: '$(NODE_NAME)' }];
   await world.createObject('PodMonitor', TEAM, 'workers', { selector: { matchLabels: { app: 'worker' } }, podMetricsEndpoints: [{ port: 'metrics', relabelings }] }, { team: 'a' });
   await world.createObject('PrometheusAgent', MONITORING, NAME, AGENT_SPEC, INSTANCE);
-  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {

@@ -57,7 +57,7 @@ beforeAll(async () => {
     },
   }));
   await serviceMonitor(TEAM, 'api', { endpoints: [{ port: 'web', interval: '30s' }] });
-  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, workers: 2 });
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`, workers: 2 });
   await operator.start();
   await eventually(readConfig, (secret) => configText(secret).includes(`serviceMonitor/${TEAM}/api/0`));
 }, 120_000);

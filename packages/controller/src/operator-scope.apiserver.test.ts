@@ -111,7 +111,7 @@ beforeAll(async () => {
     body: { status: { bindings: [{ group: GROUP, resource: 'prometheuses', name: 'other', namespace: MONITORING, conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', lastTransitionTime: '2026-01-01T00:00:00Z' }] }] } },
   }, MERGE_PATCH);
 
-  await startOperator(kc, { prometheusSelector: `${INSTANCE}=${id}`, alertmanagerSelector: `${INSTANCE}=${id}`, scope: { kind: 'only', namespaces: [MONITORING, TEAM_A] } });
+  await startOperator(kc, { prometheusSelector: `${INSTANCE}=${id}`, alertmanagerSelector: `${INSTANCE}=${id}`, thanosRulerSelector: `${INSTANCE}=${id}`, scope: { kind: 'only', namespaces: [MONITORING, TEAM_A] } });
 }, 90_000);
 
 afterAll(async () => {
@@ -180,7 +180,7 @@ describe('promop run --deny-namespaces', () => {
     const instance = `${id}-deny`;
     await createPrometheus('deny', { [INSTANCE]: instance });
     const kc = await operatorIdentity(admin, MONITORING, `promop-deny-${id}`);
-    await startOperator(kc, { prometheusSelector: `${INSTANCE}=${instance}`, alertmanagerSelector: `${INSTANCE}=${instance}`, scope: { kind: 'deny', namespaces: [TEAM_A] } });
+    await startOperator(kc, { prometheusSelector: `${INSTANCE}=${instance}`, alertmanagerSelector: `${INSTANCE}=${instance}`, thanosRulerSelector: `${INSTANCE}=${instance}`, scope: { kind: 'deny', namespaces: [TEAM_A] } });
     const secret = await eventually(() => readConfig('deny'), (s) => configText(s).includes(jobOf(TEAM_B)));
     expect(configText(secret)).toContain(jobOf(TEAM_B));
     expect(configText(secret)).not.toContain(TEAM_A);
@@ -208,7 +208,7 @@ describe('promop run --secret-label-selector', () => {
       },
     });
     const kc = await operatorIdentity(admin, TEAM_B, `promop-secrets-${id}`);
-    await startOperator(kc, { prometheusSelector: `${INSTANCE}=${instance}`, alertmanagerSelector: `${INSTANCE}=${instance}`, secretLabelSelector: 'promop.test/readable=true' });
+    await startOperator(kc, { prometheusSelector: `${INSTANCE}=${instance}`, alertmanagerSelector: `${INSTANCE}=${instance}`, thanosRulerSelector: `${INSTANCE}=${instance}`, secretLabelSelector: 'promop.test/readable=true' });
 
     const readAuth = async () => (await custom.getNamespacedCustomObject({ ...crd(PLURALS.ServiceMonitor, TEAM_B), name: 'auth' })) as Monitor;
     const bindingOf = (monitor: Monitor) => monitor.status?.bindings?.find((b) => b.name === 'secrets')?.conditions?.[0] as { status: string; message?: string } | undefined;

@@ -80,7 +80,7 @@ beforeAll(async () => {
   await rule(TEAM_B, 'broken-rules', 'sum by (job');
 
   const log = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
-  operator = new Operator({ kubeConfig: kc, log, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, workers: 2 });
+  operator = new Operator({ kubeConfig: kc, log, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`, workers: 2 });
   await operator.start();
 }, 60_000);
 

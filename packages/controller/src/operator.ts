@@ -64,6 +64,8 @@ export interface OperatorOptions {
   prometheusSelector?: string;
   /** Label selector of the Alertmanager objects to manage (`--alertmanager-instance-selector`; default all). */
   alertmanagerSelector?: string;
+  /** Label selector of the ThanosRuler objects to manage (`--thanos-ruler-instance-selector`; default all). */
+  thanosRulerSelector?: string;
   /** The namespaces to watch and write in (`--namespaces`, `--deny-namespaces`; default all). */
   scope?: NamespaceScope;
   /** Field selector of the Secrets promop reads (`--secret-field-selector`; default: no token or Helm Secrets). */
@@ -159,6 +161,7 @@ export class Operator {
       ...(options.relistIntervalMs === undefined ? {} : { relistIntervalMs: options.relistIntervalMs }),
       ...(options.prometheusSelector === undefined ? {} : { prometheusSelector: options.prometheusSelector }),
       ...(options.alertmanagerSelector === undefined ? {} : { alertmanagerSelector: options.alertmanagerSelector }),
+      ...(options.thanosRulerSelector === undefined ? {} : { thanosRulerSelector: options.thanosRulerSelector }),
       ...(options.scope === undefined ? {} : { scope: options.scope }),
       ...(options.secretFieldSelector === undefined ? {} : { secretFieldSelector: options.secretFieldSelector }),
       ...(options.secretLabelSelector === undefined ? {} : { secretLabelSelector: options.secretLabelSelector }),

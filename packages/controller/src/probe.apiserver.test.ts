@@ -51,7 +51,7 @@ beforeAll(async () => {
   await createProbe(TEAM_B, 'ingresses', { prober: { url: 'blackbox.monitoring.svc:9115', scheme: 'https' }, targets: { ingress: { selector: { matchLabels: { public: 'true' } } } } });
   await createProbe(TEAM_B, 'broken', { prober: { url: 'http://blackbox:9115' }, targets: { staticConfig: { static: ['https://example.org'] } } });
   await createProbe(TEAM_B, 'unlabelled', { prober: { url: 'blackbox:9115' }, targets: { staticConfig: { static: ['https://example.net'] } } }, {});
-  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {

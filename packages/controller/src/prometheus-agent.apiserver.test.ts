@@ -55,7 +55,7 @@ beforeAll(async () => {
   await world.createObject('Prometheus', MONITORING, 'main', { ...selecting, ruleSelector: {} }, INSTANCE);
   // Elsewhere and selecting nothing, so the other cases see main's bindings and Service alone.
   await world.createObject('PrometheusAgent', TEAM, 'daemons', { mode: 'DaemonSet', podMonitorSelector: { matchLabels: { team: 'nobody' } } }, INSTANCE);
-  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {

@@ -68,16 +68,18 @@ describe('promop run', () => {
       expect(parseRunArguments(['--deny-namespaces'])).toEqual({ ok: false, message: '--deny-namespaces needs a value' });
     });
 
-    it('takes the Prometheus and Alertmanager instance selectors and the Secret selectors as the API server would read them', () => {
+    it('takes the Prometheus, Alertmanager and ThanosRuler instance selectors and the Secret selectors as the API server would read them', () => {
       expect(parseRunArguments([
         '--prometheus-instance-selector', 'operated-by=promop,tier in (a, b),!legacy',
         '--alertmanager-instance-selector=operated-by!=prometheus-operator',
+        '--thanos-ruler-instance-selector', 'team=sre',
         '--secret-field-selector=type!=kubernetes.io/dockercfg,type!=kubernetes.io/service-account-token',
         '--secret-label-selector', 'promop.dev/readable=true',
       ])).toMatchObject({
         ok: true,
         prometheusInstanceSelector: 'operated-by=promop,tier in (a, b),!legacy',
         alertmanagerInstanceSelector: 'operated-by!=prometheus-operator',
+        thanosRulerInstanceSelector: 'team=sre',
         secretFieldSelector: 'type!=kubernetes.io/dockercfg,type!=kubernetes.io/service-account-token',
         secretLabelSelector: 'promop.dev/readable=true',
       });
@@ -88,6 +90,7 @@ describe('promop run', () => {
         ok: false, message: '--prometheus-instance-selector: "a==b" is not a label value (at most 63 letters, digits, \'-\', \'_\', \'.\', beginning and ending with a letter or digit)',
       });
       expect(parseRunArguments(['--alertmanager-instance-selector', 'a b'])).toMatchObject({ ok: false, message: expect.stringMatching(/^--alertmanager-instance-selector: /) });
+      expect(parseRunArguments(['--thanos-ruler-instance-selector', 'a b'])).toMatchObject({ ok: false, message: expect.stringMatching(/^--thanos-ruler-instance-selector: /) });
       expect(parseRunArguments(['--secret-label-selector', 'a,,b'])).toEqual({ ok: false, message: '--secret-label-selector: has an empty requirement (two commas, or a comma at an end)' });
       expect(parseRunArguments(['--secret-label-selector', 'tier in ()'])).toEqual({ ok: false, message: '--secret-label-selector: "tier in ()" lists no value' });
       expect(parseRunArguments(['--secret-field-selector', 'type'])).toEqual({ ok: false, message: '--secret-field-selector: "type" is not a requirement (field=value, field==value or field!=value)' });
@@ -97,7 +100,7 @@ describe('promop run', () => {
     it('lists each flag with its value in --help (shell completion reads the flags from there)', async () => {
       let help = '';
       expect(await runOperatorCommand(['--help'], { stdout: (text) => { help += text; }, stderr: () => {} })).toBe(0);
-      for (const flag of ['--namespaces <', '--deny-namespaces <', '--prometheus-instance-selector <', '--alertmanager-instance-selector <', '--secret-field-selector <', '--secret-label-selector <', '--log-level <', '--log-format <']) {
+      for (const flag of ['--namespaces <', '--deny-namespaces <', '--prometheus-instance-selector <', '--alertmanager-instance-selector <', '--thanos-ruler-instance-selector <', '--secret-field-selector <', '--secret-label-selector <', '--log-level <', '--log-format <']) {
         expect(help).toContain(flag);
       }
     });

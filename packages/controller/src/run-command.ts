@@ -9,7 +9,7 @@
  * it they are read from the Nodes' `spec.podCIDRs` (reload/pod-networks.ts). With `--leader-elect` (default) every
  * replica syncs its caches and is ready, but only the holder of the Lease (kube/leader-election.ts) reconciles; see
  * docs/controller.md#leader-election. The scoping flags (`--namespaces`, `--deny-namespaces`,
- * `--prometheus-instance-selector`, `--alertmanager-instance-selector`, `--secret-field-selector`, `--secret-label-selector`) and `--log-level` /
+ * `--prometheus-instance-selector`, `--alertmanager-instance-selector`, `--thanos-ruler-instance-selector`, `--secret-field-selector`, `--secret-label-selector`) and `--log-level` /
  * `--log-format` mean what prometheus-operator's flags of the same names mean; see docs/operations.md#scoping.
  * With `--manage-crds` (default) it first creates or upgrades its CRDs and waits until they are Established
  * (kube/crd-installer.ts); `--manage-crds=false` when the chart or another tool owns them.
@@ -48,6 +48,7 @@ const USAGE = [
   '  --deny-namespaces <ns>[,<ns>...]         watch every namespace but these (not with --namespaces)',
   '  --prometheus-instance-selector <labels>  manage only the Prometheus objects with these labels',
   '  --alertmanager-instance-selector <labels>  manage only the Alertmanager objects with these labels',
+  '  --thanos-ruler-instance-selector <labels>  manage only the ThanosRuler objects with these labels',
   '  --secret-field-selector <fields>         read only these Secrets (default: type!=kubernetes.io/service-account-token,type!=helm.sh/release.v1)',
   '  --secret-label-selector <labels>         read only the Secrets with these labels',
   '  --log-level <all|debug|info|warn|error|none>  lowest level logged (default info)',
@@ -80,6 +81,8 @@ export interface RunArguments {
   prometheusInstanceSelector: string | undefined;
   /** `--alertmanager-instance-selector`: label selector of the Alertmanager objects to manage; undefined: all. */
   alertmanagerInstanceSelector: string | undefined;
+  /** `--thanos-ruler-instance-selector`: label selector of the ThanosRuler objects to manage; undefined: all. */
+  thanosRulerInstanceSelector: string | undefined;
   /** `--secret-field-selector`; undefined: promop's default (no ServiceAccount token or Helm release Secrets). */
   secretFieldSelector: string | undefined;
   /** `--secret-label-selector`; undefined: every Secret (but promop's own, which it watches separately). */
@@ -110,6 +113,7 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
   let deniedNamespaces: string[] | undefined;
   let prometheusInstanceSelector: string | undefined;
   let alertmanagerInstanceSelector: string | undefined;
+  let thanosRulerInstanceSelector: string | undefined;
   let secretFieldSelector: string | undefined;
   let secretLabelSelector: string | undefined;
   let logLevel: LogLevel = 'info';
@@ -121,7 +125,7 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
   const scope = (): NamespaceScope => (namespaces ? { kind: 'only', namespaces } : deniedNamespaces ? { kind: 'deny', namespaces: deniedNamespaces } : { kind: 'all' });
   const result = (help: boolean) => ({
     ok: true as const, kubeconfig, metricsAddress, podNetworks, leaderElect, leaderElectionNamespace, leaderElectionId,
-    scope: scope(), prometheusInstanceSelector, alertmanagerInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, manageCrds, healthIntervalMs,
+    scope: scope(), prometheusInstanceSelector, alertmanagerInstanceSelector, thanosRulerInstanceSelector, secretFieldSelector, secretLabelSelector, logLevel, logFormat, manageCrds, healthIntervalMs,
     prometheusClientCertificate: clientCertFile && clientKeyFile ? { certFile: clientCertFile, keyFile: clientKeyFile } : undefined, help,
   });
   for (let i = 0; i < argv.length; i += 1) {
@@ -135,6 +139,7 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
         else deniedNamespaces = [...(deniedNamespaces ?? []), ...scoping.namespaces];
       } else if (scoping.flag === '--prometheus-instance-selector') prometheusInstanceSelector = scoping.value;
       else if (scoping.flag === '--alertmanager-instance-selector') alertmanagerInstanceSelector = scoping.value;
+      else if (scoping.flag === '--thanos-ruler-instance-selector') thanosRulerInstanceSelector = scoping.value;
       else if (scoping.flag === '--secret-field-selector') secretFieldSelector = scoping.value;
       else if (scoping.flag === '--secret-label-selector') secretLabelSelector = scoping.value;
       else if (scoping.flag === '--log-level') logLevel = scoping.value as LogLevel;
@@ -207,7 +212,7 @@ export function parseRunArguments(argv: readonly string[]): ({ ok: true } & RunA
   return result(false);
 }
 
-const SCOPING_FLAGS = ['--namespaces', '--deny-namespaces', '--prometheus-instance-selector', '--alertmanager-instance-selector', '--secret-field-selector', '--secret-label-selector', '--log-level', '--log-format'] as const;
+const SCOPING_FLAGS = ['--namespaces', '--deny-namespaces', '--prometheus-instance-selector', '--alertmanager-instance-selector', '--thanos-ruler-instance-selector', '--secret-field-selector', '--secret-label-selector', '--log-level', '--log-format'] as const;
 type ScopingFlag = (typeof SCOPING_FLAGS)[number];
 
 /**
@@ -235,6 +240,7 @@ function scopingFlag(arg: string, next: () => string | undefined):
     }
     case '--prometheus-instance-selector':
     case '--alertmanager-instance-selector':
+    case '--thanos-ruler-instance-selector':
     case '--secret-label-selector': {
       const checked = checkLabelSelector(value);
       return checked.ok ? { flag, value } : { message: `${flag}: ${checked.message}` };
@@ -298,6 +304,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     ...(prometheusClientCertificate ? { prometheusClientCertificate } : {}),
     ...(parsed.prometheusInstanceSelector ? { prometheusSelector: parsed.prometheusInstanceSelector } : {}),
     ...(parsed.alertmanagerInstanceSelector ? { alertmanagerSelector: parsed.alertmanagerInstanceSelector } : {}),
+    ...(parsed.thanosRulerInstanceSelector ? { thanosRulerSelector: parsed.thanosRulerInstanceSelector } : {}),
     ...(parsed.secretFieldSelector ? { secretFieldSelector: parsed.secretFieldSelector } : {}),
     ...(parsed.secretLabelSelector ? { secretLabelSelector: parsed.secretLabelSelector } : {}),
   });
@@ -305,6 +312,7 @@ export async function runOperatorCommand(argv: readonly string[], io: { stdout: 
     namespaces: parsed.scope.kind === 'all' ? 'all' : parsed.scope.kind === 'only' ? parsed.scope.namespaces : { denied: parsed.scope.namespaces },
     prometheusInstanceSelector: parsed.prometheusInstanceSelector ?? 'all',
     alertmanagerInstanceSelector: parsed.alertmanagerInstanceSelector ?? 'all',
+    thanosRulerInstanceSelector: parsed.thanosRulerInstanceSelector ?? 'all',
     secretFieldSelector: parsed.secretFieldSelector ?? 'default', secretLabelSelector: parsed.secretLabelSelector ?? 'none',
   }, 'scope');
   log.info({ podNetworks: parsed.podNetworks ?? "the Nodes' spec.podCIDRs" }, 'Prometheus pods are reloaded only at addresses in these networks');

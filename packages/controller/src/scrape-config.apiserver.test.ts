@@ -33,7 +33,7 @@ beforeAll(async () => {
     consulSDConfigs: [{ server: 'consul.example:8500', tokenRef: { name: 'consul', key: 'token' }, services: ['web'] }],
   });
   await create('cloud', { openstackSDConfigs: [{ role: 'Instance', region: 'eu-west-1', proxyUrl: 'http://proxy:3128' }] });
-  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {

@@ -30,6 +30,9 @@ const id = randomBytes(3).toString('hex');
 const MONITORING = `tr-monitoring-${id}`;
 const TEAM = `tr-team-${id}`;
 const TEAM_LABEL = { 'promop.test/thanos-rules': id };
+/** This test's workloads: its operator manages only these (other test files' objects share the control plane). */
+const INSTANCE = { 'promop.test/instance': id };
+const INSTANCE_SELECTOR = `promop.test/instance=${id}`;
 
 interface StoredRuler {
   status?: { paused?: boolean; replicas?: number; conditions?: { type: string; status: string; reason?: string; message?: string; observedGeneration?: number }[] };
@@ -57,10 +60,10 @@ beforeAll(async () => {
     objectStorageConfig: { name: 'thanos-objstore', key: 'objstore.yaml' },
     ruleSelector: {}, ruleNamespaceSelector: { matchLabels: TEAM_LABEL }, enforcedNamespaceLabel: 'namespace',
     labels: { cluster: 'test' }, replicas: 2,
-  });
-  await world.createObject('ThanosRuler', MONITORING, 'noquery', { ruleSelector: {} });
-  await world.createObject('ThanosRuler', MONITORING, 'custom', { queryEndpoints: ['thanos-query:10902'], ruleSelector: {}, serviceName: 'custom-rulers' });
-  await world.startOperator({ podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, thanosRulerPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 10902 });
+  }, INSTANCE);
+  await world.createObject('ThanosRuler', MONITORING, 'noquery', { ruleSelector: {} }, INSTANCE);
+  await world.createObject('ThanosRuler', MONITORING, 'custom', { queryEndpoints: ['thanos-query:10902'], ruleSelector: {}, serviceName: 'custom-rulers' }, INSTANCE);
+  await world.startOperator({ prometheusSelector: INSTANCE_SELECTOR, alertmanagerSelector: INSTANCE_SELECTOR, thanosRulerSelector: INSTANCE_SELECTOR, podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, thanosRulerPortOf: (pod) => ports.get(pod.metadata?.name ?? '') ?? 10902 });
 }, 60_000);
 
 afterAll(async () => {
@@ -194,7 +197,7 @@ describe('a running thanos rule pod, with the kubelet played by the test', () =>
     });
     kubelet.start();
     await world.createObject('PrometheusRule', TEAM, 'live', { groups: [{ name: 'live', rules: [{ record: 'live:one', expr: 'vector(1)' }] }] }, LIVE_LABEL);
-    await world.createObject('ThanosRuler', MONITORING, NAME, spec);
+    await world.createObject('ThanosRuler', MONITORING, NAME, spec, INSTANCE);
   }, 90_000);
 
   afterAll(async () => {

@@ -34,7 +34,7 @@ beforeAll(async () => {
     serviceMonitorSelector: {},
     shardingStrategy: { mode: 'Topology', topology: { values: ['zone-a', 'zone-b'] } },
   }, { 'promop.test/instance': id });
-  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {

@@ -55,7 +55,7 @@ beforeAll(async () => {
     body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Prometheus', metadata: { name: 'self', labels: INSTANCE_LABEL }, spec: { replicas: 1, serviceMonitorSelector: {}, ruleSelector: {} } },
   });
   const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`);
-  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
   await operator.start();
 }, 60_000);
 

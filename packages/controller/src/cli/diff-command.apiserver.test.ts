@@ -88,7 +88,7 @@ beforeAll(async () => {
     });
   }
   const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`);
-  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
   await operator.start();
   await eventually(readConfig, (text) => text.includes(`serviceMonitor/${TEAM}/authed/0`));
 }, 90_000);

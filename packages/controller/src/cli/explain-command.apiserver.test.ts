@@ -77,7 +77,7 @@ beforeAll(async () => {
   });
   await serviceMonitor(EDGE, 'node', { port: 'metrics' });
   const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`);
-  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
   await operator.start();
 }, 90_000);
 

@@ -64,7 +64,7 @@ beforeAll(async () => {
   closedPort = await freePort();
 
   await fixture.startOperator(new Operator({
-    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
+    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, healthIntervalMs: 1000, healthMinWriteIntervalMs: 1000,
     prometheusPortOf: fixture.portOf,
   }));

@@ -53,7 +53,7 @@ beforeAll(async () => {
   ({ admin, core, custom } = fixture);
   await fixture.startPrometheusPod({ namespace: MONITORING, name: 'replica-a', labels: shardSelectorLabels(NAME, 0), configSecret: `prometheus-${NAME}` });
   await fixture.startOperator(new Operator({
-    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
+    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, healthIntervalMs: 1000, healthMinWriteIntervalMs: 1000,
     prometheusPortOf: fixture.portOf,
   }));

@@ -32,7 +32,7 @@ export const IGNORED_SECRET_TYPES_SELECTOR = 'type!=kubernetes.io/service-accoun
 /**
  * A cache per kind of the registry, under the kind's list name (`prometheuses`, `serviceMonitors`, ...). Workload
  * kinds are filtered by their program's instance selector: `prometheusSelector` for Prometheus and PrometheusAgent
- * objects, `alertmanagerSelector` for Alertmanagers, as upstream's two flags filter them.
+ * objects, `alertmanagerSelector` for Alertmanagers, `thanosRulerSelector` for ThanosRulers, as upstream's flags filter them.
  */
 export type KindCaches = { [K in Kind as ListOf<K>]: ObjectCache<ResourceOfKind[K]> };
 
@@ -73,6 +73,8 @@ export interface ClusterCachesOptions {
   prometheusSelector?: string;
   /** Label selector of the Alertmanager objects this operator manages (`--alertmanager-instance-selector`); default all. */
   alertmanagerSelector?: string;
+  /** Label selector of the ThanosRuler objects this operator manages (`--thanos-ruler-instance-selector`); default all. */
+  thanosRulerSelector?: string;
   /** The namespaces to watch (default all). */
   scope?: NamespaceScope;
   /**
@@ -113,7 +115,7 @@ export function createClusterCaches(api: RawApi, log: Logger, options: ClusterCa
   const kindCaches = Object.fromEntries(ALL_KINDS.map((kind) => {
     const { plural, version, list } = KINDS[kind];
     const program = 'program' in KINDS[kind] ? KINDS[kind].program : undefined;
-    const labelSelector = program === 'prometheus' ? options.prometheusSelector : program === 'alertmanager' ? options.alertmanagerSelector : undefined;
+    const labelSelector = program === 'prometheus' ? options.prometheusSelector : program === 'alertmanager' ? options.alertmanagerSelector : program === 'thanos-ruler' ? options.thanosRulerSelector : undefined;
     return [list, cache<CachedObject>(plural, `/apis/${GROUP}/${version}`, plural, labelSelector ? { labelSelector } : {})];
   })) as unknown as KindCaches;
   return {

@@ -104,7 +104,7 @@ beforeAll(async () => {
 
   server = await startMetricsServer({ metrics, isReady: () => true, address: '127.0.0.1:0' });
   // A relist every 2 s, so the test sees relists counted (the default is 5 minutes).
-  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, relistIntervalMs: 2_000 });
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`, relistIntervalMs: 2_000 });
   await operator.start();
 }, 60_000);
 

@@ -54,7 +54,7 @@ beforeAll(async () => {
       body: { apiVersion: `${GROUP}/${kind === 'Prometheus' ? VERSION : API_VERSIONS[kind]}`, kind, metadata: { name: 'main', labels: INSTANCE_LABEL }, spec: { replicas: 1, serviceName } },
     }));
   }
-  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=svc-${id}`, alertmanagerSelector: `promop.test/instance=svc-${id}`, customServiceRecheckMs: RECHECK_MS });
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'silent' }), prometheusSelector: `promop.test/instance=svc-${id}`, alertmanagerSelector: `promop.test/instance=svc-${id}`, thanosRulerSelector: `promop.test/instance=svc-${id}`, customServiceRecheckMs: RECHECK_MS });
   await operator.start();
 }, 60_000);
 

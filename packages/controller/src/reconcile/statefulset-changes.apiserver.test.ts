@@ -62,7 +62,7 @@ beforeAll(async () => {
     },
   }));
   const log = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
-  operator = new Operator({ kubeConfig: kc, log, prometheusSelector: `promop.test/instance=sts-${id}`, alertmanagerSelector: `promop.test/instance=sts-${id}` });
+  operator = new Operator({ kubeConfig: kc, log, prometheusSelector: `promop.test/instance=sts-${id}`, alertmanagerSelector: `promop.test/instance=sts-${id}`, thanosRulerSelector: `promop.test/instance=sts-${id}` });
   await operator.start();
 }, 60_000);
 

@@ -74,7 +74,7 @@ beforeAll(async () => {
     ruleFiles: { configMapPrefix: ruleConfigMapPrefix, directory: RULES_DIR },
   });
   await fixture.startOperator(new Operator({
-    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
+    kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'silent' }), metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000, prometheusPortOf: fixture.portOf,
   }));
   await untilServed(() => fixture.custom.createNamespacedCustomObject({

@@ -49,7 +49,7 @@ beforeAll(async () => {
 
   await fixture.startOperator(new Operator({
     kubeConfig: fixture.operatorKubeConfig, log: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }), metrics: new OperatorMetrics({ processMetrics: false }),
-    prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
+    prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'], reloadTimeoutMs: 20_000,
     prometheusPortOf: fixture.portOf,
     prometheusClientCertificate: () => ({ cert: readFileSync(promopClient.cert, 'utf8'), key: readFileSync(promopClient.key, 'utf8') }),

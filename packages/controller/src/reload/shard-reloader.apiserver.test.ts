@@ -84,7 +84,7 @@ beforeAll(async () => {
 
   const log = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
   await fixture.startOperator(new Operator({
-    kubeConfig: operatorKc, log, metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`,
+    kubeConfig: operatorKc, log, metrics, prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`,
     podNetworks: ['127.0.0.1/32'],
     // Long enough for a fake kubelet that syncs on pod updates; far too short for one that never syncs.
     reloadTimeoutMs: 20_000,

@@ -82,7 +82,7 @@ beforeAll(async () => {
   await core.createNamespace({ body: { metadata: { name: SMALL_TEAM, labels: { 'promop.test/small': id } } } });
   for (const name of TEAMS) await core.createNamespace({ body: { metadata: { name, labels: { 'promop.test/large': id } } } });
   const kc = await operatorIdentity(admin, OPERATOR_NS, `promop-${id}`, env);
-  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'warn' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, workers: 2 });
+  operator = new Operator({ kubeConfig: kc, log: pino({ level: 'warn' }), prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}`, workers: 2 });
   await operator.start();
 }, 120_000);
 

@@ -37,7 +37,7 @@ beforeAll(async () => {
   // Thanos 0.40 predates delayed compaction, so Prometheus gets the block-duration flags.
   await world.createObject('Prometheus', MONITORING, 'uploading', { version: 'v3.16.0', thanos: { version: 'v0.40.0', objectStorageConfig: OBJSTORE } }, INSTANCE);
   await world.createObject('Prometheus', MONITORING, 'broken', { version: 'v3.16.0', thanos: { grpcServerTlsConfig: { certFile: '/tls/tls.crt' } } }, INSTANCE);
-  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}` });
+  await world.startOperator({ prometheusSelector: `promop.test/instance=${id}`, alertmanagerSelector: `promop.test/instance=${id}`, thanosRulerSelector: `promop.test/instance=${id}` });
 }, 60_000);
 
 afterAll(async () => {
