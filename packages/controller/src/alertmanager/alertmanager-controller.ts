@@ -7,9 +7,9 @@
 import { alertmanagerConfigSecretName } from '@promop/config-generator';
 import type { Logger } from 'pino';
 import type { ChildWriter, ClusterCaches, ReferencedObjects } from '../kube/index.ts';
-import { describeError } from '../kube/index.ts';
-import { recordedReconcile, type OperatorMetrics } from '../observability/index.ts';
-import { objectKey, podReloadState, splitKey, WorkQueue } from '../reconcile/index.ts';
+import type { OperatorMetrics } from '../observability/index.ts';
+import { objectKey, podReloadState } from '../reconcile/index.ts';
+import { WorkloadController } from '../reconcile/workload-controller.ts';
 import type { ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { alertmanagerReloadKey, type ShardReloader } from '../reload/index.ts';
 import { ALERTMANAGER_SERVICE_NAME } from './alertmanager-children.ts';
@@ -31,31 +31,26 @@ export interface AlertmanagerControllerOptions {
 }
 
 /** The Alertmanagers' work queue and reconciler, and what enqueues them; see the file comment. */
-export class AlertmanagerController {
+export class AlertmanagerController extends WorkloadController {
   readonly #caches: ClusterCaches;
   readonly #referenced: ReferencedObjects;
-  readonly #metrics: OperatorMetrics;
-  readonly #log: Logger;
-  readonly #queue: WorkQueue;
   readonly #reconciler: AlertmanagerReconciler;
 
   constructor(options: AlertmanagerControllerOptions) {
     const { caches, referenced, children, reloader, status, events, metrics, log } = options;
+    super({ logField: 'alertmanager', objects: () => caches.alertmanagers.list(), metricsKey: alertmanagerReloadKey, metrics, log });
     this.#caches = caches;
     this.#referenced = referenced;
-    this.#metrics = metrics;
-    this.#log = log;
-    this.#queue = new WorkQueue({
-      workers: 1,
-      onError: (key, error, failures) => log.error({ alertmanager: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
-      metrics: metrics.workQueue,
-    });
     this.#reconciler = new AlertmanagerReconciler({
       alertmanagers: caches.alertmanagers, alertmanagerConfigs: caches.alertmanagerConfigs, namespaces: caches.namespaces,
       ownedSecrets: caches.ownedSecrets, caches, referenced, children, reloader, status, events,
-      requeue: (key, delayMs) => this.#queue.addAfter(key, delayMs), log,
+      requeue: (key, delayMs) => this.queue.addAfter(key, delayMs), log,
       ...(options.customServiceRecheckMs === undefined ? {} : { customServiceRecheckMs: options.customServiceRecheckMs }),
     });
+  }
+
+  protected get reconciler(): AlertmanagerReconciler {
+    return this.#reconciler;
   }
 
   /**
@@ -68,7 +63,7 @@ export class AlertmanagerController {
    */
   watch(): void {
     const caches = this.#caches;
-    const enqueue = (key: string | undefined) => { if (key) this.#queue.add(key); };
+    const enqueue = (key: string | undefined) => { if (key) this.queue.add(key); };
     const everyIn = (namespace: string | undefined) => {
       for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
     };
@@ -102,27 +97,5 @@ export class AlertmanagerController {
       const labels = pod.metadata?.labels ?? {};
       if (labels['app.kubernetes.io/name'] === 'alertmanager' && labels.alertmanager) enqueue(objectKey(pod.metadata?.namespace ?? '', labels.alertmanager));
     });
-  }
-
-  /** Queues every Alertmanager (a new leader's start, the periodic resync). */
-  enqueueEvery(): void {
-    for (const each of this.#caches.alertmanagers.list()) this.#queue.add(objectKey(each.metadata.namespace, each.metadata.name));
-  }
-
-  /** Starts the workers, with everything queued once. Recorded in the same reconcile and queue metrics as the Prometheus family's. */
-  start(): void {
-    this.enqueueEvery();
-    this.#queue.start(recordedReconcile(this.#metrics, (key) => this.#reconciler.reconcile(key), {
-      onReconciled: (key, outcome, ms) => this.#log.debug({ alertmanager: key, outcome, ms: Math.round(ms) }, 'reconciled'),
-      metricsKey: (key) => {
-        const { namespace, name } = splitKey(key);
-        return alertmanagerReloadKey(namespace, name);
-      },
-    }));
-  }
-
-  /** Stops the workers and the binding writes; resolves once those in progress ended. */
-  async stop(): Promise<void> {
-    await Promise.all([this.#queue.shutdown(), this.#reconciler.stopBindingWrites()]);
   }
 }

@@ -6,9 +6,9 @@
  */
 import type { Logger } from 'pino';
 import type { ChildWriter, ClusterCaches } from '../kube/index.ts';
-import { describeError } from '../kube/index.ts';
-import { recordedReconcile, type OperatorMetrics } from '../observability/index.ts';
-import { objectKey, podReloadState, splitKey, WorkQueue } from '../reconcile/index.ts';
+import type { OperatorMetrics } from '../observability/index.ts';
+import { objectKey, podReloadState } from '../reconcile/index.ts';
+import { WorkloadController } from '../reconcile/workload-controller.ts';
 import type { ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { thanosRulerReloadKey, type ShardReloader } from '../reload/index.ts';
 import { THANOS_RULER_SERVICE_NAME } from './thanos-ruler-children.ts';
@@ -26,28 +26,23 @@ export interface ThanosRulerControllerOptions {
 }
 
 /** The ThanosRulers' work queue and reconciler, and what enqueues them; see the file comment. */
-export class ThanosRulerController {
+export class ThanosRulerController extends WorkloadController {
   readonly #caches: ClusterCaches;
-  readonly #metrics: OperatorMetrics;
-  readonly #log: Logger;
-  readonly #queue: WorkQueue;
   readonly #reconciler: ThanosRulerReconciler;
 
   constructor(options: ThanosRulerControllerOptions) {
     const { caches, children, reloader, status, events, metrics, log } = options;
+    super({ logField: 'thanosRuler', objects: () => caches.thanosRulers.list(), metricsKey: thanosRulerReloadKey, metrics, log });
     this.#caches = caches;
-    this.#metrics = metrics;
-    this.#log = log;
-    this.#queue = new WorkQueue({
-      workers: 1,
-      onError: (key, error, failures) => log.error({ thanosRuler: key, failures, err: describeError(error) }, 'reconcile failed; retrying with backoff'),
-      metrics: metrics.workQueue,
-    });
     this.#reconciler = new ThanosRulerReconciler({
       thanosRulers: caches.thanosRulers, prometheusRules: caches.prometheusRules, namespaces: caches.namespaces,
       ownedConfigMaps: caches.ownedConfigMaps, ownedSecrets: caches.ownedSecrets, caches, children, reloader, status, events,
-      requeue: (key, delayMs) => this.#queue.addAfter(key, delayMs), log,
+      requeue: (key, delayMs) => this.queue.addAfter(key, delayMs), log,
     });
+  }
+
+  protected get reconciler(): ThanosRulerReconciler {
+    return this.#reconciler;
   }
 
   /**
@@ -59,7 +54,7 @@ export class ThanosRulerController {
    */
   watch(): void {
     const caches = this.#caches;
-    const enqueue = (key: string | undefined) => { if (key) this.#queue.add(key); };
+    const enqueue = (key: string | undefined) => { if (key) this.queue.add(key); };
     const everyIn = (namespace: string | undefined) => {
       for (const each of namespace === undefined ? [] : caches.thanosRulers.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
     };
@@ -84,30 +79,8 @@ export class ThanosRulerController {
     });
   }
 
-  /** Queues every ThanosRuler (a new leader's start, the periodic resync). */
-  enqueueEvery(): void {
-    for (const each of this.#caches.thanosRulers.list()) this.#queue.add(objectKey(each.metadata.namespace, each.metadata.name));
-  }
-
-  /** Starts the workers, with everything queued once. Recorded in the same reconcile and queue metrics as the other workloads'. */
-  start(): void {
-    this.enqueueEvery();
-    this.#queue.start(recordedReconcile(this.#metrics, (key) => this.#reconciler.reconcile(key), {
-      onReconciled: (key, outcome, ms) => this.#log.debug({ thanosRuler: key, outcome, ms: Math.round(ms) }, 'reconciled'),
-      metricsKey: (key) => {
-        const { namespace, name } = splitKey(key);
-        return thanosRulerReloadKey(namespace, name);
-      },
-    }));
-  }
-
   /** Resolves once the bindings handed so far are written (tests). */
   bindingsSettled(key?: string): Promise<void> {
     return this.#reconciler.bindingsSettled(key);
-  }
-
-  /** Stops the workers and the binding writes; resolves once those in progress ended. */
-  async stop(): Promise<void> {
-    await Promise.all([this.#queue.shutdown(), this.#reconciler.stopBindingWrites()]);
   }
 }
