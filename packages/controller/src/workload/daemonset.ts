@@ -20,15 +20,15 @@ import { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
 import { PROMETHEUS_NAME_LABEL, SHARD_LABEL, managedByLabels, shardSelectorLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
 import { prometheusArgs } from './prometheus-args.ts';
-import { PROMETHEUS_CONTAINER_NAME, mergeContainers, prometheusContainer } from './prometheus-container.ts';
+import { mergeContainers, prometheusContainer } from './prometheus-container.ts';
 import { podVolumes } from './pod-volumes.ts';
 import { passedThroughPodFields } from './pod-fields.ts';
 import { withCanonicalQuantities } from './quantity.ts';
 import { MAX_SECRET_DATA_BYTES, base64Data, formatBytes, secretDataBytes } from './secret-size.ts';
 import { configSecretName, statefulSetName } from './shard-names.ts';
-import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
+import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, prometheusPodMetadata } from './statefulset.ts';
 import { MODE_LABEL, namingOf } from './workload-kind.ts';
-import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webConfigHash, webConfigOf } from './web-config.ts';
+import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, webConfigOf } from './web-config.ts';
 
 /** The key (and file name in CONFIG_DIR) of node `node`'s copy of prometheus.yaml. */
 export function nodeConfigFileName(node: string): string {
@@ -186,14 +186,7 @@ export function buildDaemonSet(agent: PrometheusAgent, output: Pick<GeneratorOut
       selector: { matchLabels: selector },
       ...(spec.minReadySeconds !== undefined ? { minReadySeconds: spec.minReadySeconds } : {}),
       template: {
-        metadata: {
-          labels: { ...spec.podMetadata?.labels, ...selector, 'app.kubernetes.io/version': `${version.major}.${version.minor}.${version.patch}` },
-          annotations: {
-            'kubectl.kubernetes.io/default-container': PROMETHEUS_CONTAINER_NAME,
-            ...spec.podMetadata?.annotations,
-            ...(web ? { [WEB_CONFIG_HASH_ANNOTATION]: webConfigHash(web) } : {}),
-          },
-        },
+        metadata: prometheusPodMetadata(spec, selector, version, web),
         spec: {
           ...passedThroughPodFields(spec),
           // On the host's network a pod resolves cluster names only with this policy; upstream sets it unless the spec names one.

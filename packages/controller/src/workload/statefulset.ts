@@ -6,7 +6,7 @@
 import type {
   V1Container, V1PodSecurityContext, V1StatefulSet, V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy,
 } from '@kubernetes/client-node';
-import { STORAGE_DIR, ZONE_LABEL, isAgent, type GeneratorOutput } from '@promop/config-generator';
+import { STORAGE_DIR, ZONE_LABEL, isAgent, type GeneratorOutput, type PrometheusVersion } from '@promop/config-generator';
 import { MODE_LABEL, namingOf, type PrometheusWorkload } from './workload-kind.ts';
 import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
@@ -20,7 +20,7 @@ import { podVolumes } from './pod-volumes.ts';
 import { passedThroughPodFields } from './pod-fields.ts';
 import { statefulSetName } from './shard-names.ts';
 import { thanosSidecar } from './thanos-sidecar.ts';
-import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webConfigHash, webConfigOf } from './web-config.ts';
+import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webConfigHash, webConfigOf, type WebConfig } from './web-config.ts';
 
 /** Grace period when `spec.terminationGracePeriodSeconds` is unset: Prometheus may need minutes to flush. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 600;
@@ -104,15 +104,7 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
           : {}),
         selector: { matchLabels: selector },
         template: {
-          metadata: {
-            // Our labels last: the selector must match whatever podMetadata says.
-            labels: { ...spec.podMetadata?.labels, ...selector, 'app.kubernetes.io/version': `${version.major}.${version.minor}.${version.patch}` },
-            annotations: {
-              'kubectl.kubernetes.io/default-container': PROMETHEUS_CONTAINER_NAME,
-              ...spec.podMetadata?.annotations,
-              ...(web ? { [WEB_CONFIG_HASH_ANNOTATION]: webConfigHash(web) } : {}),
-            },
-          },
+          metadata: prometheusPodMetadata(spec, selector, version, web),
           spec: {
             ...passedThroughPodFields(spec),
             ...zoneNodeSelector(spec.nodeSelector, output.shardZones?.[shard]),
@@ -132,4 +124,22 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
     return canonical;
   });
   return { ok: true, value: statefulSets };
+}
+
+/**
+ * The metadata of a Prometheus pod (a StatefulSet's or a DaemonSet agent's): podMetadata's labels with the selector's
+ * last (the selector must match whatever podMetadata says) and the version, the default container, podMetadata's
+ * annotations and the web config's hash (a new web config rolls the pods).
+ */
+export function prometheusPodMetadata(
+  spec: Spec, selector: Record<string, string>, version: PrometheusVersion, web: WebConfig | undefined,
+): { labels: Record<string, string>; annotations: Record<string, string> } {
+  return {
+    labels: { ...spec.podMetadata?.labels, ...selector, 'app.kubernetes.io/version': `${version.major}.${version.minor}.${version.patch}` },
+    annotations: {
+      'kubectl.kubernetes.io/default-container': PROMETHEUS_CONTAINER_NAME,
+      ...spec.podMetadata?.annotations,
+      ...(web ? { [WEB_CONFIG_HASH_ANNOTATION]: webConfigHash(web) } : {}),
+    },
+  };
 }
