@@ -8,7 +8,7 @@ import { alertmanagerConfigSecretName } from '@promop/config-generator';
 import type { Logger } from 'pino';
 import type { ChildWriter, ClusterCaches, ReferencedObjects } from '../kube/index.ts';
 import type { OperatorMetrics } from '../observability/index.ts';
-import { objectKey, podReloadState } from '../reconcile/index.ts';
+import { objectKey } from '../reconcile/index.ts';
 import { WorkloadController } from '../reconcile/workload-controller.ts';
 import type { ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { alertmanagerReloadKey, type ShardReloader } from '../reload/index.ts';
@@ -63,19 +63,8 @@ export class AlertmanagerController extends WorkloadController {
    */
   watch(): void {
     const caches = this.#caches;
-    const enqueue = (key: string | undefined) => { if (key) this.queue.add(key); };
-    const everyIn = (namespace: string | undefined) => {
-      for (const each of namespace === undefined ? [] : caches.alertmanagers.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
-    };
-    caches.alertmanagers.onChange((alertmanager, change) => {
-      if (change === 'delete') everyIn(alertmanager.metadata.namespace);
-      else enqueue(objectKey(alertmanager.metadata.namespace, alertmanager.metadata.name));
-    });
-    caches.ownedStatefulSets.onChange((statefulSet) => enqueue(alertmanagerOwnerOf(statefulSet.metadata)));
-    caches.ownedSecrets.onChange((secret, change) => { if (change !== 'add') enqueue(alertmanagerOwnerOf(secret.metadata)); });
-    caches.ownedServices.onChange((service, change) => {
-      if (change === 'delete' && service.metadata?.name === ALERTMANAGER_SERVICE_NAME) everyIn(service.metadata.namespace);
-    });
+    this.watchOwned(caches, { objects: caches.alertmanagers, ownerOf: alertmanagerOwnerOf, serviceName: ALERTMANAGER_SERVICE_NAME, podName: 'alertmanager' });
+    const enqueue = (key: string) => this.queue.add(key);
     const everyAlertmanager = () => this.enqueueEvery();
     caches.secrets.onChange((secret) => {
       const { namespace, name } = secret.metadata ?? {};
@@ -91,11 +80,5 @@ export class AlertmanagerController extends WorkloadController {
     });
     caches.alertmanagerConfigs.onChange(everyAlertmanager);
     caches.namespaces.onChange(everyAlertmanager);
-    // A pod that became ready, got an IP, restarted or went: reload it, and recount the loaded replicas.
-    caches.pods.onChange((pod, change, previous) => {
-      if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
-      const labels = pod.metadata?.labels ?? {};
-      if (labels['app.kubernetes.io/name'] === 'alertmanager' && labels.alertmanager) enqueue(objectKey(pod.metadata?.namespace ?? '', labels.alertmanager));
-    });
   }
 }

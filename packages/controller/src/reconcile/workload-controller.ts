@@ -4,10 +4,12 @@
  * and queue metrics, every object queued at start and at each resync, and a stop that waits for the reconcile and
  * binding writes in progress. Each controller adds what enqueues its kind (`watch()`) and builds its reconciler.
  */
+import type { V1ObjectMeta } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { describeError } from '../kube/index.ts';
+import { describeError, type ClusterCaches, type ObjectCache } from '../kube/index.ts';
 import { recordedReconcile, type OperatorMetrics } from '../observability/index.ts';
 import { objectKey, splitKey } from './key.ts';
+import { podReloadState } from './enqueue-mapping.ts';
 import { WorkQueue, type ProcessOutcome } from './work-queue.ts';
 
 /** The reconciler a workload controller runs. */
@@ -26,6 +28,20 @@ export interface WorkloadControllerParts {
   metricsKey: (namespace: string, name: string) => string;
   metrics: OperatorMetrics;
   log: Logger;
+}
+
+/** The objects of a workload kind and the children promop makes for them, as {@link WorkloadController.watchOwned} reads them. */
+export interface OwnedWorkloadObjects {
+  /** The kind's cache. */
+  objects: ObjectCache<{ metadata: { namespace: string; name: string } }>;
+  /** `namespace/name` of the object owning a child (its controller owner reference), or undefined. */
+  ownerOf(metadata: V1ObjectMeta | undefined): string | undefined;
+  /** The governing Service the kind's objects of a namespace share. */
+  serviceName: string;
+  /** The pods' `app.kubernetes.io/name`, which is also the label holding the owning object's name. */
+  podName: string;
+  /** Whether an edited or deleted owned ConfigMap enqueues its owner (the kind writes ConfigMaps). */
+  configMaps?: boolean;
 }
 
 /** A workload kind's queue and worker; see the file comment. */
@@ -48,6 +64,35 @@ export abstract class WorkloadController {
 
   /** Registers what enqueues an object of the kind (before the caches start). */
   abstract watch(): void;
+
+  /**
+   * Registers what every such kind is enqueued by: a change of one of its objects (every object of the namespace
+   * when one goes, so the shared Service's owners follow), of a child promop made for it (a StatefulSet's replica
+   * counts, an edited or deleted Secret or ConfigMap, the deleted governing Service), and of one of its pods that
+   * became ready, got an IP, restarted or went (reload it, recount the loaded replicas).
+   */
+  protected watchOwned(caches: ClusterCaches, owned: OwnedWorkloadObjects): void {
+    const enqueue = (key: string | undefined) => { if (key) this.queue.add(key); };
+    const everyIn = (namespace: string | undefined) => {
+      for (const each of namespace === undefined ? [] : owned.objects.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
+    };
+    owned.objects.onChange((object, change) => {
+      if (change === 'delete') everyIn(object.metadata.namespace);
+      else enqueue(objectKey(object.metadata.namespace, object.metadata.name));
+    });
+    caches.ownedStatefulSets.onChange((statefulSet) => enqueue(owned.ownerOf(statefulSet.metadata)));
+    caches.ownedSecrets.onChange((secret, change) => { if (change !== 'add') enqueue(owned.ownerOf(secret.metadata)); });
+    if (owned.configMaps) caches.ownedConfigMaps.onChange((configMap, change) => { if (change !== 'add') enqueue(owned.ownerOf(configMap.metadata)); });
+    caches.ownedServices.onChange((service, change) => {
+      if (change === 'delete' && service.metadata?.name === owned.serviceName) everyIn(service.metadata.namespace);
+    });
+    caches.pods.onChange((pod, change, previous) => {
+      if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
+      const labels = pod.metadata?.labels ?? {};
+      const owner = labels[owned.podName];
+      if (labels['app.kubernetes.io/name'] === owned.podName && owner) enqueue(objectKey(pod.metadata?.namespace ?? '', owner));
+    });
+  }
 
   /** Queues every object (a new leader's start, the periodic resync). */
   enqueueEvery(): void {

@@ -7,7 +7,6 @@
 import type { Logger } from 'pino';
 import type { ChildWriter, ClusterCaches } from '../kube/index.ts';
 import type { OperatorMetrics } from '../observability/index.ts';
-import { objectKey, podReloadState } from '../reconcile/index.ts';
 import { WorkloadController } from '../reconcile/workload-controller.ts';
 import type { ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { thanosRulerReloadKey, type ShardReloader } from '../reload/index.ts';
@@ -54,29 +53,10 @@ export class ThanosRulerController extends WorkloadController {
    */
   watch(): void {
     const caches = this.#caches;
-    const enqueue = (key: string | undefined) => { if (key) this.queue.add(key); };
-    const everyIn = (namespace: string | undefined) => {
-      for (const each of namespace === undefined ? [] : caches.thanosRulers.list(namespace)) enqueue(objectKey(each.metadata.namespace, each.metadata.name));
-    };
-    caches.thanosRulers.onChange((thanosRuler, change) => {
-      if (change === 'delete') everyIn(thanosRuler.metadata.namespace);
-      else enqueue(objectKey(thanosRuler.metadata.namespace, thanosRuler.metadata.name));
-    });
-    caches.ownedStatefulSets.onChange((statefulSet) => enqueue(thanosRulerOwnerOf(statefulSet.metadata)));
-    caches.ownedSecrets.onChange((secret, change) => { if (change !== 'add') enqueue(thanosRulerOwnerOf(secret.metadata)); });
-    caches.ownedConfigMaps.onChange((configMap, change) => { if (change !== 'add') enqueue(thanosRulerOwnerOf(configMap.metadata)); });
-    caches.ownedServices.onChange((service, change) => {
-      if (change === 'delete' && service.metadata?.name === THANOS_RULER_SERVICE_NAME) everyIn(service.metadata.namespace);
-    });
+    this.watchOwned(caches, { objects: caches.thanosRulers, ownerOf: thanosRulerOwnerOf, serviceName: THANOS_RULER_SERVICE_NAME, podName: 'thanos-ruler', configMaps: true });
     const everyThanosRuler = () => this.enqueueEvery();
     caches.prometheusRules.onChange(everyThanosRuler);
     caches.namespaces.onChange(everyThanosRuler);
-    // A pod that became ready, got an IP, restarted or went: reload it, and recount the loaded replicas.
-    caches.pods.onChange((pod, change, previous) => {
-      if (change === 'update' && previous && podReloadState(previous) === podReloadState(pod)) return;
-      const labels = pod.metadata?.labels ?? {};
-      if (labels['app.kubernetes.io/name'] === 'thanos-ruler' && labels['thanos-ruler']) enqueue(objectKey(pod.metadata?.namespace ?? '', labels['thanos-ruler']));
-    });
   }
 
   /** Resolves once the bindings handed so far are written (tests). */
