@@ -177,11 +177,11 @@ describe('charts/promop with helm', () => {
     });
 
     it('denyNamespaces keeps the ClusterRole and passes --deny-namespaces', async () => {
-      const denied = await render('--set', 'denyNamespaces={kube-system}', '--set', 'secretLabelSelector=promop.dev/readable=true', '--set', 'logLevel=debug');
+      const denied = await render('--set', 'denyNamespaces={kube-system}', '--set', 'thanosRulerInstanceSelector=team=sre', '--set', 'secretLabelSelector=promop.dev/readable=true', '--set', 'logLevel=debug');
       expect(ofKind<Rbac>(denied, 'ClusterRole').map((role) => role.rules)).toEqual([[...OPERATOR_CLUSTER_ROLE_RULES, ...CRD_MANAGER_RULES]]);
       expect(ofKind(denied, 'Role')).toEqual([]);
       expect(ofKind<Deployment>(denied, 'Deployment')[0]?.spec.template.spec.containers[0]?.args).toEqual([
-        'run', '--metrics-address=:8080', '--deny-namespaces=kube-system', '--secret-label-selector=promop.dev/readable=true', '--log-level=debug',
+        'run', '--metrics-address=:8080', '--deny-namespaces=kube-system', '--thanos-ruler-instance-selector=team=sre', '--secret-label-selector=promop.dev/readable=true', '--log-level=debug',
       ]);
     }, 60_000);
   });
