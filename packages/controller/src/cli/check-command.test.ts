@@ -56,6 +56,26 @@ describe('promop check', () => {
     expect(result.stdout).toMatch(/CANNOT RENDER Prometheus monitoring\/other\n  spec\.version: /);
   });
 
+  it('fails a PrometheusRule a ThanosRuler of the manifests rejects, and a ThanosRuler promop would refuse; passes the ruler once both are fixed', async () => {
+    const ruler = (name: string, spec: string) => [
+      'apiVersion: monitoring.coreos.com/v1', 'kind: ThanosRuler', `metadata: {name: ${name}, namespace: monitoring}`,
+      `spec: {ruleSelector: {matchLabels: {role: ruler}}, ruleNamespaceSelector: {}${spec}}`,
+    ].join('\n');
+    const rule = (expr: string) => [
+      'apiVersion: monitoring.coreos.com/v1', 'kind: PrometheusRule', 'metadata: {name: slo, namespace: team-a, labels: {role: ruler}}',
+      `spec: {groups: [{name: slo, rules: [{record: 'job:up:sum', expr: '${expr}'}]}]}`,
+    ].join('\n');
+    writeFileSync(join(dir, 'ruler.yaml'), [ruler('global', ', queryEndpoints: [thanos-query:10901]'), ruler('lonely', ''), rule('sum by (job) (up')].join('\n---\n'));
+    const failed = await check(['-f', join(dir, 'ruler.yaml')]);
+    expect(failed.code).toBe(CHECK_EXIT.rejected);
+    expect(failed.stdout).toMatch(/REJECTED PrometheusRule team-a\/slo\n  spec\.groups\[0\]\.rules\[0\]\.expr: .*\(ThanosRuler monitoring\/global\)/);
+    expect(failed.stdout).toContain('CANNOT RENDER ThanosRuler monitoring/lonely\n  spec.queryEndpoints: thanos rule needs an API to evaluate rules against');
+    writeFileSync(join(dir, 'ruler.yaml'), [ruler('global', ', queryEndpoints: [thanos-query:10901]'), rule('sum by (job) (up)')].join('\n---\n'));
+    const passed = await check(['-f', join(dir, 'ruler.yaml')]);
+    expect(passed.code).toBe(CHECK_EXIT.ok);
+    expect(passed.stdout).toContain('1 objects checked: 1 accepted, 0 rejected');
+  });
+
   it('prints the whole report as JSON for a program', async () => {
     const result = await check(['-f', EXAMPLES, '-o', 'json']);
     expect(result.code).toBe(CHECK_EXIT.rejected);

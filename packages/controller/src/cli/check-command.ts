@@ -1,8 +1,8 @@
 /**
  * `promop check -f <file|dir>... [-o json|yaml]`: the gate for a team's CI pipeline. It judges the manifests as
  * `promop render` does (the operator's generators, offline) and exits non-zero when any object would be refused:
- * one the API server would reject (its schema), one a Prometheus, PrometheusAgent or Alertmanager of the manifests
- * selects and rejects, or a workload that cannot render. The report names each object, who judged it, the outcome
+ * one the API server would reject (its schema), one a Prometheus, PrometheusAgent, Alertmanager or ThanosRuler of the
+ * manifests selects and rejects, or a workload that cannot render. The report names each object, who judged it, the outcome
  * and every field path with its reason; `-o json|yaml` prints the same for a machine.
  */
 import { dump } from 'js-yaml';
@@ -34,7 +34,7 @@ export interface CheckedObject {
 export interface CheckReport {
   ok: boolean;
   objects: CheckedObject[];
-  /** The manifests' Prometheus, PrometheusAgent and Alertmanager objects that cannot be rendered, with why. */
+  /** The manifests' Prometheus, PrometheusAgent, Alertmanager and ThanosRuler objects that cannot be rendered, with why. */
   workloads: { kind: string; namespace: string; name: string; problems: FieldProblem[] }[];
 }
 
@@ -69,6 +69,11 @@ export function checkReport(result: RenderResult): CheckReport {
   for (const rendered of result.alertmanagers) {
     const who = `Alertmanager ${rendered.alertmanager.namespace}/${rendered.alertmanager.name}`;
     if (rendered.problem) workloads.push({ ...rendered.alertmanager, problems: [rendered.problem] });
+    for (const verdict of rendered.verdicts) judge(verdict, who);
+  }
+  for (const rendered of result.thanosRulers) {
+    const who = `ThanosRuler ${rendered.thanosRuler.namespace}/${rendered.thanosRuler.name}`;
+    if (rendered.problems.length > 0) workloads.push({ ...rendered.thanosRuler, problems: rendered.problems });
     for (const verdict of rendered.verdicts) judge(verdict, who);
   }
   for (const { verdict, source } of result.invalidResources) {

@@ -69,7 +69,8 @@ const renderSpec: CommandSpec = {
     'ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Namespace, Secret, ConfigMap; other kinds are ignored) with the generator the',
     'operator runs, and prints a verdict per resource: selected or not, accepted or rejected, and why.',
     'Each Alertmanager is rendered too, with the AlertmanagerConfigs it selects and its configSecret',
-    'when the manifests hold it (alertmanager.yaml, alertmanager-verdicts.json).',
+    'when the manifests hold it (alertmanager.yaml, alertmanager-verdicts.json), and each ThanosRuler with',
+    'the PrometheusRules it selects (its rule files, thanos-ruler-verdicts.json).',
     'Manifests are read as the API server reads them (YAML 1.1 scalars such as yes, on or 0x10 included);',
     'an object the API server would refuse is reported with its field path.',
   ].join('\n'),
@@ -107,7 +108,7 @@ const checkSpec: CommandSpec = {
   description: [
     'Judges the given manifests as `promop render` does (offline, with the generators the operator runs) and',
     'fails when any object would be refused: one the API server would reject, one a Prometheus,',
-    'PrometheusAgent or Alertmanager of the manifests selects and rejects, or one of those that cannot',
+    'PrometheusAgent, Alertmanager or ThanosRuler of the manifests selects and rejects, or one of those that cannot',
     'render. Prints each refused object with every field path and reason, and a count of all.',
   ].join('\n'),
   flags: [

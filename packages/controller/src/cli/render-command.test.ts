@@ -232,6 +232,56 @@ describe('promop render with an Alertmanager and the teams\' AlertmanagerConfigs
   });
 });
 
+describe('promop render with a ThanosRuler and the PrometheusRules it selects', () => {
+  const rule = (namespace: string, name: string, expr: string) => [
+    'apiVersion: monitoring.coreos.com/v1',
+    'kind: PrometheusRule',
+    `metadata: {name: ${name}, namespace: ${namespace}, labels: {role: ruler}}`,
+    `spec: {groups: [{name: ${name}, rules: [{alert: ${name}Down, expr: '${expr}', for: 5m}]}]}`,
+  ].join('\n');
+  const ruler = (name: string, spec: string) => [
+    'apiVersion: monitoring.coreos.com/v1',
+    'kind: ThanosRuler',
+    `metadata: {name: ${name}, namespace: monitoring}`,
+    `spec: {ruleSelector: {matchLabels: {role: ruler}}, ruleNamespaceSelector: {}${spec}}`,
+  ].join('\n');
+
+  it('writes its rule files, which thanos tools rules-check accepts, and names the rejected PrometheusRule with the field at fault', async () => {
+    writeFileSync(join(out, 'input.yaml'), [
+      ruler('global', ', queryEndpoints: [dnssrv+_http._tcp.thanos-query.monitoring.svc]'),
+      rule('team-a', 'api', 'up{job="api"} == 0'),
+      rule('team-b', 'broken', 'up{job="search" == 0'),
+    ].join('\n---\n'));
+    const written = await renderInProcess(['-f', out, '-o', join(out, 'rendered')]);
+    expect(written.stderr).toBe('');
+    expect(written.code).toBe(0);
+    expect(written.stdout).toContain(`ThanosRuler monitoring/global: rendered 1 rule ConfigMap -> ${join(out, 'rendered', 'monitoring', 'global')}`);
+    expect(written.stdout).toMatch(/PrometheusRule +team-b +broken +yes +NO +spec\.groups\[0\]\.rules\[0\]\.expr/);
+    expect(written.stdout).toContain('PrometheusRules: 2/2 selected, 1 accepted');
+    const dir = join(out, 'rendered', 'monitoring', 'global');
+    const ruleFiles = filesUnder(join(dir, 'rules'));
+    expect(ruleFiles.map((file) => file.slice(dir.length + 1))).toEqual([expect.stringMatching(/^rules\/thanos-ruler-global-rulefiles-0\/team-a-api-.*\.yaml$/)]);
+    expect(readFileSync(ruleFiles[0]!, 'utf8')).toContain('alert: apiDown');
+    const checked = await promisify(execFile)(toolPath('thanos'), ['tools', 'rules-check', ...ruleFiles.map((file) => `--rules=${file}`)]);
+    expect(checked.stdout + checked.stderr).toContain('SUCCESS');
+    const verdicts = JSON.parse(readFileSync(join(dir, 'thanos-ruler-verdicts.json'), 'utf8')) as Verdict[];
+    expect(verdicts.map((verdict) => [verdict.resource.name, verdict.selected && verdict.accepted])).toEqual([['api', true], ['broken', false]]);
+    // Printed rather than written: each rule file under the ruler's directory.
+    const printed = await renderInProcess(['-f', join(out, 'input.yaml')]);
+    expect(printed.stdout).toMatch(/# ---- monitoring\/global\/rules\/thanos-ruler-global-rulefiles-0\/team-a-api-.*\.yaml\n/);
+  });
+
+  it('reports a ruler promop would refuse with the field at fault, writes no rule file for it, and still judges its PrometheusRules', async () => {
+    writeFileSync(join(out, 'input.yaml'), [ruler('lonely', ''), rule('team-a', 'api', 'up == 0')].join('\n---\n'));
+    const result = await renderInProcess(['-f', join(out, 'input.yaml'), '-o', join(out, 'rendered')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('ThanosRuler monitoring/lonely: not rendered: the ThanosRuler has problems');
+    expect(result.stdout).toContain('  problem: spec.queryEndpoints: thanos rule needs an API to evaluate rules against');
+    expect(result.stdout).toContain('PrometheusRules: 1/1 selected, 1 accepted');
+    expect(filesUnder(join(out, 'rendered')).map((file) => file.slice(out.length + 1))).toEqual([join('rendered', 'monitoring', 'lonely', 'thanos-ruler-verdicts.json')]);
+  });
+});
+
 describe('promop render with an invalid Prometheus', () => {
   it('reports it as not rendered with the field at fault, and still exits 0', async () => {
     writeFileSync(join(out, 'prometheus.yaml'), 'apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: main, namespace: monitoring}\nspec: {shards: two}\n');

@@ -1,6 +1,6 @@
 /**
- * `promop render -f <file|dir>... [-o <dir>]`: renders every Prometheus, PrometheusAgent and Alertmanager found in
- * local manifests with the same generators the operator runs, writes the files they would read, and prints
+ * `promop render -f <file|dir>... [-o <dir>]`: renders every Prometheus, PrometheusAgent, Alertmanager and
+ * ThanosRuler found in local manifests with the same generators the operator runs, writes the files they would read, and prints
  * what was selected, accepted or rejected and why. Resources with problems are reported, not
  * fatal: the exit code is non-zero only when the input cannot be read or the flags are wrong.
  */
@@ -16,6 +16,7 @@ import {
 import { ALL_KINDS, KINDS, PROMETHEUS_SELECTED_KINDS, VALIDATORS, WORKLOAD_KINDS, kindsSelectedBy, type ResourceOfKind, type ValidationError } from '@promop/crds';
 import { ALERTMANAGER_CONFIG_KEY } from '../alertmanager/alertmanager-children.ts';
 import { renderAlertmanagerConfiguration } from '../alertmanager/alertmanager-rendering.ts';
+import { renderThanosRuler, thanosRulerFiles } from '../thanos-ruler/thanos-ruler-rendering.ts';
 import { commandHelp, flagValue, parseCommandLine } from './command-line.ts';
 import { specOf, type CommandIo } from './commands.ts';
 import { ManifestReadError, readManifests, type ManifestResource, type Manifests, type RenderedKind } from './manifest-reader.ts';
@@ -60,10 +61,21 @@ export interface RenderedAlertmanager {
   files: Record<string, string>;
 }
 
+/** One ThanosRuler rendered: its PrometheusRules' verdicts and its rule files. */
+export interface RenderedThanosRuler {
+  thanosRuler: ResourceRef;
+  /** Why promop refuses to run it (it then writes nothing, and the running pods stay); empty when rendered. */
+  problems: FieldProblem[];
+  verdicts: Verdict[];
+  /** Path relative to the output directory of the ThanosRuler (shared with other kinds of the same name) → content. */
+  files: Record<string, string>;
+}
+
 /** The whole rendering of a set of manifests. */
 export interface RenderResult {
   prometheuses: RenderedPrometheus[];
   alertmanagers: RenderedAlertmanager[];
+  thanosRulers: RenderedThanosRuler[];
   /** Monitors and rules that failed schema validation, with the file they came from: never passed to any Prometheus. */
   invalidResources: { verdict: Verdict; source: string }[];
   /** Things the user should know about the input itself (ignored kinds, placeholder uids). */
@@ -118,8 +130,20 @@ export function renderManifests(manifests: Manifests): RenderResult {
   for (const verdict of invalidPrometheuses) prometheuses.push({ prometheus: verdict.resource, verdicts: [verdict], files: {} });
   prometheuses.sort((a, b) => compareRefs(a.prometheus, b.prometheus));
   const alertmanagers = valid.Alertmanager.map((alertmanager) => renderAlertmanager(alertmanager, valid.AlertmanagerConfig, manifests));
-  return { prometheuses, alertmanagers, invalidResources, notes: inputNotes(manifests), refused: manifests.refused };
+  const thanosRulers = valid.ThanosRuler.map((thanosRuler) => renderThanosRulerManifest(thanosRuler, valid.PrometheusRule, manifests));
+  return { prometheuses, alertmanagers, thanosRulers, invalidResources, notes: inputNotes(manifests), refused: manifests.refused };
 }
+
+/** One ThanosRuler with the manifests' PrometheusRules, as its reconciler renders it. */
+function renderThanosRulerManifest(thanosRuler: ResourceOfKind['ThanosRuler'], prometheusRules: ResourceOfKind['PrometheusRule'][], manifests: Manifests): RenderedThanosRuler {
+  const rendering = renderThanosRuler(thanosRuler, { prometheusRules, namespaces: manifests.namespaces });
+  const ref: ResourceRef = { kind: 'ThanosRuler', namespace: thanosRuler.metadata?.namespace ?? '', name: thanosRuler.metadata?.name ?? '' };
+  const { verdicts } = rendering.rules;
+  return { thanosRuler: ref, problems: rendering.problems, verdicts, files: { ...thanosRulerFiles(rendering), [THANOS_RULER_VERDICTS_FILE]: `${JSON.stringify(verdicts, null, 2)}\n` } };
+}
+
+/** The verdicts of a ThanosRuler's PrometheusRules, beside its files (a Prometheus' are verdicts.json). */
+const THANOS_RULER_VERDICTS_FILE = 'thanos-ruler-verdicts.json';
 
 /** One Alertmanager with the manifests' AlertmanagerConfigs, and its configSecret when the manifests hold it. */
 function renderAlertmanager(alertmanager: ResourceOfKind['Alertmanager'], alertmanagerConfigs: ResourceOfKind['AlertmanagerConfig'][], manifests: Manifests): RenderedAlertmanager {
@@ -151,7 +175,9 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
   const lines: string[] = [];
   for (const note of result.notes) lines.push(`note: ${note}`);
   if (result.notes.length > 0) lines.push('');
-  if (result.prometheuses.length === 0 && result.alertmanagers.length === 0) lines.push('No Prometheus or Alertmanager object found: nothing to render.');
+  if (result.prometheuses.length === 0 && result.alertmanagers.length === 0 && result.thanosRulers.length === 0) {
+    lines.push('No Prometheus, Alertmanager or ThanosRuler object found: nothing to render.');
+  }
   for (const rendered of result.prometheuses) {
     const { namespace, name } = rendered.prometheus;
     const where = outputDir !== undefined && Object.keys(rendered.files).length > 0 ? ` -> ${join(outputDir, namespace, name)}` : '';
@@ -175,6 +201,19 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
     const selected = ofConfigs.filter((verdict) => verdict.selected);
     lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(detailLines(rendered.verdicts)),
       `  AlertmanagerConfigs: ${selected.length}/${ofConfigs.length} selected, ${selected.filter((verdict) => verdict.selected && verdict.accepted).length} accepted`, '');
+  }
+  for (const rendered of result.thanosRulers) {
+    const { namespace, name } = rendered.thanosRuler;
+    const where = outputDir !== undefined ? ` -> ${join(outputDir, namespace, name)}` : '';
+    const configMaps = new Set(Object.keys(rendered.files).filter((path) => path.startsWith('rules/')).map((path) => path.split('/')[1])).size;
+    const status = rendered.problems.length > 0
+      ? 'not rendered: the ThanosRuler has problems (the operator would write nothing and keep what runs)'
+      : `rendered ${configMaps} rule ConfigMap${configMaps === 1 ? '' : 's'}`;
+    lines.push(`ThanosRuler ${namespace}/${name}: ${status}${where}`);
+    for (const problem of rendered.problems) lines.push(`  problem: ${problem.path}: ${problem.message}`);
+    const selected = rendered.verdicts.filter((verdict) => verdict.selected);
+    lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(detailLines(rendered.verdicts)),
+      `  PrometheusRules: ${selected.length}/${rendered.verdicts.length} selected, ${selected.filter((verdict) => verdict.selected && verdict.accepted).length} accepted`, '');
   }
   if (result.refused.length > 0) {
     lines.push('Refused by the API server (not used):');
@@ -219,7 +258,11 @@ export async function runRenderCommand(argv: readonly string[], io: CommandIo, p
   const result = renderManifests(manifests);
   const { outputDir } = parsed.args;
   const redactable = outputDir === undefined ? secretValues(manifests.secrets) : [];
-  const workloads = [...result.prometheuses.map((each) => ({ ref: each.prometheus, files: each.files })), ...result.alertmanagers.map((each) => ({ ref: each.alertmanager, files: each.files }))];
+  const workloads = [
+    ...result.prometheuses.map((each) => ({ ref: each.prometheus, files: each.files })),
+    ...result.alertmanagers.map((each) => ({ ref: each.alertmanager, files: each.files })),
+    ...result.thanosRulers.map((each) => ({ ref: each.thanosRuler, files: each.files })),
+  ];
   for (const rendered of workloads) {
     for (const [path, text] of Object.entries(rendered.files)) {
       const relative = join(rendered.ref.namespace, rendered.ref.name, path);

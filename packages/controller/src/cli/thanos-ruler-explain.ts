@@ -1,11 +1,11 @@
 /**
- * `promop explain thanosruler NAME`: what a ThanosRuler selects and rejects, with the operator's own code (the
- * generator's thanos-ruler module and the controller's thanosRulerCommand), and why the ruler itself is refused when
+ * `promop explain thanosruler NAME`: what a ThanosRuler selects and rejects, with the operator's own code
+ * (thanos-ruler-rendering.ts, as its reconciler renders it), and why the ruler itself is refused when
  * it is. explain-command.ts parses the command line, prints and exits.
  */
-import { generateThanosRulerRules, type FieldProblem, type Verdict } from '@promop/config-generator';
+import type { FieldProblem, Verdict } from '@promop/config-generator';
 import type { ThanosRuler } from '@promop/crds';
-import { thanosRulerCommand } from '../thanos-ruler/thanos-ruler-children.ts';
+import { renderThanosRuler } from '../thanos-ruler/thanos-ruler-rendering.ts';
 import type { ClusterObjects } from './cluster-objects.ts';
 
 /** What `explain` says of a ThanosRuler (printed as is for -o json|yaml). */
@@ -24,12 +24,10 @@ export interface ThanosRulerExplanation {
 
 /** Explains `thanosRuler` against the PrometheusRules and namespaces of `objects`. */
 export function explainThanosRuler(objects: ClusterObjects, thanosRuler: ThanosRuler): ThanosRulerExplanation {
-  const rules = generateThanosRulerRules({
-    thanosRuler,
+  const { rules, problems } = renderThanosRuler(thanosRuler, {
     prometheusRules: objects.prometheusRules,
     namespaces: objects.namespaces.map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
   });
-  const command = thanosRulerCommand(thanosRuler);
   const judged = (verdict: Verdict): ThanosRulerExplanation['prometheusRules'][number] => {
     const base = { namespace: verdict.resource.namespace, name: verdict.resource.name };
     if (!verdict.selected) return { ...base, selected: false, reason: verdict.reason };
@@ -42,7 +40,7 @@ export function explainThanosRuler(objects: ClusterObjects, thanosRuler: ThanosR
     namespace: thanosRuler.metadata.namespace ?? '',
     name: thanosRuler.metadata.name,
     ...(thanosRuler.metadata.generation !== undefined ? { generation: thanosRuler.metadata.generation } : {}),
-    problems: [...rules.problems, ...(command.ok ? [] : command.problems)],
+    problems,
     prometheusRules: rules.verdicts.map(judged).sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`)),
     ruleConfigMaps: rules.ruleConfigMaps.map((each) => ({ name: each.name, files: Object.keys(each.files).sort() })),
   };

@@ -11,7 +11,7 @@
  * refused: Reconciled False with the reason and a Warning Event, and nothing is written, so what runs keeps running.
  */
 import type { V1Namespace, V1StatefulSet } from '@kubernetes/client-node';
-import { generateThanosRulerRules, RenderMemo, type FieldProblem } from '@promop/config-generator';
+import { RenderMemo } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, PLURALS, type PrometheusRule, type ThanosRuler } from '@promop/crds';
 import type { Logger } from 'pino';
 import type { ChildWriter } from '../kube/child-writer.ts';
@@ -28,8 +28,9 @@ import { thanosRulerReloadKey } from '../reload/thanos-ruler-pod-set.ts';
 import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
 import {
   RULE_CONFIGMAP_THANOS_RULER_LABEL, buildThanosRulerRuleConfigMaps, buildThanosRulerSecrets, buildThanosRulerService,
-  buildThanosRulerStatefulSet, thanosRulerCommand, thanosRulerSelectorLabels, THANOS_RULES_DIR,
+  buildThanosRulerStatefulSet, thanosRulerSelectorLabels,
 } from './thanos-ruler-children.ts';
+import { renderThanosRuler, thanosRulerMountedRuleFiles } from './thanos-ruler-rendering.ts';
 import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
 
 /** Reason of Reconciled=False when the ThanosRuler cannot be run as written (what runs stays). */
@@ -107,15 +108,12 @@ export class ThanosRulerReconciler {
       await this.#writeStatus(thanosRuler, { ...thanosRuler.status, paused: true } as Status);
       return 'done';
     }
-    const rules = generateThanosRulerRules({
-      thanosRuler,
+    const { rules, command, problems } = renderThanosRuler(thanosRuler, {
       prometheusRules: this.#deps.prometheusRules.list(),
       namespaces: this.#deps.namespaces.list().map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
       memo: this.#memo,
     });
     this.#memo.forgetUnusedSequences?.();
-    const command = thanosRulerCommand(thanosRuler);
-    const problems: FieldProblem[] = [...rules.problems, ...(command.ok ? [] : command.problems)];
     // The PrometheusRules' verdicts stand whatever becomes of the ruler: each object is judged alone.
     this.#verdicts.hand(key, rules.verdicts, log, thanosRuler);
     if (problems.length > 0 || !command.ok) return this.#refuse(thanosRuler, problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '), log);
@@ -153,7 +151,7 @@ export class ThanosRulerReconciler {
         known.forget('ConfigMap', namespace, staleName);
       }
     }
-    const files = Object.fromEntries(rules.ruleConfigMaps.flatMap((each) => Object.entries(each.files).map(([file, text]) => [`${THANOS_RULES_DIR}/${each.name}/${file}`, text])));
+    const files = thanosRulerMountedRuleFiles(rules);
     const reload = await this.#deps.reloader.reloadThanosRuler(
       { metadata: { namespace, name }, ...(thanosRuler.spec ? { spec: thanosRuler.spec } : {}), selectorLabels: thanosRulerSelectorLabels(name) },
       files, { log, onRoundEnd: () => this.#deps.requeue(key, 0), ...(written ? { writtenAt: new Date() } : {}) },
