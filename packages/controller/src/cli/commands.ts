@@ -198,18 +198,20 @@ const targetsSpec: CommandSpec = {
 
 const diffSpec: CommandSpec = {
   name: 'diff',
-  summary: 'what applying manifests would change in each Prometheus, agent or Alertmanager configuration (like kubectl diff)',
+  summary: 'what applying manifests would change in each Prometheus, agent, Alertmanager or ThanosRuler configuration (like kubectl diff)',
   synopsis: 'diff -f <file|dir> [-f <file|dir>...] [-n <namespace>] [--context <name>]',
   description: [
     'Reads the cluster\'s Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig,',
     'PrometheusRule, Namespace and the referenced Secret and ConfigMap objects (and the Alertmanager kinds',
-    'when the manifests can change an Alertmanager: they hold one of its kinds, a Secret or a Namespace),',
+    'when the manifests can change an Alertmanager: they hold one of its kinds, a Secret or a Namespace;',
+    'ThanosRulers when they hold a ThanosRuler, a PrometheusRule or a Namespace),',
     'lays the given manifests over them as `kubectl apply` would (same kind, namespace and name replaces;',
-    'new ones are added), renders every Prometheus configuration (agents included) and every Alertmanager',
-    'configuration before and after with the operator\'s generators, and prints for each a unified diff of',
-    'prometheus.yaml (and its scrape files, when the jobs do not fit inline) and of the rule files, or of',
-    'alertmanager.yaml, and the verdicts that change (newly rejected, no longer selected...). Secret values,',
-    'and every secret field of alertmanager.yaml, are shown as <redacted>. Manifests are read as the API',
+    'new ones are added), renders every Prometheus configuration (agents included), every Alertmanager',
+    'configuration and every ThanosRuler\'s rule files before and after with the operator\'s generators, and',
+    'prints for each a unified diff of prometheus.yaml (and its scrape files, when the jobs do not fit inline)',
+    'and of the rule files, or of alertmanager.yaml, and the verdicts that change (newly rejected, no longer',
+    'selected...). Secret values, and every secret field of alertmanager.yaml, are shown as <redacted>.',
+    'Manifests are read as the API',
     'server reads them; an object it would refuse is reported with its field path.',
   ].join('\n'),
   flags: [FILENAME_FLAG, { ...NAMESPACE_FLAG, help: "namespace of the manifests' objects that name none (default: the context's)" }, ...CLUSTER_FLAGS],
@@ -221,7 +223,8 @@ const diffSpec: CommandSpec = {
   exitStatus: [
     '0 when nothing would change, 1 when something would change (as kubectl diff and diff(1)),',
     '3 when a resource of the manifests would be refused by the API server or rejected by a',
-    'Prometheus or Alertmanager that selects it, or an Alertmanager would get a problem of its own',
+    'Prometheus, Alertmanager or ThanosRuler that selects it, or an Alertmanager or ThanosRuler would get',
+    'a problem of its own',
     '(whatever else changes), 2 for wrong usage or when the manifests or the cluster cannot be read.',
   ].join('\n'),
 };

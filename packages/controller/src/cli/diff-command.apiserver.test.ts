@@ -42,7 +42,7 @@ function sectionOfMain(report: string, header = `Prometheus ${MONITORING}/main`)
   const lines = report.split('\n');
   const start = lines.findIndex((line) => line.startsWith(header));
   if (start === -1) return '';
-  const end = lines.findIndex((line, index) => index > start && (/^(Prometheus|PrometheusAgent|Alertmanager) /.test(line) || line.startsWith('Would be rejected')));
+  const end = lines.findIndex((line, index) => index > start && (/^(Prometheus|PrometheusAgent|Alertmanager|ThanosRuler) /.test(line) || line.startsWith('Would be rejected')));
   return lines.slice(start, end === -1 ? undefined : end).join('\n').trimEnd();
 }
 
@@ -192,4 +192,45 @@ describe('promop diff of a new PrometheusAgent', () => {
     const changed = await promop(['diff', '-f', manifest('changed.yaml', [monitor('existing', '{port: web, interval: 7s}')])]);
     expect(fileDiff(sectionOfMain(changed.stdout, `PrometheusAgent ${MONITORING}/edge`), 'prometheus.yaml')).toContain('+  scrape_interval: 7s');
   }, 60_000);
+});
+
+describe('promop diff of a ThanosRuler and the PrometheusRules it selects', () => {
+  const RULER_LABEL = { 'promop.test/ruler': id };
+  const ruler = (spec: string) => `apiVersion: monitoring.coreos.com/v1\nkind: ThanosRuler\nmetadata: {name: global, namespace: ${MONITORING}}\nspec: {ruleSelector: {matchLabels: {promop.test/ruler: "${id}"}}, ruleNamespaceSelector: {}${spec}}`;
+  const rule = (expr: string) => `apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: slo, namespace: ${TEAM}, labels: {promop.test/ruler: "${id}"}}\nspec: {groups: [{name: slo, rules: [{record: "job:up:sum", expr: '${expr}'}]}]}`;
+  const header = `ThanosRuler ${MONITORING}/global`;
+
+  beforeAll(async () => {
+    // Not labelled for this suite's operator: diff reads the cluster only, so the ruler need not run.
+    await custom.createNamespacedCustomObject({
+      ...crd(PLURALS.ThanosRuler, MONITORING),
+      body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'ThanosRuler', metadata: { name: 'global' }, spec: { queryEndpoints: ['thanos-query:10901'], ruleSelector: { matchLabels: RULER_LABEL }, ruleNamespaceSelector: {} } },
+    });
+  });
+
+  it('shows a new PrometheusRule it selects as a verdict change and a new rule file, and exits 1', async () => {
+    const result = await promop(['diff', '-f', manifest('ruler-rule.yaml', [rule('sum by (job) (up)')])]);
+    expect(result).toMatchObject({ code: 1, stderr: '' });
+    const section = sectionOfMain(result.stdout, header);
+    expect(section).toMatch(new RegExp(`^${header}: 1 verdict change, 1 changed file`));
+    expect(section).toContain(`  PrometheusRule ${TEAM}/slo: (absent) -> accepted`);
+    expect(section).toMatch(new RegExp(`diff -u /dev/null b/${MONITORING}/global/rules/thanos-ruler-global-rulefiles-0/${TEAM}-slo-.*\\.yaml\n`));
+    expect(section).toContain('+  - expr: sum by (job) (up)\n+    record: job:up:sum');
+  });
+
+  it('names a PrometheusRule it would reject, and exits 3', async () => {
+    const result = await promop(['diff', '-f', manifest('ruler-broken-rule.yaml', [rule('sum by (job) (up')])]);
+    expect(result.code).toBe(3);
+    expect(sectionOfMain(result.stdout, header)).toContain(`  PrometheusRule ${TEAM}/slo: (absent) -> REJECTED: spec.groups[0].rules[0].expr: `);
+    expect(result.stdout).toContain(`Would be rejected: PrometheusRule ${TEAM}/slo.`);
+  });
+
+  it('names the field for which promop would refuse the ruler itself, and exits 3; the unchanged ruler diffs to no change', async () => {
+    const refused = await promop(['diff', '-f', manifest('ruler-refused.yaml', [ruler('')])]);
+    expect(refused.code).toBe(3);
+    expect(sectionOfMain(refused.stdout, header)).toContain('  problem of the ThanosRuler: spec.queryEndpoints: thanos rule needs an API to evaluate rules against');
+    expect(refused.stdout).toContain(`Would be rejected: ThanosRuler ${MONITORING}/global.`);
+    const same = await promop(['diff', '-f', manifest('ruler-same.yaml', [ruler(', queryEndpoints: ["thanos-query:10901"]')])]);
+    expect(sectionOfMain(same.stdout, header)).toBe(`${header}: no change`);
+  });
 });

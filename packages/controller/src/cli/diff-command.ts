@@ -1,7 +1,7 @@
 /**
  * `promop diff -f <manifests>`: what applying the manifests would change in the configuration of every Prometheus,
- * PrometheusAgent and Alertmanager, like `kubectl diff`. The cluster's objects are read (lists and GETs only), the
- * manifests laid over them (manifest-overlay.ts), every Prometheus, PrometheusAgent and Alertmanager rendered before
+ * PrometheusAgent, Alertmanager and ThanosRuler, like `kubectl diff`. The cluster's objects are read (lists and GETs
+ * only), the manifests laid over them (manifest-overlay.ts), every one of those workloads rendered before
  * and after with the operator's generator input, and the differences printed: verdicts that change, then a unified
  * diff per file, Secret values redacted.
  */
@@ -15,7 +15,8 @@ import type { Kind } from '@promop/crds/kinds';
 import { KubeReadError } from './kube-reader.ts';
 import { ManifestReadError, readManifests, type Manifests } from './manifest-reader.ts';
 import type { OverlaidObjects } from './manifest-overlay.ts';
-import { ALERTMANAGER_SOURCE_KINDS, PROMETHEUS_SOURCE_KINDS, isAlertmanagerSourceKind } from './program-kinds.ts';
+import { ALERTMANAGER_SOURCE_KINDS, PROMETHEUS_SOURCE_KINDS, THANOS_RULER_WORKLOAD_KINDS, isAlertmanagerSourceKind, isThanosRulerWorkloadKind } from './program-kinds.ts';
+import type { ThanosRulerDiff } from './thanos-ruler-diff.ts';
 
 /** Exit statuses, as kubectl diff's (0 same, 1 different) plus promop's own. */
 export const DIFF_EXIT = { same: 0, different: 1, error: 2, rejected: 3 } as const;
@@ -26,6 +27,8 @@ export interface DiffReport {
   prometheuses: PrometheusDiff[];
   /** Empty when the Alertmanager kinds were not listed (the manifests cannot change an Alertmanager). */
   alertmanagers: AlertmanagerDiff[];
+  /** Empty when the ThanosRulers were not listed (the manifests cannot change one). */
+  thanosRulers: ThanosRulerDiff[];
   /**
    * Manifest resources rejected after the apply by a Prometheus or Alertmanager that selects them, and Alertmanagers
    * the apply leaves with a problem of their own, as `Kind namespace/name`.
@@ -72,22 +75,31 @@ export async function runDiffCommand(argv: readonly string[], io: CommandIo, pro
     const alertingListing = alerting === 'none' ? undefined : { need: alerting, listing: readClusterObjects(reader, ALERTMANAGER_SOURCE_KINDS) };
     alertingListing?.listing.catch(() => {});
     if (alerting === 'required') listedKinds = [...PROMETHEUS_SOURCE_KINDS, ...ALERTMANAGER_SOURCE_KINDS];
-    const [{ overlayManifests, overlayData }, { readReferencedData }, { renderFromSnapshot, workloadKeyOf, workloadNameOf, workloadsOf }, { diffPrometheus, standingOf }, { secretValues }, { diffAlertmanagers }] = await Promise.all([
+    const ruling = thanosRulerNeedOf(manifests);
+    const rulerListing = ruling === 'none' ? undefined : { need: ruling, listing: readClusterObjects(reader, THANOS_RULER_WORKLOAD_KINDS) };
+    rulerListing?.listing.catch(() => {});
+    if (ruling === 'required') listedKinds = [...listedKinds, ...THANOS_RULER_WORKLOAD_KINDS];
+    const [{ overlayManifests, overlayData }, { readReferencedData }, { renderFromSnapshot, workloadKeyOf, workloadNameOf, workloadsOf }, { diffPrometheus, standingOf }, { secretValues }, { diffAlertmanagers }, { diffThanosRulers }] = await Promise.all([
       import('./manifest-overlay.ts'),
       import('./cluster-snapshot.ts'),
       import('./explanation.ts'),
       import('./config-diff.ts'),
       import('./secret-redaction.ts'),
       import('./alertmanager-diff.ts'),
+      import('./thanos-ruler-diff.ts'),
     ]);
     let live: ClusterObjects;
     let alertingNote: string | undefined;
+    let rulerNote: string | undefined;
     let referenced: Awaited<ReturnType<typeof readReferencedData>>;
     try {
       live = await listing;
       const listed = alertingListing && (await listAlerting(alertingListing.listing, alertingListing.need));
       if (listed?.objects) live = withListsOf(live, listed.objects, ALERTMANAGER_SOURCE_KINDS);
       alertingNote = listed?.note;
+      const rulers = rulerListing && (await listOptional(rulerListing.listing, rulerListing.need, 'ThanosRulers'));
+      if (rulers?.objects) live = withListsOf(live, rulers.objects, THANOS_RULER_WORKLOAD_KINDS);
+      rulerNote = rulers?.note;
     } catch (error) {
       return fail(describeReadError(error, connection, listedKinds));
     }
@@ -108,6 +120,7 @@ export async function runDiffCommand(argv: readonly string[], io: CommandIo, pro
       return diffPrometheus(workloadNameOf(workload), old ? renderFromSnapshot(before, old) : undefined, output, redacted);
     });
     const alertmanagers = alertingListing ? diffAlertmanagers(before, after, redacted) : [];
+    const thanosRulers = rulerListing ? diffThanosRulers(before, after, redacted) : [];
     const fromManifests = new Set(overlay.applied.map((resource) => `${resource.kind} ${resource.namespace}/${resource.name}`));
     const rejected = new Set<string>();
     for (const diff of prometheuses) {
@@ -128,16 +141,24 @@ export async function runDiffCommand(argv: readonly string[], io: CommandIo, pro
       if (diff.problemsAfter.length > 0 && (fromManifests.has(name) || newProblem)) rejected.add(name);
       for (const config of diff.rejectedAfter) if (fromManifests.has(`AlertmanagerConfig ${config}`)) rejected.add(`AlertmanagerConfig ${config}`);
     }
+    for (const diff of thanosRulers) {
+      const name = `ThanosRuler ${diff.thanosRuler.namespace}/${diff.thanosRuler.name}`;
+      // As an Alertmanager's: its own problem counts when the manifests hold it or bring the problem.
+      const newProblem = JSON.stringify(diff.problemsAfter) !== JSON.stringify(diff.problemsBefore);
+      if (diff.problemsAfter.length > 0 && (fromManifests.has(name) || newProblem)) rejected.add(name);
+      for (const rule of diff.rejectedAfter) if (fromManifests.has(`PrometheusRule ${rule}`)) rejected.add(`PrometheusRule ${rule}`);
+    }
     const ignored = Object.entries(manifests.ignoredKinds).sort(([a], [b]) => (a < b ? -1 : 1));
     const notes = [
       ...(ignored.length > 0 ? [`ignored ${ignored.map(([kind, count]) => `${count} ${kind}`).join(', ')}: promop diff shows what changes in Prometheus and Alertmanager configurations (kubectl diff shows the rest)`] : []),
       ...(alertingNote ? [alertingNote] : []),
+      ...(rulerNote ? [rulerNote] : []),
       ...(referenced.unreadable.length > 0 ? [`you may not read ${referenced.unreadable.join(', ')}: verdicts assume every key referenced in them exists`] : []),
     ];
-    const report: DiffReport = { overlay, prometheuses, alertmanagers, rejected: [...rejected].sort(), notes };
+    const report: DiffReport = { overlay, prometheuses, alertmanagers, thanosRulers, rejected: [...rejected].sort(), notes };
     io.stdout(formatDiffReport(report));
     if (overlay.refused.length > 0 || report.rejected.length > 0) return DIFF_EXIT.rejected;
-    return [...prometheuses, ...alertmanagers].some((diff) => diff.change !== 'unchanged') ? DIFF_EXIT.different : DIFF_EXIT.same;
+    return [...prometheuses, ...alertmanagers, ...thanosRulers].some((diff) => diff.change !== 'unchanged') ? DIFF_EXIT.different : DIFF_EXIT.same;
   } catch (error) {
     return fail(describeReadError(error, connection, listedKinds));
   } finally {
@@ -156,14 +177,17 @@ export function formatDiffReport(report: DiffReport): string {
     }
   }
   if (lines.length > 0) lines.push('');
-  if (report.prometheuses.length === 0 && report.alertmanagers.length === 0) lines.push('No Prometheus or PrometheusAgent object in the cluster or the manifests: nothing would be configured.');
+  if (report.prometheuses.length === 0 && report.alertmanagers.length === 0 && report.thanosRulers.length === 0) {
+    lines.push('No Prometheus or PrometheusAgent object in the cluster or the manifests: nothing would be configured.');
+  }
   for (const diff of report.prometheuses) lines.push(...changesText(diff.prometheus, diff));
   for (const diff of report.alertmanagers) lines.push(...changesText(diff.alertmanager, diff));
+  for (const diff of report.thanosRulers) lines.push(...changesText(diff.thanosRuler, diff));
   if (report.rejected.length > 0) lines.push('', `Would be rejected: ${report.rejected.join(', ')}.`);
   return `${lines.join('\n')}\n`;
 }
 
-/** The lines of one Prometheus', agent's or Alertmanager's changes. */
+/** The lines of one Prometheus', agent's, Alertmanager's or ThanosRuler's changes. */
 function changesText(owner: { kind: string; namespace: string; name: string }, diff: ConfigurationChanges): string[] {
   const who = `${owner.kind} ${owner.namespace}/${owner.name}`;
   if (diff.change === 'unchanged') return [`${who}: no change`];
@@ -209,17 +233,32 @@ function alertingNeedOf(manifests: Manifests): 'required' | 'possible' | 'none' 
 }
 
 /**
- * The Alertmanager kinds' lists. When the manifests only possibly change an Alertmanager, a list the user may not
- * read, or kinds the cluster does not serve, leave the Alertmanagers out (with a note for the refusal) instead of
- * failing the diff; otherwise the error is thrown.
+ * Whether the manifests can change a ThanosRuler: `required` when they hold one (its kind must be listed),
+ * `possible` when they hold a PrometheusRule (one a ruler selects) or a Namespace (ruleNamespaceSelector), `none`
+ * otherwise: then ThanosRulers are not listed, and a user who may not list them diffs as before.
  */
-async function listAlerting(listing: Promise<ClusterObjects>, need: 'required' | 'possible'): Promise<{ objects?: ClusterObjects; note?: string }> {
+function thanosRulerNeedOf(manifests: Manifests): 'required' | 'possible' | 'none' {
+  if (manifests.resources.some((resource) => isThanosRulerWorkloadKind(resource.kind))) return 'required';
+  return manifests.resources.some((resource) => resource.kind === 'PrometheusRule') || manifests.declaredNamespaces.length > 0 ? 'possible' : 'none';
+}
+
+/** The Alertmanager kinds' lists (listOptional). */
+function listAlerting(listing: Promise<ClusterObjects>, need: 'required' | 'possible'): Promise<{ objects?: ClusterObjects; note?: string }> {
+  return listOptional(listing, need, 'Alertmanagers');
+}
+
+/**
+ * The lists of one program's kinds. When the manifests only possibly change one of its workloads, a list the user
+ * may not read, or kinds the cluster does not serve, leave those workloads (`what`) out (with a note for the
+ * refusal) instead of failing the diff; otherwise the error is thrown.
+ */
+async function listOptional(listing: Promise<ClusterObjects>, need: 'required' | 'possible', what: string): Promise<{ objects?: ClusterObjects; note?: string }> {
   try {
     return { objects: await listing };
   } catch (error) {
     if (need === 'required' || !(error instanceof KubeReadError)) throw error;
     if (error.status === 404) return {};
-    if (error.status === 403) return { note: `you may not list ${error.path.replace(/\?.*$/, '')} (403): Alertmanagers are not diffed` };
+    if (error.status === 403) return { note: `you may not list ${error.path.replace(/\?.*$/, '')} (403): ${what} are not diffed` };
     throw error;
   }
 }

@@ -1,0 +1,73 @@
+/**
+ * What changes for each ThanosRuler between two snapshots (pure), for `promop diff`: each is rendered as its
+ * reconciler renders it (thanos-ruler-rendering.ts) and compared as a Prometheus is (config-diff.ts): the
+ * PrometheusRule verdicts that change, its own problems, and a unified diff of each rule file.
+ */
+import type { ResourceRef, Verdict } from '@promop/config-generator';
+import type { ThanosRuler } from '@promop/crds';
+import { renderThanosRuler, thanosRulerFiles, type ThanosRulerRendering } from '../thanos-ruler/thanos-ruler-rendering.ts';
+import type { ClusterObjects } from './cluster-objects.ts';
+import { compareFiles, compareStandings, standingKey, standingOf, type ConfigurationChanges, type FilesByKey, type Standings } from './config-diff.ts';
+import { redactSecretValues } from './secret-redaction.ts';
+
+/** Everything that changes for one ThanosRuler. */
+export interface ThanosRulerDiff extends ConfigurationChanges {
+  thanosRuler: { kind: 'ThanosRuler'; namespace: string; name: string };
+  /** The PrometheusRules it rejects after the apply, changed or not, as `namespace/name`. */
+  rejectedAfter: string[];
+}
+
+/**
+ * Compares every ThanosRuler of `after` with the same one in `before` (none: it is created). `secrets`: the Secret
+ * values to mask (secret-redaction.ts).
+ */
+export function diffThanosRulers(before: ClusterObjects, after: ClusterObjects, secrets: readonly string[]): ThanosRulerDiff[] {
+  const keyOf = (thanosRuler: ThanosRuler) => `${thanosRuler.metadata.namespace}/${thanosRuler.metadata.name}`;
+  const previous = new Map(before.thanosRulers.map((thanosRuler) => [keyOf(thanosRuler), thanosRuler]));
+  return after.thanosRulers.map((thanosRuler) => {
+    const old = previous.get(keyOf(thanosRuler));
+    return diffThanosRuler(thanosRuler, old ? render(before, old) : undefined, render(after, thanosRuler), secrets);
+  });
+}
+
+function render(objects: ClusterObjects, thanosRuler: ThanosRuler): ThanosRulerRendering {
+  return renderThanosRuler(thanosRuler, {
+    prometheusRules: objects.prometheusRules,
+    namespaces: objects.namespaces.map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
+  });
+}
+
+function diffThanosRuler(thanosRuler: ThanosRuler, before: ThanosRulerRendering | undefined, after: ThanosRulerRendering, secrets: readonly string[]): ThanosRulerDiff {
+  const namespace = thanosRuler.metadata.namespace ?? '';
+  const { name } = thanosRuler.metadata;
+  const verdictChanges = compareStandings(before ? standingsOf(before.rules.verdicts) : new Map(), standingsOf(after.rules.verdicts));
+  // A refused ruler gets nothing written: its pods keep the running files, so there is nothing to compare with.
+  const files = after.problems.length > 0 ? [] : compareFiles(`${namespace}/${name}`, before ? filesOf(before) : new Map(), filesOf(after), (text) => redactSecretValues(text, secrets));
+  const problemsBefore = before?.problems ?? [];
+  const problemsAfter = after.problems;
+  const same = files.length === 0 && verdictChanges.length === 0 && JSON.stringify(problemsBefore) === JSON.stringify(problemsAfter);
+  const rejectedAfter = after.rules.verdicts
+    .filter((verdict) => verdict.selected && !verdict.accepted)
+    .map((verdict) => `${verdict.resource.namespace}/${verdict.resource.name}`);
+  return {
+    thanosRuler: { kind: 'ThanosRuler', namespace, name },
+    change: !before ? 'created' : same ? 'unchanged' : 'modified',
+    problemsBefore,
+    problemsAfter,
+    verdictChanges,
+    files,
+    rejectedAfter,
+  };
+}
+
+function standingsOf(verdicts: readonly Verdict[]): Standings {
+  return new Map(verdicts.map((verdict) => {
+    const ref: ResourceRef = verdict.resource;
+    return [standingKey(ref), { resource: ref, standing: standingOf(verdict) }];
+  }));
+}
+
+/** The files of a rendering, by their path (a rule file's name does not change with its content). */
+function filesOf(rendering: ThanosRulerRendering): FilesByKey {
+  return new Map(Object.entries(thanosRulerFiles(rendering)).map(([path, text]) => [path, { path, text }]));
+}
