@@ -348,7 +348,7 @@ describe('an Alertmanager selecting the teams\' AlertmanagerConfigs', () => {
       body: [{ op: 'add', path: '/spec/clusterTLS', value: { server: {}, client: {} } }],
     });
     const refused = await eventually(() => readAlertmanager('teams'), (alertmanager) => reconciled(alertmanager)?.status === 'False');
-    expect(reconciled(refused)).toMatchObject({ reason: 'InvalidConfiguration', message: expect.stringMatching(/^spec\.clusterTLS: /) });
+    expect(reconciled(refused)).toMatchObject({ reason: 'InvalidConfiguration', message: expect.stringMatching(/^spec\.clusterTLS\.server\.keySecret: /) });
     // The binding pass that gives the new object its binding is the one that would have removed the others'.
     await world.createObject('AlertmanagerConfig', TEAM_A, 'late', { route: { receiver: 'late' }, receivers: [{ name: 'late' }] });
     expect(await eventually(() => binding(TEAM_A, 'late'), (condition) => condition !== undefined)).toMatchObject({ status: 'True' });

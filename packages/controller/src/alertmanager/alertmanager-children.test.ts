@@ -103,20 +103,19 @@ describe('spec.web and spec.clusterTLS', () => {
     expect(alertmanagerArgs(alertmanager('main', {})).some((arg) => arg.startsWith('--web.get-concurrency') || arg.startsWith('--web.timeout'))).toBe(false);
   });
 
-  it('refuses, each at its path, the web and cluster TLS settings promop writes no file for, and counts that are no counts', () => {
+  it('refuses, each at its path, TLS settings it cannot write a file of, and counts that are no counts', () => {
     const problems = alertmanagerSpecProblems({
-      web: { tlsConfig: { cert: { secret: { name: 'tls', key: 'tls.crt' } }, keySecret: { name: 'tls', key: 'tls.key' } }, httpConfig: { http2: false }, getConcurrency: -1, timeout: 1.5 },
-      clusterTLS: { server: {}, client: {} },
+      web: { tlsConfig: { cert: { secret: { name: 'tls', key: 'tls.crt' } } }, httpConfig: { http2: 'no' }, getConcurrency: -1, timeout: 1.5 },
+      clusterTLS: { server: {} },
     });
-    expect(problems.map((problem) => problem.path)).toEqual(['spec.web.tlsConfig', 'spec.web.httpConfig', 'spec.clusterTLS', 'spec.web.getConcurrency', 'spec.web.timeout']);
-    expect(problems[0]?.message).toContain('promop does not serve Alertmanager over HTTPS yet');
-    expect(problems[2]?.message).toContain('the peers would gossip in plain text');
+    expect(problems.map((problem) => problem.path)).toEqual(['spec.web.httpConfig.http2', 'spec.clusterTLS.client', 'spec.web.getConcurrency', 'spec.web.timeout']);
+    expect(alertmanagerSpecProblems({ web: { tlsConfig: { cert: { secret: { name: 'tls', key: 'tls.crt' } } } } }).map((problem) => problem.path)).toEqual(['spec.web.tlsConfig.keySecret']);
     expect(alertmanagerSpecProblems({ web: { getConcurrency: 4, timeout: 30 } })).toEqual([]);
   });
 
   it('makes the rendering refuse such an Alertmanager (reconcile, render, explain and diff alike), so nothing is written for it', () => {
     const rendering = renderAlertmanagerConfiguration(alertmanager('main', { clusterTLS: { server: {} } }), { alertmanagerConfigs: [], namespaces: [], secrets: [] });
-    expect(rendering.output).toEqual({ ok: false, problem: { path: 'spec.clusterTLS', message: expect.stringContaining('cluster TLS file') }, verdicts: [] });
+    expect(rendering.output).toEqual({ ok: false, problem: { path: 'spec.clusterTLS.client', message: expect.stringContaining('must be set') }, verdicts: [] });
   });
 
   it('keeps every verdict of such an Alertmanager, so the teams\' AlertmanagerConfigs keep their bindings while it is refused', () => {
@@ -132,7 +131,7 @@ describe('spec.web and spec.clusterTLS', () => {
     const spec = { alertmanagerConfigSelector: {} };
     const accepted = renderAlertmanagerConfiguration(alertmanager('main', spec), sources).output;
     const refused = renderAlertmanagerConfiguration(alertmanager('main', { ...spec, clusterTLS: { server: {} } }), sources).output;
-    expect(refused).toMatchObject({ ok: false, problem: { path: 'spec.clusterTLS' } });
+    expect(refused).toMatchObject({ ok: false, problem: { path: 'spec.clusterTLS.client' } });
     expect(refused.verdicts).toEqual(accepted.verdicts);
     expect(refused.verdicts.map((verdict) => [verdict.resource.name, verdict.selected && verdict.accepted])).toEqual([['broken', false], ['good', true]]);
   });

@@ -19,6 +19,11 @@ import { passedThroughPodFields } from '../workload/pod-fields.ts';
 import { managedByLabels } from '../workload/labels.ts';
 import { withCanonicalQuantities } from '../workload/quantity.ts';
 import { base64Data } from '../workload/secret-size.ts';
+import { WEB_CONFIG_FILE_NAME } from '../workload/web-config.ts';
+import {
+  CLUSTER_TLS_FILE_NAME, TLS_FILES_HASH_ANNOTATION, alertmanagerTlsArgs, alertmanagerTlsHash, alertmanagerTlsOf, alertmanagerTlsVolumes,
+  alertmanagerVersionAtLeast, alertmanagerWebConfigSecretName, clusterTlsSecretName, type AlertmanagerTls,
+} from './alertmanager-tls.ts';
 
 /** The governing Service of every Alertmanager of a namespace, as prometheus-operator names it. */
 export const ALERTMANAGER_SERVICE_NAME = 'alertmanager-operated';
@@ -69,6 +74,27 @@ export function buildConfigSecret(alertmanager: Alertmanager, config: string, tl
     metadata: { name: generatedConfigSecretName(name), namespace, labels: { ...managedByLabels(), alertmanager: name }, ownerReferences: [ownerReference(alertmanager, true)] },
     type: 'Opaque',
     data: base64Data({ ...sortedByName(tlsAssets), [ALERTMANAGER_CONFIG_KEY]: config }),
+  };
+}
+
+/** The Secret `alertmanager-<name>-web-config` holding the web config file (alertmanager-tls.ts). */
+export function buildWebConfigSecret(alertmanager: Alertmanager, text: string): V1Secret {
+  return tlsFileSecret(alertmanager, alertmanagerWebConfigSecretName(alertmanager.metadata.name), WEB_CONFIG_FILE_NAME, text);
+}
+
+/** The Secret `alertmanager-<name>-cluster-tls-config` holding the mesh's TLS file (alertmanager-tls.ts). */
+export function buildClusterTlsSecret(alertmanager: Alertmanager, text: string): V1Secret {
+  return tlsFileSecret(alertmanager, clusterTlsSecretName(alertmanager.metadata.name), CLUSTER_TLS_FILE_NAME, text);
+}
+
+function tlsFileSecret(alertmanager: Alertmanager, secretName: string, key: string, text: string): V1Secret {
+  const { name, namespace } = alertmanager.metadata;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: secretName, namespace, labels: { ...managedByLabels(), alertmanager: name }, ownerReferences: [ownerReference(alertmanager, true)] },
+    type: 'Opaque',
+    data: base64Data({ [key]: text }),
   };
 }
 
@@ -126,7 +152,7 @@ export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
   args.push(`--web.route-prefix=${spec.routePrefix || '/'}`);
   // As upstream: from Alertmanager 0.17, which has the flags (alertmanagerSpecProblems refuses a value that is no count).
   const web = asEmbedded<{ getConcurrency?: number; timeout?: number } | undefined>(spec.web);
-  if (hasWebLimitFlags(spec.version)) {
+  if (alertmanagerVersionAtLeast(spec.version, 17)) {
     if (web?.getConcurrency !== undefined) args.push(`--web.get-concurrency=${web.getConcurrency}`);
     if (web?.timeout !== undefined) args.push(`--web.timeout=${web.timeout}`);
   }
@@ -147,36 +173,29 @@ export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
   if (spec.limits?.maxSilences !== undefined) args.push(`--silences.max-silences=${spec.limits.maxSilences}`);
   if (spec.limits?.maxPerSilenceBytes) args.push(`--silences.max-per-silence-bytes=${spec.limits.maxPerSilenceBytes}`);
   if (spec.enableFeatures?.length) args.push(`--enable-feature=${spec.enableFeatures.join(',')}`);
+  args.push(...alertmanagerTlsArgs(tlsOrNone(spec)));
   for (const extra of asEmbedded<{ name: string; value?: string }[]>(spec.additionalArgs ?? [])) {
     args.push(extra.value === undefined ? `--${extra.name}` : `--${extra.name}=${extra.value}`);
   }
   return args;
 }
 
-/** Whether the release of `version` (default promop's; an unreadable one is left to the image) has `--web.get-concurrency` and `--web.timeout`. */
-function hasWebLimitFlags(version: string | undefined): boolean {
-  const match = /^v?(\d+)\.(\d+)(?:\.|$)/.exec(version || DEFAULT_ALERTMANAGER_VERSION);
-  return !match || Number(match[1]) > 0 || Number(match[2]) >= 17;
+/** The TLS files of `spec`, none when its fields have problems (alertmanagerSpecProblems refuses it then). */
+function tlsOrNone(spec: Spec): AlertmanagerTls {
+  const tls = alertmanagerTlsOf(spec);
+  return tls.ok ? tls.value : { web: undefined, cluster: undefined };
 }
 
 /**
- * What promop refuses in an Alertmanager's own spec (beside its configuration), each at its path: `spec.web.tlsConfig`,
- * `spec.web.httpConfig` and `spec.clusterTLS`, whose files promop does not write yet (running the pods without them
- * would serve, or gossip, in plain text what the owner asked to protect: docs/compatibility.md), and a
- * `spec.web.getConcurrency` or `spec.web.timeout` that is no count (the CRD keeps `spec.web` opaque).
+ * What promop refuses in an Alertmanager's own spec (beside its configuration), each at its path: a
+ * `spec.web.tlsConfig`, `spec.web.httpConfig` or `spec.clusterTLS` it cannot write a file of (alertmanager-tls.ts),
+ * and a `spec.web.getConcurrency` or `spec.web.timeout` that is no count (the CRD keeps `spec.web` opaque).
  */
 export function alertmanagerSpecProblems(spec: Spec): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const web = asEmbedded<Record<string, unknown> | undefined>(spec.web) ?? {};
-  if (web.tlsConfig !== undefined) {
-    problems.push({ path: 'spec.web.tlsConfig', message: 'promop does not serve Alertmanager over HTTPS yet (it writes no web config file for Alertmanager, and it reloads and verifies the pods over HTTP); remove the field to run this Alertmanager over HTTP' });
-  }
-  if (web.httpConfig !== undefined) {
-    problems.push({ path: 'spec.web.httpConfig', message: 'promop does not write Alertmanager\'s web config file yet, so these HTTP/2 and response header settings would not be applied; remove the field' });
-  }
-  if (spec.clusterTLS !== undefined) {
-    problems.push({ path: 'spec.clusterTLS', message: 'promop does not write Alertmanager\'s cluster TLS file yet, so the peers would gossip in plain text; remove the field to run the mesh without TLS' });
-  }
+  const tls = alertmanagerTlsOf(spec);
+  if (!tls.ok) problems.push(...tls.problems);
   for (const field of ['getConcurrency', 'timeout'] as const) {
     const value = web[field];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 2_147_483_647)) {
@@ -196,11 +215,14 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
   const selector = alertmanagerSelectorLabels(name);
   const storageName = `${alertmanagerStatefulSetName(name)}-db`;
   const claimTemplate = asEmbedded<V1PersistentVolumeClaim | undefined>(spec.storage?.volumeClaimTemplate);
+  const tls = tlsOrNone(spec);
+  const tlsVolumes = alertmanagerTlsVolumes(name, tls);
+  const tlsHash = alertmanagerTlsHash(tls);
   const volumes: V1Volume[] = [{ name: 'config-volume', secret: { secretName: generatedConfigSecretName(name) } }];
   if (!claimTemplate) volumes.push({ name: storageName, emptyDir: asEmbedded(spec.storage?.emptyDir) ?? {} });
   for (const secret of spec.secrets ?? []) volumes.push({ name: `secret-${secret}`, secret: { secretName: secret } });
   for (const configMap of spec.configMaps ?? []) volumes.push({ name: `configmap-${configMap}`, configMap: { name: configMap } });
-  volumes.push(...asEmbedded<V1Volume[]>(spec.volumes ?? []));
+  volumes.push(...tlsVolumes.volumes, ...asEmbedded<V1Volume[]>(spec.volumes ?? []));
   const mounts: V1VolumeMount[] = [
     { name: 'config-volume', mountPath: CONFIG_DIR, readOnly: true },
     // The generated Secret holds the notification templates too: the same volume where upstream mounts them.
@@ -209,8 +231,10 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
     ...(spec.secrets ?? []).map((secret) => ({ name: `secret-${secret}`, mountPath: `/etc/alertmanager/secrets/${secret}`, readOnly: true })),
     ...(spec.configMaps ?? []).map((configMap) => ({ name: `configmap-${configMap}`, mountPath: `/etc/alertmanager/configmaps/${configMap}`, readOnly: true })),
     ...asEmbedded<V1VolumeMount[]>(spec.volumeMounts ?? []),
+    ...tlsVolumes.mounts,
   ];
-  const probe = (path: string) => ({ httpGet: { path: `${(spec.routePrefix || '/').replace(/\/$/, '')}${path}`, port: 'web' }, timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 10 });
+  const scheme = tls.web?.https ? { scheme: 'HTTPS' } : {};
+  const probe = (path: string) => ({ httpGet: { path: `${(spec.routePrefix || '/').replace(/\/$/, '')}${path}`, port: 'web', ...scheme }, timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 10 });
   const container: V1Container = {
     name: CONTAINER_NAME,
     image: alertmanagerImage(spec),
@@ -250,6 +274,8 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
             'kubectl.kubernetes.io/default-container': CONTAINER_NAME,
             ...spec.podMetadata?.annotations,
             ...(spec.listenLocal ? { [ROLLING_CONFIG_HASH_ANNOTATION]: hash } : {}),
+            // Both TLS files are mounted with subPath, which the kubelet never updates: a new file rolls the pods.
+            ...(tlsHash ? { [TLS_FILES_HASH_ANNOTATION]: tlsHash } : {}),
           },
         },
         spec: {

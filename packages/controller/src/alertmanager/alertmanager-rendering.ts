@@ -10,6 +10,7 @@ import { alertmanagerConfigSecretName, generateAlertmanagerConfiguration, type A
 import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
 import { referencedObjects, type ReferencesMemo } from '../reconcile/references.ts';
 import { ALERTMANAGER_CONFIG_KEY, alertmanagerSpecProblems } from './alertmanager-children.ts';
+import { alertmanagerTlsDataProblems, alertmanagerTlsOf, alertmanagerTlsReferences } from './alertmanager-tls.ts';
 
 /** What an Alertmanager's configuration is built from besides the Alertmanager. */
 export interface AlertmanagerSources {
@@ -41,9 +42,24 @@ export function renderAlertmanagerConfiguration(alertmanager: Alertmanager, sour
   const rendering = renderFromSources(alertmanager, sources);
   // A field of the Alertmanager's own spec promop refuses (alertmanagerSpecProblems): the running pods and
   // configuration stay, teams' parts included, and the verdicts do not depend on that field, so all of them stand.
-  const problem = alertmanagerSpecProblems(alertmanager.spec ?? {})[0];
+  const problem = alertmanagerSpecProblems(alertmanager.spec ?? {})[0] ?? tlsDataProblem(alertmanager, sources);
   if (!problem) return rendering;
   return { ...rendering, output: { ok: false, problem, verdicts: rendering.output.verdicts } };
+}
+
+/**
+ * The first problem of the TLS material the Alertmanager's TLS files name; an object the reader may not read
+ * (cluster-snapshot.ts: it stands in with every key) is not judged.
+ */
+function tlsDataProblem(alertmanager: Alertmanager, sources: AlertmanagerSources): FieldProblem | undefined {
+  const tls = alertmanagerTlsOf(alertmanager.spec ?? {});
+  if (!tls.ok) return undefined;
+  const namespace = alertmanager.metadata.namespace ?? '';
+  const unreadable = new Set(alertmanagerTlsReferences(tls.value)
+    .filter((each) => sources.unreadable?.includes(`${each.kind} ${namespace}/${each.name}`))
+    .map((each) => each.path));
+  return alertmanagerTlsDataProblems(tls.value, namespace, { secrets: sources.secrets, configMaps: sources.configMaps ?? [] })
+    .find((problem) => ![...unreadable].some((path) => problem.path === path || problem.path.startsWith(`${path}.`)));
 }
 
 function renderFromSources(alertmanager: Alertmanager, sources: AlertmanagerSources): AlertmanagerRendering {
@@ -72,7 +88,8 @@ function renderFromSources(alertmanager: Alertmanager, sources: AlertmanagerSour
 /**
  * The Secrets and ConfigMaps (`namespace/name`) the configurations of `alertmanagers` are built from: each one's
  * configSecret and the Secrets and ConfigMaps of its `alertmanagerConfiguration.global` and `templates` (its own namespace), and what the
- * AlertmanagerConfigs reference (each in its own namespace). Nothing else of an Alertmanager is read. `memo`
+ * AlertmanagerConfigs reference (each in its own namespace), and the TLS material of its web server and mesh
+ * (alertmanager-tls.ts, its namespace). Nothing else of an Alertmanager is read. `memo`
  * keeps the references of unchanged AlertmanagerConfigs between calls.
  */
 export function alertmanagerReferences(
@@ -83,6 +100,11 @@ export function alertmanagerReferences(
   const configMaps = new Set(found.configMaps);
   for (const each of alertmanagers) {
     secrets.add(`${each.metadata.namespace}/${alertmanagerConfigSecretName(each)}`);
+    // The TLS material of its web server and mesh, from its own namespace only.
+    const tls = alertmanagerTlsOf(each.spec ?? {});
+    for (const reference of tls.ok ? alertmanagerTlsReferences(tls.value) : []) {
+      (reference.kind === 'Secret' ? secrets : configMaps).add(`${each.metadata.namespace}/${reference.name}`);
+    }
     const { global, templates } = each.spec?.alertmanagerConfiguration ?? {};
     if (!global && !templates?.length) continue;
     const globalOnly = { ...each, spec: { alertmanagerConfiguration: { global, templates } } } as Alertmanager;

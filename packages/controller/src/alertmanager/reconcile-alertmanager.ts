@@ -28,8 +28,9 @@ import { splitKey } from '../reconcile/key.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
 import {
   ALERTMANAGER_CONFIG_KEY, alertmanagerSelectorLabels, buildAlertmanagerService,
-  buildAlertmanagerStatefulSet, buildConfigSecret, generatedConfigSecretName,
+  buildAlertmanagerStatefulSet, buildClusterTlsSecret, buildConfigSecret, buildWebConfigSecret, generatedConfigSecretName,
 } from './alertmanager-children.ts';
+import { alertmanagerPodTls, alertmanagerTlsOf, alertmanagerWebConfigSecretName, clusterTlsSecretName, type AlertmanagerTls } from './alertmanager-tls.ts';
 import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
 import type { ShardReloader } from '../reload/shard-reloader.ts';
 import { alertmanagerReloadKey } from '../reload/alertmanager-pod-set.ts';
@@ -53,7 +54,7 @@ export interface AlertmanagerReconcilerDeps {
   caches: ReconcilerCaches;
   /** The data of the configSecrets and of the Secrets the AlertmanagerConfigs reference (the Alertmanagers' own instance). */
   referenced: Pick<ReferencedObjects, 'resolve'>;
-  children: Pick<ChildWriter, 'writeSecret' | 'readService' | 'applyService' | 'applyStatefulSet'>;
+  children: Pick<ChildWriter, 'writeSecret' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'>;
   /** Makes the running pods load the written configuration (the reloader the Prometheus reconciler uses too). */
   reloader: Pick<ShardReloader, 'reloadAlertmanager' | 'forget'>;
   status: ReconcilerStatus;
@@ -139,12 +140,19 @@ export class AlertmanagerReconciler {
     // The namespace's Service is owned by every Alertmanager that uses it (not those naming a Service of their own).
     const owners = this.#deps.alertmanagers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!alertmanager.spec?.serviceName) await this.#deps.children.applyService(buildAlertmanagerService(namespace, owners));
+    // Checked by the rendering above (alertmanagerSpecProblems): both files can be written.
+    const tls = alertmanagerTlsOf(alertmanager.spec ?? {});
+    const tlsFiles: AlertmanagerTls = tls.ok ? tls.value : { web: undefined, cluster: undefined };
+    await this.#writeTlsFiles(alertmanager, tlsFiles);
     // Keyed with the Secret's uid, as a Prometheus shard's hash is: the text holds credentials, and the hash is
     // published in the pods and the status, where more people read than can read the Secret.
     const hash = shardFilesHash(written.metadata?.uid ?? '', result.text, {}, result.tlsAssets);
     const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, hash));
     const reload = await this.#deps.reloader.reloadAlertmanager(
-      { metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name) },
+      {
+        metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name),
+        tls: alertmanagerPodTls(tlsFiles, namespace, data),
+      },
       result.text, hash, { log, onRoundEnd: () => this.#deps.requeue(key, 0), ...(writtenAt ? { writtenAt } : {}) },
     );
     const note = base.state === 'missing' ? `spec.configSecret: Secret ${base.name} does not exist; running a configuration that sends no notification` : '';
@@ -154,6 +162,20 @@ export class AlertmanagerReconciler {
     await this.#writeStatus(alertmanager, { ...this.#status(alertmanager, statefulSet, reconciled), configStatus: reload.status });
     // A failed reload is retried by the reloader, with a backoff of its own; its rounds requeue the key.
     return 'done';
+  }
+
+  /** Writes the web config and cluster TLS Secrets of `tls`, and deletes those whose field is no longer set. */
+  async #writeTlsFiles(alertmanager: Alertmanager, tls: AlertmanagerTls): Promise<void> {
+    const { namespace, name } = alertmanager.metadata;
+    const files = [
+      { secretName: alertmanagerWebConfigSecretName(name), build: tls.web && (() => buildWebConfigSecret(alertmanager, tls.web!.text)) },
+      { secretName: clusterTlsSecretName(name), build: tls.cluster && (() => buildClusterTlsSecret(alertmanager, tls.cluster!.text)) },
+    ];
+    for (const { secretName, build } of files) {
+      const current = this.#deps.ownedSecrets.get(secretName, namespace);
+      if (build) await this.#deps.children.writeSecret(build(), current);
+      else if (current) await this.#deps.children.delete('Secret', namespace, secretName);
+    }
   }
 
   /**

@@ -56,6 +56,8 @@ export interface AlertmanagerReloadRequest {
   expectedConfigText: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** How to call an `https://` baseUrl (pod-tls.ts); ignored for `http://`. */
+  tls?: PodTls;
 }
 
 /** One thanos rule pod to reload: it must evaluate exactly the groups of `expectedRuleFiles` (thanos-ruler-reload.ts). */
@@ -146,13 +148,14 @@ export class PrometheusReloader implements PodConfigVerifier {
       ...(request.signal !== undefined ? { signal: request.signal } : {}),
     };
     if (request.program === 'thanos-ruler') return reloadAndVerifyThanosRuler({ client: this.client(request.baseUrl), expectedRuleFiles: request.expectedRuleFiles, externalLabels: request.externalLabels, ...polling });
-    if (request.program !== 'alertmanager' && request.baseUrl.startsWith('https:') && request.tls?.clientCertificateRequired && !this.#options.clientCertificate?.()) {
+    if (request.baseUrl.startsWith('https:') && request.tls?.clientCertificateRequired && !this.#options.clientCertificate?.()) {
+      const program = request.program === 'alertmanager' ? 'Alertmanager' : 'Prometheus';
       return {
         outcome: 'failed', attempts: 0, elapsedMs: 0,
-        reason: 'spec.web.tlsConfig.clientAuthType makes Prometheus refuse clients without a certificate, and promop has none: start promop run with --prometheus-client-cert and --prometheus-client-key (docs/security.md)',
+        reason: `spec.web.tlsConfig.clientAuthType makes ${program} refuse clients without a certificate, and promop has none: start promop run with --prometheus-client-cert and --prometheus-client-key (docs/security.md)`,
       };
     }
-    const client = request.program === 'alertmanager' ? this.client(request.baseUrl) : this.client(request.baseUrl, request.tls);
+    const client = this.client(request.baseUrl, request.tls);
     if (request.program === 'alertmanager') return reloadAndVerifyAlertmanager({ client, expectedConfigText: request.expectedConfigText, ...polling });
     return reloadAndVerify({
       client,

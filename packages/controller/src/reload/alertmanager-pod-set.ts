@@ -4,6 +4,7 @@
  * own hash of the file with it).
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import { prometheusPodUrl } from '../prometheus-client/index.ts';
 import type { ReloadContext } from '../reconcile/config-reloader.ts';
 import type { PodSet } from './pod-set.ts';
@@ -18,6 +19,8 @@ export interface AlertmanagerPods {
   spec?: { listenLocal?: boolean; routePrefix?: string };
   /** The labels of its pods (alertmanagerSelectorLabels). */
   selectorLabels: Readonly<Record<string, string>>;
+  /** How to call them when they serve HTTPS (`spec.web.tlsConfig`, alertmanager-tls.ts); undefined: plain HTTP. */
+  tls?: PodTls | undefined;
 }
 
 /** Where the reloader remembers an Alertmanager's pods: apart from any Prometheus of the same name. */
@@ -44,8 +47,9 @@ export function alertmanagerPodSet(alertmanager: AlertmanagerPods, configText: s
     ...(spec.listenLocal === true ? { notCallable: 'spec.listenLocal: Alertmanager is not reachable from promop; a new configuration restarts the pods' } : {}),
     request: (ip, pod) => ({
       program: 'alertmanager',
-      baseUrl: prometheusPodUrl(ip, source.portOf?.(pod) ?? ALERTMANAGER_PORT, spec.routePrefix || '/'),
+      baseUrl: prometheusPodUrl(ip, source.portOf?.(pod) ?? ALERTMANAGER_PORT, spec.routePrefix || '/', alertmanager.tls ? 'https' : 'http'),
       expectedConfigText: configText,
+      ...(alertmanager.tls ? { tls: alertmanager.tls } : {}),
     }),
   };
 }

@@ -11,7 +11,7 @@ import {
 import { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
 import { asEmbedded } from './embedded-field.ts';
 import { volumeName } from './volume-name.ts';
-import { webConfigVolumes, type WebConfig } from './web-config.ts';
+import { WEB_CONFIG_DIR, webConfigSecretName, webConfigVolumes, type WebConfig } from './web-config.ts';
 import { configSecretName, scrapeSecretName } from './shard-names.ts';
 import { workloadKind, type PrometheusWorkload, type WorkloadKind } from './workload-kind.ts';
 
@@ -106,7 +106,7 @@ export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleCo
     mounts.push({ name: volume, mountPath: `${RULES_DIR}/${ruleConfigMap}`, readOnly: true });
   }
   if (webConfig) {
-    const web = webConfigVolumes(prometheus, webConfig);
+    const web = webConfigVolumes(webConfigSecretName(prometheus), WEB_CONFIG_DIR, webConfig);
     volumes.push(...web.volumes);
     mounts.push(...web.mounts);
   }

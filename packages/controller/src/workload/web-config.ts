@@ -39,6 +39,8 @@ export const WEB_CONFIG_MIN_VERSION = '2.24.0';
 type Spec = NonNullable<PrometheusWorkload['spec']>;
 /** `spec.web.tlsConfig` as the CRD types it. */
 export type WebTlsConfig = NonNullable<NonNullable<Spec['web']>['tlsConfig']>;
+/** `spec.web.httpConfig` as the CRD types it. */
+export type WebHttpConfig = NonNullable<NonNullable<Spec['web']>['httpConfig']>;
 type SecretOrConfigMap = NonNullable<WebTlsConfig['cert']>;
 type KeySelector = { name?: string; key: string; optional?: boolean };
 
@@ -66,13 +68,17 @@ export interface WebTlsReference {
   key: string;
   /** `key`, `cert` or `ca`: the directory `<name>-<role>` and the volume name say which. */
   role: 'key' | 'cert' | 'ca';
+  /** The directory the object is mounted at (below the web config's directory). */
+  mountPath: string;
+  /** The field naming it, as `spec.web.tlsConfig.cert.secret`. */
+  path: string;
 }
 
-/** The web config of one Prometheus: the file, what it mounts, and what promop's client needs to call it. */
+/** The web config of one Prometheus or Alertmanager: the file, what it mounts, and what promop's client needs to call it. */
 export interface WebConfig {
   /** The content of `web-config.yaml`. */
   text: string;
-  /** Whether Prometheus serves HTTPS (`tls_server_config` is written). */
+  /** Whether the program serves HTTPS (`tls_server_config` is written). */
   https: boolean;
   /** `spec.web.tlsConfig.clientAuthType`, or '' when unset. */
   clientAuthType: string;
@@ -100,34 +106,52 @@ function referenceProblems(selector: KeySelector, path: string): FieldProblem[] 
   return problems;
 }
 
-/** The reference of a Secret-or-ConfigMap field, or the problems that prevent mounting it. */
-function secretOrConfigMapReference(selector: SecretOrConfigMap, path: string, role: 'cert' | 'ca'): BuildResult<WebTlsReference> {
+/** The reference of a Secret-or-ConfigMap field mounted below `dir`, or the problems that prevent mounting it. */
+export function secretOrConfigMapReference(selector: SecretOrConfigMap, path: string, role: 'cert' | 'ca', dir: string): BuildResult<WebTlsReference> {
   if (selector.secret && selector.configMap) return { ok: false, problems: [{ path, message: 'set either secret or configMap, not both' }] };
   const kind = selector.secret ? 'Secret' : 'ConfigMap';
   const keySelector = (selector.secret ?? selector.configMap)!;
   const at = `${path}.${selector.secret ? 'secret' : 'configMap'}`;
   const problems = referenceProblems(keySelector, at);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { kind, name: keySelector.name!, key: keySelector.key, role } };
+  return { ok: true, value: { kind, name: keySelector.name!, key: keySelector.key, role, mountPath: tlsMountPath(dir, kind, keySelector.name!, role), path: at } };
+}
+
+/** The Secret key `selector` names, mounted below `dir` as the TLS key, or the problems that prevent mounting it. */
+export function keySecretReference(selector: KeySelector, path: string, dir: string): BuildResult<WebTlsReference> {
+  const problems = referenceProblems(selector, path);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: { kind: 'Secret', name: selector.name!, key: selector.key, role: 'key', mountPath: tlsMountPath(dir, 'Secret', selector.name!, 'key'), path } };
 }
 
 /** The in-pod path of a mounted reference's file. */
 export function webTlsFilePath(reference: WebTlsReference): string {
-  return `${webTlsMountPath(reference)}/${reference.key}`;
+  return `${reference.mountPath}/${reference.key}`;
 }
 
-function webTlsMountPath(reference: WebTlsReference): string {
-  return `${WEB_CONFIG_DIR}/${reference.kind === 'Secret' ? 'secret' : 'configmap'}/${reference.name}-${reference.role}`;
+function tlsMountPath(dir: string, kind: WebTlsReference['kind'], name: string, role: WebTlsReference['role']): string {
+  return `${dir}/${kind === 'Secret' ? 'secret' : 'configmap'}/${name}-${role}`;
 }
 
-function checkedList(values: readonly string[] | undefined, allowed: readonly string[], path: string, what: string): FieldProblem[] {
+function checkedList(values: readonly string[] | undefined, allowed: readonly string[], path: string, what: string, program: string): FieldProblem[] {
   return (values ?? []).flatMap((value, index) =>
-    allowed.includes(value) ? [] : [{ path: `${path}[${index}]`, message: `${JSON.stringify(value)} is not a ${what} Prometheus knows (one of ${allowed.join(', ')})` }]);
+    allowed.includes(value) ? [] : [{ path: `${path}[${index}]`, message: `${JSON.stringify(value)} is not a ${what} ${program} knows (one of ${allowed.join(', ')})` }]);
 }
 
-/** `tls_server_config`, with every problem of `spec.web.tlsConfig` found in one pass. */
-function tlsServerConfig(tls: WebTlsConfig): BuildResult<{ config: Record<string, unknown>; references: WebTlsReference[]; cert: WebTlsReference | undefined }> {
-  const path = 'spec.web.tlsConfig';
+/** A server's TLS settings as a file of exporter-toolkit's has them, and the Secret and ConfigMap keys it mounts. */
+export interface TlsServerConfig {
+  config: Record<string, unknown>;
+  references: WebTlsReference[];
+  /** The serving certificate's reference; undefined with `certFile`. */
+  cert: WebTlsReference | undefined;
+}
+
+/**
+ * `tls_server_config` of `tls` (at `path`; its Secrets and ConfigMaps mounted below `dir`), with every problem
+ * found in one pass; `program` names the server in messages. Prometheus' and Alertmanager's web servers and
+ * Alertmanager's mesh (`spec.clusterTLS.server`) read the same block.
+ */
+export function tlsServerConfig(tls: WebTlsConfig, path: string, dir: string, program: string): BuildResult<TlsServerConfig> {
   const problems: FieldProblem[] = [];
   const references: WebTlsReference[] = [];
   const config: Record<string, unknown> = {};
@@ -143,18 +167,18 @@ function tlsServerConfig(tls: WebTlsConfig): BuildResult<{ config: Record<string
   // In upstream's key order, which is also exporter-toolkit's.
   let keyReference: WebTlsReference | undefined;
   if (tls.keySecret) {
-    const keyProblems = referenceProblems(tls.keySecret, `${path}.keySecret`);
-    problems.push(...keyProblems);
-    if (keyProblems.length === 0) keyReference = { kind: 'Secret', name: tls.keySecret.name!, key: tls.keySecret.key, role: 'key' };
+    const reference = keySecretReference(tls.keySecret, `${path}.keySecret`, dir);
+    if (reference.ok) keyReference = reference.value;
+    else problems.push(...reference.problems);
   }
   if (isSet(tls.cert)) {
-    const reference = secretOrConfigMapReference(tls.cert, `${path}.cert`, 'cert');
+    const reference = secretOrConfigMapReference(tls.cert, `${path}.cert`, 'cert', dir);
     if (reference.ok) cert = reference.value;
     else problems.push(...reference.problems);
   }
   let caReference: WebTlsReference | undefined;
   if (isSet(tls.client_ca)) {
-    const reference = secretOrConfigMapReference(tls.client_ca, `${path}.client_ca`, 'ca');
+    const reference = secretOrConfigMapReference(tls.client_ca, `${path}.client_ca`, 'ca', dir);
     if (reference.ok) caReference = reference.value;
     else problems.push(...reference.problems);
   }
@@ -165,7 +189,7 @@ function tlsServerConfig(tls: WebTlsConfig): BuildResult<{ config: Record<string
   const clientAuth = tls.clientAuthType ?? '';
   if (clientAuth !== '') {
     if ((CLIENT_AUTH_TYPES as readonly string[]).includes(clientAuth)) config.client_auth_type = clientAuth;
-    else problems.push({ path: `${path}.clientAuthType`, message: `${JSON.stringify(clientAuth)} is not a client auth type Prometheus knows (one of ${CLIENT_AUTH_TYPES.join(', ')})` });
+    else problems.push({ path: `${path}.clientAuthType`, message: `${JSON.stringify(clientAuth)} is not a client auth type ${program} knows (one of ${CLIENT_AUTH_TYPES.join(', ')})` });
   }
   if (tls.clientCAFile) config.client_ca_file = tls.clientCAFile;
   else if (caReference) config.client_ca_file = webTlsFilePath(caReference);
@@ -177,12 +201,12 @@ function tlsServerConfig(tls: WebTlsConfig): BuildResult<{ config: Record<string
     const value = tls[field];
     if (!value) continue;
     if (TLS_VERSIONS.includes(value)) config[field === 'minVersion' ? 'min_version' : 'max_version'] = value;
-    else problems.push({ path: `${path}.${field}`, message: `${JSON.stringify(value)} is not a TLS version Prometheus knows (one of ${TLS_VERSIONS.join(', ')})` });
+    else problems.push({ path: `${path}.${field}`, message: `${JSON.stringify(value)} is not a TLS version ${program} knows (one of ${TLS_VERSIONS.join(', ')})` });
   }
-  problems.push(...checkedList(tls.cipherSuites, CIPHER_SUITES, `${path}.cipherSuites`, 'cipher suite'));
+  problems.push(...checkedList(tls.cipherSuites, CIPHER_SUITES, `${path}.cipherSuites`, 'cipher suite', program));
   if (tls.cipherSuites?.length) config.cipher_suites = [...tls.cipherSuites];
   if (tls.preferServerCipherSuites !== undefined) config.prefer_server_cipher_suites = tls.preferServerCipherSuites;
-  problems.push(...checkedList(tls.curvePreferences, CURVES, `${path}.curvePreferences`, 'curve'));
+  problems.push(...checkedList(tls.curvePreferences, CURVES, `${path}.curvePreferences`, 'curve', program));
   if (tls.curvePreferences?.length) config.curve_preferences = [...tls.curvePreferences];
   if (problems.length > 0) return { ok: false, problems };
   references.push(...[keyReference, cert, caReference].filter((reference) => reference !== undefined));
@@ -190,7 +214,7 @@ function tlsServerConfig(tls: WebTlsConfig): BuildResult<{ config: Record<string
 }
 
 /** `http_server_config`: header names and values as upstream writes them (the two enums lower-cased, as exporter-toolkit wants). */
-function httpServerConfig(http: NonNullable<NonNullable<Spec['web']>['httpConfig']>): Record<string, unknown> {
+function httpServerConfig(http: WebHttpConfig): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   if (http.http2 !== undefined) config.http2 = http.http2;
   const headers = http.headers;
@@ -212,13 +236,27 @@ function httpServerConfig(http: NonNullable<NonNullable<Spec['web']>['httpConfig
  * fields is set, so that a promop upgrade does not roll the pods of every Prometheus (docs/compatibility.md).
  */
 export function webConfigOf(workload: PrometheusWorkload, version: PrometheusVersion): BuildResult<WebConfig | undefined> {
-  const web = workload.spec?.web;
-  if (!web || (!web.tlsConfig && !web.httpConfig) || !isAtLeast(version, WEB_CONFIG_MIN_VERSION)) return { ok: true, value: undefined };
+  if (!isAtLeast(version, WEB_CONFIG_MIN_VERSION)) return { ok: true, value: undefined };
+  return webConfigFile(workload.spec?.web ?? {}, WEB_CONFIG_DIR, 'Prometheus');
+}
+
+/** The fields of a web config file: `spec.web.tlsConfig` and `spec.web.httpConfig`. */
+export interface WebConfigFileFields {
+  tlsConfig?: WebTlsConfig | undefined;
+  httpConfig?: WebHttpConfig | undefined;
+}
+
+/**
+ * The web config file of `web` (at `spec.web`), its TLS material mounted below `dir`, or undefined when neither
+ * field is set; `program` (Prometheus, Alertmanager) names the server in messages.
+ */
+export function webConfigFile(web: WebConfigFileFields, dir: string, program: string): BuildResult<WebConfig | undefined> {
+  if (!web.tlsConfig && !web.httpConfig) return { ok: true, value: undefined };
   const file: Record<string, unknown> = {};
   let references: WebTlsReference[] = [];
   let cert: WebTlsReference | undefined;
   if (web.tlsConfig) {
-    const tls = tlsServerConfig(web.tlsConfig);
+    const tls = tlsServerConfig(web.tlsConfig, 'spec.web.tlsConfig', dir, program);
     if (!tls.ok) return tls;
     file.tls_server_config = tls.value.config;
     references = tls.value.references;
@@ -259,15 +297,24 @@ export function webConfigHash(webConfig: WebConfig): string {
   return createHash('sha256').update(webConfig.text).digest('hex').slice(0, 16);
 }
 
-/** The volumes and mounts of the web config Secret and of each Secret/ConfigMap it names. */
-export function webConfigVolumes(workload: PrometheusWorkload, webConfig: WebConfig): { volumes: V1Volume[]; mounts: V1VolumeMount[] } {
-  const volumes: V1Volume[] = [{ name: WEB_CONFIG_VOLUME, secret: { secretName: webConfigSecretName(workload) } }];
-  const mounts: V1VolumeMount[] = [{ name: WEB_CONFIG_VOLUME, mountPath: `${WEB_CONFIG_DIR}/${WEB_CONFIG_FILE_NAME}`, subPath: WEB_CONFIG_FILE_NAME, readOnly: true }];
-  for (const reference of webConfig.references) {
+/** The volumes and mounts of the web config Secret `secretName` (its file in `dir`) and of each Secret/ConfigMap it names. */
+export function webConfigVolumes(secretName: string, dir: string, webConfig: WebConfig): { volumes: V1Volume[]; mounts: V1VolumeMount[] } {
+  const tls = tlsReferenceVolumes(webConfig.references, 'web-config-tls-');
+  return {
+    volumes: [{ name: WEB_CONFIG_VOLUME, secret: { secretName } }, ...tls.volumes],
+    mounts: [{ name: WEB_CONFIG_VOLUME, mountPath: `${dir}/${WEB_CONFIG_FILE_NAME}`, subPath: WEB_CONFIG_FILE_NAME, readOnly: true }, ...tls.mounts],
+  };
+}
+
+/** A volume and mount for each of `references`, named `<prefix><secret|configmap>-<role>-<object>` as upstream names them. */
+export function tlsReferenceVolumes(references: readonly WebTlsReference[], prefix: string): { volumes: V1Volume[]; mounts: V1VolumeMount[] } {
+  const volumes: V1Volume[] = [];
+  const mounts: V1VolumeMount[] = [];
+  for (const reference of references) {
     const role = reference.role === 'ca' ? 'client-ca' : reference.role;
-    const name = volumeName(`web-config-tls-${reference.kind === 'Secret' ? 'secret' : 'configmap'}-${role}-${reference.name}`);
+    const name = volumeName(`${prefix}${reference.kind === 'Secret' ? 'secret' : 'configmap'}-${role}-${reference.name}`);
     volumes.push(reference.kind === 'Secret' ? { name, secret: { secretName: reference.name } } : { name, configMap: { name: reference.name } });
-    mounts.push({ name, mountPath: webTlsMountPath(reference), readOnly: true });
+    mounts.push({ name, mountPath: reference.mountPath, readOnly: true });
   }
   return { volumes, mounts };
 }
