@@ -42,7 +42,7 @@ export interface NodeWorld {
   cluster: ChaosCluster;
   node: NodeCluster;
   /** Starts a promop process (identity `name`) in the node's namespace. */
-  startPromop(name: string): Promise<{ promop: PromopProcess; user: string }>;
+  startPromop(name: string, options?: { inspect?: boolean }): Promise<{ promop: PromopProcess; user: string }>;
   /** The first Prometheus pod, or the one named `name` (another replica). */
   prometheusPod(name?: string): Promise<PrometheusPod>;
   /**
@@ -134,9 +134,9 @@ export async function startNodeWorld(options: { prometheusSpec?: Record<string, 
   return {
     cluster,
     node,
-    async startPromop(name) {
+    async startPromop(name, options) {
       const { kubeconfigPath, user } = await cluster.identity(name);
-      const promop = await startPromop({ name, kubeconfigPath, dir: cluster.env.dir, network });
+      const promop = await startPromop({ name, kubeconfigPath, dir: cluster.env.dir, network, ...options });
       return { promop, user };
     },
     prometheusPod,

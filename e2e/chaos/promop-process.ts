@@ -22,6 +22,12 @@ export interface PromopOptions {
   args?: string[];
   /** Run it inside another network namespace (the real node's), where the pods it reloads are reachable. */
   network?: PromopNetwork;
+  /**
+   * Open Node's inspector on a loopback port, so the test can force a full garbage collection and read the live heap
+   * (`liveHeapBytes`). It changes nothing about how promop allocates; it only lets a leak be told from garbage V8
+   * has not collected yet, which resident memory cannot.
+   */
+  inspect?: boolean;
 }
 
 /**
@@ -52,6 +58,10 @@ export interface PromopProcess {
   stop(): Promise<void>;
   /** The last lines of its log, for failure messages. */
   logTail(lines?: number): string;
+  /**
+   * The bytes V8's heap holds after a forced full garbage collection: what promop retains. Only with `inspect`.
+   */
+  liveHeapBytes(): Promise<number>;
 }
 
 const PROMOP_BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
@@ -62,8 +72,10 @@ export async function startPromop(options: PromopOptions): Promise<PromopProcess
   const url = `http://127.0.0.1:${options.network ? await options.network.reach(port) : port}`;
   const logFile = join(options.dir, `${options.name}.log`);
   const wrap = options.network?.wrap ?? ((command: string, args: readonly string[]) => ({ command, args: [...args] }));
+  const inspectPort = options.inspect ? await freePort() : undefined;
   const command = wrap(process.execPath, [
     ...PROMOP_NODE_FLAGS,
+    ...(inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]),
     PROMOP_BIN, 'run',
     '--kubeconfig', options.kubeconfigPath,
     '--metrics-address', `127.0.0.1:${port}`,
@@ -113,7 +125,48 @@ export async function startPromop(options: PromopOptions): Promise<PromopProcess
     },
     stop: () => stopProcess(managed),
     logTail: (lines = 30) => logTail(managed, lines),
+    async liveHeapBytes() {
+      if (inspectPort === undefined) throw new Error(`${options.name} was started without inspect`);
+      const port = options.network ? await options.network.reach(inspectPort) : inspectPort;
+      return liveHeapAfterCollection(port);
+    },
   };
+}
+
+/**
+ * Asks a Node process' inspector (on 127.0.0.1:`port`) for two full garbage collections (the second collects what
+ * finalizers of the first released) and then for the heap's used size.
+ */
+async function liveHeapAfterCollection(port: number): Promise<number> {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`, { signal: AbortSignal.timeout(5_000) })).json() as { webSocketDebuggerUrl: string }[];
+  const debuggerUrl = targets[0]?.webSocketDebuggerUrl;
+  if (!debuggerUrl) throw new Error(`the inspector on port ${port} lists no target`);
+  // The URL names the port inside the process' namespace; ours may be a forwarded one.
+  const socket = new WebSocket(`ws://127.0.0.1:${port}${new URL(debuggerUrl).pathname}`);
+  const replies = new Map<number, (result: unknown) => void>();
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) replies.get(message.id)?.(message.result);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.addEventListener('open', () => resolve(), { once: true });
+    socket.addEventListener('error', () => reject(new Error(`cannot open the inspector's WebSocket on port ${port}`)), { once: true });
+  });
+  let nextId = 0;
+  const call = (method: string) => new Promise<unknown>((resolve, reject) => {
+    const id = ++nextId;
+    const timer = setTimeout(() => reject(new Error(`the inspector did not answer ${method} within 60 s`)), 60_000);
+    replies.set(id, (result) => { clearTimeout(timer); resolve(result); });
+    socket.send(JSON.stringify({ id, method }));
+  });
+  try {
+    await call('HeapProfiler.collectGarbage');
+    await call('HeapProfiler.collectGarbage');
+    const usage = await call('Runtime.getHeapUsage') as { usedSize: number };
+    return usage.usedSize;
+  } finally {
+    socket.close();
+  }
 }
 
 /** Sums every sample of each metric name in a Prometheus text exposition. */
