@@ -13,7 +13,7 @@ export {
   type PromtoolResult, type PromtoolName, type PromtoolVerdict, type VersionedConfigFile,
 } from './promtool.ts';
 export { startPrometheus, type PrometheusProcess, type PrometheusStartOptions } from './prometheus-process.ts';
-export { startAlertmanager, type AlertmanagerProcess } from './alertmanager-process.ts';
+export { startAlertmanager, type AlertmanagerProcess, type AlertmanagerStartOptions } from './alertmanager-process.ts';
 export { freePort, isAlive, logTail, startProcess, startUntilReady, stopProcess, waitUntil, type ManagedProcess } from './child-processes.ts';
 export { tcpSockets, isLoopback, type ProcessSocket } from './process-sockets.ts';
 export { createClientCert, createPki, type Pki, type PkiOptions } from './pki.ts';

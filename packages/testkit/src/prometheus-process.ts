@@ -34,8 +34,8 @@ export interface PrometheusStartOptions {
   https?: { webConfigFile: string; caFile: string; clientCert?: string; clientKey?: string };
 }
 
-/** A GET over HTTPS with the test's CA and client certificate: status and body. */
-function httpsGet(url: string, tls: NonNullable<PrometheusStartOptions['https']>): Promise<{ status: number; body: string }> {
+/** A GET over HTTPS with the test's CA (`caFile`) and client certificate, if any: status and body. */
+export function httpsGet(url: string, tls: { caFile: string; clientCert?: string; clientKey?: string }): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpsRequest(url, {
       ca: readFileSync(tls.caFile),
