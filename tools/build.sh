@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the real programs promop's tests talk to (etcd, kube-apiserver, kube-controller-manager,
-# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, coredns, prometheus, promtool, alertmanager, amtool, thanos, helm, and
+# kubectl, kubelet, kube-proxy, kube-scheduler, containerd, coredns, prometheus, promtool (also the previous
+# release's and the last 2.x release's), alertmanager, amtool, thanos, helm, and
 # prometheus-operator with its config-reloader) from Go modules into .tools/bin, or into
 # $PROMOP_TOOLS_DIR. runc, the CNI plugins and iptables come from Debian packages
 # (scripts/system-deps.sh): runc needs cgo and libseccomp.
@@ -28,6 +29,10 @@ PROMETHEUS_MODULE_VERSION=v0.316.0
 # promtool checks the golden configurations rendered for it or an older release (checkConfigsWithEachPromtool).
 PREVIOUS_PROMETHEUS_VERSION=3.15.1
 PREVIOUS_PROMETHEUS_MODULE_VERSION=v0.315.1
+# The last 2.x release: promop renders for Prometheus 2.x too (fields gated by version, as prometheus-operator does),
+# and only a 2.x promtool tells whether what it renders for 2.x loads there. Just its promtool is built.
+V2_PROMETHEUS_VERSION=2.55.1
+V2_PROMETHEUS_MODULE_VERSION=v0.55.1
 HELM_VERSION=v4.3.1
 CONTAINERD_VERSION=v2.4.2
 ALERTMANAGER_VERSION=0.35.0
@@ -53,6 +58,7 @@ require_pin "$here/kubernetes/go.mod" k8s.io/kubernetes "$K8S_VERSION"
 require_pin "$here/etcd/go.mod" go.etcd.io/etcd/server/v3 "$ETCD_VERSION"
 require_pin "$here/prometheus/go.mod" github.com/prometheus/prometheus "$PROMETHEUS_MODULE_VERSION"
 require_pin "$here/prometheus-previous/go.mod" github.com/prometheus/prometheus "$PREVIOUS_PROMETHEUS_MODULE_VERSION"
+require_pin "$here/prometheus-v2/go.mod" github.com/prometheus/prometheus "$V2_PROMETHEUS_MODULE_VERSION"
 require_pin "$here/helm/go.mod" helm.sh/helm/v4 "$HELM_VERSION"
 require_pin "$here/containerd/go.mod" github.com/containerd/containerd/v2 "$CONTAINERD_VERSION"
 require_pin "$here/alertmanager/go.mod" github.com/prometheus/alertmanager "$ALERTMANAGER_MODULE_VERSION"
@@ -127,6 +133,9 @@ previous_prom_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$PREVIOUS_PROMETHEUS_
 build prometheus-previous "prometheus $PREVIOUS_PROMETHEUS_VERSION" "$previous_prom_ldflags" \
   "prometheus-previous=github.com/prometheus/prometheus/cmd/prometheus" \
   "promtool-previous=github.com/prometheus/prometheus/cmd/promtool"
+
+build prometheus-v2 "prometheus $V2_PROMETHEUS_VERSION" "${prom_ldflags//$PROMETHEUS_VERSION/$V2_PROMETHEUS_VERSION}" \
+  "promtool-v2=github.com/prometheus/prometheus/cmd/promtool"
 
 # Alertmanager and amtool: amtool check-config is the reader promop's Alertmanager configurations are checked with.
 # The module embeds its web UI from ui/app/dist, which is built by npm and not in the module zip, so the build

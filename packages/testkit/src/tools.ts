@@ -15,6 +15,8 @@ export type ToolName =
   // The Prometheus release before the default, which the end-to-end test upgrades from, and its promtool, which
   // checks the goldens rendered for that release or older.
   | 'prometheus-previous' | 'promtool-previous'
+  // promtool of Prometheus 2.55.1, the last 2.x release (tools/prometheus-v2): checks the goldens rendered for 2.x.
+  | 'promtool-v2'
   // Reads YAML with Prometheus' own YAML libraries and compiles regexes with Go's regexp (tools/go-check).
   | 'go-check'
   // prometheus-operator v0.93.1 and its config-reloader sidecar (tools/build-prometheus-operator.sh): the takeover test.
