@@ -3,7 +3,8 @@
  * compares prometheus.yaml with a reviewed golden file under test/golden/prometheus/
  * (`UPDATE_GOLDEN=1` rewrites them); the last test runs the real promtool over every golden.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PodMonitor, Prometheus, PrometheusRule, ServiceMonitor } from '@promop/crds';
@@ -17,6 +18,9 @@ const GOLDEN_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test'
 const CA_PEM = readFileSync(join(GOLDEN_DIR, 'ca.crt.pem'), 'utf8');
 
 const expectGolden = (name: string, text: string): void => expectGoldenFile(GOLDEN_DIR, name, text);
+
+/** The last 2.x release, whose promtool tools/build.sh builds as promtool-v2. */
+const V2_RELEASE = 'v2.55.1';
 
 function prometheus(spec: Record<string, unknown>, metadata: Record<string, unknown> = {}): Prometheus {
   return { apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', metadata: { namespace: 'monitoring', name: 'main', ...metadata }, spec } as Prometheus;
@@ -70,8 +74,12 @@ function reasonOf(output: GeneratorOutput, kind: string, name: string): string |
   return verdict && 'reason' in verdict ? verdict.reason : undefined;
 }
 
+/** The inputs {@link render} rendered for the default release (no spec.version), rendered again for 2.55.1 at the end. */
+const defaultReleaseInputs: GeneratorInput[] = [];
+
 /** Renders and checks the invariants every valid case shares. */
 function render(generatorInput: GeneratorInput): GeneratorOutput {
+  if (generatorInput.prometheus.spec.version === undefined) defaultReleaseInputs.push(generatorInput);
   const output = generate(generatorInput);
   expect(output.prometheusProblems).toEqual([]);
   expect(output.ok).toBe(true);
@@ -527,5 +535,26 @@ describe('every golden prometheus.yaml', () => {
     // The goldens of older releases reach every built promtool, the default release's only its own.
     expect(verdicts.map((verdict) => verdict.tool)).toEqual([...PROMTOOLS]);
     expect(promtoolFailures(verdicts)).toEqual({});
+  });
+
+  it('of the default release, rendered for the last 2.x release (2.55.1) instead, passes that release\'s promtool', async () => {
+    // promop renders for Prometheus 2.x too, gating fields by version: what it writes for 2.55.1 must load there.
+    expect(defaultReleaseInputs.length).toBeGreaterThanOrEqual(12);
+    const dir = mkdtempSync(join(tmpdir(), 'promop-generate-v2-'));
+    try {
+      const files = defaultReleaseInputs.flatMap((generatorInput, i) => {
+        const output = render({ ...generatorInput, prometheus: prometheus({ ...generatorInput.prometheus.spec, version: V2_RELEASE }, generatorInput.prometheus.metadata) });
+        return output.configs.map((config, shard) => {
+          const file = join(dir, `input-${i}-shard-${shard}.yaml`);
+          writeFileSync(file, config);
+          return { file, version: V2_RELEASE };
+        });
+      });
+      const verdicts = await checkConfigsWithEachPromtool(files);
+      expect(verdicts.map((verdict) => verdict.tool)).toEqual(['promtool-v2']);
+      expect(promtoolFailures(verdicts)).toEqual({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

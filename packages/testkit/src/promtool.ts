@@ -1,5 +1,7 @@
 /** Runs the real promtool, the same checker Prometheus itself applies to configs and rules. */
 import { spawn, execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { toolPath } from './tools.ts';
 
 /** Exit code and output of one promtool run. */
@@ -10,10 +12,10 @@ export interface PromtoolResult {
 }
 
 /**
- * The promtools tools/build.sh builds: the default Prometheus release's and the release before it (whose Prometheus
- * the end-to-end upgrade starts from).
+ * The promtools tools/build.sh builds: the default Prometheus release's, the release before it (whose Prometheus
+ * the end-to-end upgrade starts from) and the last 2.x release (2.55.1), since promop renders for 2.x too.
  */
-export const PROMTOOLS = ['promtool', 'promtool-previous'] as const;
+export const PROMTOOLS = ['promtool', 'promtool-previous', 'promtool-v2'] as const;
 
 /** One of {@link PROMTOOLS}. */
 export type PromtoolName = (typeof PROMTOOLS)[number];
@@ -22,9 +24,46 @@ export type PromtoolName = (typeof PROMTOOLS)[number];
  * Runs `promtool <args>` (e.g. `['check', 'config', '--syntax-only', file]`); never rejects on a non-zero exit.
  * `tool` picks another built promtool (default: the default release's).
  */
-export function runPromtool(args: string[], options: { cwd?: string; input?: string; tool?: PromtoolName } = {}): Promise<PromtoolResult> {
+export async function runPromtool(args: string[], options: { cwd?: string; input?: string; tool?: PromtoolName } = {}): Promise<PromtoolResult> {
+  const metadata = await startInstanceMetadataStandIn();
+  try {
+    return await spawnPromtool(args, options, { ...process.env, AWS_EC2_METADATA_SERVICE_ENDPOINT: metadata.endpoint });
+  } finally {
+    await metadata.close();
+  }
+}
+
+/** The region {@link startInstanceMetadataStandIn} answers. */
+export const STAND_IN_EC2_REGION = 'eu-west-1';
+
+/**
+ * A loopback stand-in for the EC2 instance metadata service that answers the instance's region. Prometheus 2.x asks
+ * that service (169.254.169.254) for the region of an EC2 or Lightsail discovery that names none while it loads the
+ * file, and refuses the file when it gets no answer; promtool is pointed here instead, so such a file is checked as on
+ * an EC2 instance and no check reaches past the loopback network. (Prometheus 3 asks only when discovering.)
+ */
+function startInstanceMetadataStandIn(): Promise<{ endpoint: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    if (request.method === 'PUT' && request.url === '/latest/api/token') {
+      response.writeHead(200, { 'x-aws-ec2-metadata-token-ttl-seconds': '21600' }).end('stand-in-token');
+    } else if (request.method === 'GET' && request.url === '/latest/dynamic/instance-identity/document') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ region: STAND_IN_EC2_REGION }));
+    } else {
+      response.writeHead(404).end();
+    }
+  });
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(toolPath(options.tool ?? 'promtool'), args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolvePromise({ endpoint: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+    });
+  });
+}
+
+function spawnPromtool(args: string[], options: { cwd?: string; input?: string; tool?: PromtoolName }, env: NodeJS.ProcessEnv): Promise<PromtoolResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(toolPath(options.tool ?? 'promtool'), args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -62,11 +101,15 @@ function atLeast(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /**
- * The built promtools whose release is `version` or newer (`v2.30.0`, `3.15`): those that must accept a file rendered
- * for that release. Throws when there is none, so that no file goes unchecked.
+ * The built promtools of the same major release as `version` (`v2.30.0`, `3.15`) and as new as it: those that must
+ * accept a file rendered for that release. A newer major release is left out: Prometheus 3 renamed or dropped 2.x
+ * settings (`scrape_classic_histograms` became `always_scrape_classic_histograms`), and promop, like
+ * prometheus-operator, renders the configuration anew for the release a Prometheus is moved to. Throws when there is
+ * none, so that no file goes unchecked.
  */
 export function promtoolsAsNewAs(version: string): PromtoolName[] {
-  const tools = PROMTOOLS.filter((tool) => atLeast(promtoolVersion(tool), readVersion(version)));
+  const wanted = readVersion(version);
+  const tools = PROMTOOLS.filter((tool) => promtoolVersion(tool)[0] === wanted[0] && atLeast(promtoolVersion(tool), wanted));
   if (tools.length === 0) throw new Error(`no built promtool is as new as ${version}`);
   return tools;
 }
@@ -86,9 +129,10 @@ export interface PromtoolVerdict {
 }
 
 /**
- * Checks each file with every built promtool whose release is the file's or newer (a Prometheus reads the
- * configuration rendered for its own release and, after an upgrade, that of an older one; an older promtool may
- * refuse a newer release's fields, which is right), one promtool run per promtool (`check config --syntax-only`,
+ * Checks each file with every built promtool whose release is the file's or newer within its major release (a
+ * Prometheus reads the configuration rendered for its own release and, after an upgrade, that of an older one of the
+ * same major release; an older promtool may refuse a newer release's fields, which is right), one promtool run per
+ * promtool (`check config --syntax-only`,
  * plus `extraArgs` such as `--agent`). Throws when no built promtool is new enough for a file: the file would go
  * unchecked.
  */

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiextensionsV1Api, CoreV1Api, RbacAuthorizationV1Api, VersionApi, ApiException } from '@kubernetes/client-node';
-import { runPromtool, sharedTestEnv, toolPath } from './index.ts';
+import { PROMTOOLS, promtoolsAsNewAs, promtoolVersion, runPromtool, sharedTestEnv, toolPath } from './index.ts';
 
 const K8S_VERSION = /^v1\.37\.\d+$/;
 
@@ -99,6 +99,25 @@ describe('promtool', () => {
     const result = await runPromtool(['check', 'config', file]);
     expect(result.code).not.toBe(0);
     expect(result.stdout + result.stderr).toMatch(/30 seconds/);
+  });
+
+  it('is built for the default release, the one before it and the last 2.x release', () => {
+    expect(PROMTOOLS.map((tool) => promtoolVersion(tool).join('.'))).toEqual(['3.16.0', '3.15.1', '2.55.1']);
+  });
+
+  it('checks a file with every built promtool of its major release as new as the release it is rendered for', () => {
+    expect(promtoolsAsNewAs('v3.16.0')).toEqual(['promtool']);
+    expect(promtoolsAsNewAs('v3.0.0')).toEqual(['promtool', 'promtool-previous']);
+    expect(promtoolsAsNewAs('v2.30.0')).toEqual(['promtool-v2']);
+    expect(() => promtoolsAsNewAs('v2.56.0')).toThrow('no built promtool is as new as v2.56.0');
+  });
+
+  it('of 2.x reads an EC2 discovery without a region as on an EC2 instance, from the loopback metadata stand-in', async () => {
+    // Without the stand-in, 2.55.1 refuses the file here ("EC2 SD configuration requires a region").
+    const file = join(dir, 'ec2.yaml');
+    writeFileSync(file, 'scrape_configs:\n- job_name: ec2\n  ec2_sd_configs:\n  - port: 9100\n  lightsail_sd_configs:\n  - port: 9100\n');
+    const result = await runPromtool(['check', 'config', '--syntax-only', file], { tool: 'promtool-v2' });
+    expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({ code: 0, output: expect.stringContaining('SUCCESS') });
   });
 });
 

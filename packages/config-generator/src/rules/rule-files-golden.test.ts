@@ -195,15 +195,18 @@ describe('enforcedNamespaceLabel on the kube-prometheus rules', () => {
 });
 
 describe('promtool', () => {
-  it('of each built release as new as the one a golden rule file is rendered for accepts it (3.15.1 the v2.30 one, 3.16.0 all)', async () => {
+  it('of each built release as new as the one a golden rule file is rendered for, in its major release, accepts it (2.55.1 the v2.30 one, 3.16.0 the others)', async () => {
     expect(checkedFiles.length).toBeGreaterThanOrEqual(11);
     const failures: Record<string, string> = {};
+    const checkedBy: string[] = [];
     for (const tool of PROMTOOLS) {
       const files = checkedFiles.filter(({ version }) => promtoolsAsNewAs(version).includes(tool)).map(({ file }) => file);
-      expect(files.length).toBeGreaterThan(0);
+      if (files.length === 0) continue;
+      checkedBy.push(tool);
       const result = await runPromtool(['check', 'rules', ...files], { tool });
       if (result.code !== 0) failures[tool] = result.stdout + result.stderr;
     }
+    expect(checkedBy).toEqual(['promtool', 'promtool-v2']);
     expect(failures).toEqual({});
   });
 });
