@@ -12,6 +12,10 @@
  * returns them (CRD defaults applied). Both YAMLs are parsed and compared structurally (mappings by key, lists by
  * position); promop storing the file plain where upstream gzips it is not a difference of content. Key order is
  * reported apart. Exit status 1 when a case without a documented reason differs.
+ *
+ * The TLS cases (TLS_CASES) compare besides the web config file (Secret `alertmanager-am-web-config`), the cluster
+ * TLS file (`alertmanager-am-cluster-tls-config`) and what the StatefulSet's Alertmanager container gets of them
+ * (flags, volumes, mounts) with promop's alertmanagerTlsOf and buildAlertmanagerStatefulSet.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +25,10 @@ import { gunzipSync } from 'node:zlib';
 import { load } from 'js-yaml';
 import { generateAlertmanagerConfiguration, type KeyValueSource } from '@promop/config-generator';
 import type { Alertmanager, AlertmanagerConfig } from '@promop/crds';
-import { startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
+import { alertmanagerTlsOf, buildAlertmanagerStatefulSet } from '@promop/controller/alertmanager';
+import type { V1Container, V1StatefulSet, V1Volume } from '@kubernetes/client-node';
+import { createPki, startTestEnv, stopProcess, type ManagedProcess } from '@promop/testkit';
+import { readFileSync } from 'node:fs';
 import { BenchApi, inParallel, sleep } from '../side-by-side/api-client.ts';
 import { prometheusOperator } from '../side-by-side/operators.ts';
 import { installCrds } from './install-crds.ts';
@@ -114,10 +121,54 @@ const CONFIGURATION_OBJECT_CASES: AlertmanagerCase[] = [
   },
 ];
 
+/** Secret and ConfigMap of every TLS case's namespace: a real certificate, key and CA (upstream reads them too). */
+const TLS_SECRET = 'am-tls';
+const TLS_CONFIGMAP = 'am-ca';
+
+/** Cases whose web config and cluster TLS files are compared besides the configuration. */
+const TLS_CASES: AlertmanagerCase[] = [
+  {
+    name: 'web-tls',
+    about: 'web.tlsConfig (cert and key from a Secret, client CA from a ConfigMap, client certificates required, TLS 1.2+, cipher suites) and web.httpConfig (http2 off, headers)',
+    alertmanagerSpec: {
+      web: {
+        tlsConfig: {
+          cert: { secret: { name: TLS_SECRET, key: 'tls.crt' } }, keySecret: { name: TLS_SECRET, key: 'tls.key' },
+          client_ca: { configMap: { name: TLS_CONFIGMAP, key: 'ca.crt' } }, clientAuthType: 'RequireAndVerifyClientCert',
+          minVersion: 'TLS12', cipherSuites: ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256'], curvePreferences: ['X25519'],
+        },
+        httpConfig: { http2: false, headers: { xFrameOptions: 'Deny', xContentTypeOptions: 'NoSniff', strictTransportSecurity: 'max-age=31536000' } },
+      },
+    },
+    configs: [],
+  },
+  {
+    name: 'cluster-tls',
+    about: 'three meshed replicas with clusterTLS (server from a Secret with a ConfigMap client CA, client certificate from a ConfigMap, CA, serverName) and HTTPS without client certificates',
+    alertmanagerSpec: {
+      replicas: 3,
+      // Not certFile/keyFile: prometheus-operator 0.93 then mounts a key volume without a Secret name, which the API server refuses.
+      web: { tlsConfig: { cert: { secret: { name: TLS_SECRET, key: 'tls.crt' } }, keySecret: { name: TLS_SECRET, key: 'tls.key' } } },
+      clusterTLS: {
+        server: {
+          cert: { secret: { name: TLS_SECRET, key: 'tls.crt' } }, keySecret: { name: TLS_SECRET, key: 'tls.key' },
+          client_ca: { configMap: { name: TLS_CONFIGMAP, key: 'ca.crt' } }, clientAuthType: 'RequireAndVerifyClientCert',
+        },
+        client: {
+          cert: { configMap: { name: TLS_CONFIGMAP, key: 'client.crt' } }, keySecret: { name: TLS_SECRET, key: 'client.key' },
+          ca: { configMap: { name: TLS_CONFIGMAP, key: 'ca.crt' } }, serverName: 'alertmanager-am', insecureSkipVerify: false,
+        },
+      },
+    },
+    configs: [],
+  },
+];
+const TLS_CASE_NAMES = new Set(TLS_CASES.map((each) => each.name));
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { only: { type: 'string' }, out: { type: 'string' } } });
   const only = values.only?.split(',');
-  const cases = [...ALERTMANAGER_CASES, ...CONFIGURATION_OBJECT_CASES].filter((c) => !only || only.includes(c.name));
+  const cases = [...ALERTMANAGER_CASES, ...CONFIGURATION_OBJECT_CASES, ...TLS_CASES].filter((c) => !only || only.includes(c.name));
   const operator = prometheusOperator();
   console.log(`building/finding ${operator.prepare()}`);
 
@@ -127,6 +178,11 @@ async function main(): Promise<void> {
   const results: CaseResult[] = [];
   try {
     installCrds(env, operator.crdDirectory());
+    const pki = createPki(mkdtempSync(join(tmpdir(), 'am-compat-diff-pki-')));
+    tlsMaterial = {
+      secret: { 'tls.crt': readFileSync(pki.servingCert, 'utf8'), 'tls.key': readFileSync(pki.servingKey, 'utf8'), 'client.key': readFileSync(pki.adminKey, 'utf8') },
+      configMap: { 'ca.crt': readFileSync(pki.caCert, 'utf8'), 'client.crt': readFileSync(pki.adminCert, 'utf8') },
+    };
     const created = cases.map((spec, index): CreatedCase => {
       const namespace = `am${index}-${spec.name}`;
       return { spec, namespace, namespaces: [namespace, ...(spec.extraNamespaces ?? []).map((suffix) => `${namespace}-${suffix}`)], refusedByApiServer: [] };
@@ -147,11 +203,21 @@ async function main(): Promise<void> {
   process.exitCode = results.some((r) => r.outcome !== 'equal' && !r.documented) ? 1 : 0;
 }
 
+/** The TLS Secret's and ConfigMap's data of the TLS cases. */
+let tlsMaterial: { secret: Record<string, string>; configMap: Record<string, string> } | undefined;
+
 /** The case's objects as a user would apply them: namespaces, Secrets, AlertmanagerConfigs, the Alertmanager. */
 async function createCase(api: BenchApi, item: CreatedCase): Promise<void> {
   const { spec, namespace } = item;
+  if (TLS_CASE_NAMES.has(spec.name) && tlsMaterial) {
+    await api.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { [CASE_LABEL]: namespace } } });
+    await api.json('POST', `/api/v1/namespaces/${namespace}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: TLS_SECRET }, stringData: tlsMaterial.secret });
+    await api.json('POST', `/api/v1/namespaces/${namespace}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: TLS_CONFIGMAP }, data: tlsMaterial.configMap });
+  }
   for (const name of item.namespaces) {
-    await api.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [CASE_LABEL]: namespace } } });
+    if (!(TLS_CASE_NAMES.has(spec.name) && name === namespace)) {
+      await api.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [CASE_LABEL]: namespace } } });
+    }
     await api.json('POST', `/api/v1/namespaces/${name}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: RECEIVER_SECRET_NAME }, stringData: RECEIVER_SECRET_DATA });
   }
   if (spec.baseConfig !== undefined) {
@@ -251,9 +317,61 @@ async function compareCase(api: BenchApi, item: CreatedCase, upstreamText: strin
   const theirs = load(upstreamText);
   const mine = load(ours.text);
   result.differences = diff(theirs, mine, '');
+  if (TLS_CASE_NAMES.has(spec.name)) result.differences.push(...await tlsFileDifferences(api, alertmanager, namespace, outputDir, spec.name));
   result.outcome = result.differences.length === 0 ? 'equal' : 'different';
   if (result.outcome === 'equal') result.sameKeyOrder = JSON.stringify(theirs) === JSON.stringify(mine);
   return result;
+}
+
+/**
+ * The differences of the web config and cluster TLS files (parsed), and of what the Alertmanager container gets of
+ * them: the two flags, and the volumes and mounts below upstream's two directories.
+ */
+async function tlsFileDifferences(api: BenchApi, alertmanager: Alertmanager, namespace: string, outputDir: string, caseName: string): Promise<Difference[]> {
+  const tls = alertmanagerTlsOf(alertmanager.spec ?? {});
+  if (!tls.ok) return [{ path: '(TLS files)', prometheusOperator: 'written', promop: tls.problems }];
+  const secretText = async (name: string, key: string) => {
+    const response = await api.send('GET', `/api/v1/namespaces/${namespace}/secrets/${name}`);
+    if (response.status !== 200) return undefined;
+    const data = (JSON.parse(response.body) as { data?: Record<string, string> }).data?.[key];
+    return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
+  };
+  const files = [
+    { file: 'web-config.yaml', theirs: await secretText(`alertmanager-${ALERTMANAGER_NAME}-web-config`, 'web-config.yaml'), mine: tls.value.web?.text },
+    { file: 'cluster-tls-config.yaml', theirs: await secretText(`alertmanager-${ALERTMANAGER_NAME}-cluster-tls-config`, 'cluster-tls-config.yaml'), mine: tls.value.cluster?.text },
+  ];
+  const differences: Difference[] = [];
+  for (const { file, theirs, mine } of files) {
+    writeFileSync(join(outputDir, `${caseName}.prometheus-operator.${file}`), theirs ?? '');
+    writeFileSync(join(outputDir, `${caseName}.promop.${file}`), mine ?? '');
+    // Upstream writes an empty file for a field that is unset, and passes no flag naming it: the same as none.
+    const parsed = (text: string | undefined) => (text ? load(text) : undefined);
+    differences.push(...diff(parsed(theirs), parsed(mine), file));
+  }
+  const response = await api.send('GET', `/apis/apps/v1/namespaces/${namespace}/statefulsets/alertmanager-${ALERTMANAGER_NAME}`);
+  const upstream = response.status === 200 ? tlsPodParts(JSON.parse(response.body) as V1StatefulSet) : `no StatefulSet (${response.status}; see its log)`;
+  differences.push(...diff(upstream, tlsPodParts(buildAlertmanagerStatefulSet(alertmanager, 'compat-diff')), 'statefulset'));
+  return differences;
+}
+
+/** The Alertmanager container's TLS flags, and the volumes and mounts below the two TLS directories (by name). */
+function tlsPodParts(statefulSet: V1StatefulSet): Record<string, unknown> {
+  const pod = statefulSet.spec?.template.spec;
+  const container = pod?.containers.find((each: V1Container) => each.name === 'alertmanager');
+  const args = (container?.args ?? []).filter((arg) => arg.startsWith('--web.config.file') || arg.startsWith('--cluster.tls-config'));
+  // Upstream mounts the (empty) file of an unset field too, which no flag names (docs/compatibility.md): left out.
+  const used = ['web_config', 'cluster_tls_config'].filter((dir) => args.some((arg) => arg.includes(`/etc/alertmanager/${dir}/`)));
+  const mounts = (container?.volumeMounts ?? []).filter((mount) => used.some((dir) => mount.mountPath.startsWith(`/etc/alertmanager/${dir}/`)));
+  const names = new Set(mounts.map((mount) => mount.name));
+  // Upstream suffixes each TLS volume name with a hash of the object's name; promop only a name too long (docs/compatibility.md).
+  const name = (volume: string) => volume.replace(/^((?:web-config-tls|cluster-tls-(?:server|client)-config)-.*)-[0-9a-f]{8}$/, '$1');
+  const source = (volume: V1Volume) => (volume.secret ? { secret: volume.secret.secretName } : volume.configMap ? { configMap: volume.configMap.name } : {});
+  return {
+    args,
+    readinessScheme: container?.readinessProbe?.httpGet?.scheme ?? 'HTTP',
+    mounts: Object.fromEntries(mounts.map((mount) => [name(mount.name), { mountPath: mount.mountPath, subPath: mount.subPath ?? '' }])),
+    volumes: Object.fromEntries((pod?.volumes ?? []).filter((volume) => names.has(volume.name)).map((volume) => [name(volume.name), source(volume)])),
+  };
 }
 
 /** `<namespace>/<name>: <message>` of prometheus-operator's InvalidConfiguration Events on AlertmanagerConfigs. */
