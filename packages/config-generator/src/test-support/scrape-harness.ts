@@ -184,7 +184,7 @@ export function describeGoldens<C extends GoldenCaseBase>(title: string, cases: 
 
     it('every case rendered for the default release, rendered for each older built release instead, passes that release\'s promtool', async () => {
       // The goldens hold the default release's rendering; what promop writes for an older release it serves (the
-      // previous one, whose promtool tools/build.sh builds too) must load there as well.
+      // previous one and the last 2.x release, whose promtools tools/build.sh builds too) must load there as well.
       const older = PROMTOOLS.map((tool) => `v${promtoolVersion(tool).join('.')}`).filter((version) => version !== DEFAULT_PROMETHEUS_VERSION);
       const configs: { text: string; version: string }[] = [];
       for (const version of older) {
