@@ -36,3 +36,4 @@ export {
   type StartableOperator,
 } from './prometheus-pods-fixture.ts';
 export { diffConfigs, normalisePrometheusOperatorConfig, parsePromopConfig, type ConfigDifference } from './config-diff.ts';
+export { mountBelowRoot } from './mounted-files.ts';

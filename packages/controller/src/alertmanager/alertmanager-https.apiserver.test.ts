@@ -7,14 +7,14 @@
  * presenting its own client certificate, and verify it by Alertmanager's own hash of the file. A web TLS Secret
  * that does not exist is refused at its field path, in the status and an Event.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AppsV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { DEFAULT_ALERTMANAGER_CONFIG } from '@promop/config-generator';
-import { FakeKubelet, createClientCert, createPki, eventually, startAlertmanager, type AlertmanagerProcess } from '@promop/testkit';
+import { FakeKubelet, createClientCert, createPki, eventually, mountBelowRoot, startAlertmanager, type AlertmanagerProcess } from '@promop/testkit';
 import { alertmanagerConfigHash, configMetrics } from '../prometheus-client/index.ts';
 import { OperatorWorld } from '../test-support/operator-world.ts';
 import { alertmanagerSelectorLabels } from './alertmanager-children.ts';
@@ -88,18 +88,12 @@ beforeAll(async () => {
     () => world.core.readNamespacedSecret({ namespace: MONITORING, name: 'alertmanager-secure-web-config' }),
     (secret) => secret.data?.['web-config.yaml'] !== undefined,
   );
-  const root = join(dir, 'root');
-  const mounted: Record<string, string> = {
+  const webConfigFile = join(dir, 'web-config.yaml');
+  writeFileSync(webConfigFile, mountBelowRoot(join(dir, 'root'), ALERTMANAGER_WEB_CONFIG_DIR, Buffer.from(webConfigSecret.data!['web-config.yaml']!, 'base64').toString('utf8'), {
     [`${ALERTMANAGER_WEB_CONFIG_DIR}/secret/web-tls-cert/tls.crt`]: pki.servingCert,
     [`${ALERTMANAGER_WEB_CONFIG_DIR}/secret/web-tls-key/tls.key`]: pki.servingKey,
     [`${ALERTMANAGER_WEB_CONFIG_DIR}/configmap/client-ca-ca/ca.crt`]: pki.caCert,
-  };
-  for (const [path, source] of Object.entries(mounted)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), readFileSync(source));
-  }
-  const webConfigFile = join(dir, 'web-config.yaml');
-  writeFileSync(webConfigFile, Buffer.from(webConfigSecret.data!['web-config.yaml']!, 'base64').toString('utf8').replaceAll(ALERTMANAGER_WEB_CONFIG_DIR, join(root, ALERTMANAGER_WEB_CONFIG_DIR)));
+  }));
   const configFile = join(dir, 'alertmanager.yaml');
   writeFileSync(configFile, DEFAULT_ALERTMANAGER_CONFIG);
   alertmanager = await startAlertmanager(configFile, { https: { webConfigFile, caFile: pki.caCert, clientCert: testClient.cert, clientKey: testClient.key } });

@@ -4,11 +4,11 @@
  * would mount them) form one mesh and gossip a silence to each other; a peer started without it (plain-text gossip)
  * is never let in.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { DEFAULT_ALERTMANAGER_CONFIG } from '@promop/config-generator';
-import { createClientCert, createPki, eventually, freePort, startAlertmanager, type AlertmanagerProcess } from '@promop/testkit';
+import { createClientCert, createPki, eventually, freePort, mountBelowRoot, startAlertmanager, type AlertmanagerProcess } from '@promop/testkit';
 import { CLUSTER_TLS_DIR, alertmanagerTlsOf, alertmanagerTlsReferences, type AlertmanagerTls } from './alertmanager-tls.ts';
 
 interface ClusterStatus { cluster: { status: string; peers?: { name: string; address: string }[] } }
@@ -44,14 +44,9 @@ describe('a real Alertmanager mesh with the cluster TLS file promop writes', () 
       'mesh-client/tls.crt': client.cert, 'mesh-client/tls.key': client.key,
     };
     // Each Secret key where the pod would have it mounted, below the test's root.
-    const root = join(dir, 'root');
-    for (const reference of alertmanagerTlsReferences(tls)) {
-      const path = join(root, reference.mountPath, reference.key);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, readFileSync(files[`${reference.name}/${reference.key}`]!));
-    }
+    const mounted = Object.fromEntries(alertmanagerTlsReferences(tls).map((reference) => [`${reference.mountPath}/${reference.key}`, files[`${reference.name}/${reference.key}`]!]));
     const tlsConfigFile = join(dir, 'cluster-tls-config.yaml');
-    writeFileSync(tlsConfigFile, tls.cluster!.text.replaceAll(CLUSTER_TLS_DIR, join(root, CLUSTER_TLS_DIR)));
+    writeFileSync(tlsConfigFile, mountBelowRoot(join(dir, 'root'), CLUSTER_TLS_DIR, tls.cluster!.text, mounted));
     const configFile = join(dir, 'alertmanager.yaml');
     writeFileSync(configFile, DEFAULT_ALERTMANAGER_CONFIG);
 

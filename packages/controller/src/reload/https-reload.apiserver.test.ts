@@ -6,12 +6,12 @@
  * them); promop must reload it over HTTPS, accepting only the certificate of `spec.web.tlsConfig.cert` and
  * presenting its own client certificate (`--prometheus-client-cert/-key`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS, VERSION } from '@promop/crds';
-import { PrometheusPodsFixture, createClientCert, createPki, eventually, untilServed, type PrometheusProcess } from '@promop/testkit';
+import { PrometheusPodsFixture, createClientCert, createPki, eventually, mountBelowRoot, untilServed, type PrometheusProcess } from '@promop/testkit';
 import { pino } from 'pino';
 import { OperatorMetrics } from '../observability/index.ts';
 import { Operator } from '../operator.ts';
@@ -86,18 +86,12 @@ beforeAll(async () => {
     () => core.readNamespacedSecret({ namespace: MONITORING, name: 'prometheus-main-web-config' }),
     (secret) => secret.data?.[WEB_CONFIG_FILE_NAME] !== undefined,
   );
-  const root = join(dir, 'root');
-  const mounted: Record<string, string> = {
+  const webConfigFile = join(dir, WEB_CONFIG_FILE_NAME);
+  writeFileSync(webConfigFile, mountBelowRoot(join(dir, 'root'), WEB_CONFIG_DIR, Buffer.from(webConfigSecret.data![WEB_CONFIG_FILE_NAME]!, 'base64').toString('utf8'), {
     [`${WEB_CONFIG_DIR}/secret/web-tls-cert/tls.crt`]: pki.servingCert,
     [`${WEB_CONFIG_DIR}/secret/web-tls-key/tls.key`]: pki.servingKey,
     [`${WEB_CONFIG_DIR}/configmap/client-ca-ca/ca.crt`]: pki.caCert,
-  };
-  for (const [path, source] of Object.entries(mounted)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), readFileSync(source));
-  }
-  const webConfigFile = join(dir, WEB_CONFIG_FILE_NAME);
-  writeFileSync(webConfigFile, Buffer.from(webConfigSecret.data![WEB_CONFIG_FILE_NAME]!, 'base64').toString('utf8').replaceAll(WEB_CONFIG_DIR, join(root, WEB_CONFIG_DIR)));
+  }));
   ({ prometheus } = await fixture.startPrometheusPod({
     namespace: MONITORING, name: 'replica-https', labels: shardSelectorLabels('main', 0), configSecret: 'prometheus-main',
     serving: { https: { webConfigFile, caFile: pki.caCert, clientCert: promopClient.cert, clientKey: promopClient.key } },
