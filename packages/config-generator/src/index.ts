@@ -61,3 +61,6 @@ export {
   DEFAULT_THANOS_RULER_VERSION, THANOS_RULE_FIELD_MINIMUM_VERSIONS, generateThanosRulerRules, parseThanosVersion, thanosRulerRuleConfigMapName, thanosVersionAtLeast,
   type ThanosReleaseVersion, type ThanosRulerRules, type ThanosRulerRulesInput,
 } from './thanos-ruler/thanos-ruler-rules.ts';
+export {
+  THANOS_REMOTE_WRITE_SINCE, generateThanosRulerRemoteWrite, type ThanosRulerRemoteWrite, type ThanosRulerRemoteWriteInput,
+} from './thanos-ruler/thanos-ruler-remote-write.ts';

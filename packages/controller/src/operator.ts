@@ -238,7 +238,11 @@ export class Operator {
       children, reloader, status, events, metrics, log: this.#log,
       ...(options.customServiceRecheckMs === undefined ? {} : { customServiceRecheckMs: options.customServiceRecheckMs }),
     });
-    this.#thanosRulers = new ThanosRulerController({ caches: this.#caches, children, reloader, status, events, metrics, log: this.#log });
+    this.#thanosRulers = new ThanosRulerController({
+      caches: this.#caches,
+      referenced: new ReferencedObjects({ secrets: this.#caches.secrets, configMaps: this.#caches.configMaps, api: this.#api }),
+      children, reloader, status, events, metrics, log: this.#log,
+    });
   }
 
   /** Lists and watches everything, then starts reconciling. Rejects (and cleans up) when a cache cannot list. */

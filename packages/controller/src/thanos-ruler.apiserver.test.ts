@@ -148,6 +148,26 @@ test('a ThanosRuler whose serviceName Service does not exist is refused until it
   expect(statefulSet.spec?.serviceName).toBe('custom-rulers');
 }, 60_000);
 
+test('a stateless ThanosRuler gets its remote write file with the credentials of its namespace, follows their Secret, and is refused naming one it cannot find', async () => {
+  const remoteWrite = (secret: string) => [{ url: 'https://receive.example:19291/api/v1/receive', basicAuth: { username: { name: secret, key: 'user' }, password: { name: secret, key: 'password' } } }];
+  await world.core.createNamespacedSecret({ namespace: MONITORING, body: { metadata: { name: 'rw-auth' }, stringData: { user: 'ruler', password: `first-${id}` } } });
+  await world.createObject('ThanosRuler', MONITORING, 'stateless', { queryEndpoints: ['thanos-query:10902'], ruleSelector: {}, remoteWrite: remoteWrite('rw-auth') }, INSTANCE);
+  await world.createObject('ThanosRuler', MONITORING, 'stateless-missing', { queryEndpoints: ['thanos-query:10902'], ruleSelector: {}, remoteWrite: remoteWrite('absent') }, INSTANCE);
+  const remoteWriteFile = async () => Buffer.from((await world.core.readNamespacedSecret({ namespace: MONITORING, name: 'thanos-ruler-stateless-config' }).catch(() => ({ data: {} as Record<string, string> }))).data?.['remote-write.yaml'] ?? '', 'base64').toString();
+  expect(await eventually(remoteWriteFile, (text) => text !== '')).toBe(
+    `remote_write:\n- url: https://receive.example:19291/api/v1/receive\n  basic_auth:\n    username: ruler\n    password: first-${id}\n`);
+  const statefulSet = await eventually(() => apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'thanos-ruler-stateless' }).catch(() => undefined), (found) => found !== undefined);
+  expect(statefulSet!.spec?.template.spec?.containers[0]?.args).toContain('--remote-write.config-file=/etc/thanos/config/remote-write-config/remote-write.yaml');
+
+  // A new password reaches the file: the referenced Secret's change enqueues the ruler.
+  await world.core.patchNamespacedSecret({ namespace: MONITORING, name: 'rw-auth', body: { stringData: { password: `second-${id}` } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+  await eventually(remoteWriteFile, (text) => text.includes(`password: second-${id}`));
+
+  const missing = await eventually(() => world.readObject<StoredRuler>('ThanosRuler', MONITORING, 'stateless-missing'), (ruler) => condition(ruler, 'Reconciled')?.status === 'False');
+  expect(condition(missing, 'Reconciled')?.message).toContain('spec.remoteWrite[0].basicAuth.username: Secret "absent" not found in namespace');
+  await expect(apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'thanos-ruler-stateless-missing' })).rejects.toMatchObject({ code: 404 });
+}, 60_000);
+
 describe('a running thanos rule pod, with the kubelet played by the test', () => {
   const NAME = `live-${id}`;
   const POD = `live-replica-${id}`;

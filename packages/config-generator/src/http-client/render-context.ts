@@ -19,6 +19,8 @@ export interface HttpClientContext {
   findings: Findings;
   /** TLS material collected while rendering: file name under CERTS_DIR → PEM text. */
   tlsAssets: Record<string, string>;
+  /** Where the pod mounts those files, when not CERTS_DIR (a Thanos Ruler's pod mounts them elsewhere). */
+  certsDir?: string;
 }
 
 /**

@@ -89,7 +89,7 @@ export function renderTlsConfig(tls: TLSConfig, path: string, ctx: HttpClientCon
 function storeAsset(resolved: { source: 'secret' | 'configMap'; name: string; key: string; value: string }, ctx: HttpClientContext): string {
   const file = tlsAssetFileName(resolved.source, ctx.namespace, resolved.name, resolved.key);
   ctx.tlsAssets[file] = resolved.value;
-  return `${CERTS_DIR}/${file}`;
+  return `${ctx.certsDir ?? CERTS_DIR}/${file}`;
 }
 
 function describe(resolved: { source: 'secret' | 'configMap'; name: string; key: string }): string {

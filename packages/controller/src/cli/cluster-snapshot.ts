@@ -8,6 +8,7 @@
 import type { KeyValueSource } from '@promop/config-generator';
 import { alertmanagerReferences } from '../alertmanager/alertmanager-rendering.ts';
 import { referencedObjects } from '../reconcile/references.ts';
+import { thanosRulerReferences } from '../thanos-ruler/thanos-ruler-rendering.ts';
 import { configSecretName } from '../workload/shard-names.ts';
 import { workloadKind, type PrometheusWorkload } from '../workload/workload-kind.ts';
 import { readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
@@ -33,11 +34,13 @@ export interface ClusterSnapshot extends ClusterObjects {
  * selection and the other verdicts right.
  */
 export async function readReferencedData(reader: KubeReader, objects: ClusterObjects): Promise<Pick<ClusterSnapshot, 'secrets' | 'configMaps' | 'unreadable'>> {
-  // The Prometheus family's references, and what the Alertmanagers' reconciler reads (alertmanager-rendering.ts).
-  const references = referencedObjects({ ...objects, alertmanagers: [], alertmanagerConfigs: [] });
+  // The Prometheus family's references, and what the Alertmanagers' and ThanosRulers' reconcilers read
+  // (alertmanager-rendering.ts, thanos-ruler-rendering.ts).
+  const references = referencedObjects({ ...objects, alertmanagers: [], alertmanagerConfigs: [], thanosRulers: [] });
   const ofAlertmanagers = alertmanagerReferences(objects.alertmanagers, objects.alertmanagerConfigs);
-  const secretKeys = new Set([...references.secrets, ...ofAlertmanagers.secrets]);
-  const configMapKeys = new Set([...references.configMaps, ...ofAlertmanagers.configMaps]);
+  const ofThanosRulers = thanosRulerReferences(objects.thanosRulers);
+  const secretKeys = new Set([...references.secrets, ...ofAlertmanagers.secrets, ...ofThanosRulers.secrets]);
+  const configMapKeys = new Set([...references.configMaps, ...ofAlertmanagers.configMaps, ...ofThanosRulers.configMaps]);
   const unreadable: string[] = [];
   const read = async (kind: 'Secret' | 'ConfigMap', key: string): Promise<KeyValueSource | undefined> => {
     const [namespace, name] = key.split('/') as [string, string];

@@ -204,7 +204,7 @@ const diffSpec: CommandSpec = {
     'Reads the cluster\'s Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig,',
     'PrometheusRule, Namespace and the referenced Secret and ConfigMap objects (and the Alertmanager kinds',
     'when the manifests can change an Alertmanager: they hold one of its kinds, a Secret or a Namespace;',
-    'ThanosRulers when they hold a ThanosRuler, a PrometheusRule or a Namespace),',
+    'ThanosRulers when they hold a ThanosRuler, a PrometheusRule, a Namespace, a Secret or a ConfigMap),',
     'lays the given manifests over them as `kubectl apply` would (same kind, namespace and name replaces;',
     'new ones are added), renders every Prometheus configuration (agents included), every Alertmanager',
     'configuration and every ThanosRuler\'s rule files before and after with the operator\'s generators, and',

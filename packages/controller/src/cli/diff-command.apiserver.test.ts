@@ -225,6 +225,20 @@ describe('promop diff of a ThanosRuler and the PrometheusRules it selects', () =
     expect(result.stdout).toContain(`Would be rejected: PrometheusRule ${TEAM}/slo.`);
   });
 
+  it('shows that a new password of a stateless ruler\'s remote write Secret changes its remote-write.yaml, without showing it', async () => {
+    await core.createNamespacedSecret({ namespace: MONITORING, body: { metadata: { name: 'rw' }, stringData: { password: `rw-live-${id}` } } });
+    await custom.createNamespacedCustomObject({
+      ...crd(PLURALS.ThanosRuler, MONITORING),
+      body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'ThanosRuler', metadata: { name: 'stateless' }, spec: { queryEndpoints: ['thanos-query:10901'], remoteWrite: [{ url: 'https://receive.example/api/v1/receive', authorization: { credentials: { name: 'rw', key: 'password' } } }] } },
+    });
+    const rotated = `apiVersion: v1\nkind: Secret\nmetadata: {name: rw, namespace: ${MONITORING}}\nstringData: {password: rw-new-${id}}`;
+    const result = await promop(['diff', '-f', manifest('ruler-rw.yaml', [rotated])]);
+    expect(result.code).toBe(1);
+    expect(sectionOfMain(result.stdout, `ThanosRuler ${MONITORING}/stateless`)).toBe(`ThanosRuler ${MONITORING}/stateless: 0 verdict changes, 1 changed file\n  remote-write.yaml: only Secret values change (not shown)`);
+    expect(result.stdout).not.toContain(`rw-new-${id}`);
+    expect(result.stdout).not.toContain(`rw-live-${id}`);
+  });
+
   it('names the field for which promop would refuse the ruler itself, and exits 3; the unchanged ruler diffs to no change', async () => {
     const refused = await promop(['diff', '-f', manifest('ruler-refused.yaml', [ruler('')])]);
     expect(refused.code).toBe(3);

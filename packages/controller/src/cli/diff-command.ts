@@ -234,12 +234,14 @@ function alertingNeedOf(manifests: Manifests): 'required' | 'possible' | 'none' 
 
 /**
  * Whether the manifests can change a ThanosRuler: `required` when they hold one (its kind must be listed),
- * `possible` when they hold a PrometheusRule (one a ruler selects) or a Namespace (ruleNamespaceSelector), `none`
+ * `possible` when they hold a PrometheusRule (one a ruler selects), a Namespace (ruleNamespaceSelector) or a Secret or
+ * ConfigMap (one a remote write endpoint references), `none`
  * otherwise: then ThanosRulers are not listed, and a user who may not list them diffs as before.
  */
 function thanosRulerNeedOf(manifests: Manifests): 'required' | 'possible' | 'none' {
   if (manifests.resources.some((resource) => isThanosRulerWorkloadKind(resource.kind))) return 'required';
-  return manifests.resources.some((resource) => resource.kind === 'PrometheusRule') || manifests.declaredNamespaces.length > 0 ? 'possible' : 'none';
+  const data = manifests.secrets.length > 0 || manifests.configMaps.length > 0 || manifests.declaredNamespaces.length > 0;
+  return data || manifests.resources.some((resource) => resource.kind === 'PrometheusRule') ? 'possible' : 'none';
 }
 
 /** The Alertmanager kinds' lists (listOptional). */

@@ -10,7 +10,7 @@ import type { PrometheusWorkload } from '../workload/workload-kind.ts';
 import { commandHelp, flagValue, parseCommandLine, type ParsedCommandLine } from './command-line.ts';
 import { EXPLAIN_KINDS, specOf, type CommandIo } from './commands.ts';
 import { describeReadError, openCluster } from './cluster-access.ts';
-import { readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
+import { noClusterObjects, readClusterObjects, type ClusterObjects } from './cluster-objects.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
 import type { LoadState, PrometheusExplanation, ResourceExplanation } from './explanation.ts';
 import { labelsText } from './labels-text.ts';
@@ -89,7 +89,15 @@ export async function runExplainCommand(argv: readonly string[], io: CommandIo, 
       }
       const thanosRuler = objects.thanosRulers.find((each) => each.metadata.namespace === namespace && each.metadata.name === name);
       if (!thanosRuler) return fail(`${kind.toLowerCase()} "${name}" not found in namespace "${namespace}"`);
-      const explanation = explainThanosRuler(objects, thanosRuler);
+      const { readReferencedData } = await import('./cluster-snapshot.ts');
+      let referenced: Awaited<ReturnType<typeof readReferencedData>>;
+      try {
+        // Only this ruler's references (its remote write endpoints' Secrets and ConfigMaps).
+        referenced = await readReferencedData(reader, { ...noClusterObjects(), thanosRulers: [thanosRuler] });
+      } catch (error) {
+        return fail(describeReadError(error, connection, kinds));
+      }
+      const explanation = explainThanosRuler({ ...objects, ...referenced }, thanosRuler);
       print(explanation, () => formatThanosRulerExplanation(explanation));
       return explanation.problems.length > 0 ? EXPLAIN_EXIT.rejected : EXPLAIN_EXIT.ok;
     }

@@ -271,6 +271,20 @@ describe('promop render with a ThanosRuler and the PrometheusRules it selects', 
     expect(printed.stdout).toMatch(/# ---- monitoring\/global\/rules\/thanos-ruler-global-rulefiles-0\/team-a-api-.*\.yaml\n/);
   });
 
+  it('writes the remote write file of a stateless ruler with the credentials of its namespace, redacted when printed', async () => {
+    writeFileSync(join(out, 'input.yaml'), [
+      ruler('stateless', ', queryEndpoints: [thanos-query:10901], remoteWrite: [{url: "https://receive:19291/api/v1/receive", basicAuth: {username: {name: rw, key: user}, password: {name: rw, key: password}}}]'),
+      'apiVersion: v1\nkind: Secret\nmetadata: {name: rw, namespace: monitoring}\nstringData: {user: ruler, password: s3cr3t-rw}',
+    ].join('\n---\n'));
+    const written = await renderInProcess(['-f', join(out, 'input.yaml'), '-o', join(out, 'rendered')]);
+    expect(written.stdout).toContain('ThanosRuler monitoring/stateless: rendered 0 rule ConfigMaps');
+    expect(readFileSync(join(out, 'rendered', 'monitoring', 'stateless', 'remote-write.yaml'), 'utf8')).toBe(
+      'remote_write:\n- url: https://receive:19291/api/v1/receive\n  basic_auth:\n    username: ruler\n    password: s3cr3t-rw\n');
+    const printed = await renderInProcess(['-f', join(out, 'input.yaml')]);
+    expect(printed.stdout).toContain('# ---- monitoring/stateless/remote-write.yaml\nremote_write:\n- url: https://receive:19291/api/v1/receive\n  basic_auth:\n    username: <redacted>\n    password: <redacted>\n');
+    expect(printed.stdout).not.toContain('s3cr3t-rw');
+  });
+
   it('reports a ruler promop would refuse with the field at fault, writes no rule file for it, and still judges its PrometheusRules', async () => {
     writeFileSync(join(out, 'input.yaml'), [ruler('lonely', ''), rule('team-a', 'api', 'up == 0')].join('\n---\n'));
     const result = await renderInProcess(['-f', join(out, 'input.yaml'), '-o', join(out, 'rendered')]);

@@ -66,6 +66,8 @@ export interface RenderedThanosRuler {
   thanosRuler: ResourceRef;
   /** Why promop refuses to run it (it then writes nothing, and the running pods stay); empty when rendered. */
   problems: FieldProblem[];
+  /** Fields left out for its Thanos release. */
+  warnings: string[];
   verdicts: Verdict[];
   /** Path relative to the output directory of the ThanosRuler (shared with other kinds of the same name) → content. */
   files: Record<string, string>;
@@ -136,10 +138,11 @@ export function renderManifests(manifests: Manifests): RenderResult {
 
 /** One ThanosRuler with the manifests' PrometheusRules, as its reconciler renders it. */
 function renderThanosRulerManifest(thanosRuler: ResourceOfKind['ThanosRuler'], prometheusRules: ResourceOfKind['PrometheusRule'][], manifests: Manifests): RenderedThanosRuler {
-  const rendering = renderThanosRuler(thanosRuler, { prometheusRules, namespaces: manifests.namespaces });
+  const rendering = renderThanosRuler(thanosRuler, { prometheusRules, namespaces: manifests.namespaces, secrets: manifests.secrets, configMaps: manifests.configMaps });
   const ref: ResourceRef = { kind: 'ThanosRuler', namespace: thanosRuler.metadata?.namespace ?? '', name: thanosRuler.metadata?.name ?? '' };
   const { verdicts } = rendering.rules;
-  return { thanosRuler: ref, problems: rendering.problems, verdicts, files: { ...thanosRulerFiles(rendering), [THANOS_RULER_VERDICTS_FILE]: `${JSON.stringify(verdicts, null, 2)}\n` } };
+  const files = { ...thanosRulerFiles(thanosRuler, rendering), [THANOS_RULER_VERDICTS_FILE]: `${JSON.stringify(verdicts, null, 2)}\n` };
+  return { thanosRuler: ref, problems: rendering.problems, warnings: rendering.warnings, verdicts, files };
 }
 
 /** The verdicts of a ThanosRuler's PrometheusRules, beside its files (a Prometheus' are verdicts.json). */
@@ -211,6 +214,7 @@ export function formatRenderReport(result: RenderResult, outputDir?: string): st
       : `rendered ${configMaps} rule ConfigMap${configMaps === 1 ? '' : 's'}`;
     lines.push(`ThanosRuler ${namespace}/${name}: ${status}${where}`);
     for (const problem of rendered.problems) lines.push(`  problem: ${problem.path}: ${problem.message}`);
+    for (const warning of rendered.warnings) lines.push(`  warning: ${warning}`);
     const selected = rendered.verdicts.filter((verdict) => verdict.selected);
     lines.push(...indent(verdictTable(rendered.verdicts)), ...indent(detailLines(rendered.verdicts)),
       `  PrometheusRules: ${selected.length}/${rendered.verdicts.length} selected, ${selected.filter((verdict) => verdict.selected && verdict.accepted).length} accepted`, '');

@@ -1,12 +1,13 @@
 /**
  * What changes for each ThanosRuler between two snapshots (pure), for `promop diff`: each is rendered as its
  * reconciler renders it (thanos-ruler-rendering.ts) and compared as a Prometheus is (config-diff.ts): the
- * PrometheusRule verdicts that change, its own problems, and a unified diff of each rule file.
+ * PrometheusRule verdicts that change, its own problems, and a unified diff of each rule file and of the remote
+ * write file (Secret values redacted; TLS assets named, not shown).
  */
 import type { ResourceRef, Verdict } from '@promop/config-generator';
 import type { ThanosRuler } from '@promop/crds';
 import { renderThanosRuler, thanosRulerFiles, type ThanosRulerRendering } from '../thanos-ruler/thanos-ruler-rendering.ts';
-import type { ClusterObjects } from './cluster-objects.ts';
+import type { ClusterSnapshot } from './cluster-snapshot.ts';
 import { compareFiles, compareStandings, standingKey, standingOf, type ConfigurationChanges, type FilesByKey, type Standings } from './config-diff.ts';
 import { redactSecretValues } from './secret-redaction.ts';
 
@@ -21,7 +22,7 @@ export interface ThanosRulerDiff extends ConfigurationChanges {
  * Compares every ThanosRuler of `after` with the same one in `before` (none: it is created). `secrets`: the Secret
  * values to mask (secret-redaction.ts).
  */
-export function diffThanosRulers(before: ClusterObjects, after: ClusterObjects, secrets: readonly string[]): ThanosRulerDiff[] {
+export function diffThanosRulers(before: RulerSnapshot, after: RulerSnapshot, secrets: readonly string[]): ThanosRulerDiff[] {
   const keyOf = (thanosRuler: ThanosRuler) => `${thanosRuler.metadata.namespace}/${thanosRuler.metadata.name}`;
   const previous = new Map(before.thanosRulers.map((thanosRuler) => [keyOf(thanosRuler), thanosRuler]));
   return after.thanosRulers.map((thanosRuler) => {
@@ -30,19 +31,32 @@ export function diffThanosRulers(before: ClusterObjects, after: ClusterObjects, 
   });
 }
 
-function render(objects: ClusterObjects, thanosRuler: ThanosRuler): ThanosRulerRendering {
-  return renderThanosRuler(thanosRuler, {
+/** What a ruler is rendered from: the cluster's objects and the Secrets and ConfigMaps read. */
+type RulerSnapshot = Pick<ClusterSnapshot, 'thanosRulers' | 'prometheusRules' | 'namespaces' | 'secrets' | 'configMaps'>;
+
+function render(objects: RulerSnapshot, thanosRuler: ThanosRuler): Rendered {
+  return { thanosRuler, rendering: renderThanosRuler(thanosRuler, {
+    secrets: objects.secrets,
+    configMaps: objects.configMaps,
     prometheusRules: objects.prometheusRules,
     namespaces: objects.namespaces.map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
-  });
+  }) };
 }
 
-function diffThanosRuler(thanosRuler: ThanosRuler, before: ThanosRulerRendering | undefined, after: ThanosRulerRendering, secrets: readonly string[]): ThanosRulerDiff {
+/** A ruler and its rendering (its files depend on both). */
+interface Rendered {
+  thanosRuler: ThanosRuler;
+  rendering: ThanosRulerRendering;
+}
+
+function diffThanosRuler(thanosRuler: ThanosRuler, beforeRendered: Rendered | undefined, afterRendered: Rendered, secrets: readonly string[]): ThanosRulerDiff {
+  const before = beforeRendered?.rendering;
+  const after = afterRendered.rendering;
   const namespace = thanosRuler.metadata.namespace ?? '';
   const { name } = thanosRuler.metadata;
   const verdictChanges = compareStandings(before ? standingsOf(before.rules.verdicts) : new Map(), standingsOf(after.rules.verdicts));
   // A refused ruler gets nothing written: its pods keep the running files, so there is nothing to compare with.
-  const files = after.problems.length > 0 ? [] : compareFiles(`${namespace}/${name}`, before ? filesOf(before) : new Map(), filesOf(after), (text) => redactSecretValues(text, secrets));
+  const files = after.problems.length > 0 ? [] : compareFiles(`${namespace}/${name}`, beforeRendered ? filesOf(beforeRendered) : new Map(), filesOf(afterRendered), (text) => redactSecretValues(text, secrets));
   const problemsBefore = before?.problems ?? [];
   const problemsAfter = after.problems;
   const same = files.length === 0 && verdictChanges.length === 0 && JSON.stringify(problemsBefore) === JSON.stringify(problemsAfter);
@@ -68,6 +82,6 @@ function standingsOf(verdicts: readonly Verdict[]): Standings {
 }
 
 /** The files of a rendering, by their path (a rule file's name does not change with its content). */
-function filesOf(rendering: ThanosRulerRendering): FilesByKey {
-  return new Map(Object.entries(thanosRulerFiles(rendering)).map(([path, text]) => [path, { path, text }]));
+function filesOf({ thanosRuler, rendering }: Rendered): FilesByKey {
+  return new Map(Object.entries(thanosRulerFiles(thanosRuler, rendering)).map(([path, text]) => [path, { path, text }]));
 }

@@ -8,7 +8,7 @@ const rule = (name: string, expr: string, labels: Record<string, string> = {}): 
   ({ apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { namespace: 'monitoring', name, uid: `uid-${name}`, labels }, spec: { groups: [{ name, rules: [{ record: 'x', expr }] }] } } as PrometheusRule);
 
 describe('promop explain thanosruler', () => {
-  const objects = { ...noClusterObjects(), prometheusRules: [rule('good', 'up', { role: 'ruler' }), rule('bad', 'up(', { role: 'ruler' }), rule('other', 'up')], namespaces: [{ metadata: { name: 'monitoring' } }] };
+  const objects = { ...noClusterObjects(), prometheusRules: [rule('good', 'up', { role: 'ruler' }), rule('bad', 'up(', { role: 'ruler' }), rule('other', 'up')], namespaces: [{ metadata: { name: 'monitoring' } }], secrets: [], configMaps: [] };
 
   it('says which PrometheusRules the ruler accepts, rejects (with the path) and does not select (with the selector), and what it writes', () => {
     const explanation = explainThanosRuler(objects, ruler({ queryEndpoints: ['q:10902'], ruleSelector: { matchLabels: { role: 'ruler' } } }));

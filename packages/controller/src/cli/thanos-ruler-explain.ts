@@ -6,7 +6,7 @@
 import type { FieldProblem, Verdict } from '@promop/config-generator';
 import type { ThanosRuler } from '@promop/crds';
 import { renderThanosRuler } from '../thanos-ruler/thanos-ruler-rendering.ts';
-import type { ClusterObjects } from './cluster-objects.ts';
+import type { ClusterSnapshot } from './cluster-snapshot.ts';
 
 /** What `explain` says of a ThanosRuler (printed as is for -o json|yaml). */
 export interface ThanosRulerExplanation {
@@ -22,9 +22,11 @@ export interface ThanosRulerExplanation {
   ruleConfigMaps: { name: string; files: string[] }[];
 }
 
-/** Explains `thanosRuler` against the PrometheusRules and namespaces of `objects`. */
-export function explainThanosRuler(objects: ClusterObjects, thanosRuler: ThanosRuler): ThanosRulerExplanation {
+/** Explains `thanosRuler` against the PrometheusRules, namespaces, Secrets and ConfigMaps of `objects`. */
+export function explainThanosRuler(objects: Pick<ClusterSnapshot, 'prometheusRules' | 'namespaces' | 'secrets' | 'configMaps'>, thanosRuler: ThanosRuler): ThanosRulerExplanation {
   const { rules, problems } = renderThanosRuler(thanosRuler, {
+    secrets: objects.secrets,
+    configMaps: objects.configMaps,
     prometheusRules: objects.prometheusRules,
     namespaces: objects.namespaces.map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
   });

@@ -30,6 +30,7 @@ function setup() {
   cluster.caches.prometheusRules.put(rule('rate(errors_total[5m])'));
   const reconciler = new ThanosRulerReconciler({
     thanosRulers: cluster.caches.thanosRulers, prometheusRules: cluster.caches.prometheusRules, namespaces: cluster.caches.namespaces,
+    referenced: { resolve: async () => ({ secrets: [], configMaps: [] }) },
     ownedConfigMaps: cluster.caches.ownedConfigMaps, ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches, children: cluster.children,
     reloader: { reloadThanosRuler: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
     status: cluster.status, events: cluster.recorder, requeue: () => undefined, log, now: () => new Date('2026-12-07T12:00:00Z'),

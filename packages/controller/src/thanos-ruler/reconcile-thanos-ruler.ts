@@ -1,7 +1,8 @@
 /**
  * Runs a ThanosRuler: the rule files of the PrometheusRules it selects (the generator's thanos-ruler module, one
  * verdict per object written as a binding into its status, with a Warning Event when rejected), the three Secrets
- * its pods mount, the governing Service and the StatefulSet (thanos-ruler-children.ts), then its status from the
+ * its pods mount (the remote write file of a stateless ruler among them, its credentials read from the ruler's
+ * namespace), the governing Service and the StatefulSet (thanos-ruler-children.ts), then its status from the
  * StatefulSet. Level-based like the other reconcilers: every call makes the cluster match the caches.
  *
  * New rule files reach running pods as a Prometheus' do, through the one reloader (reload/shard-reloader.ts): each
@@ -30,7 +31,8 @@ import {
   RULE_CONFIGMAP_THANOS_RULER_LABEL, buildThanosRulerRuleConfigMaps, buildThanosRulerSecrets, buildThanosRulerService,
   buildThanosRulerStatefulSet, thanosRulerSelectorLabels,
 } from './thanos-ruler-children.ts';
-import { renderThanosRuler, thanosRulerMountedRuleFiles } from './thanos-ruler-rendering.ts';
+import { renderThanosRuler, thanosRulerMountedRuleFiles, thanosRulerReferences } from './thanos-ruler-rendering.ts';
+import type { ReferencedObjects } from '../kube/referenced-objects.ts';
 import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
 
 /** Reason of Reconciled=False when the ThanosRuler cannot be run as written (what runs stays). */
@@ -45,6 +47,8 @@ export interface ThanosRulerReconcilerDeps {
   /** promop's own ConfigMaps and Secrets (metadata): the current children, for their replace and the stale rule ConfigMaps. */
   ownedConfigMaps: CacheReader<PartialObjectMetadata>;
   ownedSecrets: CacheReader<PartialObjectMetadata>;
+  /** The data of the Secrets and ConfigMaps the rulers' remote write endpoints reference (the rulers' own instance). */
+  referenced: Pick<ReferencedObjects, 'resolve'>;
   /** Every cache: the verdict recorder reads the PrometheusRules' current status from them. */
   caches: ReconcilerCaches;
   children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'read' | 'mergePatch' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'>;
@@ -108,7 +112,11 @@ export class ThanosRulerReconciler {
       await this.#writeStatus(thanosRuler, { ...thanosRuler.status, paused: true } as Status);
       return 'done';
     }
-    const { rules, command, problems } = renderThanosRuler(thanosRuler, {
+    // The references of every ruler, not this one's only: what is not resolved is forgotten (referenced-objects.ts).
+    const data = await this.#deps.referenced.resolve(thanosRulerReferences(this.#deps.thanosRulers.list()));
+    const { rules, remoteWrite, command, problems } = renderThanosRuler(thanosRuler, {
+      secrets: data.secrets,
+      configMaps: data.configMaps,
       prometheusRules: this.#deps.prometheusRules.list(),
       namespaces: this.#deps.namespaces.list().map((each) => ({ name: each.metadata?.name ?? '', labels: each.metadata?.labels ?? {} })),
       memo: this.#memo,
@@ -137,7 +145,7 @@ export class ThanosRulerReconciler {
     for (const configMap of configMaps) {
       if ((await this.#writes.writeData('ConfigMap', configMap, known, log)).changed) written = true;
     }
-    for (const secret of buildThanosRulerSecrets(thanosRuler)) await this.#writes.writeData('Secret', secret, known, log);
+    for (const secret of buildThanosRulerSecrets(thanosRuler, remoteWrite)) await this.#writes.writeData('Secret', secret, known, log);
     // The namespace's Service is owned by every ThanosRuler that uses it (not those naming a Service of their own).
     const owners = this.#deps.thanosRulers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!thanosRuler.spec?.serviceName) await this.#deps.children.applyService(buildThanosRulerService(namespace, owners));

@@ -66,11 +66,20 @@ describe('thanos rule as promop starts it', () => {
     expect(args({ ...spec, version: 'v0.20.0' }).at(-1)).not.toMatch(/http\.config/);
   });
 
+  it('points a stateless ruler (remoteWrite, Thanos >= 0.24.0) at its remote write file after the rule files, as upstream', () => {
+    const stateless = args({ queryEndpoints: ['q:10902'], remoteWrite: [{ url: 'http://receive:19291/api/v1/receive' }] });
+    expect(stateless.slice(stateless.indexOf('--rule-file=/etc/thanos/rules/*/*.yaml'), stateless.indexOf('--query=q:10902') + 1)).toEqual([
+      '--rule-file=/etc/thanos/rules/*/*.yaml', '--remote-write.config-file=/etc/thanos/config/remote-write-config/remote-write.yaml', '--query=q:10902',
+    ]);
+    expect(args({ queryEndpoints: ['q:10902'] }).some((arg) => arg.startsWith('--remote-write'))).toBe(false);
+    expect(args({ queryEndpoints: ['q:10902'], version: 'v0.23.0', remoteWrite: [{ url: 'http://x' }] }).some((arg) => arg.startsWith('--remote-write'))).toBe(false);
+  });
+
   it('refuses what it cannot run, each at its path', () => {
-    const command = thanosRulerCommand(ruler({ version: 'latest', remoteWrite: [{ url: 'http://x' }] }));
+    const command = thanosRulerCommand(ruler({ version: 'latest', queryEndpoints: ['q'] }));
     expect(command.ok).toBe(false);
-    const refused = thanosRulerCommand(ruler({ queryEndpoints: ['q'], remoteWrite: [{ url: 'http://x' }], web: { tlsConfig: {} }, additionalArgs: [{ name: 'no-data-dir' }] }));
-    expect(refused.ok ? [] : refused.problems.map((problem) => problem.path)).toEqual(['spec.remoteWrite', 'spec.web', 'spec.additionalArgs[0].name']);
+    const refused = thanosRulerCommand(ruler({ queryEndpoints: ['q'], web: { tlsConfig: {} }, additionalArgs: [{ name: 'no-data-dir' }] }));
+    expect(refused.ok ? [] : refused.problems.map((problem) => problem.path)).toEqual(['spec.web', 'spec.additionalArgs[0].name']);
     const tls = thanosRulerCommand(ruler({ queryEndpoints: ['q'], grpcServerTlsConfig: { certFile: '/tls/tls.crt', caFile: '/tls/ca.crt', keySecret: { name: 'tls', key: 'tls.key' } } }));
     expect(tls.ok ? [] : tls.problems.map((problem) => problem.path)).toEqual(['spec.grpcServerTlsConfig.keySecret', 'spec.grpcServerTlsConfig.keyFile']);
     const noQuery = thanosRulerCommand(ruler({}));
@@ -108,9 +117,9 @@ describe('the children of a ThanosRuler', () => {
   });
 
   it('writes the Secrets every pod mounts, and a Service of both ports', () => {
-    expect(buildThanosRulerSecrets(thanosRuler).map((secret) => [secret.metadata!.name, Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString()]))])).toEqual([
+    expect(buildThanosRulerSecrets(thanosRuler, { text: 'remote_write: []\n', tlsAssets: { 'b.crt': 'B', 'a.crt': 'A' } }).map((secret) => [secret.metadata!.name, Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString()]))])).toEqual([
       ['thanos-ruler-r-config', { 'remote-write.yaml': 'remote_write: []\n' }],
-      ['thanos-ruler-r-tls-assets-0', {}],
+      ['thanos-ruler-r-tls-assets-0', { 'a.crt': 'A', 'b.crt': 'B' }],
       ['thanos-ruler-r-web-config', { 'web-config.yaml': '' }],
     ]);
     expect(buildThanosRulerService('monitoring', [thanosRuler]).spec).toEqual({

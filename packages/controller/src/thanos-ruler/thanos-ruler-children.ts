@@ -12,7 +12,9 @@ import type {
   V1ConfigMap, V1Container, V1OwnerReference, V1PersistentVolumeClaim, V1PodSecurityContext, V1ResourceRequirements, V1Secret, V1Service,
   V1StatefulSet, V1Volume, V1VolumeMount,
 } from '@kubernetes/client-node';
-import { parseThanosVersion, thanosVersionAtLeast, type FieldProblem, type RuleConfigMap, type ThanosReleaseVersion } from '@promop/config-generator';
+import {
+  THANOS_REMOTE_WRITE_SINCE, parseThanosVersion, thanosVersionAtLeast, type FieldProblem, type RuleConfigMap, type ThanosReleaseVersion, type ThanosRulerRemoteWrite,
+} from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type ThanosRuler } from '@promop/crds';
 import type { BuildResult } from '../workload/build-result.ts';
 import { asEmbedded } from '../workload/embedded-field.ts';
@@ -32,15 +34,14 @@ export const RULE_CONFIGMAP_THANOS_RULER_LABEL = 'thanos-ruler-name';
 export const THANOS_RULES_DIR = '/etc/thanos/rules';
 /** Key of the remote write file in `thanos-ruler-<name>-config`. */
 export const REMOTE_WRITE_FILE = 'remote-write.yaml';
-/** The remote write file of a ruler without `spec.remoteWrite` (what upstream writes then). */
-export const EMPTY_REMOTE_WRITE_CONFIG = 'remote_write: []\n';
 /** Key of the web configuration file in `thanos-ruler-<name>-web-config`. */
 export const WEB_CONFIG_FILE = 'web-config.yaml';
 
 const CONFIG_DIR = '/etc/thanos/config';
 const STORAGE_DIR = '/thanos/data';
 const WEB_CONFIG_DIR = '/etc/thanos/web_config';
-const TLS_ASSETS_DIR = '/etc/thanos/certs';
+/** Where the pods mount the TLS assets Secret (the remote write file's TLS files are there). */
+export const THANOS_RULER_TLS_ASSETS_DIR = '/etc/thanos/certs';
 const REPLICA_LABEL = 'thanos_ruler_replica';
 
 type Spec = NonNullable<ThanosRuler['spec']>;
@@ -109,6 +110,11 @@ function mountSecretKey(selector: { name?: string; key: string }, volumeName: st
   };
 }
 
+/** The remote write file, mounted in every pod from `thanos-ruler-<name>-config` (read only by a stateless ruler). */
+function remoteWriteConfigMount(name: string): MountedKey {
+  return mountSecretKey({ name: thanosRulerConfigSecretName(name), key: REMOTE_WRITE_FILE }, 'remote-write-config');
+}
+
 /** What `thanos rule` is started with, and the Secret keys mounted for its flags. */
 export interface ThanosRulerCommand {
   args: string[];
@@ -120,12 +126,13 @@ export interface ThanosRulerCommand {
 /**
  * The `thanos rule` arguments, in upstream's order: the data directory, evaluation interval and retention, the
  * rule flags its release knows, the external labels (`thanos_ruler_replica` first), the dropped alert labels, the
- * listen address with `listenLocal`, logging, the rule file glob, the query and Alertmanager endpoints (files
+ * listen address with `listenLocal`, logging, the rule file glob, the remote write file of a stateless ruler (Thanos
+ * >= 0.24.0, which thanos-ruler-remote-write.ts in the generator writes), the query and Alertmanager endpoints (files
  * from Secret keys take precedence over lists), object storage, tracing, alert relabeling, the gRPC server TLS,
  * the web prefixes and alert query URL, `additionalArgs`, then the web config file.
  *
  * Problems: an unreadable version; a `spec.labels` key thanos rule cannot parse; neither `queryConfig` nor `queryEndpoints` (thanos rule has nothing to
- * evaluate against; upstream refuses it too); `remoteWrite`, which promop does not render yet; web TLS and HTTP
+ * evaluate against; upstream refuses it too); web TLS and HTTP
  * settings, which promop does not render yet; gRPC TLS from Secrets (thanos rule reads files only) and TLS files
  * thanos rule refuses at start (a certificate without its key, or the reverse; a client CA without both); an
  * additional argument that sets a flag promop sets (upstream's BuildArgs refuses it too).
@@ -138,7 +145,6 @@ export function thanosRulerCommand(thanosRuler: ThanosRuler): BuildResult<Thanos
   if (!spec.queryConfig && !(spec.queryEndpoints?.length)) {
     problems.push({ path: 'spec.queryEndpoints', message: 'thanos rule needs an API to evaluate rules against: set queryEndpoints or queryConfig' });
   }
-  if (spec.remoteWrite?.length) problems.push({ path: 'spec.remoteWrite', message: 'promop does not run a stateless (remote write) Thanos Ruler yet; use objectStorageConfig' });
   if (spec.web?.tlsConfig || spec.web?.httpConfig) problems.push({ path: 'spec.web', message: 'promop does not write a web configuration for Thanos Ruler yet (TLS and HTTP headers)' });
   const tls = spec.grpcServerTlsConfig;
   if (tls) {
@@ -186,6 +192,8 @@ export function thanosRulerCommand(thanosRuler: ThanosRuler): BuildResult<Thanos
   if (spec.logLevel && spec.logLevel !== 'info') flags.push({ name: 'log.level', value: spec.logLevel });
   if (spec.logFormat) flags.push({ name: 'log.format', value: spec.logFormat });
   flags.push({ name: 'rule-file', value: `${THANOS_RULES_DIR}/*/*.yaml` });
+  // An older release is refused with the file's problems (thanos-ruler-remote-write.ts), as upstream refuses it.
+  if (spec.remoteWrite?.length && thanosVersionAtLeast(version, THANOS_REMOTE_WRITE_SINCE)) flags.push({ name: 'remote-write.config-file', value: remoteWriteConfigMount(thanosRuler.metadata.name).path });
 
   const configFiles: MountedKey[] = [];
   const fromKey = (selector: { name?: string; key: string }, volumeName: string, flag: string) => {
@@ -253,11 +261,11 @@ export function buildThanosRulerRuleConfigMaps(thanosRuler: ThanosRuler, ruleCon
 }
 
 /**
- * The three Secrets every pod mounts, which must exist before a pod starts: the remote write file (empty: promop
- * refuses `remoteWrite`), the TLS assets (none: nothing promop renders for a ruler names a certificate) and the web
- * configuration (empty: no TLS), each with upstream's content for such a ruler.
+ * The three Secrets every pod mounts, which must exist before a pod starts: the remote write file (`remote_write: []`
+ * without `spec.remoteWrite`, as upstream's), the TLS assets that file names (under THANOS_RULER_TLS_ASSETS_DIR) and
+ * the web configuration (empty: no TLS).
  */
-export function buildThanosRulerSecrets(thanosRuler: ThanosRuler): V1Secret[] {
+export function buildThanosRulerSecrets(thanosRuler: ThanosRuler, remoteWrite: Pick<ThanosRulerRemoteWrite, 'text' | 'tlsAssets'>): V1Secret[] {
   const { name, namespace } = thanosRuler.metadata;
   const secret = (secretName: string, data: Record<string, string>): V1Secret => ({
     apiVersion: 'v1',
@@ -267,8 +275,9 @@ export function buildThanosRulerSecrets(thanosRuler: ThanosRuler): V1Secret[] {
     data: base64Data(data),
   });
   return [
-    secret(thanosRulerConfigSecretName(name), { [REMOTE_WRITE_FILE]: EMPTY_REMOTE_WRITE_CONFIG }),
-    secret(thanosRulerTlsAssetsSecretName(name), {}),
+    secret(thanosRulerConfigSecretName(name), { [REMOTE_WRITE_FILE]: remoteWrite.text }),
+    // Sorted keys: the same assets give byte-identical objects, so an unchanged Secret is never rewritten.
+    secret(thanosRulerTlsAssetsSecretName(name), Object.fromEntries(Object.entries(remoteWrite.tlsAssets).sort(([a], [b]) => byCodeUnits(a, b)))),
     secret(thanosRulerWebConfigSecretName(name), { [WEB_CONFIG_FILE]: '' }),
   ];
 }
@@ -323,7 +332,7 @@ export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: T
   const { name, namespace } = thanosRuler.metadata;
   const spec: Spec = thanosRuler.spec ?? {};
   const selector = thanosRulerSelectorLabels(name);
-  const rulerConfig = mountSecretKey({ name: thanosRulerConfigSecretName(name), key: REMOTE_WRITE_FILE }, 'remote-write-config');
+  const rulerConfig = remoteWriteConfigMount(name);
   const data = storage(thanosRuler);
   const volumes: V1Volume[] = [
     rulerConfig.volume,
@@ -333,7 +342,7 @@ export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: T
   const mounts: V1VolumeMount[] = [
     rulerConfig.mount,
     ...command.configFiles.map((file) => file.mount),
-    { name: 'tls-assets', mountPath: TLS_ASSETS_DIR, readOnly: true },
+    { name: 'tls-assets', mountPath: THANOS_RULER_TLS_ASSETS_DIR, readOnly: true },
   ];
   if (thanosVersionAtLeast(command.version, '0.21.0')) {
     volumes.push({ name: 'web-config', secret: { secretName: thanosRulerWebConfigSecretName(name) } });
