@@ -28,6 +28,7 @@ export { prometheusOwnerReference } from './owner-reference.ts';
 export { configSecretName, scrapeSecretName, statefulSetName } from './shard-names.ts';
 export { MAX_SECRET_DATA_BYTES } from './secret-size.ts';
 export { prometheusArgs, routePrefix, AGENT_FEATURE, EXPAND_EXTERNAL_LABELS_FEATURE, PROMETHEUS_PORT } from './prometheus-args.ts';
-export { prometheusContainer, prometheusImage, mergeContainers, DEFAULT_BASE_IMAGE, PROMETHEUS_CONTAINER_NAME, WEB_PORT_NAME } from './prometheus-container.ts';
+export { prometheusContainer, prometheusImage, DEFAULT_BASE_IMAGE, PROMETHEUS_CONTAINER_NAME, WEB_PORT_NAME } from './prometheus-container.ts';
+export { mergeContainers, patchContainer } from './container-patch.ts';
 export { podVolumes, storageVolumeName, CONFIGMAPS_DIR, SECRETS_DIR, STORAGE_SUB_PATH, type PodVolumes } from './pod-volumes.ts';
 export { MODE_LABEL, WORKLOADS, namingOf, workloadKind, type PrometheusWorkload, type WorkloadKind, type WorkloadNaming } from './workload-kind.ts';

@@ -1,5 +1,5 @@
 import { parsePrometheusVersion, type PrometheusVersion } from '@promop/config-generator';
-import { mergeContainers, prometheusContainer, prometheusImage } from './prometheus-container.ts';
+import { prometheusContainer, prometheusImage } from './prometheus-container.ts';
 
 const version = (text: string): PrometheusVersion => parsePrometheusVersion(text)!;
 
@@ -36,17 +36,5 @@ describe('the prometheus container', () => {
     expect(prometheusContainer({}, version('v3.16.0'), [], []).securityContext).toEqual({
       readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] },
     });
-  });
-});
-
-describe('user containers', () => {
-  const ours = [{ name: 'prometheus', image: 'p', args: ['--a'] }];
-
-  it('are appended when their name is new', () => {
-    expect(mergeContainers(ours, [{ name: 'sidecar', image: 's' }])).toEqual([...ours, { name: 'sidecar', image: 's' }]);
-  });
-
-  it('replace the fields they set on promop\'s same-named container, keeping the others', () => {
-    expect(mergeContainers(ours, [{ name: 'prometheus', image: 'custom' }])).toEqual([{ name: 'prometheus', image: 'custom', args: ['--a'] }]);
   });
 });

@@ -79,19 +79,3 @@ export function prometheusContainer(spec: Spec, version: PrometheusVersion, args
     volumeMounts: mounts,
   };
 }
-
-/**
- * promop's containers combined with `spec.containers`. prometheus-operator applies a strategic merge patch;
- * promop keeps it simpler and predictable: a user container with the name of one of promop's replaces that
- * container's fields one by one (a field given replaces promop's value whole, e.g. `args` or `volumeMounts`,
- * absent fields keep promop's), and any other container is appended in the user's order.
- */
-export function mergeContainers(ours: V1Container[], theirs: readonly V1Container[]): V1Container[] {
-  const byName = new Map(theirs.map((container) => [container.name, container]));
-  const merged = ours.map((container) => {
-    const patch = byName.get(container.name);
-    return patch ? { ...container, ...patch } : container;
-  });
-  const ourNames = new Set(ours.map((container) => container.name));
-  return [...merged, ...theirs.filter((container) => !ourNames.has(container.name))];
-}
