@@ -14,6 +14,7 @@ import type {
 } from '@kubernetes/client-node';
 import { ALERTMANAGER_CONFIG_DIR, ALERTMANAGER_CONFIG_FILE, ALERTMANAGER_TEMPLATES_DIR, DEFAULT_ALERTMANAGER_VERSION, type FieldProblem } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type Alertmanager } from '@promop/crds';
+import { mergeContainers } from '../workload/container-patch.ts';
 import { asEmbedded } from '../workload/embedded-field.ts';
 import { passedThroughPodFields } from '../workload/pod-fields.ts';
 import { managedByLabels } from '../workload/labels.ts';
@@ -283,7 +284,7 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
           securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 },
           automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
           terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 120,
-          containers: [container, ...asEmbedded<V1Container[]>(spec.containers ?? []).filter((extra) => extra.name !== CONTAINER_NAME)],
+          containers: mergeContainers([container], asEmbedded<V1Container[]>(spec.containers ?? [])),
           volumes,
         },
       },

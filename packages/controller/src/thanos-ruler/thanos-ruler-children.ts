@@ -17,6 +17,7 @@ import {
 } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, type ThanosRuler } from '@promop/crds';
 import type { BuildResult } from '../workload/build-result.ts';
+import { mergeContainers } from '../workload/container-patch.ts';
 import { asEmbedded } from '../workload/embedded-field.ts';
 import { MANAGED_BY, MANAGED_BY_LABEL, managedByLabels } from '../workload/labels.ts';
 import { passedThroughPodFields } from '../workload/pod-fields.ts';
@@ -400,7 +401,7 @@ export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: T
           ...passedThroughPodFields(spec),
           ...(spec.securityContext ? { securityContext: asEmbedded<V1PodSecurityContext>(spec.securityContext) } : {}),
           terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 120,
-          containers: mergedContainers(container, asEmbedded<V1Container[]>(spec.containers ?? [])),
+          containers: mergeContainers([container], asEmbedded<V1Container[]>(spec.containers ?? [])),
           volumes,
         },
       },
@@ -408,15 +409,6 @@ export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: T
     },
   };
   return withCanonicalQuantities(statefulSet);
-}
-
-/**
- * promop's container with the user's `spec.containers`: an entry named like it patches its fields one by one
- * (upstream's strategic merge, at the top level); the others are appended.
- */
-function mergedContainers(own: V1Container, extra: readonly V1Container[]): V1Container[] {
-  const patch = extra.find((each) => each.name === own.name);
-  return [patch ? { ...own, ...patch } : own, ...extra.filter((each) => each.name !== own.name)];
 }
 
 /** semver's String(): major.minor.patch and the pre-release, without a `v`. */
