@@ -5,7 +5,7 @@
  * root, where the test puts the Secret's and ConfigMap's files as the kubelet would mount them); promop must reload
  * it over HTTPS after an AlertmanagerConfig change, accepting only the certificate of `spec.web.tlsConfig.cert` and
  * presenting its own client certificate, and verify it by Alertmanager's own hash of the file. A web TLS Secret
- * that does not exist is refused at its field path, in the status and an Event.
+ * that does not exist is refused at its field path, in the status and an Event, until it is created.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -151,7 +151,7 @@ describe('an Alertmanager serving HTTPS and requiring client certificates', () =
     expect(await loadedHash()).toBe(alertmanagerConfigHash(config));
   }, 60_000);
 
-  it('refuses a web TLS Secret that does not exist at its field path, in the status and an Event', async () => {
+  it('refuses a web TLS Secret that does not exist at its field path, in the status and an Event, until it exists', async () => {
     await world.createObject('Alertmanager', MONITORING, 'missing', { replicas: 1, web: { tlsConfig: webTlsConfig('no-such-tls') } }, INSTANCE);
     const refused = await eventually(() => readAlertmanager('missing'), (stored) => reconciled(stored)?.status === 'False');
     expect(reconciled(refused)).toMatchObject({
@@ -160,6 +160,11 @@ describe('an Alertmanager serving HTTPS and requiring client certificates', () =
     const events = await eventually(() => world.warningEvents(MONITORING, 'Alertmanager', 'missing'), (list) => list.some((event) => event.reason === 'InvalidConfiguration'));
     expect(events.find((event) => event.reason === 'InvalidConfiguration')?.note).toContain('spec.web.tlsConfig.keySecret');
     await expect(world.core.readNamespacedSecret({ namespace: MONITORING, name: 'alertmanager-missing-web-config' })).rejects.toMatchObject({ code: 404 });
+    // The Secret it names is watched: once it exists, the Alertmanager is reconciled again and its file written.
+    await world.createSecret(MONITORING, 'no-such-tls', { 'tls.crt': readFileSync(pki.servingCert, 'utf8'), 'tls.key': readFileSync(pki.servingKey, 'utf8') });
+    expect(reconciled(await eventually(() => readAlertmanager('missing'), (stored) => reconciled(stored)?.status === 'True'))).toMatchObject({ status: 'True' });
+    const written = await world.core.readNamespacedSecret({ namespace: MONITORING, name: 'alertmanager-missing-web-config' });
+    expect(Buffer.from(written.data?.['web-config.yaml'] ?? '', 'base64').toString('utf8')).toContain(`${ALERTMANAGER_WEB_CONFIG_DIR}/secret/no-such-tls-key/tls.key`);
   }, 60_000);
 
   it('never writes a certificate or key into its log', () => {
