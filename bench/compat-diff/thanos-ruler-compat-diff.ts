@@ -13,7 +13,7 @@
  * whole, the pod's volumes, the claim templates, the StatefulSet's serviceName, replicas, pod management policy and
  * update strategy, the pod's annotations and the labels about Thanos, the Service's ports and selector, and the
  * rule ConfigMaps' names and data, and for a stateless ruler (`remoteWrite`, credentials from the case's Secrets and
- * ConfigMaps) the remote write file and the TLS assets Secret. Not compared: upstream's config-reloader container (promop reloads thanos rule
+ * ConfigMaps) the remote write file and the TLS assets Secret, and the web configuration file. Not compared: upstream's config-reloader container (promop reloads thanos rule
  * itself; docs/compatibility.md) and the managed-by label. Exit status 1 on a difference.
  */
 import type { V1ConfigMap, V1Service, V1StatefulSet } from '@kubernetes/client-node';
@@ -118,6 +118,16 @@ const CASES: RulerCase[] = [
       }],
     },
   },
+  {
+    name: 'web-tls', ...REMOTE_WRITE_DATA,
+    spec: {
+      ...QUERY,
+      web: {
+        tlsConfig: { cert: { secret: { name: 'rw-tls', key: 'tls.crt' } }, keySecret: { name: 'rw-tls', key: 'tls.key' }, client_ca: { configMap: { name: 'rw-ca', key: 'ca.crt' } }, clientAuthType: 'RequireAndVerifyClientCert', minVersion: 'TLS12' },
+        httpConfig: { headers: { xFrameOptions: 'Deny' } },
+      },
+    },
+  },
   { name: 'remote-write-old-thanos', spec: { ...QUERY, version: 'v0.29.0', remoteWrite: [{ url: 'http://x.example/api/v1/write', sendNativeHistograms: true, roundRobinDNS: true, messageVersion: 'V2.0' }] } },
 ];
 
@@ -198,6 +208,8 @@ async function compareCase(api: BenchApi, item: RulerCase): Promise<ObjectCaseRe
     const ourFile = rendering.remoteWrite.text.replaceAll(`${THANOS_RULER_TLS_ASSETS_DIR}/`, '/etc/prometheus/certs/');
     if (ourFile !== rendering.remoteWrite.text) documented.push('remote-write.yaml TLS files under /etc/thanos/certs');
     compare('remote-write.yaml', decode(upstreamConfig.data)['remote-write.yaml'], ourFile);
+    const upstreamWeb = await waitForObject<{ data?: Record<string, string> }>(api, `/api/v1/namespaces/${namespace}/secrets/thanos-ruler-${NAME}-web-config`);
+    compare('web-config.yaml', decode(upstreamWeb.data)['web-config.yaml'], command.value.web?.text ?? '');
     const upstreamAssets = await waitForObject<{ data?: Record<string, string> }>(api, `/api/v1/namespaces/${namespace}/secrets/thanos-ruler-${NAME}-tls-assets-0`);
     compare('TLS assets', decode(upstreamAssets.data), rendering.remoteWrite.tlsAssets);
     return { case: item.name, outcome: differences.length === 0 ? 'equal' : 'different', differences, ...(documented.length > 0 ? { documented } : {}) };

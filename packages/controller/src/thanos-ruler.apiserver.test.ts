@@ -168,6 +168,22 @@ test('a stateless ThanosRuler gets its remote write file with the credentials of
   await expect(apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'thanos-ruler-stateless-missing' })).rejects.toMatchObject({ code: 404 });
 }, 60_000);
 
+test('a ThanosRuler with spec.web.tlsConfig gets its web configuration file and the TLS material mounted, and is Reconciled', async () => {
+  await world.createObject('ThanosRuler', MONITORING, 'secure', {
+    queryEndpoints: ['thanos-query:10902'], ruleSelector: {},
+    web: { tlsConfig: { cert: { secret: { name: 'ruler-web', key: 'tls.crt' } }, keySecret: { name: 'ruler-web', key: 'tls.key' } }, httpConfig: { http2: false } },
+  }, INSTANCE);
+  await eventually(() => world.readObject<StoredRuler>('ThanosRuler', MONITORING, 'secure'), (ruler) => condition(ruler, 'Reconciled')?.status === 'True');
+  const secret = await world.core.readNamespacedSecret({ namespace: MONITORING, name: 'thanos-ruler-secure-web-config' });
+  expect(Buffer.from(secret.data?.['web-config.yaml'] ?? '', 'base64').toString()).toBe([
+    'tls_server_config:', '  cert_file: /etc/thanos/web_config/secret/ruler-web-cert/tls.crt', '  key_file: /etc/thanos/web_config/secret/ruler-web-key/tls.key',
+    'http_server_config:', '  http2: false', '',
+  ].join('\n'));
+  const pod = (await apps.readNamespacedStatefulSet({ namespace: MONITORING, name: 'thanos-ruler-secure' })).spec!.template;
+  expect(pod.spec?.volumes?.filter((volume) => volume.name.startsWith('web-config-tls-')).map((volume) => volume.secret?.secretName)).toEqual(['ruler-web', 'ruler-web']);
+  expect(pod.metadata?.annotations?.['promop.prometheus.io/web-config-hash']).toMatch(/^[0-9a-f]{16}$/);
+}, 60_000);
+
 describe('a running thanos rule pod, with the kubelet played by the test', () => {
   const NAME = `live-${id}`;
   const POD = `live-replica-${id}`;

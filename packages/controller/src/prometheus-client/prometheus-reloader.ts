@@ -68,6 +68,8 @@ export interface ThanosRulerReloadRequest {
   expectedRuleFiles: ExpectedRuleFiles;
   /** Its external labels' names, which its rules API adds to every rule's labels (thanos-ruler-reload.ts). */
   externalLabels: readonly string[];
+  /** How to call it when it serves HTTPS (`spec.web.tlsConfig`); unset for plain HTTP. */
+  tls?: PodTls;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -147,15 +149,15 @@ export class PrometheusReloader implements PodConfigVerifier {
       ...(this.#options.maxDelayMs !== undefined ? { maxDelayMs: this.#options.maxDelayMs } : {}),
       ...(request.signal !== undefined ? { signal: request.signal } : {}),
     };
-    if (request.program === 'thanos-ruler') return reloadAndVerifyThanosRuler({ client: this.client(request.baseUrl), expectedRuleFiles: request.expectedRuleFiles, externalLabels: request.externalLabels, ...polling });
     if (request.baseUrl.startsWith('https:') && request.tls?.clientCertificateRequired && !this.#options.clientCertificate?.()) {
-      const program = request.program === 'alertmanager' ? 'Alertmanager' : 'Prometheus';
+      const program = request.program === 'alertmanager' ? 'Alertmanager' : request.program === 'thanos-ruler' ? 'thanos rule' : 'Prometheus';
       return {
         outcome: 'failed', attempts: 0, elapsedMs: 0,
         reason: `spec.web.tlsConfig.clientAuthType makes ${program} refuse clients without a certificate, and promop has none: start promop run with --prometheus-client-cert and --prometheus-client-key (docs/security.md)`,
       };
     }
     const client = this.client(request.baseUrl, request.tls);
+    if (request.program === 'thanos-ruler') return reloadAndVerifyThanosRuler({ client, expectedRuleFiles: request.expectedRuleFiles, externalLabels: request.externalLabels, ...polling });
     if (request.program === 'alertmanager') return reloadAndVerifyAlertmanager({ client, expectedConfigText: request.expectedConfigText, ...polling });
     return reloadAndVerify({
       client,

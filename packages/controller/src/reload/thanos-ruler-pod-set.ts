@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import { prometheusPodUrl } from '../prometheus-client/index.ts';
+import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import type { ReloadContext } from '../reconcile/config-reloader.ts';
 import type { PodSet } from './pod-set.ts';
 import { podsWithLabels } from './shard-pods.ts';
@@ -21,6 +22,8 @@ export interface ThanosRulerPods {
   spec?: { listenLocal?: boolean; routePrefix?: string; labels?: Record<string, string> };
   /** The labels of its pods (thanosRulerSelectorLabels). */
   selectorLabels: Readonly<Record<string, string>>;
+  /** How to call them when they serve HTTPS (`spec.web.tlsConfig`, thanos-ruler-rendering.ts); undefined: plain HTTP. */
+  tls?: PodTls | undefined;
 }
 
 /** Where the reloader remembers a ThanosRuler's pods: apart from any other workload of the same name. */
@@ -47,7 +50,8 @@ export function thanosRulerPodSet(thanosRuler: ThanosRulerPods, ruleFiles: Reado
     ...(spec.listenLocal === true ? { notCallable: 'spec.listenLocal: thanos rule serves HTTP on localhost only, so promop cannot reload it; its pods read the rule files when they start' } : {}),
     request: (ip, pod) => ({
       program: 'thanos-ruler',
-      baseUrl: prometheusPodUrl(ip, source.portOf?.(pod) ?? THANOS_RULER_PORT, spec.routePrefix || '/'),
+      baseUrl: prometheusPodUrl(ip, source.portOf?.(pod) ?? THANOS_RULER_PORT, spec.routePrefix || '/', thanosRuler.tls ? 'https' : 'http'),
+      ...(thanosRuler.tls ? { tls: thanosRuler.tls } : {}),
       expectedRuleFiles: ruleFiles,
       externalLabels: [REPLICA_LABEL, ...Object.keys(spec.labels ?? {})],
     }),

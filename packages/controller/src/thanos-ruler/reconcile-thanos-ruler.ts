@@ -31,7 +31,7 @@ import {
   RULE_CONFIGMAP_THANOS_RULER_LABEL, buildThanosRulerRuleConfigMaps, buildThanosRulerSecrets, buildThanosRulerService,
   buildThanosRulerStatefulSet, thanosRulerSelectorLabels,
 } from './thanos-ruler-children.ts';
-import { renderThanosRuler, thanosRulerMountedRuleFiles, thanosRulerReferences } from './thanos-ruler-rendering.ts';
+import { renderThanosRuler, thanosRulerMountedRuleFiles, thanosRulerPodTls, thanosRulerReferences } from './thanos-ruler-rendering.ts';
 import type { ReferencedObjects } from '../kube/referenced-objects.ts';
 import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
 
@@ -145,7 +145,7 @@ export class ThanosRulerReconciler {
     for (const configMap of configMaps) {
       if ((await this.#writes.writeData('ConfigMap', configMap, known, log)).changed) written = true;
     }
-    for (const secret of buildThanosRulerSecrets(thanosRuler, remoteWrite)) await this.#writes.writeData('Secret', secret, known, log);
+    for (const secret of buildThanosRulerSecrets(thanosRuler, remoteWrite, command.value.web)) await this.#writes.writeData('Secret', secret, known, log);
     // The namespace's Service is owned by every ThanosRuler that uses it (not those naming a Service of their own).
     const owners = this.#deps.thanosRulers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!thanosRuler.spec?.serviceName) await this.#deps.children.applyService(buildThanosRulerService(namespace, owners));
@@ -161,7 +161,10 @@ export class ThanosRulerReconciler {
     }
     const files = thanosRulerMountedRuleFiles(rules);
     const reload = await this.#deps.reloader.reloadThanosRuler(
-      { metadata: { namespace, name }, ...(thanosRuler.spec ? { spec: thanosRuler.spec } : {}), selectorLabels: thanosRulerSelectorLabels(name) },
+      {
+        metadata: { namespace, name }, ...(thanosRuler.spec ? { spec: thanosRuler.spec } : {}), selectorLabels: thanosRulerSelectorLabels(name),
+        tls: thanosRulerPodTls(command.value, namespace, data),
+      },
       files, { log, onRoundEnd: () => this.#deps.requeue(key, 0), ...(written ? { writtenAt: new Date() } : {}) },
     );
     const reconciled = reload.state === 'failed'

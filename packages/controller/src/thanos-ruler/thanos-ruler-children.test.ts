@@ -78,8 +78,10 @@ describe('thanos rule as promop starts it', () => {
   it('refuses what it cannot run, each at its path', () => {
     const command = thanosRulerCommand(ruler({ version: 'latest', queryEndpoints: ['q'] }));
     expect(command.ok).toBe(false);
-    const refused = thanosRulerCommand(ruler({ queryEndpoints: ['q'], web: { tlsConfig: {} }, additionalArgs: [{ name: 'no-data-dir' }] }));
+    const refused = thanosRulerCommand(ruler({ queryEndpoints: ['q'], version: 'v0.20.0', web: { httpConfig: { http2: false } }, additionalArgs: [{ name: 'no-data-dir' }] }));
     expect(refused.ok ? [] : refused.problems.map((problem) => problem.path)).toEqual(['spec.web', 'spec.additionalArgs[0].name']);
+    const badTls = thanosRulerCommand(ruler({ queryEndpoints: ['q'], web: { tlsConfig: { cert: { secret: { name: 'web', key: 'tls.crt' } }, keySecret: { name: 'web', key: 'tls.key' }, clientAuthType: 'Sometimes' } } }));
+    expect(badTls.ok ? [] : badTls.problems.map((problem) => problem.path)).toEqual(['spec.web.tlsConfig.clientAuthType']);
     const tls = thanosRulerCommand(ruler({ queryEndpoints: ['q'], grpcServerTlsConfig: { certFile: '/tls/tls.crt', caFile: '/tls/ca.crt', keySecret: { name: 'tls', key: 'tls.key' } } }));
     expect(tls.ok ? [] : tls.problems.map((problem) => problem.path)).toEqual(['spec.grpcServerTlsConfig.keySecret', 'spec.grpcServerTlsConfig.keyFile']);
     const noQuery = thanosRulerCommand(ruler({}));
@@ -114,6 +116,26 @@ describe('the children of a ThanosRuler', () => {
     expect(pod.metadata!.labels!['app.kubernetes.io/version']).toBe('0.42.2');
     expect(pod.spec!.terminationGracePeriodSeconds).toBe(120);
     expect(statefulSet.metadata!.labels!.team).toBe('sre');
+  });
+
+  it('serves HTTPS from the web configuration file of spec.web, its TLS material mounted as for a Prometheus, a new file rolling the pods', () => {
+    const secure = ruler({ queryEndpoints: ['q:10902'], web: { tlsConfig: { cert: { secret: { name: 'web', key: 'tls.crt' } }, keySecret: { name: 'web', key: 'tls.key' }, client_ca: { configMap: { name: 'ca', key: 'ca.crt' } }, clientAuthType: 'RequireAndVerifyClientCert' } } });
+    const built = thanosRulerCommand(secure);
+    if (!built.ok || !built.value.web) throw new Error('refused');
+    expect(built.value.args.at(-1)).toBe('--http.config=/etc/thanos/web_config/web-config.yaml');
+    expect(built.value.web.text).toContain('cert_file: /etc/thanos/web_config/secret/web-cert/tls.crt');
+    const securePod = buildThanosRulerStatefulSet(secure, built.value, ['thanos-ruler-r-rulefiles-0']).spec!.template;
+    expect(securePod.spec!.volumes!.map((volume) => volume.name)).toEqual([
+      'remote-write-config', 'tls-assets', 'web-config', 'web-config-tls-secret-key-web', 'web-config-tls-secret-cert-web', 'web-config-tls-configmap-client-ca-ca',
+      'thanos-ruler-r-rulefiles-0', 'thanos-ruler-r-data',
+    ]);
+    expect(securePod.spec!.containers[0]!.volumeMounts!.map((mount) => mount.mountPath)).toEqual(expect.arrayContaining([
+      '/etc/thanos/web_config/web-config.yaml', '/etc/thanos/web_config/secret/web-key', '/etc/thanos/web_config/secret/web-cert', '/etc/thanos/web_config/configmap/ca-ca',
+    ]));
+    expect(securePod.metadata!.annotations!['promop.prometheus.io/web-config-hash']).toMatch(/^[0-9a-f]{16}$/);
+    expect(pod.metadata!.annotations!['promop.prometheus.io/web-config-hash']).toBeUndefined();
+    const webSecret = buildThanosRulerSecrets(secure, { text: 'remote_write: []\n', tlsAssets: {} }, built.value.web).find((secret) => secret.metadata!.name === 'thanos-ruler-r-web-config')!;
+    expect(Buffer.from(webSecret.data!['web-config.yaml']!, 'base64').toString()).toBe(built.value.web.text);
   });
 
   it('writes the Secrets every pod mounts, and a Service of both ports', () => {

@@ -22,6 +22,7 @@ import { asEmbedded } from '../workload/embedded-field.ts';
 import { MANAGED_BY, MANAGED_BY_LABEL, managedByLabels } from '../workload/labels.ts';
 import { passedThroughPodFields } from '../workload/pod-fields.ts';
 import { withCanonicalQuantities } from '../workload/quantity.ts';
+import { WEB_CONFIG_HASH_ANNOTATION, webConfigFile, webConfigHash, webConfigVolumes, type WebConfig } from '../workload/web-config.ts';
 import { base64Data } from '../workload/secret-size.ts';
 import { DEFAULT_THANOS_BASE_IMAGE, DEFAULT_THANOS_VERSION, THANOS_GRPC_PORT, THANOS_HTTP_PORT } from '../workload/thanos-sidecar.ts';
 
@@ -40,7 +41,8 @@ export const WEB_CONFIG_FILE = 'web-config.yaml';
 
 const CONFIG_DIR = '/etc/thanos/config';
 const STORAGE_DIR = '/thanos/data';
-const WEB_CONFIG_DIR = '/etc/thanos/web_config';
+/** Where the web configuration file and the TLS material it names are mounted (upstream's directory). */
+export const THANOS_RULER_WEB_CONFIG_DIR = '/etc/thanos/web_config';
 /** Where the pods mount the TLS assets Secret (the remote write file's TLS files are there). */
 export const THANOS_RULER_TLS_ASSETS_DIR = '/etc/thanos/certs';
 const REPLICA_LABEL = 'thanos_ruler_replica';
@@ -122,6 +124,8 @@ export interface ThanosRulerCommand {
   /** Volumes and mounts of the configuration files, in upstream's order (before tls-assets). */
   configFiles: MountedKey[];
   version: ThanosReleaseVersion;
+  /** The web configuration file of `spec.web` (HTTPS, headers); undefined: the empty file (or none before 0.21). */
+  web: WebConfig | undefined;
 }
 
 /**
@@ -134,7 +138,7 @@ export interface ThanosRulerCommand {
  *
  * Problems: an unreadable version; a `spec.labels` key thanos rule cannot parse; neither `queryConfig` nor `queryEndpoints` (thanos rule has nothing to
  * evaluate against; upstream refuses it too); web TLS and HTTP
- * settings, which promop does not render yet; gRPC TLS from Secrets (thanos rule reads files only) and TLS files
+ * settings the web server refuses at start (workload/web-config.ts), or on a release before 0.21; gRPC TLS from Secrets (thanos rule reads files only) and TLS files
  * thanos rule refuses at start (a certificate without its key, or the reverse; a client CA without both); an
  * additional argument that sets a flag promop sets (upstream's BuildArgs refuses it too).
  */
@@ -146,7 +150,12 @@ export function thanosRulerCommand(thanosRuler: ThanosRuler): BuildResult<Thanos
   if (!spec.queryConfig && !(spec.queryEndpoints?.length)) {
     problems.push({ path: 'spec.queryEndpoints', message: 'thanos rule needs an API to evaluate rules against: set queryEndpoints or queryConfig' });
   }
-  if (spec.web?.tlsConfig || spec.web?.httpConfig) problems.push({ path: 'spec.web', message: 'promop does not write a web configuration for Thanos Ruler yet (TLS and HTTP headers)' });
+  // The web configuration file, exactly as a Prometheus' (workload/web-config.ts), under the ruler's directory.
+  const web = webConfigFile(spec.web ?? {}, THANOS_RULER_WEB_CONFIG_DIR, 'thanos rule');
+  if (!web.ok) problems.push(...web.problems);
+  if (web.ok && web.value && version && !thanosVersionAtLeast(version, '0.21.0')) {
+    problems.push({ path: 'spec.web', message: `thanos rule ${version.text} has no --http.config (0.21.0 and newer have it): remove tlsConfig and httpConfig, or run a newer release` });
+  }
   const tls = spec.grpcServerTlsConfig;
   if (tls) {
     for (const field of ['ca', 'cert', 'keySecret'] as const) {
@@ -241,8 +250,8 @@ export function thanosRulerCommand(thanosRuler: ThanosRuler): BuildResult<Thanos
   if (problems.length > 0) return { ok: false, problems };
   const args = ['rule', ...flags.map((flag) => (flag.value ? `--${flag.name}=${flag.value}` : `--${flag.name}`))];
   // The web config file (Thanos >= 0.21.0), after the additional arguments as upstream places it.
-  if (thanosVersionAtLeast(version, '0.21.0')) args.push(`--http.config=${WEB_CONFIG_DIR}/${WEB_CONFIG_FILE}`);
-  return { ok: true, value: { args, configFiles, version } };
+  if (thanosVersionAtLeast(version, '0.21.0')) args.push(`--http.config=${THANOS_RULER_WEB_CONFIG_DIR}/${WEB_CONFIG_FILE}`);
+  return { ok: true, value: { args, configFiles, version, web: web.ok ? web.value : undefined } };
 }
 
 /** The rule ConfigMaps as the generator packed them, labelled with their ThanosRuler. */
@@ -266,7 +275,7 @@ export function buildThanosRulerRuleConfigMaps(thanosRuler: ThanosRuler, ruleCon
  * without `spec.remoteWrite`, as upstream's), the TLS assets that file names (under THANOS_RULER_TLS_ASSETS_DIR) and
  * the web configuration (empty: no TLS).
  */
-export function buildThanosRulerSecrets(thanosRuler: ThanosRuler, remoteWrite: Pick<ThanosRulerRemoteWrite, 'text' | 'tlsAssets'>): V1Secret[] {
+export function buildThanosRulerSecrets(thanosRuler: ThanosRuler, remoteWrite: Pick<ThanosRulerRemoteWrite, 'text' | 'tlsAssets'>, web?: WebConfig): V1Secret[] {
   const { name, namespace } = thanosRuler.metadata;
   const secret = (secretName: string, data: Record<string, string>): V1Secret => ({
     apiVersion: 'v1',
@@ -279,7 +288,7 @@ export function buildThanosRulerSecrets(thanosRuler: ThanosRuler, remoteWrite: P
     secret(thanosRulerConfigSecretName(name), { [REMOTE_WRITE_FILE]: remoteWrite.text }),
     // Sorted keys: the same assets give byte-identical objects, so an unchanged Secret is never rewritten.
     secret(thanosRulerTlsAssetsSecretName(name), Object.fromEntries(Object.entries(remoteWrite.tlsAssets).sort(([a], [b]) => byCodeUnits(a, b)))),
-    secret(thanosRulerWebConfigSecretName(name), { [WEB_CONFIG_FILE]: '' }),
+    secret(thanosRulerWebConfigSecretName(name), { [WEB_CONFIG_FILE]: web?.text ?? '' }),
   ];
 }
 
@@ -345,9 +354,14 @@ export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: T
     ...command.configFiles.map((file) => file.mount),
     { name: 'tls-assets', mountPath: THANOS_RULER_TLS_ASSETS_DIR, readOnly: true },
   ];
-  if (thanosVersionAtLeast(command.version, '0.21.0')) {
+  if (command.web) {
+    // The file and each Secret or ConfigMap of TLS material it names, as for a Prometheus.
+    const web = webConfigVolumes(thanosRulerWebConfigSecretName(name), THANOS_RULER_WEB_CONFIG_DIR, command.web);
+    volumes.push(...web.volumes);
+    mounts.push(...web.mounts);
+  } else if (thanosVersionAtLeast(command.version, '0.21.0')) {
     volumes.push({ name: 'web-config', secret: { secretName: thanosRulerWebConfigSecretName(name) } });
-    mounts.push({ name: 'web-config', mountPath: `${WEB_CONFIG_DIR}/${WEB_CONFIG_FILE}`, subPath: WEB_CONFIG_FILE, readOnly: true });
+    mounts.push({ name: 'web-config', mountPath: `${THANOS_RULER_WEB_CONFIG_DIR}/${WEB_CONFIG_FILE}`, subPath: WEB_CONFIG_FILE, readOnly: true });
   }
   mounts.push({ name: data.name, mountPath: STORAGE_DIR });
   for (const configMap of ruleConfigMapNames) {
@@ -395,7 +409,11 @@ export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: T
       template: {
         metadata: {
           labels: { ...spec.podMetadata?.labels, ...selector, 'app.kubernetes.io/version': versionString(command.version) },
-          annotations: { ...spec.podMetadata?.annotations, 'kubectl.kubernetes.io/default-container': THANOS_RULER_CONTAINER_NAME },
+          annotations: {
+            ...spec.podMetadata?.annotations, 'kubectl.kubernetes.io/default-container': THANOS_RULER_CONTAINER_NAME,
+            // The file is mounted with subPath, which the kubelet never refreshes: a new one rolls the pods.
+            ...(command.web ? { [WEB_CONFIG_HASH_ANNOTATION]: webConfigHash(command.web) } : {}),
+          },
         },
         spec: {
           ...passedThroughPodFields(spec),

@@ -9,7 +9,9 @@ import {
   type FieldProblem, type KeyValueSource, type NamespaceInfo, type RenderMemo, type ThanosRulerRemoteWrite, type ThanosRulerRules,
 } from '@promop/config-generator';
 import type { PrometheusRule, ThanosRuler } from '@promop/crds';
+import { alertmanagerPodTls } from '../alertmanager/alertmanager-tls.ts';
 import type { References } from '../kube/referenced-objects.ts';
+import type { PodTls } from '../prometheus-client/pod-tls.ts';
 import { referencedObjects } from '../reconcile/references.ts';
 import type { BuildResult } from '../workload/build-result.ts';
 import { MAX_SECRET_DATA_BYTES, formatBytes, secretDataBytes } from '../workload/secret-size.ts';
@@ -83,12 +85,24 @@ export function thanosRulerMountedRuleFiles(rules: Pick<ThanosRulerRules, 'ruleC
 }
 
 /**
- * The Secrets and ConfigMaps (`namespace/name`) the remote write files of `thanosRulers` are built from, each in
- * its ruler's namespace. Nothing else of a ruler is read: its other Secret keys are mounted by the kubelet.
+ * The Secrets and ConfigMaps (`namespace/name`) the remote write files of `thanosRulers` are built from, and the
+ * serving certificate of their web server (which promop pins when it calls the pods), each in its ruler's
+ * namespace. Nothing else of a ruler is read: its other Secret keys are mounted by the kubelet.
  */
 export function thanosRulerReferences(thanosRulers: readonly ThanosRuler[]): References {
-  const remoteWriteOnly = thanosRulers
-    .filter((thanosRuler) => thanosRuler.spec?.remoteWrite?.length)
-    .map((thanosRuler) => ({ ...thanosRuler, spec: { remoteWrite: thanosRuler.spec!.remoteWrite } }) as ThanosRuler);
-  return referencedObjects({ thanosRulers: remoteWriteOnly });
+  const read = thanosRulers
+    .filter((thanosRuler) => thanosRuler.spec?.remoteWrite?.length || thanosRuler.spec?.web?.tlsConfig?.cert)
+    .map((thanosRuler) => ({
+      ...thanosRuler,
+      spec: { remoteWrite: thanosRuler.spec?.remoteWrite, web: { tlsConfig: { cert: thanosRuler.spec?.web?.tlsConfig?.cert } } },
+    }) as ThanosRuler);
+  return referencedObjects({ thanosRulers: read });
+}
+
+/**
+ * How promop calls the pods of a ruler that serves HTTPS (undefined: plain HTTP): the serving certificate to pin,
+ * and whether they require a client certificate. Alertmanager's rule (alertmanager-tls.ts), for the same file.
+ */
+export function thanosRulerPodTls(command: ThanosRulerCommand, namespace: string, sources: Pick<ThanosRulerSources, 'secrets' | 'configMaps'>): PodTls | undefined {
+  return alertmanagerPodTls({ web: command.web, cluster: undefined }, namespace, sources);
 }
