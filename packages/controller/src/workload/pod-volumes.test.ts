@@ -71,9 +71,9 @@ describe('pod volumes', () => {
     });
   });
 
-  it('appends spec.volumes and spec.volumeMounts', () => {
+  it('appends spec.volumes, and mounts spec.volumeMounts right after the data volume (prometheus-operator\'s order)', () => {
     const { volumes, mounts } = podVolumes(testPrometheus({ volumes: [{ name: 'x', emptyDir: {} }], volumeMounts: [{ name: 'x', mountPath: '/x' }] }), 0, 1);
     expect(volumes.at(-1)).toEqual({ name: 'x', emptyDir: {} });
-    expect(mounts.at(-1)).toEqual({ name: 'x', mountPath: '/x' });
+    expect(mounts.slice(2, 4)).toEqual([{ name: 'prometheus-main-db', mountPath: '/prometheus' }, { name: 'x', mountPath: '/x' }]);
   });
 });

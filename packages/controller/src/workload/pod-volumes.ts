@@ -68,9 +68,10 @@ function configVolume(prometheusName: string, shard: number, kind: WorkloadKind)
 }
 
 /**
- * Volumes and mounts of shard `shard`, in prometheus-operator's order: config, tls-assets, `spec.secrets`,
+ * Volumes and mounts of shard `shard`, in prometheus-operator's orders. Volumes: config, tls-assets, `spec.secrets`,
  * `spec.configMaps`, rule ConfigMaps, the web config file and the TLS material it names (web-config.ts), storage,
- * then `spec.volumes` / `spec.volumeMounts` as given.
+ * then `spec.volumes`. Mounts: config, tls-assets, storage, `spec.volumeMounts` as given, `spec.secrets`,
+ * `spec.configMaps`, rule ConfigMaps, then the web config.
  * The config volume (configVolume) is mounted whole (no subPath) so the kubelet updates the files in place before
  * promop reloads Prometheus. A PrometheusAgent mounts no rule ConfigMaps (it evaluates no rules, as upstream's agent
  * pod). Rule ConfigMaps are `optional`: the padded names (at least three, see
@@ -85,9 +86,12 @@ export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleCo
     // Projected like prometheus-operator, which lists one source per tls-assets shard.
     { name: 'tls-assets', projected: { sources: [{ secret: { name: tlsAssetsSecretName(name, kind) } }] } },
   ];
+  const data = storage(name, kind, spec);
   const mounts: V1VolumeMount[] = [
     { name: 'config', mountPath: CONFIG_DIR, readOnly: true },
     { name: 'tls-assets', mountPath: CERTS_DIR, readOnly: true },
+    ...data.mounts,
+    ...asEmbedded<V1VolumeMount[]>(spec.volumeMounts ?? []),
   ];
   for (const secret of spec.secrets ?? []) {
     const volume = volumeName(`secret-${secret}`);
@@ -110,8 +114,6 @@ export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleCo
     volumes.push(...web.volumes);
     mounts.push(...web.mounts);
   }
-  const data = storage(name, kind, spec);
   volumes.push(...data.volumes, ...asEmbedded<V1Volume[]>(spec.volumes ?? []));
-  mounts.push(...data.mounts, ...asEmbedded<V1VolumeMount[]>(spec.volumeMounts ?? []));
   return { volumes, mounts, volumeClaimTemplates: data.volumeClaimTemplates };
 }

@@ -106,16 +106,25 @@ describe('Prometheus args', () => {
     expect(args({ allowOverlappingBlocks: false }, 'v2.38.0').join(' ')).not.toMatch(/overlapping/);
   });
 
-  it('turn spec settings into flags', () => {
+  it('turn spec settings into flags, in prometheus-operator\'s order', () => {
     expect(args({
       routePrefix: '/prom', externalUrl: 'https://p.example.com/prom', logLevel: 'debug', logFormat: 'json', enableFeatures: ['native-histograms'],
       enableRemoteWriteReceiver: true, enableAdminAPI: true, walCompression: false, listenLocal: true,
       query: { maxSamples: 100, timeout: '1m' }, web: { pageTitle: 'P' },
     })).toEqual([
-      '--config.file=/etc/prometheus/config/prometheus.yaml', '--web.enable-lifecycle', '--web.route-prefix=/prom', '--storage.tsdb.path=/prometheus',
-      '--web.external-url=https://p.example.com/prom', '--log.level=debug', '--log.format=json', '--enable-feature=native-histograms',
-      '--web.enable-remote-write-receiver', '--web.enable-admin-api', '--no-storage.tsdb.wal-compression', '--query.max-samples=100',
-      '--query.timeout=1m', '--web.page-title=P', '--web.listen-address=127.0.0.1:9090',
+      '--config.file=/etc/prometheus/config/prometheus.yaml', '--web.enable-lifecycle', '--web.page-title=P', '--web.enable-remote-write-receiver',
+      '--enable-feature=native-histograms', '--web.external-url=https://p.example.com/prom', '--web.route-prefix=/prom', '--log.level=debug',
+      '--log.format=json', '--web.listen-address=127.0.0.1:9090', '--storage.tsdb.path=/prometheus', '--web.enable-admin-api',
+      '--query.max-samples=100', '--query.timeout=1m', '--no-storage.tsdb.wal-compression',
+    ]);
+  });
+
+  it('put the console and retention flags where prometheus-operator does, and no query flag for a zero', () => {
+    expect(args({ retention: '15d', retentionSize: '40GB', query: { maxSamples: 0, lookbackDelta: '10m', maxConcurrency: 5 } }, 'v2.55.1')).toEqual([
+      '--config.file=/etc/prometheus/config/prometheus.yaml', '--web.console.templates=/etc/prometheus/consoles',
+      '--web.console.libraries=/etc/prometheus/console_libraries', '--web.enable-lifecycle', '--enable-feature=expand-external-labels',
+      '--web.route-prefix=/', '--storage.tsdb.retention.time=15d', '--storage.tsdb.retention.size=40GB', '--storage.tsdb.path=/prometheus',
+      '--query.lookback-delta=10m', '--query.max-concurrency=5',
     ]);
   });
 
@@ -147,10 +156,10 @@ describe('Prometheus args', () => {
 
     it('start Prometheus 3 with --agent and the WAL under --storage.agent.path, without retention flags', () => {
       expect(agentArgs({}, 'v3.10.0')).toEqual([
-        '--agent',
         '--config.file=/etc/prometheus/config/prometheus.yaml',
         '--web.enable-lifecycle',
         '--web.route-prefix=/',
+        '--agent',
         '--storage.agent.path=/prometheus',
       ]);
     });

@@ -88,46 +88,56 @@ interface Flag {
   value?: string;
 }
 
-/** The flags promop sets, before `additionalArgs`. */
+/**
+ * The flags promop sets, before `additionalArgs`, in prometheus-operator's order: the flags a server and an agent
+ * share (config, console, lifecycle, web, receivers, features, URL, route prefix, logging, listen address), then a
+ * server's retention, storage path, admin API, rule, query, overlapping-blocks and WAL flags (an agent's mode,
+ * storage path and WAL flag), the web config file, and last the compaction flags.
+ */
 function promopFlags(workload: PrometheusWorkload, version: PrometheusVersion, webConfigFile: string | undefined): Flag[] {
   const spec: Spec = workload.spec ?? {};
   const agent = isAgent(workload);
-  const flags: Flag[] = [
-    ...(agent && version.major >= 3 ? [{ name: 'agent' }] : []),
-    { name: 'config.file', value: `${CONFIG_DIR}/${CONFIG_FILE_NAME}` },
-    // promop's controller reloads through POST /-/reload, which needs the lifecycle API.
-    { name: 'web.enable-lifecycle' },
-    { name: 'web.route-prefix', value: routePrefix(spec) },
-    { name: agent ? 'storage.agent.path' : 'storage.tsdb.path', value: STORAGE_DIR },
-  ];
-  if (!isAgent(workload)) flags.push(...serverStorageFlags(workload.spec ?? {}, version));
-  if (spec.externalUrl) flags.push({ name: 'web.external-url', value: spec.externalUrl });
-  if (spec.logLevel && spec.logLevel !== 'info') flags.push({ name: 'log.level', value: spec.logLevel });
-  if (spec.logFormat && spec.logFormat !== 'logfmt') flags.push({ name: 'log.format', value: spec.logFormat });
-  const features = enabledFeatures(spec, version, agent);
-  if (features.length > 0) flags.push({ name: 'enable-feature', value: features.join(',') });
+  const flags: Flag[] = [{ name: 'config.file', value: `${CONFIG_DIR}/${CONFIG_FILE_NAME}` }];
+  if (!agent && version.major < 3) {
+    // Prometheus 2 images ship the console templates; prometheus-operator points a server at them, so do we.
+    flags.push({ name: 'web.console.templates', value: '/etc/prometheus/consoles' });
+    flags.push({ name: 'web.console.libraries', value: '/etc/prometheus/console_libraries' });
+  }
+  // promop's controller reloads through POST /-/reload, which needs the lifecycle API.
+  flags.push({ name: 'web.enable-lifecycle' });
+  if (spec.web?.pageTitle) flags.push({ name: 'web.page-title', value: spec.web.pageTitle });
+  if (spec.web?.maxConnections !== undefined) flags.push({ name: 'web.max-connections', value: String(spec.web.maxConnections) });
   if (spec.enableRemoteWriteReceiver) flags.push({ name: 'web.enable-remote-write-receiver' }, ...receiverMessagesFlag(spec, version));
   if (otlpReceiverEnabled(spec) && version.major >= 3) flags.push({ name: 'web.enable-otlp-receiver' });
-  if (!isAgent(workload) && workload.spec?.enableAdminAPI) flags.push({ name: 'web.enable-admin-api' });
+  // One flag for every feature (upstream repeats --enable-feature; docs/compatibility.md).
+  const features = enabledFeatures(spec, version, agent);
+  if (features.length > 0) flags.push({ name: 'enable-feature', value: features.join(',') });
+  if (spec.externalUrl) flags.push({ name: 'web.external-url', value: spec.externalUrl });
+  flags.push({ name: 'web.route-prefix', value: routePrefix(spec) });
+  if (spec.logLevel && spec.logLevel !== 'info') flags.push({ name: 'log.level', value: spec.logLevel });
+  if (spec.logFormat && spec.logFormat !== 'logfmt') flags.push({ name: 'log.format', value: spec.logFormat });
+  if (spec.listenLocal) flags.push({ name: 'web.listen-address', value: `127.0.0.1:${PROMETHEUS_PORT}` });
+  if (agent) {
+    if (version.major >= 3) flags.push({ name: 'agent' });
+    flags.push({ name: 'storage.agent.path', value: STORAGE_DIR });
+  } else {
+    flags.push(...serverStorageFlags(workload.spec ?? {}, version), ...serverQueryFlags(workload.spec ?? {}));
+    // Deprecated: Prometheus 2.39 always allows overlapping blocks and dropped the flag, so upstream passes it before only.
+    if (workload.spec?.allowOverlappingBlocks === true && isAtLeast(version, '2.11.0') && !isAtLeast(version, '2.39.0')) {
+      flags.push({ name: 'storage.tsdb.allow-overlapping-blocks' });
+    }
+  }
   const wal = agent ? 'storage.agent.wal-compression' : 'storage.tsdb.wal-compression';
   if (spec.walCompression === true) flags.push({ name: wal });
   if (spec.walCompression === false) flags.push({ name: `no-${wal}` });
-  if (!isAgent(workload)) flags.push(...serverQueryFlags(workload.spec ?? {}));
-  // Deprecated: Prometheus 2.39 always allows overlapping blocks and dropped the flag, so upstream passes it before only.
-  if (!isAgent(workload) && workload.spec?.allowOverlappingBlocks === true && isAtLeast(version, '2.11.0') && !isAtLeast(version, '2.39.0')) {
-    flags.push({ name: 'storage.tsdb.allow-overlapping-blocks' });
-  }
-  if (spec.web?.pageTitle) flags.push({ name: 'web.page-title', value: spec.web.pageTitle });
-  if (spec.web?.maxConnections !== undefined) flags.push({ name: 'web.max-connections', value: String(spec.web.maxConnections) });
-  if (spec.listenLocal) flags.push({ name: 'web.listen-address', value: `127.0.0.1:${PROMETHEUS_PORT}` });
   // After the flags above, where prometheus-operator appends it.
   if (webConfigFile !== undefined) flags.push({ name: 'web.config.file', value: webConfigFile });
   // Last, as upstream: disabled or delayed compaction for disableCompaction and a Thanos sidecar that uploads.
-  if (!isAgent(workload)) flags.push(...compactionFlags(workload.spec ?? {}, version));
+  if (!agent) flags.push(...compactionFlags(workload.spec ?? {}, version));
   return flags;
 }
 
-/** A server's retention and console flags, in prometheus-operator's place (right after the storage path). */
+/** A server's retention flags (before 3.11, which reads retention from the config file) and storage path. */
 function serverStorageFlags(spec: ServerSpec, version: PrometheusVersion): Flag[] {
   const flags: Flag[] = [];
   // From 3.11 the generator writes retention into the config file, which can then change without a restart.
@@ -135,26 +145,24 @@ function serverStorageFlags(spec: ServerSpec, version: PrometheusVersion): Flag[
     if (spec.retention || !spec.retentionSize) flags.push({ name: 'storage.tsdb.retention.time', value: spec.retention || DEFAULT_RETENTION });
     if (spec.retentionSize) flags.push({ name: 'storage.tsdb.retention.size', value: spec.retentionSize });
   }
-  if (version.major < 3) {
-    // Prometheus 2 images ship the console templates; prometheus-operator points at them, so do we.
-    flags.push({ name: 'web.console.templates', value: '/etc/prometheus/consoles' });
-    flags.push({ name: 'web.console.libraries', value: '/etc/prometheus/console_libraries' });
-  }
+  flags.push({ name: 'storage.tsdb.path', value: STORAGE_DIR });
+  if (spec.enableAdminAPI) flags.push({ name: 'web.enable-admin-api' });
   return flags;
 }
 
-/** A server's compaction, query and rule flags (an agent has no TSDB to query and no rules). */
+/** A server's rule and query flags (an agent has no TSDB to query and no rules). */
 function serverQueryFlags(spec: ServerSpec): Flag[] {
   const flags: Flag[] = [];
-  const query = spec.query;
-  if (query?.lookbackDelta) flags.push({ name: 'query.lookback-delta', value: query.lookbackDelta });
-  if (query?.maxConcurrency !== undefined) flags.push({ name: 'query.max-concurrency', value: String(query.maxConcurrency) });
-  if (query?.maxSamples !== undefined) flags.push({ name: 'query.max-samples', value: String(query.maxSamples) });
-  if (query?.timeout) flags.push({ name: 'query.timeout', value: query.timeout });
   const alert = spec.rules?.alert;
   if (alert?.forOutageTolerance) flags.push({ name: 'rules.alert.for-outage-tolerance', value: alert.forOutageTolerance });
   if (alert?.forGracePeriod) flags.push({ name: 'rules.alert.for-grace-period', value: alert.forGracePeriod });
   if (alert?.resendDelay) flags.push({ name: 'rules.alert.resend-delay', value: alert.resendDelay });
+  const query = spec.query;
+  if (query?.lookbackDelta) flags.push({ name: 'query.lookback-delta', value: query.lookbackDelta });
+  // Zero means Prometheus' own default, so upstream passes no flag for it.
+  if ((query?.maxSamples ?? 0) > 0) flags.push({ name: 'query.max-samples', value: String(query?.maxSamples) });
+  if ((query?.maxConcurrency ?? 0) > 0) flags.push({ name: 'query.max-concurrency', value: String(query?.maxConcurrency) });
+  if (query?.timeout) flags.push({ name: 'query.timeout', value: query.timeout });
   return flags;
 }
 

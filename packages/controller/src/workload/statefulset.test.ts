@@ -72,10 +72,28 @@ describe('StatefulSets of a Prometheus', () => {
     expect(pod?.containers[0]).toMatchObject({ resources, imagePullPolicy: 'Always', image: 'quay.io/prometheus/prometheus:v3.16.0' });
   });
 
-  it('default the pod security context, service account token and grace period like prometheus-operator', () => {
-    expect(one().spec?.template.spec).toMatchObject({
-      securityContext: { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 }, automountServiceAccountToken: true, terminationGracePeriodSeconds: 600,
-    });
+  it('default the service account token and grace period like prometheus-operator, and no pod security context', () => {
+    const pod = one().spec?.template.spec;
+    expect(pod).toMatchObject({ automountServiceAccountToken: true, terminationGracePeriodSeconds: 600, shareProcessNamespace: false });
+    expect(pod?.securityContext).toBeUndefined();
+    expect(one({ reloadStrategy: 'ProcessSignal' }).spec?.template.spec?.shareProcessNamespace).toBe(false);
+  });
+
+  it('give a host-network pod cluster DNS unless the spec names a DNS policy, as prometheus-operator', () => {
+    expect(one({ hostNetwork: true }).spec?.template.spec?.dnsPolicy).toBe('ClusterFirstWithHostNet');
+    expect(one({ hostNetwork: true, dnsPolicy: 'Default' }).spec?.template.spec?.dnsPolicy).toBe('Default');
+    expect(one().spec?.template.spec?.dnsPolicy).toBeUndefined();
+  });
+
+  it('let podMetadata set the version label but never a selector label', () => {
+    const labels = one({ podMetadata: { labels: { 'app.kubernetes.io/version': 'pinned', prometheus: 'other', team: 'a' } } }).spec?.template.metadata?.labels;
+    expect(labels).toMatchObject({ 'app.kubernetes.io/version': 'pinned', prometheus: 'main', team: 'a' });
+  });
+
+  it('mount in prometheus-operator\'s order: config, certificates, data, the user\'s mounts, Secrets, ConfigMaps, rules', () => {
+    const mounts = one({ secrets: ['s'], configMaps: ['c'], volumeMounts: [{ name: 'extra', mountPath: '/extra' }], volumes: [{ name: 'extra', emptyDir: {} }] })
+      .spec?.template.spec?.containers[0]?.volumeMounts?.map((mount) => mount.name);
+    expect(mounts).toEqual(['config', 'tls-assets', 'prometheus-main-db', 'extra', 'secret-s', 'configmap-c', 'prometheus-main-rulefiles-0', 'prometheus-main-rulefiles-1', 'prometheus-main-rulefiles-2']);
   });
 
   it('use a claim template from spec.storage', () => {

@@ -26,12 +26,6 @@ import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webCo
 /** Grace period when `spec.terminationGracePeriodSeconds` is unset: Prometheus may need minutes to flush. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 600;
 
-/**
- * Pod security context when `spec.securityContext` is unset, as prometheus-operator: the Prometheus image runs as
- * `nobody` (65534), but 1000/2000 give a writable, group-owned data volume on every volume plugin.
- */
-export const DEFAULT_POD_SECURITY_CONTEXT: V1PodSecurityContext = { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 };
-
 /** The fields a Prometheus and a PrometheusAgent share: all the pod is built from. */
 type Spec = NonNullable<PrometheusWorkload['spec']>;
 
@@ -109,7 +103,12 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
           spec: {
             ...passedThroughPodFields(spec),
             ...zoneNodeSelector(spec.nodeSelector, output.shardZones?.[shard]),
-            securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? DEFAULT_POD_SECURITY_CONTEXT,
+            // A host-network pod keeps cluster DNS only with this policy; the user's own policy wins, as upstream.
+            ...(spec.hostNetwork === true && !spec.dnsPolicy ? { dnsPolicy: 'ClusterFirstWithHostNet' } : {}),
+            // Unset when the spec has none: prometheus-operator v0.93 sets no default (the image runs as nobody).
+            ...(spec.securityContext ? { securityContext: asEmbedded<V1PodSecurityContext>(spec.securityContext) } : {}),
+            // Upstream shares it only for its reloader's signals; promop reloads over HTTP (ProcessSignal changes nothing).
+            shareProcessNamespace: false,
             automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
             terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
             containers,
@@ -128,15 +127,16 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
 }
 
 /**
- * The metadata of a Prometheus pod (a StatefulSet's or a DaemonSet agent's): podMetadata's labels with the selector's
- * last (the selector must match whatever podMetadata says) and the version, the default container, podMetadata's
+ * The metadata of a Prometheus pod (a StatefulSet's or a DaemonSet agent's): the version label, podMetadata's labels
+ * over it and the selector's last (the selector must match whatever podMetadata says), the default container, podMetadata's
  * annotations and the web config's hash (a new web config rolls the pods).
  */
 export function prometheusPodMetadata(
   spec: Spec, selector: Record<string, string>, version: PrometheusVersion, web: WebConfig | undefined,
 ): { labels: Record<string, string>; annotations: Record<string, string> } {
   return {
-    labels: { ...spec.podMetadata?.labels, ...selector, 'app.kubernetes.io/version': `${version.major}.${version.minor}.${version.patch}` },
+    // podMetadata may override the version label, not the selector's, as upstream merges them.
+    labels: { 'app.kubernetes.io/version': `${version.major}.${version.minor}.${version.patch}`, ...spec.podMetadata?.labels, ...selector },
     annotations: {
       'kubectl.kubernetes.io/default-container': PROMETHEUS_CONTAINER_NAME,
       ...spec.podMetadata?.annotations,
