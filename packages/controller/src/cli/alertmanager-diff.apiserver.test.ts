@@ -30,7 +30,7 @@ function sectionOfMain(report: string): string {
   const lines = report.split('\n');
   const start = lines.findIndex((line) => line.startsWith(`Alertmanager ${MONITORING}/main`));
   if (start === -1) return '';
-  const end = lines.findIndex((line, index) => index > start && (/^(Prometheus|PrometheusAgent|Alertmanager) /.test(line) || line.startsWith('Would be rejected')));
+  const end = lines.findIndex((line, index) => index > start && (/^(Prometheus|PrometheusAgent|Alertmanager|ThanosRuler) /.test(line) || line.startsWith('Would be rejected')));
   return lines.slice(start, end === -1 ? undefined : end).join('\n').trimEnd();
 }
 
