@@ -34,6 +34,8 @@ describe('thanos rule as promop starts it', () => {
     const labels = args({ queryEndpoints: ['q:10902'], labels: { quote: 'a"b', slash: 'a\\tb', line: 'a\nb', plain: 'é', dollar: '$(POD_NAME) $$' } }).filter((arg) => arg.startsWith('--label='));
     // `$` doubled: the kubelet's expansion of args turns `$$` back into `$` and leaves `$$(POD_NAME)` unexpanded.
     expect(labels).toEqual(['--label=thanos_ruler_replica="$(POD_NAME)"', '--label=dollar="$$(POD_NAME) $$$$"', '--label=line="a\\nb"', '--label=plain="é"', '--label=quote="a\\"b"', '--label=slash="a\\\\tb"']);
+    // A key holding `$(VAR)` would otherwise become another label name on each pod.
+    expect(args({ queryEndpoints: ['q:10902'], labels: { 'k$(POD_NAME)': 'v' } }).filter((arg) => arg.startsWith('--label=k'))).toEqual(['--label=k$$(POD_NAME)="v"']);
     const command = thanosRulerCommand(ruler({ queryEndpoints: ['q:10902'], labels: { 'a=b': 'x', '': 'y', 'app.kubernetes.io/name': 'ok' } }));
     expect(command.ok ? [] : command.problems).toEqual([
       { path: 'spec.labels.', message: '"" is not a label name thanos rule accepts (non-empty UTF-8 text without "=")' },

@@ -188,12 +188,13 @@ export function thanosRulerCommand(thanosRuler: ThanosRuler): BuildResult<Thanos
   for (const key of Object.keys(spec.labels ?? {}).sort(byCodeUnits)) {
     // thanos rule splits the flag at its first `=` and reads the rest with Go's strconv.Unquote: a key with `=` or
     // none at all stops it at start. The value is quoted so that Unquote gives it back exactly (JSON's escapes are
-    // Go's; a plain value is written as upstream writes it), each `$` doubled because the kubelet expands `$(VAR)`
-    // in args and reads `$$` as one `$`.
+    // Go's; a plain value is written as upstream writes it), each `$` of key and value doubled because the kubelet
+    // expands `$(VAR)` in args and reads `$$` as one `$`.
     if (key === '' || key.includes('=') || !key.isWellFormed()) {
       problems.push({ path: `spec.labels.${key}`, message: `${JSON.stringify(key)} is not a label name thanos rule accepts (non-empty UTF-8 text without "=")` });
     } else {
-      flags.push({ name: 'label', value: `${key}=${JSON.stringify(spec.labels![key]).replace(/\$/g, () => '$$')}` });
+      const kubeletEscaped = (text: string) => text.replace(/\$/g, () => '$$');
+      flags.push({ name: 'label', value: `${kubeletEscaped(key)}=${kubeletEscaped(JSON.stringify(spec.labels![key]))}` });
     }
   }
   flags.push({ name: 'alert.label-drop', value: REPLICA_LABEL });
