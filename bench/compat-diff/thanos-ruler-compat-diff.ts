@@ -84,6 +84,24 @@ const CASES: RulerCase[] = [
     },
   },
   { name: 'before-web-config', spec: { ...QUERY, version: '0.20.0' } },
+  {
+    name: 'containers-patched',
+    spec: {
+      ...QUERY,
+      containers: [{ name: 'thanos-ruler', env: [{ name: 'EXTRA', value: 'x' }], resources: { limits: { cpu: '1' } } }, { name: 'extra', image: 'busybox' }],
+      initContainers: [{ name: 'init', image: 'busybox' }],
+    },
+  },
+  {
+    name: 'pod-fields',
+    spec: {
+      ...QUERY, serviceAccountName: 'ruler', securityContext: { runAsUser: 1000 }, tolerations: [{ key: 'k', operator: 'Exists' }],
+      affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { a: 'b' } } }] } },
+      topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { a: 'b' } } }],
+      priorityClassName: 'high', hostAliases: [{ ip: '10.0.0.1', hostnames: ['a.example'] }], imagePullSecrets: [{ name: 'pull' }], dnsPolicy: 'ClusterFirst',
+      dnsConfig: { nameservers: ['10.0.0.10'] }, enableServiceLinks: false, image: 'quay.io/thanos/thanos:v0.40.0', version: 'v0.41.0',
+    },
+  },
   { name: 'storage-memory', spec: { ...QUERY, storage: { emptyDir: { medium: 'Memory' } }, podManagementPolicy: 'OrderedReady', minReadySeconds: 10 } },
   { name: 'storage-ephemeral', spec: { ...QUERY, storage: { ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } } } },
   {
