@@ -44,6 +44,8 @@ export {
   prefixedName,
   ruleConfigMapName,
   scrapeFileName,
+  inLogDirectory,
+  LOG_DIR,
   tlsAssetFileName,
   tlsAssetsSecretName,
   type WorkloadKind,

@@ -57,6 +57,13 @@ export const NODE_NAME_ENV = 'NODE_NAME';
 export const NODE_NAME_PLACEHOLDER = `$(${NODE_NAME_ENV})`;
 /** TSDB data directory. */
 export const STORAGE_DIR = '/prometheus';
+/** Directory of the log files named without a directory (`queryLogFile`, `scrapeFailureLogFile`), an emptyDir. */
+export const LOG_DIR = '/var/log/prometheus';
+
+/** Whether a log file setting is a bare file name, which goes to LOG_DIR (prometheus-operator's rule). */
+export function inLogDirectory(file: string | null | undefined): file is string {
+  return typeof file === 'string' && file !== '' && !file.includes('/');
+}
 
 /**
  * The kinds promop runs Prometheus pods for: a server, or an agent (agent mode); the registry's Prometheus-family

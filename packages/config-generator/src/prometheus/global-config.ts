@@ -12,10 +12,8 @@ import { buildExternalLabels, type ExternalLabelFields } from './external-labels
 import { supports } from '../http-client/index.ts';
 import { isPresent } from '../is-present.ts';
 import type { PrometheusRenderContext } from './render-context.ts';
+import { LOG_DIR, inLogDirectory } from '../pod-layout.ts';
 
-
-/** Directory for bare log file names, as prometheus-operator mounts it. */
-const LOG_DIR = '/var/log/prometheus';
 
 /** The fields of the Prometheus spec that the global block reads. */
 export type GlobalFields = ExternalLabelFields &
@@ -118,7 +116,7 @@ function appendLimit(
 
 /** A bare file name goes to the log directory; a path is kept (upstream's logFilePath). */
 function logFilePath(file: string): string {
-  return file.includes('/') ? file : `${LOG_DIR}/${file}`;
+  return inLogDirectory(file) ? `${LOG_DIR}/${file}` : file;
 }
 
 

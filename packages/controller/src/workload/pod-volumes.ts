@@ -6,7 +6,7 @@
  */
 import type { V1PersistentVolumeClaim, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import {
-  CERTS_DIR, CONFIG_DIR, RULES_DIR, SCRAPE_FILE_SLOTS, STORAGE_DIR, mountedRuleConfigMapNames, prefixedName, tlsAssetsSecretName,
+  CERTS_DIR, CONFIG_DIR, LOG_DIR, RULES_DIR, SCRAPE_FILE_SLOTS, STORAGE_DIR, inLogDirectory, mountedRuleConfigMapNames, prefixedName, tlsAssetsSecretName,
 } from '@promop/config-generator';
 import { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
 import { asEmbedded } from './embedded-field.ts';
@@ -17,6 +17,8 @@ import { workloadKind, type PrometheusWorkload, type WorkloadKind } from './work
 
 // The in-pod paths live in the generator's pod-layout.ts, with the others.
 export { CONFIGMAPS_DIR, SECRETS_DIR } from '@promop/config-generator';
+/** The emptyDir of LOG_DIR, named as prometheus-operator names it. */
+const LOG_FILE_VOLUME = 'log-file';
 /** Sub path of the data volume when `spec.storage` is set, as prometheus-operator (existing PVCs keep their layout). */
 export const STORAGE_SUB_PATH = 'prometheus-db';
 
@@ -69,15 +71,20 @@ function configVolume(prometheusName: string, shard: number, kind: WorkloadKind)
 
 /**
  * Volumes and mounts of shard `shard`, in prometheus-operator's orders. Volumes: config, tls-assets, `spec.secrets`,
- * `spec.configMaps`, rule ConfigMaps, the web config file and the TLS material it names (web-config.ts), storage,
- * then `spec.volumes`. Mounts: config, tls-assets, storage, `spec.volumeMounts` as given, `spec.secrets`,
- * `spec.configMaps`, rule ConfigMaps, then the web config.
+ * `spec.configMaps`, the log directory, rule ConfigMaps, the web config file and the TLS material it names
+ * (web-config.ts), `sidecarVolumes`, storage, then `spec.volumes`. Mounts: config, tls-assets, storage,
+ * `spec.volumeMounts` as given, `spec.secrets`, `spec.configMaps`, the log directory for the scrape failure log, rule
+ * ConfigMaps, the log directory for the query log, then the web config. The log directory (LOG_DIR, an emptyDir) is
+ * there when `scrapeFailureLogFile` or a server's `queryLogFile` is a bare file name, which the generator writes
+ * into it: the root file system is read-only.
  * The config volume (configVolume) is mounted whole (no subPath) so the kubelet updates the files in place before
  * promop reloads Prometheus. A PrometheusAgent mounts no rule ConfigMaps (it evaluates no rules, as upstream's agent
  * pod). Rule ConfigMaps are `optional`: the padded names (at least three, see
  * mountedRuleConfigMapNames) may not exist, and a missing one is an empty directory instead of a stuck pod.
  */
-export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleConfigMapCount: number, webConfig?: WebConfig): PodVolumes {
+export function podVolumes(
+  prometheus: PrometheusWorkload, shard: number, ruleConfigMapCount: number, webConfig?: WebConfig, sidecarVolumes: readonly V1Volume[] = [],
+): PodVolumes {
   const name = prometheus.metadata.name;
   const kind = workloadKind(prometheus);
   const spec: Spec = prometheus.spec ?? {};
@@ -103,17 +110,23 @@ export function podVolumes(prometheus: PrometheusWorkload, shard: number, ruleCo
     volumes.push({ name: volume, configMap: { name: configMap } });
     mounts.push({ name: volume, mountPath: `${CONFIGMAPS_DIR}/${configMap}`, readOnly: true });
   }
+  const logMount: V1VolumeMount = { name: LOG_FILE_VOLUME, mountPath: LOG_DIR };
+  const scrapeFailureLog = inLogDirectory(spec.scrapeFailureLogFile);
+  const queryLog = kind === 'Prometheus' && !scrapeFailureLog && inLogDirectory((spec as { queryLogFile?: string }).queryLogFile);
+  if (scrapeFailureLog || queryLog) volumes.push({ name: LOG_FILE_VOLUME, emptyDir: {} });
+  if (scrapeFailureLog) mounts.push(logMount);
   const ruleConfigMaps = kind === 'PrometheusAgent' ? [] : mountedRuleConfigMapNames(name, ruleConfigMapCount);
   for (const ruleConfigMap of ruleConfigMaps) {
     const volume = volumeName(ruleConfigMap);
     volumes.push({ name: volume, configMap: { name: ruleConfigMap, optional: true } });
     mounts.push({ name: volume, mountPath: `${RULES_DIR}/${ruleConfigMap}`, readOnly: true });
   }
+  if (queryLog) mounts.push(logMount);
   if (webConfig) {
     const web = webConfigVolumes(webConfigSecretName(prometheus), WEB_CONFIG_DIR, webConfig);
     volumes.push(...web.volumes);
     mounts.push(...web.mounts);
   }
-  volumes.push(...data.volumes, ...asEmbedded<V1Volume[]>(spec.volumes ?? []));
+  volumes.push(...sidecarVolumes, ...data.volumes, ...asEmbedded<V1Volume[]>(spec.volumes ?? []));
   return { volumes, mounts, volumeClaimTemplates: data.volumeClaimTemplates };
 }

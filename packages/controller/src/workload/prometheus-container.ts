@@ -2,7 +2,7 @@
  * The `prometheus` container, and how the user's `spec.containers` are combined with it.
  */
 import type { V1Container, V1Probe, V1ResourceRequirements, V1VolumeMount } from '@kubernetes/client-node';
-import { POD_NAME_ENV, type PrometheusVersion } from '@promop/config-generator';
+import { POD_NAME_ENV, isAtLeast, type PrometheusVersion } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import type { PrometheusWorkload } from './workload-kind.ts';
 import { asEmbedded } from './embedded-field.ts';
@@ -59,6 +59,15 @@ function probes(spec: Spec, portName: string, scheme: 'http' | 'https'): Pick<V1
 }
 
 /**
+ * `GOGC` from `spec.runtime.goGC` for Prometheus older than 2.53, which cannot read it from its config file's
+ * `runtime` section (the generator writes it there from 2.53), as prometheus-operator passes it.
+ */
+function goGcEnv(spec: Spec, version: PrometheusVersion): { name: string; value: string }[] {
+  const goGC = (spec as { runtime?: { goGC?: number | null } | null }).runtime?.goGC;
+  return typeof goGC === 'number' && !isAtLeast(version, '2.53.0') ? [{ name: 'GOGC', value: String(goGC) }] : [];
+}
+
+/**
  * The prometheus container. `POD_NAME` comes from the downward API because the generator writes the replica
  * external label as `${POD_NAME}` and Prometheus expands it (see docs/compatibility.md). Root filesystem
  * read-only: everything Prometheus writes goes to the data volume.
@@ -70,7 +79,7 @@ export function prometheusContainer(spec: Spec, version: PrometheusVersion, args
     image: prometheusImage(spec, version),
     ...(spec.imagePullPolicy ? { imagePullPolicy: spec.imagePullPolicy } : {}),
     args,
-    env: [{ name: POD_NAME_ENV, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
+    env: [...goGcEnv(spec, version), { name: POD_NAME_ENV, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
     ...(spec.listenLocal ? {} : { ports: [{ name: portName, containerPort: PROMETHEUS_PORT, protocol: 'TCP' }] }),
     ...probes(spec, portName, scheme),
     ...(spec.resources ? { resources: asEmbedded<V1ResourceRequirements>(spec.resources) } : {}),

@@ -85,6 +85,37 @@ describe('StatefulSets of a Prometheus', () => {
     expect(one().spec?.template.spec?.dnsPolicy).toBeUndefined();
   });
 
+  it('add the selector labels to a topology spread constraint with additionalLabelSelectors, the shard\'s only for OnShard', () => {
+    const constraint = { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' };
+    const spread = one({ topologySpreadConstraints: [
+      { ...constraint, additionalLabelSelectors: 'OnResource', labelSelector: { matchLabels: { team: 'a' } } },
+      { ...constraint, additionalLabelSelectors: 'OnShard' },
+      constraint,
+    ] }).spec?.template.spec?.topologySpreadConstraints;
+    expect(spread?.[0]).toEqual({ ...constraint, labelSelector: { matchLabels: {
+      team: 'a', 'app.kubernetes.io/instance': 'main', 'app.kubernetes.io/managed-by': 'promop', 'app.kubernetes.io/name': 'prometheus', 'operator.prometheus.io/name': 'main', prometheus: 'main',
+    } } });
+    expect(spread?.[1]?.labelSelector?.matchLabels).toMatchObject({ 'operator.prometheus.io/shard': '0', prometheus: 'main' });
+    expect(spread?.[2]).toEqual(constraint);
+  });
+
+  it('mount a log directory for bare log file names, and put the sidecar\'s volumes before the data volume', () => {
+    const pod = one({ queryLogFile: 'query.log', thanos: {} }).spec?.template.spec;
+    expect(pod?.volumes?.map((volume) => volume.name).slice(-3)).toEqual(['prometheus-main-rulefiles-2', 'thanos-prometheus-http-client-file', 'prometheus-main-db']);
+    expect(pod?.volumes).toContainEqual({ name: 'log-file', emptyDir: {} });
+    expect(pod?.containers[0]?.volumeMounts?.at(-1)).toEqual({ name: 'log-file', mountPath: '/var/log/prometheus' });
+    const failures = one({ scrapeFailureLogFile: 'scrape.log', queryLogFile: 'query.log' }).spec?.template.spec?.containers[0]?.volumeMounts?.map((mount) => mount.name);
+    expect(failures).toEqual(['config', 'tls-assets', 'prometheus-main-db', 'log-file', 'prometheus-main-rulefiles-0', 'prometheus-main-rulefiles-1', 'prometheus-main-rulefiles-2']);
+    expect(one({ queryLogFile: '/data/query.log' }).spec?.template.spec?.volumes?.map((volume) => volume.name)).not.toContain('log-file');
+  });
+
+  it('pass runtime.goGC as GOGC to Prometheus older than 2.53 only', () => {
+    const env = (version: string) => one({ version, runtime: { goGC: 50 } }).spec?.template.spec?.containers[0]?.env?.map((variable) => variable.name);
+    expect(env('v2.52.0')).toEqual(['GOGC', 'POD_NAME']);
+    expect(env('v2.53.0')).toEqual(['POD_NAME']);
+    expect(one({ version: 'v2.52.0', runtime: { goGC: 50 } }).spec?.template.spec?.containers[0]?.env?.[0]).toEqual({ name: 'GOGC', value: '50' });
+  });
+
   it('let podMetadata set the version label but never a selector label', () => {
     const labels = one({ podMetadata: { labels: { 'app.kubernetes.io/version': 'pinned', prometheus: 'other', team: 'a' } } }).spec?.template.metadata?.labels;
     expect(labels).toMatchObject({ 'app.kubernetes.io/version': 'pinned', prometheus: 'main', team: 'a' });

@@ -5,6 +5,7 @@
  */
 import type {
   V1Container, V1PodSecurityContext, V1StatefulSet, V1StatefulSetPersistentVolumeClaimRetentionPolicy, V1StatefulSetUpdateStrategy,
+  V1TopologySpreadConstraint,
 } from '@kubernetes/client-node';
 import { STORAGE_DIR, ZONE_LABEL, isAgent, type GeneratorOutput, type PrometheusVersion } from '@promop/config-generator';
 import { MODE_LABEL, namingOf, type PrometheusWorkload } from './workload-kind.ts';
@@ -12,7 +13,7 @@ import { asEmbedded } from './embedded-field.ts';
 import type { BuildResult } from './build-result.ts';
 import { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
 import { withCanonicalQuantities } from './quantity.ts';
-import { managedByLabels, shardSelectorLabels } from './labels.ts';
+import { SHARD_LABEL, managedByLabels, shardSelectorLabels } from './labels.ts';
 import { prometheusOwnerReference } from './owner-reference.ts';
 import { prometheusArgs } from './prometheus-args.ts';
 import { PROMETHEUS_CONTAINER_NAME, prometheusContainer } from './prometheus-container.ts';
@@ -41,6 +42,23 @@ function copiedAnnotations(prometheus: PrometheusWorkload): Record<string, strin
  */
 function zoneNodeSelector(nodeSelector: Record<string, string> | undefined, zone: string | undefined): { nodeSelector?: Record<string, string> } {
   return zone === undefined ? {} : { nodeSelector: { ...nodeSelector, [ZONE_LABEL]: zone } };
+}
+
+/**
+ * `spec.topologySpreadConstraints` as prometheus-operator writes them: one with `additionalLabelSelectors` (promop's
+ * field, not Kubernetes') gets the pods' selector labels added to its `labelSelector.matchLabels`, without the shard
+ * label for `OnResource` (spread the pods of every shard) and with it for `OnShard`; the others are passed as written.
+ */
+function topologySpread(constraints: Spec['topologySpreadConstraints'], selector: Record<string, string>): { topologySpreadConstraints?: V1TopologySpreadConstraint[] } {
+  if (!constraints) return {};
+  return {
+    topologySpreadConstraints: constraints.map((written) => {
+      const { additionalLabelSelectors, ...constraint } = asEmbedded<V1TopologySpreadConstraint & { additionalLabelSelectors?: string }>(written);
+      if (additionalLabelSelectors === undefined || additionalLabelSelectors === null) return constraint;
+      const added = Object.entries(selector).filter(([key]) => additionalLabelSelectors !== 'OnResource' || key !== SHARD_LABEL);
+      return { ...constraint, labelSelector: { ...constraint.labelSelector, matchLabels: { ...constraint.labelSelector?.matchLabels, ...Object.fromEntries(added) } } };
+    }),
+  };
 }
 
 /**
@@ -74,7 +92,8 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
   if (!sidecar.ok) return sidecar;
   const statefulSets = output.configs.map((_config, shard) => {
     const selector = shardSelectorLabels(name, shard, naming.kind);
-    const volumes = podVolumes(prometheus, shard, output.ruleConfigMaps.length, web);
+    // The sidecar's volumes go before the data volume, where prometheus-operator lists them.
+    const volumes = podVolumes(prometheus, shard, output.ruleConfigMaps.length, web, sidecar.value?.volumes);
     // prometheus-operator's order: prometheus (its config-reloader, which promop has not), thanos-sidecar, then the user's.
     const ours = [prometheusContainer(spec, version, args.value, volumes.mounts, scheme), ...(sidecar.value ? [sidecar.value.container] : [])];
     const containers = mergeContainers(ours, asEmbedded<V1Container[]>(spec.containers ?? []));
@@ -103,6 +122,7 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
           spec: {
             ...passedThroughPodFields(spec),
             ...zoneNodeSelector(spec.nodeSelector, output.shardZones?.[shard]),
+            ...topologySpread(spec.topologySpreadConstraints, selector),
             // A host-network pod keeps cluster DNS only with this policy; the user's own policy wins, as upstream.
             ...(spec.hostNetwork === true && !spec.dnsPolicy ? { dnsPolicy: 'ClusterFirstWithHostNet' } : {}),
             // Unset when the spec has none: prometheus-operator v0.93 sets no default (the image runs as nobody).
@@ -112,7 +132,7 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
             automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
             terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS,
             containers,
-            volumes: [...volumes.volumes, ...(sidecar.value?.volumes ?? [])],
+            volumes: volumes.volumes,
           },
         },
         ...(volumes.volumeClaimTemplates.length > 0 ? { volumeClaimTemplates: volumes.volumeClaimTemplates } : {}),

@@ -55,7 +55,7 @@ describe('a Prometheus with spec.thanos: {} (the sidecar serves the StoreAPI, up
   });
 
   it('mounts the HTTP client Secret, which tells the sidecar not to verify Prometheus\' certificate on localhost', () => {
-    expect(sts.spec?.template.spec?.volumes?.at(-1)).toEqual({ name: 'thanos-prometheus-http-client-file', secret: { secretName: 'prometheus-main-thanos-prometheus-http-client-file' } });
+    expect(sts.spec?.template.spec?.volumes?.at(-2)).toEqual({ name: 'thanos-prometheus-http-client-file', secret: { secretName: 'prometheus-main-thanos-prometheus-http-client-file' } });
     const secret = buildThanosHttpClientSecret(testPrometheus({ thanos: {} }));
     expect(secret.metadata?.name).toBe('prometheus-main-thanos-prometheus-http-client-file');
     expect(Buffer.from(secret.data?.['prometheus.http-client-file.yaml'] ?? '', 'base64').toString()).toBe('tls_config:\n  insecure_skip_verify: true\n');
