@@ -119,6 +119,17 @@ const CASES: StatefulSetCase[] = [
       podMetadata: { labels: { 'app.kubernetes.io/version': 'pinned' } }, dnsPolicy: 'None', dnsConfig: { nameservers: ['10.0.0.10'] },
     },
   },
+  { name: 'port-name-startup', spec: { version: V3, portName: 'http-web', maximumStartupDurationSeconds: 900 } },
+  { name: 'remote-write-v2-old', spec: { version: 'v3.2.0', remoteWrite: [{ url: 'http://rw.example/api/v1/write', messageVersion: 'V2.0' }] } },
+  { name: 'web-page-title-only', spec: { version: V3, web: { pageTitle: 'Only a title' } } },
+  { name: 'web-client-ca', spec: { version: V3, web: { tlsConfig: { ...TLS, client_ca: { configMap: { name: 'extra', key: 'file' } }, clientAuthType: 'RequireAndVerifyClientCert' } } } },
+  {
+    name: 'claim-metadata',
+    spec: {
+      version: V3,
+      storage: { volumeClaimTemplate: { metadata: { labels: { tier: 'fast' }, annotations: { 'example.com/backup': 'daily' } }, spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem', selector: { matchLabels: { disk: 'ssd' } }, resources: { requests: { storage: '10Gi' } } } } },
+    },
+  },
   {
     name: 'topology-spread-selectors',
     spec: { version: V3, shards: 2, topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', additionalLabelSelectors: 'OnShard' }] },
@@ -208,7 +219,8 @@ async function compareCase(api: BenchApi, item: StatefulSetCase): Promise<Object
     const built = buildStatefulSets(prometheus, output);
     if (!built.ok) return result('failed', `promop refused: ${JSON.stringify(built.problems)}`);
     const spec = prometheus.spec ?? {};
-    const web = spec.web !== undefined && spec.web !== null;
+    // promop writes a web config file only for tlsConfig or httpConfig (documented); upstream for every Prometheus.
+    const web = Boolean(spec.web?.tlsConfig || spec.web?.httpConfig);
     for (const [shard, ours] of built.value.entries()) {
       const upstreamName = shard === 0 ? `prometheus-${NAME}` : `prometheus-${NAME}-shard-${shard}`;
       compare(`shard ${shard} StatefulSet name`, upstreamName, ours.metadata?.name);
@@ -294,7 +306,9 @@ async function compareCase(api: BenchApi, item: StatefulSetCase): Promise<Object
       compare(at('pod annotations'), upstream.spec?.template.metadata?.annotations, annotations);
       const labels = (all: Record<string, string> | undefined) => Object.fromEntries(Object.entries(all ?? {}).filter(([key]) => key !== 'app.kubernetes.io/managed-by'));
       compare(at('pod labels besides managed-by'), labels(theirLabels), labels(podLabels));
-      const claims = (sts: V1StatefulSet) => sts.spec?.volumeClaimTemplates?.map((claim) => ({ metadata: { name: claim.metadata?.name }, spec: claim.spec }));
+      const claims = (sts: V1StatefulSet) => sts.spec?.volumeClaimTemplates?.map((claim) => ({
+        metadata: { name: claim.metadata?.name, labels: claim.metadata?.labels, annotations: claim.metadata?.annotations }, spec: claim.spec,
+      }));
       compare(at('volumeClaimTemplates'), claims(upstream), claims(defaulted));
       for (const field of ['serviceName', 'replicas', 'podManagementPolicy', 'updateStrategy', 'minReadySeconds', 'persistentVolumeClaimRetentionPolicy'] as const) {
         compare(at(`spec.${field}`), upstream.spec?.[field], defaulted.spec?.[field]);

@@ -26,6 +26,18 @@ describe('the prometheus container', () => {
     expect(container.livenessProbe?.httpGet).toEqual({ path: '/prom/-/healthy', port: 'web', scheme: 'HTTP' });
   });
 
+  it('gives the startup probe maximumStartupDurationSeconds as prometheus-operator spreads it (one probe a minute at most)', () => {
+    const startup = (seconds?: number) => {
+      const probe = prometheusContainer(seconds === undefined ? {} : { maximumStartupDurationSeconds: seconds }, version('v3.16.0'), [], []).startupProbe;
+      return [probe?.periodSeconds, probe?.failureThreshold];
+    };
+    expect(startup()).toEqual([15, 60]);
+    expect(startup(900)).toEqual([60, 15]);
+    expect(startup(3600)).toEqual([60, 60]);
+    expect(startup(100)).toEqual([50, 2]);
+    expect(startup(30)).toEqual([15, 60]);
+  });
+
   it('with listenLocal exposes no port and probes from inside the container', () => {
     const container = prometheusContainer({ listenLocal: true }, version('v3.16.0'), [], []);
     expect(container.ports).toBeUndefined();

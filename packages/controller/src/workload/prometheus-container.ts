@@ -38,6 +38,18 @@ function probePath(spec: Spec, endpoint: string): string {
 }
 
 /**
+ * The startup probe's period and failure threshold, as prometheus-operator derives them: 15 s × 60 by default (and
+ * for less than a minute); otherwise one probe a minute at most, `ceil(d / 60)` failures at a period of
+ * `ceil(d / failures)` seconds, so the kubelet gives up after about `maximumStartupDurationSeconds`.
+ */
+function startupTiming(maximumStartupDurationSeconds: number | null | undefined): { startupPeriod: number; startupFailures: number } {
+  const duration = maximumStartupDurationSeconds ?? 0;
+  if (duration < 60) return { startupPeriod: 15, startupFailures: 60 };
+  const startupFailures = Math.ceil(duration / 60);
+  return { startupPeriod: Math.ceil(duration / startupFailures), startupFailures };
+}
+
+/**
  * Startup, readiness and liveness probes with prometheus-operator's timings. The startup probe allows
  * `maximumStartupDurationSeconds` (default 15 min) for WAL replay. With `listenLocal` the kubelet cannot reach
  * 127.0.0.1 inside the pod, so the probes run wget (in the Prometheus image) in the container instead. `scheme` is
@@ -49,8 +61,7 @@ function probes(spec: Spec, portName: string, scheme: 'http' | 'https'): Pick<V1
       ? { exec: { command: ['sh', '-c', `wget -q -O /dev/null ${scheme}://127.0.0.1:${PROMETHEUS_PORT}${probePath(spec, endpoint)}`] } }
       // The kubelet does not verify the serving certificate of an HTTPS probe (and presents no client certificate).
       : { httpGet: { path: probePath(spec, endpoint), port: portName, scheme: scheme === 'https' ? 'HTTPS' : 'HTTP' } };
-  const startupPeriod = 15;
-  const startupFailures = Math.ceil((spec.maximumStartupDurationSeconds ?? 900) / startupPeriod);
+  const { startupPeriod, startupFailures } = startupTiming(spec.maximumStartupDurationSeconds);
   return {
     startupProbe: { ...handler('/-/ready'), timeoutSeconds: 3, periodSeconds: startupPeriod, failureThreshold: startupFailures },
     readinessProbe: { ...handler('/-/ready'), timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 3 },
