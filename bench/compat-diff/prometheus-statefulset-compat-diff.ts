@@ -119,6 +119,15 @@ const CASES: StatefulSetCase[] = [
       podMetadata: { labels: { 'app.kubernetes.io/version': 'pinned' } }, dnsPolicy: 'None', dnsConfig: { nameservers: ['10.0.0.10'] },
     },
   },
+  { name: 'version-without-v', spec: { version: '3.5.0', image: 'quay.io/prometheus/prometheus@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', imagePullPolicy: 'Always' } },
+  {
+    name: 'containers-override-probes',
+    spec: {
+      version: V3, routePrefix: '/p',
+      containers: [{ name: 'prometheus', readinessProbe: { periodSeconds: 10, timeoutSeconds: 5 }, livenessProbe: { failureThreshold: 10 }, securityContext: { runAsNonRoot: true }, volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }],
+      volumes: [{ name: 'scratch', emptyDir: {} }],
+    },
+  },
   { name: 'port-name-startup', spec: { version: V3, portName: 'http-web', maximumStartupDurationSeconds: 900 } },
   { name: 'remote-write-v2-old', spec: { version: 'v3.2.0', remoteWrite: [{ url: 'http://rw.example/api/v1/write', messageVersion: 'V2.0' }] } },
   { name: 'web-page-title-only', spec: { version: V3, web: { pageTitle: 'Only a title' } } },
