@@ -23,7 +23,7 @@
 import type { V1Container, V1StatefulSet, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import { DEFAULT_PROMETHEUS_VERSION, generate } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
-import { buildStatefulSets } from '@promop/controller/workload';
+import { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT } from '@promop/controller/workload';
 import type { BenchApi } from '../side-by-side/api-client.ts';
 import { runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
 
@@ -298,6 +298,13 @@ async function compareCase(api: BenchApi, item: StatefulSetCase): Promise<Object
         documented.note('ProcessSignal changes nothing', true);
       }
       const { containers: _d, initContainers: _e, volumes: _f, ...myRest } = myPod ?? { containers: [] };
+      const unset = (context: object | undefined) => context === undefined || Object.keys(context).length === 0;
+      if (!spec.securityContext && unset(theirRest.securityContext) && JSON.stringify(myRest.securityContext) === JSON.stringify(DEFAULT_POD_SECURITY_CONTEXT)) {
+        // promop keeps the pod security context it always set, for data its earlier pods wrote (documented); the API
+        // server's default for upstream's none is an empty one.
+        myRest.securityContext = theirRest.securityContext;
+        documented.note('default pod security context (backward compatible)', true);
+      }
       // Each operator's pods carry its own managed-by label, which the added selector labels then hold.
       const withoutManagedBy = (pod: typeof theirRest) => ({
         ...pod,

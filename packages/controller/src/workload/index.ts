@@ -18,7 +18,7 @@ export {
   buildThanosHttpClientSecret, usesHttpClientFile, DEFAULT_THANOS_BASE_IMAGE, DEFAULT_THANOS_VERSION, THANOS_GRPC_PORT, THANOS_HTTP_PORT,
   THANOS_SIDECAR_CONTAINER_NAME,
 } from './thanos-sidecar.ts';
-export { buildStatefulSets, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
+export { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT, DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS } from './statefulset.ts';
 export { agentNodesOf, daemonSetSelectorLabels, buildDaemonSet, buildNodeConfigSecret, configForNode, nodeConfigFileName } from './daemonset.ts';
 export { INPUT_HASH_ANNOTATION, inputHash } from './input-hash.ts';
 export {

@@ -72,10 +72,10 @@ describe('StatefulSets of a Prometheus', () => {
     expect(pod?.containers[0]).toMatchObject({ resources, imagePullPolicy: 'Always', image: 'quay.io/prometheus/prometheus:v3.16.0' });
   });
 
-  it('default the service account token and grace period like prometheus-operator, and no pod security context', () => {
+  it('default the service account token and grace period like prometheus-operator, and the pod security context promop always set', () => {
     const pod = one().spec?.template.spec;
     expect(pod).toMatchObject({ automountServiceAccountToken: true, terminationGracePeriodSeconds: 600, shareProcessNamespace: false });
-    expect(pod?.securityContext).toBeUndefined();
+    expect(pod?.securityContext).toEqual({ runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 });
     expect(one({ reloadStrategy: 'ProcessSignal' }).spec?.template.spec?.shareProcessNamespace).toBe(false);
   });
 

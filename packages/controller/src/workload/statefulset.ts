@@ -27,6 +27,13 @@ import { WEB_CONFIG_DIR, WEB_CONFIG_FILE_NAME, WEB_CONFIG_HASH_ANNOTATION, webCo
 /** Grace period when `spec.terminationGracePeriodSeconds` is unset: Prometheus may need minutes to flush. */
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 600;
 
+/**
+ * Pod security context when `spec.securityContext` is unset. prometheus-operator sets none (the image runs as
+ * `nobody`); promop has always set this one, and a Prometheus whose data sits on a claim its earlier pods wrote as
+ * uid 1000 / gid 2000 must keep writing it after an upgrade (operator rule 4). The values are kube-prometheus' own.
+ */
+export const DEFAULT_POD_SECURITY_CONTEXT: V1PodSecurityContext = { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 };
+
 /** The fields a Prometheus and a PrometheusAgent share: all the pod is built from. */
 type Spec = NonNullable<PrometheusWorkload['spec']>;
 
@@ -125,8 +132,7 @@ export function buildStatefulSets(prometheus: PrometheusWorkload, output: Pick<G
             ...topologySpread(spec.topologySpreadConstraints, selector),
             // A host-network pod keeps cluster DNS only with this policy; the user's own policy wins, as upstream.
             ...(spec.hostNetwork === true && !spec.dnsPolicy ? { dnsPolicy: 'ClusterFirstWithHostNet' } : {}),
-            // Unset when the spec has none: prometheus-operator v0.93 sets no default (the image runs as nobody).
-            ...(spec.securityContext ? { securityContext: asEmbedded<V1PodSecurityContext>(spec.securityContext) } : {}),
+            securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? DEFAULT_POD_SECURITY_CONTEXT,
             // Upstream shares it only for its reloader's signals; promop reloads over HTTP (ProcessSignal changes nothing).
             shareProcessNamespace: false,
             automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
