@@ -65,4 +65,15 @@ describe('the ThanosRuler reconciler\'s Secrets and rule ConfigMaps', () => {
     expect(dataWrites().slice(first).map((write) => `${write.op} ${write.kind} ${write.name}`)).toEqual(['replace ConfigMap thanos-ruler-r-rulefiles-0']);
     expect(Object.values(cluster.stored.ConfigMap.get('thanos-ruler-r-rulefiles-0', 'monitoring')?.data ?? {}).join('')).toContain('errors_total[10m]');
   });
+
+  it('says in its Reconciled condition which remote write fields its Thanos release left out', async () => {
+    const { cluster, reconciler } = setup();
+    cluster.caches.thanosRulers.put({ ...ruler, spec: { ...ruler.spec, version: 'v0.30.0', remoteWrite: [{ url: 'http://sink:9090/api/v1/write', roundRobinDNS: true }] } } as ThanosRuler);
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    const statuses = cluster.writes.flatMap((write) => (write.to === 'status' && write.kind === 'ThanosRuler' ? [write.status as { conditions?: { type: string; status: string; message?: string }[] }] : []));
+    expect(statuses.at(-1)?.conditions?.find((condition) => condition.type === 'Reconciled')).toMatchObject({
+      status: 'True', message: 'spec.remoteWrite[0].roundRobinDNS: ignored because thanos rule v0.30.0 does not support it (needs v0.38.0 or later)',
+    });
+  });
 });

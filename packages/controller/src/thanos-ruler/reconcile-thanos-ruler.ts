@@ -114,7 +114,7 @@ export class ThanosRulerReconciler {
     }
     // The references of every ruler, not this one's only: what is not resolved is forgotten (referenced-objects.ts).
     const data = await this.#deps.referenced.resolve(thanosRulerReferences(this.#deps.thanosRulers.list()));
-    const { rules, remoteWrite, command, problems } = renderThanosRuler(thanosRuler, {
+    const { rules, remoteWrite, command, problems, warnings } = renderThanosRuler(thanosRuler, {
       secrets: data.secrets,
       configMaps: data.configMaps,
       prometheusRules: this.#deps.prometheusRules.list(),
@@ -169,7 +169,8 @@ export class ThanosRulerReconciler {
     );
     const reconciled = reload.state === 'failed'
       ? { status: 'False' as const, reason: RELOAD_FAILED_REASON, message: reload.message }
-      : { status: 'True' as const, reason: 'Reconciled', message: '' };
+      // What was left out for the ruler's Thanos release is said where a Prometheus says its own.
+      : { status: 'True' as const, reason: 'Reconciled', message: warnings.join('; ') };
     await this.#writeStatus(thanosRuler, this.#status(thanosRuler, statefulSet, reconciled));
     return 'done';
   }
