@@ -76,4 +76,22 @@ describe('the ThanosRuler reconciler\'s Secrets and rule ConfigMaps', () => {
       status: 'True', message: 'spec.remoteWrite[0].roundRobinDNS: ignored because thanos rule v0.30.0 does not support it (needs v0.38.0 or later)',
     });
   });
+
+  it('rolls a stateless ruler\'s pods when its remote write file changes (thanos rule reads it at start only)', async () => {
+    const { cluster, reconciler } = setup();
+    const annotation = () => cluster.caches.ownedStatefulSets.get('thanos-ruler-r', 'monitoring')?.spec?.template.metadata?.annotations?.['promop.prometheus.io/remote-write-hash'];
+    await reconciler.reconcile('monitoring/r');
+    expect(annotation()).toBeUndefined();
+    const stateless = (url: string) => ({ ...ruler, spec: { ...ruler.spec, remoteWrite: [{ url }] } }) as ThanosRuler;
+    cluster.caches.thanosRulers.put(stateless('http://sink-a:9090/api/v1/write'));
+    await reconciler.reconcile('monitoring/r');
+    const first = annotation();
+    expect(first).toMatch(/^[0-9a-f]{16}$/);
+    await reconciler.reconcile('monitoring/r');
+    expect(annotation()).toBe(first);
+    cluster.caches.thanosRulers.put(stateless('http://sink-b:9090/api/v1/write'));
+    await reconciler.reconcile('monitoring/r');
+    expect(annotation()).not.toBe(first);
+    await reconciler.bindingsSettled();
+  });
 });

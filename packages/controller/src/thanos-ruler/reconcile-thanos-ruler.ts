@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import type { ChildWriter } from '../kube/child-writer.ts';
 import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
 import { ChildWrites } from '../reconcile/child-writes.ts';
+import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
 import { splitKey } from '../reconcile/key.ts';
 import { KnownContents } from '../reconcile/known-contents.ts';
 import type { CacheReader, ReconcilerCaches, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
@@ -29,7 +30,7 @@ import { thanosRulerReloadKey } from '../reload/thanos-ruler-pod-set.ts';
 import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
 import {
   RULE_CONFIGMAP_THANOS_RULER_LABEL, buildThanosRulerRuleConfigMaps, buildThanosRulerSecrets, buildThanosRulerService,
-  buildThanosRulerStatefulSet, thanosRulerSelectorLabels,
+  buildThanosRulerStatefulSet, thanosRulerConfigSecretName, thanosRulerSelectorLabels,
 } from './thanos-ruler-children.ts';
 import { renderThanosRuler, thanosRulerMountedRuleFiles, thanosRulerPodTls, thanosRulerReferences } from './thanos-ruler-rendering.ts';
 import type { ReferencedObjects } from '../kube/referenced-objects.ts';
@@ -145,11 +146,15 @@ export class ThanosRulerReconciler {
     for (const configMap of configMaps) {
       if ((await this.#writes.writeData('ConfigMap', configMap, known, log)).changed) written = true;
     }
-    for (const secret of buildThanosRulerSecrets(thanosRuler, remoteWrite, command.value.web)) await this.#writes.writeData('Secret', secret, known, log);
+    let remoteWriteHash: string | undefined;
+    for (const secret of buildThanosRulerSecrets(thanosRuler, remoteWrite, command.value.web)) {
+      const { stored } = await this.#writes.writeData('Secret', secret, known, log);
+      if (secret.metadata?.name === thanosRulerConfigSecretName(name)) remoteWriteHash = shardFilesHash(stored.metadata?.uid ?? '', remoteWrite.text, {}, {});
+    }
     // The namespace's Service is owned by every ThanosRuler that uses it (not those naming a Service of their own).
     const owners = this.#deps.thanosRulers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!thanosRuler.spec?.serviceName) await this.#deps.children.applyService(buildThanosRulerService(namespace, owners));
-    const statefulSet = await this.#deps.children.applyStatefulSet(buildThanosRulerStatefulSet(thanosRuler, command.value, configMaps.map((each) => each.metadata!.name!)));
+    const statefulSet = await this.#deps.children.applyStatefulSet(buildThanosRulerStatefulSet(thanosRuler, command.value, configMaps.map((each) => each.metadata!.name!), remoteWriteHash));
     // Stale rule ConfigMaps go after the StatefulSet stopped mounting them, as upstream deletes them after the writes.
     const wanted = new Set(configMaps.map((each) => each.metadata!.name!));
     for (const stale of this.#deps.ownedConfigMaps.list(namespace)) {

@@ -36,6 +36,11 @@ export const RULE_CONFIGMAP_THANOS_RULER_LABEL = 'thanos-ruler-name';
 export const THANOS_RULES_DIR = '/etc/thanos/rules';
 /** Key of the remote write file in `thanos-ruler-<name>-config`. */
 export const REMOTE_WRITE_FILE = 'remote-write.yaml';
+/**
+ * The pod template annotation holding a keyed hash of a stateless ruler's remote write file (keyed with its Secret's
+ * uid: the file holds credentials, and the annotation is readable by whoever reads the StatefulSet).
+ */
+export const REMOTE_WRITE_HASH_ANNOTATION = 'promop.prometheus.io/remote-write-hash';
 /** Key of the web configuration file in `thanos-ruler-<name>-web-config`. */
 export const WEB_CONFIG_FILE = 'web-config.yaml';
 
@@ -339,7 +344,7 @@ function storage(thanosRuler: ThanosRuler): { volume?: V1Volume; claim?: V1Persi
  * `ruleConfigMapNames` (each mounted optional under /etc/thanos/rules/<name>). A new rule file changes no pod spec:
  * the kubelet updates the mounted ConfigMaps and promop reloads thanos rule.
  */
-export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: ThanosRulerCommand, ruleConfigMapNames: readonly string[]): V1StatefulSet {
+export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: ThanosRulerCommand, ruleConfigMapNames: readonly string[], remoteWriteHash?: string): V1StatefulSet {
   const { name, namespace } = thanosRuler.metadata;
   const spec: Spec = thanosRuler.spec ?? {};
   const selector = thanosRulerSelectorLabels(name);
@@ -414,6 +419,8 @@ export function buildThanosRulerStatefulSet(thanosRuler: ThanosRuler, command: T
             ...spec.podMetadata?.annotations, 'kubectl.kubernetes.io/default-container': THANOS_RULER_CONTAINER_NAME,
             // The file is mounted with subPath, which the kubelet never refreshes: a new one rolls the pods.
             ...(command.web ? { [WEB_CONFIG_HASH_ANNOTATION]: webConfigHash(command.web) } : {}),
+            // thanos rule reads its remote write file at start only (its reload reads rule files): a new one rolls the pods.
+            ...(spec.remoteWrite?.length && remoteWriteHash ? { [REMOTE_WRITE_HASH_ANNOTATION]: remoteWriteHash } : {}),
           },
         },
         spec: {
