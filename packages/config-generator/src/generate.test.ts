@@ -110,6 +110,13 @@ describe('the global block', () => {
     expect(output.prometheusWarnings).toEqual(['spec.externalLabels.replica: ignored because "replica" is a label promop sets itself']);
   });
 
+  it('leaves runtime.goGC out of the file of a Prometheus older than 2.53 without a warning (its pod gets GOGC)', () => {
+    const output = render(input({ prometheus: prometheus({ version: 'v2.50.1', runtime: { goGC: 75 } }) }));
+    expect(output.configs[0]).not.toContain('gogc');
+    expect(output.prometheusWarnings.filter((warning) => warning.startsWith('spec.runtime'))).toEqual([]);
+    expect(render(input({ prometheus: prometheus({ version: 'v2.53.0', runtime: { goGC: 75 } }) })).configs[0]).toContain('gogc: 75');
+  });
+
   it('leaves out the prometheus and replica labels when their names are empty', () => {
     const output = render(input({ prometheus: prometheus({ prometheusExternalLabelName: '', replicaExternalLabelName: '', alerting: { alertmanagers: [] } }) }));
     expectGolden('external-labels-disabled.yaml', output.configs[0] ?? '');

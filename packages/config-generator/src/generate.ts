@@ -191,7 +191,9 @@ interface AssembledParts {
 function assembleConfig(spec: Spec, context: PrometheusRenderContext, parts: AssembledParts): Record<string, unknown> {
   const config: Record<string, unknown> = { global: buildGlobalConfig(spec, context, { ruleEvaluation: !parts.agent }) };
   const goGC = spec.runtime?.goGC;
-  if (typeof goGC === 'number' && supports(context, '2.53.0', 'spec.runtime', 'runtime')) config.runtime = { gogc: goGC };
+  // Older releases get it as GOGC in the container's environment (the controller's prometheus-container.ts), as
+  // upstream does, so no warning says it is dropped.
+  if (typeof goGC === 'number' && isAtLeast(context.version, '2.53.0')) config.runtime = { gogc: goGC };
   if (parts.ruleFiles) config.rule_files = parts.ruleFiles;
   config.scrape_configs = parts.scrapeConfigs;
   const storage = buildStorageConfig(spec, context, { agent: parts.agent });
