@@ -143,11 +143,13 @@ export class AlertmanagerReconciler {
     // Checked by the rendering above (alertmanagerSpecProblems): both files can be written.
     const tls = alertmanagerTlsOf(alertmanager.spec ?? {});
     const tlsFiles: AlertmanagerTls = tls.ok ? tls.value : { web: undefined, cluster: undefined };
-    await this.#writeTlsFiles(alertmanager, tlsFiles);
+    const staleTlsSecrets = await this.#writeTlsFiles(alertmanager, tlsFiles);
     // Keyed with the Secret's uid, as a Prometheus shard's hash is: the text holds credentials, and the hash is
     // published in the pods and the status, where more people read than can read the Secret.
     const hash = shardFilesHash(written.metadata?.uid ?? '', result.text, {}, result.tlsAssets);
     const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, hash));
+    // Deleted once the StatefulSet no longer mounts them: a pod of the old template made meanwhile still finds them.
+    for (const secretName of staleTlsSecrets) await this.#deps.children.delete('Secret', namespace, secretName);
     const reload = await this.#deps.reloader.reloadAlertmanager(
       {
         metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name),
@@ -164,18 +166,20 @@ export class AlertmanagerReconciler {
     return 'done';
   }
 
-  /** Writes the web config and cluster TLS Secrets of `tls`, and deletes those whose field is no longer set. */
-  async #writeTlsFiles(alertmanager: Alertmanager, tls: AlertmanagerTls): Promise<void> {
+  /** Writes the web config and cluster TLS Secrets of `tls`; returns the names of those whose field is no longer set. */
+  async #writeTlsFiles(alertmanager: Alertmanager, tls: AlertmanagerTls): Promise<string[]> {
     const { namespace, name } = alertmanager.metadata;
     const files = [
       { secretName: alertmanagerWebConfigSecretName(name), build: tls.web && (() => buildWebConfigSecret(alertmanager, tls.web!.text)) },
       { secretName: clusterTlsSecretName(name), build: tls.cluster && (() => buildClusterTlsSecret(alertmanager, tls.cluster!.text)) },
     ];
+    const stale: string[] = [];
     for (const { secretName, build } of files) {
       const current = this.#deps.ownedSecrets.get(secretName, namespace);
       if (build) await this.#deps.children.writeSecret(build(), current);
-      else if (current) await this.#deps.children.delete('Secret', namespace, secretName);
+      else if (current) stale.push(secretName);
     }
+    return stale;
   }
 
   /**

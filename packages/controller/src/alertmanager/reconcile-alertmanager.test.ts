@@ -1,0 +1,50 @@
+/**
+ * The Alertmanager reconciler's order of writes, on the in-memory fakes of its ports (reconcile/test-reconciler-fakes.ts);
+ * alertmanager.apiserver.test.ts and alertmanager-https.apiserver.test.ts run it against the real API server.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Alertmanager } from '@promop/crds';
+import { createPki } from '@promop/testkit';
+import pino from 'pino';
+import { FakeCluster } from '../reconcile/test-reconciler-fakes.ts';
+import { AlertmanagerReconciler } from './reconcile-alertmanager.ts';
+
+const log = pino({ level: 'silent' });
+const dir = mkdtempSync(join(tmpdir(), 'promop-am-reconcile-'));
+const pki = createPki(dir);
+const server = { cert: readFileSync(pki.servingCert, 'utf8'), key: readFileSync(pki.servingKey, 'utf8') };
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const withWebTls: Alertmanager = {
+  apiVersion: 'monitoring.coreos.com/v1', kind: 'Alertmanager',
+  metadata: { namespace: 'monitoring', name: 'main', uid: 'u-main', generation: 1 },
+  spec: { replicas: 1, web: { tlsConfig: { cert: { secret: { name: 'web-tls', key: 'tls.crt' } }, keySecret: { name: 'web-tls', key: 'tls.key' } } } },
+} as Alertmanager;
+
+describe('the Alertmanager reconciler', () => {
+  it('deletes the web config Secret of a field no longer set only after the StatefulSet stopped mounting it', async () => {
+    const cluster = new FakeCluster();
+    cluster.caches.alertmanagers.put(withWebTls);
+    cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
+    const reconciler = new AlertmanagerReconciler({
+      alertmanagers: cluster.caches.alertmanagers, alertmanagerConfigs: cluster.caches.alertmanagerConfigs, namespaces: cluster.caches.namespaces,
+      ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches,
+      referenced: { resolve: async () => ({ secrets: [{ namespace: 'monitoring', name: 'web-tls', data: { 'tls.crt': server.cert, 'tls.key': server.key } }], configMaps: [] }) },
+      children: cluster.children,
+      reloader: { reloadAlertmanager: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
+      status: cluster.status, events: cluster.recorder, requeue: () => undefined, log,
+    });
+    await reconciler.reconcile('monitoring/main');
+    expect(cluster.caches.ownedSecrets.get('alertmanager-main-web-config', 'monitoring')).toBeDefined();
+    const before = cluster.writes.length;
+    cluster.caches.alertmanagers.put({ ...withWebTls, metadata: { ...withWebTls.metadata, generation: 2 }, spec: { replicas: 1 } } as Alertmanager);
+    await reconciler.reconcile('monitoring/main');
+    await reconciler.bindingsSettled();
+    const later = cluster.writes.slice(before).flatMap((write) => (write.to === 'child' ? [`${write.op} ${write.kind} ${write.name}`] : []));
+    expect(later).toContain('delete Secret alertmanager-main-web-config');
+    expect(later.indexOf('apply StatefulSet alertmanager-main')).toBeGreaterThanOrEqual(0);
+    expect(later.indexOf('apply StatefulSet alertmanager-main')).toBeLessThan(later.indexOf('delete Secret alertmanager-main-web-config'));
+  });
+});
