@@ -23,8 +23,8 @@ export interface PromopOptions {
   /** Run it inside another network namespace (the real node's), where the pods it reloads are reachable. */
   network?: PromopNetwork;
   /**
-   * Open Node's inspector on a loopback port, so the test can force a full garbage collection and read the live heap
-   * (`liveHeapBytes`). It changes nothing about how promop allocates; it only lets a leak be told from garbage V8
+   * Open Node's inspector on a loopback port, so the test can force a full garbage collection and read what is left
+   * (`retainedBytes`). It changes nothing about how promop allocates; it only lets a leak be told from garbage V8
    * has not collected yet, which resident memory cannot.
    */
   inspect?: boolean;
@@ -59,9 +59,10 @@ export interface PromopProcess {
   /** The last lines of its log, for failure messages. */
   logTail(lines?: number): string;
   /**
-   * The bytes V8's heap holds after a forced full garbage collection: what promop retains. Only with `inspect`.
+   * What promop retains: after a forced full garbage collection, the heap it still uses plus the memory outside the
+   * heap its objects hold (Buffers, array buffers). Only with `inspect`.
    */
-  liveHeapBytes(): Promise<number>;
+  retainedBytes(): Promise<number>;
 }
 
 const PROMOP_BIN = join(REPO_ROOT, 'packages/controller/bin/promop.js');
@@ -125,45 +126,54 @@ export async function startPromop(options: PromopOptions): Promise<PromopProcess
     },
     stop: () => stopProcess(managed),
     logTail: (lines = 30) => logTail(managed, lines),
-    async liveHeapBytes() {
+    async retainedBytes() {
       if (inspectPort === undefined) throw new Error(`${options.name} was started without inspect`);
       const port = options.network ? await options.network.reach(inspectPort) : inspectPort;
-      return liveHeapAfterCollection(port);
+      return retainedAfterCollection(port);
     },
   };
 }
 
 /**
  * Asks a Node process' inspector (on 127.0.0.1:`port`) for two full garbage collections (the second collects what
- * finalizers of the first released) and then for the heap's used size.
+ * finalizers of the first released), then reads `process.memoryUsage()` inside it: the heap still used, plus the
+ * memory outside the heap that objects hold (`external`: Buffers, array buffers, sockets' data).
  */
-async function liveHeapAfterCollection(port: number): Promise<number> {
+async function retainedAfterCollection(port: number): Promise<number> {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`, { signal: AbortSignal.timeout(5_000) })).json() as { webSocketDebuggerUrl: string }[];
   const debuggerUrl = targets[0]?.webSocketDebuggerUrl;
   if (!debuggerUrl) throw new Error(`the inspector on port ${port} lists no target`);
   // The URL names the port inside the process' namespace; ours may be a forwarded one.
   const socket = new WebSocket(`ws://127.0.0.1:${port}${new URL(debuggerUrl).pathname}`);
-  const replies = new Map<number, (result: unknown) => void>();
+  const replies = new Map<number, (message: { result?: unknown; error?: { message?: string } }) => void>();
   socket.addEventListener('message', (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) replies.get(message.id)?.(message.result);
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message?: string } };
+    if (message.id !== undefined) replies.get(message.id)?.(message);
   });
   await new Promise<void>((resolve, reject) => {
     socket.addEventListener('open', () => resolve(), { once: true });
     socket.addEventListener('error', () => reject(new Error(`cannot open the inspector's WebSocket on port ${port}`)), { once: true });
   });
   let nextId = 0;
-  const call = (method: string) => new Promise<unknown>((resolve, reject) => {
+  const call = (method: string, params: object = {}) => new Promise<unknown>((resolve, reject) => {
     const id = ++nextId;
     const timer = setTimeout(() => reject(new Error(`the inspector did not answer ${method} within 60 s`)), 60_000);
-    replies.set(id, (result) => { clearTimeout(timer); resolve(result); });
-    socket.send(JSON.stringify({ id, method }));
+    replies.set(id, (message) => {
+      clearTimeout(timer);
+      if (message.error) reject(new Error(`the inspector refused ${method}: ${message.error.message ?? JSON.stringify(message.error)}`));
+      else resolve(message.result);
+    });
+    socket.send(JSON.stringify({ id, method, params }));
   });
   try {
     await call('HeapProfiler.collectGarbage');
     await call('HeapProfiler.collectGarbage');
-    const usage = await call('Runtime.getHeapUsage') as { usedSize: number };
-    return usage.usedSize;
+    const answer = await call('Runtime.evaluate', { expression: 'process.memoryUsage()', returnByValue: true }) as { result?: { value?: { heapUsed?: number; external?: number } }; exceptionDetails?: unknown };
+    const usage = answer.result?.value;
+    if (answer.exceptionDetails || typeof usage?.heapUsed !== 'number' || typeof usage.external !== 'number') {
+      throw new Error(`process.memoryUsage() gave no figures through the inspector: ${JSON.stringify(answer)}`);
+    }
+    return usage.heapUsed + usage.external;
   } finally {
     socket.close();
   }
