@@ -59,7 +59,10 @@ function reconcilerOf(cluster: FakeCluster) {
   /** Every log line, parsed. */
   const logLines: Record<string, unknown>[] = [];
   const reloader = new FakeReloader();
+  /** The keys whose per-Prometheus metric series the reconciler dropped. */
+  const metricsForgotten: string[] = [];
   const reconciler = new PrometheusReconciler({
+    metrics: { recordGenerated: () => undefined, forgetPrometheus: (prometheusKey) => void metricsForgotten.push(prometheusKey) },
     caches: cluster.caches,
     referenced: cluster.referenced,
     children: cluster.children,
@@ -77,7 +80,7 @@ function reconcilerOf(cluster: FakeCluster) {
     await reconciler.bindingsSettled(KEY);
     return outcome;
   };
-  return { cluster, reloader, reconciler, requeued, logLines, reconcileAndBind };
+  return { cluster, reloader, reconciler, requeued, logLines, reconcileAndBind, metricsForgotten };
 }
 
 function reconciledOf(cluster: FakeCluster) {
@@ -236,8 +239,8 @@ describe('reconcile of one Prometheus', () => {
     expect(JSON.stringify(errors[0])).toContain('forbidden');
   });
 
-  it('a deleted Prometheus: its bindings are removed, nothing else is written, the reloader forgets it', async () => {
-    const { cluster, reloader, reconcileAndBind } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
+  it('a deleted Prometheus: its bindings are removed, nothing else is written, the reloader and the metrics forget it', async () => {
+    const { cluster, reloader, reconcileAndBind, metricsForgotten } = setUp(prometheus(), serviceMonitor('good'), serviceMonitor('bad', TOO_LONG_TIMEOUT));
     await reconcileAndBind();
     expect(bindingOf(cluster, 'good').status?.bindings).toHaveLength(1);
 
@@ -249,6 +252,8 @@ describe('reconcile of one Prometheus', () => {
     expect(after.map((w) => `${w.to}:${w.kind}/${w.name}`).sort()).toEqual(['status:ServiceMonitor/bad', 'status:ServiceMonitor/good']);
     for (const name of ['good', 'bad']) expect(bindingOf(cluster, name).status).toEqual({ bindings: [], acceptedBy: 0, rejectedBy: 0 });
     expect(reloader.forgotten).toEqual([KEY]);
+    // Its series go here too, not only on the delete event: a reconcile under way then may have set them since.
+    expect(metricsForgotten).toEqual([KEY]);
 
     // Nothing left to remove: the next reconcile of the key writes nothing.
     await expect(reconcileAndBind()).resolves.toBe('done');

@@ -76,7 +76,7 @@ export interface ReconcilerDependencies {
   podTopologyLabels?: () => Promise<boolean>;
   log: Logger;
   /** Where each render's selected/rejected counts and config sizes are recorded (OperatorMetrics; default nowhere). */
-  metrics?: { recordGenerated(prometheusKey: string, output: GeneratorOutput): void };
+  metrics?: { recordGenerated(prometheusKey: string, output: GeneratorOutput): void; forgetPrometheus(prometheusKey: string): void };
   /** The clock for condition times (tests fix it). */
   now?: () => Date;
   /** How soon a Prometheus whose spec.serviceName governs none of its pods is reconciled again (default CUSTOM_SERVICE_RECHECK_MS). */
@@ -179,6 +179,9 @@ export class PrometheusReconciler {
       // Gone (or going): the garbage collector deletes the children through their ownerReferences. What it
       // cannot know about are the bindings this Prometheus left in monitors' and rules' status.
       this.#deps.reloader.forget(sharedKey);
+      // Again after the delete event's: a reconcile under way then (this key's last) may have set its shards'
+      // series since, when its reload round ended.
+      this.#deps.metrics?.forgetPrometheus(sharedKey);
       this.#status.forget(key);
       this.#memos.delete(key);
       this.#podTls.delete(key);
