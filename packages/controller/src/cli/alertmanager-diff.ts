@@ -14,7 +14,7 @@ import {
 } from './alertmanager-explanation.ts';
 import type { AlertmanagerRendering } from '../alertmanager/alertmanager-rendering.ts';
 import { redactAlertmanagerSecrets } from './alertmanager-secret-redaction.ts';
-import { compareFiles, compareStandings, standingKey, type ConfigurationChanges, type FilesByKey, type Standing, type Standings } from './config-diff.ts';
+import { compareFiles, compareStandings, configurationChanges, standingKey, type ConfigurationChanges, type FilesByKey, type Standing, type Standings } from './config-diff.ts';
 import { redactSecretValues } from './secret-redaction.ts';
 
 /** Everything that changes for one Alertmanager. */
@@ -55,15 +55,10 @@ function diffAlertmanager(before: JudgedAlertmanager | undefined, after: JudgedA
   const files = after.rendering.output.ok ? compareFiles(`${namespace}/${name}`, before ? filesOf(before) : new Map(), filesOf(after), redact) : [];
   const problemsBefore = before?.explanation.problem ? [before.explanation.problem] : [];
   const problemsAfter = after.explanation.problem ? [after.explanation.problem] : [];
-  const same = files.length === 0 && verdictChanges.length === 0 && JSON.stringify(problemsBefore) === JSON.stringify(problemsAfter);
   const rejectedAfter = after.explanation.alertmanagerConfigs.resources.filter((resource) => resource.state === 'rejected').map((resource) => `${resource.namespace}/${resource.name}`);
   return {
     alertmanager: { kind: 'Alertmanager', namespace, name },
-    change: !before ? 'created' : same ? 'unchanged' : 'modified',
-    problemsBefore,
-    problemsAfter,
-    verdictChanges,
-    files,
+    ...configurationChanges(before !== undefined, { problemsBefore, problemsAfter, verdictChanges, files }),
     rejectedAfter,
   };
 }

@@ -65,10 +65,17 @@ export function diffPrometheus(prometheus: PrometheusDiff['prometheus'], before:
   const verdictChanges = compareStandings(standingsOf(before?.verdicts ?? []), standingsOf(after.verdicts));
   const redact = (text: string) => redactSecretValues(text, secrets);
   const files = compareFiles(`${prometheus.namespace}/${prometheus.name}`, before ? filesOf(before) : new Map(), filesOf(after), redact);
-  const problemsBefore = before?.prometheusProblems ?? [];
-  const problemsAfter = after.prometheusProblems;
+  return { prometheus, ...configurationChanges(before !== undefined, { problemsBefore: before?.prometheusProblems ?? [], problemsAfter: after.prometheusProblems, verdictChanges, files }) };
+}
+
+/**
+ * The changes of one Prometheus, Alertmanager or ThanosRuler: `created` when it did not exist before, `unchanged`
+ * when no file, verdict or problem of its own changes.
+ */
+export function configurationChanges(existedBefore: boolean, parts: Omit<ConfigurationChanges, 'change'>): ConfigurationChanges {
+  const { problemsBefore, problemsAfter, verdictChanges, files } = parts;
   const same = files.length === 0 && verdictChanges.length === 0 && JSON.stringify(problemsBefore) === JSON.stringify(problemsAfter);
-  return { prometheus, change: !before ? 'created' : same ? 'unchanged' : 'modified', problemsBefore, problemsAfter, verdictChanges, files };
+  return { change: !existedBefore ? 'created' : same ? 'unchanged' : 'modified', ...parts };
 }
 
 /** A verdict as a standing. */

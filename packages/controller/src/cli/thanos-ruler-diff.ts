@@ -8,7 +8,7 @@ import type { ResourceRef, Verdict } from '@promop/config-generator';
 import type { ThanosRuler } from '@promop/crds';
 import { renderThanosRuler, thanosRulerFiles, type ThanosRulerRendering } from '../thanos-ruler/thanos-ruler-rendering.ts';
 import type { ClusterSnapshot } from './cluster-snapshot.ts';
-import { compareFiles, compareStandings, standingKey, standingOf, type ConfigurationChanges, type FilesByKey, type Standings } from './config-diff.ts';
+import { compareFiles, compareStandings, configurationChanges, standingKey, standingOf, type ConfigurationChanges, type FilesByKey, type Standings } from './config-diff.ts';
 import { redactSecretValues } from './secret-redaction.ts';
 
 /** Everything that changes for one ThanosRuler. */
@@ -59,17 +59,12 @@ function diffThanosRuler(thanosRuler: ThanosRuler, beforeRendered: Rendered | un
   const files = after.problems.length > 0 ? [] : compareFiles(`${namespace}/${name}`, beforeRendered ? filesOf(beforeRendered) : new Map(), filesOf(afterRendered), (text) => redactSecretValues(text, secrets));
   const problemsBefore = before?.problems ?? [];
   const problemsAfter = after.problems;
-  const same = files.length === 0 && verdictChanges.length === 0 && JSON.stringify(problemsBefore) === JSON.stringify(problemsAfter);
   const rejectedAfter = after.rules.verdicts
     .filter((verdict) => verdict.selected && !verdict.accepted)
     .map((verdict) => `${verdict.resource.namespace}/${verdict.resource.name}`);
   return {
     thanosRuler: { kind: 'ThanosRuler', namespace, name },
-    change: !before ? 'created' : same ? 'unchanged' : 'modified',
-    problemsBefore,
-    problemsAfter,
-    verdictChanges,
-    files,
+    ...configurationChanges(before !== undefined, { problemsBefore, problemsAfter, verdictChanges, files }),
     rejectedAfter,
   };
 }
