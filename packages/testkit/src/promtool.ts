@@ -25,13 +25,12 @@ export type PromtoolName = (typeof PROMTOOLS)[number];
  * `tool` picks another built promtool (default: the default release's).
  */
 export async function runPromtool(args: string[], options: { cwd?: string; input?: string; tool?: PromtoolName } = {}): Promise<PromtoolResult> {
-  const metadata = await startInstanceMetadataStandIn();
-  try {
-    return await spawnPromtool(args, options, { ...process.env, AWS_EC2_METADATA_SERVICE_ENDPOINT: metadata.endpoint });
-  } finally {
-    await metadata.close();
-  }
+  standIn ??= startInstanceMetadataStandIn();
+  return spawnPromtool(args, options, { ...process.env, AWS_EC2_METADATA_SERVICE_ENDPOINT: await standIn });
 }
+
+/** The stand-in every promtool of this process is pointed at (started once, on the first run). */
+let standIn: Promise<string> | undefined;
 
 /** The region {@link startInstanceMetadataStandIn} answers. */
 export const STAND_IN_EC2_REGION = 'eu-west-1';
@@ -42,7 +41,7 @@ export const STAND_IN_EC2_REGION = 'eu-west-1';
  * file, and refuses the file when it gets no answer; promtool is pointed here instead, so such a file is checked as on
  * an EC2 instance and no check reaches past the loopback network. (Prometheus 3 asks only when discovering.)
  */
-function startInstanceMetadataStandIn(): Promise<{ endpoint: string; close: () => Promise<void> }> {
+function startInstanceMetadataStandIn(): Promise<string> {
   const server = createServer((request, response) => {
     if (request.method === 'PUT' && request.url === '/latest/api/token') {
       response.writeHead(200, { 'x-aws-ec2-metadata-token-ttl-seconds': '21600' }).end('stand-in-token');
@@ -55,8 +54,9 @@ function startInstanceMetadataStandIn(): Promise<{ endpoint: string; close: () =
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolvePromise({ endpoint: `http://127.0.0.1:${port}`, close: () => new Promise((done) => server.close(() => done())) });
+      // Never what keeps the process alive: it lives as long as the tests that run promtool.
+      server.unref();
+      resolvePromise(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     });
   });
 }
