@@ -37,6 +37,8 @@ import { alertmanagerReloadKey } from '../reload/alertmanager-pod-set.ts';
 import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
 import { MAX_SECRET_DATA_BYTES, formatBytes, secretDataBytes } from '../workload/secret-size.ts';
 import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
+import { StatefulSetApply, type StatefulSetApplyChildren } from '../reconcile/statefulset-apply.ts';
+import { ORPHAN_CHECK_INTERVAL_MS } from '../reconcile/orphaned-pods.ts';
 
 /** Reason of Reconciled=False when a ready pod could not be made to run the written configuration. */
 export const RELOAD_FAILED_REASON = 'ReloadFailed';
@@ -54,7 +56,7 @@ export interface AlertmanagerReconcilerDeps {
   caches: ReconcilerCaches;
   /** The data of the configSecrets and of the Secrets the AlertmanagerConfigs reference (the Alertmanagers' own instance). */
   referenced: Pick<ReferencedObjects, 'resolve'>;
-  children: Pick<ChildWriter, 'writeSecret' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'>;
+  children: Pick<ChildWriter, 'writeSecret' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'> & StatefulSetApplyChildren;
   /** Makes the running pods load the written configuration (the reloader the Prometheus reconciler uses too). */
   reloader: Pick<ShardReloader, 'reloadAlertmanager' | 'forget'>;
   status: ReconcilerStatus;
@@ -77,9 +79,15 @@ export class AlertmanagerReconciler {
   readonly #referencesMemo = new ReferencesMemo();
   /** What each Alertmanager's Reconciled condition last said: a refusal's Warning Event goes out when it changes. */
   readonly #reconciled = new ReconciledMemory();
+  /**
+   * The StatefulSet's apply, replacing without its pods one whose fields fixed at creation changed or that
+   * prometheus-operator created for the same Alertmanager, as a Prometheus' (statefulset-apply.ts).
+   */
+  readonly #statefulSets: StatefulSetApply;
 
   constructor(deps: AlertmanagerReconcilerDeps) {
     this.#deps = deps;
+    this.#statefulSets = new StatefulSetApply(deps.children, 'Alertmanager');
     this.#verdicts = new VerdictRecorder({
       naming: { kind: 'Alertmanager', resource: PLURALS.Alertmanager, apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}` },
       caches: deps.caches, status: deps.status, events: deps.events, requeue: deps.requeue, log: deps.log, now: deps.now ?? (() => new Date()),
@@ -101,6 +109,7 @@ export class AlertmanagerReconciler {
       if (this.#verdicts.mayHaveBindings(key)) this.#verdicts.hand(key, [], log);
       this.#deps.reloader.forget(alertmanagerReloadKey(namespace, name));
       this.#reconciled.forget(key);
+      this.#statefulSets.forget(key);
       return 'done';
     }
     if (alertmanager.spec?.paused === true) {
@@ -147,9 +156,12 @@ export class AlertmanagerReconciler {
     // Keyed with the Secret's uid, as a Prometheus shard's hash is: the text holds credentials, and the hash is
     // published in the pods and the status, where more people read than can read the Secret.
     const hash = shardFilesHash(written.metadata?.uid ?? '', result.text, {}, result.tlsAssets);
-    const statefulSet = await this.#deps.children.applyStatefulSet(buildAlertmanagerStatefulSet(alertmanager, hash));
+    const desiredStatefulSet = buildAlertmanagerStatefulSet(alertmanager, hash);
+    const statefulSet = await this.#statefulSets.apply(key, desiredStatefulSet, this.#deps.caches.ownedStatefulSets.get(desiredStatefulSet.metadata?.name ?? '', namespace),
+      (body) => this.#deps.children.applyStatefulSet(body), log);
     // Deleted once the StatefulSet no longer mounts them: a pod of the old template made meanwhile still finds them.
     for (const secretName of staleTlsSecrets) await this.#deps.children.delete('Secret', namespace, secretName);
+    if (await this.#statefulSets.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
     const reload = await this.#deps.reloader.reloadAlertmanager(
       {
         metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name),

@@ -1,16 +1,15 @@
 /**
  * Writes the children of one Prometheus (or agent), in prometheus-operator's order: rule ConfigMaps, TLS assets,
  * scrape Secrets, config Secrets, governing Service, StatefulSets (each only when it is not up to date:
- * child-writes.ts); a StatefulSet change the API server refuses as immutable by replacing it without its pods, and
- * another operator's StatefulSet of the same Prometheus likewise; then deletes what the spec no longer wants (removed
+ * child-writes.ts; a change of a field fixed at creation, or another operator's StatefulSet of the same Prometheus,
+ * replaces it without its pods: statefulset-apply.ts); then deletes what the spec no longer wants (removed
  * shards under their retention policy, emptied scrape file slots, fewer rule ConfigMaps). Keeps, per Prometheus, what
  * its Secrets and ConfigMaps are known to hold (known-contents.ts), forgotten when the reconciler says it is gone.
  */
 import type { V1DaemonSet, V1ObjectMeta, V1StatefulSet } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ChildKind } from '../kube/index.ts';
-import { isImmutableStatefulSetChange } from '../kube/child-writer.ts';
-import { MANAGED_BY, PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, webConfigSecretName, type PrometheusWorkload } from '../workload/index.ts';
+import { PROMETHEUS_NAME_LABEL, RULE_CONFIGMAP_PROMETHEUS_LABEL, SHARD_LABEL, webConfigSecretName, type PrometheusWorkload } from '../workload/index.ts';
 import { thanosHttpClientSecretName } from '../workload/thanos-sidecar.ts';
 import { forEachBounded } from './bounded-parallel.ts';
 import { nameOf } from './child-metadata.ts';
@@ -19,7 +18,7 @@ import type { DesiredChildren } from './desired-children.ts';
 import { KnownContents } from './known-contents.ts';
 import type { ReconcilerCaches, ReconcilerChildren } from './reconciler-ports.ts';
 import { DELETION_DEADLINE_ANNOTATION, removedShardAction } from './shard-retention.ts';
-import { OrphanedPods } from './orphaned-pods.ts';
+import { StatefulSetApply } from './statefulset-apply.ts';
 
 /** Applies of independent children (rule ConfigMaps, scrape file Secrets) in flight at once. */
 const CHILD_APPLIES_IN_FLIGHT = 8;
@@ -46,19 +45,19 @@ export class ChildrenApplier {
   readonly #writes: ChildWrites;
   /** Per Prometheus key, what its Secrets and ConfigMaps are known to hold (known-contents.ts). */
   readonly #known = new Map<string, KnownContents>();
-  /** Pods of replaced StatefulSets of other operators, until they are gone (orphaned-pods.ts). */
-  readonly #orphans: OrphanedPods;
+  /** The StatefulSet applies, with their replacements and the orphaned pods of replaced foreign ones (statefulset-apply.ts). */
+  readonly #statefulSets: StatefulSetApply;
 
   constructor(deps: ChildrenApplierDependencies) {
     this.#deps = deps;
     this.#writes = new ChildWrites(deps);
-    this.#orphans = new OrphanedPods(deps.children);
+    this.#statefulSets = new StatefulSetApply(deps.children, 'Prometheus');
   }
 
   /** Forgets what the children of Prometheus `key` hold (it is gone). */
   forget(key: string): void {
     this.#known.delete(key);
-    this.#orphans.forget(key);
+    this.#statefulSets.forget(key);
   }
 
   /**
@@ -66,7 +65,7 @@ export class ChildrenApplier {
    * are gone; resolves true while orphans remain (reconcile again in ORPHAN_CHECK_INTERVAL_MS).
    */
   replaceGoneOrphans(key: string, log: Logger): Promise<boolean> {
-    return this.#orphans.replaceGone(key, log);
+    return this.#statefulSets.replaceGoneOrphans(key, log);
   }
 
   #knownOf(key: string): KnownContents {
@@ -128,62 +127,22 @@ export class ChildrenApplier {
   }
 
   /**
-   * Applies one shard's StatefulSet. A change the API server refuses because the field is fixed at creation
-   * (volumeClaimTemplates, serviceName, selector) is made as prometheus-operator makes it: delete the StatefulSet
-   * with propagationPolicy Orphan, wait until it is gone, create it again; the pods keep running meanwhile and the
-   * new StatefulSet adopts them (same selector). A shard that was retained after a scale-down and is wanted again
-   * loses its deletion deadline.
+   * Applies one shard's StatefulSet (statefulset-apply.ts: a change of a field fixed at creation, or another
+   * operator's StatefulSet of the same name, replace it without its pods). A shard that was retained after a
+   * scale-down and is wanted again loses its deletion deadline.
    */
   async #applyStatefulSet(key: string, statefulSet: V1StatefulSet, cached: V1StatefulSet | undefined, log: Logger): Promise<V1StatefulSet> {
     const { children } = this.#deps;
-    const apply = (body: V1StatefulSet) => children.applyStatefulSet(body);
     const namespace = statefulSet.metadata?.namespace ?? '';
     const name = nameOf(statefulSet);
-    if (!cached) await this.#replaceForeignStatefulSet(key, statefulSet, log);
-    let stored: V1StatefulSet;
-    try {
-      stored = (await this.#writes.applyOne('StatefulSet', statefulSet, cached, apply, log)).stored;
-    } catch (error) {
-      if (!isImmutableStatefulSetChange(error)) throw error;
-      const uid = await children.statefulSetUid(namespace, name);
-      if (uid) {
-        await children.deleteStatefulSetKeepingPods(namespace, name, uid);
-        await children.untilStatefulSetGone(namespace, name, uid);
-      }
-      log.info({ child: 'StatefulSet', childName: name, previousUid: uid }, 'StatefulSet deleted (pods orphaned, not deleted) to change a field fixed at creation; creating it again');
-      stored = (await this.#writes.applyOne('StatefulSet', statefulSet, undefined, apply, log)).stored;
-    }
+    const write = async (body: V1StatefulSet, current: V1StatefulSet | undefined) =>
+      (await this.#writes.applyOne('StatefulSet', body, current, (b) => children.applyStatefulSet(b), log)).stored;
+    const stored = await this.#statefulSets.apply(key, statefulSet, cached, write, log);
     if (stored.metadata?.annotations?.[DELETION_DEADLINE_ANNOTATION] !== undefined) {
       await children.annotateStatefulSet(namespace, name, { [DELETION_DEADLINE_ANNOTATION]: null });
       log.info({ child: 'StatefulSet', childName: name }, 'retained shard wanted again: deletion deadline removed');
     }
     return stored;
-  }
-
-  /**
-   * Deletes, without its pods, a StatefulSet of this name that another operator created for the same Prometheus:
-   * prometheus-operator's, when promop takes a cluster over from it (its managed-by label is not promop's, and the
-   * Prometheus owns it). Applied over instead, it would keep the other manager's fields merged into promop's
-   * template (server-side apply leaves fields it does not own: the config-reloader containers, their volumes), which
-   * the API server refuses, and its pod selector cannot change anyway. Its pods keep running; they carry the other
-   * operator's labels, so the StatefulSet promop creates next does not adopt them, and the platform replaces them
-   * one at a time (docs/migrating.md). Looked up only while promop's cache holds no StatefulSet of that name, that
-   * is before promop created one; a StatefulSet the Prometheus does not own is left to the apply, whose refusal is
-   * reported in status.
-   */
-  async #replaceForeignStatefulSet(key: string, statefulSet: V1StatefulSet, log: Logger): Promise<void> {
-    const { children } = this.#deps;
-    const namespace = statefulSet.metadata?.namespace ?? '';
-    const name = nameOf(statefulSet);
-    const existing = await children.statefulSetIdentity(namespace, name);
-    if (!existing || existing.managedBy === MANAGED_BY) return;
-    const owner = statefulSet.metadata?.ownerReferences?.[0]?.uid;
-    if (!owner || !existing.ownerUids.includes(owner)) return;
-    await children.deleteStatefulSetKeepingPods(namespace, name, existing.uid);
-    await children.untilStatefulSetGone(namespace, name, existing.uid);
-    log.info({ child: 'StatefulSet', childName: name, previousUid: existing.uid, previousManager: existing.managedBy ?? '(none)' },
-      'StatefulSet another operator created for this Prometheus deleted (pods orphaned, not deleted); creating promop\'s');
-    await this.#orphans.record(key, namespace, name, existing.replicas, log);
   }
 
   /** Deletes children of Prometheus `key` that the current spec no longer wants (removed shards, emptied scrape file slots, fewer rule ConfigMaps). */

@@ -1,5 +1,5 @@
 /**
- * The pods a StatefulSet of another operator left running when promop replaced it (children-applier.ts), until
+ * The pods a StatefulSet of another operator left running when promop replaced it (statefulset-apply.ts), until
  * each is gone. promop's StatefulSet of the same name cannot create a pod while an orphan holds its name: the
  * StatefulSet controller's attempts fail, and it retries them with a back-off that doubles up to minutes. When the
  * platform then deletes an orphan (docs/migrating.md, one at a time), nothing tells that controller: the orphan is
@@ -25,7 +25,7 @@ interface Orphan {
 
 export class OrphanedPods {
   readonly #children: Pick<ReconcilerChildren, 'podUid' | 'annotateStatefulSet'>;
-  /** Per Prometheus key. */
+  /** Per key of the object (Prometheus, Alertmanager, ThanosRuler) whose StatefulSet was replaced. */
   readonly #orphans = new Map<string, Orphan[]>();
 
   constructor(children: Pick<ReconcilerChildren, 'podUid' | 'annotateStatefulSet'>) {
@@ -66,7 +66,7 @@ export class OrphanedPods {
     return remaining.length > 0;
   }
 
-  /** Forgets the orphans of `key` (its Prometheus is gone). */
+  /** Forgets the orphans of `key` (its object is gone). */
   forget(key: string): void {
     this.#orphans.delete(key);
   }

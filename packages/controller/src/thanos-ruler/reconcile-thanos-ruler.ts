@@ -35,6 +35,8 @@ import {
 import { renderThanosRuler, thanosRulerMountedRuleFiles, thanosRulerPodTls, thanosRulerReferences } from './thanos-ruler-rendering.ts';
 import type { ReferencedObjects } from '../kube/referenced-objects.ts';
 import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
+import { StatefulSetApply, type StatefulSetApplyChildren } from '../reconcile/statefulset-apply.ts';
+import { ORPHAN_CHECK_INTERVAL_MS } from '../reconcile/orphaned-pods.ts';
 
 /** Reason of Reconciled=False when the ThanosRuler cannot be run as written (what runs stays). */
 export const INVALID_CONFIGURATION_REASON = 'InvalidConfiguration';
@@ -52,7 +54,7 @@ export interface ThanosRulerReconcilerDeps {
   referenced: Pick<ReferencedObjects, 'resolve'>;
   /** Every cache: the verdict recorder reads the PrometheusRules' current status from them. */
   caches: ReconcilerCaches;
-  children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'read' | 'mergePatch' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'>;
+  children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'read' | 'mergePatch' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'> & StatefulSetApplyChildren;
   /** Makes the running pods load the written rule files (the reloader the other workloads use too). */
   reloader: Pick<ShardReloader, 'reloadThanosRuler' | 'forget'>;
   status: ReconcilerStatus;
@@ -76,9 +78,15 @@ export class ThanosRulerReconciler {
   readonly #writes: ChildWrites;
   /** What each ThanosRuler's ConfigMaps and Secrets hold (their cache has metadata only), by ThanosRuler key. */
   readonly #known = new Map<string, KnownContents>();
+  /**
+   * The StatefulSet's apply, replacing without its pods one whose fields fixed at creation changed or that
+   * prometheus-operator created for the same ThanosRuler, as a Prometheus' (statefulset-apply.ts).
+   */
+  readonly #statefulSets: StatefulSetApply;
 
   constructor(deps: ThanosRulerReconcilerDeps) {
     this.#deps = deps;
+    this.#statefulSets = new StatefulSetApply(deps.children, 'ThanosRuler');
     this.#writes = new ChildWrites({ caches: { ownedSecrets: deps.ownedSecrets, ownedConfigMaps: deps.ownedConfigMaps }, children: deps.children });
     this.#verdicts = new VerdictRecorder({
       naming: { kind: 'ThanosRuler', resource: PLURALS.ThanosRuler, apiVersion: `${GROUP}/${API_VERSIONS.ThanosRuler}` },
@@ -107,6 +115,7 @@ export class ThanosRulerReconciler {
       this.#deps.reloader.forget(thanosRulerReloadKey(namespace, name));
       this.#reconciled.forget(key);
       this.#known.delete(key);
+      this.#statefulSets.forget(key);
       return 'done';
     }
     if (thanosRuler.spec?.paused === true) {
@@ -154,7 +163,9 @@ export class ThanosRulerReconciler {
     // The namespace's Service is owned by every ThanosRuler that uses it (not those naming a Service of their own).
     const owners = this.#deps.thanosRulers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
     if (!thanosRuler.spec?.serviceName) await this.#deps.children.applyService(buildThanosRulerService(namespace, owners));
-    const statefulSet = await this.#deps.children.applyStatefulSet(buildThanosRulerStatefulSet(thanosRuler, command.value, configMaps.map((each) => each.metadata!.name!), remoteWriteHash));
+    const desiredStatefulSet = buildThanosRulerStatefulSet(thanosRuler, command.value, configMaps.map((each) => each.metadata!.name!), remoteWriteHash);
+    const statefulSet = await this.#statefulSets.apply(key, desiredStatefulSet, this.#deps.caches.ownedStatefulSets.get(desiredStatefulSet.metadata?.name ?? '', namespace),
+      (body) => this.#deps.children.applyStatefulSet(body), log);
     // Stale rule ConfigMaps go after the StatefulSet stopped mounting them, as upstream deletes them after the writes.
     const wanted = new Set(configMaps.map((each) => each.metadata!.name!));
     for (const stale of this.#deps.ownedConfigMaps.list(namespace)) {
@@ -164,6 +175,7 @@ export class ThanosRulerReconciler {
         known.forget('ConfigMap', namespace, staleName);
       }
     }
+    if (await this.#statefulSets.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
     const files = thanosRulerMountedRuleFiles(rules);
     const reload = await this.#deps.reloader.reloadThanosRuler(
       {
