@@ -13,21 +13,30 @@ pnpm typecheck
 status=0
 mkdir -p .cache
 rm -f .cache/jest-results*.json
-# Where the time goes: docs/architecture.md, "Where the test time goes". The files that need no pods are split in
-# two groups run side by side, one jest each (each with its own control plane): those that talk to a control plane
-# or a real Prometheus/Alertmanager spend much of their time waiting on them, the others compute, so together they
-# use both cores. The real-node and chaos files (e2e/) run after, alone, as their latency bounds assume.
-SERVERS='\.(apiserver|prometheus|alertmanager)\.test\.ts$'
+# Where the time goes: docs/architecture.md, "Where the test time goes". jest runs once per lane
+# (packages/testkit/src/test-lanes.ts says which file is in which): the node, servers and compute lanes side by
+# side, each with a control plane of its own (the node's files start their node, one at a time); then the quiet lane
+# alone, as its bounds on latency and request rates assume a machine not busy with other tests.
+run_lane() { # <lane>
+  local listed arguments
+  listed="$(node packages/testkit/src/test-lanes.ts "$1")" || return 1
+  mapfile -t arguments <<< "$listed"
+  pnpm jest --ci --json --outputFile=".cache/jest-results-$1.json" "${arguments[@]}"
+}
+LANES=(node servers compute quiet)
 if (($# > 0)); then
   pnpm jest --ci --json --outputFile=.cache/jest-results.json "$@" || status=$?
+  results=(.cache/jest-results.json)
 else
-  pnpm jest --ci --json --outputFile=.cache/jest-results-servers.json --testPathIgnorePatterns '/e2e/' --testPathPatterns "$SERVERS" &
-  servers=$!
-  pnpm jest --ci --json --outputFile=.cache/jest-results-compute.json --testPathIgnorePatterns '/e2e/' "$SERVERS" &
-  compute=$!
-  wait "$servers" || status=$?
-  wait "$compute" || status=$?
-  pnpm jest --ci --json --outputFile=.cache/jest-results-e2e.json --testPathPatterns '/e2e/' || status=$?
+  pids=()
+  for lane in node servers compute; do
+    run_lane "$lane" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+  run_lane quiet || status=$?
+  results=("${LANES[@]/#/.cache/jest-results-}")
+  results=("${results[@]/%/.json}")
 fi
 # One plain summary line for CI: "jest: N passed, N failed" (a group that wrote no results counts as one failure).
 node -e '
@@ -42,7 +51,7 @@ node -e '
     skipped += r.numPendingTests;
   }
   console.log(`jest: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
-' $( (($# > 0)) && echo .cache/jest-results.json || echo .cache/jest-results-servers.json .cache/jest-results-compute.json .cache/jest-results-e2e.json)
+' "${results[@]}"
 
 # Every process this run starts inherits PROMOP_TEST_RUN_ID, so leftovers are found precisely
 # (other runs on the same machine are left alone).

@@ -15,6 +15,8 @@ mkdir -p "$out"
 PROMETHEUS_OPERATOR_VERSION=v0.93.1
 stamp="prometheus-operator $PROMETHEUS_OPERATOR_VERSION"
 log() { printf '[tools] %s\n' "$*" >&2; }
+# shellcheck source=tools/tool-cache.sh
+. "$here/tool-cache.sh"
 
 if ! grep -qE "^[[:space:]]*github.com/prometheus-operator/prometheus-operator $PROMETHEUS_OPERATOR_VERSION$" "$here/prometheus-operator/go.mod"; then
   log "error: tools/prometheus-operator/go.mod does not pin prometheus-operator $PROMETHEUS_OPERATOR_VERSION"; exit 1
@@ -36,10 +38,17 @@ for pair in prometheus-operator=cmd/operator prometheus-config-reloader=cmd/prom
   if [[ -n "${PROMOP_TOOLS_DIR:-}" && -x "$out/$bin" && ! -f "$out/$bin.version" ]]; then
     log "$bin: using the binary you provided in \$PROMOP_TOOLS_DIR"; continue
   fi
+  key="$(tool_cache_key "$here/prometheus-operator" "$bin" "$pkg" "-trimpath $ldflags" "$here/build-prometheus-operator.sh")"
+  if tool_cache_restore "$key" "$bin" "$out/$bin"; then
+    echo "$stamp" > "$out/$bin.version"
+    log "$bin: $PROMETHEUS_OPERATOR_VERSION copied from the machine's tool cache"
+    continue
+  fi
   log "$bin: building $PROMETHEUS_OPERATOR_VERSION (a cold build takes minutes; later runs reuse Go's build cache)"
   started=$SECONDS
   (cd "$here/prometheus-operator" && go build -trimpath -ldflags "$ldflags" -o "$out/$bin.tmp" "$pkg")
   mv "$out/$bin.tmp" "$out/$bin"
   echo "$stamp" > "$out/$bin.version"
+  tool_cache_save "$key" "$bin" "$out/$bin"
   log "$bin: built in $((SECONDS - started))s"
 done

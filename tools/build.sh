@@ -48,6 +48,8 @@ export GOFLAGS="${GOFLAGS:-} -mod=mod"
 common_flags=(-trimpath)
 
 log() { printf '[tools] %s\n' "$*" >&2; }
+# shellcheck source=tools/tool-cache.sh
+. "$here/tool-cache.sh"
 
 require_pin() { # <go.mod> <module> <version>
   if ! grep -qE "^(require )?[[:space:]]*$2 $3( // indirect)?$" "$1"; then
@@ -91,13 +93,21 @@ build() {
     up_to_date "$bin" "$stamp" || pairs+=("$pair")
   done
   ((${#pairs[@]})) || return 0
+  local key
   for pair in "${pairs[@]}"; do
     bin="${pair%%=*}"; pkg="${pair#*=}"
+    key="$(tool_cache_key "$here/$dir" "$bin" "$pkg" "${common_flags[*]} -s -w $ldflags" "$here/build.sh")"
+    if tool_cache_restore "$key" "$bin" "$out/$bin"; then
+      echo "$stamp" > "$out/$bin.version"
+      log "$bin: $stamp copied from the machine's tool cache"
+      continue
+    fi
     log "$bin: building $stamp (a cold build takes minutes; later runs reuse Go's build cache)"
     local started=$SECONDS
     (cd "$here/$dir" && go build "${common_flags[@]}" -ldflags "-s -w $ldflags" -o "$out/$bin.tmp" "$pkg")
     mv "$out/$bin.tmp" "$out/$bin"
     echo "$stamp" > "$out/$bin.version"
+    tool_cache_save "$key" "$bin" "$out/$bin"
     log "$bin: built in $((SECONDS - started))s"
   done
 }
@@ -158,14 +168,22 @@ build_alertmanager() {
   local work; work="$(mktemp -d)"
   cp "$here/alertmanager/go.mod" "$here/alertmanager/go.sum" "$work/"
   (cd "$work" && go mod edit -replace "github.com/prometheus/alertmanager=$src")
-  local pair bin pkg started am_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$ALERTMANAGER_VERSION}"
+  local pair bin pkg started key am_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$ALERTMANAGER_VERSION}"
   for pair in alertmanager=github.com/prometheus/alertmanager/cmd/alertmanager amtool=github.com/prometheus/alertmanager/cmd/amtool; do
     bin="${pair%%=*}"; pkg="${pair#*=}"
+    # Keyed by the wrapper module: the replace above points into this clone, and the placeholder UI is this script's.
+    key="$(tool_cache_key "$here/alertmanager" "$bin" "$pkg" "${common_flags[*]} -s -w $am_ldflags" "$here/build.sh")"
+    if tool_cache_restore "$key" "$bin" "$out/$bin"; then
+      echo "$stamp" > "$out/$bin.version"
+      log "$bin: $stamp copied from the machine's tool cache"
+      continue
+    fi
     log "$bin: building $stamp (a cold build takes minutes; later runs reuse Go's build cache)"
     started=$SECONDS
     (cd "$work" && go build "${common_flags[@]}" -ldflags "-s -w $am_ldflags" -o "$out/$bin.tmp" "$pkg")
     mv "$out/$bin.tmp" "$out/$bin"
     echo "$stamp" > "$out/$bin.version"
+    tool_cache_save "$key" "$bin" "$out/$bin"
     log "$bin: built in $((SECONDS - started))s"
   done
   rm -rf "$work"
