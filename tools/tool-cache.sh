@@ -13,7 +13,7 @@ tool_cache_key() {
   {
     printf '%s\n' "bin=$bin" "pkg=$pkg" "ldflags=$ldflags" "GOFLAGS=${GOFLAGS:-}" "CGO_ENABLED=${CGO_ENABLED:-}"
     go env GOVERSION GOOS GOARCH GOAMD64 GOARM64
-    sha256sum "$script"
+    sha256sum < "$script"
     find "$module_dir" -maxdepth 1 -type f \( -name go.mod -o -name go.sum -o -name '*.go' \) -print0 | sort -z | xargs -0 -r sha256sum | sed "s|$module_dir/||"
   } | sha256sum | cut -c1-32
 }
