@@ -6,6 +6,10 @@
 # is never used. PROMOP_TOOLS_CACHE moves the cache; PROMOP_TOOLS_CACHE=off turns it off.
 
 tool_cache_dir="${PROMOP_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/promop-tools}"
+# Keys no build used for two weeks belong to versions the repository has moved past (a set is about 1.5 GB).
+if [[ "$tool_cache_dir" != off && -d "$tool_cache_dir" ]]; then
+  find "$tool_cache_dir" -mindepth 1 -maxdepth 1 -type d -mtime +14 -exec rm -rf {} + 2>/dev/null || true
+fi
 
 # tool_cache_key <module dir> <binary> <package> <ldflags> <build script>: the key of one binary.
 tool_cache_key() {
@@ -21,6 +25,7 @@ tool_cache_key() {
 # tool_cache_restore <key> <binary> <destination>: copies the cached binary there; fails when there is none.
 tool_cache_restore() {
   [[ "$tool_cache_dir" != off && -x "$tool_cache_dir/$1/$2" ]] || return 1
+  touch "$tool_cache_dir/$1"
   cp "$tool_cache_dir/$1/$2" "$3.tmp" && mv "$3.tmp" "$3"
 }
 
