@@ -26,7 +26,7 @@ export type StatefulSetWrite = (body: V1StatefulSet, cached: V1StatefulSet | und
 
 export class StatefulSetApply {
   readonly #children: StatefulSetApplyChildren;
-  /** The kind of the owning object, for the log lines ("Prometheus", "Alertmanager", "ThanosRuler"). */
+  /** The kind of the owning object, named in the log lines. */
   readonly #ownerKind: string;
   /** Pods of replaced StatefulSets of other operators, until they are gone. */
   readonly #orphans: OrphanedPods;
