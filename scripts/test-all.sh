@@ -14,14 +14,15 @@ status=0
 mkdir -p .cache
 rm -f .cache/jest-results*.json
 # Where the time goes: docs/architecture.md, "Where the test time goes". jest runs once per lane
-# (packages/testkit/src/test-lanes.ts says which file is in which): the node, servers and compute lanes side by
-# side, each with a control plane of its own (the node's files start their node, one at a time); then the quiet lane
-# alone, as its bounds on latency and request rates assume a machine not busy with other tests.
+# (packages/testkit/src/test-lanes.ts says which file is in which, and which lane starts a shared control plane): the
+# node, servers and compute lanes side by side (the node lane's files start their node, one at a time); then the quiet
+# lane alone, as its bounds on latency, memory and request rates assume a machine not busy with other tests.
 run_lane() { # <lane>
-  local listed arguments
-  listed="$(node packages/testkit/src/test-lanes.ts "$1")" || return 1
+  local listed arguments shared
+  listed="$(node packages/testkit/src/test-lanes.ts "$1")" && [[ -n "$listed" ]] || return 1
+  shared="$(node packages/testkit/src/test-lanes.ts "$1" --shared-control-plane)" || return 1
   mapfile -t arguments <<< "$listed"
-  pnpm jest --ci --json --outputFile=".cache/jest-results-$1.json" "${arguments[@]}"
+  PROMOP_TEST_SHARED_CONTROL_PLANE="$shared" pnpm jest --ci --json --outputFile=".cache/jest-results-$1.json" "${arguments[@]}"
 }
 LANES=(node servers compute quiet)
 if (($# > 0)); then
@@ -29,11 +30,14 @@ if (($# > 0)); then
   results=(.cache/jest-results.json)
 else
   pids=()
+  # An interrupted run (CI's time limit, Ctrl-C) takes the lanes' jests with it: the whole process group.
+  trap 'trap - INT TERM; kill 0' INT TERM
   for lane in node servers compute; do
     run_lane "$lane" &
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+  trap - INT TERM
   run_lane quiet || status=$?
   results=("${LANES[@]/#/.cache/jest-results-}")
   results=("${results[@]/%/.json}")

@@ -154,13 +154,15 @@ build prometheus-v2 "prometheus $V2_PROMETHEUS_VERSION" "${prom_ldflags//$PROMET
 build_alertmanager() {
   local stamp="alertmanager $ALERTMANAGER_VERSION"
   up_to_date alertmanager "$stamp" && up_to_date amtool "$stamp" && return 0
-  local src="$root/.tools/src/alertmanager-$ALERTMANAGER_VERSION" module_dir
+  local placeholder='<!doctype html><title>Alertmanager</title><p>This build has no web UI; use the API (/api/v2).</p>'
+  # Named by the placeholder too: a changed page is a new copy, never an old copy built under a new cache key.
+  local src="$root/.tools/src/alertmanager-$ALERTMANAGER_VERSION-$(printf '%s' "$placeholder" | sha256sum | cut -c1-12)" module_dir
   if [[ ! -f "$src/go.mod" ]]; then
     module_dir="$(cd "$here/alertmanager" && go mod download -json "github.com/prometheus/alertmanager@$ALERTMANAGER_MODULE_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
     rm -rf "$src.tmp" && mkdir -p "$(dirname "$src")" && cp -r "$module_dir" "$src.tmp" && chmod -R u+w "$src.tmp"
     for ui in elm mantine; do
       mkdir -p "$src.tmp/ui/app/dist/$ui"
-      printf '<!doctype html><title>Alertmanager</title><p>This build has no web UI; use the API (/api/v2).</p>\n' > "$src.tmp/ui/app/dist/$ui/index.html"
+      printf '%s\n' "$placeholder" > "$src.tmp/ui/app/dist/$ui/index.html"
     done
     mv "$src.tmp" "$src"
   fi

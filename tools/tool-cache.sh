@@ -16,7 +16,8 @@ tool_cache_key() {
   local module_dir="$1" bin="$2" pkg="$3" ldflags="$4" script="$5"
   {
     printf '%s\n' "bin=$bin" "pkg=$pkg" "ldflags=$ldflags" "GOFLAGS=${GOFLAGS:-}" "CGO_ENABLED=${CGO_ENABLED:-}"
-    go env GOVERSION GOOS GOARCH GOAMD64 GOARM64
+    # From the module's directory: a go.mod's toolchain line can switch the Go version there.
+    (cd "$module_dir" && go env GOVERSION GOOS GOARCH GOAMD64 GOARM64 GOEXPERIMENT GOFIPS140)
     sha256sum < "$script"
     find "$module_dir" -maxdepth 1 -type f \( -name go.mod -o -name go.sum -o -name '*.go' \) -print0 | sort -z | xargs -0 -r sha256sum | sed "s|$module_dir/||"
   } | sha256sum | cut -c1-32

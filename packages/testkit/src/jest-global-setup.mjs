@@ -6,9 +6,11 @@
  * TypeScript modules below by type stripping (ts-jest output would import `.js` files that do
  * not exist).
  */
-import { startTestEnv, SHARED_KUBECONFIG_ENV } from './test-env.ts';
+import { startTestEnv, SHARED_CONTROL_PLANE_ENV, SHARED_KUBECONFIG_ENV } from './test-env.ts';
 
 export default async function globalSetup() {
+  // scripts/test-all.sh's node and quiet lanes: their files start the control planes they need.
+  if (process.env[SHARED_CONTROL_PLANE_ENV] === '0') return;
   const started = Date.now();
   const env = await startTestEnv();
   // Workers are forked after global setup, so they inherit this variable.

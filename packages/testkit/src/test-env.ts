@@ -284,9 +284,15 @@ export async function startTestEnv(options: StartOptions = {}): Promise<TestEnv>
 /** Environment variable through which jest's global setup tells tests where the shared control plane is. */
 export const SHARED_KUBECONFIG_ENV = 'PROMOP_TEST_KUBECONFIG';
 
+/** `0` tells jest's global setup to start no shared control plane (the lanes whose files start their own: test-lanes.ts). */
+export const SHARED_CONTROL_PLANE_ENV = 'PROMOP_TEST_SHARED_CONTROL_PLANE';
+
 /** In a jest test: the control plane jest's global setup started for the whole run. */
 export function sharedTestEnv(): ClusterAccess {
   const kubeconfigPath = process.env[SHARED_KUBECONFIG_ENV];
+  if (!kubeconfigPath && process.env[SHARED_CONTROL_PLANE_ENV] === '0') {
+    throw new Error(`this jest run started no shared control plane (${SHARED_CONTROL_PLANE_ENV}=0): the test belongs in a lane that starts one (packages/testkit/src/test-lanes.ts)`);
+  }
   if (!kubeconfigPath) throw new Error(`${SHARED_KUBECONFIG_ENV} is not set: run tests through jest's global setup (pnpm jest)`);
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigPath);

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { jestArguments, laneOf, LANES } from './test-lanes.ts';
+import { jestArguments, laneOf, LANES, startsSharedControlPlane } from './test-lanes.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** jest.config.js' roots. */
@@ -24,12 +24,37 @@ test('the workspace has test files in every lane', () => {
   for (const lane of LANES) expect(files.filter((file) => laneOf(file) === lane).map(name).length).toBeGreaterThan(0);
 });
 
-test('every file that starts the real node or builds its images runs in the node lane or alone', () => {
+/** The files `file` imports at run time, followed through relative imports (type-only imports start nothing). */
+function reachedFiles(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  for (const [, typeOnly, target] of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?[^'";]*?from\s+'(\.{1,2}\/[^']+)'/gm)) {
+    if (typeOnly || !target) continue;
+    const path = join(dirname(file), target);
+    if (existsSync(path)) reachedFiles(path, seen);
+  }
+  return seen;
+}
+
+const STARTS_NODE_OR_BUILDS_IMAGES = /\b(startNodeCluster|startNodeWorld|buildImages|buildCachedImage)\(/;
+
+test('every file that starts the real node or builds its images, itself or through what it imports, runs in the node lane or alone', () => {
   // Two nodes at once would share the host paths the kubelet and containerd fix, and two image builds one archive.
-  const usesNode = files.filter((file) => /\b(startNodeCluster|startNodeWorld|buildImages|buildCachedImage)\(/.test(readFileSync(file, 'utf8')) || name(file).startsWith('e2e/src/images/'));
+  const usesNode = files.filter((file) => [...reachedFiles(file)].some((reached) => STARTS_NODE_OR_BUILDS_IMAGES.test(readFileSync(reached, 'utf8'))));
   expect(usesNode.map(name)).toContain('e2e/src/used-by-story.test.ts');
   expect(usesNode.map(name)).toContain('e2e/chaos/load.test.ts');
+  expect(usesNode.map(name)).toContain('e2e/chaos/reload-when-back.test.ts');
+  // Builds images only through prometheus-operator-images.ts: found by following the imports.
+  expect(usesNode.map(name)).toContain('e2e/src/images/prometheus-operator-images.test.ts');
   for (const file of usesNode) expect([name(file), laneOf(file)]).toEqual([name(file), expect.stringMatching(/^(node|quiet)$/)]);
+});
+
+test('the node and quiet lanes, which start no shared control plane, hold no file that asks for it', () => {
+  for (const file of files.filter((each) => !startsSharedControlPlane(laneOf(each)))) {
+    const asks = [...reachedFiles(file)].some((reached) => /\bsharedTestEnv\(\)/.test(readFileSync(reached, 'utf8')));
+    expect([name(file), asks]).toEqual([name(file), false]);
+  }
 });
 
 test('the files with bounds on latency, memory or request rates run in the quiet lane', () => {

@@ -14,7 +14,12 @@
  * The lanes are regular expressions over a file's path, the form jest's `--testPathPatterns` and
  * `--testPathIgnorePatterns` take, so jest finds the files and every file is in exactly one lane.
  *
- * `node packages/testkit/src/test-lanes.ts <lane>` prints the lane's jest arguments, one per line.
+ * Each lane runs with one jest worker: one node at a time, and the quiet lane's files alone, on any number of cores.
+ * Only the servers and compute lanes start jest's shared control plane (`sharedTestEnv()`); the node and quiet
+ * lanes' files start the control planes they need themselves, and an idle one beside them would only take CPU.
+ *
+ * `node packages/testkit/src/test-lanes.ts <lane>` prints the lane's jest arguments, one per line;
+ * `node packages/testkit/src/test-lanes.ts <lane> --shared-control-plane` prints 1 or 0.
  */
 
 export type Lane = 'node' | 'servers' | 'compute' | 'quiet';
@@ -27,11 +32,11 @@ const NODE = String.raw`/e2e/(src/(used-by-story|takeover|[a-z0-9-]+-on-node|nod
 const SERVERS = String.raw`\.(apiserver|prometheus|alertmanager)\.test\.ts$`;
 
 /** Each lane's jest arguments: which files it takes, then which it leaves to the lanes before it. */
-const LANE_PATTERNS: Record<Lane, { take: string[]; leave: string[] }> = {
-  quiet: { take: [QUIET], leave: [] },
-  node: { take: [NODE], leave: [QUIET] },
-  servers: { take: [SERVERS], leave: [QUIET, NODE] },
-  compute: { take: [], leave: [QUIET, NODE, SERVERS] },
+const LANE_PATTERNS: Record<Lane, { take: string[]; leave: string[]; sharedControlPlane: boolean }> = {
+  quiet: { take: [QUIET], leave: [], sharedControlPlane: false },
+  node: { take: [NODE], leave: [QUIET], sharedControlPlane: false },
+  servers: { take: [SERVERS], leave: [QUIET, NODE], sharedControlPlane: true },
+  compute: { take: [], leave: [QUIET, NODE, SERVERS], sharedControlPlane: true },
 };
 
 export const LANES = Object.keys(LANE_PATTERNS) as Lane[];
@@ -39,7 +44,12 @@ export const LANES = Object.keys(LANE_PATTERNS) as Lane[];
 /** The jest arguments that select `lane`'s files. */
 export function jestArguments(lane: Lane): string[] {
   const { take, leave } = LANE_PATTERNS[lane];
-  return [...(take.length ? ['--testPathPatterns', ...take] : []), ...(leave.length ? ['--testPathIgnorePatterns', ...leave] : [])];
+  return ['--maxWorkers=1', ...(take.length ? ['--testPathPatterns', ...take] : []), ...(leave.length ? ['--testPathIgnorePatterns', ...leave] : [])];
+}
+
+/** Whether jest's global setup starts the shared control plane for `lane` (SHARED_CONTROL_PLANE_ENV). */
+export function startsSharedControlPlane(lane: Lane): boolean {
+  return LANE_PATTERNS[lane].sharedControlPlane;
 }
 
 /** The lane a test file (a path as jest sees it: absolute, with `/`) runs in. */
@@ -55,8 +65,9 @@ export function laneOf(path: string): Lane {
 if (import.meta.main) {
   const lane = process.argv[2] as Lane;
   if (!LANES.includes(lane)) {
-    process.stderr.write(`usage: test-lanes.ts <${LANES.join('|')}>\n`);
+    process.stderr.write(`usage: test-lanes.ts <${LANES.join('|')}> [--shared-control-plane]\n`);
     process.exit(2);
   }
-  process.stdout.write(`${jestArguments(lane).join('\n')}\n`);
+  const answer = process.argv[3] === '--shared-control-plane' ? [startsSharedControlPlane(lane) ? '1' : '0'] : jestArguments(lane);
+  process.stdout.write(`${answer.join('\n')}\n`);
 }
