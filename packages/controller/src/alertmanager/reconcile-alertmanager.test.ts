@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Alertmanager } from '@promop/crds';
 import { createPki } from '@promop/testkit';
 import pino from 'pino';
+import { ORPHAN_CHECK_INTERVAL_MS } from '../reconcile/orphaned-pods.ts';
 import { FakeCluster } from '../reconcile/test-reconciler-fakes.ts';
 import { AlertmanagerReconciler } from './reconcile-alertmanager.ts';
 
@@ -46,5 +47,31 @@ describe('the Alertmanager reconciler', () => {
     expect(later).toContain('delete Secret alertmanager-main-web-config');
     expect(later.indexOf('apply StatefulSet alertmanager-main')).toBeGreaterThanOrEqual(0);
     expect(later.indexOf('apply StatefulSet alertmanager-main')).toBeLessThan(later.indexOf('delete Secret alertmanager-main-web-config'));
+  });
+
+  it('reconciles again later and later while the pods of prometheus-operator\'s replaced StatefulSet remain', async () => {
+    const cluster = new FakeCluster();
+    const plain = { ...withWebTls, spec: { replicas: 1 } } as Alertmanager;
+    cluster.caches.alertmanagers.put(plain);
+    cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
+    cluster.foreignStatefulSets.set('monitoring/alertmanager-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['u-main'], replicas: 1 });
+    cluster.pods.set('monitoring/alertmanager-main-0', 'uid-po-0');
+    const requeued: number[] = [];
+    const reconciler = new AlertmanagerReconciler({
+      alertmanagers: cluster.caches.alertmanagers, alertmanagerConfigs: cluster.caches.alertmanagerConfigs, namespaces: cluster.caches.namespaces,
+      ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches,
+      referenced: { resolve: async () => ({ secrets: [], configMaps: [] }) },
+      children: cluster.children,
+      reloader: { reloadAlertmanager: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
+      status: cluster.status, events: cluster.recorder, requeue: (_key, delayMs) => void requeued.push(delayMs), log,
+    });
+    for (let look = 0; look < 3; look += 1) await reconciler.reconcile('monitoring/main');
+    expect(requeued).toEqual([ORPHAN_CHECK_INTERVAL_MS, 2 * ORPHAN_CHECK_INTERVAL_MS, 4 * ORPHAN_CHECK_INTERVAL_MS]);
+    cluster.pods.delete('monitoring/alertmanager-main-0');
+    await reconciler.reconcile('monitoring/main');
+    await reconciler.bindingsSettled();
+    // Gone: promop's StatefulSet touched, and no more looking.
+    expect(requeued).toHaveLength(3);
+    expect(cluster.writes.filter((write) => write.to === 'child' && write.op === 'annotate')).toHaveLength(1);
   });
 });

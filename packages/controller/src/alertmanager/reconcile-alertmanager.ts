@@ -38,7 +38,6 @@ import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
 import { MAX_SECRET_DATA_BYTES, formatBytes, secretDataBytes } from '../workload/secret-size.ts';
 import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
 import { StatefulSetApply, type StatefulSetApplyChildren } from '../reconcile/statefulset-apply.ts';
-import { ORPHAN_CHECK_INTERVAL_MS } from '../reconcile/orphaned-pods.ts';
 
 /** Reason of Reconciled=False when a ready pod could not be made to run the written configuration. */
 export const RELOAD_FAILED_REASON = 'ReloadFailed';
@@ -161,7 +160,8 @@ export class AlertmanagerReconciler {
       (body) => this.#deps.children.applyStatefulSet(body), log);
     // Deleted once the StatefulSet no longer mounts them: a pod of the old template made meanwhile still finds them.
     for (const secretName of staleTlsSecrets) await this.#deps.children.delete('Secret', namespace, secretName);
-    if (await this.#statefulSets.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
+    const orphanCheckMs = await this.#statefulSets.replaceGoneOrphans(key, log);
+    if (orphanCheckMs !== undefined) this.#deps.requeue(key, orphanCheckMs);
     const reload = await this.#deps.reloader.reloadAlertmanager(
       {
         metadata: { namespace, name }, ...(alertmanager.spec ? { spec: alertmanager.spec } : {}), selectorLabels: alertmanagerSelectorLabels(name),

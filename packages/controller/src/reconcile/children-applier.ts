@@ -62,9 +62,9 @@ export class ChildrenApplier {
 
   /**
    * Makes promop's StatefulSets start the pods whose names orphans of a replaced StatefulSet held, as soon as those
-   * are gone; resolves true while orphans remain (reconcile again in ORPHAN_CHECK_INTERVAL_MS).
+   * are gone; resolves, while orphans remain, in how many milliseconds to reconcile again (statefulset-apply.ts).
    */
-  replaceGoneOrphans(key: string, log: Logger): Promise<boolean> {
+  replaceGoneOrphans(key: string, log: Logger): Promise<number | undefined> {
     return this.#statefulSets.replaceGoneOrphans(key, log);
   }
 

@@ -398,11 +398,15 @@ describe('reconcile of one Prometheus', () => {
     cluster.writes.length = 0;
     await reconcileAndBind();
     expect(statefulSetWrites(cluster.writes)).toEqual([]);
+    // Still there: each look is a whole reconcile, so the next one waits longer.
+    expect(requeued[1]).toEqual({ key: KEY, delayMs: 2 * ORPHAN_CHECK_INTERVAL_MS });
     cluster.pods.delete('monitoring/prometheus-main-0');
     await reconcileAndBind();
     expect(statefulSetWrites(cluster.writes)).toEqual(['annotate']);
     expect(cluster.caches.ownedStatefulSets.get('prometheus-main', 'monitoring')?.metadata?.annotations?.[ORPHAN_GONE_ANNOTATION]).toBe('prometheus-main-0/uid-po-0');
+    // One went: the next may go soon too.
     expect(requeued).toHaveLength(3);
+    expect(requeued[2]).toEqual({ key: KEY, delayMs: ORPHAN_CHECK_INTERVAL_MS });
     cluster.pods.set('monitoring/prometheus-main-1', 'uid-promop-1');
     await reconcileAndBind();
     expect(statefulSetWrites(cluster.writes)).toEqual(['annotate', 'annotate']);

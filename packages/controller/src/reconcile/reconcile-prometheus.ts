@@ -41,7 +41,6 @@ import type { CacheReader, ReconcilerCaches, ReconcilerChildren, ReconcilerEvent
 import { reloadShards } from './shard-reload.ts';
 import { podTlsOf } from './pod-tls-of.ts';
 import type { PodTls } from '../prometheus-client/pod-tls.ts';
-import { ORPHAN_CHECK_INTERVAL_MS } from './orphaned-pods.ts';
 import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
 import { SHARD_LABEL, shardSelectorLabels } from '../workload/labels.ts';
 import { VerdictRecorder } from './verdict-recorder.ts';
@@ -248,7 +247,8 @@ export class PrometheusReconciler {
     // config, and waiting for them held back the next reconcile.
     handVerdicts();
     await this.#children.deleteLeftovers(key, prometheus, built.value, log);
-    if (await this.#children.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
+    const orphanCheckMs = await this.#children.replaceGoneOrphans(key, log);
+    if (orphanCheckMs !== undefined) this.#deps.requeue(key, orphanCheckMs);
 
     const tls = podTlsOf(prometheus, output.version, referenced);
     if (tls) this.#podTls.set(key, tls);

@@ -82,18 +82,21 @@ export class StatefulSetApply {
     if (!existing || existing.managedBy === MANAGED_BY) return;
     const owner = statefulSet.metadata?.ownerReferences?.[0]?.uid;
     if (!owner || !existing.ownerUids.includes(owner)) return;
+    // Noted before the delete: when the wait after it fails, the retry finds the StatefulSet gone and would not
+    // note them, and promop's pods of their names would wait for the StatefulSet controller's back-off.
+    await this.#orphans.record(key, namespace, name, existing.replicas, log);
     await children.deleteStatefulSetKeepingPods(namespace, name, existing.uid);
     await children.untilStatefulSetGone(namespace, name, existing.uid);
     log.info({ child: 'StatefulSet', childName: name, previousUid: existing.uid, previousManager: existing.managedBy ?? '(none)' },
       `StatefulSet another operator created for this ${this.#ownerKind} deleted (pods orphaned, not deleted); creating promop's`);
-    await this.#orphans.record(key, namespace, name, existing.replicas, log);
   }
 
   /**
    * Makes promop's StatefulSets start the pods whose names orphans of a replaced StatefulSet held, as soon as those
-   * are gone; resolves true while orphans remain (reconcile again in ORPHAN_CHECK_INTERVAL_MS).
+   * are gone; resolves, while orphans remain, in how many milliseconds to reconcile again (a back-off:
+   * orphaned-pods.ts), undefined when none remain.
    */
-  replaceGoneOrphans(key: string, log: Logger): Promise<boolean> {
+  replaceGoneOrphans(key: string, log: Logger): Promise<number | undefined> {
     return this.#orphans.replaceGone(key, log);
   }
 

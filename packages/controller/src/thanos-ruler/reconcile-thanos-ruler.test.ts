@@ -6,6 +6,7 @@
  */
 import type { PrometheusRule, ThanosRuler } from '@promop/crds';
 import pino from 'pino';
+import { ORPHAN_CHECK_INTERVAL_MS } from '../reconcile/orphaned-pods.ts';
 import { FakeCluster } from '../reconcile/test-reconciler-fakes.ts';
 import { ThanosRulerReconciler } from './reconcile-thanos-ruler.ts';
 
@@ -25,6 +26,7 @@ const rule = (expr: string, generation = 1): PrometheusRule => ({
 
 function setup() {
   const cluster = new FakeCluster();
+  const requeued: number[] = [];
   cluster.caches.thanosRulers.put(ruler);
   cluster.caches.namespaces.put({ metadata: { name: 'team-a' } }, { metadata: { name: 'monitoring' } });
   cluster.caches.prometheusRules.put(rule('rate(errors_total[5m])'));
@@ -33,13 +35,30 @@ function setup() {
     referenced: { resolve: async () => ({ secrets: [], configMaps: [] }) },
     ownedConfigMaps: cluster.caches.ownedConfigMaps, ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches, children: cluster.children,
     reloader: { reloadThanosRuler: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
-    status: cluster.status, events: cluster.recorder, requeue: () => undefined, log, now: () => new Date('2026-12-07T12:00:00Z'),
+    status: cluster.status, events: cluster.recorder, requeue: (_key, delayMs) => void requeued.push(delayMs), log, now: () => new Date('2026-12-07T12:00:00Z'),
   });
   const dataWrites = () => cluster.writes.flatMap((write) => (write.to === 'child' && (write.kind === 'Secret' || write.kind === 'ConfigMap') ? [write] : []));
-  return { cluster, reconciler, dataWrites };
+  return { cluster, reconciler, dataWrites, requeued };
 }
 
 describe('the ThanosRuler reconciler\'s Secrets and rule ConfigMaps', () => {
+  it('reconciles again later and later while the pods of prometheus-operator\'s replaced StatefulSet remain, writing nothing again', async () => {
+    const { cluster, reconciler, dataWrites, requeued } = setup();
+    cluster.foreignStatefulSets.set('monitoring/thanos-ruler-r', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['u-r'], replicas: 1 });
+    cluster.pods.set('monitoring/thanos-ruler-r-0', 'uid-po-0');
+    await reconciler.reconcile('monitoring/r');
+    const first = dataWrites().length;
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.reconcile('monitoring/r');
+    expect(requeued).toEqual([ORPHAN_CHECK_INTERVAL_MS, 2 * ORPHAN_CHECK_INTERVAL_MS, 4 * ORPHAN_CHECK_INTERVAL_MS]);
+    expect(dataWrites()).toHaveLength(first);
+    cluster.pods.delete('monitoring/thanos-ruler-r-0');
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    expect(requeued).toHaveLength(3);
+    expect(cluster.writes.filter((write) => write.to === 'child' && write.op === 'annotate')).toHaveLength(1);
+  });
+
   it('writes them once, and not again while they hold what it would write', async () => {
     const { reconciler, dataWrites } = setup();
     await reconciler.reconcile('monitoring/r');

@@ -36,7 +36,6 @@ import { renderThanosRuler, thanosRulerMountedRuleFiles, thanosRulerPodTls, than
 import type { ReferencedObjects } from '../kube/referenced-objects.ts';
 import { statefulSetWorkloadStatus, writeWorkloadStatus, type ConditionValue } from '../reconcile/statefulset-workload-status.ts';
 import { StatefulSetApply, type StatefulSetApplyChildren } from '../reconcile/statefulset-apply.ts';
-import { ORPHAN_CHECK_INTERVAL_MS } from '../reconcile/orphaned-pods.ts';
 
 /** Reason of Reconciled=False when the ThanosRuler cannot be run as written (what runs stays). */
 export const INVALID_CONFIGURATION_REASON = 'InvalidConfiguration';
@@ -175,7 +174,8 @@ export class ThanosRulerReconciler {
         known.forget('ConfigMap', namespace, staleName);
       }
     }
-    if (await this.#statefulSets.replaceGoneOrphans(key, log)) this.#deps.requeue(key, ORPHAN_CHECK_INTERVAL_MS);
+    const orphanCheckMs = await this.#statefulSets.replaceGoneOrphans(key, log);
+    if (orphanCheckMs !== undefined) this.#deps.requeue(key, orphanCheckMs);
     const files = thanosRulerMountedRuleFiles(rules);
     const reload = await this.#deps.reloader.reloadThanosRuler(
       {
