@@ -19,8 +19,11 @@ export const ORPHAN_GONE_ANNOTATION = 'promop.prometheus.io/orphan-replaced';
 /** How long the reconcile waits before it looks again while orphans remain, first and after one is gone. */
 export const ORPHAN_CHECK_INTERVAL_MS = 2_000;
 
-/** The longest wait between two looks while no orphan goes. */
-export const ORPHAN_CHECK_MAX_INTERVAL_MS = 60_000;
+/**
+ * The longest wait between two looks while no orphan goes: also the longest a deleted orphan's replacement waits
+ * to start, which is part of that replica's scrape gap during a takeover.
+ */
+export const ORPHAN_CHECK_MAX_INTERVAL_MS = 10_000;
 
 interface Orphan {
   namespace: string;
