@@ -7,6 +7,11 @@
  * The steps share one cluster and run in order; each says what it proves. Figures are printed to stderr
  * (`[takeover]` lines) and docs/migrating.md quotes them.
  *
+ * kube-prometheus' Alertmanager `main` runs beside it (e2e/src/takeover/alertmanager-main.yaml: three meshed replicas
+ * without a volume), the Prometheus sends to it, and its configuration sends every alert to a webhook receiver pod;
+ * the switch replaces its pods one at a time too, and the steps check that a silence made before the switch and the
+ * notification log come through it, and that a new alert is delivered after it.
+ *
  * The Prometheus has two replicas, as kube-prometheus runs it. The volumes: the node has no storage provisioner, so
  * the test creates a hostPath PersistentVolume (a directory of the node's own) pre-bound to each claim the
  * StatefulSet's volumeClaimTemplate makes; the PersistentVolume binder runs in the node's kube-controller-manager.
@@ -19,8 +24,8 @@ import { gunzipSync } from 'node:zlib';
 import { KubeConfig } from '@kubernetes/client-node';
 import { diffConfigs, normalisePrometheusOperatorConfig, parsePromopConfig } from '@promop/testkit';
 import { ClusterCli, waitFor } from './cluster-cli.ts';
-import { podProxyPath, rawGet } from './kube-raw.ts';
-import { buildImages, type BuiltImages } from './images/index.ts';
+import { podProxyPath, rawGet, rawPost } from './kube-raw.ts';
+import { buildImages, WEBHOOK_RECEIVER_IMAGE, type BuiltImages } from './images/index.ts';
 import { buildPrometheusOperatorImages, type PrometheusOperatorImages } from './images/prometheus-operator-images.ts';
 import { startNodeCluster, type NodeCluster } from './node/node-cluster.ts';
 import { prometheusOperatorCrdDirectory } from './prometheus-operator.ts';
@@ -37,6 +42,13 @@ const FIXTURES = join(REPO_ROOT, 'e2e', 'src', 'takeover');
 /** team-a's ServiceMonitor scrapes every 10 s (examples/team-monitoring/team-a.yaml). */
 const SCRAPE_INTERVAL_S = 10;
 const TEAM_A_UP = 'up{namespace="team-a"}';
+const ALERTMANAGER = 'main';
+/** kube-prometheus runs three meshed replicas; the switch replaces their pods one at a time, as the Prometheus'. */
+const ALERTMANAGER_PODS = [0, 1, 2].map((replica) => `alertmanager-${ALERTMANAGER}-${replica}`);
+/** Where alertmanager-main.yaml's configuration sends every alert (tools/webhook-receiver). */
+const RECEIVER_POD = 'webhook-receiver';
+/** The alert the silence made before the switch holds back; it fires only after the switch. */
+const SILENCED_ALERT = 'TakeoverSilenced';
 
 let node: NodeCluster | undefined;
 let images: BuiltImages;
@@ -57,6 +69,12 @@ const before = {
   /** The raw samples of team-a's `up` over the minute before `at`, as prometheus-operator's Prometheus stored them. */
   samples: [] as [number, string][],
   at: 0,
+  /** The uid of each Alertmanager pod under prometheus-operator. */
+  alertmanagerPods: {} as Record<string, string>,
+  /** The silence made through prometheus-operator's Alertmanager. */
+  silenceId: '',
+  /** How many notifications of the Watchdog prometheus-operator's Alertmanager sent. */
+  watchdogNotifications: 0,
 };
 let switchStartedAt = 0;
 
@@ -102,16 +120,151 @@ async function loadedRules(pod: string): Promise<string[]> {
 
 interface PodJson {
   metadata: { uid: string; labels?: Record<string, string>; deletionTimestamp?: string };
-  spec: { containers: { name: string }[]; initContainers?: { name: string }[] };
-  status?: { conditions?: { type: string; status: string }[] };
+  spec: { containers: { name: string; image?: string }[]; initContainers?: { name: string }[]; volumes?: { name: string; emptyDir?: object }[] };
+  status?: { podIP?: string; conditions?: { type: string; status: string }[] };
 }
 
-async function prometheusPod(name: string = POD): Promise<PodJson | undefined> {
+/** The pod `name` of the monitoring namespace (a Prometheus' or an Alertmanager's), undefined while there is none. */
+async function monitoringPod(name: string = POD): Promise<PodJson | undefined> {
   const result = await cli.kubectl(['get', 'pod', name, '-n', NS, '-o', 'json']);
   return result.code === 0 ? JSON.parse(result.stdout) as PodJson : undefined;
 }
 
 const isReady = (pod: PodJson | undefined): boolean => pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+interface AlertmanagerStatus { config: { original: string }; cluster: { status: string; peers: { name: string; address: string }[] } }
+
+/** GET /api/v2/status of one Alertmanager pod, through the pod proxy; undefined while it does not answer. */
+async function alertmanagerStatus(pod: string): Promise<AlertmanagerStatus | undefined> {
+  const response = await rawGet(kc, podProxyPath(NS, pod, 9093, 'api/v2/status')).catch(() => undefined);
+  return response?.status === 200 ? JSON.parse(response.body) as AlertmanagerStatus : undefined;
+}
+
+/** The ids of the active silences one Alertmanager pod holds; undefined while it does not answer. */
+async function activeSilences(pod: string): Promise<string[] | undefined> {
+  const response = await rawGet(kc, podProxyPath(NS, pod, 9093, 'api/v2/silences')).catch(() => undefined);
+  if (response?.status !== 200) return undefined;
+  return (JSON.parse(response.body) as { id: string; status: { state: string } }[]).filter((each) => each.status.state === 'active').map((each) => each.id);
+}
+
+/** The alerts named `alertname` one Alertmanager pod holds, with their state. */
+async function alertmanagerAlerts(pod: string, alertname: string): Promise<{ status: { state: string; silencedBy: string[] } }[]> {
+  const response = await rawGet(kc, podProxyPath(NS, pod, 9093, `api/v2/alerts?filter=${encodeURIComponent(`alertname="${alertname}"`)}`));
+  return response.status === 200 ? JSON.parse(response.body) as { status: { state: string; silencedBy: string[] } }[] : [];
+}
+
+/** The Alertmanager URLs a Prometheus pod sends to. */
+async function activeAlertmanagers(pod: string): Promise<string[] | undefined> {
+  const response = await rawGet(kc, podProxyPath(NS, pod, 9090, 'api/v1/alertmanagers'));
+  if (response.status !== 200) return undefined;
+  return (JSON.parse(response.body) as { data: { activeAlertmanagers: { url: string }[] } }).data.activeAlertmanagers.map((each) => each.url);
+}
+
+interface Delivery { receivedAt: string; body: { status: string; alerts: { status: string; labels: Record<string, string> }[] } }
+
+/** What the webhook receiver got, in arrival order. */
+async function deliveries(): Promise<Delivery[]> {
+  const response = await rawGet(kc, podProxyPath(NS, RECEIVER_POD, 8080, 'received'));
+  if (response.status !== 200) throw new Error(`webhook receiver answered ${response.status}: ${response.body.slice(0, 200)}`);
+  return JSON.parse(response.body) as Delivery[];
+}
+
+const deliveriesOf = async (alertname: string): Promise<Delivery[]> => (await deliveries()).filter((d) => d.body.alerts.some((a) => a.labels.alertname === alertname));
+
+/** The webhook receiver alertmanager-main.yaml's configuration names by DNS: a Pod and its Service. */
+function webhookReceiver(): string {
+  return [
+    {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: RECEIVER_POD, namespace: NS, labels: { app: RECEIVER_POD } },
+      spec: {
+        securityContext: { runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' } },
+        containers: [{
+          name: 'receiver', image: WEBHOOK_RECEIVER_IMAGE, imagePullPolicy: 'IfNotPresent',
+          ports: [{ name: 'http', containerPort: 8080 }],
+          readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1 },
+          securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+        }],
+      },
+    },
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: RECEIVER_POD, namespace: NS }, spec: { selector: { app: RECEIVER_POD }, ports: [{ name: 'http', port: 8080, targetPort: 'http' }] } },
+  ].map((object) => JSON.stringify(object)).join('\n---\n');
+}
+
+/** `pod` Ready, and in a mesh of as many peers as the Alertmanager has replicas. */
+async function meshedAlertmanager(pod: string): Promise<{ pod: PodJson; status: AlertmanagerStatus } | undefined> {
+  const found = await monitoringPod(pod);
+  if (!isReady(found)) return undefined;
+  const status = await alertmanagerStatus(pod);
+  return status?.cluster.status === 'ready' && status.cluster.peers.length === ALERTMANAGER_PODS.length ? { pod: found!, status } : undefined;
+}
+
+/**
+ * prometheus-operator's Alertmanager: its pods Ready (with the config-reloader sidecar) and meshed, both Prometheus
+ * replicas sending to all three, the Watchdog delivered; then a silence made through one replica's API, which the
+ * mesh gives the others.
+ */
+async function alertmanagerBeforeTheSwitch(applied: number): Promise<void> {
+  for (const name of ALERTMANAGER_PODS) {
+    const { pod, status } = await waitFor(`${name} Ready under prometheus-operator, in a mesh of ${ALERTMANAGER_PODS.length}`, async () => meshedAlertmanager(name), 180_000, 1000);
+    expect(pod.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
+    expect(pod.spec.containers.map((c) => c.name).sort()).toEqual(['alertmanager', 'config-reloader']);
+    expect(pod.spec.containers.find((c) => c.name === 'alertmanager')?.image).toBe(images.alertmanager.name);
+    expect(status.config.original).toContain('receiver: webhook');
+    before.alertmanagerPods[name] = pod.metadata.uid;
+  }
+  for (const pod of PODS) {
+    await waitFor(`${pod} sends to the ${ALERTMANAGER_PODS.length} Alertmanager replicas`, async () => ((await activeAlertmanagers(pod))?.length === ALERTMANAGER_PODS.length ? true : undefined), 120_000, 500);
+  }
+  await waitFor('Watchdog delivered to the webhook receiver', async () => ((await deliveriesOf('Watchdog')).length > 0 ? true : undefined), 120_000, 500);
+  report(`prometheus-operator: Alertmanager (${ALERTMANAGER_PODS.length} replicas) applied → Ready and meshed, both Prometheus replicas sending to all, Watchdog delivered in ${Date.now() - applied} ms`);
+
+  // A maintenance window, made through one replica's API, for an alert that fires only after the switch.
+  const silence = await rawPost(kc, podProxyPath(NS, ALERTMANAGER_PODS[0]!, 9093, 'api/v2/silences'), {
+    matchers: [{ name: 'alertname', value: SILENCED_ALERT, isRegex: false, isEqual: true }],
+    startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + 2 * 3_600_000).toISOString(), createdBy: 'platform', comment: 'made before the switch',
+  });
+  expect(silence.status).toBe(200);
+  before.silenceId = (JSON.parse(silence.body) as { silenceID: string }).silenceID;
+  for (const name of ALERTMANAGER_PODS) {
+    await waitFor(`the silence gossiped to ${name}`, async () => ((await activeSilences(name))?.includes(before.silenceId) ? true : undefined), 60_000, 500);
+  }
+  before.watchdogNotifications = (await deliveriesOf('Watchdog')).length;
+}
+
+/**
+ * docs/migrating.md step 4 for the Alertmanager: promop's StatefulSet `alertmanager-main`, then each old pod deleted
+ * once the previous one's replacement is Ready, meshed again and holding the silence. The volume is an emptyDir, so
+ * a new pod starts empty: the silence can only come from the replicas still running, through the mesh.
+ */
+async function switchAlertmanager(): Promise<void> {
+  await waitFor('promop\'s StatefulSet alertmanager-main', async () => {
+    const statefulSet = await cli.getJson<{ metadata: { labels?: Record<string, string> } }>(['statefulset', `alertmanager-${ALERTMANAGER}`, '-n', NS]);
+    return statefulSet.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' ? statefulSet : undefined;
+  }, 120_000, 1000);
+  for (const name of ALERTMANAGER_PODS) {
+    const orphan = await monitoringPod(name);
+    expect(orphan?.metadata.uid).toBe(before.alertmanagerPods[name]);
+    expect(orphan?.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
+    expect(isReady(orphan)).toBe(true);
+    const deletedAt = Date.now();
+    await cli.kubectlOk(['delete', 'pod', name, '-n', NS, '--wait=true'], undefined, 180_000);
+    const goneAt = Date.now();
+    const pod = await waitFor(`${name} Ready under promop`, async () => {
+      const found = await monitoringPod(name);
+      return isReady(found) && found?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' ? found : undefined;
+    }, 240_000, 500);
+    const readyAt = Date.now();
+    // promop reloads Alertmanager itself: no config-reloader sidecar, no init container.
+    expect(pod.spec.containers.map((c) => c.name)).toEqual(['alertmanager']);
+    expect(pod.spec.initContainers ?? []).toEqual([]);
+    expect(pod.spec.containers[0]?.image).toBe(images.alertmanager.name);
+    expect(pod.spec.volumes?.find((v) => v.name === `alertmanager-${ALERTMANAGER}-db`)?.emptyDir).toBeDefined();
+    await waitFor(`${name} in a mesh of ${ALERTMANAGER_PODS.length} under promop`, async () => meshedAlertmanager(name), 120_000, 500);
+    const meshedAt = Date.now();
+    await waitFor(`the silence of before the switch in the new ${name}`, async () => ((await activeSilences(name))?.includes(before.silenceId) ? true : undefined), 60_000, 500);
+    report(`old pod ${name} deleted in ${goneAt - deletedAt} ms → new pod Ready under promop ${readyAt - goneAt} ms later, meshed with ${ALERTMANAGER_PODS.length} peers ${meshedAt - goneAt} ms, the silence of before the switch in it (gossiped: its volume is an emptyDir) ${Date.now() - goneAt} ms (${Date.now() - switchStartedAt} ms after the switch began)`);
+  }
+}
 
 /** The uid of each object the Prometheus' data and identity hang on (absent objects are left out). */
 async function identities(): Promise<Record<string, string>> {
@@ -153,7 +306,7 @@ function persistentVolume(path: string, pod: string): string {
   });
 }
 
-test('prometheus-operator v0.93.1 runs a kube-prometheus-style Prometheus on a PersistentVolumeClaim; team-a\'s target is up and its rule loaded', async () => {
+test('prometheus-operator v0.93.1 runs a kube-prometheus-style Prometheus on a PersistentVolumeClaim and Alertmanager main; team-a\'s target is up and its rule loaded, the Watchdog delivered, a silence made', async () => {
   const started = Date.now();
   // kube-prometheus' order: the CRDs (server-side: they are too big for the last-applied annotation), then the rest.
   await cli.kubectlOk(['apply', '--server-side', '-f', prometheusOperatorCrdDirectory()]);
@@ -164,10 +317,13 @@ test('prometheus-operator v0.93.1 runs a kube-prometheus-style Prometheus on a P
   for (const pod of PODS) await cli.kubectlOk(['apply', '-f', '-'], persistentVolume(join(node!.dir, 'volumes', pod), pod));
   await cli.kubectlOk(['apply', '-f', join(FIXTURES, 'prometheus-k8s.yaml')]);
   await cli.kubectlOk(['apply', '-f', join(EXAMPLES, 'team-a.yaml')]);
+  const alertmanagerApplied = Date.now();
+  await cli.kubectlOk(['apply', '-f', '-'], webhookReceiver());
+  await cli.kubectlOk(['apply', '-f', join(FIXTURES, 'alertmanager-main.yaml')]);
 
   for (const name of PODS) {
     const pod = await waitFor(`${name} Ready under prometheus-operator`, async () => {
-      const found = await prometheusPod(name);
+      const found = await monitoringPod(name);
       return isReady(found) ? found : undefined;
     }, 180_000);
     expect(pod.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
@@ -179,8 +335,8 @@ test('prometheus-operator v0.93.1 runs a kube-prometheus-style Prometheus on a P
   }
   report(`prometheus-operator: Prometheus (${PODS.length} replicas) applied → team-a up and rule loaded in each in ${Date.now() - started} ms`);
 
-  // A few scrapes on record before the switch.
-  await new Promise((resolve) => setTimeout(resolve, 4 * SCRAPE_INTERVAL_S * 1000));
+  // A few scrapes on record before the switch; the Alertmanager's checks and its silence meanwhile.
+  await Promise.all([new Promise((resolve) => setTimeout(resolve, 4 * SCRAPE_INTERVAL_S * 1000)), alertmanagerBeforeTheSwitch(alertmanagerApplied)]);
   before.at = Math.floor(Date.now() / 1000);
   const samples = await query<{ values: [number, string][] }>(POD, `${TEAM_A_UP}[1m]`, before.at);
   before.samples = samples?.[0]?.values ?? [];
@@ -191,7 +347,7 @@ test('prometheus-operator v0.93.1 runs a kube-prometheus-style Prometheus on a P
   before.identities = await identities();
 }, 600_000);
 
-test('the switch as docs/migrating.md says: prometheus-operator removed, the CRDs handed to promop, promop installed with Helm; promop runs the same Prometheus on the same claim', async () => {
+test('the switch as docs/migrating.md says: prometheus-operator removed, the CRDs handed to promop, promop installed with Helm; promop runs the same Prometheus on the same claim and the same Alertmanager, their pods replaced one at a time', async () => {
   switchStartedAt = Date.now();
   await cli.kubectlOk(['delete', '-f', join(FIXTURES, 'prometheus-operator.yaml'), '--wait=true'], undefined, 120_000);
   await cli.kubectlOk(['apply', '--server-side', '--force-conflicts', '-f', join(REPO_ROOT, 'crds')]);
@@ -205,26 +361,29 @@ test('the switch as docs/migrating.md says: prometheus-operator removed, the CRD
     return statefulSet.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' ? statefulSet : undefined;
   }, 120_000, 1000);
   // docs/migrating.md step 4: the old pods go one at a time, each once the previous one's replacement is Ready and
-  // scraping, so one replica scrapes throughout.
-  for (const name of PODS) {
-    const orphan = await prometheusPod(name);
-    expect(orphan?.metadata.uid).toBe(before.identities[`pod/${name}`]);
-    expect(orphan?.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
-    expect(isReady(orphan)).toBe(true);
-    const deletedAt = Date.now();
-    await cli.kubectlOk(['delete', 'pod', name, '-n', NS, '--wait=true'], undefined, 180_000);
-    report(`old pod ${name} deleted in ${Date.now() - deletedAt} ms (${Date.now() - switchStartedAt} ms after the switch began)`);
-    const pod = await waitFor(`${name} Ready under promop`, async () => {
-      const found = await prometheusPod(name);
-      return isReady(found) && found?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' ? found : undefined;
-    }, 240_000, 1000);
-    // promop reloads Prometheus itself: no config-reloader sidecar, no init container.
-    expect(pod.spec.containers.map((c) => c.name)).toEqual(['prometheus']);
-    expect(pod.spec.initContainers ?? []).toEqual([]);
-    await waitFor(`team-a target up in ${name} under promop`, async () => (((await query(name, `${TEAM_A_UP} == 1`))?.length ?? 0) > 0 ? true : undefined), 120_000);
-    await waitFor(`team-a rule loaded in ${name} under promop`, async () => ((await loadedRules(name)).includes('CheckoutErrorsHigh') ? true : undefined), 120_000);
-    report(`switch: started → ${name} Ready under promop with team-a up and its rule loaded in ${Date.now() - switchStartedAt} ms`);
-  }
+  // scraping, so one replica scrapes throughout. The Alertmanager's pods are replaced meanwhile, one at a time too.
+  const prometheusSwitch = async (): Promise<void> => {
+    for (const name of PODS) {
+      const orphan = await monitoringPod(name);
+      expect(orphan?.metadata.uid).toBe(before.identities[`pod/${name}`]);
+      expect(orphan?.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
+      expect(isReady(orphan)).toBe(true);
+      const deletedAt = Date.now();
+      await cli.kubectlOk(['delete', 'pod', name, '-n', NS, '--wait=true'], undefined, 180_000);
+      report(`old pod ${name} deleted in ${Date.now() - deletedAt} ms (${Date.now() - switchStartedAt} ms after the switch began)`);
+      const pod = await waitFor(`${name} Ready under promop`, async () => {
+        const found = await monitoringPod(name);
+        return isReady(found) && found?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' ? found : undefined;
+      }, 240_000, 1000);
+      // promop reloads Prometheus itself: no config-reloader sidecar, no init container.
+      expect(pod.spec.containers.map((c) => c.name)).toEqual(['prometheus']);
+      expect(pod.spec.initContainers ?? []).toEqual([]);
+      await waitFor(`team-a target up in ${name} under promop`, async () => (((await query(name, `${TEAM_A_UP} == 1`))?.length ?? 0) > 0 ? true : undefined), 120_000);
+      await waitFor(`team-a rule loaded in ${name} under promop`, async () => ((await loadedRules(name)).includes('CheckoutErrorsHigh') ? true : undefined), 120_000);
+      report(`switch: started → ${name} Ready under promop with team-a up and its rule loaded in ${Date.now() - switchStartedAt} ms`);
+    }
+  };
+  await Promise.all([prometheusSwitch(), switchAlertmanager()]);
 
   const after = await identities();
   const kept = Object.keys(before.identities).filter((key) => after[key] === before.identities[key]);
@@ -307,6 +466,60 @@ test('every team object keeps working: team-a\'s ServiceMonitor and PrometheusRu
   expect(operatorPods.items).toHaveLength(1);
 }, 120_000);
 
+test('kube-prometheus\' Alertmanager under promop: its three new replicas mesh with each other, the Prometheus replicas send to them, a new alert is delivered, and the silence and the notification log of before the switch hold', async () => {
+  const started = Date.now();
+  const alertmanager = await waitFor('Alertmanager main Reconciled by promop', async () => {
+    const object = await cli.getJson<{ status?: { conditions?: { type: string; status: string }[] } }>(['alertmanager', ALERTMANAGER, '-n', NS]);
+    return object.status?.conditions?.find((c) => c.type === 'Reconciled')?.status === 'True' ? object : undefined;
+  }, 60_000);
+  expect(alertmanager.status?.conditions?.find((c) => c.type === 'Reconciled')?.status).toBe('True');
+  // One mesh of the three pods now running: each one's peers are exactly their addresses.
+  const podIps = (await Promise.all(ALERTMANAGER_PODS.map(async (name) => (await monitoringPod(name))?.status?.podIP ?? ''))).sort();
+  for (const name of ALERTMANAGER_PODS) {
+    const { status } = await waitFor(`${name} meshed with the new pods only`, async () => {
+      const meshed = await meshedAlertmanager(name);
+      return meshed && JSON.stringify(meshed.status.cluster.peers.map((peer) => peer.address.replace(/:\d+$/, '')).sort()) === JSON.stringify(podIps) ? meshed : undefined;
+    }, 60_000, 500);
+    expect(status.config.original).toContain('receiver: webhook');
+  }
+  // Both Prometheus replicas (promop's too) send to the three new pods, through the Service alertmanager-main.
+  for (const pod of PODS) {
+    await waitFor(`${pod} sends to the new Alertmanager pods`, async () => {
+      const urls = await activeAlertmanagers(pod);
+      return urls && JSON.stringify(urls.map((url) => new URL(url).hostname).sort()) === JSON.stringify(podIps) ? urls : undefined;
+    }, 60_000, 500);
+  }
+  // A new rule with two alerts: one to deliver, one the silence of before the switch holds back.
+  const ruleCreated = Date.now();
+  await cli.kubectlOk(['apply', '-f', '-'], JSON.stringify({
+    apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', metadata: { name: 'takeover-after-switch', namespace: NS },
+    spec: { groups: [{ name: 'takeover-after-switch', rules: ['TakeoverAfterSwitch', SILENCED_ALERT].map((alert) => ({ alert, expr: 'vector(1)', labels: { severity: 'warning' } })) }] },
+  }));
+  const delivered = await waitFor('TakeoverAfterSwitch delivered to the webhook receiver', async () => (await deliveriesOf('TakeoverAfterSwitch'))[0], 180_000, 500);
+  report(`after the switch: PrometheusRule created → its alert delivered by promop's Alertmanager to the webhook receiver in ${Date.parse(delivered.receivedAt) - ruleCreated} ms`);
+  expect(delivered.body.alerts[0]).toMatchObject({ status: 'firing', labels: { alertname: 'TakeoverAfterSwitch', severity: 'warning' } });
+  // Every replica got the silenced alert and holds it back with the silence made through prometheus-operator's.
+  for (const name of ALERTMANAGER_PODS) {
+    const alerts = await waitFor(`${SILENCED_ALERT} in ${name}`, async () => {
+      const found = await alertmanagerAlerts(name, SILENCED_ALERT);
+      return found.length > 0 ? found : undefined;
+    }, 60_000, 500);
+    expect({ name, status: alerts[0]?.status }).toEqual({ name, status: expect.objectContaining({ state: 'suppressed', silencedBy: [before.silenceId] }) });
+  }
+  // The Watchdog fired throughout and every new pod has it; it was delivered before the switch, and the new pods know
+  // it was (their notification log came through the mesh), or one would have sent it again within its group wait.
+  for (const name of ALERTMANAGER_PODS) {
+    await waitFor(`Watchdog in the new ${name}`, async () => ((await alertmanagerAlerts(name, 'Watchdog')).length > 0 ? true : undefined), 90_000, 1000);
+  }
+  // Past the route's group wait and interval since the last new pod got the Watchdog, and since the delivered alert:
+  // the silenced alert reached no receiver, nor a second Watchdog.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(5_000, Date.parse(delivered.receivedAt) + 7_000 - Date.now())));
+  expect(await deliveriesOf(SILENCED_ALERT)).toEqual([]);
+  const watchdogs = await deliveriesOf('Watchdog');
+  report(`Watchdog notifications: ${before.watchdogNotifications} before the switch, ${watchdogs.length - before.watchdogNotifications} after it (at ${watchdogs.map((d) => d.receivedAt).join(', ')}); the silence of before the switch holds ${SILENCED_ALERT} back in all ${ALERTMANAGER_PODS.length} new pods; checks took ${Date.now() - started} ms`);
+  expect(watchdogs).toHaveLength(before.watchdogNotifications);
+}, 300_000);
+
 test('the way back, as docs/migrating.md says: promop uninstalled, prometheus-operator\'s CRDs and operator applied again; it runs the same Prometheus on the same claim, with the data', async () => {
   const started = Date.now();
   const uninstall = await cli.helm(['uninstall', 'promop', '--namespace', PROMOP_NS, '--wait', '--timeout', '2m']);
@@ -324,16 +537,16 @@ test('the way back, as docs/migrating.md says: promop uninstalled, prometheus-op
   // is measured and reported, and a slow stop is not a failed command.
   for (const name of PODS) {
     // The pod of that name may already be prometheus-operator's (the garbage collector was quicker): nothing to wait for.
-    const current = await prometheusPod(name);
+    const current = await monitoringPod(name);
     const promopPod = current?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'promop' ? current : undefined;
     const promopPodState = promopPod ? (promopPod.metadata.deletionTimestamp ? 'terminating' : 'running') : current ? 'replaced by prometheus-operator\'s' : 'gone';
     report(`promop's pod ${name} when it was its turn: ${promopPodState}`);
     const deletedByHand = promopPodState === 'running';
     if (deletedByHand) await cli.kubectlOk(['delete', 'pod', name, '-n', NS, '--wait=false', '--ignore-not-found']);
-    const oldPodGoneAt = promopPod ? await waitFor(`promop's pod ${name} gone`, async () => ((await prometheusPod(name))?.metadata.uid === promopPod.metadata.uid ? undefined : Date.now()), 420_000, 1000) : Date.now();
+    const oldPodGoneAt = promopPod ? await waitFor(`promop's pod ${name} gone`, async () => ((await monitoringPod(name))?.metadata.uid === promopPod.metadata.uid ? undefined : Date.now()), 420_000, 1000) : Date.now();
     report(`promop's pod ${name} ${deletedByHand ? 'deleted by hand' : promopPod ? 'deleted with its StatefulSet' : 'already gone'}; gone ${Math.round((oldPodGoneAt - started) / 1000)} s after the uninstall began`);
     const pod = await waitFor(`${name} Ready under prometheus-operator again`, async () => {
-      const found = await prometheusPod(name);
+      const found = await monitoringPod(name);
       return isReady(found) && found?.metadata.labels?.['app.kubernetes.io/managed-by'] === 'prometheus-operator' ? found : undefined;
     }, 240_000, 1000);
     expect(pod.spec.containers.map((c) => c.name).sort()).toEqual(['config-reloader', 'prometheus']);
@@ -386,7 +599,7 @@ test('side by side: prometheus-operator and promop each own the Prometheus objec
   const k8sAfter = await cli.getJson<{ metadata: { uid: string; labels?: Record<string, string> } }>(['statefulset', `prometheus-${PROMETHEUS}`, '-n', NS]);
   expect(k8sAfter.metadata.uid).toBe(k8sBefore.metadata.uid);
   expect(k8sAfter.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('prometheus-operator');
-  const k8sPod = await prometheusPod();
+  const k8sPod = await monitoringPod();
   expect(k8sPod?.spec.containers.map((c) => c.name).sort()).toEqual(['config-reloader', 'prometheus']);
   expect(((await query(POD, `${TEAM_A_UP} == 1`))?.length ?? 0)).toBeGreaterThan(0);
   // promop never reconciled it: not a line of its log names monitoring/k8s.
