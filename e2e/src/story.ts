@@ -9,6 +9,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { ClusterCli } from './cluster-cli.ts';
 import { queryPrometheus, rawGet, podProxyPath } from './kube-raw.ts';
 import { REPO_ROOT } from '@promop/testkit';
+import { WEBHOOK_RECEIVER_IMAGE } from './images/image-names.ts';
 
 /** The examples the story applies, as a user would: namespaces, the platform's Prometheus, team-a, team-b. */
 export const EXAMPLES = join(REPO_ROOT, 'examples', 'team-monitoring');
@@ -17,6 +18,28 @@ export const MONITORING = 'monitoring';
 /** The example Prometheus' name; its first pod is `prometheus-main-0`. */
 export const PROMETHEUS = 'main';
 export const FIRST_POD = `prometheus-${PROMETHEUS}-0`;
+
+/** The pod (and Service) that records the notifications Alertmanager delivers, for the tests to read back. */
+export const WEBHOOK_RECEIVER = 'webhook-receiver';
+
+/** The webhook receiver's Pod and Service in `namespace` (port 8080, `/healthz` for readiness), as objects to apply. */
+export function webhookReceiverObjects(namespace: string): Record<string, unknown>[] {
+  return [
+    {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: WEBHOOK_RECEIVER, namespace, labels: { app: WEBHOOK_RECEIVER } },
+      spec: {
+        securityContext: { runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' } },
+        containers: [{
+          name: 'receiver', image: WEBHOOK_RECEIVER_IMAGE, imagePullPolicy: 'IfNotPresent',
+          ports: [{ name: 'http', containerPort: 8080 }],
+          readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1 },
+          securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+        }],
+      },
+    },
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: WEBHOOK_RECEIVER, namespace }, spec: { selector: { app: WEBHOOK_RECEIVER }, ports: [{ name: 'http', port: 8080, targetPort: 'http' }] } },
+  ];
+}
 
 /** `helm install promop charts/promop` with `image` (`repository:tag`, already on the node), waiting for Ready. */
 export async function installPromop(cli: ClusterCli, image: string, extraArgs: readonly string[] = []): Promise<void> {

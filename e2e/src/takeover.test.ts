@@ -25,11 +25,11 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { diffConfigs, normalisePrometheusOperatorConfig, parsePromopConfig } from '@promop/testkit';
 import { ClusterCli, waitFor } from './cluster-cli.ts';
 import { podProxyPath, rawGet, rawPost } from './kube-raw.ts';
-import { buildImages, WEBHOOK_RECEIVER_IMAGE, type BuiltImages } from './images/index.ts';
+import { buildImages, type BuiltImages } from './images/index.ts';
 import { buildPrometheusOperatorImages, type PrometheusOperatorImages } from './images/prometheus-operator-images.ts';
 import { startNodeCluster, type NodeCluster } from './node/node-cluster.ts';
 import { prometheusOperatorCrdDirectory } from './prometheus-operator.ts';
-import { EXAMPLES, PROMOP_NS, installPromop } from './story.ts';
+import { EXAMPLES, PROMOP_NS, WEBHOOK_RECEIVER, installPromop, webhookReceiverObjects } from './story.ts';
 import { REPO_ROOT } from '@promop/testkit';
 
 const NS = 'monitoring';
@@ -46,7 +46,7 @@ const ALERTMANAGER = 'main';
 /** kube-prometheus runs three meshed replicas; the switch replaces their pods one at a time, as the Prometheus'. */
 const ALERTMANAGER_PODS = [0, 1, 2].map((replica) => `alertmanager-${ALERTMANAGER}-${replica}`);
 /** Where alertmanager-main.yaml's configuration sends every alert (tools/webhook-receiver). */
-const RECEIVER_POD = 'webhook-receiver';
+const RECEIVER_POD = WEBHOOK_RECEIVER;
 /** The alert the silence made before the switch holds back; it fires only after the switch. */
 const SILENCED_ALERT = 'TakeoverSilenced';
 
@@ -173,21 +173,7 @@ const deliveriesOf = async (alertname: string): Promise<Delivery[]> => (await de
 
 /** The webhook receiver alertmanager-main.yaml's configuration names by DNS: a Pod and its Service. */
 function webhookReceiver(): string {
-  return [
-    {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: RECEIVER_POD, namespace: NS, labels: { app: RECEIVER_POD } },
-      spec: {
-        securityContext: { runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' } },
-        containers: [{
-          name: 'receiver', image: WEBHOOK_RECEIVER_IMAGE, imagePullPolicy: 'IfNotPresent',
-          ports: [{ name: 'http', containerPort: 8080 }],
-          readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1 },
-          securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-        }],
-      },
-    },
-    { apiVersion: 'v1', kind: 'Service', metadata: { name: RECEIVER_POD, namespace: NS }, spec: { selector: { app: RECEIVER_POD }, ports: [{ name: 'http', port: 8080, targetPort: 'http' }] } },
-  ].map((object) => JSON.stringify(object)).join('\n---\n');
+  return webhookReceiverObjects(NS).map((object) => JSON.stringify(object)).join('\n---\n');
 }
 
 /** `pod` Ready, and in a mesh of as many peers as the Alertmanager has replicas. */

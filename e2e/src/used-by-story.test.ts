@@ -18,13 +18,13 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterCli, waitFor } from './cluster-cli.ts';
 import { queryPrometheus, rawGet, rawPost, podProxyPath } from './kube-raw.ts';
-import { buildImages, WEBHOOK_RECEIVER_IMAGE, type BuiltImages } from './images/index.ts';
+import { buildImages, type BuiltImages } from './images/index.ts';
 import { describeNetworkNamespace } from './node/netns.ts';
 import { startNodeCluster, type NodeCluster } from './node/node-cluster.ts';
 import { NODE_NETWORKS } from './node/node-config.ts';
 import { REPO_ROOT } from '@promop/testkit';
 import {
-  EXAMPLES, FIRST_POD, MONITORING, PROMETHEUS, PROMOP_NS, installPromop, loadedConfig, prometheusPods, teamAAlertFiring, teamATargetUp, type PodJson,
+  EXAMPLES, FIRST_POD, MONITORING, PROMETHEUS, PROMOP_NS, WEBHOOK_RECEIVER, installPromop, loadedConfig, prometheusPods, teamAAlertFiring, teamATargetUp, webhookReceiverObjects, type PodJson,
 } from './story.ts';
 
 /**
@@ -396,7 +396,7 @@ test(`P5: ServiceMonitor changed → new config loaded in every replica, over ${
 
 /** Where the teams' webhooks land in the alerting step: one receiver pod, a path per team (tools/webhook-receiver). */
 const WEBHOOKS_NS = 'webhooks';
-const RECEIVER_POD = 'webhook-receiver';
+const RECEIVER_POD = WEBHOOK_RECEIVER;
 /** The story's Alertmanager, and its two pods. */
 const ALERTMANAGER = 'main';
 const ALERTMANAGER_PODS = [`alertmanager-${ALERTMANAGER}-0`, `alertmanager-${ALERTMANAGER}-1`];
@@ -428,19 +428,7 @@ test('alerting: Alertmanager runs on the node; team-a\'s new rule reaches team-a
   // The teams' endpoints: a pod the test reads back, behind a Service (named by its IP here; examples/ names it by DNS).
   await cli.kubectlOk(['apply', '-f', '-'], manifest([
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: WEBHOOKS_NS } },
-    {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: RECEIVER_POD, namespace: WEBHOOKS_NS, labels: { app: RECEIVER_POD } },
-      spec: {
-        securityContext: { runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' } },
-        containers: [{
-          name: 'receiver', image: WEBHOOK_RECEIVER_IMAGE, imagePullPolicy: 'IfNotPresent',
-          ports: [{ name: 'http', containerPort: 8080 }],
-          readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 1 },
-          securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-        }],
-      },
-    },
-    { apiVersion: 'v1', kind: 'Service', metadata: { name: RECEIVER_POD, namespace: WEBHOOKS_NS }, spec: { selector: { app: RECEIVER_POD }, ports: [{ name: 'http', port: 8080, targetPort: 'http' }] } },
+    ...webhookReceiverObjects(WEBHOOKS_NS),
   ]));
   const receiverIp = (await cli.getJson<{ spec: { clusterIP: string } }>(['service', RECEIVER_POD, '-n', WEBHOOKS_NS])).spec.clusterIP;
   const hook = (team: string): string => `http://${receiverIp}:8080/${team}`;
