@@ -84,3 +84,37 @@ export async function waitForObject<T>(api: BenchApi, path: string): Promise<T> 
     await sleep(500);
   }
 }
+
+/** `value` with object keys sorted, for a comparison that ignores key order. */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)]));
+  return value;
+}
+
+/** One case's differences and documented differences as a script collects them, and its result. */
+export interface CaseComparison {
+  /** Records a difference when the two sides differ besides key order. */
+  compare(what: string, theirs: unknown, mine: unknown): void;
+  /** Names a documented difference for the report when taking it out changed something. */
+  note(name: string, changed: boolean): void;
+  /** The case's result: equal without differences unless `outcome` says otherwise. */
+  result(outcome?: ObjectCaseResult['outcome'], failure?: string): ObjectCaseResult;
+}
+
+/** A fresh {@link CaseComparison} for the case named `name`. */
+export function caseComparison(name: string): CaseComparison {
+  const differences: ObjectCaseResult['differences'] = [];
+  const documented = new Set<string>();
+  return {
+    compare(what, theirs, mine) {
+      if (JSON.stringify(sortKeys(theirs)) !== JSON.stringify(sortKeys(mine))) differences.push({ what, prometheusOperator: theirs, promop: mine });
+    },
+    note(what, changed) {
+      if (changed) documented.add(what);
+    },
+    result: (outcome, failure) => ({
+      case: name, outcome: outcome ?? (differences.length === 0 ? 'equal' : 'different'), differences, documented: [...documented], ...(failure ? { failure } : {}),
+    }),
+  };
+}

@@ -25,7 +25,7 @@ import { DEFAULT_PROMETHEUS_VERSION, generate } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT } from '@promop/controller/workload';
 import type { BenchApi } from '../side-by-side/api-client.ts';
-import { runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
+import { runObjectCompatDiff, sortKeys, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'p';
@@ -155,13 +155,6 @@ async function createCase(api: BenchApi, item: StatefulSetCase): Promise<void> {
   }
   await api.json('POST', `/api/v1/namespaces/${namespace}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'extra' }, data: { file: 'x' } });
   await api.json('POST', `/apis/${GROUP}/v1/namespaces/${namespace}/prometheuses?fieldValidation=Strict`, { apiVersion: `${GROUP}/v1`, kind: 'Prometheus', metadata: { name: NAME }, spec: item.spec });
-}
-
-/** `value` with object keys sorted, for a comparison that ignores key order. */
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)]));
-  return value;
 }
 
 /** The upstream config file flag and promop's (each reads its own volume: upstream the reloader's output). */
