@@ -25,7 +25,7 @@ import { DEFAULT_PROMETHEUS_VERSION, generate } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT } from '@promop/controller/workload';
 import type { BenchApi } from '../side-by-side/api-client.ts';
-import { runObjectCompatDiff, sortKeys, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
+import { caseComparison, runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'p';
@@ -203,15 +203,9 @@ function withoutNameHash(name: string): string {
 
 async function compareCase(api: BenchApi, item: StatefulSetCase): Promise<ObjectCaseResult> {
   const namespace = namespaceOf(item);
-  const differences: ObjectCaseResult['differences'] = [];
-  const documentedNames = new Set<string>();
-  const documented: Documented = { note: (name, changed) => { if (changed) documentedNames.add(name); } };
-  const compare = (what: string, theirs: unknown, mine: unknown) => {
-    if (JSON.stringify(sortKeys(theirs)) !== JSON.stringify(sortKeys(mine))) differences.push({ what, prometheusOperator: theirs, promop: mine });
-  };
-  const result = (outcome?: ObjectCaseResult['outcome'], failure?: string): ObjectCaseResult => ({
-    case: item.name, outcome: outcome ?? (differences.length === 0 ? 'equal' : 'different'), differences, documented: [...documentedNames], ...(failure ? { failure } : {}),
-  });
+  const comparison = caseComparison(item.name);
+  const { compare, result } = comparison;
+  const documented: Documented = comparison;
   try {
     const prometheus = await api.json<Prometheus>('GET', `/apis/${GROUP}/v1/namespaces/${namespace}/prometheuses/${NAME}`);
     const output = generate({
