@@ -26,8 +26,63 @@ describe('the Alertmanager StatefulSet', () => {
   it('turns the mesh off for one replica, unless forced', () => {
     const single = alertmanagerArgs(alertmanager('one', {}));
     expect(single).toContain('--cluster.listen-address=');
-    expect(single.some((arg) => arg.startsWith('--cluster.peer='))).toBe(false);
+    // As upstream, the one replica is named as its own peer: with no listen address nothing gossips.
+    expect(single.filter((arg) => arg.startsWith('--cluster.peer='))).toEqual(['--cluster.peer=alertmanager-one-0.alertmanager-operated:9094']);
     expect(alertmanagerArgs(alertmanager('one', { forceEnableClusterMode: true }))).toContain('--cluster.listen-address=[$(POD_IP)]:9094');
+  });
+
+  it('passes the flags in prometheus-operator\'s order, defaults left out', () => {
+    const args = alertmanagerArgs(alertmanager('main', {
+      version: 'v0.33.1', replicas: 2, externalUrl: 'https://am.example', routePrefix: '/am', enableFeatures: ['receiver-name-in-metrics'], minReadySeconds: 30,
+      logLevel: 'debug', logFormat: 'json', limits: { maxSilences: 100, maxPerSilenceBytes: '1MiB' }, clusterLabel: 'team', clusterGossipInterval: '300ms',
+      additionalArgs: [{ name: 'alerts.gc-interval', value: '10m' }],
+    }));
+    expect(args).toEqual([
+      '--config.file=/etc/alertmanager/config/alertmanager.yaml', '--storage.path=/alertmanager', '--data.retention=120h',
+      '--cluster.listen-address=[$(POD_IP)]:9094', '--web.listen-address=:9093', '--web.external-url=https://am.example',
+      '--enable-feature=receiver-name-in-metrics', '--web.route-prefix=/am', '--silences.max-silences=100', '--silences.max-per-silence-bytes=1048576',
+      '--dispatch.start-delay=30s', '--log.level=debug', '--log.format=json', '--cluster.gossip-interval=300ms', '--cluster.label=team',
+      '--cluster.peer=alertmanager-main-0.alertmanager-operated:9094', '--cluster.peer=alertmanager-main-1.alertmanager-operated:9094',
+      '--cluster.reconnect-timeout=5m', '--alerts.gc-interval=10m',
+    ]);
+    const defaults = alertmanagerArgs(alertmanager('main', { version: 'v0.33.1', logLevel: 'info', logFormat: 'logfmt' }));
+    expect(defaults.filter((arg) => arg.startsWith('--log.'))).toEqual([]);
+  });
+
+  it('gates flags on the version as upstream: features 0.27, silences limits 0.28, start delay 0.30, cluster label 0.26, log format 0.16', () => {
+    const spec = { replicas: 2, enableFeatures: ['x'], limits: { maxSilences: 1 }, minReadySeconds: 5, logFormat: 'json' as const };
+    const flags = (version: string) => alertmanagerArgs(alertmanager('main', { ...spec, version })).map((arg) => arg.replace(/=.*/, ''));
+    expect(flags('v0.15.0')).not.toEqual(expect.arrayContaining(['--log.format']));
+    expect(flags('v0.25.0')).toEqual(expect.arrayContaining(['--log.format']));
+    expect(flags('v0.25.0')).not.toEqual(expect.arrayContaining(['--cluster.label']));
+    expect(flags('v0.26.0')).toEqual(expect.arrayContaining(['--cluster.label']));
+    expect(flags('v0.26.0')).not.toEqual(expect.arrayContaining(['--enable-feature']));
+    expect(flags('v0.27.0')).toEqual(expect.arrayContaining(['--enable-feature']));
+    expect(flags('v0.27.0')).not.toEqual(expect.arrayContaining(['--silences.max-silences']));
+    expect(flags('v0.29.0')).toEqual(expect.arrayContaining(['--silences.max-silences']));
+    expect(flags('v0.29.0')).not.toEqual(expect.arrayContaining(['--dispatch.start-delay']));
+    expect(flags('v0.30.0')).toEqual(expect.arrayContaining(['--dispatch.start-delay']));
+    // additionalArgs naming the start delay win: one flag, the team's.
+    const own = alertmanagerArgs(alertmanager('main', { version: 'v0.33.1', minReadySeconds: 5, additionalArgs: [{ name: 'dispatch.start-delay', value: '1s' }] }));
+    expect(own.filter((arg) => arg.startsWith('--dispatch.start-delay'))).toEqual(['--dispatch.start-delay=1s']);
+    // Never a peer name: the mesh keeps its random names (docs/compatibility.md).
+    expect(flags('v0.33.1')).not.toEqual(expect.arrayContaining(['--cluster.peer-name']));
+  });
+
+  it('lays out the container and pod as upstream: security context, probes, ports, version label, data volume', () => {
+    const statefulSet = buildAlertmanagerStatefulSet(alertmanager('main', { version: 'v0.33.1', storage: { emptyDir: {} }, secrets: ['extra'] }), 'abc');
+    const pod = statefulSet.spec!.template;
+    const container = pod.spec!.containers[0]!;
+    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(container.livenessProbe).toEqual({ httpGet: { path: '/-/healthy', port: 'web' }, timeoutSeconds: 3, failureThreshold: 10 });
+    expect(container.volumeMounts?.find((mount) => mount.mountPath === '/alertmanager')?.subPath).toBe('alertmanager-db');
+    expect(pod.spec!.volumes?.map((volume) => volume.name)).toEqual(['config-volume', 'secret-extra', 'alertmanager-main-db']);
+    expect(pod.metadata?.labels?.['app.kubernetes.io/version']).toBe('0.33.1');
+    expect(pod.spec!.automountServiceAccountToken).toBeUndefined();
+    const local = buildAlertmanagerStatefulSet(alertmanager('main', { listenLocal: true }), 'abc').spec!.template.spec!.containers[0]!;
+    expect(local.ports?.map((port) => port.name)).toEqual(['mesh-tcp', 'mesh-udp']);
+    const claimed = buildAlertmanagerStatefulSet(alertmanager('main', { storage: { volumeClaimTemplate: { spec: { resources: { requests: { storage: '1Gi' } } } } } }), 'abc');
+    expect(claimed.spec?.volumeClaimTemplates?.[0]?.spec?.accessModes).toEqual(['ReadWriteOnce']);
   });
 
   it('takes the image from spec.image, else from the version (with or without its v)', () => {

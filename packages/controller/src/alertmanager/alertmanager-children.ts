@@ -135,11 +135,19 @@ export function alertmanagerImage(spec: Spec): string {
   return `quay.io/prometheus/alertmanager:v${version}`;
 }
 
-/** Alertmanager's flags, in prometheus-operator's order. */
+/**
+ * Alertmanager's flags, in prometheus-operator's order and with its version gates: the feature flags from 0.27,
+ * the silences limits from 0.28, `--dispatch.start-delay` (from minReadySeconds, unless additionalArgs sets it) from
+ * 0.30, `--log.format` from 0.16, `--cluster.label` from 0.26; no `--log.level=info` or `--log.format=logfmt` (the
+ * defaults). `--cluster.peer-name` is not passed (docs/compatibility.md, Alertmanager).
+ */
 export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
   const { name, namespace } = alertmanager.metadata;
   const spec: Spec = alertmanager.spec ?? {};
   const replicas = spec.replicas ?? 1;
+  const at = (minor: number) => alertmanagerVersionAtLeast(spec.version, minor);
+  const additionalArgs = asEmbedded<{ name: string; value?: string }[]>(spec.additionalArgs ?? []);
+  // As upstream, except that additionalPeers mesh one replica too (upstream leaves its mesh off: docs/compatibility.md).
   const meshed = replicas > 1 || spec.forceEnableClusterMode === true || (spec.additionalPeers?.length ?? 0) > 0;
   const args = [
     `--config.file=${CONFIG_DIR}/${ALERTMANAGER_CONFIG_KEY}`,
@@ -150,35 +158,48 @@ export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
     `--web.listen-address=${spec.listenLocal ? '127.0.0.1' : ''}:${WEB_PORT}`,
   ];
   if (spec.externalUrl) args.push(`--web.external-url=${spec.externalUrl}`);
+  if (at(27) && spec.enableFeatures?.length) args.push(`--enable-feature=${spec.enableFeatures.join(',')}`);
   args.push(`--web.route-prefix=${spec.routePrefix || '/'}`);
-  // As upstream: from Alertmanager 0.17, which has the flags (alertmanagerSpecProblems refuses a value that is no count).
+  // From Alertmanager 0.17, which has the flags (alertmanagerSpecProblems refuses a value that is no count).
   const web = asEmbedded<{ getConcurrency?: number; timeout?: number } | undefined>(spec.web);
-  if (alertmanagerVersionAtLeast(spec.version, 17)) {
+  if (at(17)) {
     if (web?.getConcurrency !== undefined) args.push(`--web.get-concurrency=${web.getConcurrency}`);
     if (web?.timeout !== undefined) args.push(`--web.timeout=${web.timeout}`);
   }
-  if (meshed) {
-    args.push(`--cluster.label=${spec.clusterLabel ?? `${namespace}/${name}`}`);
-    for (let replica = 0; replica < replicas; replica += 1) {
-      args.push(`--cluster.peer=${alertmanagerStatefulSetName(name)}-${replica}.${spec.serviceName || ALERTMANAGER_SERVICE_NAME}:${MESH_PORT}`);
-    }
-    for (const peer of spec.additionalPeers ?? []) args.push(`--cluster.peer=${peer}`);
-    args.push('--cluster.reconnect-timeout=5m');
-    if (spec.clusterAdvertiseAddress) args.push(`--cluster.advertise-address=${spec.clusterAdvertiseAddress}`);
-    if (spec.clusterGossipInterval) args.push(`--cluster.gossip-interval=${spec.clusterGossipInterval}`);
-    if (spec.clusterPushpullInterval) args.push(`--cluster.pushpull-interval=${spec.clusterPushpullInterval}`);
-    if (spec.clusterPeerTimeout) args.push(`--cluster.peer-timeout=${spec.clusterPeerTimeout}`);
+  if (at(28)) {
+    if (spec.limits?.maxSilences !== undefined) args.push(`--silences.max-silences=${spec.limits.maxSilences}`);
+    if (spec.limits?.maxPerSilenceBytes) args.push(`--silences.max-per-silence-bytes=${byteCount(spec.limits.maxPerSilenceBytes)}`);
   }
-  if (spec.logLevel) args.push(`--log.level=${spec.logLevel}`);
-  if (spec.logFormat) args.push(`--log.format=${spec.logFormat}`);
-  if (spec.limits?.maxSilences !== undefined) args.push(`--silences.max-silences=${spec.limits.maxSilences}`);
-  if (spec.limits?.maxPerSilenceBytes) args.push(`--silences.max-per-silence-bytes=${spec.limits.maxPerSilenceBytes}`);
-  if (spec.enableFeatures?.length) args.push(`--enable-feature=${spec.enableFeatures.join(',')}`);
+  if (at(30) && spec.minReadySeconds !== undefined && !additionalArgs.some((extra) => extra.name === 'dispatch.start-delay')) {
+    args.push(`--dispatch.start-delay=${spec.minReadySeconds}s`);
+  }
+  if (spec.logLevel && spec.logLevel !== 'info') args.push(`--log.level=${spec.logLevel}`);
+  if (at(16) && spec.logFormat && spec.logFormat !== 'logfmt') args.push(`--log.format=${spec.logFormat}`);
+  if (spec.clusterAdvertiseAddress) args.push(`--cluster.advertise-address=${spec.clusterAdvertiseAddress}`);
+  if (spec.clusterGossipInterval) args.push(`--cluster.gossip-interval=${spec.clusterGossipInterval}`);
+  if (spec.clusterPushpullInterval) args.push(`--cluster.pushpull-interval=${spec.clusterPushpullInterval}`);
+  if (spec.clusterPeerTimeout) args.push(`--cluster.peer-timeout=${spec.clusterPeerTimeout}`);
+  if (at(26)) args.push(`--cluster.label=${spec.clusterLabel ?? `${namespace}/${name}`}`);
+  for (let replica = 0; replica < replicas; replica += 1) {
+    args.push(`--cluster.peer=${alertmanagerStatefulSetName(name)}-${replica}.${spec.serviceName || ALERTMANAGER_SERVICE_NAME}:${MESH_PORT}`);
+  }
+  for (const peer of spec.additionalPeers ?? []) args.push(`--cluster.peer=${peer}`);
+  args.push('--cluster.reconnect-timeout=5m');
   args.push(...alertmanagerTlsArgs(tlsOrNone(spec)));
-  for (const extra of asEmbedded<{ name: string; value?: string }[]>(spec.additionalArgs ?? [])) {
-    args.push(extra.value === undefined ? `--${extra.name}` : `--${extra.name}=${extra.value}`);
-  }
+  for (const extra of additionalArgs) args.push(extra.value === undefined ? `--${extra.name}` : `--${extra.name}=${extra.value}`);
   return args;
+}
+
+const BYTE_UNIT_POWERS: Readonly<Record<string, number>> = { '': 0, K: 1, M: 2, G: 3, T: 4, P: 5, E: 6 };
+
+/**
+ * The bytes of a size as the CRD takes it (`512KiB`, `1MB`, `0`), every unit a power of 1024 as upstream reads it;
+ * a size of another shape (the CRD's pattern refuses it) as it is.
+ */
+function byteCount(size: string): string {
+  const match = /^(\d*\.?\d+)([KMGTPE]?)i?B$/.exec(size);
+  if (!match) return size;
+  return String(Math.trunc(Number(match[1]) * 1024 ** BYTE_UNIT_POWERS[match[2]!]!));
 }
 
 /** The TLS files of `spec`, none when its fields have problems (alertmanagerSpecProblems refuses it then). */
@@ -219,23 +240,26 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
   const tls = tlsOrNone(spec);
   const tlsVolumes = alertmanagerTlsVolumes(name, tls);
   const tlsHash = alertmanagerTlsHash(tls);
+  // In upstream's order: the data volume after the Secrets, ConfigMaps and TLS files.
   const volumes: V1Volume[] = [{ name: 'config-volume', secret: { secretName: generatedConfigSecretName(name) } }];
-  if (!claimTemplate) volumes.push({ name: storageName, emptyDir: asEmbedded(spec.storage?.emptyDir) ?? {} });
   for (const secret of spec.secrets ?? []) volumes.push({ name: `secret-${secret}`, secret: { secretName: secret } });
   for (const configMap of spec.configMaps ?? []) volumes.push({ name: `configmap-${configMap}`, configMap: { name: configMap } });
-  volumes.push(...tlsVolumes.volumes, ...asEmbedded<V1Volume[]>(spec.volumes ?? []));
+  volumes.push(...tlsVolumes.volumes);
+  if (!claimTemplate) volumes.push({ name: storageName, emptyDir: asEmbedded(spec.storage?.emptyDir) ?? {} });
+  volumes.push(...asEmbedded<V1Volume[]>(spec.volumes ?? []));
   const mounts: V1VolumeMount[] = [
     { name: 'config-volume', mountPath: CONFIG_DIR, readOnly: true },
     // The generated Secret holds the notification templates too: the same volume where upstream mounts them.
     ...(spec.alertmanagerConfiguration?.templates?.length ? [{ name: 'config-volume', mountPath: ALERTMANAGER_TEMPLATES_DIR, readOnly: true }] : []),
-    { name: storageName, mountPath: STORAGE_DIR, ...(claimTemplate && !spec.storage?.disableMountSubPath ? { subPath: 'alertmanager-db' } : {}) },
+    // As upstream: a subPath for any spec.storage (an emptyDir too) unless disableMountSubPath.
+    { name: storageName, mountPath: STORAGE_DIR, ...(spec.storage && !spec.storage.disableMountSubPath ? { subPath: 'alertmanager-db' } : {}) },
     ...(spec.secrets ?? []).map((secret) => ({ name: `secret-${secret}`, mountPath: `/etc/alertmanager/secrets/${secret}`, readOnly: true })),
     ...(spec.configMaps ?? []).map((configMap) => ({ name: `configmap-${configMap}`, mountPath: `/etc/alertmanager/configmaps/${configMap}`, readOnly: true })),
     ...asEmbedded<V1VolumeMount[]>(spec.volumeMounts ?? []),
     ...tlsVolumes.mounts,
   ];
   const scheme = tls.web?.https ? { scheme: 'HTTPS' } : {};
-  const probe = (path: string) => ({ httpGet: { path: `${(spec.routePrefix || '/').replace(/\/$/, '')}${path}`, port: 'web', ...scheme }, timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 10 });
+  const httpGet = (path: string) => ({ path: `${(spec.routePrefix || '/').replace(/\/$/, '')}${path}`, port: 'web', ...scheme });
   const container: V1Container = {
     name: CONTAINER_NAME,
     image: alertmanagerImage(spec),
@@ -243,13 +267,19 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
     args: alertmanagerArgs(alertmanager),
     env: [{ name: 'POD_IP', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.podIP' } } }],
     ports: [
-      { name: 'web', containerPort: WEB_PORT, protocol: 'TCP' },
+      // On 127.0.0.1 the web port is no pod port (as upstream).
+      ...(spec.listenLocal ? [] : [{ name: 'web', containerPort: WEB_PORT, protocol: 'TCP' }]),
       { name: 'mesh-tcp', containerPort: MESH_PORT, protocol: 'TCP' },
       { name: 'mesh-udp', containerPort: MESH_PORT, protocol: 'UDP' },
     ],
-    ...(spec.listenLocal ? {} : { livenessProbe: probe('/-/healthy'), readinessProbe: { ...probe('/-/ready'), initialDelaySeconds: 3 } }),
+    ...(spec.listenLocal ? {} : {
+      livenessProbe: { httpGet: httpGet('/-/healthy'), timeoutSeconds: 3, failureThreshold: 10 },
+      readinessProbe: { httpGet: httpGet('/-/ready'), initialDelaySeconds: 3, timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 10 },
+    }),
     resources: asEmbedded<V1ResourceRequirements | undefined>(spec.resources) ?? { requests: { memory: '200Mi' } },
     volumeMounts: mounts,
+    // Alertmanager writes only below its storage volume.
+    securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
     terminationMessagePolicy: 'FallbackToLogsOnError',
   };
   const statefulSet: V1StatefulSet = {
@@ -270,7 +300,7 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
       selector: { matchLabels: selector },
       template: {
         metadata: {
-          labels: { ...spec.podMetadata?.labels, ...selector },
+          labels: { ...versionLabel(spec), ...spec.podMetadata?.labels, ...selector },
           annotations: {
             'kubectl.kubernetes.io/default-container': CONTAINER_NAME,
             ...spec.podMetadata?.annotations,
@@ -282,14 +312,25 @@ export function buildAlertmanagerStatefulSet(alertmanager: Alertmanager, hash: s
         spec: {
           ...passedThroughPodFields(spec),
           securityContext: asEmbedded<V1PodSecurityContext | undefined>(spec.securityContext) ?? { runAsUser: 1000, runAsNonRoot: true, fsGroup: 2000 },
-          automountServiceAccountToken: spec.automountServiceAccountToken ?? true,
+          ...(spec.automountServiceAccountToken !== undefined ? { automountServiceAccountToken: spec.automountServiceAccountToken } : {}),
           terminationGracePeriodSeconds: spec.terminationGracePeriodSeconds ?? 120,
           containers: mergeContainers([container], asEmbedded<V1Container[]>(spec.containers ?? [])),
           volumes,
         },
       },
-      ...(claimTemplate ? { volumeClaimTemplates: [{ ...claimTemplate, metadata: { ...claimTemplate.metadata, name: storageName } }] } : {}),
+      ...(claimTemplate ? { volumeClaimTemplates: [claimFrom(claimTemplate, storageName)] } : {}),
     },
   };
   return withCanonicalQuantities(statefulSet);
+}
+
+/** `app.kubernetes.io/version` of the pods: the version deployed, as upstream reads it (none when it is no version). */
+function versionLabel(spec: Spec): Record<string, string> {
+  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(spec.version || DEFAULT_ALERTMANAGER_VERSION);
+  return match ? { 'app.kubernetes.io/version': `${Number(match[1])}.${Number(match[2])}.${Number(match[3])}` } : {};
+}
+
+/** The claim template of the data volume: ReadWriteOnce unless the template names access modes (as upstream). */
+function claimFrom(template: V1PersistentVolumeClaim, storageName: string): V1PersistentVolumeClaim {
+  return { ...template, metadata: { ...template.metadata, name: storageName }, spec: { ...template.spec, accessModes: template.spec?.accessModes ?? ['ReadWriteOnce'] } };
 }
