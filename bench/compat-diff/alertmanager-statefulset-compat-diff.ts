@@ -27,22 +27,16 @@ import { buildAlertmanagerStatefulSet } from '@promop/controller/alertmanager';
 import { DEFAULT_POD_SECURITY_CONTEXT } from '@promop/controller/workload';
 import { createPki } from '@promop/testkit';
 import type { BenchApi } from '../side-by-side/api-client.ts';
-import { caseComparison, runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
+import { caseComparison, runObjectCompatDiff, waitForObject, WEB_TLS_FROM_SECRET, type ObjectCaseResult, type SpecCase } from './object-compat-run.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'am';
 /** prometheus-operator 0.93's default Alertmanager version, named in most cases so both deploy the same release. */
 const V = 'v0.33.1';
 
-/** One Alertmanager spec to render on both sides. */
-interface AlertmanagerStatefulSetCase {
-  name: string;
-  spec: Record<string, unknown>;
-}
+const TLS = WEB_TLS_FROM_SECRET;
 
-const TLS = { cert: { secret: { name: 'web-tls', key: 'tls.crt' } }, keySecret: { name: 'web-tls', key: 'tls.key' } };
-
-const CASES: AlertmanagerStatefulSetCase[] = [
+const CASES: SpecCase[] = [
   { name: 'bare', spec: {} },
   { name: 'one-replica', spec: { version: V, replicas: 1 } },
   { name: 'three-replicas', spec: { version: V, replicas: 3 } },
@@ -94,11 +88,11 @@ const CASES: AlertmanagerStatefulSetCase[] = [
   { name: 'image', spec: { image: 'registry.example/alertmanager:custom', version: 'v0.28.1' } },
 ];
 
-const namespaceOf = (item: AlertmanagerStatefulSetCase) => `amsts-${item.name}`;
+const namespaceOf = (item: SpecCase) => `amsts-${item.name}`;
 
 let tlsMaterial: Record<string, string> | undefined;
 
-async function createCase(api: BenchApi, item: AlertmanagerStatefulSetCase): Promise<void> {
+async function createCase(api: BenchApi, item: SpecCase): Promise<void> {
   if (!tlsMaterial) {
     const pki = createPki(mkdtempSync(join(tmpdir(), 'am-sts-compat-diff-pki-')));
     tlsMaterial = { 'tls.crt': readFileSync(pki.servingCert, 'utf8'), 'tls.key': readFileSync(pki.servingKey, 'utf8') };
@@ -119,7 +113,7 @@ const RELOADER_VOLUMES = new Set(['config-out', 'tls-assets']);
 /** Upstream suffixes each TLS volume name with a hash; promop only a name too long (documented). */
 const withoutNameHash = (name: string) => name.replace(/^((?:web-config-tls|cluster-tls-(?:server|client)-config)-.*)-[0-9a-f]{8}$/, '$1');
 
-async function compareCase(api: BenchApi, item: AlertmanagerStatefulSetCase): Promise<ObjectCaseResult> {
+async function compareCase(api: BenchApi, item: SpecCase): Promise<ObjectCaseResult> {
   const namespace = namespaceOf(item);
   const { compare, note, result } = caseComparison(item.name);
   try {

@@ -25,7 +25,7 @@ import type { PodMonitor, PrometheusAgent } from '@promop/crds';
 import { startProcess, toolPath } from '@promop/testkit';
 import { buildDaemonSet } from '@promop/controller/workload';
 import type { BenchApi } from '../side-by-side/api-client.ts';
-import { runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
+import { runObjectCompatDiff, sortKeys, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'a';
@@ -79,13 +79,6 @@ async function createCase(api: BenchApi, item: DaemonSetCase): Promise<void> {
   await api.json('POST', `/apis/${GROUP}/v1alpha1/namespaces/${namespace}/prometheusagents?fieldValidation=Strict`, {
     apiVersion: `${GROUP}/v1alpha1`, kind: 'PrometheusAgent', metadata: { name: NAME }, spec: { mode: 'DaemonSet', ...item.spec },
   });
-}
-
-/** `value` with object keys sorted, for a comparison that ignores key order. */
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)]));
-  return value;
 }
 
 /** The configuration as data: upstream's `$(POD_NAME)` replica label and promop's `${POD_NAME}` (documented) read alike. */

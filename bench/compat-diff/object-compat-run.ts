@@ -85,6 +85,15 @@ export async function waitForObject<T>(api: BenchApi, path: string): Promise<T> 
   }
 }
 
+/** One workload spec both operators render, in namespace and object names of the case's own. */
+export interface SpecCase {
+  name: string;
+  spec: Record<string, unknown>;
+}
+
+/** A web server certificate and key from keys of the Secret `web-tls`, which each case's namespace holds. */
+export const WEB_TLS_FROM_SECRET = { cert: { secret: { name: 'web-tls', key: 'tls.crt' } }, keySecret: { name: 'web-tls', key: 'tls.key' } };
+
 /** `value` with object keys sorted, for a comparison that ignores key order. */
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);

@@ -25,21 +25,15 @@ import { DEFAULT_PROMETHEUS_VERSION, generate } from '@promop/config-generator';
 import type { Prometheus } from '@promop/crds';
 import { buildStatefulSets, DEFAULT_POD_SECURITY_CONTEXT } from '@promop/controller/workload';
 import type { BenchApi } from '../side-by-side/api-client.ts';
-import { caseComparison, runObjectCompatDiff, waitForObject, type ObjectCaseResult } from './object-compat-run.ts';
+import { caseComparison, runObjectCompatDiff, waitForObject, WEB_TLS_FROM_SECRET, type ObjectCaseResult, type SpecCase } from './object-compat-run.ts';
 
 const GROUP = 'monitoring.coreos.com';
 const NAME = 'p';
 const V3 = 'v3.16.0';
 
-/** One Prometheus spec to render on both sides. */
-interface StatefulSetCase {
-  name: string;
-  spec: Record<string, unknown>;
-}
+const TLS = WEB_TLS_FROM_SECRET;
 
-const TLS = { cert: { secret: { name: 'web-tls', key: 'tls.crt' } }, keySecret: { name: 'web-tls', key: 'tls.key' } };
-
-const CASES: StatefulSetCase[] = [
+const CASES: SpecCase[] = [
   { name: 'bare', spec: {} },
   { name: 'version-2-55', spec: { version: 'v2.55.1' } },
   { name: 'version-2-30', spec: { version: 'v2.30.3', externalLabels: { cluster: 'a' } } },
@@ -145,9 +139,9 @@ const CASES: StatefulSetCase[] = [
   },
 ];
 
-const namespaceOf = (item: StatefulSetCase) => `sts-${item.name}`;
+const namespaceOf = (item: SpecCase) => `sts-${item.name}`;
 
-async function createCase(api: BenchApi, item: StatefulSetCase): Promise<void> {
+async function createCase(api: BenchApi, item: SpecCase): Promise<void> {
   const namespace = namespaceOf(item);
   await api.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   for (const name of ['extra', 'web-tls']) {
@@ -201,7 +195,7 @@ function withoutNameHash(name: string): string {
   return name.replace(/^(web-config-tls-.*)-[0-9a-f]{8}$/, '$1');
 }
 
-async function compareCase(api: BenchApi, item: StatefulSetCase): Promise<ObjectCaseResult> {
+async function compareCase(api: BenchApi, item: SpecCase): Promise<ObjectCaseResult> {
   const namespace = namespaceOf(item);
   const comparison = caseComparison(item.name);
   const { compare, result } = comparison;
