@@ -47,9 +47,9 @@ export GOFLAGS="${GOFLAGS:-} -mod=mod"
 # Upstream release builds use -trimpath and strip symbols; smaller binaries, same behaviour.
 common_flags=(-trimpath)
 
-log() { printf '[tools] %s\n' "$*" >&2; }
-# shellcheck source=tools/tool-cache.sh
-. "$here/tool-cache.sh"
+build_script="$here/build.sh"
+# shellcheck source=tools/build-lib.sh
+. "$here/build-lib.sh"
 
 require_pin() { # <go.mod> <module> <version>
   if ! grep -qE "^(require )?[[:space:]]*$2 $3( // indirect)?$" "$1"; then
@@ -67,55 +67,7 @@ require_pin "$here/alertmanager/go.mod" github.com/prometheus/alertmanager "$ALE
 require_pin "$here/coredns/go.mod" github.com/coredns/coredns "$COREDNS_VERSION"
 require_pin "$here/thanos/go.mod" github.com/thanos-io/thanos "$THANOS_MODULE_VERSION"
 
-# up_to_date <binary> <stamp>: 0 when nothing needs building.
-up_to_date() {
-  local bin="$1" stamp="$2"
-  if [[ -n "${KUBEBUILDER_ASSETS:-}" && -x "$KUBEBUILDER_ASSETS/$bin" ]]; then
-    log "$bin: using \$KUBEBUILDER_ASSETS/$bin"; return 0
-  fi
-  if [[ -x "$out/$bin" ]]; then
-    if [[ -f "$out/$bin.version" && "$(cat "$out/$bin.version")" == "$stamp" ]]; then
-      log "$bin: $stamp already built"; return 0
-    fi
-    if [[ -n "${PROMOP_TOOLS_DIR:-}" && ! -f "$out/$bin.version" ]]; then
-      log "$bin: using the binary you provided in \$PROMOP_TOOLS_DIR"; return 0
-    fi
-  fi
-  return 1
-}
-
-# build <module dir> <stamp> <ldflags> <binary=package>...
-build() {
-  local dir="$1" stamp="$2" ldflags="$3"; shift 3
-  local pairs=() pair bin pkg
-  for pair in "$@"; do
-    bin="${pair%%=*}"
-    up_to_date "$bin" "$stamp" || pairs+=("$pair")
-  done
-  ((${#pairs[@]})) || return 0
-  local key
-  for pair in "${pairs[@]}"; do
-    bin="${pair%%=*}"; pkg="${pair#*=}"
-    key="$(tool_cache_key "$here/$dir" "$bin" "$pkg" "${common_flags[*]} -s -w $ldflags" "$here/build.sh")"
-    if tool_cache_restore "$key" "$bin" "$out/$bin"; then
-      echo "$stamp" > "$out/$bin.version"
-      log "$bin: $stamp copied from the machine's tool cache"
-      continue
-    fi
-    log "$bin: building $stamp (a cold build takes minutes; later runs reuse Go's build cache)"
-    local started=$SECONDS
-    (cd "$here/$dir" && go build "${common_flags[@]}" -ldflags "-s -w $ldflags" -o "$out/$bin.tmp" "$pkg")
-    mv "$out/$bin.tmp" "$out/$bin"
-    echo "$stamp" > "$out/$bin.version"
-    tool_cache_save "$key" "$bin" "$out/$bin"
-    log "$bin: built in $((SECONDS - started))s"
-  done
-}
-
 build_date=2026-11-01T00:00:00Z # fixed: keeps builds reproducible and cache-friendly
-
-build etcd "etcd $ETCD_VERSION" "" "etcd=go.etcd.io/etcd/server/v3"
-
 k8s_minor="$(echo "$K8S_VERSION" | cut -d. -f2)"
 k8s_ldflags=""
 # Without these the binaries report v0.0.0-master on /version and helm rejects charts that
@@ -124,28 +76,9 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
   k8s_ldflags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$k8s_minor"
   k8s_ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=$build_date -X $pkg.gitCommit=0000000000000000000000000000000000000000"
 done
-build kubernetes "kubernetes $K8S_VERSION" "$k8s_ldflags" \
-  "kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver" \
-  "kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager" \
-  "kubectl=k8s.io/kubernetes/cmd/kubectl" \
-  "kubelet=k8s.io/kubernetes/cmd/kubelet" \
-  "kube-proxy=k8s.io/kubernetes/cmd/kube-proxy" \
-  "kube-scheduler=k8s.io/kubernetes/cmd/kube-scheduler"
-
 prom_ldflags="-X github.com/prometheus/common/version.Version=$PROMETHEUS_VERSION"
 prom_ldflags+=" -X github.com/prometheus/common/version.Branch=HEAD -X github.com/prometheus/common/version.BuildUser=promop"
 prom_ldflags+=" -X github.com/prometheus/common/version.BuildDate=$build_date"
-build prometheus "prometheus $PROMETHEUS_VERSION" "$prom_ldflags" \
-  "prometheus=github.com/prometheus/prometheus/cmd/prometheus" \
-  "promtool=github.com/prometheus/prometheus/cmd/promtool"
-
-previous_prom_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$PREVIOUS_PROMETHEUS_VERSION}"
-build prometheus-previous "prometheus $PREVIOUS_PROMETHEUS_VERSION" "$previous_prom_ldflags" \
-  "prometheus-previous=github.com/prometheus/prometheus/cmd/prometheus" \
-  "promtool-previous=github.com/prometheus/prometheus/cmd/promtool"
-
-build prometheus-v2 "prometheus $V2_PROMETHEUS_VERSION" "${prom_ldflags//$PROMETHEUS_VERSION/$V2_PROMETHEUS_VERSION}" \
-  "promtool-v2=github.com/prometheus/prometheus/cmd/promtool"
 
 # Alertmanager and amtool: amtool check-config is the reader promop's Alertmanager configurations are checked with.
 # The module embeds its web UI from ui/app/dist, which is built by npm and not in the module zip, so the build
@@ -166,59 +99,74 @@ build_alertmanager() {
     done
     mv "$src.tmp" "$src"
   fi
-  # A copy of the wrapper module that replaces the released module by the copy with the placeholder UI.
+  # A copy of the wrapper module that replaces the released module by the copy with the placeholder UI; keyed by the
+  # wrapper module all the same (the replace points into this clone, and the placeholder page is this script's).
   local work; work="$(mktemp -d)"
   cp "$here/alertmanager/go.mod" "$here/alertmanager/go.sum" "$work/"
   (cd "$work" && go mod edit -replace "github.com/prometheus/alertmanager=$src")
-  local pair bin pkg started key am_ldflags="${prom_ldflags//$PROMETHEUS_VERSION/$ALERTMANAGER_VERSION}"
-  for pair in alertmanager=github.com/prometheus/alertmanager/cmd/alertmanager amtool=github.com/prometheus/alertmanager/cmd/amtool; do
-    bin="${pair%%=*}"; pkg="${pair#*=}"
-    # Keyed by the wrapper module: the replace above points into this clone, and the placeholder UI is this script's.
-    key="$(tool_cache_key "$here/alertmanager" "$bin" "$pkg" "${common_flags[*]} -s -w $am_ldflags" "$here/build.sh")"
-    if tool_cache_restore "$key" "$bin" "$out/$bin"; then
-      echo "$stamp" > "$out/$bin.version"
-      log "$bin: $stamp copied from the machine's tool cache"
-      continue
-    fi
-    log "$bin: building $stamp (a cold build takes minutes; later runs reuse Go's build cache)"
-    started=$SECONDS
-    (cd "$work" && go build "${common_flags[@]}" -ldflags "-s -w $am_ldflags" -o "$out/$bin.tmp" "$pkg")
-    mv "$out/$bin.tmp" "$out/$bin"
-    echo "$stamp" > "$out/$bin.version"
-    tool_cache_save "$key" "$bin" "$out/$bin"
-    log "$bin: built in $((SECONDS - started))s"
-  done
+  build_in="$work" build alertmanager "$stamp" "${prom_ldflags//$PROMETHEUS_VERSION/$ALERTMANAGER_VERSION}" \
+    "alertmanager=github.com/prometheus/alertmanager/cmd/alertmanager" \
+    "amtool=github.com/prometheus/alertmanager/cmd/amtool"
   rm -rf "$work"
 }
-build_alertmanager
+
+# Two module builds at a time (build-lib.sh), the longest cold builds first so that the last ones are short.
+in_background kubernetes build kubernetes "kubernetes $K8S_VERSION" "$k8s_ldflags" \
+  "kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver" \
+  "kube-controller-manager=k8s.io/kubernetes/cmd/kube-controller-manager" \
+  "kubectl=k8s.io/kubernetes/cmd/kubectl" \
+  "kubelet=k8s.io/kubernetes/cmd/kubelet" \
+  "kube-proxy=k8s.io/kubernetes/cmd/kube-proxy" \
+  "kube-scheduler=k8s.io/kubernetes/cmd/kube-scheduler"
+
+in_background prometheus-v2 build prometheus-v2 "prometheus $V2_PROMETHEUS_VERSION" \
+  "${prom_ldflags//$PROMETHEUS_VERSION/$V2_PROMETHEUS_VERSION}" \
+  "promtool-v2=github.com/prometheus/prometheus/cmd/promtool"
+
+# prometheus-operator and its config-reloader, from its Go module: the takeover end-to-end test runs both.
+in_background prometheus-operator bash "$here/build-prometheus-operator.sh"
+
+in_background prometheus build prometheus "prometheus $PROMETHEUS_VERSION" "$prom_ldflags" \
+  "prometheus=github.com/prometheus/prometheus/cmd/prometheus" \
+  "promtool=github.com/prometheus/prometheus/cmd/promtool"
+
+in_background prometheus-previous build prometheus-previous "prometheus $PREVIOUS_PROMETHEUS_VERSION" \
+  "${prom_ldflags//$PROMETHEUS_VERSION/$PREVIOUS_PROMETHEUS_VERSION}" \
+  "prometheus-previous=github.com/prometheus/prometheus/cmd/prometheus" \
+  "promtool-previous=github.com/prometheus/prometheus/cmd/promtool"
 
 # Thanos: the sidecar promop renders for spec.thanos, run beside a real Prometheus with thanos query reading it
 # (packages/controller/src/workload/thanos-sidecar.prometheus.test.ts). Thanos stamps prometheus/common's version.
 # The tags are its release build's (.promu.yml): Thanos casts Prometheus' labels to its protobuf labels with unsafe
 # conversions that assume the slice layout, so without slicelabels the sidecar panics on its first gRPC answer.
-GOFLAGS="$GOFLAGS -tags=netgo,slicelabels" build thanos "thanos $THANOS_VERSION netgo,slicelabels" \
+GOFLAGS="$GOFLAGS -tags=netgo,slicelabels" in_background thanos build thanos "thanos $THANOS_VERSION netgo,slicelabels" \
   "${prom_ldflags//$PROMETHEUS_VERSION/$THANOS_VERSION}" "thanos=github.com/thanos-io/thanos/cmd/thanos"
 
-build helm "helm $HELM_VERSION" "-X helm.sh/helm/v4/internal/version.version=$HELM_VERSION -X helm.sh/helm/v4/internal/version.metadata=" \
+in_background helm build helm "helm $HELM_VERSION" \
+  "-X helm.sh/helm/v4/internal/version.version=$HELM_VERSION -X helm.sh/helm/v4/internal/version.metadata=" \
   "helm=helm.sh/helm/v4/cmd/helm"
-
-# The test node's cluster DNS (its kubernetes plugin serves the Services' and StatefulSet pods' names).
-build coredns "coredns $COREDNS_VERSION" "" "coredns=github.com/coredns/coredns"
 
 # The test node's container runtime. CGO is off like everything else here, which leaves out the
 # btrfs snapshotter (cgo only); the node uses overlayfs. The version package stamps what
 # `containerd --version` and the CRI Version call report.
 containerd_ldflags="-X github.com/containerd/containerd/v2/version.Version=$CONTAINERD_VERSION"
 containerd_ldflags+=" -X github.com/containerd/containerd/v2/version.Package=github.com/containerd/containerd/v2"
-GOFLAGS="$GOFLAGS -tags=no_btrfs,urfave_cli_no_docs" build containerd "containerd $CONTAINERD_VERSION" "$containerd_ldflags" \
+GOFLAGS="$GOFLAGS -tags=no_btrfs,urfave_cli_no_docs" in_background containerd build containerd "containerd $CONTAINERD_VERSION" \
+  "$containerd_ldflags" \
   "containerd=github.com/containerd/containerd/v2/cmd/containerd" \
   "containerd-shim-runc-v2=github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2" \
   "ctr=github.com/containerd/containerd/v2/cmd/ctr"
 
-# The reader check the tests compare promop's output with: Prometheus' YAML libraries and Go's regexp.
-build go-check "go-check $(sha256sum "$here/go-check/main.go" "$here/go-check/go.mod" | sha256sum | cut -c1-16)" "" "go-check=."
+# The test node's cluster DNS (its kubernetes plugin serves the Services' and StatefulSet pods' names).
+in_background coredns build coredns "coredns $COREDNS_VERSION" "" "coredns=github.com/coredns/coredns"
 
-# prometheus-operator and its config-reloader, from its Go module: the takeover end-to-end test runs both.
-bash "$here/build-prometheus-operator.sh"
+in_background alertmanager build_alertmanager
 
+in_background etcd build etcd "etcd $ETCD_VERSION" "" "etcd=go.etcd.io/etcd/server/v3"
+
+# The reader check the tests compare promop's output with: Prometheus' YAML libraries and Go's regexp. Stamped with
+# its sources' content (not their paths: the same in every clone).
+in_background go-check build go-check "go-check $(cat "$here/go-check/main.go" "$here/go-check/go.mod" | sha256sum | cut -c1-16)" "" "go-check=."
+
+wait_for_builds
 log "all tools ready in $out"
