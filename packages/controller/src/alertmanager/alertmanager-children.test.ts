@@ -159,13 +159,44 @@ describe('spec.web and spec.clusterTLS', () => {
   });
 
   it('refuses, each at its path, TLS settings it cannot write a file of, and counts that are no counts', () => {
-    const problems = alertmanagerSpecProblems({
+    const problems = alertmanagerSpecProblems(alertmanager('main', {
       web: { tlsConfig: { cert: { secret: { name: 'tls', key: 'tls.crt' } } }, httpConfig: { http2: 'no' }, getConcurrency: -1, timeout: 1.5 },
       clusterTLS: { server: {} },
-    });
+    }));
     expect(problems.map((problem) => problem.path)).toEqual(['spec.web.httpConfig.http2', 'spec.clusterTLS.client', 'spec.web.getConcurrency', 'spec.web.timeout']);
-    expect(alertmanagerSpecProblems({ web: { tlsConfig: { cert: { secret: { name: 'tls', key: 'tls.crt' } } } } }).map((problem) => problem.path)).toEqual(['spec.web.tlsConfig.keySecret']);
-    expect(alertmanagerSpecProblems({ web: { getConcurrency: 4, timeout: 30 } })).toEqual([]);
+    expect(alertmanagerSpecProblems(alertmanager('main', { web: { tlsConfig: { cert: { secret: { name: 'tls', key: 'tls.crt' } } } } })).map((problem) => problem.path)).toEqual(['spec.web.tlsConfig.keySecret']);
+    expect(alertmanagerSpecProblems(alertmanager('main', { web: { getConcurrency: 4, timeout: 30 } }))).toEqual([]);
+  });
+
+  it('refuses additionalArgs naming a flag promop sets, or its negation, as upstream does (a second --config.file would win)', () => {
+    const problems = alertmanagerSpecProblems(alertmanager('main', {
+      replicas: 2,
+      additionalArgs: [
+        { name: 'config.file', value: '/tmp/mine.yaml' }, { name: 'alerts.gc-interval', value: '10m' }, { name: 'cluster.peer', value: 'x:9094' },
+        { name: 'no-web.route-prefix' }, { name: '' }, { name: 'log.level', value: 5 }, {},
+      ] as never,
+    }));
+    expect(problems).toEqual([
+      { path: 'spec.additionalArgs[0].name', message: '"config.file" is set by promop and cannot be overridden' },
+      { path: 'spec.additionalArgs[2].name', message: '"cluster.peer" is set by promop and cannot be overridden' },
+      { path: 'spec.additionalArgs[3].name', message: '"no-web.route-prefix" is set by promop and cannot be overridden' },
+      { path: 'spec.additionalArgs[4].name', message: 'must be a non-empty string' },
+      { path: 'spec.additionalArgs[5].value', message: 'must be a string' },
+      { path: 'spec.additionalArgs[6].name', message: 'must be a non-empty string' },
+    ]);
+    // Flags promop sets only for some specs are free otherwise: log.level is passed only when it is not info.
+    expect(alertmanagerSpecProblems(alertmanager('main', { additionalArgs: [{ name: 'log.level', value: 'debug' }] }))).toEqual([]);
+    expect(alertmanagerSpecProblems(alertmanager('main', { logLevel: 'warn', additionalArgs: [{ name: 'log.level', value: 'debug' }] })))
+      .toEqual([{ path: 'spec.additionalArgs[0].name', message: '"log.level" is set by promop and cannot be overridden' }]);
+    // The start delay promop derives from minReadySeconds gives way to the team's (or its negation), as upstream.
+    expect(alertmanagerSpecProblems(alertmanager('main', { version: 'v0.33.1', minReadySeconds: 5, additionalArgs: [{ name: 'no-dispatch.start-delay' }] }))).toEqual([]);
+    expect(alertmanagerArgs(alertmanager('main', { version: 'v0.33.1', minReadySeconds: 5, additionalArgs: [{ name: 'no-dispatch.start-delay' }] })).filter((arg) => arg.includes('start-delay')))
+      .toEqual(['--no-dispatch.start-delay']);
+  });
+
+  it('makes the rendering refuse an Alertmanager whose additionalArgs clash, as for any field of its own spec', () => {
+    const rendering = renderAlertmanagerConfiguration(alertmanager('main', { additionalArgs: [{ name: 'storage.path', value: '/elsewhere' }] }), { alertmanagerConfigs: [], namespaces: [], secrets: [] });
+    expect(rendering.output).toEqual({ ok: false, problem: { path: 'spec.additionalArgs[0].name', message: '"storage.path" is set by promop and cannot be overridden' }, verdicts: [] });
   });
 
   it('makes the rendering refuse such an Alertmanager (reconcile, render, explain and diff alike), so nothing is written for it', () => {

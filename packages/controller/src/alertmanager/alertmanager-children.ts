@@ -139,14 +139,28 @@ export function alertmanagerImage(spec: Spec): string {
  * Alertmanager's flags, in prometheus-operator's order and with its version gates: the feature flags from 0.27,
  * the silences limits from 0.28, `--dispatch.start-delay` (from minReadySeconds, unless additionalArgs sets it) from
  * 0.30, `--log.format` from 0.16, `--cluster.label` from 0.26; no `--log.level=info` or `--log.format=logfmt` (the
- * defaults). `--cluster.peer-name` is not passed (docs/compatibility.md, Alertmanager).
+ * defaults). `--cluster.peer-name` is not passed (docs/compatibility.md, Alertmanager). Then `additionalArgs`, which
+ * alertmanagerSpecProblems refuses when they name a flag promop sets.
  */
 export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
+  const additionalArgs = asEmbedded<AdditionalArg[]>(alertmanager.spec?.additionalArgs ?? []);
+  return [...promopAlertmanagerArgs(alertmanager), ...additionalArgs.map((extra) => (extra.value === undefined ? `--${extra.name}` : `--${extra.name}=${extra.value}`))];
+}
+
+interface AdditionalArg { name: string; value?: string }
+
+/** The names a flag of `name` clashes with: itself and its negation (`no-x` for `x` and back), as upstream compares. */
+function clashingNames(name: string): string[] {
+  return [name, name.startsWith('no-') ? name.slice(3) : `no-${name}`];
+}
+
+/** The flags promop sets, without `additionalArgs`. */
+function promopAlertmanagerArgs(alertmanager: Alertmanager): string[] {
   const { name, namespace } = alertmanager.metadata;
   const spec: Spec = alertmanager.spec ?? {};
   const replicas = spec.replicas ?? 1;
   const at = (minor: number) => alertmanagerVersionAtLeast(spec.version, minor);
-  const additionalArgs = asEmbedded<{ name: string; value?: string }[]>(spec.additionalArgs ?? []);
+  const additionalNames = new Set(asEmbedded<AdditionalArg[]>(spec.additionalArgs ?? []).map((extra) => extra.name));
   // As upstream, except that additionalPeers mesh one replica too (upstream leaves its mesh off: docs/compatibility.md).
   const meshed = replicas > 1 || spec.forceEnableClusterMode === true || (spec.additionalPeers?.length ?? 0) > 0;
   const args = [
@@ -170,7 +184,7 @@ export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
     if (spec.limits?.maxSilences !== undefined) args.push(`--silences.max-silences=${spec.limits.maxSilences}`);
     if (spec.limits?.maxPerSilenceBytes) args.push(`--silences.max-per-silence-bytes=${byteCount(spec.limits.maxPerSilenceBytes)}`);
   }
-  if (at(30) && spec.minReadySeconds !== undefined && !additionalArgs.some((extra) => extra.name === 'dispatch.start-delay')) {
+  if (at(30) && spec.minReadySeconds !== undefined && !clashingNames('dispatch.start-delay').some((flag) => additionalNames.has(flag))) {
     args.push(`--dispatch.start-delay=${spec.minReadySeconds}s`);
   }
   if (spec.logLevel && spec.logLevel !== 'info') args.push(`--log.level=${spec.logLevel}`);
@@ -186,7 +200,6 @@ export function alertmanagerArgs(alertmanager: Alertmanager): string[] {
   for (const peer of spec.additionalPeers ?? []) args.push(`--cluster.peer=${peer}`);
   args.push('--cluster.reconnect-timeout=5m');
   args.push(...alertmanagerTlsArgs(tlsOrNone(spec)));
-  for (const extra of additionalArgs) args.push(extra.value === undefined ? `--${extra.name}` : `--${extra.name}=${extra.value}`);
   return args;
 }
 
@@ -211,9 +224,11 @@ function tlsOrNone(spec: Spec): AlertmanagerTls {
 /**
  * What promop refuses in an Alertmanager's own spec (beside its configuration), each at its path: a
  * `spec.web.tlsConfig`, `spec.web.httpConfig` or `spec.clusterTLS` it cannot write a file of (alertmanager-tls.ts),
- * and a `spec.web.getConcurrency` or `spec.web.timeout` that is no count (the CRD keeps `spec.web` opaque).
+ * a `spec.web.getConcurrency` or `spec.web.timeout` that is no count (the CRD keeps `spec.web` opaque), and an
+ * `additionalArgs` entry without a name, or naming a flag promop sets (or its `no-` negation).
  */
-export function alertmanagerSpecProblems(spec: Spec): FieldProblem[] {
+export function alertmanagerSpecProblems(alertmanager: Alertmanager): FieldProblem[] {
+  const spec: Spec = alertmanager.spec ?? {};
   const problems: FieldProblem[] = [];
   const web = asEmbedded<Record<string, unknown> | undefined>(spec.web) ?? {};
   const tls = alertmanagerTlsOf(spec);
@@ -224,6 +239,19 @@ export function alertmanagerSpecProblems(spec: Spec): FieldProblem[] {
       problems.push({ path: `spec.web.${field}`, message: `${JSON.stringify(value)} is not a count (a whole number from 0)` });
     }
   }
+  // As upstream: a second `--config.file` or `--cluster.listen-address` would silently win over promop's.
+  const managed = new Set(promopAlertmanagerArgs(alertmanager).map((arg) => /^--([^=]*)/.exec(arg)?.[1]));
+  // The CRD keeps the list opaque, so the shape is checked here.
+  asEmbedded<Partial<Record<keyof AdditionalArg, unknown>>[]>(spec.additionalArgs ?? []).forEach((extra, index) => {
+    const path = `spec.additionalArgs[${index}]`;
+    if (typeof extra.name !== 'string' || extra.name === '') {
+      problems.push({ path: `${path}.name`, message: 'must be a non-empty string' });
+    } else if (clashingNames(extra.name).some((flag) => managed.has(flag))) {
+      problems.push({ path: `${path}.name`, message: `"${extra.name}" is set by promop and cannot be overridden` });
+    } else if (extra.value !== undefined && typeof extra.value !== 'string') {
+      problems.push({ path: `${path}.value`, message: 'must be a string' });
+    }
+  });
   return problems;
 }
 

@@ -42,7 +42,7 @@ export function renderAlertmanagerConfiguration(alertmanager: Alertmanager, sour
   const rendering = renderFromSources(alertmanager, sources);
   // A field of the Alertmanager's own spec promop refuses (alertmanagerSpecProblems): the running pods and
   // configuration stay, teams' parts included, and the verdicts do not depend on that field, so all of them stand.
-  const problem = alertmanagerSpecProblems(alertmanager.spec ?? {})[0] ?? tlsDataProblem(alertmanager, sources);
+  const problem = alertmanagerSpecProblems(alertmanager)[0] ?? tlsDataProblem(alertmanager, sources);
   if (!problem) return rendering;
   return { ...rendering, output: { ok: false, problem, verdicts: rendering.output.verdicts } };
 }

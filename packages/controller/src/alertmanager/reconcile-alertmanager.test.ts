@@ -9,7 +9,7 @@ import type { Alertmanager } from '@promop/crds';
 import { createPki } from '@promop/testkit';
 import pino from 'pino';
 import { ORPHAN_CHECK_INTERVAL_MS } from '../reconcile/orphaned-pods.ts';
-import { FakeCluster } from '../reconcile/test-reconciler-fakes.ts';
+import { FakeCluster, apiError } from '../reconcile/test-reconciler-fakes.ts';
 import { AlertmanagerReconciler } from './reconcile-alertmanager.ts';
 
 const log = pino({ level: 'silent' });
@@ -23,6 +23,24 @@ const withWebTls: Alertmanager = {
   metadata: { namespace: 'monitoring', name: 'main', uid: 'u-main', generation: 1 },
   spec: { replicas: 1, web: { tlsConfig: { cert: { secret: { name: 'web-tls', key: 'tls.crt' } }, keySecret: { name: 'web-tls', key: 'tls.key' } } } },
 } as Alertmanager;
+
+const plain = { ...withWebTls, spec: { replicas: 1 } } as Alertmanager;
+
+/** A reconciler of the Alertmanager `plain` on fakes. */
+function plainSetup() {
+  const cluster = new FakeCluster();
+  cluster.caches.alertmanagers.put(plain);
+  cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
+  const reconciler = new AlertmanagerReconciler({
+    alertmanagers: cluster.caches.alertmanagers, alertmanagerConfigs: cluster.caches.alertmanagerConfigs, namespaces: cluster.caches.namespaces,
+    ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches,
+    referenced: { resolve: async () => ({ secrets: [], configMaps: [] }) },
+    children: cluster.children,
+    reloader: { reloadAlertmanager: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
+    status: cluster.status, events: cluster.recorder, requeue: () => undefined, log,
+  });
+  return { cluster, reconciler };
+}
 
 describe('the Alertmanager reconciler', () => {
   it('deletes the web config Secret of a field no longer set only after the StatefulSet stopped mounting it', async () => {
@@ -49,9 +67,42 @@ describe('the Alertmanager reconciler', () => {
     expect(later.indexOf('apply StatefulSet alertmanager-main')).toBeLessThan(later.indexOf('delete Secret alertmanager-main-web-config'));
   });
 
+  it('writes no child on a reconcile that changes nothing (an AlertmanagerConfig of another Alertmanager changed, say)', async () => {
+    const { cluster, reconciler } = plainSetup();
+    await reconciler.reconcile('monitoring/main');
+    await reconciler.bindingsSettled();
+    const childWrites = () => cluster.writes.flatMap((write) => (write.to === 'child' ? [`${write.op} ${write.kind} ${write.name}`] : []));
+    expect(childWrites()).toEqual(expect.arrayContaining(['apply Service alertmanager-operated', 'apply StatefulSet alertmanager-main']));
+    expect(childWrites().filter((write) => write.endsWith('Secret alertmanager-main-generated'))).toHaveLength(1);
+    const first = childWrites().length;
+    await reconciler.reconcile('monitoring/main');
+    await reconciler.bindingsSettled();
+    expect(childWrites().slice(first)).toEqual([]);
+    // A change of the pods' flags alone (the retention) applies the StatefulSet alone.
+    cluster.caches.alertmanagers.put({ ...plain, spec: { ...plain.spec, retention: '240h' } } as Alertmanager);
+    await reconciler.reconcile('monitoring/main');
+    await reconciler.bindingsSettled();
+    expect(childWrites().slice(first)).toEqual(['apply StatefulSet alertmanager-main']);
+  });
+
+  it('says in status what the API server refused in a child (an invalid toleration), instead of retrying, and recovers once fixed', async () => {
+    const { cluster, reconciler } = plainSetup();
+    const message = 'StatefulSet.apps "alertmanager-main" is invalid: spec.template.spec.tolerations[0].operator: Unsupported value: "Sometimes"';
+    cluster.fail = (write) => (write.to === 'child' && write.kind === 'StatefulSet' ? apiError(422, 'Invalid', message) : undefined);
+    await expect(reconciler.reconcile('monitoring/main')).resolves.toBe('done');
+    const reconciled = () => cluster.caches.alertmanagers.get('main', 'monitoring')?.status?.conditions?.find((condition) => condition.type === 'Reconciled');
+    expect(reconciled()).toMatchObject({ status: 'False', reason: 'ReconciliationFailed', message: `StatefulSet alertmanager-main: ${message}` });
+    expect(cluster.events.map((event) => event.reason)).toContain('ReconciliationFailed');
+    cluster.fail = (write) => (write.to === 'child' && write.kind === 'StatefulSet' ? apiError(503, 'ServiceUnavailable', 'etcd is down') : undefined);
+    await expect(reconciler.reconcile('monitoring/main')).rejects.toThrow();
+    cluster.fail = () => undefined;
+    await reconciler.reconcile('monitoring/main');
+    await reconciler.bindingsSettled();
+    expect(reconciled()).toMatchObject({ status: 'True' });
+  });
+
   it('reconciles again later and later while the pods of prometheus-operator\'s replaced StatefulSet remain', async () => {
     const cluster = new FakeCluster();
-    const plain = { ...withWebTls, spec: { replicas: 1 } } as Alertmanager;
     cluster.caches.alertmanagers.put(plain);
     cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
     cluster.foreignStatefulSets.set('monitoring/alertmanager-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['u-main'], replicas: 1 });

@@ -10,6 +10,11 @@
  * /-/reload, and verified to run exactly the written text; `status.configStatus` names the pods that do. No pod
  * restarts, so silences and the notification log stay where they are. A pod that cannot be reloaded (Alertmanager
  * refused the text, or is unreachable) makes Reconciled False with the reason and the reconcile is retried.
+ *
+ * Children are written as a Prometheus' are (reconcile/child-writes.ts): one that holds its body already gets no
+ * request, so a reconcile for an AlertmanagerConfig that changes nothing in this Alertmanager's files writes
+ * nothing. A write the API server refuses for what the user wrote (422, 400: an invalid toleration in the
+ * StatefulSet) ends as Reconciled False with its message, and the running pods stay.
  */
 import type { V1StatefulSet } from '@kubernetes/client-node';
 import { API_VERSIONS, GROUP, PLURALS, type Alertmanager, type AlertmanagerConfig } from '@promop/crds';
@@ -23,12 +28,15 @@ import { ReconciledMemory, recordWarning } from '../reconcile/refusal-warnings.t
 import type { ReconcilerCaches } from '../reconcile/reconciler-ports.ts';
 import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
 import type { ChildWriter } from '../kube/child-writer.ts';
+import { apiErrorOf, isUserCaused } from '../kube/api-error.ts';
+import { ChildWrites } from '../reconcile/child-writes.ts';
+import { KnownContents } from '../reconcile/known-contents.ts';
 import type { CacheReader, ReconcilerEvents, ReconcilerStatus } from '../reconcile/reconciler-ports.ts';
 import { splitKey } from '../reconcile/key.ts';
 import type { ProcessOutcome } from '../reconcile/work-queue.ts';
 import {
   ALERTMANAGER_CONFIG_KEY, alertmanagerSelectorLabels, buildAlertmanagerService,
-  buildAlertmanagerStatefulSet, buildClusterTlsSecret, buildConfigSecret, buildWebConfigSecret, generatedConfigSecretName,
+  buildAlertmanagerStatefulSet, buildClusterTlsSecret, buildConfigSecret, buildWebConfigSecret,
 } from './alertmanager-children.ts';
 import { alertmanagerPodTls, alertmanagerTlsOf, alertmanagerWebConfigSecretName, clusterTlsSecretName, type AlertmanagerTls } from './alertmanager-tls.ts';
 import { CUSTOM_SERVICE_RECHECK_MS, customGoverningServiceProblem, serviceNameProblem } from '../workload/governing-service.ts';
@@ -45,6 +53,9 @@ export const RELOAD_FAILED_REASON = 'ReloadFailed';
 /** Reason of Reconciled=False when the platform's configuration cannot be used (the running one stays). */
 export const INVALID_CONFIGURATION_REASON = 'InvalidConfiguration';
 
+/** Reason of Reconciled=False when the API server refused a child for what the user wrote (a Prometheus' reason too). */
+export const RECONCILIATION_FAILED_REASON = 'ReconciliationFailed';
+
 export interface AlertmanagerReconcilerDeps {
   alertmanagers: CacheReader<Alertmanager>;
   alertmanagerConfigs: CacheReader<AlertmanagerConfig>;
@@ -55,7 +66,7 @@ export interface AlertmanagerReconcilerDeps {
   caches: ReconcilerCaches;
   /** The data of the configSecrets and of the Secrets the AlertmanagerConfigs reference (the Alertmanagers' own instance). */
   referenced: Pick<ReferencedObjects, 'resolve'>;
-  children: Pick<ChildWriter, 'writeSecret' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'> & StatefulSetApplyChildren;
+  children: Pick<ChildWriter, 'writeSecret' | 'writeConfigMap' | 'read' | 'mergePatch' | 'readService' | 'applyService' | 'applyStatefulSet' | 'delete'> & StatefulSetApplyChildren;
   /** Makes the running pods load the written configuration (the reloader the Prometheus reconciler uses too). */
   reloader: Pick<ShardReloader, 'reloadAlertmanager' | 'forget'>;
   status: ReconcilerStatus;
@@ -70,6 +81,15 @@ export interface AlertmanagerReconcilerDeps {
 
 type Status = NonNullable<Alertmanager['status']>;
 
+/** What the writes of an Alertmanager's children left. */
+interface WrittenChildren {
+  /** The configuration's keyed hash, which the pods are checked against. */
+  hash: string;
+  statefulSet: V1StatefulSet;
+  /** When the configuration Secret was changed, if it was. */
+  writtenAt?: Date;
+}
+
 export class AlertmanagerReconciler {
   readonly #deps: AlertmanagerReconcilerDeps;
   /** Writes each Alertmanager's bindings into its AlertmanagerConfigs' status, beside the work queue. */
@@ -83,10 +103,15 @@ export class AlertmanagerReconciler {
    * prometheus-operator created for the same Alertmanager, as a Prometheus' (statefulset-apply.ts).
    */
   readonly #statefulSets: StatefulSetApply;
+  /** Each child's write, skipped when it is up to date. */
+  readonly #writes: ChildWrites;
+  /** What promop wrote into each Alertmanager's Secrets (their cache holds metadata only), by Alertmanager key. */
+  readonly #known = new Map<string, KnownContents>();
 
   constructor(deps: AlertmanagerReconcilerDeps) {
     this.#deps = deps;
     this.#statefulSets = new StatefulSetApply(deps.children, 'Alertmanager');
+    this.#writes = new ChildWrites({ caches: deps.caches, children: deps.children });
     this.#verdicts = new VerdictRecorder({
       naming: { kind: 'Alertmanager', resource: PLURALS.Alertmanager, apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}` },
       caches: deps.caches, status: deps.status, events: deps.events, requeue: deps.requeue, log: deps.log, now: deps.now ?? (() => new Date()),
@@ -109,6 +134,7 @@ export class AlertmanagerReconciler {
       this.#deps.reloader.forget(alertmanagerReloadKey(namespace, name));
       this.#reconciled.forget(key);
       this.#statefulSets.forget(key);
+      this.#known.delete(key);
       return 'done';
     }
     if (alertmanager.spec?.paused === true) {
@@ -140,26 +166,19 @@ export class AlertmanagerReconciler {
     if (bytes > MAX_SECRET_DATA_BYTES) {
       return this.#refuse(alertmanager, `spec: the configuration and the TLS files its receivers name are ${formatBytes(bytes)}, more than the 1 MiB a Secret can hold`, log);
     }
-    const generated = generatedConfigSecretName(name);
-    const configSecret = buildConfigSecret(alertmanager, result.text, result.tlsAssets);
-    const current = this.#deps.ownedSecrets.get(generated, namespace);
-    const written = await this.#deps.children.writeSecret(configSecret, current);
-    const writtenAt = written.metadata?.resourceVersion !== current?.metadata?.resourceVersion ? new Date() : undefined;
-    // The namespace's Service is owned by every Alertmanager that uses it (not those naming a Service of their own).
-    const owners = this.#deps.alertmanagers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
-    if (!alertmanager.spec?.serviceName) await this.#deps.children.applyService(buildAlertmanagerService(namespace, owners));
     // Checked by the rendering above (alertmanagerSpecProblems): both files can be written.
     const tls = alertmanagerTlsOf(alertmanager.spec ?? {});
     const tlsFiles: AlertmanagerTls = tls.ok ? tls.value : { web: undefined, cluster: undefined };
-    const staleTlsSecrets = await this.#writeTlsFiles(alertmanager, tlsFiles);
-    // Keyed with the Secret's uid, as a Prometheus shard's hash is: the text holds credentials, and the hash is
-    // published in the pods and the status, where more people read than can read the Secret.
-    const hash = shardFilesHash(written.metadata?.uid ?? '', result.text, {}, result.tlsAssets);
-    const desiredStatefulSet = buildAlertmanagerStatefulSet(alertmanager, hash);
-    const statefulSet = await this.#statefulSets.apply(key, desiredStatefulSet, this.#deps.caches.ownedStatefulSets.get(desiredStatefulSet.metadata?.name ?? '', namespace),
-      (body) => this.#deps.children.applyStatefulSet(body), log);
-    // Deleted once the StatefulSet no longer mounts them: a pod of the old template made meanwhile still finds them.
-    for (const secretName of staleTlsSecrets) await this.#deps.children.delete('Secret', namespace, secretName);
+    let written: WrittenChildren;
+    try {
+      written = await this.#writeChildren(key, alertmanager, result.text, result.tlsAssets, tlsFiles, log);
+    } catch (error) {
+      const api = apiErrorOf(error);
+      if (!api || !isUserCaused(api)) throw error;
+      const child = (error as { child?: string }).child;
+      return this.#refuse(alertmanager, `${child ? `${child}: ` : ''}${api.message}`, log, RECONCILIATION_FAILED_REASON);
+    }
+    const { hash, statefulSet, writtenAt } = written;
     const orphanCheckMs = await this.#statefulSets.replaceGoneOrphans(key, log);
     if (orphanCheckMs !== undefined) this.#deps.requeue(key, orphanCheckMs);
     const reload = await this.#deps.reloader.reloadAlertmanager(
@@ -178,32 +197,57 @@ export class AlertmanagerReconciler {
     return 'done';
   }
 
-  /** Writes the web config and cluster TLS Secrets of `tls`; returns the names of those whose field is no longer set. */
-  async #writeTlsFiles(alertmanager: Alertmanager, tls: AlertmanagerTls): Promise<string[]> {
+  /**
+   * Writes the configuration Secret, the governing Service, the TLS Secrets and the StatefulSet of `alertmanager`,
+   * each only when it does not hold its body already; then deletes the TLS Secrets no field names any more. Throws
+   * the API error of a refused write, with the child it was for.
+   */
+  async #writeChildren(key: string, alertmanager: Alertmanager, text: string, tlsAssets: Record<string, string>, tls: AlertmanagerTls, log: Logger): Promise<WrittenChildren> {
     const { namespace, name } = alertmanager.metadata;
-    const files = [
+    const { children, caches } = this.#deps;
+    let known = this.#known.get(key);
+    if (!known) this.#known.set(key, (known = new KnownContents()));
+    const config = await this.#writes.writeData('Secret', buildConfigSecret(alertmanager, text, tlsAssets), known, log);
+    // The namespace's Service is owned by every Alertmanager that uses it (not those naming a Service of their own).
+    if (!alertmanager.spec?.serviceName) {
+      const owners = this.#deps.alertmanagers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
+      const service = buildAlertmanagerService(namespace, owners);
+      await this.#writes.applyOne('Service', service, caches.ownedServices.get(service.metadata?.name ?? '', namespace), (body) => children.applyService(body), log);
+    }
+    const tlsSecrets = [
       { secretName: alertmanagerWebConfigSecretName(name), build: tls.web && (() => buildWebConfigSecret(alertmanager, tls.web!.text)) },
       { secretName: clusterTlsSecretName(name), build: tls.cluster && (() => buildClusterTlsSecret(alertmanager, tls.cluster!.text)) },
     ];
     const stale: string[] = [];
-    for (const { secretName, build } of files) {
-      const current = this.#deps.ownedSecrets.get(secretName, namespace);
-      if (build) await this.#deps.children.writeSecret(build(), current);
-      else if (current) stale.push(secretName);
+    for (const { secretName, build } of tlsSecrets) {
+      if (build) await this.#writes.writeData('Secret', build(), known, log);
+      else if (this.#deps.ownedSecrets.get(secretName, namespace)) stale.push(secretName);
     }
-    return stale;
+    // Keyed with the Secret's uid, as a Prometheus shard's hash is: the text holds credentials, and the hash is
+    // published in the pods and the status, where more people read than can read the Secret.
+    const hash = shardFilesHash(config.stored.metadata?.uid ?? '', text, {}, tlsAssets);
+    const desired = buildAlertmanagerStatefulSet(alertmanager, hash);
+    const write = async (body: V1StatefulSet, current: V1StatefulSet | undefined) =>
+      (await this.#writes.applyOne('StatefulSet', body, current, (each) => children.applyStatefulSet(each), log)).stored;
+    const statefulSet = await this.#statefulSets.apply(key, desired, caches.ownedStatefulSets.get(desired.metadata?.name ?? '', namespace), write, log);
+    // Deleted once the StatefulSet no longer mounts them: a pod of the old template made meanwhile still finds them.
+    for (const secretName of stale) {
+      await children.delete('Secret', namespace, secretName);
+      known.forget('Secret', namespace, secretName);
+    }
+    return { hash, statefulSet, ...(config.changed ? { writtenAt: new Date() } : {}) };
   }
 
   /**
    * Reconciled=False with `message` and, when that is news, a Warning Event: the configuration cannot be used, the
    * running one stays.
    */
-  async #refuse(alertmanager: Alertmanager, message: string, log: Logger): Promise<ProcessOutcome> {
+  async #refuse(alertmanager: Alertmanager, message: string, log: Logger, reason = INVALID_CONFIGURATION_REASON): Promise<ProcessOutcome> {
     const { namespace, name } = alertmanager.metadata;
-    const changed = await this.#writeStatus(alertmanager, this.#status(alertmanager, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
+    const changed = await this.#writeStatus(alertmanager, this.#status(alertmanager, undefined, { status: 'False', reason, message }));
     if (!changed) return 'done';
     await recordWarning(this.#deps.events, {
-      type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: message,
+      type: 'Warning', reason, action: 'Reconciling', note: message,
       regarding: { apiVersion: `${GROUP}/${API_VERSIONS.Alertmanager}`, kind: 'Alertmanager', namespace, name, uid: alertmanager.metadata.uid ?? '' },
     }, log);
     return 'done';

@@ -7,7 +7,7 @@
 import type { PrometheusRule, ThanosRuler } from '@promop/crds';
 import pino from 'pino';
 import { ORPHAN_CHECK_INTERVAL_MS } from '../reconcile/orphaned-pods.ts';
-import { FakeCluster } from '../reconcile/test-reconciler-fakes.ts';
+import { FakeCluster, apiError } from '../reconcile/test-reconciler-fakes.ts';
 import { ThanosRulerReconciler } from './reconcile-thanos-ruler.ts';
 
 const log = pino({ level: 'silent' });
@@ -71,6 +71,35 @@ describe('the ThanosRuler reconciler\'s Secrets and rule ConfigMaps', () => {
     await reconciler.reconcile('monitoring/r');
     await reconciler.bindingsSettled();
     expect(dataWrites()).toHaveLength(first);
+  });
+
+  it('writes no child at all on a reconcile that changes nothing (the Service and StatefulSet included)', async () => {
+    const { cluster, reconciler } = setup();
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    const childWrites = () => cluster.writes.flatMap((write) => (write.to === 'child' ? [`${write.op} ${write.kind} ${write.name}`] : []));
+    expect(childWrites()).toEqual(expect.arrayContaining(['apply Service thanos-ruler-operated', 'apply StatefulSet thanos-ruler-r']));
+    const first = childWrites().length;
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    expect(childWrites().slice(first)).toEqual([]);
+  });
+
+  it('says in status what the API server refused in a child (an invalid toleration), instead of retrying, and recovers once fixed', async () => {
+    const { cluster, reconciler } = setup();
+    const message = 'StatefulSet.apps "thanos-ruler-r" is invalid: spec.template.spec.tolerations[0].operator: Unsupported value: "Sometimes"';
+    cluster.fail = (write) => (write.to === 'child' && write.kind === 'StatefulSet' ? apiError(422, 'Invalid', message) : undefined);
+    await expect(reconciler.reconcile('monitoring/r')).resolves.toBe('done');
+    const reconciled = () => cluster.caches.thanosRulers.get('r', 'monitoring')?.status?.conditions?.find((condition) => condition.type === 'Reconciled');
+    expect(reconciled()).toMatchObject({ status: 'False', reason: 'ReconciliationFailed', message: `StatefulSet thanos-ruler-r: ${message}` });
+    expect(cluster.events.map((event) => event.reason)).toContain('ReconciliationFailed');
+    // Any other failure (the API server unavailable) is the work queue's to retry.
+    cluster.fail = (write) => (write.to === 'child' && write.kind === 'StatefulSet' ? apiError(503, 'ServiceUnavailable', 'etcd is down') : undefined);
+    await expect(reconciler.reconcile('monitoring/r')).rejects.toThrow();
+    cluster.fail = () => undefined;
+    await reconciler.reconcile('monitoring/r');
+    await reconciler.bindingsSettled();
+    expect(reconciled()).toMatchObject({ status: 'True' });
   });
 
   it('writes only the rule ConfigMap when a selected PrometheusRule changes', async () => {

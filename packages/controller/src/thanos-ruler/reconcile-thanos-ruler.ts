@@ -10,12 +10,15 @@
  * written rule groups from the written files (GET /api/v1/rules). No pod restarts. A ThanosRuler promop cannot run
  * (no query endpoint, a field promop does not render yet, a `serviceName` Service that does not govern its pods) is
  * refused: Reconciled False with the reason and a Warning Event, and nothing is written, so what runs keeps running.
+ * A child the API server refuses for what the user wrote (422, 400: an invalid toleration in the StatefulSet) ends
+ * the same way, with the API server's message, instead of a retry that fails alike.
  */
 import type { V1Namespace, V1StatefulSet } from '@kubernetes/client-node';
 import { RenderMemo } from '@promop/config-generator';
 import { API_VERSIONS, GROUP, PLURALS, type PrometheusRule, type ThanosRuler } from '@promop/crds';
 import type { Logger } from 'pino';
 import type { ChildWriter } from '../kube/child-writer.ts';
+import { apiErrorOf, isUserCaused } from '../kube/api-error.ts';
 import type { PartialObjectMetadata } from '../kube/watched-cache.ts';
 import { ChildWrites } from '../reconcile/child-writes.ts';
 import { shardFilesHash } from '../reconcile/expected-shard-files.ts';
@@ -39,6 +42,9 @@ import { StatefulSetApply, type StatefulSetApplyChildren } from '../reconcile/st
 
 /** Reason of Reconciled=False when the ThanosRuler cannot be run as written (what runs stays). */
 export const INVALID_CONFIGURATION_REASON = 'InvalidConfiguration';
+
+/** Reason of Reconciled=False when the API server refused a child for what the user wrote (a Prometheus' reason too). */
+export const RECONCILIATION_FAILED_REASON = 'ReconciliationFailed';
 /** Reason of Reconciled=False when a ready pod could not be made to load the written rule files. */
 export const RELOAD_FAILED_REASON = 'ReloadFailed';
 
@@ -65,6 +71,9 @@ export interface ThanosRulerReconcilerDeps {
 }
 
 type Status = NonNullable<ThanosRuler['status']>;
+type Rendered = ReturnType<typeof renderThanosRuler>;
+/** The ruler's command line and what it mounts, once its fields were found usable. */
+type RunCommand = Extract<Rendered['command'], { ok: true }>['value'];
 
 export class ThanosRulerReconciler {
   readonly #deps: ThanosRulerReconcilerDeps;
@@ -146,34 +155,17 @@ export class ThanosRulerReconciler {
       }
     }
 
-    const configMaps = buildThanosRulerRuleConfigMaps(thanosRuler, rules.ruleConfigMaps);
-    // Reconciled on every PrometheusRule change anywhere: a child that holds its body already is not written again.
-    let known = this.#known.get(key);
-    if (!known) this.#known.set(key, (known = new KnownContents()));
-    let written = false;
-    for (const configMap of configMaps) {
-      if ((await this.#writes.writeData('ConfigMap', configMap, known, log)).changed) written = true;
+    let written: { statefulSet: V1StatefulSet; changed: boolean };
+    try {
+      written = await this.#writeChildren(key, thanosRuler, rules, remoteWrite, command.value, log);
+    } catch (error) {
+      // What the user wrote that the API server refuses (an invalid toleration in the StatefulSet): said in status.
+      const api = apiErrorOf(error);
+      if (!api || !isUserCaused(api)) throw error;
+      const child = (error as { child?: string }).child;
+      return this.#refuse(thanosRuler, `${child ? `${child}: ` : ''}${api.message}`, log, RECONCILIATION_FAILED_REASON);
     }
-    let remoteWriteHash: string | undefined;
-    for (const secret of buildThanosRulerSecrets(thanosRuler, remoteWrite, command.value.web)) {
-      const { stored } = await this.#writes.writeData('Secret', secret, known, log);
-      if (secret.metadata?.name === thanosRulerConfigSecretName(name)) remoteWriteHash = shardFilesHash(stored.metadata?.uid ?? '', remoteWrite.text, {}, {});
-    }
-    // The namespace's Service is owned by every ThanosRuler that uses it (not those naming a Service of their own).
-    const owners = this.#deps.thanosRulers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
-    if (!thanosRuler.spec?.serviceName) await this.#deps.children.applyService(buildThanosRulerService(namespace, owners));
-    const desiredStatefulSet = buildThanosRulerStatefulSet(thanosRuler, command.value, configMaps.map((each) => each.metadata!.name!), remoteWriteHash);
-    const statefulSet = await this.#statefulSets.apply(key, desiredStatefulSet, this.#deps.caches.ownedStatefulSets.get(desiredStatefulSet.metadata?.name ?? '', namespace),
-      (body) => this.#deps.children.applyStatefulSet(body), log);
-    // Stale rule ConfigMaps go after the StatefulSet stopped mounting them, as upstream deletes them after the writes.
-    const wanted = new Set(configMaps.map((each) => each.metadata!.name!));
-    for (const stale of this.#deps.ownedConfigMaps.list(namespace)) {
-      const staleName = stale.metadata?.name ?? '';
-      if (stale.metadata?.labels?.[RULE_CONFIGMAP_THANOS_RULER_LABEL] === name && !wanted.has(staleName)) {
-        await this.#deps.children.delete('ConfigMap', namespace, staleName);
-        known.forget('ConfigMap', namespace, staleName);
-      }
-    }
+    const { statefulSet, changed: rulesChanged } = written;
     const orphanCheckMs = await this.#statefulSets.replaceGoneOrphans(key, log);
     if (orphanCheckMs !== undefined) this.#deps.requeue(key, orphanCheckMs);
     const files = thanosRulerMountedRuleFiles(rules);
@@ -182,7 +174,7 @@ export class ThanosRulerReconciler {
         metadata: { namespace, name }, ...(thanosRuler.spec ? { spec: thanosRuler.spec } : {}), selectorLabels: thanosRulerSelectorLabels(name),
         tls: thanosRulerPodTls(command.value, namespace, data),
       },
-      files, { log, onRoundEnd: () => this.#deps.requeue(key, 0), ...(written ? { writtenAt: new Date() } : {}) },
+      files, { log, onRoundEnd: () => this.#deps.requeue(key, 0), ...(rulesChanged ? { writtenAt: new Date() } : {}) },
     );
     const reconciled = reload.state === 'failed'
       ? { status: 'False' as const, reason: RELOAD_FAILED_REASON, message: reload.message }
@@ -192,13 +184,55 @@ export class ThanosRulerReconciler {
     return 'done';
   }
 
-  /** Reconciled=False with `message` and, when that is news, a Warning Event: nothing is written, what runs stays. */
-  async #refuse(thanosRuler: ThanosRuler, message: string, log: Logger): Promise<ProcessOutcome> {
+  /**
+   * Writes the rule ConfigMaps, the Secrets, the governing Service and the StatefulSet of `thanosRuler`, each only
+   * when it does not hold its body already, then deletes the rule ConfigMaps it no longer mounts; `changed` when a
+   * rule ConfigMap changed. Throws the API error of a refused write, with the child it was for.
+   */
+  async #writeChildren(key: string, thanosRuler: ThanosRuler, rules: Rendered['rules'], remoteWrite: Rendered['remoteWrite'], command: RunCommand, log: Logger): Promise<{ statefulSet: V1StatefulSet; changed: boolean }> {
     const { namespace, name } = thanosRuler.metadata;
-    const changed = await this.#writeStatus(thanosRuler, this.#status(thanosRuler, undefined, { status: 'False', reason: INVALID_CONFIGURATION_REASON, message }));
+    const configMaps = buildThanosRulerRuleConfigMaps(thanosRuler, rules.ruleConfigMaps);
+    // Reconciled on every PrometheusRule change anywhere: a child that holds its body already is not written again.
+    let known = this.#known.get(key);
+    if (!known) this.#known.set(key, (known = new KnownContents()));
+    let rulesChanged = false;
+    for (const configMap of configMaps) {
+      if ((await this.#writes.writeData('ConfigMap', configMap, known, log)).changed) rulesChanged = true;
+    }
+    let remoteWriteHash: string | undefined;
+    for (const secret of buildThanosRulerSecrets(thanosRuler, remoteWrite, command.web)) {
+      const { stored } = await this.#writes.writeData('Secret', secret, known, log);
+      if (secret.metadata?.name === thanosRulerConfigSecretName(name)) remoteWriteHash = shardFilesHash(stored.metadata?.uid ?? '', remoteWrite.text, {}, {});
+    }
+    // The namespace's Service is owned by every ThanosRuler that uses it (not those naming a Service of their own).
+    const owners = this.#deps.thanosRulers.list(namespace).filter((each) => !each.spec?.serviceName && !each.metadata.deletionTimestamp);
+    if (!thanosRuler.spec?.serviceName) {
+      const service = buildThanosRulerService(namespace, owners);
+      await this.#writes.applyOne('Service', service, this.#deps.caches.ownedServices.get(service.metadata?.name ?? '', namespace), (each) => this.#deps.children.applyService(each), log);
+    }
+    const desiredStatefulSet = buildThanosRulerStatefulSet(thanosRuler, command, configMaps.map((each) => each.metadata!.name!), remoteWriteHash);
+    const write = async (body: V1StatefulSet, current: V1StatefulSet | undefined) =>
+      (await this.#writes.applyOne('StatefulSet', body, current, (each) => this.#deps.children.applyStatefulSet(each), log)).stored;
+    const statefulSet = await this.#statefulSets.apply(key, desiredStatefulSet, this.#deps.caches.ownedStatefulSets.get(desiredStatefulSet.metadata?.name ?? '', namespace), write, log);
+    // Stale rule ConfigMaps go after the StatefulSet stopped mounting them, as upstream deletes them after the writes.
+    const wanted = new Set(configMaps.map((each) => each.metadata!.name!));
+    for (const stale of this.#deps.ownedConfigMaps.list(namespace)) {
+      const staleName = stale.metadata?.name ?? '';
+      if (stale.metadata?.labels?.[RULE_CONFIGMAP_THANOS_RULER_LABEL] === name && !wanted.has(staleName)) {
+        await this.#deps.children.delete('ConfigMap', namespace, staleName);
+        known.forget('ConfigMap', namespace, staleName);
+      }
+    }
+    return { statefulSet, changed: rulesChanged };
+  }
+
+  /** Reconciled=False with `message` and, when that is news, a Warning Event; what runs stays. */
+  async #refuse(thanosRuler: ThanosRuler, message: string, log: Logger, reason = INVALID_CONFIGURATION_REASON): Promise<ProcessOutcome> {
+    const { namespace, name } = thanosRuler.metadata;
+    const changed = await this.#writeStatus(thanosRuler, this.#status(thanosRuler, undefined, { status: 'False', reason, message }));
     if (!changed) return 'done';
     await recordWarning(this.#deps.events, {
-      type: 'Warning', reason: INVALID_CONFIGURATION_REASON, action: 'Reconciling', note: message,
+      type: 'Warning', reason, action: 'Reconciling', note: message,
       regarding: { apiVersion: `${GROUP}/${API_VERSIONS.ThanosRuler}`, kind: 'ThanosRuler', namespace, name, uid: thanosRuler.metadata.uid ?? '' },
     }, log);
     return 'done';
