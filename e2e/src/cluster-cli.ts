@@ -3,10 +3,7 @@
  * elsewhere. The end-to-end story drives a cluster the way its users do, so it works on both unchanged.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { toolPath } from '@promop/testkit';
+import { toolPath, withHelmHome } from '@promop/testkit';
 
 /** What a command printed and how it exited; a non-zero exit is a result for the caller to judge. */
 export interface CommandResult {
@@ -28,12 +25,9 @@ function run(command: string, args: readonly string[], options: { env?: NodeJS.P
 /** kubectl and helm bound to one kubeconfig. */
 export class ClusterCli {
   readonly kubeconfigPath: string;
-  readonly #helmHome: string;
 
   constructor(kubeconfigPath: string) {
     this.kubeconfigPath = kubeconfigPath;
-    // Helm keeps caches and repositories under $HOME; ours stay out of the user's.
-    this.#helmHome = mkdtempSync(join(tmpdir(), 'promop-helm-'));
   }
 
   /** `kubectl <args>`; `input` goes to stdin (`-f -`). */
@@ -55,15 +49,7 @@ export class ClusterCli {
 
   /** `helm <args>` with this kubeconfig. */
   helm(args: readonly string[], timeoutMs = 300_000): Promise<CommandResult> {
-    return run(toolPath('helm'), [`--kubeconfig=${this.kubeconfigPath}`, ...args], {
-      env: {
-        ...process.env,
-        HELM_CACHE_HOME: join(this.#helmHome, 'cache'),
-        HELM_CONFIG_HOME: join(this.#helmHome, 'config'),
-        HELM_DATA_HOME: join(this.#helmHome, 'data'),
-      },
-      timeoutMs,
-    });
+    return withHelmHome((env) => run(toolPath('helm'), [`--kubeconfig=${this.kubeconfigPath}`, ...args], { env, timeoutMs }));
   }
 }
 

@@ -9,7 +9,7 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from '@ku
 import { GROUP, PLURALS, VERSION } from '@promop/crds';
 import { applyCrds, untilServed, startTestEnv, type TestEnv, eventually, sleep } from '@promop/testkit';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -115,6 +115,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await operator?.stop();
   await env?.stop();
+  rmSync(auditLogPath, { force: true });
 });
 
 describe('an operator at steady state', () => {

@@ -29,7 +29,7 @@ export { applyCrds, committedCrds, CRDS_DIR, untilServed } from './apply-crds.ts
 export { ensureNamespace } from './ensure-namespace.ts';
 export { serviceAccountIdentity, type ServiceAccountIdentity } from './service-account-identity.ts';
 export { eventually, sleep } from './eventually.ts';
-export { helm, type HelmResult } from './helm.ts';
+export { helm, withHelmHome, type HelmResult } from './helm.ts';
 export { FakeKubelet, PLACEHOLDER_CONFIG, type FakeKubeletOptions } from './fake-kubelet.ts';
 export {
   PrometheusPodsFixture, type PrometheusPodsFixtureOptions, type HandMadePodOptions, type PrometheusPodOptions, type PrometheusPod,

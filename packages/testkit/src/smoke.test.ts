@@ -3,7 +3,7 @@
  * enforces RBAC. If one of these fails, nothing else in the suite means anything.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiextensionsV1Api, CoreV1Api, RbacAuthorizationV1Api, VersionApi, ApiException } from '@kubernetes/client-node';
@@ -84,6 +84,7 @@ describe('the shared control plane', () => {
 
 describe('promtool', () => {
   const dir = mkdtempSync(join(tmpdir(), 'promop-smoke-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('accepts a minimal config', async () => {
     const file = join(dir, 'good.yaml');
@@ -123,6 +124,7 @@ describe('promtool', () => {
 
 describe('amtool', () => {
   const dir = mkdtempSync(join(tmpdir(), 'promop-smoke-am-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const check = (text: string) => {
     const file = join(dir, 'alertmanager.yaml');
     writeFileSync(file, text);

@@ -6,7 +6,7 @@
  * Alertmanager's namespace only, and every problem with either is the Alertmanager's, with the field path.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
@@ -16,6 +16,7 @@ import type { KeyValueSource } from '../model.ts';
 import { generateAlertmanagerConfiguration } from './alertmanager-configuration.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'promop-am-configuration-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 function written(text: string): string {

@@ -5,7 +5,7 @@
  * stays the value it meant, and a broken object is rejected alone with its field path.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
@@ -16,6 +16,7 @@ import { TEST_CERT } from '../test-support/index.ts';
 import { DEFAULT_ALERTMANAGER_CONFIG, generateAlertmanagerConfiguration, type AlertmanagerConfigurationInput } from './alertmanager-configuration.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'promop-am-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 const BASE = [

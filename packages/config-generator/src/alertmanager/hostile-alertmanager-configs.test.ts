@@ -9,7 +9,7 @@
  * Then 1 MB values: rendering stays well under a second or two (no catastrophic backtracking).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
@@ -20,6 +20,7 @@ import { schemaStrings, withValueAt, type SchemaNode, type ValueHint } from '../
 import { generateAlertmanagerConfiguration } from './alertmanager-configuration.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'promop-am-hostile-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 const BASE = 'route:\n  receiver: platform\n  group_by: [alertname]\nreceivers:\n- name: platform\n';

@@ -4,7 +4,7 @@
  * problems a team gets on its object instead of a broken Alertmanager configuration.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
@@ -55,6 +55,7 @@ function render(receiver: Omit<AlertmanagerConfigReceiver, 'name'>, path = 'spec
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'promop-am-receivers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 /** Writes the smallest configuration routing to `receiver` and asks Alertmanager's loader about it. */

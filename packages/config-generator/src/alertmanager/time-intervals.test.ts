@@ -5,7 +5,7 @@
  * object instead of an Alertmanager configuration refused for every team.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump } from 'js-yaml';
@@ -39,6 +39,7 @@ function problemsOf(interval: Interval) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'promop-am-time-intervals-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 /** Alertmanager's loader on the smallest configuration holding `entries` and a route muted by each of them. */

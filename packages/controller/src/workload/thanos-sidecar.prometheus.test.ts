@@ -6,7 +6,7 @@
  * wildcard listen addresses become free loopback ports) and the HTTP client file is the Secret's text on disk.
  * Everything listens and dials on 127.0.0.1.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPki, eventually, freePort, startPrometheus, startUntilReady, startProcess, toolPath, type PrometheusProcess } from '@promop/testkit';
@@ -47,12 +47,13 @@ interface Stack {
 
 /**
  * Starts the three on loopback ports. `sidecarArgs` are the rendered args; `queryTls` are thanos query's gRPC client
- * flags when the sidecar serves TLS.
+ * flags when the sidecar serves TLS. Its stop removes `dir` too.
  */
 async function startStack(dir: string, sidecarArgs: string[], queryTls: string[] = []): Promise<Stack> {
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const one of stops.reverse()) await one();
+    rmSync(dir, { recursive: true, force: true });
   };
   try {
     const configFile = join(dir, 'prometheus.yaml');
