@@ -26,35 +26,27 @@ const withWebTls: Alertmanager = {
 
 const plain = { ...withWebTls, spec: { replicas: 1 } } as Alertmanager;
 
-/** A reconciler of the Alertmanager `plain` on fakes. */
-function plainSetup() {
+/** A reconciler of `alertmanager` on fakes, resolving the web TLS Secret; `requeued` collects its requeue delays. */
+function setup(alertmanager: Alertmanager = plain, prepare: (cluster: FakeCluster) => void = () => undefined) {
   const cluster = new FakeCluster();
-  cluster.caches.alertmanagers.put(plain);
+  cluster.caches.alertmanagers.put(alertmanager);
   cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
+  prepare(cluster);
+  const requeued: number[] = [];
   const reconciler = new AlertmanagerReconciler({
     alertmanagers: cluster.caches.alertmanagers, alertmanagerConfigs: cluster.caches.alertmanagerConfigs, namespaces: cluster.caches.namespaces,
     ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches,
-    referenced: { resolve: async () => ({ secrets: [], configMaps: [] }) },
+    referenced: { resolve: async () => ({ secrets: [{ namespace: 'monitoring', name: 'web-tls', data: { 'tls.crt': server.cert, 'tls.key': server.key } }], configMaps: [] }) },
     children: cluster.children,
     reloader: { reloadAlertmanager: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
-    status: cluster.status, events: cluster.recorder, requeue: () => undefined, log,
+    status: cluster.status, events: cluster.recorder, requeue: (_key, delayMs) => void requeued.push(delayMs), log,
   });
-  return { cluster, reconciler };
+  return { cluster, reconciler, requeued };
 }
 
 describe('the Alertmanager reconciler', () => {
   it('deletes the web config Secret of a field no longer set only after the StatefulSet stopped mounting it', async () => {
-    const cluster = new FakeCluster();
-    cluster.caches.alertmanagers.put(withWebTls);
-    cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
-    const reconciler = new AlertmanagerReconciler({
-      alertmanagers: cluster.caches.alertmanagers, alertmanagerConfigs: cluster.caches.alertmanagerConfigs, namespaces: cluster.caches.namespaces,
-      ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches,
-      referenced: { resolve: async () => ({ secrets: [{ namespace: 'monitoring', name: 'web-tls', data: { 'tls.crt': server.cert, 'tls.key': server.key } }], configMaps: [] }) },
-      children: cluster.children,
-      reloader: { reloadAlertmanager: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
-      status: cluster.status, events: cluster.recorder, requeue: () => undefined, log,
-    });
+    const { cluster, reconciler } = setup(withWebTls);
     await reconciler.reconcile('monitoring/main');
     expect(cluster.caches.ownedSecrets.get('alertmanager-main-web-config', 'monitoring')).toBeDefined();
     const before = cluster.writes.length;
@@ -68,7 +60,7 @@ describe('the Alertmanager reconciler', () => {
   });
 
   it('writes no child on a reconcile that changes nothing (an AlertmanagerConfig of another Alertmanager changed, say)', async () => {
-    const { cluster, reconciler } = plainSetup();
+    const { cluster, reconciler } = setup();
     await reconciler.reconcile('monitoring/main');
     await reconciler.bindingsSettled();
     const childWrites = () => cluster.writes.flatMap((write) => (write.to === 'child' ? [`${write.op} ${write.kind} ${write.name}`] : []));
@@ -86,7 +78,7 @@ describe('the Alertmanager reconciler', () => {
   });
 
   it('says in status what the API server refused in a child (an invalid toleration), instead of retrying, and recovers once fixed', async () => {
-    const { cluster, reconciler } = plainSetup();
+    const { cluster, reconciler } = setup();
     const message = 'StatefulSet.apps "alertmanager-main" is invalid: spec.template.spec.tolerations[0].operator: Unsupported value: "Sometimes"';
     cluster.fail = (write) => (write.to === 'child' && write.kind === 'StatefulSet' ? apiError(422, 'Invalid', message) : undefined);
     await expect(reconciler.reconcile('monitoring/main')).resolves.toBe('done');
@@ -102,19 +94,9 @@ describe('the Alertmanager reconciler', () => {
   });
 
   it('reconciles again later and later while the pods of prometheus-operator\'s replaced StatefulSet remain', async () => {
-    const cluster = new FakeCluster();
-    cluster.caches.alertmanagers.put(plain);
-    cluster.caches.namespaces.put({ metadata: { name: 'monitoring' } });
-    cluster.foreignStatefulSets.set('monitoring/alertmanager-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['u-main'], replicas: 1 });
-    cluster.pods.set('monitoring/alertmanager-main-0', 'uid-po-0');
-    const requeued: number[] = [];
-    const reconciler = new AlertmanagerReconciler({
-      alertmanagers: cluster.caches.alertmanagers, alertmanagerConfigs: cluster.caches.alertmanagerConfigs, namespaces: cluster.caches.namespaces,
-      ownedSecrets: cluster.caches.ownedSecrets, caches: cluster.caches,
-      referenced: { resolve: async () => ({ secrets: [], configMaps: [] }) },
-      children: cluster.children,
-      reloader: { reloadAlertmanager: async () => ({ state: 'loaded', status: { loadedReplicas: [], pendingReplicas: [] } }) as never, forget: () => undefined },
-      status: cluster.status, events: cluster.recorder, requeue: (_key, delayMs) => void requeued.push(delayMs), log,
+    const { cluster, reconciler, requeued } = setup(plain, (fake) => {
+      fake.foreignStatefulSets.set('monitoring/alertmanager-main', { uid: 'uid-po-sts', managedBy: 'prometheus-operator', ownerUids: ['u-main'], replicas: 1 });
+      fake.pods.set('monitoring/alertmanager-main-0', 'uid-po-0');
     });
     for (let look = 0; look < 3; look += 1) await reconciler.reconcile('monitoring/main');
     expect(requeued).toEqual([ORPHAN_CHECK_INTERVAL_MS, 2 * ORPHAN_CHECK_INTERVAL_MS, 4 * ORPHAN_CHECK_INTERVAL_MS]);
