@@ -58,6 +58,8 @@ const asMerged = (text: string) => ({ ...(load(text) as object), templates: [] }
 let world: OperatorWorld;
 let apps: AppsV1Api;
 /** The port of each hand-made pod's Alertmanager (the operator's test-only port override). */
+/** Where the configurations amtool checks are written; removed after. */
+const scratch = mkdtempSync(join(tmpdir(), 'promop-am-'));
 const ports = new Map<string, number>();
 
 interface StoredAlertmanager {
@@ -101,6 +103,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await world?.stop();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 test('kube-prometheus\' Alertmanager runs the platform\'s configuration, which amtool accepts, in three meshed pods behind alertmanager-operated', async () => {
@@ -110,7 +113,7 @@ test('kube-prometheus\' Alertmanager runs the platform\'s configuration, which a
   // It selects AlertmanagerConfigs (of its own namespace: none), so the base is read and written again, as upstream
   // does: the same configuration, with prometheus-operator's always-present templates list.
   expect(load(config)).toEqual(asMerged(baseConfig('team-a')));
-  const file = join(mkdtempSync(join(tmpdir(), 'promop-am-')), 'alertmanager.yaml');
+  const file = join(scratch, 'main.yaml');
   writeFileSync(file, config);
   const checked = spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' });
   expect({ code: checked.status, out: checked.stdout }).toEqual({ code: 0, out: expect.stringContaining('SUCCESS') });
@@ -268,7 +271,7 @@ test('spec.alertmanagerConfiguration: the named AlertmanagerConfig makes the con
   const generated = await world.core.readNamespacedSecret({ namespace: MONITORING, name: 'alertmanager-toplevel-generated' });
   expect(Buffer.from(generated.data?.['slack.tmpl'] ?? '', 'base64').toString('utf8')).toBe(TEMPLATE);
   expect((await statefulSet('toplevel')).spec?.template.spec?.containers[0]?.volumeMounts).toContainEqual({ name: 'config-volume', mountPath: '/etc/alertmanager/templates', readOnly: true });
-  const file = join(mkdtempSync(join(tmpdir(), 'promop-am-')), 'alertmanager.yaml');
+  const file = join(scratch, 'toplevel.yaml');
   writeFileSync(file, await generatedConfig('toplevel'));
   expect(spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' }).status).toBe(0);
 }, 60_000);
@@ -303,7 +306,7 @@ describe('an Alertmanager selecting the teams\' AlertmanagerConfigs', () => {
   };
 
   test('routes team A\'s alerts to team A\'s webhook, which Alertmanager\'s own routing code confirms', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'promop-am-')), 'alertmanager.yaml');
+    const file = join(scratch, 'teams.yaml');
     writeFileSync(file, text);
     expect(spawnSync(toolPath('amtool'), ['check-config', file], { encoding: 'utf8' }).status).toBe(0);
     const routed = (namespace: string) => spawnSync(toolPath('amtool'), ['config', 'routes', 'test', `--config.file=${file}`, `namespace="${namespace}"`], { encoding: 'utf8' }).stdout.trim();
